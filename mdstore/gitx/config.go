@@ -1,0 +1,263 @@
+package gitx
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
+)
+
+// gitConfig is the merged view of the git configuration files that apply to
+// a repository, in git's order of precedence: system, global, local,
+// worktree, then GIT_CONFIG_COUNT pairs from the environment. The last value
+// set for a key wins.
+type gitConfig struct {
+	values []configValue
+}
+
+type configValue struct {
+	key   string // "section.key" or "section.subsection.key", section and key lowercased
+	value string
+}
+
+// get returns the last value set for key ("user.name", "includeif.gitdir:x.path").
+func (c *gitConfig) get(key string) (string, bool) {
+	key = normalizeConfigKey(key)
+	for i := len(c.values) - 1; i >= 0; i-- {
+		if c.values[i].key == key {
+			return c.values[i].value, true
+		}
+	}
+	return "", false
+}
+
+// bool interprets key as a git boolean, returning def when it is unset or
+// not a boolean. An empty value counts as true: go-git's parser reports a
+// bare "key" line (git's spelling of true) as an empty value.
+func (c *gitConfig) bool(key string, def bool) bool {
+	v, ok := c.get(key)
+	if !ok {
+		return def
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on", "1", "":
+		return true
+	case "false", "no", "off", "0":
+		return false
+	}
+	return def
+}
+
+func normalizeConfigKey(key string) string {
+	first := strings.IndexByte(key, '.')
+	last := strings.LastIndexByte(key, '.')
+	if first < 0 {
+		return strings.ToLower(key)
+	}
+	// The subsection keeps its case; section and variable names do not.
+	return strings.ToLower(key[:first]) + key[first:last] + strings.ToLower(key[last:])
+}
+
+// configSource describes where the configuration of one repository lives.
+type configSource struct {
+	commonDir    string
+	gitDir       string
+	getenv       func(string) string
+	branch       string // short name of the checked-out branch, for includeIf "onbranch:"
+	worktreeFile bool   // extensions.worktreeConfig: read <gitdir>/config.worktree
+}
+
+// loadConfig reads the files in precedence order. A file that does not
+// exist is skipped; a local config that cannot be parsed is an error
+// (everything else about the repository depends on it), a broken global or
+// system file is skipped so that it cannot stop lore from writing.
+func loadConfig(src configSource) (*gitConfig, error) {
+	c := &gitConfig{}
+	home := src.getenv("HOME")
+	if src.getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		system := src.getenv("GIT_CONFIG_SYSTEM")
+		if system == "" {
+			system = "/etc/gitconfig"
+		}
+		_ = c.readFile(system, src, 0)
+	}
+	if global := src.getenv("GIT_CONFIG_GLOBAL"); global != "" {
+		_ = c.readFile(global, src, 0)
+	} else {
+		xdg := src.getenv("XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			_ = c.readFile(filepath.Join(xdg, "git", "config"), src, 0)
+		}
+		if home != "" {
+			_ = c.readFile(filepath.Join(home, ".gitconfig"), src, 0)
+		}
+	}
+	local := filepath.Join(src.commonDir, "config")
+	if err := c.readFile(local, src, 0); err != nil {
+		return nil, err
+	}
+	if src.worktreeFile || c.bool("extensions.worktreeconfig", false) {
+		if err := c.readFile(filepath.Join(src.gitDir, "config.worktree"), src, 0); err != nil {
+			return nil, err
+		}
+	}
+	if n, err := strconv.Atoi(src.getenv("GIT_CONFIG_COUNT")); err == nil {
+		for i := 0; i < n; i++ {
+			key := src.getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
+			if key == "" {
+				continue
+			}
+			c.values = append(c.values, configValue{key: normalizeConfigKey(key), value: src.getenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i))})
+		}
+	}
+	return c, nil
+}
+
+// readFile appends the values of one config file and of the files it
+// includes. A missing file is not an error.
+func (c *gitConfig) readFile(path string, src configSource, depth int) error {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) || os.IsPermission(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("gitx: read %s: %w", path, err)
+	}
+	cfg := gitconfig.New()
+	if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
+		return fmt.Errorf("gitx: parse %s: %w", path, err)
+	}
+	var includes []string
+	for _, s := range cfg.Sections {
+		section := strings.ToLower(s.Name)
+		for _, o := range s.Options {
+			c.add(section, o)
+			if section == "include" && strings.EqualFold(o.Key, "path") {
+				includes = append(includes, o.Value)
+			}
+		}
+		for _, ss := range s.Subsections {
+			for _, o := range ss.Options {
+				c.add(section+"."+ss.Name, o)
+				if section == "includeif" && strings.EqualFold(o.Key, "path") && includeConditionHolds(ss.Name, src) {
+					includes = append(includes, o.Value)
+				}
+			}
+		}
+	}
+	// git applies an included file where the include stands; applying it
+	// after the including file differs only when both set the same key.
+	if depth < 10 {
+		for _, inc := range includes {
+			inc = expandHome(inc, src.getenv("HOME"))
+			if !filepath.IsAbs(inc) {
+				inc = filepath.Join(filepath.Dir(path), inc)
+			}
+			_ = c.readFile(inc, src, depth+1)
+		}
+	}
+	return nil
+}
+
+func (c *gitConfig) add(prefix string, o *gitconfig.Option) {
+	c.values = append(c.values, configValue{key: prefix + "." + strings.ToLower(o.Key), value: o.Value})
+}
+
+// includeConditionHolds evaluates the condition of an [includeIf "..."]
+// section: gitdir:, gitdir/i: and onbranch:.
+func includeConditionHolds(cond string, src configSource) bool {
+	home := src.getenv("HOME")
+	switch {
+	case strings.HasPrefix(cond, "gitdir:"):
+		return gitdirMatches(strings.TrimPrefix(cond, "gitdir:"), src.gitDir, home, false)
+	case strings.HasPrefix(cond, "gitdir/i:"):
+		return gitdirMatches(strings.TrimPrefix(cond, "gitdir/i:"), src.gitDir, home, true)
+	case strings.HasPrefix(cond, "onbranch:"):
+		pattern := strings.TrimPrefix(cond, "onbranch:")
+		if strings.HasSuffix(pattern, "/") {
+			pattern += "**"
+		}
+		return src.branch != "" && globMatch(pattern, src.branch, false)
+	}
+	return false
+}
+
+func gitdirMatches(pattern, gitDir, home string, fold bool) bool {
+	pattern = expandHome(pattern, home)
+	if !strings.HasPrefix(pattern, "/") && !strings.HasPrefix(pattern, "**/") {
+		pattern = "**/" + pattern
+	}
+	if strings.HasSuffix(pattern, "/") {
+		pattern += "**"
+	}
+	candidates := []string{gitDir}
+	if resolved, err := filepath.EvalSymlinks(gitDir); err == nil && resolved != gitDir {
+		candidates = append(candidates, resolved)
+	}
+	for _, dir := range candidates {
+		if globMatch(pattern, filepath.ToSlash(dir), fold) {
+			return true
+		}
+	}
+	return false
+}
+
+func expandHome(path, home string) string {
+	if home != "" && strings.HasPrefix(path, "~/") {
+		return filepath.Join(home, path[2:])
+	}
+	return path
+}
+
+// globMatch matches a git wildmatch pattern with "**" (any number of path
+// components), "*" and "?" (within a component) and bracket classes.
+func globMatch(pattern, name string, fold bool) bool {
+	var re strings.Builder
+	re.WriteString("^")
+	if fold {
+		re.WriteString("(?i)")
+	}
+	for i := 0; i < len(pattern); i++ {
+		ch := pattern[i]
+		switch {
+		case strings.HasPrefix(pattern[i:], "**/"):
+			re.WriteString("(?:.*/)?")
+			i += 2
+		case strings.HasPrefix(pattern[i:], "/**") && i+3 == len(pattern):
+			re.WriteString("(?:/.*)?")
+			i += 2
+		case strings.HasPrefix(pattern[i:], "**"):
+			re.WriteString(".*")
+			i++
+		case ch == '*':
+			re.WriteString("[^/]*")
+		case ch == '?':
+			re.WriteString("[^/]")
+		case ch == '[':
+			end := strings.IndexByte(pattern[i+1:], ']')
+			if end < 0 {
+				re.WriteString(`\[`)
+				continue
+			}
+			class := pattern[i+1 : i+1+end]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			re.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
+			i += end + 1
+		default:
+			re.WriteString(regexp.QuoteMeta(string(ch)))
+		}
+	}
+	re.WriteString("$")
+	ok, err := regexp.MatchString(re.String(), name)
+	return err == nil && ok
+}

@@ -1,0 +1,229 @@
+package gitx
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// populate adds n files in nested directories and commits them.
+func populate(r *testRepo, n int) {
+	for i := 0; i < n; i++ {
+		r.write(fmt.Sprintf("dir%d/sub%d/file-%03d.txt", i%3, i%5, i), fmt.Sprintf("content %d\n", i))
+	}
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "populate")
+}
+
+func TestIndexRoundTripIsByteExact(t *testing.T) {
+	for _, version := range []string{"2", "3", "4"} {
+		t.Run("v"+version, func(t *testing.T) {
+			r := newTestRepoWithCommit(t)
+			populate(r, 60)
+			r.git("update-index", "--index-version", version)
+			r.write("intent.txt", "x\n")
+			r.git("add", "-N", "intent.txt") // an extended flag
+			r.git("update-index", "--assume-unchanged", "README.md")
+			r.git("status", "--porcelain") // refreshes and writes the cache tree
+			path := filepath.Join(r.dir, ".git", "index")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx, link, err := decodeIndex(data, path)
+			if err != nil || link != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if len(idx.entries) != 63 {
+				t.Fatalf("entries = %d", len(idx.entries))
+			}
+			if !bytes.Equal(idx.encode(), data) {
+				t.Fatal("re-encoded index differs from git's")
+			}
+		})
+	}
+}
+
+func TestIndexVersion4StaysVersion4(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	populate(r, 30)
+	r.git("update-index", "--index-version", "4")
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertClean()
+	data, _ := os.ReadFile(filepath.Join(r.dir, ".git", "index"))
+	if v := binary.BigEndian.Uint32(data[4:8]); v != 4 {
+		t.Fatalf("version = %d", v)
+	}
+	if got := r.git("ls-files", memPath); got != memPath {
+		t.Fatalf("ls-files = %q", got)
+	}
+}
+
+func TestSplitIndex(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	populate(r, 40)
+	r.git("update-index", "--split-index")
+	// Give the split file replacements, deletions and additions.
+	r.write("dir0/sub0/file-000.txt", "changed\n")
+	r.git("add", "dir0/sub0/file-000.txt")
+	r.git("rm", "-q", "--cached", "dir1/sub1/file-001.txt")
+	r.write("added.txt", "added\n")
+	r.git("add", "added.txt")
+	if _, err := os.Stat(filepath.Join(r.dir, ".git", "index")); err != nil {
+		t.Fatal(err)
+	}
+	before := r.git("ls-files", "-s")
+	shared, _ := filepath.Glob(filepath.Join(r.dir, ".git", "sharedindex.*"))
+	if len(shared) == 0 {
+		t.Fatal("git did not split the index")
+	}
+
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertHealthy()
+	after := r.git("ls-files", "-s")
+	want := strings.Split(before, "\n")
+	got := strings.Split(after, "\n")
+	var withoutLore []string
+	for _, l := range got {
+		if !strings.HasSuffix(l, "\t"+memPath) {
+			withoutLore = append(withoutLore, l)
+		}
+	}
+	if strings.Join(withoutLore, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("index entries changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if status := r.git("status", "--porcelain"); status != "M  added.txt\nD  dir1/sub1/file-001.txt\nM  dir0/sub0/file-000.txt\n?? dir1/sub1/file-001.txt" &&
+		!strings.Contains(status, "D  dir1/sub1/file-001.txt") {
+		t.Fatalf("status = %q", status)
+	}
+	if got := r.git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
+		t.Fatalf("commit = %q", got)
+	}
+}
+
+func TestDeepPathInvalidatesCacheTreeNodes(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.write(".agent/journal/run-1/0001.md", "one\n")
+	r.write(".agent/journal/run-2/0001.md", "other run\n")
+	r.write(".agent/memories.md", "m\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "journal")
+	r.git("status") // makes sure the cache tree is complete
+	if _, err := r.update(ModeCommit, ".agent/journal/run-1/0002.md", appendLine("two"), "lore: journal\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertClean()
+	if _, err := r.update(ModeCommit, ".agent/journal/run-1/0001.md", func([]byte, bool) ([]byte, bool, error) { return nil, false, nil }, "lore: rm\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertClean()
+	if got := r.git("ls-tree", "-r", "--name-only", "HEAD", ".agent/journal"); got != ".agent/journal/run-1/0002.md\n.agent/journal/run-2/0001.md" {
+		t.Fatalf("tree = %q", got)
+	}
+}
+
+func TestInvalidateTreeExtension(t *testing.T) {
+	hash := bytes.Repeat([]byte{0xab}, 20)
+	node := func(name string, count, subtrees int) []byte {
+		b := []byte(fmt.Sprintf("%s\x00%d %d\n", name, count, subtrees))
+		if count >= 0 {
+			b = append(b, hash...)
+		}
+		return b
+	}
+	var in []byte
+	in = append(in, node("", 5, 2)...)
+	in = append(in, node(".agent", 2, 1)...)
+	in = append(in, node("knowledge", 1, 0)...)
+	in = append(in, node("src", 3, 0)...)
+	out, err := invalidateTreeExtension(in, ".agent/memories.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	want = append(want, node("", -1, 2)...)
+	want = append(want, node(".agent", -1, 1)...)
+	want = append(want, node("knowledge", 1, 0)...)
+	want = append(want, node("src", 3, 0)...)
+	if !bytes.Equal(out, want) {
+		t.Fatalf("got %q\nwant %q", out, want)
+	}
+}
+
+func TestSmudgeRacyEntries(t *testing.T) {
+	written := time.Unix(1000, 500)
+	idx := &gitIndex{mtime: written, entries: []indexEntry{
+		{path: "old", mtimeSec: 999, size: 10, mode: 0o100644},
+		{path: "same-second-earlier", mtimeSec: 1000, mtimeNsec: 499, size: 10, mode: 0o100644},
+		{path: "racy", mtimeSec: 1000, mtimeNsec: 500, size: 10, mode: 0o100644},
+		{path: "newer", mtimeSec: 1001, size: 10, mode: 0o100644},
+		{path: "submodule", mtimeSec: 1001, size: 10, mode: 0o160000},
+	}}
+	idx.smudgeRacyEntries()
+	var sizes []uint32
+	for _, e := range idx.entries {
+		sizes = append(sizes, e.size)
+	}
+	if fmt.Sprint(sizes) != "[10 10 0 0 10]" {
+		t.Fatalf("sizes = %v", sizes)
+	}
+}
+
+func TestVarint(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 255, 16383, 16384, 1 << 20, 1<<32 + 7} {
+		enc := appendVarint(nil, v)
+		got, n := readVarint(enc)
+		if got != v || n != len(enc) {
+			t.Fatalf("%d: got %d (%d bytes of %d)", v, got, n, len(enc))
+		}
+	}
+}
+
+func TestCorruptIndexIsAnError(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	path := filepath.Join(r.dir, ".git", "index")
+	data, _ := os.ReadFile(path)
+	data[20] ^= 0xff
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.update(ModeCommit, memPath, appendLine("m"), "x\n")
+	if err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, memPath)); !os.IsNotExist(err) {
+		t.Fatal("file written despite the error")
+	}
+}
+
+func FuzzDecodeIndex(f *testing.F) {
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Fix up the checksum so that the fuzzer explores the body.
+		body := append([]byte{}, data...)
+		sum := sha1Sum(body)
+		idx, _, err := decodeIndex(append(body, sum[:]...), "fuzz")
+		if err != nil {
+			return
+		}
+		again, _, err := decodeIndex(idx.encode(), "fuzz")
+		if err != nil {
+			t.Fatalf("re-encoded index does not decode: %v", err)
+		}
+		if len(again.entries) != len(idx.entries) {
+			t.Fatalf("entries %d != %d", len(again.entries), len(idx.entries))
+		}
+	})
+}
+
+func sha1Sum(b []byte) [20]byte { return sha1.Sum(b) }

@@ -1,0 +1,127 @@
+package gitx
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// LockError reports a lock file that stayed in place for the whole wait.
+// lore never removes another process's lock: if no git process is running,
+// the lock was left by a crash and the person removes it.
+type LockError struct {
+	Path   string        // the .lock file
+	Waited time.Duration // how long lore waited
+	Age    time.Duration // how old the lock file is, when known
+}
+
+func (e *LockError) Error() string {
+	age := ""
+	if e.Age > 0 {
+		age = fmt.Sprintf(", created %s ago", e.Age.Round(time.Second))
+	}
+	return fmt.Sprintf("gitx: %s exists (waited %s%s): another git process seems to be running in this repository; "+
+		"if none is, a crashed process left it behind: remove %s and try again",
+		e.Path, e.Waited.Round(time.Millisecond), age, e.Path)
+}
+
+// lockFile is a git-compatible lock: "<target>.lock" created with O_EXCL,
+// written, then renamed over target to commit or removed to roll back.
+type lockFile struct {
+	target string
+	path   string
+	f      *os.File
+}
+
+// acquireLock creates target+".lock", waiting with jittered exponential
+// backoff while another process holds it, for at most timeout.
+func acquireLock(target string, timeout time.Duration) (*lockFile, error) {
+	path := target + ".lock"
+	start := time.Now()
+	backoff := time.Millisecond
+	for {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			return &lockFile{target: target, path: path, f: f}, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("gitx: create %s: %w", path, err)
+		}
+		waited := time.Since(start)
+		if waited >= timeout {
+			lerr := &LockError{Path: path, Waited: waited}
+			if info, err := os.Stat(path); err == nil {
+				lerr.Age = time.Since(info.ModTime())
+			}
+			return nil, lerr
+		}
+		sleep := backoff/2 + rand.N(backoff)
+		if remaining := timeout - waited; sleep > remaining {
+			sleep = remaining
+		}
+		time.Sleep(sleep)
+		if backoff < 64*time.Millisecond {
+			backoff *= 2
+		}
+	}
+}
+
+// write replaces the lock file's content.
+func (l *lockFile) write(data []byte) error {
+	if err := l.f.Truncate(0); err != nil {
+		return fmt.Errorf("gitx: write %s: %w", l.path, err)
+	}
+	if _, err := l.f.WriteAt(data, 0); err != nil {
+		return fmt.Errorf("gitx: write %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// commit makes the lock file's content durable and renames it over the
+// target, releasing the lock.
+func (l *lockFile) commit() error {
+	if err := l.f.Sync(); err != nil {
+		l.rollback()
+		return fmt.Errorf("gitx: sync %s: %w", l.path, err)
+	}
+	if err := l.f.Close(); err != nil {
+		l.f = nil
+		l.rollback()
+		return fmt.Errorf("gitx: close %s: %w", l.path, err)
+	}
+	l.f = nil
+	if err := os.Rename(l.path, l.target); err != nil {
+		l.rollback()
+		return fmt.Errorf("gitx: rename %s: %w", l.path, err)
+	}
+	// The lock path is free now and may be another process's next lock:
+	// a later rollback must not remove it.
+	l.path = ""
+	syncDir(filepath.Dir(l.target))
+	return nil
+}
+
+// rollback removes the lock file, leaving the target as it was. It is safe
+// to call after commit.
+func (l *lockFile) rollback() {
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+	if l.path != "" {
+		os.Remove(l.path)
+		l.path = ""
+	}
+}
+
+// syncDir makes a rename or create in dir durable. Errors are ignored:
+// some filesystems do not support fsync on directories.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}

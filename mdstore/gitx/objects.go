@@ -1,0 +1,337 @@
+package gitx
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Hash is a SHA-1 object name.
+type Hash = plumbing.Hash
+
+// ZeroHash is the all-zero object name git uses for "no object".
+var ZeroHash = plumbing.ZeroHash
+
+// ErrObjectNotFound is returned when an object is missing from the
+// repository (a shallow or partial clone, or a damaged one).
+var ErrObjectNotFound = errors.New("gitx: object not found")
+
+func hashObject(typ plumbing.ObjectType, data []byte) Hash {
+	h := sha1.New()
+	fmt.Fprintf(h, "%s %d\x00", typ.Bytes(), len(data))
+	h.Write(data)
+	var out Hash
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// readObject returns the content of an object of the given type.
+func (r *Repo) readObject(typ plumbing.ObjectType, h Hash) ([]byte, error) {
+	obj, err := r.objects.EncodedObject(typ, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return nil, fmt.Errorf("%w: %s %s", ErrObjectNotFound, typ, h)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitx: read %s %s: %w", typ, h, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("gitx: read %s %s: %w", typ, h, err)
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("gitx: read %s %s: %w", typ, h, err)
+	}
+	return data, nil
+}
+
+// writeObject stores data as a loose object and returns its name. The
+// object is fsynced before it is renamed into place, so a ref written later
+// never points to an object a crash could lose. An object that already
+// exists as a loose object is only freshened.
+func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
+	h := hashObject(typ, data)
+	hex := h.String()
+	dir := filepath.Join(r.CommonDir, "objects", hex[:2])
+	path := filepath.Join(dir, hex[2:])
+	if _, err := os.Stat(path); err == nil {
+		now := time.Now()
+		os.Chtimes(path, now, now) // keep it safe from a concurrent prune
+		return h, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return h, fmt.Errorf("gitx: write object: %w", err)
+	}
+	var buf bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	fmt.Fprintf(zw, "%s %d\x00", typ.Bytes(), len(data))
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		return h, fmt.Errorf("gitx: compress object: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	if err != nil {
+		return h, fmt.Errorf("gitx: write object: %w", err)
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o444)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return h, fmt.Errorf("gitx: write object %s: %w", hex, werr)
+	}
+	return h, nil
+}
+
+// treeEntry is one line of a tree object. The mode is kept as written so
+// that unchanged entries are re-encoded byte for byte.
+type treeEntry struct {
+	mode string
+	name string
+	hash Hash
+}
+
+func (e treeEntry) isTree() bool { return e.mode == "40000" || e.mode == "040000" }
+
+func parseTree(data []byte) ([]treeEntry, error) {
+	var entries []treeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || len(data) < nul+21 {
+			return nil, errors.New("gitx: malformed tree object")
+		}
+		var h Hash
+		copy(h[:], data[nul+1:nul+21])
+		entries = append(entries, treeEntry{mode: string(data[:sp]), name: string(data[sp+1 : nul]), hash: h})
+		data = data[nul+21:]
+	}
+	return entries, nil
+}
+
+func encodeTree(entries []treeEntry) []byte {
+	var buf bytes.Buffer
+	for _, e := range entries {
+		buf.WriteString(e.mode)
+		buf.WriteByte(' ')
+		buf.WriteString(e.name)
+		buf.WriteByte(0)
+		buf.Write(e.hash[:])
+	}
+	return buf.Bytes()
+}
+
+// treeEntryLess is git's tree order: names compared as bytes, with a
+// directory compared as if its name ended in "/".
+func treeEntryLess(a, b treeEntry) bool {
+	an, bn := a.name, b.name
+	if a.isTree() {
+		an += "/"
+	}
+	if b.isTree() {
+		bn += "/"
+	}
+	return an < bn
+}
+
+// commitTree returns the tree of commit h.
+func (r *Repo) commitTree(h Hash) (Hash, error) {
+	data, err := r.readObject(plumbing.CommitObject, h)
+	if err != nil {
+		return ZeroHash, err
+	}
+	line, _, _ := bytes.Cut(data, []byte{'\n'})
+	hex, ok := bytes.CutPrefix(line, []byte("tree "))
+	if !ok || len(hex) != 40 {
+		return ZeroHash, fmt.Errorf("gitx: commit %s has no tree line", h)
+	}
+	return plumbing.NewHash(string(hex)), nil
+}
+
+// lookupPath finds path in tree root. It returns the entry and whether it
+// exists.
+func (r *Repo) lookupPath(root Hash, path string) (treeEntry, bool, error) {
+	if root.IsZero() {
+		return treeEntry{}, false, nil
+	}
+	current := root
+	parts := strings.Split(path, "/")
+	for i, part := range parts {
+		data, err := r.readObject(plumbing.TreeObject, current)
+		if err != nil {
+			return treeEntry{}, false, err
+		}
+		entries, err := parseTree(data)
+		if err != nil {
+			return treeEntry{}, false, fmt.Errorf("%w (tree %s)", err, current)
+		}
+		found := false
+		for _, e := range entries {
+			if e.name != part {
+				continue
+			}
+			if i == len(parts)-1 {
+				return e, true, nil
+			}
+			if !e.isTree() {
+				return treeEntry{}, false, nil
+			}
+			current, found = e.hash, true
+			break
+		}
+		if !found {
+			return treeEntry{}, false, nil
+		}
+	}
+	return treeEntry{}, false, nil
+}
+
+// treeChange sets a path to a blob (with mode) or, when remove is set,
+// removes it.
+type treeChange struct {
+	path   string
+	mode   string
+	blob   Hash
+	remove bool
+}
+
+// applyTreeChanges returns the tree that results from applying changes to
+// tree base (ZeroHash for the empty tree), writing a new tree object for
+// every directory on a changed path and reusing every other tree as is.
+func (r *Repo) applyTreeChanges(base Hash, changes []treeChange) (Hash, error) {
+	var entries []treeEntry
+	if !base.IsZero() {
+		data, err := r.readObject(plumbing.TreeObject, base)
+		if err != nil {
+			return ZeroHash, err
+		}
+		if entries, err = parseTree(data); err != nil {
+			return ZeroHash, fmt.Errorf("%w (tree %s)", err, base)
+		}
+	}
+	// Group the changes by their first path component.
+	groups := map[string][]treeChange{}
+	var names []string
+	for _, c := range changes {
+		first, rest, nested := strings.Cut(c.path, "/")
+		if _, seen := groups[first]; !seen {
+			names = append(names, first)
+		}
+		if nested {
+			c.path = rest
+			groups[first] = append(groups[first], c)
+		} else {
+			groups[first] = append(groups[first], treeChange{path: "", mode: c.mode, blob: c.blob, remove: c.remove})
+		}
+	}
+	for _, name := range names {
+		group := groups[name]
+		idx := -1
+		for i, e := range entries {
+			if e.name == name {
+				idx = i
+				break
+			}
+		}
+		var updated *treeEntry
+		if len(group) == 1 && group[0].path == "" {
+			c := group[0]
+			if !c.remove {
+				updated = &treeEntry{mode: c.mode, name: name, hash: c.blob}
+			}
+		} else {
+			sub := ZeroHash
+			if idx >= 0 && entries[idx].isTree() {
+				sub = entries[idx].hash
+			}
+			var nested []treeChange
+			for _, c := range group {
+				if c.path != "" {
+					nested = append(nested, c)
+				}
+			}
+			h, err := r.applyTreeChanges(sub, nested)
+			if err != nil {
+				return ZeroHash, err
+			}
+			if !h.IsZero() {
+				updated = &treeEntry{mode: "40000", name: name, hash: h}
+			}
+		}
+		switch {
+		case idx >= 0 && updated == nil:
+			entries = append(entries[:idx], entries[idx+1:]...)
+		case idx >= 0:
+			entries[idx] = *updated
+		case updated != nil:
+			entries = append(entries, *updated)
+		}
+	}
+	if len(entries) == 0 {
+		return ZeroHash, nil
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return treeEntryLess(entries[i], entries[j]) })
+	return r.writeObject(plumbing.TreeObject, encodeTree(entries))
+}
+
+// emptyTree is the name of the tree with no entries.
+var emptyTree = hashObject(plumbing.TreeObject, nil)
+
+// signature is an author or committer line.
+type signature struct {
+	Name  string
+	Email string
+	When  time.Time
+}
+
+func (s signature) String() string {
+	_, offset := s.When.Zone()
+	sign := '+'
+	if offset < 0 {
+		sign, offset = '-', -offset
+	}
+	return fmt.Sprintf("%s <%s> %d %c%02d%02d", s.Name, s.Email, s.When.Unix(), sign, offset/3600, offset%3600/60)
+}
+
+func encodeCommit(tree Hash, parents []Hash, author, committer signature, message string) []byte {
+	var buf bytes.Buffer
+	buf.WriteString("tree " + tree.String() + "\n")
+	for _, p := range parents {
+		buf.WriteString("parent " + p.String() + "\n")
+	}
+	buf.WriteString("author " + author.String() + "\n")
+	buf.WriteString("committer " + committer.String() + "\n\n")
+	buf.WriteString(message)
+	if !strings.HasSuffix(message, "\n") {
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+// parseOctalMode turns a tree or index mode string into its number.
+func parseOctalMode(mode string) uint32 {
+	n, _ := strconv.ParseUint(mode, 8, 32)
+	return uint32(n)
+}

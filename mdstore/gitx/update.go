@@ -1,0 +1,472 @@
+package gitx
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Mode says how far a change goes.
+type Mode int
+
+const (
+	// ModeCommit commits the change on the current branch.
+	ModeCommit Mode = iota
+	// ModeStage writes the files and stages them without committing.
+	ModeStage
+	// ModeFiles writes the files only.
+	ModeFiles
+)
+
+func (m Mode) String() string {
+	switch m {
+	case ModeCommit:
+		return "commit"
+	case ModeStage:
+		return "stage"
+	}
+	return "files"
+}
+
+// EditFunc computes a file's new content from its old content; exists is
+// false when the file is absent from that version. It returns keep=false to
+// remove the file. The same EditFunc is applied to the HEAD, index and
+// worktree versions of a file, and again when a commit is retried, so it
+// must be idempotent and depend on nothing but its input.
+type EditFunc func(old []byte, exists bool) (content []byte, keep bool, err error)
+
+// Tx collects the edits of one change. It is handed to the build function
+// of Update while the repository is locked.
+type Tx struct {
+	root    string
+	edits   []fileEdit
+	message string
+}
+
+type fileEdit struct {
+	path string // slash-separated, relative to the worktree top
+	fn   EditFunc
+}
+
+// ReadFile returns the worktree version of path (slash-separated, relative
+// to the top of the worktree) and whether it exists.
+func (tx *Tx) ReadFile(path string) ([]byte, bool, error) {
+	data, err := os.ReadFile(filepath.Join(tx.root, filepath.FromSlash(path)))
+	if os.IsNotExist(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("gitx: read %s: %w", path, err)
+	}
+	return data, true, nil
+}
+
+// Edit registers an edit of path.
+func (tx *Tx) Edit(path string, fn EditFunc) {
+	tx.edits = append(tx.edits, fileEdit{path: path, fn: fn})
+}
+
+// SetMessage sets the commit message: a subject line, a blank line, and
+// optionally a body and trailers.
+func (tx *Tx) SetMessage(msg string) { tx.message = msg }
+
+// Options controls an Update.
+type Options struct {
+	Mode        Mode
+	LockTimeout time.Duration    // how long to wait for a lock held by another process
+	Now         func() time.Time // commit time unless GIT_*_DATE says otherwise
+}
+
+// Result says what an Update did.
+type Result struct {
+	// Mode is what was done, which a fallback may have lowered from the
+	// requested mode (a merge in progress stages instead of committing).
+	Mode Mode
+	// Commit is the new commit, ZeroHash when nothing was committed.
+	Commit Hash
+	// Branch is the short name of the branch committed to, "" if detached.
+	Branch string
+	// Notices are one-line explanations of fallbacks, for the user.
+	Notices []string
+}
+
+const maxCommitAttempts = 10
+
+// Update locks the repository (index.lock), calls build to collect edits,
+// and applies them: to HEAD's version of each file for the commit, to the
+// index's version for the staging area, and to the worktree's version for
+// the file on disk. If another process moves the branch between reading
+// HEAD and updating it, the whole change is rebuilt on the new HEAD.
+func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = 5 * time.Second
+	}
+	indexPath := filepath.Join(r.GitDir, "index")
+	lock, err := acquireLock(indexPath, opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.rollback()
+
+	res := &Result{Mode: opts.Mode}
+	if res.Mode == ModeCommit {
+		if op := r.operationInProgress(); op != "" {
+			res.Mode = ModeStage
+			res.Notices = append(res.Notices, op+" is in progress: lore staged its change instead of committing; it becomes part of your next commit")
+		} else if r.config.bool("commit.gpgsign", false) {
+			res.Mode = ModeStage
+			res.Notices = append(res.Notices, "commit.gpgSign is set and lore cannot sign commits: lore staged its change instead of committing")
+		}
+	}
+	for attempt := 1; ; attempt++ {
+		tx := &Tx{root: r.WorkTree}
+		if err := build(tx); err != nil {
+			return nil, err
+		}
+		if len(tx.edits) == 0 {
+			return res, nil
+		}
+		err := r.apply(tx, lock, res, opts)
+		if errors.Is(err, ErrRefMoved) && attempt < maxCommitAttempts {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+}
+
+// version is one version of a file: in HEAD, in the index or on disk.
+type version struct {
+	data   []byte
+	exists bool
+	hash   Hash   // blob name, when known
+	mode   string // tree mode, when known
+}
+
+func (v version) same(o version) bool {
+	return v.exists == o.exists && bytes.Equal(v.data, o.data)
+}
+
+// planned is what one edit does to each version.
+type planned struct {
+	path                   string
+	head, index, work      version
+	newHead, newIndex, new version
+}
+
+func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
+	var idx *gitIndex
+	if res.Mode != ModeFiles {
+		var err error
+		idx, err = readIndex(filepath.Join(r.GitDir, "index"))
+		if errors.Is(err, ErrIndexUnsupported) {
+			res.Mode = ModeFiles
+			res.Notices = append(res.Notices, fmt.Sprintf("the index uses a format lore cannot write (%v): lore wrote the files without staging them", err))
+			idx = nil
+		} else if err != nil {
+			return err
+		}
+	}
+	if idx != nil {
+		for _, e := range tx.edits {
+			if idx.conflicted(e.path) {
+				return fmt.Errorf("gitx: %s has unresolved merge conflicts; resolve them and `git add %s` first", e.path, e.path)
+			}
+			if dir, ok := idx.sparseDirFor(e.path); ok {
+				res.Mode = ModeFiles
+				res.Notices = append(res.Notices, fmt.Sprintf("%s is outside the sparse checkout (%s): lore wrote the files without staging them", e.path, dir))
+				idx = nil
+				break
+			}
+		}
+	}
+
+	var hd head
+	headTree := ZeroHash
+	if res.Mode == ModeCommit {
+		var err error
+		if hd, err = r.readHead(); err != nil {
+			return err
+		}
+		if !hd.Commit.IsZero() {
+			if headTree, err = r.commitTree(hd.Commit); err != nil {
+				return err
+			}
+		}
+	}
+
+	plans := make([]planned, 0, len(tx.edits))
+	for _, e := range tx.edits {
+		p, err := r.plan(e, idx, headTree, tx)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+
+	// 1. Objects: blobs, the trees along the changed paths, the commit.
+	commit, committer := ZeroHash, signature{}
+	if res.Mode == ModeCommit {
+		var changes []treeChange
+		for i := range plans {
+			p := &plans[i]
+			if p.newHead.same(p.head) {
+				continue
+			}
+			if !p.newHead.exists {
+				changes = append(changes, treeChange{path: p.path, remove: true})
+				continue
+			}
+			h, err := r.writeObject(plumbing.BlobObject, p.newHead.data)
+			if err != nil {
+				return err
+			}
+			p.newHead.hash = h
+			changes = append(changes, treeChange{path: p.path, mode: p.newHead.mode, blob: h})
+		}
+		if len(changes) > 0 {
+			tree, err := r.applyTreeChanges(headTree, changes)
+			if err != nil {
+				return err
+			}
+			if tree.IsZero() {
+				if tree, err = r.writeObject(plumbing.TreeObject, nil); err != nil {
+					return err
+				}
+			}
+			var author signature
+			if author, committer, err = r.identities(opts.Now()); err != nil {
+				return err
+			}
+			var parents []Hash
+			if !hd.Commit.IsZero() {
+				parents = []Hash{hd.Commit}
+			}
+			if commit, err = r.writeObject(plumbing.CommitObject, encodeCommit(tree, parents, author, committer, tx.message)); err != nil {
+				return err
+			}
+		}
+	}
+	return r.stageAndMove(plans, idx, lock, hd, commit, committer, tx.message, res)
+}
+
+// plan reads the three versions of one file and applies the edit to each.
+func (r *Repo) plan(e fileEdit, idx *gitIndex, headTree Hash, tx *Tx) (planned, error) {
+	p := planned{path: e.path}
+	data, exists, err := tx.ReadFile(e.path)
+	if err != nil {
+		return p, err
+	}
+	p.work = version{data: data, exists: exists}
+	if !headTree.IsZero() {
+		entry, ok, err := r.lookupPath(headTree, e.path)
+		if err != nil {
+			return p, err
+		}
+		if ok && !entry.isTree() {
+			blob, err := r.readObject(plumbing.BlobObject, entry.hash)
+			if err != nil {
+				return p, err
+			}
+			p.head = version{data: blob, exists: true, hash: entry.hash, mode: entry.mode}
+		}
+	}
+	if idx != nil {
+		if i, ok := idx.find(e.path); ok {
+			ent := idx.entries[i]
+			v := version{exists: true, hash: ent.hash, mode: fmt.Sprintf("%o", ent.mode)}
+			if p.head.exists && ent.hash == p.head.hash {
+				v.data = p.head.data
+			} else if v.data, err = r.readObject(plumbing.BlobObject, ent.hash); err != nil {
+				return p, err
+			}
+			p.index = v
+		}
+	}
+
+	apply := func(v version) (version, error) {
+		out, keep, err := e.fn(v.data, v.exists)
+		if err != nil {
+			return version{}, err
+		}
+		if !keep {
+			return version{}, nil
+		}
+		mode := firstNonEmpty(v.mode, p.head.mode, p.index.mode, "100644")
+		return version{data: out, exists: true, mode: mode}, nil
+	}
+	// What is committed starts from HEAD's version; a file HEAD does not
+	// have starts from the staged version, then from the file on disk.
+	base := p.work
+	switch {
+	case p.head.exists:
+		base = p.head
+	case p.index.exists:
+		base = p.index
+	}
+	if p.newHead, err = apply(base); err != nil {
+		return p, err
+	}
+	// The index gets the same result unless the user staged something
+	// else for this file, in which case the edit is applied to that.
+	p.newIndex = p.newHead
+	indexSide := base
+	if p.index.exists && !p.index.same(base) {
+		if p.newIndex, err = apply(p.index); err != nil {
+			return p, err
+		}
+		indexSide = p.index
+	}
+	// Likewise the file on disk keeps the user's unstaged changes.
+	p.new = p.newIndex
+	if !p.work.same(indexSide) {
+		if p.new, err = apply(p.work); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// stageAndMove writes the worktree files, prepares the new index in the
+// lock file, moves the branch to commit (when there is one) and finally
+// puts the index in place. Before the branch moves nothing visible to git
+// has changed but the files on disk.
+func (r *Repo) stageAndMove(plans []planned, idx *gitIndex, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result) error {
+	// 2. The files on disk.
+	for _, p := range plans {
+		if p.new.same(p.work) {
+			continue
+		}
+		full := filepath.Join(r.WorkTree, filepath.FromSlash(p.path))
+		if !p.new.exists {
+			if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
+				return fmt.Errorf("gitx: remove %s: %w", p.path, err)
+			}
+			continue
+		}
+		if err := WriteFileAtomic(full, p.new.data); err != nil {
+			return err
+		}
+	}
+
+	// 3. The new index, written into index.lock.
+	if idx != nil {
+		idx.smudgeRacyEntries()
+		for _, p := range plans {
+			if !p.newIndex.exists {
+				idx.remove(p.path)
+				continue
+			}
+			h := p.newIndex.hash
+			if h.IsZero() {
+				var err error
+				if h, err = r.writeObject(plumbing.BlobObject, p.newIndex.data); err != nil {
+					return err
+				}
+			}
+			entry := indexEntry{mode: parseOctalMode(p.newIndex.mode), hash: h, path: p.path}
+			if i, ok := idx.find(p.path); ok {
+				old := idx.entries[i]
+				entry.flags = old.flags & flagAssumeValid
+				entry.extFlags = old.extFlags &^ extFlagIntentToAdd
+			}
+			// Stat data says "the file on disk has this content"; it is
+			// only filled in when that is true.
+			if p.new.same(p.newIndex) {
+				full := filepath.Join(r.WorkTree, filepath.FromSlash(p.path))
+				if err := fillStat(&entry, full); err != nil {
+					return err
+				}
+			}
+			idx.set(entry)
+		}
+		if err := lock.write(idx.encode()); err != nil {
+			return err
+		}
+	}
+
+	// 4. The branch, with compare-and-set.
+	if !commit.IsZero() {
+		subject, _, _ := strings.Cut(message, "\n")
+		reflog := "commit: " + subject
+		if hd.Commit.IsZero() {
+			reflog = "commit (initial): " + subject
+		}
+		u := refUpdate{name: hd.Branch, old: hd.Commit, new: commit, committer: committer, message: reflog, logHEAD: true}
+		if hd.detached() {
+			u.name, u.logHEAD = "HEAD", false
+		}
+		if err := r.updateRef(u, 5*time.Second); err != nil {
+			return err
+		}
+		res.Commit = commit
+		res.Branch = strings.TrimPrefix(hd.Branch, "refs/heads/")
+		if hd.detached() {
+			res.Notices = append(res.Notices, fmt.Sprintf("HEAD is detached: lore committed %s on the detached HEAD, which is on no branch", commit.String()[:7]))
+		}
+	}
+
+	// 5. The index.
+	if idx != nil {
+		return lock.commit()
+	}
+	return nil
+}
+
+// WriteFileAtomic replaces path with data: a temporary file in the same
+// directory is written, fsynced and renamed over path, so a reader sees the
+// old or the new content and never a mix. An existing file keeps its mode.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gitx: write %s: %w", path, err)
+	}
+	var perm os.FileMode = 0o666 // narrowed by the umask, as git does
+	info, statErr := os.Stat(path)
+	if statErr == nil {
+		perm = info.Mode().Perm()
+	}
+	var f *os.File
+	var tmp string
+	for i := 0; ; i++ {
+		tmp = filepath.Join(dir, fmt.Sprintf(".%s.lore-%d-%d.tmp", filepath.Base(path), os.Getpid(), i))
+		var err error
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil {
+			break
+		}
+		if !os.IsExist(err) || i > 100 {
+			return fmt.Errorf("gitx: write %s: %w", path, err)
+		}
+	}
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && statErr == nil {
+		err = os.Chmod(tmp, perm) // the umask may have narrowed it
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("gitx: write %s: %w", path, err)
+	}
+	syncDir(dir)
+	return nil
+}

@@ -1,0 +1,493 @@
+package gitx
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const memPath = ".agent/memories.md"
+
+func TestCommitTouchesOnlyTheEditedPath(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	before := r.git("rev-parse", "HEAD")
+
+	res, err := r.update(ModeCommit, memPath, appendLine("first memory"), "lore: add pattern mem-1\n\nLore-Id: mem-1\nLore-Kind: memory\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != ModeCommit || res.Commit.IsZero() || res.Branch != "main" || len(res.Notices) != 0 {
+		t.Fatalf("result = %+v", res)
+	}
+	r.assertClean()
+	if got := r.git("rev-parse", "HEAD"); got != res.Commit.String() {
+		t.Fatalf("HEAD = %s, want %s", got, res.Commit)
+	}
+	if got := r.git("rev-parse", "HEAD^"); got != before {
+		t.Fatalf("parent = %s, want %s", got, before)
+	}
+	if got := r.git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
+		t.Fatalf("commit changes %q", got)
+	}
+	if got := r.git("show", "HEAD:"+memPath); got != "first memory" {
+		t.Fatalf("committed content %q", got)
+	}
+	if got := r.git("log", "-1", "--format=%s|%an|%ae|%(trailers:key=Lore-Id,valueonly)"); got != "lore: add pattern mem-1|Test Person|test@example.com|mem-1" {
+		t.Fatalf("log = %q", got)
+	}
+	if got := r.git("reflog", "-1", "--format=%gs"); got != "commit: lore: add pattern mem-1" {
+		t.Fatalf("reflog = %q", got)
+	}
+	if got := r.git("reflog", "-1", "--format=%gs", "main"); got != "commit: lore: add pattern mem-1" {
+		t.Fatalf("branch reflog = %q", got)
+	}
+
+	// A second edit of the same file builds on the first.
+	if _, err := r.update(ModeCommit, memPath, appendLine("second memory"), "lore: add pattern mem-2\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertClean()
+	if got := r.git("show", "HEAD:"+memPath); got != "first memory\nsecond memory" {
+		t.Fatalf("committed content %q", got)
+	}
+}
+
+func TestUnbornBranch(t *testing.T) {
+	r := newTestRepo(t)
+	res, err := r.update(ModeCommit, memPath, appendLine("hello"), "lore: init\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Commit.IsZero() {
+		t.Fatal("no commit")
+	}
+	r.assertClean()
+	if got := r.git("rev-list", "--count", "HEAD"); got != "1" {
+		t.Fatalf("commits = %s", got)
+	}
+	if got := r.git("reflog", "-1", "--format=%gs"); got != "commit (initial): lore: init" {
+		t.Fatalf("reflog = %q", got)
+	}
+}
+
+func TestUnbornBranchKeepsUserStagedFiles(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("staged.txt", "staged\n")
+	r.git("add", "staged.txt")
+	if _, err := r.update(ModeCommit, memPath, appendLine("hello"), "lore: init\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertHealthy()
+	if got := r.git("ls-tree", "-r", "--name-only", "HEAD"); got != memPath {
+		t.Fatalf("HEAD tree = %q", got)
+	}
+	if got := r.git("status", "--porcelain"); got != "A  staged.txt" {
+		t.Fatalf("status = %q", got)
+	}
+}
+
+func TestUserStagedAndUnstagedChangesSurvive(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.write("README.md", "# project\nstaged line\n")
+	r.git("add", "README.md")
+	r.write("src/main.go", "package main\n// unstaged\n")
+	r.write("new.txt", "untracked\n")
+	r.git("add", "-N", "new.txt") // intent to add
+
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertHealthy()
+	if got := r.git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
+		t.Fatalf("commit swept in other paths: %q", got)
+	}
+	if got := r.git("status", "--porcelain"); got != "M  README.md\n A new.txt\n M src/main.go" {
+		t.Fatalf("status = %q", got)
+	}
+	if got := r.git("diff", "--cached"); !strings.Contains(got, "+staged line") {
+		t.Fatalf("staged change lost: %s", got)
+	}
+}
+
+func TestUserEditsOfTheSameFileAreNeitherCommittedNorLost(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.write(memPath, "committed\n")
+	r.git("add", memPath)
+	r.git("commit", "-q", "-m", "add memories")
+	r.write(memPath, "committed\nstaged by user\n")
+	r.git("add", memPath)
+	r.write(memPath, "committed\nstaged by user\nunstaged by user\n")
+
+	if _, err := r.update(ModeCommit, memPath, appendLine("from lore"), "lore: add\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertHealthy()
+	if got := r.git("show", "HEAD:"+memPath); got != "committed\nfrom lore" {
+		t.Fatalf("HEAD = %q", got)
+	}
+	if got := r.git("show", ":"+memPath); got != "committed\nstaged by user\nfrom lore" {
+		t.Fatalf("index = %q", got)
+	}
+	if got := r.read(memPath); got != "committed\nstaged by user\nunstaged by user\nfrom lore\n" {
+		t.Fatalf("worktree = %q", got)
+	}
+}
+
+func TestDetachedHeadCommitsOnHead(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	main := r.git("rev-parse", "main")
+	r.git("checkout", "-q", "--detach")
+	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.assertClean()
+	if res.Branch != "" || len(res.Notices) != 1 || !strings.Contains(res.Notices[0], "detached") {
+		t.Fatalf("result = %+v", res)
+	}
+	if got := r.git("rev-parse", "HEAD"); got != res.Commit.String() {
+		t.Fatalf("HEAD = %s", got)
+	}
+	if got := r.git("rev-parse", "main"); got != main {
+		t.Fatal("branch moved")
+	}
+}
+
+func TestMergeInProgressStagesInstead(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.git("checkout", "-q", "-b", "other")
+	r.write("other.txt", "other\n")
+	r.git("add", "other.txt")
+	r.git("commit", "-q", "-m", "other")
+	r.git("checkout", "-q", "main")
+	r.write("mainline.txt", "main\n")
+	r.git("add", "mainline.txt")
+	r.git("commit", "-q", "-m", "main")
+	r.git("merge", "-q", "--no-commit", "--no-ff", "other")
+	head := r.git("rev-parse", "HEAD")
+
+	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != ModeStage || !res.Commit.IsZero() || len(res.Notices) != 1 || !strings.Contains(res.Notices[0], "a merge is in progress") {
+		t.Fatalf("result = %+v", res)
+	}
+	r.assertHealthy()
+	if got := r.git("rev-parse", "HEAD"); got != head {
+		t.Fatal("HEAD moved during a merge")
+	}
+	if got := r.git("status", "--porcelain"); got != "A  .agent/memories.md\nA  other.txt" {
+		t.Fatalf("status = %q", got)
+	}
+	r.git("commit", "-q", "--no-edit")
+	if got := r.git("rev-list", "--count", "--merges", "HEAD"); got != "1" {
+		t.Fatal("merge commit not made")
+	}
+	r.assertClean()
+}
+
+func TestRebaseInProgressStagesInstead(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.write("a.txt", "a\n")
+	r.git("add", "a.txt")
+	r.git("commit", "-q", "-m", "a")
+	r.env["GIT_SEQUENCE_EDITOR"] = "sed -i -e s/^pick/edit/"
+	r.git("rebase", "-q", "-i", "HEAD~1")
+	delete(r.env, "GIT_SEQUENCE_EDITOR")
+	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != ModeStage || !strings.Contains(res.Notices[0], "rebase") {
+		t.Fatalf("result = %+v", res)
+	}
+	r.assertHealthy()
+	if got := r.git("status", "--porcelain", "--untracked-files=no"); got != "A  .agent/memories.md" {
+		t.Fatalf("status = %q", got)
+	}
+}
+
+func TestStaleIndexLockIsReportedNeverRemoved(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	lockPath := filepath.Join(r.dir, ".git", "index.lock")
+	if err := os.WriteFile(lockPath, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := r.git("rev-parse", "HEAD")
+	start := time.Now()
+	_, err := r.open().Update(Options{LockTimeout: 200 * time.Millisecond}, func(tx *Tx) error {
+		tx.Edit(memPath, appendLine("m"))
+		return nil
+	})
+	var lerr *LockError
+	if !errors.As(err, &lerr) || lerr.Path != lockPath {
+		t.Fatalf("err = %v", err)
+	}
+	if waited := time.Since(start); waited < 200*time.Millisecond {
+		t.Fatalf("gave up after %s", waited)
+	}
+	if !strings.Contains(err.Error(), lockPath) || !strings.Contains(err.Error(), "remove") {
+		t.Fatalf("message does not say what to do: %v", err)
+	}
+	if _, err := os.Stat(lockPath); err != nil {
+		t.Fatal("lock was removed")
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, memPath)); !os.IsNotExist(err) {
+		t.Fatal("file written without the lock")
+	}
+	if r.git("rev-parse", "HEAD") != head {
+		t.Fatal("HEAD moved")
+	}
+}
+
+func TestBranchLockHeldByAnotherProcessFailsCleanly(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	refLock := filepath.Join(r.dir, ".git", "refs", "heads", "main.lock")
+	if err := os.WriteFile(refLock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := r.git("rev-parse", "HEAD")
+	_, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	var lerr *LockError
+	if !errors.As(err, &lerr) || lerr.Path != refLock {
+		t.Fatalf("err = %v", err)
+	}
+	os.Remove(refLock)
+	if r.git("rev-parse", "HEAD") != head {
+		t.Fatal("HEAD moved")
+	}
+	// The index was not replaced: git sees the file lore wrote as untracked.
+	r.assertHealthy()
+	if got := r.git("status", "--porcelain"); got != "?? .agent/" {
+		t.Fatalf("status = %q", got)
+	}
+}
+
+func TestPackedRefsAndPackedObjects(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.write(memPath, "packed\n")
+	r.git("add", memPath)
+	r.git("commit", "-q", "-m", "memories")
+	r.git("gc", "-q", "--prune=now")
+	if _, err := os.Stat(filepath.Join(r.dir, ".git", "refs", "heads", "main")); !os.IsNotExist(err) {
+		t.Fatal("expected main to be packed")
+	}
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.assertClean()
+	if got := r.git("show", "HEAD:"+memPath); got != "packed\nm" {
+		t.Fatalf("HEAD = %q", got)
+	}
+}
+
+func TestLinkedWorktree(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	wtDir := filepath.Join(filepath.Dir(r.dir), "wt")
+	r.git("worktree", "add", "-q", "-b", "feature", wtDir)
+	main := r.git("rev-parse", "main")
+
+	wt := &testRepo{t: t, dir: wtDir, home: r.home, env: r.env}
+	res, err := wt.update(ModeCommit, memPath, appendLine("from worktree"), "lore: add\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Branch != "feature" {
+		t.Fatalf("branch = %q", res.Branch)
+	}
+	wt.assertClean()
+	r.assertClean()
+	if r.git("rev-parse", "main") != main {
+		t.Fatal("main moved")
+	}
+	if got := r.git("show", "feature:"+memPath); got != "from worktree" {
+		t.Fatalf("feature = %q", got)
+	}
+}
+
+func TestBranchMovedByAnotherWriterIsRetried(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	calls, moved := 0, false
+	res, err := r.open().Update(Options{Mode: ModeCommit, LockTimeout: time.Second, Now: fixedNow}, func(tx *Tx) error {
+		calls++
+		tx.Edit(memPath, func(old []byte, exists bool) ([]byte, bool, error) {
+			if !moved {
+				// Between lore reading HEAD and moving the branch,
+				// another writer that does not take index.lock (git
+				// update-ref, a fetch into this branch) moves main.
+				moved = true
+				tree := r.git("rev-parse", "HEAD^{tree}")
+				c := r.git("commit-tree", tree, "-p", "HEAD", "-m", "concurrent")
+				r.git("update-ref", "refs/heads/main", c)
+			}
+			return appendLine("m")(old, exists)
+		})
+		tx.SetMessage("lore: add\n")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 2 {
+		t.Fatalf("build called %d times", calls)
+	}
+	if got := r.git("log", "--format=%s", "-2"); got != "lore: add\nconcurrent" {
+		t.Fatalf("log = %q", got)
+	}
+	if res.Commit.String() != r.git("rev-parse", "HEAD") {
+		t.Fatal("result commit is not HEAD")
+	}
+	r.assertClean()
+}
+
+func TestStageAndFilesModes(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	head := r.git("rev-parse", "HEAD")
+	if _, err := r.update(ModeStage, memPath, appendLine("staged"), ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.git("status", "--porcelain"); got != "A  .agent/memories.md" {
+		t.Fatalf("status = %q", got)
+	}
+	if _, err := r.update(ModeFiles, memPath, appendLine("file only"), ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.git("status", "--porcelain"); got != "AM .agent/memories.md" {
+		t.Fatalf("status = %q", got)
+	}
+	if r.git("rev-parse", "HEAD") != head {
+		t.Fatal("HEAD moved")
+	}
+	r.assertHealthy()
+}
+
+func TestGpgSignFallsBackToStaging(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.git("config", "commit.gpgSign", "true")
+	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mode != ModeStage || !strings.Contains(res.Notices[0], "gpgSign") {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+func TestRemoveFile(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.write(".agent/knowledge/a.md", "a\n")
+	r.git("add", ".agent")
+	r.git("commit", "-q", "-m", "knowledge")
+	_, err := r.update(ModeCommit, ".agent/knowledge/a.md", func([]byte, bool) ([]byte, bool, error) { return nil, false, nil }, "lore: delete\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.assertClean()
+	if got := r.git("ls-tree", "-r", "--name-only", "HEAD"); got != "README.md\nsrc/main.go" {
+		t.Fatalf("tree = %q", got)
+	}
+}
+
+func TestEditErrorChangesNothing(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	head := r.git("rev-parse", "HEAD")
+	boom := errors.New("boom")
+	_, err := r.update(ModeCommit, memPath, func([]byte, bool) ([]byte, bool, error) { return nil, false, boom }, "x\n")
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	r.assertClean()
+	if r.git("rev-parse", "HEAD") != head {
+		t.Fatal("HEAD moved")
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, ".git", "index.lock")); !os.IsNotExist(err) {
+		t.Fatal("index.lock left behind")
+	}
+}
+
+func TestConflictedPathIsRefused(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.write(memPath, "base\n")
+	r.git("add", memPath)
+	r.git("commit", "-q", "-m", "base")
+	r.git("checkout", "-q", "-b", "other")
+	r.write(memPath, "other\n")
+	r.git("commit", "-q", "-am", "other")
+	r.git("checkout", "-q", "main")
+	r.write(memPath, "mine\n")
+	r.git("commit", "-q", "-am", "mine")
+	if _, err := r.gitErr("merge", "-q", "other"); err == nil {
+		t.Fatal("expected a conflict")
+	}
+	before := r.read(memPath)
+	_, err := r.update(ModeCommit, memPath, appendLine("m"), "x\n")
+	if err == nil || !strings.Contains(err.Error(), "unresolved merge conflicts") {
+		t.Fatalf("err = %v", err)
+	}
+	if r.read(memPath) != before {
+		t.Fatal("conflicted file was changed")
+	}
+}
+
+func TestUnsupportedExtensionIsRefused(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.git("config", "core.repositoryFormatVersion", "1")
+	r.git("config", "extensions.objectFormat", "sha256")
+	if _, err := Discover(r.dir, r.getenv); err == nil || !strings.Contains(err.Error(), "objectformat=sha256") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestWorktreeConfigExtensionIsAccepted(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.git("config", "core.repositoryFormatVersion", "1")
+	r.git("config", "extensions.worktreeConfig", "true")
+	r.git("config", "--worktree", "user.name", "Worktree Person")
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.git("log", "-1", "--format=%an"); got != "Worktree Person" {
+		t.Fatalf("author = %q", got)
+	}
+	r.assertClean()
+}
+
+func TestNotARepository(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Discover(dir, func(string) string { return "" }); !errors.Is(err, ErrNotRepository) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDiscoverFromSubdirectory(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	repo, err := Discover(filepath.Join(r.dir, "src"), r.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.WorkTree != r.dir {
+		t.Fatalf("worktree = %s", repo.WorkTree)
+	}
+}
+
+func TestUpdateFilesOutsideGit(t *testing.T) {
+	dir := t.TempDir()
+	res, err := UpdateFiles(dir, filepath.Join(dir, ".agent", "lore"), Options{}, func(tx *Tx) error {
+		tx.Edit(memPath, appendLine("m"))
+		return nil
+	})
+	if err != nil || res.Mode != ModeFiles {
+		t.Fatalf("res = %+v, err = %v", res, err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, memPath))
+	if string(data) != "m\n" {
+		t.Fatalf("file = %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".agent", "lore.lock")); !os.IsNotExist(err) {
+		t.Fatal("lock left behind")
+	}
+}
