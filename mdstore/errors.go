@@ -1,0 +1,47 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound is returned when no entry has the requested id.
+var ErrNotFound = errors.New("mdstore: not found")
+
+// Warning is a problem found while reading a file that did not stop lore
+// from reading the rest of it.
+type Warning struct {
+	Path    string // slash-separated, relative to the store root (".agent/memories.md")
+	Line    int    // 1-based; 0 when the problem concerns the whole file
+	Message string
+}
+
+func (w Warning) String() string {
+	if w.Line == 0 {
+		return fmt.Sprintf("%s: %s", w.Path, w.Message)
+	}
+	return fmt.Sprintf("%s:%d: %s", w.Path, w.Line, w.Message)
+}
+
+// InputError is bad input refused before anything was written: an unknown
+// type, a malformed tag, empty content.
+type InputError struct {
+	Field string // "type", "tags", "content", "id"
+	Msg   string
+}
+
+func (e *InputError) Error() string { return "mdstore: invalid " + e.Field + ": " + e.Msg }
+
+// FileError is a file lore cannot use at all, named with the line at fault.
+type FileError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *FileError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+}

@@ -1,0 +1,336 @@
+package mdstore
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MemoriesTemplate is the content of a new memories.md (seed 001).
+const MemoriesTemplate = "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n## Context\n"
+
+// metadataPattern is seed 001's METADATA_RE, unchanged, so that lore reads
+// the comment exactly as the seed's parser does.
+var metadataPattern = regexp.MustCompile(`<!-- tags: ([^|]*) \| created: (\d{4}-\d{2}-\d{2}) -->`)
+
+// memoriesFile is a parsed memories.md: the memories, the problems found,
+// and where in the bytes each block and section header is, so that edits
+// touch only those bytes.
+type memoriesFile struct {
+	src      []byte
+	memories []Memory
+	warnings []Warning
+	blocks   []memoryBlock              // every "### mem-…" block, valid or not
+	sections map[MemoryType]sectionSpan // the first header of each type
+}
+
+// memoryBlock is the byte range of one "### <id>" block: from its heading
+// to the end of its last content or metadata line.
+type memoryBlock struct {
+	id         string
+	start, end int
+}
+
+// sectionSpan locates a "## <Section>" header line.
+type sectionSpan struct {
+	lineStart, lineEnd int // lineEnd is after the newline, or len(src)
+	line               int
+}
+
+// line is one line of the file with its byte range.
+type line struct {
+	text       string // without the line terminator
+	start, end int    // end includes the terminator
+	number     int
+}
+
+func splitLines(src []byte) []line {
+	var lines []line
+	for start, n := 0, 1; start < len(src); n++ {
+		end := bytes.IndexByte(src[start:], '\n')
+		next := len(src)
+		if end >= 0 {
+			next = start + end + 1
+		}
+		text := strings.TrimSuffix(strings.TrimSuffix(string(src[start:next]), "\n"), "\r")
+		lines = append(lines, line{text: text, start: start, end: next, number: n})
+		start = next
+	}
+	return lines
+}
+
+// headingLevel returns the level of an ATX heading ("## x" is 2), or 0.
+func headingLevel(text string) int {
+	level := 0
+	for level < len(text) && text[level] == '#' {
+		level++
+	}
+	if level == 0 || level > 6 {
+		return 0
+	}
+	if level < len(text) && text[level] != ' ' && text[level] != '\t' {
+		return 0
+	}
+	return level
+}
+
+// contentLine reports whether text is a blockquote line and returns its
+// text without the "> " prefix.
+func contentLine(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, ">")
+	if !ok {
+		return "", false
+	}
+	return strings.TrimPrefix(rest, " "), true
+}
+
+// parseMemories reads memories.md. It never fails: every problem becomes a
+// warning (with path) and every valid memory is returned. The rules follow
+// seed 001's line parser so both read the same memories from a file.
+func parseMemories(src []byte, path string) *memoriesFile {
+	f := &memoriesFile{src: src, sections: map[MemoryType]sectionSpan{}}
+	warn := func(n int, format string, args ...any) {
+		f.warnings = append(f.warnings, Warning{Path: path, Line: n, Message: fmt.Sprintf(format, args...)})
+	}
+	seen := map[string]int{} // id → line of its first valid block
+
+	type building struct {
+		id       string
+		typ      MemoryType
+		line     line
+		content  []string
+		tags     []string
+		created  string
+		metaLine int
+		badMeta  bool // a metadata comment was there but unreadable (already reported)
+		lastEnd  int
+	}
+	var cur *building
+	currentType := Pattern // seed 001 starts in Patterns
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		b := cur
+		cur = nil
+		f.blocks = append(f.blocks, memoryBlock{id: b.id, start: b.line.start, end: b.lastEnd})
+		if len(b.content) == 0 {
+			warn(b.line.number, "memory %s has no content lines (\"> …\"); skipped", b.id)
+			return
+		}
+		if first, dup := seen[b.id]; dup {
+			warn(b.line.number, "duplicate memory id %s (first at line %d); skipped", b.id, first)
+			return
+		}
+		seen[b.id] = b.line.number
+		m := Memory{ID: b.id, Type: b.typ, Content: strings.Join(b.content, "\n"), Tags: b.tags, Created: b.created, Line: b.line.number}
+		if m.Tags == nil {
+			m.Tags = []string{}
+		}
+		if b.metaLine == 0 {
+			m.Created = time.Unix(m.Unix(), 0).UTC().Format(dateLayout)
+			if !b.badMeta {
+				warn(b.line.number, "memory %s has no metadata comment (<!-- tags: … | created: YYYY-MM-DD -->); created date taken from its id", b.id)
+			}
+		}
+		f.memories = append(f.memories, m)
+	}
+
+	for _, ln := range splitLines(src) {
+		text := ln.text
+		binary := !utf8.ValidString(text)
+		if binary {
+			warn(ln.number, "line is not valid UTF-8")
+			text = strings.ToValidUTF8(text, "\uFFFD")
+		}
+		if level := headingLevel(text); level > 0 {
+			flush()
+			title := strings.TrimSpace(text[level:])
+			switch level {
+			case 2:
+				if t, ok := typeOfSection(title); ok {
+					currentType = t
+					if prev, dup := f.sections[t]; dup {
+						warn(ln.number, "second \"## %s\" section (first at line %d); new memories go to the first", title, prev.line)
+					} else {
+						f.sections[t] = sectionSpan{lineStart: ln.start, lineEnd: ln.end, line: ln.number}
+					}
+				}
+			case 3:
+				switch {
+				case ValidMemoryID(title):
+					cur = &building{id: title, typ: currentType, line: ln, lastEnd: ln.end}
+				case title == "":
+					warn(ln.number, "empty \"###\" heading; a memory heading is \"### mem-<unix>-<4 hex>\"")
+				case strings.HasPrefix(title, "mem-"):
+					warn(ln.number, "invalid memory id %q (expected mem-<unix>-<4 hex digits 0-9a-f>); block skipped", title)
+				default:
+					warn(ln.number, "%q is not a memory id (mem-<unix>-<4 hex>); block skipped", title)
+				}
+			}
+			continue
+		}
+		if cur == nil {
+			continue // prose, or the rest of a skipped block
+		}
+		if cur.metaLine != 0 {
+			// The metadata comment closed the block; what follows up to
+			// the next heading is prose. (Seed 001's parser would append
+			// quote lines to the memory above and let a second comment
+			// win; lore does neither, so that a block added above stray
+			// lines keeps exactly what it was given.)
+			if _, ok := contentLine(text); ok {
+				warn(ln.number, "quote line after the metadata comment of %s is outside any memory; ignored", cur.id)
+			} else if metadataPattern.MatchString(text) {
+				warn(ln.number, "second metadata comment for %s; ignored", cur.id)
+			}
+			continue
+		}
+		if content, ok := contentLine(text); ok {
+			cur.content = append(cur.content, content)
+			cur.lastEnd = ln.end
+			continue
+		}
+		if strings.Contains(text, "<!--") {
+			m := metadataPattern.FindStringSubmatch(text)
+			switch {
+			case m != nil:
+				if _, err := time.Parse(dateLayout, m[2]); err != nil {
+					warn(ln.number, "created date %q of %s is not a date", m[2], cur.id)
+				}
+				cur.tags = nil
+				for _, tag := range strings.Split(m[1], ",") {
+					if tag = strings.TrimSpace(tag); tag != "" {
+						cur.tags = append(cur.tags, tag)
+					}
+				}
+				cur.created = m[2]
+				cur.metaLine = ln.number
+			case !strings.Contains(text, "-->"):
+				cur.badMeta = true
+				warn(ln.number, "unclosed HTML comment in %s (expected <!-- tags: … | created: YYYY-MM-DD -->)", cur.id)
+			default:
+				cur.badMeta = true
+				warn(ln.number, "malformed metadata comment in %s (expected <!-- tags: a, b | created: YYYY-MM-DD -->)", cur.id)
+			}
+			cur.lastEnd = ln.end
+			continue
+		}
+		if strings.TrimSpace(text) == "" || binary {
+			continue // a blank line, or already reported
+		}
+		warn(ln.number, "unexpected text in memory %s (content lines start with \"> \")", cur.id)
+	}
+	flush()
+	sort.SliceStable(f.warnings, func(i, j int) bool { return f.warnings[i].Line < f.warnings[j].Line })
+	return f
+}
+
+// ids returns every memory id that appears in a block heading.
+func (f *memoriesFile) ids() map[string]bool {
+	ids := make(map[string]bool, len(f.blocks))
+	for _, b := range f.blocks {
+		ids[b.id] = true
+	}
+	return ids
+}
+
+// renderMemoryBlock writes one memory the way seed 001 does, with blank
+// content lines as ">" so that they survive a round trip.
+func renderMemoryBlock(m Memory) string {
+	var b strings.Builder
+	b.WriteString("### " + m.ID + "\n")
+	for _, l := range strings.Split(m.Content, "\n") {
+		if l == "" {
+			b.WriteString(">\n")
+		} else {
+			b.WriteString("> " + l + "\n")
+		}
+	}
+	b.WriteString("<!-- tags: " + strings.Join(m.Tags, ", ") + " | created: " + m.Created + " -->\n")
+	return b.String()
+}
+
+// insertMemory returns src with m added directly under its section header
+// (after an introductory paragraph attached to the header, if any). A
+// missing section is created in the canonical order; an empty file becomes
+// the template first.
+func insertMemory(src []byte, m Memory) []byte {
+	if len(bytes.TrimSpace(src)) == 0 {
+		src = []byte(MemoriesTemplate)
+	}
+	f := parseMemories(src, "")
+	block := "\n" + renderMemoryBlock(m)
+	if sec, ok := f.sections[m.Type]; ok {
+		at := sec.lineEnd
+		prefix := ""
+		if at == len(src) && !bytes.HasSuffix(src, []byte("\n")) {
+			prefix = "\n"
+		}
+		// Keep a paragraph that starts right under the header with it.
+		for _, ln := range splitLines(src[at:]) {
+			if strings.TrimSpace(ln.text) == "" || headingLevel(ln.text) > 0 {
+				break
+			}
+			at += ln.end - ln.start
+		}
+		return splice(src, at, at, prefix+block)
+	}
+	// The section is missing: put it before the next section that exists.
+	section := "## " + m.Type.Section() + "\n" + block
+	after := false
+	for _, t := range MemoryTypes {
+		if t == m.Type {
+			after = true
+			continue
+		}
+		if sec, ok := f.sections[t]; ok && after {
+			return splice(src, sec.lineStart, sec.lineStart, section+"\n")
+		}
+	}
+	sep := ""
+	switch {
+	case !bytes.HasSuffix(src, []byte("\n")):
+		sep = "\n\n"
+	case !bytes.HasSuffix(src, []byte("\n\n")):
+		sep = "\n"
+	}
+	return splice(src, len(src), len(src), sep+section)
+}
+
+// removeMemory returns src without the blocks headed "### id" (and the
+// blank line before each), and whether there was one.
+func removeMemory(src []byte, id string) ([]byte, bool) {
+	f := parseMemories(src, "")
+	out := src
+	found := false
+	// From the last block to the first, so earlier offsets stay valid.
+	for i := len(f.blocks) - 1; i >= 0; i-- {
+		b := f.blocks[i]
+		if b.id != id {
+			continue
+		}
+		found = true
+		start := b.start
+		if start > 0 && out[start-1] == '\n' {
+			// The blank line written before the block when it was added.
+			prev := bytes.LastIndexByte(out[:start-1], '\n') + 1
+			if strings.TrimSpace(string(out[prev:start])) == "" {
+				start = prev
+			}
+		}
+		out = splice(out, start, b.end, "")
+	}
+	return out, found
+}
+
+func splice(src []byte, start, end int, insert string) []byte {
+	out := make([]byte, 0, len(src)-(end-start)+len(insert))
+	out = append(out, src[:start]...)
+	out = append(out, insert...)
+	return append(out, src[end:]...)
+}

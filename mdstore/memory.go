@@ -1,0 +1,192 @@
+package mdstore
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MemoryType is the kind of a memory; each type has its own section in
+// memories.md.
+type MemoryType string
+
+// The four memory types of seed 001, in the order of their sections.
+const (
+	Pattern  MemoryType = "pattern"
+	Decision MemoryType = "decision"
+	Fix      MemoryType = "fix"
+	Context  MemoryType = "context"
+)
+
+// MemoryTypes lists the types in the canonical order of their sections.
+var MemoryTypes = []MemoryType{Pattern, Decision, Fix, Context}
+
+// ParseMemoryType accepts a type name in any case.
+func ParseMemoryType(s string) (MemoryType, error) {
+	t := MemoryType(strings.ToLower(strings.TrimSpace(s)))
+	for _, known := range MemoryTypes {
+		if t == known {
+			return t, nil
+		}
+	}
+	return "", &InputError{Field: "type", Msg: fmt.Sprintf("unknown memory type %q (use pattern, decision, fix or context)", s)}
+}
+
+// Section is the "## " heading the type's memories live under.
+func (t MemoryType) Section() string {
+	switch t {
+	case Pattern:
+		return "Patterns"
+	case Decision:
+		return "Decisions"
+	case Fix:
+		return "Fixes"
+	case Context:
+		return "Context"
+	}
+	return ""
+}
+
+// Emoji is the type's symbol in seed 001, shown on terminals.
+func (t MemoryType) Emoji() string {
+	switch t {
+	case Pattern:
+		return "🔄"
+	case Decision:
+		return "⚖️"
+	case Fix:
+		return "🔧"
+	case Context:
+		return "📍"
+	}
+	return ""
+}
+
+func typeOfSection(name string) (MemoryType, bool) {
+	for _, t := range MemoryTypes {
+		if t.Section() == name {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// Memory is one entry of memories.md.
+type Memory struct {
+	ID      string     `json:"id"`
+	Type    MemoryType `json:"type"`
+	Content string     `json:"content"`
+	Tags    []string   `json:"tags"`
+	Created string     `json:"created"` // YYYY-MM-DD
+	// Line is where the memory's "### " heading is in memories.md.
+	Line int `json:"-"`
+}
+
+// CreatedTime parses Created; the zero time when it is not a date.
+func (m Memory) CreatedTime() time.Time {
+	t, _ := time.Parse(dateLayout, m.Created)
+	return t
+}
+
+// Unix is the creation time encoded in the id, 0 if the id has none.
+func (m Memory) Unix() int64 {
+	parts := strings.Split(m.ID, "-")
+	if len(parts) != 3 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(parts[1], 10, 64)
+	return n
+}
+
+const dateLayout = "2006-01-02"
+
+var memoryIDPattern = regexp.MustCompile(`^mem-[0-9]+-[0-9a-f]{4}$`)
+
+// ValidMemoryID reports whether id has the form mem-{unix}-{4 hex}.
+func ValidMemoryID(id string) bool { return memoryIDPattern.MatchString(id) }
+
+// newMemoryID makes mem-{unix}-{4 hex} from the clock and random source,
+// avoiding every id in taken.
+func newMemoryID(now time.Time, random io.Reader, taken map[string]bool) (string, error) {
+	if random == nil {
+		random = rand.Reader
+	}
+	for i := 0; i < 1000; i++ {
+		var b [2]byte
+		if _, err := io.ReadFull(random, b[:]); err != nil {
+			return "", fmt.Errorf("mdstore: id: %w", err)
+		}
+		id := fmt.Sprintf("mem-%d-%s", now.Unix(), hex.EncodeToString(b[:]))
+		if !taken[id] {
+			return id, nil
+		}
+	}
+	return "", fmt.Errorf("mdstore: no free memory id for second %d", now.Unix())
+}
+
+// NormalizeTags lowercases and trims tags and drops duplicates. A tag that
+// is empty or contains '|', ',' or "-->" would break the metadata comment
+// and is refused.
+func NormalizeTags(tags []string) ([]string, error) {
+	out := []string{}
+	seen := map[string]bool{}
+	for i, raw := range tags {
+		tag := strings.ToLower(strings.TrimSpace(raw))
+		var problem string
+		switch {
+		case tag == "":
+			problem = "is empty"
+		case strings.Contains(tag, "|"):
+			problem = "contains '|'"
+		case strings.Contains(tag, ","):
+			problem = "contains ','"
+		case strings.Contains(tag, "-->"):
+			problem = "contains '-->'"
+		case strings.ContainsAny(tag, "\n\r\x00"):
+			problem = "contains a line break"
+		case !utf8.ValidString(tag):
+			problem = "is not valid UTF-8"
+		}
+		if problem != "" {
+			return nil, &InputError{Field: "tags", Msg: fmt.Sprintf("tag %d (%q) %s", i+1, raw, problem)}
+		}
+		if !seen[tag] {
+			seen[tag] = true
+			out = append(out, tag)
+		}
+	}
+	return out, nil
+}
+
+// SplitTags splits a comma-separated list ("a, b,c"). An empty string is
+// no tags; empty items are kept so that NormalizeTags can refuse them.
+func SplitTags(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// normalizeContent turns CR LF and lone CR into LF and trims blank lines
+// and spaces around the whole text; it refuses empty text and NUL bytes.
+func normalizeContent(s string) (string, error) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", &InputError{Field: "content", Msg: "content is empty"}
+	}
+	if strings.ContainsRune(s, 0) {
+		return "", &InputError{Field: "content", Msg: "content contains a NUL byte"}
+	}
+	if !utf8.ValidString(s) {
+		return "", &InputError{Field: "content", Msg: "content is not valid UTF-8"}
+	}
+	return s, nil
+}

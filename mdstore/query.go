@@ -1,0 +1,80 @@
+package mdstore
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// MemoryFilter selects memories. Zero fields select everything.
+type MemoryFilter struct {
+	Types []MemoryType
+	Tags  []string  // a memory with any of these tags matches
+	Since time.Time // created on or after this day
+	// Query matches, ignoring case, when every word of it appears in the
+	// memory's content or tags.
+	Query string
+}
+
+// Match reports whether m passes the filter.
+func (f MemoryFilter) Match(m Memory) bool {
+	if len(f.Types) > 0 && !containsType(f.Types, m.Type) {
+		return false
+	}
+	if len(f.Tags) > 0 && !anyTag(m.Tags, f.Tags) {
+		return false
+	}
+	if !f.Since.IsZero() {
+		created := m.CreatedTime()
+		if created.IsZero() || created.Before(f.Since) {
+			return false
+		}
+	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		text := strings.ToLower(m.Content + "\n" + strings.Join(m.Tags, " "))
+		for _, word := range strings.Fields(strings.ToLower(q)) {
+			if !strings.Contains(text, word) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Filter returns the memories that pass f, in their order.
+func (f MemoryFilter) Filter(memories []Memory) []Memory {
+	var out []Memory
+	for _, m := range memories {
+		if f.Match(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func containsType(types []MemoryType, t MemoryType) bool {
+	for _, x := range types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func anyTag(have, want []string) bool {
+	for _, h := range have {
+		for _, w := range want {
+			if strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SortNewestFirst orders memories by the time in their ids, newest first;
+// memories of the same second keep their file order (a new memory is
+// written above older ones).
+func SortNewestFirst(memories []Memory) {
+	sort.SliceStable(memories, func(i, j int) bool { return memories[i].Unix() > memories[j].Unix() })
+}

@@ -1,0 +1,334 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"lore/mdstore/gitx"
+)
+
+// Paths of the store's files, relative to the store root.
+const (
+	Dir          = ".agent"
+	MemoriesPath = ".agent/memories.md"
+	ConfigPath   = ".agent/config.yaml"
+)
+
+// Store is the .agent/ directory of one project and the git repository
+// it lives in, if any.
+type Store struct {
+	root   string
+	prefix string     // root relative to the worktree top, "" at the top
+	repo   *gitx.Repo // nil outside a git repository
+	config Config
+	now    func() time.Time
+	random io.Reader
+}
+
+// Options are the store's sources of time and randomness (for ids), and
+// of environment variables (for git configuration); nil means the real ones.
+type Options struct {
+	Now    func() time.Time
+	Random io.Reader
+	Getenv func(string) string
+}
+
+// Open opens the store whose .agent directory is (or will be) in root. It
+// finds the enclosing git repository and reads .agent/config.yaml.
+func Open(root string, opts Options) (*Store, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("mdstore: %w", err)
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("mdstore: %s is not a directory", root)
+	}
+	s := &Store{root: abs, now: opts.Now, random: opts.Random}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	repo, err := gitx.Discover(abs, opts.Getenv)
+	switch {
+	case errors.Is(err, gitx.ErrNotRepository):
+	case err != nil:
+		return nil, err
+	default:
+		s.repo = repo
+		if s.prefix, err = repo.Rel(abs); err != nil {
+			return nil, err
+		}
+		if s.prefix == "." {
+			s.prefix = ""
+		}
+	}
+	if s.config, err = loadConfig(filepath.Join(abs, filepath.FromSlash(ConfigPath)), ConfigPath); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Root is the directory that holds .agent.
+func (s *Store) Root() string { return s.root }
+
+// InRepository reports whether the store is inside a git worktree.
+func (s *Store) InRepository() bool { return s.repo != nil }
+
+// Config is the store's configuration.
+func (s *Store) Config() Config { return s.config }
+
+// WriteResult says what a change did in git.
+type WriteResult struct {
+	Mode    string // "commit", "stage" or "files"
+	Commit  string // the new commit, "" when nothing was committed
+	Branch  string // the branch committed to, "" when detached
+	Notices []string
+}
+
+// repoPath turns a store path (".agent/memories.md") into a path relative
+// to the top of the worktree.
+func (s *Store) repoPath(p string) string {
+	if s.prefix == "" {
+		return p
+	}
+	return s.prefix + "/" + p
+}
+
+// write runs one change: build registers edits (with store paths) and the
+// commit message. It becomes one commit, or less if the configuration or
+// the repository's state says so.
+func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
+	opts := gitx.Options{LockTimeout: s.config.LockTimeout, Now: s.now}
+	switch s.config.Commit {
+	case CommitStage:
+		opts.Mode = gitx.ModeStage
+	case CommitNone:
+		opts.Mode = gitx.ModeFiles
+	}
+	var res *gitx.Result
+	var err error
+	if s.repo == nil {
+		lock := filepath.Join(s.root, Dir, ".lore")
+		stx := &storeTx{}
+		res, err = gitx.UpdateFiles(s.root, lock, opts, func(tx *gitx.Tx) error {
+			stx.tx = tx
+			return build(stx)
+		})
+		if err == nil && stx.edits > 0 {
+			res.Notices = append(res.Notices, "not a git repository: lore wrote the files only (no commit)")
+		}
+	} else {
+		res, err = s.repo.Update(opts, func(tx *gitx.Tx) error {
+			return build(&storeTx{tx: tx, prefix: s.prefix})
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteResult{Mode: res.Mode.String(), Branch: res.Branch, Notices: res.Notices}
+	if !res.Commit.IsZero() {
+		out.Commit = res.Commit.String()
+	}
+	return out, nil
+}
+
+// storeTx adapts a gitx.Tx to store paths.
+type storeTx struct {
+	tx     *gitx.Tx
+	prefix string
+	edits  int
+}
+
+func (t *storeTx) path(p string) string {
+	if t.prefix == "" {
+		return p
+	}
+	return t.prefix + "/" + p
+}
+
+func (t *storeTx) read(p string) ([]byte, bool, error) { return t.tx.ReadFile(t.path(p)) }
+func (t *storeTx) edit(p string, fn gitx.EditFunc) {
+	t.edits++
+	t.tx.Edit(t.path(p), fn)
+}
+func (t *storeTx) message(m string) { t.tx.SetMessage(m) }
+
+// commitMessage builds "lore: <verb> <what> <id>", the body and the
+// trailers that make lore's commits searchable with git log --grep.
+func commitMessage(subject, body string, trailers ...string) string {
+	var b strings.Builder
+	b.WriteString(subject + "\n")
+	if body = strings.TrimSpace(body); body != "" {
+		if len(body) > 2000 {
+			cut := 2000
+			for cut > 0 && body[cut]&0xC0 == 0x80 { // do not split a UTF-8 character
+				cut--
+			}
+			body = body[:cut] + " …"
+		}
+		b.WriteString("\n" + body + "\n")
+	}
+	if len(trailers) > 0 {
+		b.WriteString("\n")
+		for i := 0; i+1 < len(trailers); i += 2 {
+			b.WriteString(trailers[i] + ": " + trailers[i+1] + "\n")
+		}
+	}
+	return b.String()
+}
+
+func (s *Store) readFile(p string) ([]byte, bool, error) {
+	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(p)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("mdstore: read %s: %w", p, err)
+	}
+	return data, true, nil
+}
+
+// Memories returns every valid memory in file order and the problems found.
+// A store without memories.md has no memories.
+func (s *Store) Memories() ([]Memory, []Warning, error) {
+	data, _, err := s.readFile(MemoriesPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := parseMemories(data, MemoriesPath)
+	return f.memories, f.warnings, nil
+}
+
+// Memory returns the memory with the given id, or ErrNotFound.
+func (s *Store) Memory(id string) (Memory, []Warning, error) {
+	all, warnings, err := s.Memories()
+	if err != nil {
+		return Memory{}, warnings, err
+	}
+	for _, m := range all {
+		if m.ID == id {
+			return m, warnings, nil
+		}
+	}
+	return Memory{}, warnings, fmt.Errorf("%w: %s", ErrNotFound, id)
+}
+
+// NewMemory is what a caller provides to add a memory.
+type NewMemory struct {
+	Type    MemoryType
+	Content string
+	Tags    []string
+}
+
+// AddMemory validates m, gives it an id and the creation date and adds it
+// under its section in memories.md, as one commit.
+func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
+	typ, err := ParseMemoryType(string(in.Type))
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	content, err := normalizeContent(in.Content)
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	tags, err := NormalizeTags(in.Tags)
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	now := s.now()
+	m := Memory{Type: typ, Content: content, Tags: tags, Created: now.UTC().Format(dateLayout)}
+	res, err := s.write(func(tx *storeTx) error {
+		// The id is chosen once, under the lock, and kept if the commit
+		// is retried: the file may already hold this memory by then.
+		if m.ID == "" {
+			data, _, err := tx.read(MemoriesPath)
+			if err != nil {
+				return err
+			}
+			if m.ID, err = newMemoryID(now, s.random, parseMemories(data, MemoriesPath).ids()); err != nil {
+				return err
+			}
+		}
+		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
+			if parseMemories(old, MemoriesPath).ids()[m.ID] {
+				return old, true, nil
+			}
+			return insertMemory(old, m), true, nil
+		})
+		tx.message(commitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
+			"Lore-Id", m.ID, "Lore-Kind", "memory"))
+		return nil
+	})
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	return m, res, nil
+}
+
+// DeleteMemory removes the memory's block from memories.md, as one commit.
+// It returns ErrNotFound when no block has that id.
+func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
+	if !ValidMemoryID(id) {
+		return Memory{}, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	var deleted Memory
+	res, err := s.write(func(tx *storeTx) error {
+		data, _, err := tx.read(MemoriesPath)
+		if err != nil {
+			return err
+		}
+		f := parseMemories(data, MemoriesPath)
+		if !f.ids()[id] {
+			return fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		deleted = Memory{ID: id}
+		for _, m := range f.memories {
+			if m.ID == id {
+				deleted = m
+			}
+		}
+		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
+			out, _ := removeMemory(old, id)
+			return out, exists, nil
+		})
+		kind := "memory"
+		if deleted.Type != "" {
+			kind = string(deleted.Type)
+		}
+		tx.message(commitMessage("lore: delete "+kind+" "+id, deleted.Content, "Lore-Id", id, "Lore-Kind", "memory"))
+		return nil
+	})
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	return deleted, res, nil
+}
+
+// Init creates .agent/memories.md from the template. An existing file is
+// left alone unless force is set; created reports whether it was written.
+func (s *Store) Init(force bool) (created bool, res *WriteResult, err error) {
+	res, err = s.write(func(tx *storeTx) error {
+		_, exists, err := tx.read(MemoriesPath)
+		if err != nil {
+			return err
+		}
+		if exists && !force {
+			return nil
+		}
+		created = true
+		tx.edit(MemoriesPath, func([]byte, bool) ([]byte, bool, error) {
+			return []byte(MemoriesTemplate), true, nil
+		})
+		verb := "init"
+		if exists {
+			verb = "reinit"
+		}
+		tx.message(commitMessage("lore: "+verb+" memory store", "", "Lore-Kind", "store"))
+		return nil
+	})
+	return created, res, err
+}
