@@ -239,9 +239,9 @@ func (f *memoriesFile) ids() map[string]bool {
 	return ids
 }
 
-// renderMemoryBlock writes one memory the way seed 001 does, with blank
-// content lines as ">" so that they survive a round trip.
-func renderMemoryBlock(m Memory) string {
+// FormatMemory renders one memory block the way seed 001 writes it, with
+// blank content lines as ">" so that they survive a round trip.
+func FormatMemory(m Memory) string {
 	var b strings.Builder
 	b.WriteString("### " + m.ID + "\n")
 	for _, l := range strings.Split(m.Content, "\n") {
@@ -264,7 +264,7 @@ func insertMemory(src []byte, m Memory) []byte {
 		src = []byte(MemoriesTemplate)
 	}
 	f := parseMemories(src, "")
-	block := "\n" + renderMemoryBlock(m)
+	block := "\n" + FormatMemory(m)
 	if sec, ok := f.sections[m.Type]; ok {
 		at := sec.lineEnd
 		prefix := ""

@@ -332,3 +332,30 @@ func (s *Store) Init(force bool) (created bool, res *WriteResult, err error) {
 	})
 	return created, res, err
 }
+
+// FindRoot returns the default store root for a command run in dir: the
+// top of the enclosing git worktree; outside git, the nearest directory
+// up the tree that has a .agent directory; otherwise dir itself.
+func FindRoot(dir string, getenv func(string) string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("mdstore: %w", err)
+	}
+	repo, err := gitx.Discover(abs, getenv)
+	if err == nil {
+		return repo.WorkTree, nil
+	}
+	if !errors.Is(err, gitx.ErrNotRepository) {
+		return "", err
+	}
+	for d := abs; ; {
+		if info, err := os.Stat(filepath.Join(d, Dir)); err == nil && info.IsDir() {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs, nil
+		}
+		d = parent
+	}
+}

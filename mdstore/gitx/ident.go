@@ -14,11 +14,15 @@ import (
 // environment, then author.* / committer.*, then user.*, then EMAIL, then a
 // name and address made from the login and host names.
 func (r *Repo) identities(now time.Time) (author, committer signature, err error) {
-	fallbackName, fallbackEmail := guessIdentity(r.getenv)
 	pick := func(role string) (signature, error) {
 		upper := strings.ToUpper(role)
-		name := firstNonEmpty(r.getenv("GIT_"+upper+"_NAME"), r.configValue(role+".name"), r.configValue("user.name"), fallbackName)
-		email := firstNonEmpty(r.getenv("GIT_"+upper+"_EMAIL"), r.configValue(role+".email"), r.configValue("user.email"), r.getenv("EMAIL"), fallbackEmail)
+		name := firstNonEmpty(r.getenv("GIT_"+upper+"_NAME"), r.configValue(role+".name"), r.configValue("user.name"))
+		email := firstNonEmpty(r.getenv("GIT_"+upper+"_EMAIL"), r.configValue(role+".email"), r.configValue("user.email"), r.getenv("EMAIL"))
+		if name == "" || email == "" {
+			// Only now: the guess asks the system user database.
+			guessName, guessEmail := guessIdentity(r.getenv)
+			name, email = firstNonEmpty(name, guessName), firstNonEmpty(email, guessEmail)
+		}
 		when := now
 		if raw := r.getenv("GIT_" + upper + "_DATE"); raw != "" {
 			t, err := parseGitDate(raw)

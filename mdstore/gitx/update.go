@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -468,5 +469,22 @@ func WriteFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("gitx: write %s: %w", path, err)
 	}
 	syncDir(dir)
+	removeOrphanTempFiles(dir, filepath.Base(path))
 	return nil
+}
+
+// removeOrphanTempFiles deletes temporary files that a killed lore process
+// left beside base (".<base>.lore-<pid>-<n>.tmp"), so they do not linger in
+// git status. A file whose process still runs is left alone.
+func removeOrphanTempFiles(dir, base string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".lore-*.tmp"))
+	for _, m := range matches {
+		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".lore-")
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		os.Remove(m)
+	}
 }

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/mdstore"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// Exit codes: 0 success, 1 failure or not found, 2 usage.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// usageError is a command used wrongly: a missing argument, an unknown
+// flag or a flag value out of range. It exits with status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// reportedError has already been explained to the user; it only carries
+// the exit status.
+type reportedError struct{ code int }
+
+func (e *reportedError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// run executes lore with args (without the program name) and returns the
+// exit status.
+func run(args []string, e *env) int {
+	app := newApp(e)
+	err := app.Run(append([]string{"lore"}, normalizeArgs(app, args)...))
+	return exitCode(e, err)
+}
+
+// exitCode prints err for a person and maps it to an exit status.
+func exitCode(e *env, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var reported *reportedError
+	var usage *usageError
+	var input *mdstore.InputError
+	switch {
+	case errors.As(err, &reported):
+		return reported.code
+	case errors.As(err, &usage):
+		fmt.Fprintf(e.stderr, "Error: %s\nRun 'lore --help' for usage.\n", usage.msg)
+		return exitUsage
+	case errors.As(err, &input):
+		fmt.Fprintf(e.stderr, "Error: %s\n", input.Msg)
+		return exitUsage
+	}
+	fmt.Fprintf(e.stderr, "Error: %s\n", humanMessage(err))
+	return exitFailure
+}
+
+// humanMessage drops the package prefixes that Go error strings carry
+// ("mdstore: ", "gitx: "); people do not need them.
+func humanMessage(err error) string {
+	msg := err.Error()
+	for _, prefix := range []string{"mdstore: ", "gitx: "} {
+		msg = strings.ReplaceAll(msg, prefix, "")
+	}
+	return msg
+}
+
+var globalFlags = []cli.Flag{
+	&cli.StringFlag{Name: "root", Usage: "the directory holding .agent/ (default: the enclosing git worktree)", EnvVars: []string{"LORE_ROOT"}},
+	&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour and emoji: auto, always or never"},
+}
+
+// globals are the options every command shares.
+type globals struct {
+	root  string
+	color string
+}
+
+func globalsFrom(c *cli.Context) globals {
+	return globals{root: c.String("root"), color: c.String("color")}
+}
+
+// openStore resolves the store root and opens the store.
+func (g globals) openStore(e *env) (*mdstore.Store, error) {
+	root := g.root
+	if root == "" {
+		var err error
+		if root, err = mdstore.FindRoot(e.workDir, e.getenv); err != nil {
+			return nil, err
+		}
+	} else if !filepath.IsAbs(root) {
+		root = filepath.Join(e.workDir, root)
+	}
+	s, err := mdstore.Open(root, mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv})
+	if err != nil {
+		return nil, err
+	}
+	p := g.printer(e)
+	p.warnings(s.Config().Warnings)
+	return s, nil
+}
+
+func (g globals) printer(e *env) *printer {
+	decorate := false
+	switch g.color {
+	case "always":
+		decorate = true
+	case "auto", "":
+		decorate = e.stdoutTerminal && e.getenv("NO_COLOR") == "" && e.getenv("TERM") != "dumb"
+	}
+	return &printer{out: e.stdout, err: e.stderr, decorate: decorate}
+}
+
+func (g globals) validate() error {
+	switch g.color {
+	case "auto", "always", "never", "":
+		return nil
+	}
+	return usagef("invalid --color %q (use auto, always or never)", g.color)
+}
+
+func newApp(e *env) *cli.App {
+	app := &cli.App{
+		Name:    "lore",
+		Usage:   "a git-native memory store for coding agents that work in loops",
+		Version: version,
+		Description: "lore keeps what an agent learns as Markdown under .agent/ in your git repository,\n" +
+			"commits every change, and hands the next iteration a budgeted context block.",
+		Reader:    e.stdin,
+		Writer:    e.stdout,
+		ErrWriter: e.stderr,
+		Flags:     globalFlags,
+		Commands: []*cli.Command{
+			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
+			deleteCommand(e), searchCommand(e), primeCommand(e),
+		},
+		HideHelpCommand: true,
+		Before: func(c *cli.Context) error {
+			return globalsFrom(c).validate()
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usagef("%s", err)
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // exit codes are decided in run
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = app.OnUsageError
+	}
+	return app
+}
+
+// normalizeArgs lets flags follow arguments, as in seed 001's examples
+// (`lore add "text" --type fix`); urfave/cli stops parsing flags at the
+// first argument. Global flags given after the command are moved before
+// it. "--" ends the flags.
+func normalizeArgs(app *cli.App, args []string) []string {
+	takesValue := func(flags []cli.Flag, arg string) (known, needsValue bool) {
+		name := strings.TrimLeft(arg, "-")
+		if i := strings.IndexByte(name, '='); i >= 0 {
+			name = name[:i]
+			for _, f := range flags {
+				for _, n := range f.Names() {
+					if n == name {
+						return true, false
+					}
+				}
+			}
+			return false, false
+		}
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				if n == name {
+					_, isBool := f.(*cli.BoolFlag)
+					return true, !isBool
+				}
+			}
+		}
+		return false, false
+	}
+	var global []string
+	i := 0
+	// Global flags before the command.
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" && args[i] != "--" {
+		known, needsValue := takesValue(app.Flags, args[i])
+		global = append(global, args[i])
+		i++
+		if known && needsValue && i < len(args) {
+			global = append(global, args[i])
+			i++
+		}
+	}
+	if i >= len(args) {
+		return global
+	}
+	name := args[i]
+	cmd := app.Command(name)
+	if cmd == nil {
+		return append(global, args[i:]...)
+	}
+	i++
+	var flags, positional []string
+	for i < len(args) {
+		arg := args[i]
+		i++
+		if arg == "--" {
+			positional = append(positional, args[i:]...)
+			break
+		}
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			positional = append(positional, arg)
+			continue
+		}
+		if known, needsValue := takesValue(app.Flags, arg); known {
+			global = append(global, arg)
+			if needsValue && i < len(args) {
+				global = append(global, args[i])
+				i++
+			}
+			continue
+		}
+		known, needsValue := takesValue(cmd.Flags, arg)
+		flags = append(flags, arg)
+		if known && needsValue && i < len(args) {
+			flags = append(flags, args[i])
+			i++
+		}
+	}
+	out := append(global, name)
+	out = append(out, flags...)
+	if len(positional) > 0 {
+		out = append(out, "--")
+		out = append(out, positional...)
+	}
+	return out
+}
+
+// printNotices tells the user, once each, what a write did differently
+// from a plain commit.
+func printNotices(p *printer, res *mdstore.WriteResult) {
+	if res == nil {
+		return
+	}
+	for _, n := range res.Notices {
+		p.notice(n)
+	}
+}

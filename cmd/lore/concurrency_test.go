@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestConcurrentWritersAndGit runs 4 lore processes adding 25 memories
+// each while a person commits other files with C git and keeps a change
+// staged. Every add that reported success must be in the branch, no
+// commit may be orphaned, and the person's work must be neither swept into
+// a lore commit nor lost.
+func TestConcurrentWritersAndGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lore and runs 100 processes")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "lore")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	repo := filepath.Join(tmp, "repo")
+	home := filepath.Join(tmp, "home")
+	os.MkdirAll(repo, 0o755)
+	os.MkdirAll(home, 0o755)
+	environ := []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH")}
+	command := func(name string, args ...string) *exec.Cmd {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = repo
+		cmd.Env = environ
+		return cmd
+	}
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := command("git", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "-b", "main")
+	git("config", "user.name", "Person")
+	git("config", "user.email", "person@example.com")
+	os.WriteFile(filepath.Join(repo, "README.md"), []byte("# repo\n"), 0o644)
+	git("add", "README.md")
+	git("commit", "-q", "-m", "initial")
+	if out, err := command(bin, "init").CombinedOutput(); err != nil {
+		t.Fatalf("lore init: %v\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(repo, ".agent", "config.yaml"), []byte("lock_timeout: 60s\n"), 0o644)
+	git("add", ".agent/config.yaml")
+	git("commit", "-q", "-m", "config")
+
+	const writers, adds = 4, 25
+	var mu sync.Mutex
+	reported := map[string]string{} // id → content
+	var failures []string
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < adds; i++ {
+				content := fmt.Sprintf("writer %d memory %d", w, i)
+				var stdout, stderr bytes.Buffer
+				cmd := command(bin, "add", content, "-t", "fix", "--tags", fmt.Sprintf("w%d", w), "--format", "quiet")
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				mu.Lock()
+				if err != nil {
+					failures = append(failures, fmt.Sprintf("%s: %v: %s", content, err, stderr.String()))
+				} else {
+					reported[strings.TrimSpace(stdout.String())] = content
+				}
+				mu.Unlock()
+			}
+		}(w)
+	}
+
+	// The person: commits its own files in between, retrying when a lock
+	// is held (C git does not wait), and leaves one change staged.
+	done := make(chan struct{})
+	var userCommits []string
+	userDone := make(chan struct{})
+	go func() {
+		defer close(userDone)
+		for n := 0; ; n++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			name := fmt.Sprintf("user-%d.txt", n)
+			os.WriteFile(filepath.Join(repo, name), []byte(fmt.Sprintf("user file %d\n", n)), 0o644)
+			for attempt := 0; attempt < 200; attempt++ {
+				if command("git", "add", name).Run() == nil && command("git", "commit", "-q", "-m", "user "+name, "--", name).Run() == nil {
+					userCommits = append(userCommits, name)
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if n == 3 {
+				staged := filepath.Join(repo, "staged.txt")
+				os.WriteFile(staged, []byte("staged, never committed\n"), 0o644)
+				for command("git", "add", "staged.txt").Run() != nil {
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	wg.Wait()
+	close(done)
+	<-userDone
+
+	if len(failures) > 0 {
+		t.Fatalf("%d adds failed:\n%s", len(failures), strings.Join(failures, "\n"))
+	}
+	if len(reported) != writers*adds {
+		t.Fatalf("%d distinct ids reported, want %d", len(reported), writers*adds)
+	}
+	if len(userCommits) < 2 {
+		t.Fatalf("the person committed only %d times; the test did not interleave", len(userCommits))
+	}
+
+	t.Logf("%d lore adds, %d commits by the person in between", len(reported), len(userCommits))
+
+	// Every acknowledged memory is on the branch and in the file.
+	committed := git("show", "HEAD:.agent/memories.md")
+	onDisk, _ := os.ReadFile(filepath.Join(repo, ".agent", "memories.md"))
+	for id, content := range reported {
+		for where, text := range map[string]string{"HEAD": committed, "worktree": string(onDisk)} {
+			if !strings.Contains(text, "### "+id+"\n> "+content+"\n") {
+				t.Errorf("%s (%q) missing from %s", id, content, where)
+			}
+		}
+	}
+	if got := git("log", "--format=%s", "--grep", "^lore: add fix"); strings.Count(got, "\n")+1 != writers*adds {
+		t.Fatalf("%d lore add commits on the branch, want %d", strings.Count(got, "\n")+1, writers*adds)
+	}
+	// Each commit holds only its own path: lore's the memories, the
+	// person's its file.
+	log := git("log", "--format=@%s", "--name-only")
+	for _, entry := range strings.Split(log, "@")[1:] {
+		lines := strings.Split(strings.TrimSpace(entry), "\n")
+		subject, files := lines[0], strings.Join(lines[1:], " ")
+		switch {
+		case strings.HasPrefix(subject, "lore: add"):
+			if strings.TrimSpace(files) != ".agent/memories.md" {
+				t.Errorf("%q contains %q", subject, files)
+			}
+		case strings.HasPrefix(subject, "user "):
+			if strings.TrimSpace(files) != strings.TrimPrefix(subject, "user ") {
+				t.Errorf("%q contains %q", subject, files)
+			}
+		}
+	}
+	for _, name := range userCommits {
+		if git("log", "--format=%s", "-1", "--", name) != "user "+name {
+			t.Errorf("the person's commit of %s is not on the branch", name)
+		}
+	}
+	// Nothing orphaned, nothing corrupt, the staged change still staged.
+	if out := git("fsck", "--strict", "--no-progress", "--unreachable", "--no-reflogs"); strings.Contains(out, "commit") {
+		t.Errorf("unreachable commits:\n%s", out)
+	}
+	if got := git("status", "--porcelain"); got != "A  staged.txt" {
+		t.Errorf("git status:\n%s", got)
+	}
+}
+
+// TestKilledWritersLeaveAConsistentRepository kills lore add at random
+// moments. After each kill the person removes a stale lock, as lore's
+// message says; the repository must pass git fsck and hold every memory
+// whose add reported success.
+func TestKilledWritersLeaveAConsistentRepository(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lore and kills processes")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "lore")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	repo := filepath.Join(tmp, "repo")
+	os.MkdirAll(repo, 0o755)
+	environ := []string{"HOME=" + tmp, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH"),
+		"GIT_AUTHOR_NAME=P", "GIT_AUTHOR_EMAIL=p@example.com", "GIT_COMMITTER_NAME=P", "GIT_COMMITTER_EMAIL=p@example.com"}
+	command := func(name string, args ...string) *exec.Cmd {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = repo
+		cmd.Env = environ
+		return cmd
+	}
+	git := func(args ...string) (string, error) {
+		out, err := command("git", args...).CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	git("init", "-q", "-b", "main")
+	command(bin, "init").Run()
+
+	acknowledged := map[string]bool{}
+	killed := 0
+	for i := 0; i < 60; i++ {
+		var stdout bytes.Buffer
+		cmd := command(bin, "add", fmt.Sprintf("memory %d", i), "--format", "quiet")
+		cmd.Stdout = &stdout
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill somewhere between start and the end of the commit; every
+		// fifth add runs to completion whatever the machine's speed.
+		var timer *time.Timer
+		if i%5 != 4 {
+			timer = time.AfterFunc(time.Duration(i%12)*3*time.Millisecond, func() { cmd.Process.Kill() })
+		}
+		err := cmd.Wait()
+		if timer != nil {
+			timer.Stop()
+		}
+		if err == nil {
+			acknowledged[strings.TrimSpace(stdout.String())] = true
+		} else {
+			killed++
+		}
+		for _, lock := range []string{".git/index.lock", ".git/refs/heads/main.lock", ".git/HEAD.lock"} {
+			os.Remove(filepath.Join(repo, lock)) // the person's recovery
+		}
+		if out, err := git("fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
+			t.Fatalf("after iteration %d: git fsck: %v\n%s", i, err, out)
+		}
+	}
+	if killed == 0 || len(acknowledged) == 0 {
+		t.Fatalf("killed %d, acknowledged %d: the test did not exercise both", killed, len(acknowledged))
+	}
+	t.Logf("%d adds killed, %d acknowledged", killed, len(acknowledged))
+	head, err := git("show", "HEAD:.agent/memories.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range acknowledged {
+		if !strings.Contains(head, "### "+id+"\n") {
+			t.Errorf("acknowledged %s is not in HEAD", id)
+		}
+	}
+	// lore still works. A kill between moving the branch and renaming
+	// index.lock (the window C git's own commit has too) leaves the index
+	// behind HEAD for memories.md, so only that file may differ; nothing
+	// else, and no temporary file, may show.
+	if out, err := command(bin, "add", "after the storm", "--format", "quiet").CombinedOutput(); err != nil {
+		t.Fatalf("lore add: %v\n%s", err, out)
+	}
+	status, _ := git("status", "--porcelain")
+	for _, line := range strings.Split(status, "\n") {
+		if line != "" && !strings.HasSuffix(line, " .agent/memories.md") {
+			t.Errorf("git status: %q", line)
+		}
+	}
+	if out, err := git("fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
+		t.Fatalf("git fsck: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,56 @@
+// Command lore is a git-native memory store for coding agents that work in
+// loops. It keeps what an agent learns as Markdown under .agent/ in the
+// project's git repository, commits every change, and hands the next
+// iteration a budget-capped context block (`lore prime`).
+//
+// This package is the only one that knows about flags, terminals and exit
+// codes: every command is an options struct filled from flags plus a run
+// function that takes an env, so the run functions are tested without
+// parsing flags.
+package main
+
+import (
+	"crypto/rand"
+	"io"
+	"os"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], systemEnv()))
+}
+
+// env is everything a command may touch outside its arguments: streams,
+// clock, randomness, environment variables and the working directory.
+// Nothing below main reaches for os.Stdout or time.Now directly.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	now            func() time.Time
+	random         io.Reader
+	getenv         func(string) string
+	workDir        string
+	stdoutTerminal bool
+}
+
+func systemEnv() *env {
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "."
+	}
+	return &env{
+		stdin:          os.Stdin,
+		stdout:         os.Stdout,
+		stderr:         os.Stderr,
+		now:            time.Now,
+		random:         rand.Reader,
+		getenv:         os.Getenv,
+		workDir:        wd,
+		stdoutTerminal: isTerminal(os.Stdout),
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

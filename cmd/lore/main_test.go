@@ -1,0 +1,61 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the files that cmp compares in testdata/script")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"lore": func() { os.Exit(run(os.Args[1:], systemEnv())) },
+	})
+}
+
+// TestScripts runs cmd/lore/testdata/script/*.txtar: the real lore binary
+// next to real git, which checks what lore did.
+func TestScripts(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			gitconfig := "[user]\n\tname = Script Person\n\temail = script@example.com\n[init]\n\tdefaultBranch = main\n"
+			if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+				return err
+			}
+			// Scripts work in $WORK/repo so that fixtures and HOME stay
+			// outside the repository lore writes to.
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, "repo"), 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("NO_COLOR", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// envstdout NAME sets $NAME to the last command's trimmed stdout.
+			"envstdout": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: envstdout NAME")
+				}
+				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+			},
+		},
+	})
+}

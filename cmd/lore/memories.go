@@ -1,0 +1,414 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/mdstore"
+	"lore/prompt"
+)
+
+// Flags shared by the memory commands.
+
+func formatFlag(def string, allowed ...string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "format", Value: def, Usage: "output format: " + strings.Join(allowed, ", ")}
+}
+
+func checkFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return usagef("invalid --format %q (use %s)", format, strings.Join(allowed, ", "))
+}
+
+var typeFilterFlag = &cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "only these types (comma-separated): pattern, decision, fix, context"}
+var tagsFilterFlag = &cli.StringFlag{Name: "tags", Usage: "only memories with any of these tags (comma-separated)"}
+
+// parseTypes turns "fix,pattern" into types; "" is no filter.
+func parseTypes(s string) ([]mdstore.MemoryType, error) {
+	var out []mdstore.MemoryType
+	for _, part := range strings.Split(s, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		t, err := mdstore.ParseMemoryType(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func parseTagFilter(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, strings.ToLower(t))
+		}
+	}
+	return out
+}
+
+// readMemories loads the memories and reports the file's problems.
+func readMemories(s *mdstore.Store, p *printer) ([]mdstore.Memory, error) {
+	ms, warnings, err := s.Memories()
+	p.warnings(warnings)
+	return ms, err
+}
+
+// --- init ---
+
+type initOptions struct {
+	force bool
+}
+
+func initCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "create .agent/memories.md",
+		UsageText: "lore init [--force]",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "overwrite an existing memories.md (its old content stays in git history)"}},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("init takes no arguments")
+			}
+			return runInit(e, globalsFrom(c), initOptions{force: c.Bool("force")})
+		},
+	}
+}
+
+func runInit(e *env, g globals, opts initOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	created, res, err := s.Init(opts.force)
+	if err != nil {
+		return err
+	}
+	printNotices(p, res)
+	if !created {
+		fmt.Fprintf(p.out, "Already initialized: %s (use --force to start over)\n", mdstore.MemoriesPath)
+		return nil
+	}
+	fmt.Fprintf(p.out, "%sInitialized %s\n", p.emoji("✨"), mdstore.MemoriesPath)
+	return nil
+}
+
+// --- add ---
+
+type addOptions struct {
+	content string
+	typ     string
+	tags    string
+	format  string
+}
+
+func addCommand(e *env) *cli.Command {
+	formats := []string{"table", "json", "quiet"}
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "store a new memory",
+		UsageText: "lore add <content|-> [-t pattern|decision|fix|context] [--tags a,b] [--format table|json|quiet]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "pattern", Usage: "memory type: pattern, decision, fix or context"},
+			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
+			formatFlag("table", formats...),
+		},
+		Action: func(c *cli.Context) error {
+			if !c.Args().Present() {
+				return usagef("add needs the memory's content (or - to read it from stdin)")
+			}
+			opts := addOptions{content: strings.Join(c.Args().Slice(), " "), typ: c.String("type"), tags: c.String("tags"), format: c.String("format")}
+			if err := checkFormat(opts.format, formats...); err != nil {
+				return err
+			}
+			return runAdd(e, globalsFrom(c), opts)
+		},
+	}
+}
+
+func runAdd(e *env, g globals, opts addOptions) error {
+	content := opts.content
+	if content == "-" {
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		content = string(data)
+	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	m, res, err := s.AddMemory(mdstore.NewMemory{Type: mdstore.MemoryType(opts.typ), Content: content, Tags: mdstore.SplitTags(opts.tags)})
+	if err != nil {
+		return err
+	}
+	printNotices(p, res)
+	switch opts.format {
+	case "json":
+		return writeJSON(p.out, struct {
+			memoryJSON
+			Commit string `json:"commit,omitempty"`
+		}{toJSON(m), res.Commit})
+	case "quiet":
+		fmt.Fprintln(p.out, m.ID)
+	default:
+		fmt.Fprintf(p.out, "%sMemory stored: %s\n", p.emoji("📝"), p.paint(ansiYellow, m.ID))
+	}
+	return nil
+}
+
+// --- list ---
+
+type listOptions struct {
+	types  string
+	last   int
+	format string
+}
+
+func listCommand(e *env) *cli.Command {
+	formats := []string{"table", "json", "markdown"}
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list memories, newest first",
+		UsageText: "lore list [-t types] [--last N] [--format table|json|markdown]",
+		Flags: []cli.Flag{
+			typeFilterFlag,
+			&cli.IntFlag{Name: "last", Usage: "only the N newest memories"},
+			formatFlag("table", formats...),
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("list takes no arguments (did you mean lore search?)")
+			}
+			opts := listOptions{types: c.String("type"), last: c.Int("last"), format: c.String("format")}
+			if err := checkFormat(opts.format, formats...); err != nil {
+				return err
+			}
+			if c.IsSet("last") && opts.last < 1 {
+				return usagef("--last must be at least 1")
+			}
+			return runList(e, globalsFrom(c), opts)
+		},
+	}
+}
+
+func runList(e *env, g globals, opts listOptions) error {
+	types, err := parseTypes(opts.types)
+	if err != nil {
+		return err
+	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	all, err := readMemories(s, p)
+	if err != nil {
+		return err
+	}
+	ms := mdstore.MemoryFilter{Types: types}.Filter(all)
+	mdstore.SortNewestFirst(ms)
+	if opts.last > 0 && len(ms) > opts.last {
+		ms = ms[:opts.last]
+	}
+	return printMemories(p, ms, opts.format, "No memories yet. Add one with: lore add \"<what you learned>\" -t pattern")
+}
+
+// printMemories writes memories in one of the list formats.
+func printMemories(p *printer, ms []mdstore.Memory, format, empty string) error {
+	switch format {
+	case "json":
+		return writeJSON(p.out, toJSONList(ms))
+	case "markdown":
+		fmt.Fprint(p.out, prompt.Render(ms))
+		return nil
+	}
+	if len(ms) == 0 {
+		fmt.Fprintln(p.out, empty)
+		return nil
+	}
+	p.memoryTable(ms)
+	return nil
+}
+
+// --- show ---
+
+type showOptions struct {
+	id     string
+	format string
+}
+
+func showCommand(e *env) *cli.Command {
+	formats := []string{"table", "json", "markdown"}
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "show one memory",
+		UsageText: "lore show <id> [--format table|json|markdown]",
+		Flags:     []cli.Flag{formatFlag("table", formats...)},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("show needs exactly one memory id")
+			}
+			opts := showOptions{id: c.Args().First(), format: c.String("format")}
+			if err := checkFormat(opts.format, formats...); err != nil {
+				return err
+			}
+			return runShow(e, globalsFrom(c), opts)
+		},
+	}
+}
+
+func runShow(e *env, g globals, opts showOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	m, warnings, err := s.Memory(opts.id)
+	p.warnings(warnings)
+	if errors.Is(err, mdstore.ErrNotFound) {
+		return notFound(e, opts.id)
+	}
+	if err != nil {
+		return err
+	}
+	switch opts.format {
+	case "json":
+		return writeJSON(p.out, toJSON(m))
+	case "markdown":
+		fmt.Fprint(p.out, mdstore.FormatMemory(m))
+	default:
+		p.memoryDetail(m)
+	}
+	return nil
+}
+
+// notFound prints seed 001's message and exits with status 1.
+func notFound(e *env, id string) error {
+	fmt.Fprintf(e.stderr, "Error: Memory not found: %s\n", id)
+	return &reportedError{code: exitFailure}
+}
+
+// --- delete ---
+
+type deleteOptions struct {
+	id string
+}
+
+func deleteCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "delete",
+		Usage:     "delete a memory",
+		UsageText: "lore delete <id>",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("delete needs exactly one memory id")
+			}
+			return runDelete(e, globalsFrom(c), deleteOptions{id: c.Args().First()})
+		},
+	}
+}
+
+func runDelete(e *env, g globals, opts deleteOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	_, res, err := s.DeleteMemory(opts.id)
+	if errors.Is(err, mdstore.ErrNotFound) {
+		return notFound(e, opts.id)
+	}
+	if err != nil {
+		return err
+	}
+	printNotices(p, res)
+	fmt.Fprintf(p.out, "%sMemory deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, opts.id))
+	return nil
+}
+
+// --- search ---
+
+type searchOptions struct {
+	query  string
+	types  string
+	tags   string
+	all    bool
+	format string
+}
+
+// searchLimit is how many results search shows without --all.
+const searchLimit = 10
+
+func searchCommand(e *env) *cli.Command {
+	formats := []string{"table", "json", "markdown"}
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "find memories whose content or tags contain every word of the query",
+		UsageText: "lore search [query] [-t types] [--tags a,b] [--all] [--format table|json|markdown]",
+		Flags: []cli.Flag{
+			typeFilterFlag, tagsFilterFlag,
+			&cli.BoolFlag{Name: "all", Usage: fmt.Sprintf("show every match (default: the %d newest)", searchLimit)},
+			formatFlag("table", formats...),
+		},
+		Action: func(c *cli.Context) error {
+			opts := searchOptions{query: strings.Join(c.Args().Slice(), " "), types: c.String("type"), tags: c.String("tags"), all: c.Bool("all"), format: c.String("format")}
+			if err := checkFormat(opts.format, formats...); err != nil {
+				return err
+			}
+			return runSearch(e, globalsFrom(c), opts)
+		},
+	}
+}
+
+func runSearch(e *env, g globals, opts searchOptions) error {
+	types, err := parseTypes(opts.types)
+	if err != nil {
+		return err
+	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	all, err := readMemories(s, p)
+	if err != nil {
+		return err
+	}
+	matches := mdstore.MemoryFilter{Types: types, Tags: parseTagFilter(opts.tags), Query: opts.query}.Filter(all)
+	mdstore.SortNewestFirst(matches)
+	total := len(matches)
+	if !opts.all && total > searchLimit {
+		matches = matches[:searchLimit]
+	}
+	if err := printMemories(p, matches, opts.format, "No memories match."); err != nil {
+		return err
+	}
+	if len(matches) < total {
+		msg := fmt.Sprintf("%d of %d matching memories shown (newest first); use --all to see every one", len(matches), total)
+		if opts.format == "table" {
+			fmt.Fprintln(p.out, msg)
+		} else {
+			p.notice(msg)
+		}
+	} else if opts.format == "table" && total > 0 {
+		noun := "memories match"
+		if total == 1 {
+			noun = "memory matches"
+		}
+		fmt.Fprintf(p.out, "%d %s\n", total, noun)
+	}
+	return nil
+}
