@@ -263,7 +263,25 @@ func insertMemory(src []byte, m Memory) []byte {
 	if len(bytes.TrimSpace(src)) == 0 {
 		src = []byte(MemoriesTemplate)
 	}
+	return insertParsed(parseMemories(src, ""), m)
+}
+
+// addMemory is insertMemory made idempotent: a file that already has a
+// block with m's id is returned unchanged.
+func addMemory(src []byte, m Memory) []byte {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return insertMemory(src, m)
+	}
 	f := parseMemories(src, "")
+	if f.ids()[m.ID] {
+		return src
+	}
+	return insertParsed(f, m)
+}
+
+// insertParsed adds m to the parsed file f.
+func insertParsed(f *memoriesFile, m Memory) []byte {
+	src := f.src
 	block := "\n" + FormatMemory(m)
 	if sec, ok := f.sections[m.Type]; ok {
 		at := sec.lineEnd

@@ -48,25 +48,57 @@ func Open(root string, opts Options) (*Store, error) {
 	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("mdstore: %s is not a directory", root)
 	}
-	s := &Store{root: abs, now: opts.Now, random: opts.Random}
-	if s.now == nil {
-		s.now = time.Now
+	repo, err := gitx.Discover(abs, opts.Getenv)
+	if err != nil && !errors.Is(err, gitx.ErrNotRepository) {
+		return nil, err
+	}
+	return open(abs, repo, opts)
+}
+
+// Find opens the store for a command run in dir: the one at the top of the
+// enclosing git worktree; outside git, the nearest directory up the tree
+// that has a .agent directory; otherwise dir itself.
+func Find(dir string, opts Options) (*Store, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mdstore: %w", err)
 	}
 	repo, err := gitx.Discover(abs, opts.Getenv)
 	switch {
-	case errors.Is(err, gitx.ErrNotRepository):
-	case err != nil:
+	case err == nil:
+		return open(repo.WorkTree, repo, opts)
+	case !errors.Is(err, gitx.ErrNotRepository):
 		return nil, err
-	default:
-		s.repo = repo
-		if s.prefix, err = repo.Rel(abs); err != nil {
+	}
+	for d := abs; ; {
+		if info, err := os.Stat(filepath.Join(d, Dir)); err == nil && info.IsDir() {
+			return open(d, nil, opts)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return open(abs, nil, opts)
+		}
+		d = parent
+	}
+}
+
+// open makes the store at root (absolute) in repo (nil outside git).
+func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
+	s := &Store{root: root, repo: repo, now: opts.Now, random: opts.Random}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if repo != nil {
+		var err error
+		if s.prefix, err = repo.Rel(root); err != nil {
 			return nil, err
 		}
 		if s.prefix == "." {
 			s.prefix = ""
 		}
 	}
-	if s.config, err = loadConfig(filepath.Join(abs, filepath.FromSlash(ConfigPath)), ConfigPath); err != nil {
+	var err error
+	if s.config, err = loadConfig(filepath.Join(root, filepath.FromSlash(ConfigPath)), ConfigPath); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -254,10 +286,7 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 			}
 		}
 		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
-			if parseMemories(old, MemoriesPath).ids()[m.ID] {
-				return old, true, nil
-			}
-			return insertMemory(old, m), true, nil
+			return addMemory(old, m), true, nil
 		})
 		tx.message(commitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
 			"Lore-Id", m.ID, "Lore-Kind", "memory"))
@@ -331,31 +360,4 @@ func (s *Store) Init(force bool) (created bool, res *WriteResult, err error) {
 		return nil
 	})
 	return created, res, err
-}
-
-// FindRoot returns the default store root for a command run in dir: the
-// top of the enclosing git worktree; outside git, the nearest directory
-// up the tree that has a .agent directory; otherwise dir itself.
-func FindRoot(dir string, getenv func(string) string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("mdstore: %w", err)
-	}
-	repo, err := gitx.Discover(abs, getenv)
-	if err == nil {
-		return repo.WorkTree, nil
-	}
-	if !errors.Is(err, gitx.ErrNotRepository) {
-		return "", err
-	}
-	for d := abs; ; {
-		if info, err := os.Stat(filepath.Join(d, Dir)); err == nil && info.IsDir() {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return abs, nil
-		}
-		d = parent
-	}
 }

@@ -92,23 +92,25 @@ func globalsFrom(c *cli.Context) globals {
 	return globals{root: c.String("root"), color: c.String("color")}
 }
 
-// openStore resolves the store root and opens the store.
+// openStore opens the store named by --root or, by default, the one of
+// the enclosing git worktree.
 func (g globals) openStore(e *env) (*mdstore.Store, error) {
-	root := g.root
-	if root == "" {
-		var err error
-		if root, err = mdstore.FindRoot(e.workDir, e.getenv); err != nil {
-			return nil, err
+	opts := mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv}
+	var s *mdstore.Store
+	var err error
+	if g.root == "" {
+		s, err = mdstore.Find(e.workDir, opts)
+	} else {
+		root := g.root
+		if !filepath.IsAbs(root) {
+			root = filepath.Join(e.workDir, root)
 		}
-	} else if !filepath.IsAbs(root) {
-		root = filepath.Join(e.workDir, root)
+		s, err = mdstore.Open(root, opts)
 	}
-	s, err := mdstore.Open(root, mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv})
 	if err != nil {
 		return nil, err
 	}
-	p := g.printer(e)
-	p.warnings(s.Config().Warnings)
+	g.printer(e).warnings(s.Config().Warnings)
 	return s, nil
 }
 

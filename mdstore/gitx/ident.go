@@ -3,7 +3,6 @@ package gitx
 import (
 	"fmt"
 	"os"
-	"os/user"
 	"strconv"
 	"strings"
 	"time"
@@ -68,15 +67,10 @@ func sanitizeIdent(s string) string {
 }
 
 // guessIdentity makes a name and address from the login and host names,
-// used when nothing is configured.
+// used when nothing is configured. It reads the environment rather than
+// the system user database, which would need cgo and NSS lookups.
 func guessIdentity(getenv func(string) string) (name, email string) {
-	login := firstNonEmpty(getenv("USER"), getenv("LOGNAME"))
-	if u, err := user.Current(); err == nil {
-		login = firstNonEmpty(login, u.Username)
-		name = strings.Split(u.Name, ",")[0]
-	}
-	login = firstNonEmpty(login, "lore")
-	name = firstNonEmpty(name, login)
+	login := firstNonEmpty(getenv("USER"), getenv("LOGNAME"), "lore")
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "localhost"
@@ -84,7 +78,7 @@ func guessIdentity(getenv func(string) string) (name, email string) {
 	if !strings.Contains(host, ".") {
 		host += ".(none)"
 	}
-	return name, login + "@" + host
+	return login, login + "@" + host
 }
 
 // parseGitDate accepts the date formats git documents for GIT_AUTHOR_DATE:

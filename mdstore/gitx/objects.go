@@ -75,7 +75,14 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 		return h, fmt.Errorf("gitx: write object: %w", err)
 	}
 	var buf bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	// A zlib writer allocates about a megabyte of tables: one is reused
+	// for every object this process writes.
+	if r.zlib == nil {
+		r.zlib, _ = zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	} else {
+		r.zlib.Reset(&buf)
+	}
+	zw := r.zlib
 	fmt.Fprintf(zw, "%s %d\x00", typ.Bytes(), len(data))
 	zw.Write(data)
 	if err := zw.Close(); err != nil {

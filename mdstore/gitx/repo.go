@@ -1,6 +1,7 @@
 package gitx
 
 import (
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"os"
@@ -30,6 +31,7 @@ type Repo struct {
 	getenv  func(string) string
 	config  *gitConfig
 	objects *filesystem.Storage
+	zlib    *zlib.Writer // reused by writeObject
 }
 
 // knownExtensions are the [extensions] lore can work with. Others (for
