@@ -1,15 +1,12 @@
 package gitx
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // gitConfig is the merged view of the git configuration files that apply to
@@ -23,6 +20,7 @@ type gitConfig struct {
 type configValue struct {
 	key   string // "section.key" or "section.subsection.key", section and key lowercased
 	value string
+	bare  bool // "key" without "=", git's spelling of true
 }
 
 // get returns the last value set for key ("user.name", "includeif.gitdir:x.path").
@@ -30,6 +28,9 @@ func (c *gitConfig) get(key string) (string, bool) {
 	key = normalizeConfigKey(key)
 	for i := len(c.values) - 1; i >= 0; i-- {
 		if c.values[i].key == key {
+			if c.values[i].bare {
+				return "true", true
+			}
 			return c.values[i].value, true
 		}
 	}
@@ -37,17 +38,16 @@ func (c *gitConfig) get(key string) (string, bool) {
 }
 
 // bool interprets key as a git boolean, returning def when it is unset or
-// not a boolean. An empty value counts as true: go-git's parser reports a
-// bare "key" line (git's spelling of true) as an empty value.
+// not a boolean.
 func (c *gitConfig) bool(key string, def bool) bool {
 	v, ok := c.get(key)
 	if !ok {
 		return def
 	}
 	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on", "1", "":
+	case "true", "yes", "on", "1":
 		return true
-	case "false", "no", "off", "0":
+	case "false", "no", "off", "0", "":
 		return false
 	}
 	return def
@@ -121,8 +121,8 @@ func loadConfig(src configSource) (*gitConfig, error) {
 	return c, nil
 }
 
-// readFile appends the values of one config file and of the files it
-// includes. A missing file is not an error.
+// readFile appends the values of one config file and, where an include
+// stands, those of the file it includes. A missing file is not an error.
 func (c *gitConfig) readFile(path string, src configSource, depth int) error {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) || os.IsPermission(err) {
@@ -131,33 +131,21 @@ func (c *gitConfig) readFile(path string, src configSource, depth int) error {
 	if err != nil {
 		return fmt.Errorf("gitx: read %s: %w", path, err)
 	}
-	cfg := gitconfig.New()
-	if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
-		return fmt.Errorf("gitx: parse %s: %w", path, err)
+	entries, err := parseConfigFile(string(data))
+	if err != nil {
+		return fmt.Errorf("gitx: %s: %w", path, err)
 	}
-	var includes []string
-	for _, s := range cfg.Sections {
-		section := strings.ToLower(s.Name)
-		for _, o := range s.Options {
-			c.add(section, o)
-			if section == "include" && strings.EqualFold(o.Key, "path") {
-				includes = append(includes, o.Value)
-			}
+	for _, e := range entries {
+		prefix := e.section
+		if e.subsection != "" {
+			prefix += "." + e.subsection
 		}
-		for _, ss := range s.Subsections {
-			for _, o := range ss.Options {
-				c.add(section+"."+ss.Name, o)
-				if section == "includeif" && strings.EqualFold(o.Key, "path") && includeConditionHolds(ss.Name, src) {
-					includes = append(includes, o.Value)
-				}
-			}
-		}
-	}
-	// git applies an included file where the include stands; applying it
-	// after the including file differs only when both set the same key.
-	if depth < 10 {
-		for _, inc := range includes {
-			inc = expandHome(inc, src.getenv("HOME"))
+		c.values = append(c.values, configValue{key: prefix + "." + e.key, value: e.value, bare: e.bare})
+		include := e.key == "path" && !e.bare && depth < 10 &&
+			((e.section == "include" && e.subsection == "") ||
+				(e.section == "includeif" && includeConditionHolds(e.subsection, src)))
+		if include {
+			inc := expandHome(e.value, src.getenv("HOME"))
 			if !filepath.IsAbs(inc) {
 				inc = filepath.Join(filepath.Dir(path), inc)
 			}
@@ -165,10 +153,6 @@ func (c *gitConfig) readFile(path string, src configSource, depth int) error {
 		}
 	}
 	return nil
-}
-
-func (c *gitConfig) add(prefix string, o *gitconfig.Option) {
-	c.values = append(c.values, configValue{key: prefix + "." + strings.ToLower(o.Key), value: o.Value})
 }
 
 // includeConditionHolds evaluates the condition of an [includeIf "..."]

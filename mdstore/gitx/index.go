@@ -328,41 +328,6 @@ func compareIndexEntry(path string, stage int, e *indexEntry) int {
 	return stage - e.stage()
 }
 
-// find returns the position of path at stage 0, or the position where it
-// would be inserted and false.
-func (idx *gitIndex) find(path string) (int, bool) {
-	i := sort.Search(len(idx.entries), func(i int) bool {
-		return compareIndexEntry(path, 0, &idx.entries[i]) <= 0
-	})
-	return i, i < len(idx.entries) && idx.entries[i].path == path && idx.entries[i].stage() == 0
-}
-
-// conflicted reports whether path has entries at stages 1 to 3.
-func (idx *gitIndex) conflicted(path string) bool {
-	i := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].path >= path })
-	for ; i < len(idx.entries) && idx.entries[i].path == path; i++ {
-		if idx.entries[i].stage() > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// sparseDirFor returns the sparse directory entry (mode 040000, path
-// ending in "/") that contains path, if any.
-func (idx *gitIndex) sparseDirFor(path string) (string, bool) {
-	for dir := path; ; {
-		slash := strings.LastIndexByte(dir, '/')
-		if slash < 0 {
-			return "", false
-		}
-		dir = dir[:slash]
-		if i, _ := idx.find(dir + "/"); i < len(idx.entries) && idx.entries[i].path == dir+"/" {
-			return dir + "/", true
-		}
-	}
-}
-
 func insertIndexEntry(entries []indexEntry, e indexEntry) []indexEntry {
 	i := sort.Search(len(entries), func(i int) bool {
 		return compareIndexEntry(e.path, e.stage(), &entries[i]) <= 0
@@ -375,60 +340,6 @@ func insertIndexEntry(entries []indexEntry, e indexEntry) []indexEntry {
 	copy(entries[i+1:], entries[i:])
 	entries[i] = e
 	return entries
-}
-
-// set puts e (stage 0) into the index, replacing an entry for the same path.
-func (idx *gitIndex) set(e indexEntry) {
-	idx.entries = insertIndexEntry(idx.entries, e)
-	idx.invalidateCacheTree(e.path)
-}
-
-// remove deletes path's stage 0 entry.
-func (idx *gitIndex) remove(path string) {
-	if i, ok := idx.find(path); ok {
-		idx.entries = append(idx.entries[:i], idx.entries[i+1:]...)
-		idx.invalidateCacheTree(path)
-	}
-}
-
-// smudgeRacyEntries handles git's "racy clean" problem. An entry whose
-// file was modified in the same instant the old index was written cannot
-// be trusted by its stat data alone; git re-checks such entries because
-// their mtime is not older than the index. Once lore writes a newer index
-// that protection would vanish, so, like C git, lore zeroes their size,
-// which makes git compare their content next time.
-func (idx *gitIndex) smudgeRacyEntries() {
-	if idx.mtime.IsZero() {
-		return
-	}
-	sec, nsec := uint32(idx.mtime.Unix()), uint32(idx.mtime.Nanosecond())
-	for i := range idx.entries {
-		e := &idx.entries[i]
-		if e.mode == 0o160000 || e.mode == 0o040000 { // gitlinks and sparse directories
-			continue
-		}
-		if e.mtimeSec > sec || (e.mtimeSec == sec && e.mtimeNsec >= nsec) {
-			e.size = 0
-		}
-	}
-}
-
-// invalidateCacheTree marks the cache-tree nodes of path's parent
-// directories as invalid, as git does when it changes an entry.
-func (idx *gitIndex) invalidateCacheTree(path string) {
-	for i := range idx.extensions {
-		if idx.extensions[i].sig != "TREE" {
-			continue
-		}
-		data, err := invalidateTreeExtension(idx.extensions[i].data, path)
-		if err != nil {
-			// A cache tree we cannot read is dropped; git recomputes it.
-			idx.extensions = append(idx.extensions[:i], idx.extensions[i+1:]...)
-			return
-		}
-		idx.extensions[i].data = data
-		return
-	}
 }
 
 // invalidateTreeExtension rewrites a TREE extension with every node on the
@@ -524,53 +435,12 @@ func (idx *gitIndex) encode() []byte {
 	binary.BigEndian.PutUint32(hdr[8:], uint32(len(idx.entries)))
 	buf.Write(hdr[:])
 	prevPath := ""
-	var fixed [entryFixedSize + 2]byte
+	out := buf.Bytes()
 	for i := range idx.entries {
-		e := &idx.entries[i]
-		start := buf.Len()
-		b := fixed[:]
-		binary.BigEndian.PutUint32(b[0:], e.ctimeSec)
-		binary.BigEndian.PutUint32(b[4:], e.ctimeNsec)
-		binary.BigEndian.PutUint32(b[8:], e.mtimeSec)
-		binary.BigEndian.PutUint32(b[12:], e.mtimeNsec)
-		binary.BigEndian.PutUint32(b[16:], e.dev)
-		binary.BigEndian.PutUint32(b[20:], e.ino)
-		binary.BigEndian.PutUint32(b[24:], e.mode)
-		binary.BigEndian.PutUint32(b[28:], e.uid)
-		binary.BigEndian.PutUint32(b[32:], e.gid)
-		binary.BigEndian.PutUint32(b[36:], e.size)
-		copy(b[40:60], e.hash[:])
-		flags := e.flags &^ (flagNameMask | flagExtended)
-		if len(e.path) < flagNameMask {
-			flags |= uint16(len(e.path))
-		} else {
-			flags |= flagNameMask
-		}
-		n := entryFixedSize
-		if e.extFlags != 0 {
-			flags |= flagExtended
-			binary.BigEndian.PutUint16(b[62:], e.extFlags)
-			n += 2
-		}
-		binary.BigEndian.PutUint16(b[60:], flags)
-		buf.Write(b[:n])
-		if version == 4 {
-			common := 0
-			for common < len(prevPath) && common < len(e.path) && prevPath[common] == e.path[common] {
-				common++
-			}
-			buf.Write(appendVarint(nil, uint64(len(prevPath)-common)))
-			buf.WriteString(e.path[common:])
-			buf.WriteByte(0)
-		} else {
-			buf.WriteString(e.path)
-			buf.WriteByte(0)
-			for (buf.Len()-start)%8 != 0 {
-				buf.WriteByte(0)
-			}
-		}
-		prevPath = e.path
+		out = appendIndexEntry(out, &idx.entries[i], version, prevPath)
+		prevPath = idx.entries[i].path
 	}
+	buf = *bytes.NewBuffer(out)
 	for _, ext := range idx.extensions {
 		var h [8]byte
 		copy(h[:], ext.sig)

@@ -160,22 +160,117 @@ func TestInvalidateTreeExtension(t *testing.T) {
 	}
 }
 
-func TestSmudgeRacyEntries(t *testing.T) {
-	written := time.Unix(1000, 500)
-	idx := &gitIndex{mtime: written, entries: []indexEntry{
-		{path: "old", mtimeSec: 999, size: 10, mode: 0o100644},
-		{path: "same-second-earlier", mtimeSec: 1000, mtimeNsec: 499, size: 10, mode: 0o100644},
-		{path: "racy", mtimeSec: 1000, mtimeNsec: 500, size: 10, mode: 0o100644},
-		{path: "newer", mtimeSec: 1001, size: 10, mode: 0o100644},
-		{path: "submodule", mtimeSec: 1001, size: 10, mode: 0o160000},
-	}}
-	idx.smudgeRacyEntries()
+func TestRacyEntriesAreSmudgedWhenCopied(t *testing.T) {
+	entries := []indexEntry{
+		{path: "a-old", mtimeSec: 999, size: 10, mode: 0o100644},
+		{path: "b-same-second-earlier", mtimeSec: 1000, mtimeNsec: 499, size: 10, mode: 0o100644},
+		{path: "c-racy", mtimeSec: 1000, mtimeNsec: 500, size: 10, mode: 0o100644},
+		{path: "d-newer", mtimeSec: 1001, size: 10, mode: 0o100644},
+		{path: "e-submodule", mtimeSec: 1001, size: 10, mode: 0o160000},
+	}
+	data := (&gitIndex{version: 2, entries: entries}).encode()
+	idx, err := parseIndexFile(data, func() {}, time.Unix(1000, 500), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := idx.writeTo(&out); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := decodeIndex(out.Bytes(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var sizes []uint32
-	for _, e := range idx.entries {
+	for _, e := range got.entries {
 		sizes = append(sizes, e.size)
 	}
 	if fmt.Sprint(sizes) != "[10 10 0 0 10]" {
 		t.Fatalf("sizes = %v", sizes)
+	}
+}
+
+// TestSplicedIndexEqualsReencoded checks the byte-splicing writer against
+// the simple way: decode every entry, apply the same changes, encode
+// everything. Indexes written by C git in each version are the inputs.
+func TestSplicedIndexEqualsReencoded(t *testing.T) {
+	for _, version := range []string{"2", "3", "4"} {
+		t.Run("v"+version, func(t *testing.T) {
+			r := newTestRepoWithCommit(t)
+			populate(r, 50)
+			r.git("update-index", "--index-version", version)
+			r.write("intent.txt", "x\n")
+			r.git("add", "-N", "intent.txt")
+			r.git("status", "--porcelain")
+			path := filepath.Join(r.dir, ".git", "index")
+			data, _ := os.ReadFile(path)
+			h := func(s string) (out Hash) { copy(out[:], s); return }
+			ops := []struct {
+				path   string
+				remove bool
+			}{
+				{path: ".agent/memories.md"},     // new, first in order
+				{path: "dir1/sub1/file-001.txt"}, // replaced
+				{path: "dir2/sub0/file-005.txt", remove: true},
+				{path: "dir2/sub0/file-005b.txt"}, // new, where one was removed
+				{path: "zzz/last.md"},             // new, last
+				{path: "dir0/sub3/file-003.txt", remove: true},
+			}
+			for n := 1; n <= len(ops); n++ {
+				idx, err := parseIndexFile(data, func() {}, time.Time{}, "idx")
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _, _ := decodeIndex(data, "idx")
+				for _, op := range ops[:n] {
+					if op.remove {
+						idx.remove(op.path)
+						for i := range want.entries {
+							if want.entries[i].path == op.path {
+								want.entries = append(want.entries[:i], want.entries[i+1:]...)
+								break
+							}
+						}
+					} else {
+						e := indexEntry{mode: 0o100644, hash: h(op.path), path: op.path, size: 7, mtimeSec: 5}
+						idx.set(e)
+						want.entries = insertIndexEntry(want.entries, e)
+					}
+				}
+				var got bytes.Buffer
+				if err := idx.writeTo(&got); err != nil {
+					t.Fatal(err)
+				}
+				// The reference keeps the extensions the spliced one
+				// keeps, with the cache tree invalidated the same way.
+				want.extensions = idx.extensions
+				if !bytes.Equal(got.Bytes(), want.encode()) {
+					t.Fatalf("after %d changes the spliced index differs from the re-encoded one", n)
+				}
+				if _, _, err := decodeIndex(got.Bytes(), "got"); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestUnchangedIndexIsCopiedExactly(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	populate(r, 30)
+	r.git("update-index", "--index-version", "4")
+	r.git("status", "--porcelain")
+	data, _ := os.ReadFile(filepath.Join(r.dir, ".git", "index"))
+	idx, err := parseIndexFile(data, func() {}, time.Time{}, "idx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := idx.writeTo(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), data) {
+		t.Fatal("an index with no changes was not written back byte for byte")
 	}
 }
 
@@ -227,3 +322,80 @@ func FuzzDecodeIndex(f *testing.F) {
 }
 
 func sha1Sum(b []byte) [20]byte { return sha1.Sum(b) }
+
+// FuzzSplicedIndex compares the splicing writer with decode-and-encode on
+// arbitrary index files that both parsers accept.
+func FuzzSplicedIndex(f *testing.F) {
+	f.Add((&gitIndex{version: 2, entries: []indexEntry{{path: "a", mode: 0o100644}, {path: "b/c", mode: 0o100644}}}).encode(), "b/a", false)
+	f.Add((&gitIndex{version: 4, entries: []indexEntry{{path: "a/b", mode: 0o100644}, {path: "a/c", mode: 0o100644}}}).encode(), "a/bb", true)
+	f.Fuzz(func(t *testing.T, data []byte, path string, remove bool) {
+		if len(data) < sha1.Size || path == "" || strings.ContainsRune(path, 0) {
+			return
+		}
+		body := append([]byte{}, data[:len(data)-sha1.Size]...)
+		sum := sha1.Sum(body)
+		data = append(body, sum[:]...)
+		want, link, err := decodeIndex(data, "fuzz")
+		if err != nil || link != nil {
+			return
+		}
+		idx, err := parseIndexFile(data, func() {}, time.Time{}, "fuzz")
+		if err != nil {
+			t.Fatalf("the entry decoder accepts what the splicer refuses: %v", err)
+		}
+		if err := idx.checkSum(); err != nil {
+			t.Fatal(err)
+		}
+		if idx.conflicted(path) {
+			return
+		}
+		keptExtensions := func() []indexExtension {
+			var kept []indexExtension
+			for _, e := range idx.extensions {
+				if e.sig != "link" {
+					kept = append(kept, e)
+				}
+			}
+			return kept
+		}
+		// Only canonical indexes (as git writes them) are compared: the
+		// splicer copies odd but harmless bytes, such as a name length
+		// that version 4 ignores, which re-encoding would normalise.
+		var unchanged bytes.Buffer
+		if err := idx.writeTo(&unchanged); err != nil {
+			t.Fatal(err)
+		}
+		want.extensions = keptExtensions()
+		if !bytes.Equal(unchanged.Bytes(), want.encode()) {
+			return
+		}
+		if remove {
+			idx.remove(path)
+			for i := range want.entries {
+				if want.entries[i].path == path && want.entries[i].stage() == 0 {
+					want.entries = append(want.entries[:i], want.entries[i+1:]...)
+					break
+				}
+			}
+		} else {
+			e := indexEntry{mode: 0o100644, path: path}
+			idx.set(e)
+			want.entries = insertIndexEntry(want.entries, e)
+		}
+		var got bytes.Buffer
+		if err := idx.writeTo(&got); err != nil {
+			t.Fatal(err)
+		}
+		want.extensions = keptExtensions()
+		if want.version == 2 && !remove {
+			for _, e := range want.entries {
+				if e.extFlags != 0 {
+					want.version = 3
+				}
+			}
+		}
+		if !bytes.Equal(got.Bytes(), want.encode()) {
+			t.Fatalf("spliced and re-encoded indexes differ")
+		}
+	})
+}

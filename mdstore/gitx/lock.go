@@ -3,6 +3,7 @@ package gitx
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -71,35 +72,74 @@ func acquireLock(target string, timeout time.Duration) (*lockFile, error) {
 
 // write replaces the lock file's content.
 func (l *lockFile) write(data []byte) error {
+	return l.writeWith(func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeWith replaces the lock file's content with what write produces.
+func (l *lockFile) writeWith(write func(io.Writer) error) error {
+	if l.f == nil { // closed by prepare: writing again, for a retry
+		f, err := os.OpenFile(l.path, os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("gitx: write %s: %w", l.path, err)
+		}
+		l.f = f
+	}
 	if err := l.f.Truncate(0); err != nil {
 		return fmt.Errorf("gitx: write %s: %w", l.path, err)
 	}
-	if _, err := l.f.WriteAt(data, 0); err != nil {
+	if _, err := l.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("gitx: write %s: %w", l.path, err)
+	}
+	if err := write(l.f); err != nil {
 		return fmt.Errorf("gitx: write %s: %w", l.path, err)
 	}
 	return nil
 }
 
-// commit makes the lock file's content durable and renames it over the
-// target, releasing the lock.
-func (l *lockFile) commit() error {
-	if err := l.f.Sync(); err != nil {
-		l.rollback()
-		return fmt.Errorf("gitx: sync %s: %w", l.path, err)
+// prepare closes the lock file, first making its content durable when
+// durable is set; the lock is still held.
+func (l *lockFile) prepare(durable bool) error {
+	if l.f == nil {
+		return nil
 	}
-	if err := l.f.Close(); err != nil {
-		l.f = nil
-		l.rollback()
-		return fmt.Errorf("gitx: close %s: %w", l.path, err)
+	var err error
+	if durable {
+		err = l.f.Sync()
+	}
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
 	}
 	l.f = nil
+	if err != nil {
+		return fmt.Errorf("gitx: sync %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// publish renames the prepared lock file over its target, releasing the
+// lock. The rename is made durable by a later syncDir of the directory.
+func (l *lockFile) publish() error {
 	if err := os.Rename(l.path, l.target); err != nil {
-		l.rollback()
 		return fmt.Errorf("gitx: rename %s: %w", l.path, err)
 	}
 	// The lock path is free now and may be another process's next lock:
 	// a later rollback must not remove it.
 	l.path = ""
+	return nil
+}
+
+// commit prepares, publishes and syncs the directory: the whole protocol
+// for a lock that nothing else has to be published with.
+func (l *lockFile) commit() error {
+	if err := l.prepare(true); err != nil {
+		return err
+	}
+	if err := l.publish(); err != nil {
+		return err
+	}
 	syncDir(filepath.Dir(l.target))
 	return nil
 }

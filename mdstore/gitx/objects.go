@@ -6,7 +6,6 @@ import (
 	"crypto/sha1"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -38,34 +37,30 @@ func hashObject(typ plumbing.ObjectType, data []byte) Hash {
 
 // readObject returns the content of an object of the given type.
 func (r *Repo) readObject(typ plumbing.ObjectType, h Hash) ([]byte, error) {
-	obj, err := r.objects.EncodedObject(typ, h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return nil, fmt.Errorf("%w: %s %s", ErrObjectNotFound, typ, h)
-	}
+	got, data, err := r.objects.read(h)
 	if err != nil {
-		return nil, fmt.Errorf("gitx: read %s %s: %w", typ, h, err)
+		return nil, err
 	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("gitx: read %s %s: %w", typ, h, err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		return nil, fmt.Errorf("gitx: read %s %s: %w", typ, h, err)
+	if got != typ {
+		return nil, fmt.Errorf("gitx: object %s is a %s, not a %s", h, got, typ)
 	}
 	return data, nil
 }
 
 // writeObject stores data as a loose object and returns its name. The
-// object is fsynced before it is renamed into place, so a ref written later
-// never points to an object a crash could lose. An object that already
-// exists as a loose object is only freshened.
+// object is written to a temporary file only; flushObjects makes all of
+// them durable at once and renames them into place, before anything refers
+// to them. An object that already exists as a loose object is freshened.
 func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	h := hashObject(typ, data)
 	hex := h.String()
 	dir := filepath.Join(r.CommonDir, "objects", hex[:2])
 	path := filepath.Join(dir, hex[2:])
+	for _, p := range r.pending {
+		if p.final == path {
+			return h, nil
+		}
+	}
 	if _, err := os.Stat(path); err == nil {
 		now := time.Now()
 		os.Chtimes(path, now, now) // keep it safe from a concurrent prune
@@ -82,34 +77,57 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	} else {
 		r.zlib.Reset(&buf)
 	}
-	zw := r.zlib
-	fmt.Fprintf(zw, "%s %d\x00", typ.Bytes(), len(data))
-	zw.Write(data)
-	if err := zw.Close(); err != nil {
+	fmt.Fprintf(r.zlib, "%s %d\x00", typ.Bytes(), len(data))
+	r.zlib.Write(data)
+	if err := r.zlib.Close(); err != nil {
 		return h, fmt.Errorf("gitx: compress object: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, "tmp_obj_")
 	if err != nil {
 		return h, fmt.Errorf("gitx: write object: %w", err)
 	}
-	_, werr := tmp.Write(buf.Bytes())
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o444)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return h, fmt.Errorf("gitx: write object %s: %w", hex, werr)
+	r.pending = append(r.pending, pendingObject{file: tmp, final: path})
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		return h, fmt.Errorf("gitx: write object %s: %w", hex, err)
 	}
 	return h, nil
+}
+
+// pendingObject is a loose object written to a temporary file.
+type pendingObject struct {
+	file  *os.File
+	final string
+}
+
+// flushObjects makes the pending objects durable and renames them into
+// place, before anything names them.
+func (r *Repo) flushObjects() error {
+	defer r.discardObjects()
+	for _, p := range r.pending {
+		if err := p.file.Sync(); err != nil {
+			return fmt.Errorf("gitx: sync object: %w", err)
+		}
+	}
+	for _, p := range r.pending {
+		if err := p.file.Close(); err != nil {
+			return fmt.Errorf("gitx: write object: %w", err)
+		}
+		os.Chmod(p.file.Name(), 0o444)
+		if err := os.Rename(p.file.Name(), p.final); err != nil {
+			return fmt.Errorf("gitx: write object: %w", err)
+		}
+	}
+	r.pending = r.pending[:0]
+	return nil
+}
+
+// discardObjects removes the temporary files of objects not flushed.
+func (r *Repo) discardObjects() {
+	for _, p := range r.pending {
+		p.file.Close()
+		os.Remove(p.file.Name())
+	}
+	r.pending = r.pending[:0]
 }
 
 // treeEntry is one line of a tree object. The mode is kept as written so

@@ -125,58 +125,68 @@ type refUpdate struct {
 	logHEAD   bool   // also append to logs/HEAD (HEAD points to this branch)
 }
 
-// updateRef takes <ref>.lock, checks that the ref still holds u.old
-// (compare-and-set), writes u.new, renames the lock into place and appends
-// the reflog entries. It returns ErrRefMoved when the ref changed.
-func (r *Repo) updateRef(u refUpdate, timeout time.Duration) error {
+// lockRef takes <ref>.lock, checks that the ref still holds u.old
+// (compare-and-set) and writes u.new into the lock file durably. The
+// caller publishes the lock (renames it into place) and then calls
+// logRefUpdate. It returns ErrRefMoved when the ref changed.
+func (r *Repo) lockRef(u refUpdate, timeout time.Duration) (*lockFile, error) {
 	path := r.refPath(u.name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("gitx: update %s: %w", u.name, err)
+		return nil, fmt.Errorf("gitx: update %s: %w", u.name, err)
 	}
 	lock, err := acquireLock(path, timeout)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer lock.rollback()
 	var current Hash
 	if u.name == "HEAD" {
 		h, err := r.readHead()
 		if err != nil {
-			return err
+			lock.rollback()
+			return nil, err
 		}
 		if !h.detached() {
-			return fmt.Errorf("%w: HEAD is no longer detached", ErrRefMoved)
+			lock.rollback()
+			return nil, fmt.Errorf("%w: HEAD is no longer detached", ErrRefMoved)
 		}
 		current = h.Commit
 	} else {
 		h, sym, err := r.readRef(u.name)
 		if err != nil {
-			return err
+			lock.rollback()
+			return nil, err
 		}
 		if sym != "" {
-			return fmt.Errorf("gitx: %s became a symbolic ref", u.name)
+			lock.rollback()
+			return nil, fmt.Errorf("gitx: %s became a symbolic ref", u.name)
 		}
 		current = h
 	}
 	if current != u.old {
-		return fmt.Errorf("%w: %s is at %s, expected %s", ErrRefMoved, u.name, current, u.old)
+		lock.rollback()
+		return nil, fmt.Errorf("%w: %s is at %s, expected %s", ErrRefMoved, u.name, current, u.old)
 	}
 	if err := lock.write([]byte(u.new.String() + "\n")); err != nil {
-		return err
+		lock.rollback()
+		return nil, err
 	}
-	if err := lock.commit(); err != nil {
-		return err
+	if err := lock.prepare(true); err != nil {
+		lock.rollback()
+		return nil, err
 	}
-	// The reflog is written after the ref, as git does: a missing reflog
-	// line is harmless, a ref pointing nowhere is not.
+	return lock, nil
+}
+
+// logRefUpdate appends the reflog lines of a published ref update. The
+// reflog comes after the ref, as in git: a missing reflog line is
+// harmless, a ref pointing nowhere is not.
+func (r *Repo) logRefUpdate(u refUpdate) error {
 	line := fmt.Sprintf("%s %s %s\t%s\n", u.old, u.new, u.committer, strings.ReplaceAll(u.message, "\n", " "))
 	if err := r.appendReflog(u.name, line); err != nil {
 		return err
 	}
 	if u.logHEAD {
-		if err := r.appendReflog("HEAD", line); err != nil {
-			return err
-		}
+		return r.appendReflog("HEAD", line)
 	}
 	return nil
 }

@@ -8,10 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // ErrNotRepository is returned by Discover when no git worktree encloses the
@@ -30,8 +26,9 @@ type Repo struct {
 
 	getenv  func(string) string
 	config  *gitConfig
-	objects *filesystem.Storage
-	zlib    *zlib.Writer // reused by writeObject
+	objects *objectDB
+	zlib    *zlib.Writer    // reused by writeObject
+	pending []pendingObject // objects written but not yet flushed
 }
 
 // knownExtensions are the [extensions] lore can work with. Others (for
@@ -141,11 +138,7 @@ func open(workTree, gitDir string, getenv func(string) string) (*Repo, error) {
 	if err := r.checkExtensions(); err != nil {
 		return nil, err
 	}
-	r.objects = filesystem.NewStorageWithOptions(
-		osfs.New(commonDir, osfs.WithBoundOS()),
-		cache.NewObjectLRU(16*cache.MiByte),
-		filesystem.Options{AlternatesFS: osfs.New("/", osfs.WithBoundOS())},
-	)
+	r.objects = newObjectDB(filepath.Join(commonDir, "objects"))
 	return r, nil
 }
 

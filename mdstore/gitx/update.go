@@ -117,6 +117,7 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 		return nil, err
 	}
 	defer lock.rollback()
+	defer r.discardObjects()
 
 	res := &Result{Mode: opts.Mode}
 	if res.Mode == ModeCommit {
@@ -167,10 +168,13 @@ type planned struct {
 }
 
 func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
-	var idx *gitIndex
+	var idx *indexFile
 	if res.Mode != ModeFiles {
 		var err error
-		idx, err = readIndex(filepath.Join(r.GitDir, "index"))
+		idx, err = openIndex(filepath.Join(r.GitDir, "index"))
+		if idx != nil {
+			defer idx.close()
+		}
 		if errors.Is(err, ErrIndexUnsupported) {
 			res.Mode = ModeFiles
 			res.Notices = append(res.Notices, fmt.Sprintf("the index uses a format lore cannot write (%v): lore wrote the files without staging them", err))
@@ -187,6 +191,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 			if dir, ok := idx.sparseDirFor(e.path); ok {
 				res.Mode = ModeFiles
 				res.Notices = append(res.Notices, fmt.Sprintf("%s is outside the sparse checkout (%s): lore wrote the files without staging them", e.path, dir))
+				idx.close()
 				idx = nil
 				break
 			}
@@ -259,11 +264,39 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 			}
 		}
 	}
+	// The blobs the index will name.
+	if idx != nil {
+		for i := range plans {
+			p := &plans[i]
+			if !p.newIndex.exists || !p.newIndex.hash.IsZero() {
+				continue
+			}
+			if p.newIndex.same(p.newHead) && !p.newHead.hash.IsZero() {
+				p.newIndex.hash = p.newHead.hash
+				continue
+			}
+			h, err := r.writeObject(plumbing.BlobObject, p.newIndex.data)
+			if err != nil {
+				return err
+			}
+			p.newIndex.hash = h
+		}
+	}
+	// Nothing the user can see has changed yet: a corrupt index stops
+	// here, and the objects become durable before anything names them.
+	if idx != nil {
+		if err := idx.checkSum(); err != nil {
+			return err
+		}
+	}
+	if err := r.flushObjects(); err != nil {
+		return err
+	}
 	return r.stageAndMove(plans, idx, lock, hd, commit, committer, tx.message, res)
 }
 
 // plan reads the three versions of one file and applies the edit to each.
-func (r *Repo) plan(e fileEdit, idx *gitIndex, headTree Hash, tx *Tx) (planned, error) {
+func (r *Repo) plan(e fileEdit, idx *indexFile, headTree Hash, tx *Tx) (planned, error) {
 	p := planned{path: e.path}
 	data, exists, err := tx.ReadFile(e.path)
 	if err != nil {
@@ -284,8 +317,7 @@ func (r *Repo) plan(e fileEdit, idx *gitIndex, headTree Hash, tx *Tx) (planned, 
 		}
 	}
 	if idx != nil {
-		if i, ok := idx.find(e.path); ok {
-			ent := idx.entries[i]
+		if ent, ok := idx.lookup(e.path); ok {
 			v := version{exists: true, hash: ent.hash, mode: fmt.Sprintf("%o", ent.mode)}
 			if p.head.exists && ent.hash == p.head.hash {
 				v.data = p.head.data
@@ -343,8 +375,9 @@ func (r *Repo) plan(e fileEdit, idx *gitIndex, headTree Hash, tx *Tx) (planned, 
 // lock file, moves the branch to commit (when there is one) and finally
 // puts the index in place. Before the branch moves nothing visible to git
 // has changed but the files on disk.
-func (r *Repo) stageAndMove(plans []planned, idx *gitIndex, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result) error {
+func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result) error {
 	// 2. The files on disk.
+	var written []string
 	for _, p := range plans {
 		if p.new.same(p.work) {
 			continue
@@ -356,29 +389,21 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitIndex, lock *lockFile, hd h
 			}
 			continue
 		}
-		if err := WriteFileAtomic(full, p.new.data); err != nil {
+		if err := writeFileAtomic(full, p.new.data, false); err != nil {
 			return err
 		}
+		written = append(written, full)
 	}
 
 	// 3. The new index, written into index.lock.
 	if idx != nil {
-		idx.smudgeRacyEntries()
 		for _, p := range plans {
 			if !p.newIndex.exists {
 				idx.remove(p.path)
 				continue
 			}
-			h := p.newIndex.hash
-			if h.IsZero() {
-				var err error
-				if h, err = r.writeObject(plumbing.BlobObject, p.newIndex.data); err != nil {
-					return err
-				}
-			}
-			entry := indexEntry{mode: parseOctalMode(p.newIndex.mode), hash: h, path: p.path}
-			if i, ok := idx.find(p.path); ok {
-				old := idx.entries[i]
+			entry := indexEntry{mode: parseOctalMode(p.newIndex.mode), hash: p.newIndex.hash, path: p.path}
+			if old, ok := idx.lookup(p.path); ok {
 				entry.flags = old.flags & flagAssumeValid
 				entry.extFlags = old.extFlags &^ extFlagIntentToAdd
 			}
@@ -392,35 +417,70 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitIndex, lock *lockFile, hd h
 			}
 			idx.set(entry)
 		}
-		if err := lock.write(idx.encode()); err != nil {
+		if err := lock.writeWith(idx.writeTo); err != nil {
+			return err
+		}
+		// The index is derived state and is not fsynced, as C git does
+		// not by default; see "Durability" in docs/architecture.md.
+		if err := lock.prepare(false); err != nil {
 			return err
 		}
 	}
 
-	// 4. The branch, with compare-and-set.
+	// 4. The branch: compare-and-set under its lock, its new value made
+	// durable but not yet in place.
+	var u refUpdate
+	var refLock *lockFile
 	if !commit.IsZero() {
 		subject, _, _ := strings.Cut(message, "\n")
 		reflog := "commit: " + subject
 		if hd.Commit.IsZero() {
 			reflog = "commit (initial): " + subject
 		}
-		u := refUpdate{name: hd.Branch, old: hd.Commit, new: commit, committer: committer, message: reflog, logHEAD: true}
+		u = refUpdate{name: hd.Branch, old: hd.Commit, new: commit, committer: committer, message: reflog, logHEAD: true}
 		if hd.detached() {
 			u.name, u.logHEAD = "HEAD", false
 		}
-		if err := r.updateRef(u, 5*time.Second); err != nil {
+		var err error
+		if refLock, err = r.lockRef(u, 5*time.Second); err != nil {
 			return err
 		}
+		defer refLock.rollback()
+	}
+
+	// 5. The branch and the index are renamed into place back to back.
+	// Everything slow (fsyncs, reflogs) happens before or after: between
+	// the two renames a reader sees the new HEAD with the old index, and
+	// C git's partial commit (git commit -- <paths>) reads the index
+	// before it takes index.lock, so this window must stay as short as
+	// two system calls.
+	if refLock != nil {
+		if err := refLock.publish(); err != nil {
+			return err
+		}
+	}
+	if idx != nil {
+		if err := lock.publish(); err != nil {
+			return err
+		}
+	}
+	// One directory fsync makes the last rename durable, and on a
+	// journaling filesystem the renames before it too: the ref's when
+	// there is a commit (the rename of the ref is the commit point),
+	// otherwise the one of the files written.
+	switch {
+	case refLock != nil:
+		syncDir(filepath.Dir(r.refPath(u.name)))
+	case len(written) > 0:
+		syncDir(filepath.Dir(written[len(written)-1]))
+	}
+	if refLock != nil {
 		res.Commit = commit
 		res.Branch = strings.TrimPrefix(hd.Branch, "refs/heads/")
 		if hd.detached() {
 			res.Notices = append(res.Notices, fmt.Sprintf("HEAD is detached: lore committed %s on the detached HEAD, which is on no branch", commit.String()[:7]))
 		}
-	}
-
-	// 5. The index.
-	if idx != nil {
-		return lock.commit()
+		return r.logRefUpdate(u)
 	}
 	return nil
 }
@@ -429,6 +489,13 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitIndex, lock *lockFile, hd h
 // directory is written, fsynced and renamed over path, so a reader sees the
 // old or the new content and never a mix. An existing file keeps its mode.
 func WriteFileAtomic(path string, data []byte) error {
+	return writeFileAtomic(path, data, true)
+}
+
+// writeFileAtomic is WriteFileAtomic; the rename is made durable (with an
+// fsync of the directory) only when syncRename is set, for callers that
+// sync the directory later.
+func writeFileAtomic(path string, data []byte, syncRename bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("gitx: write %s: %w", path, err)
@@ -468,7 +535,9 @@ func WriteFileAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 		return fmt.Errorf("gitx: write %s: %w", path, err)
 	}
-	syncDir(dir)
+	if syncRename {
+		syncDir(dir)
+	}
 	removeOrphanTempFiles(dir, filepath.Base(path))
 	return nil
 }

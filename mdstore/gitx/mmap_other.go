@@ -1,0 +1,7 @@
+//go:build !unix
+
+package gitx
+
+import "os"
+
+func mapFile(f *os.File, size int64) ([]byte, func(), error) { return readWhole(f, size) }

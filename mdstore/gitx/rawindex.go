@@ -1,0 +1,573 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// indexFile is the index kept as the bytes git wrote, with the boundaries
+// of its entries. lore changes a handful of entries in an index of maybe
+// 100,000: the others are never decoded, and when the index is written
+// back they are copied byte for byte (an entry that is racily clean gets
+// its size zeroed on the way, see smudge). Only the changed entries are
+// encoded, and in a version 4 index the one after each change, whose path
+// is stored relative to its predecessor's.
+type indexFile struct {
+	data    []byte // the whole file
+	release func() // unmaps data
+	version uint32
+	count   int
+	offsets []uint32 // start of each entry; offsets[count] is where the entries end
+	// Path of entry i is pathData[pathStart[i]:pathStart[i+1]-1] for
+	// version 4 (an arena of decoded paths), or read from data otherwise.
+	pathData   []byte
+	pathStart  []uint32
+	extensions []indexExtension
+	mtime      time.Time // entries modified at or after it are racy
+	verify     chan error
+	changes    map[string]*indexEntry // path → new stage-0 entry, or nil to remove
+}
+
+// openIndex reads the index at path. The file's checksum is verified in
+// the background; call checkSum before relying on it. A missing file is an
+// empty index.
+func openIndex(path string) (*indexFile, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		empty := (&gitIndex{version: 2}).encode()
+		return parseIndexFile(empty, func() {}, time.Time{}, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitx: read index: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("gitx: read index: %w", err)
+	}
+	data, release, err := mapFile(f, info.Size())
+	if err != nil {
+		return nil, fmt.Errorf("gitx: read index: %w", err)
+	}
+	idx, err := parseIndexFile(data, release, info.ModTime(), path)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	if idx.splitLink() != nil {
+		// A split index is merged with its shared index through the
+		// entry-by-entry codec and then handled as one whole index.
+		defer release()
+		if err := idx.checkSum(); err != nil {
+			return nil, err
+		}
+		whole, err := readIndex(path)
+		if err != nil {
+			return nil, err
+		}
+		return parseIndexFile(whole.encode(), func() {}, info.ModTime(), path)
+	}
+	return idx, nil
+}
+
+func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (*indexFile, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("gitx: %s: corrupt index: %s", name, fmt.Sprintf(format, args...))
+	}
+	if len(data) < 12+sha1.Size {
+		return nil, bad("too short")
+	}
+	body := data[:len(data)-sha1.Size]
+	if string(body[:4]) != indexSignature {
+		return nil, bad("bad signature")
+	}
+	idx := &indexFile{data: data, release: release, mtime: mtime, version: binary.BigEndian.Uint32(body[4:8]), verify: make(chan error, 1)}
+	if idx.version < 2 || idx.version > 4 {
+		return nil, fmt.Errorf("%w: version %d", ErrIndexUnsupported, idx.version)
+	}
+	go func() {
+		sum := data[len(data)-sha1.Size:]
+		if bytes.Equal(sum, make([]byte, sha1.Size)) { // index.skipHash
+			idx.verify <- nil
+			return
+		}
+		if got := sha1.Sum(body); !bytes.Equal(got[:], sum) {
+			idx.verify <- bad("checksum mismatch")
+			return
+		}
+		idx.verify <- nil
+	}()
+	count := int(binary.BigEndian.Uint32(body[8:12]))
+	if count > len(body)/entryFixedSize {
+		return nil, bad("%d entries cannot fit in %d bytes", count, len(body))
+	}
+	idx.count = count
+	idx.offsets = make([]uint32, 0, count+1)
+	if idx.version == 4 {
+		idx.pathStart = make([]uint32, 0, count+1)
+		idx.pathData = make([]byte, 0, len(body)/4)
+	}
+	pos := 12
+	var prev []byte
+	for i := 0; i < count; i++ {
+		idx.offsets = append(idx.offsets, uint32(pos))
+		if len(body)-pos < entryFixedSize {
+			return nil, bad("entry %d truncated", i)
+		}
+		flags := binary.BigEndian.Uint16(body[pos+60:])
+		name := pos + entryFixedSize
+		if flags&flagExtended != 0 {
+			if idx.version < 3 {
+				return nil, bad("entry %d has extended flags in a version 2 index", i)
+			}
+			name += 2
+		}
+		if name > len(body) {
+			return nil, bad("entry %d truncated", i)
+		}
+		if idx.version == 4 {
+			strip, n := readVarint(body[name:])
+			if n == 0 || strip > uint64(len(prev)) {
+				return nil, bad("entry %d has a bad path prefix", i)
+			}
+			nul := bytes.IndexByte(body[name+n:], 0)
+			if nul < 0 {
+				return nil, bad("entry %d path not terminated", i)
+			}
+			start := len(idx.pathData)
+			idx.pathStart = append(idx.pathStart, uint32(start))
+			idx.pathData = append(idx.pathData, prev[:len(prev)-int(strip)]...)
+			idx.pathData = append(idx.pathData, body[name+n:name+n+nul]...)
+			idx.pathData = append(idx.pathData, 0)
+			prev = idx.pathData[start : len(idx.pathData)-1]
+			pos = name + n + nul + 1
+			continue
+		}
+		length := int(flags & flagNameMask)
+		if length == flagNameMask {
+			nul := bytes.IndexByte(body[name:], 0)
+			if nul < 0 {
+				return nil, bad("entry %d path not terminated", i)
+			}
+			length = nul
+		}
+		// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+		pos += (name - pos + length + 8) &^ 7
+		if pos > len(body) {
+			return nil, bad("entry %d truncated", i)
+		}
+	}
+	idx.offsets = append(idx.offsets, uint32(pos))
+	if idx.version == 4 {
+		idx.pathStart = append(idx.pathStart, uint32(len(idx.pathData)))
+	}
+	for pos < len(body) {
+		if len(body)-pos < 8 {
+			return nil, bad("extension header truncated")
+		}
+		sig := string(body[pos : pos+4])
+		size := int(binary.BigEndian.Uint32(body[pos+4:]))
+		pos += 8
+		if size < 0 || len(body)-pos < size {
+			return nil, bad("extension %q truncated", sig)
+		}
+		ext := body[pos : pos+size]
+		pos += size
+		switch sig {
+		case "TREE", "REUC", "sdir", "link":
+			// Kept: the cache tree is invalidated along changed paths,
+			// resolve-undo does not depend on entry positions, sdir only
+			// marks a sparse index; link is resolved by openIndex.
+			idx.extensions = append(idx.extensions, indexExtension{sig: sig, data: ext})
+		default:
+			if sig[0] < 'A' || sig[0] > 'Z' {
+				return nil, fmt.Errorf("%w: required extension %q", ErrIndexUnsupported, sig)
+			}
+			// Optional caches (UNTR, FSMN, EOIE, IEOT, ...) describe
+			// entry positions or the worktree as it was; git rebuilds
+			// them when they are missing, and drops unknown ones too.
+		}
+	}
+	return idx, nil
+}
+
+func (idx *indexFile) splitLink() []byte {
+	for _, e := range idx.extensions {
+		if e.sig == "link" {
+			return e.data
+		}
+	}
+	return nil
+}
+
+// checkSum waits for the background verification of the file's checksum.
+func (idx *indexFile) checkSum() error {
+	if idx.verify == nil {
+		return nil
+	}
+	err := <-idx.verify
+	idx.verify <- err // let a second call see the same answer
+	return err
+}
+
+// close releases the mapped file.
+func (idx *indexFile) close() {
+	if idx.release != nil {
+		idx.checkSum() // the verifying goroutine reads data
+		idx.release()
+		idx.release = nil
+	}
+}
+
+// path returns the path of entry i without copying.
+func (idx *indexFile) path(i int) []byte {
+	if idx.version == 4 {
+		return idx.pathData[idx.pathStart[i] : idx.pathStart[i+1]-1]
+	}
+	off := int(idx.offsets[i])
+	name := off + entryFixedSize
+	if binary.BigEndian.Uint16(idx.data[off+60:])&flagExtended != 0 {
+		name += 2
+	}
+	return idx.data[name : name+bytes.IndexByte(idx.data[name:], 0)]
+}
+
+func (idx *indexFile) stage(i int) int {
+	return int(binary.BigEndian.Uint16(idx.data[idx.offsets[i]+60:])&flagStageMask) >> 12
+}
+
+// search returns the first entry whose (path, stage) is not before
+// (path, stage 0).
+func (idx *indexFile) search(path string) int {
+	return sort.Search(idx.count, func(i int) bool { return string(idx.path(i)) >= path })
+}
+
+// find returns the position of path's stage-0 entry.
+func (idx *indexFile) find(path string) (int, bool) {
+	i := idx.search(path)
+	return i, i < idx.count && string(idx.path(i)) == path && idx.stage(i) == 0
+}
+
+// conflicted reports whether path has entries at stages 1 to 3.
+func (idx *indexFile) conflicted(path string) bool {
+	for i := idx.search(path); i < idx.count && string(idx.path(i)) == path; i++ {
+		if idx.stage(i) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sparseDirFor returns the sparse directory entry containing path, if any.
+func (idx *indexFile) sparseDirFor(path string) (string, bool) {
+	for dir := path; ; {
+		slash := strings.LastIndexByte(dir, '/')
+		if slash < 0 {
+			return "", false
+		}
+		dir = dir[:slash]
+		if _, ok := idx.find(dir + "/"); ok {
+			return dir + "/", true
+		}
+	}
+}
+
+// entry decodes entry i.
+func (idx *indexFile) entry(i int) indexEntry {
+	b := idx.data[idx.offsets[i]:]
+	e := indexEntry{
+		ctimeSec: binary.BigEndian.Uint32(b[0:]), ctimeNsec: binary.BigEndian.Uint32(b[4:]),
+		mtimeSec: binary.BigEndian.Uint32(b[8:]), mtimeNsec: binary.BigEndian.Uint32(b[12:]),
+		dev: binary.BigEndian.Uint32(b[16:]), ino: binary.BigEndian.Uint32(b[20:]),
+		mode: binary.BigEndian.Uint32(b[24:]),
+		uid:  binary.BigEndian.Uint32(b[28:]), gid: binary.BigEndian.Uint32(b[32:]),
+		size:  binary.BigEndian.Uint32(b[36:]),
+		flags: binary.BigEndian.Uint16(b[60:]),
+		path:  string(idx.path(i)),
+	}
+	copy(e.hash[:], b[40:60])
+	if e.flags&flagExtended != 0 {
+		e.extFlags = binary.BigEndian.Uint16(b[62:])
+	}
+	return e
+}
+
+// lookup returns path's stage-0 entry, taking pending changes into account.
+func (idx *indexFile) lookup(path string) (indexEntry, bool) {
+	if e, changed := idx.changes[path]; changed {
+		if e == nil {
+			return indexEntry{}, false
+		}
+		return *e, true
+	}
+	i, ok := idx.find(path)
+	if !ok {
+		return indexEntry{}, false
+	}
+	return idx.entry(i), true
+}
+
+// set records e as path's new stage-0 entry.
+func (idx *indexFile) set(e indexEntry) {
+	if idx.changes == nil {
+		idx.changes = map[string]*indexEntry{}
+	}
+	e.flags &^= flagStageMask
+	idx.changes[e.path] = &e
+	idx.invalidateCacheTree(e.path)
+}
+
+// remove records that path's stage-0 entry goes.
+func (idx *indexFile) remove(path string) {
+	if _, ok := idx.lookup(path); !ok {
+		return
+	}
+	if idx.changes == nil {
+		idx.changes = map[string]*indexEntry{}
+	}
+	idx.changes[path] = nil
+	idx.invalidateCacheTree(path)
+}
+
+func (idx *indexFile) invalidateCacheTree(path string) {
+	for i := range idx.extensions {
+		if idx.extensions[i].sig != "TREE" {
+			continue
+		}
+		data, err := invalidateTreeExtension(idx.extensions[i].data, path)
+		if err != nil {
+			// A cache tree we cannot read is dropped; git recomputes it.
+			idx.extensions = append(idx.extensions[:i], idx.extensions[i+1:]...)
+			return
+		}
+		idx.extensions[i].data = data
+		return
+	}
+}
+
+// racy reports whether entry i was modified at or after the index was
+// written, so that its stat data alone does not prove it clean.
+func (idx *indexFile) racy(i int) bool {
+	if idx.mtime.IsZero() {
+		return false
+	}
+	b := idx.data[idx.offsets[i]:]
+	mode := binary.BigEndian.Uint32(b[24:])
+	if mode == 0o160000 || mode == 0o040000 { // gitlinks and sparse directories
+		return false
+	}
+	sec, nsec := binary.BigEndian.Uint32(b[8:]), binary.BigEndian.Uint32(b[12:])
+	isec, insec := uint32(idx.mtime.Unix()), uint32(idx.mtime.Nanosecond())
+	return sec > isec || (sec == isec && nsec >= insec)
+}
+
+// writeTo streams the new index to w: header, entries (copied or
+// encoded), kept extensions and the checksum.
+func (idx *indexFile) writeTo(w io.Writer) error {
+	type change struct {
+		path  string
+		entry *indexEntry
+	}
+	var changes []change
+	count := idx.count
+	version := idx.version
+	for p, e := range idx.changes {
+		changes = append(changes, change{p, e})
+		_, exists := idx.find(p)
+		switch {
+		case e == nil && exists:
+			count--
+		case e != nil && !exists:
+			count++
+		}
+		if e != nil && e.extFlags != 0 && version == 2 {
+			version = 3 // extended flags need version 3; other entries are unchanged
+		}
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].path < changes[j].path })
+
+	sum := sha1.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 256*1024)
+	out := &indexWriter{w: bw, sum: sum}
+	var hdr [12]byte
+	copy(hdr[:], indexSignature)
+	binary.BigEndian.PutUint32(hdr[4:], version)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(count))
+	out.write(hdr[:])
+
+	// The run of unchanged entries being copied starts at entry spanFrom.
+	spanFrom := 0
+	flush := func(to int) {
+		out.copyEntries(idx, spanFrom, to)
+		spanFrom = to
+	}
+	var lastPath []byte // the last path written, for version 4
+	emit := func(e *indexEntry) {
+		out.write(appendIndexEntry(nil, e, version, string(lastPath)))
+		lastPath = []byte(e.path)
+	}
+	ci := 0
+	for i := 0; i <= idx.count; i++ {
+		var p []byte
+		if i < idx.count {
+			p = idx.path(i)
+		}
+		// New paths that sort before entry i.
+		for ci < len(changes) && (i == idx.count || changes[ci].path < string(p)) {
+			flush(i)
+			if changes[ci].entry != nil {
+				emit(changes[ci].entry)
+			}
+			ci++
+		}
+		if i == idx.count {
+			break
+		}
+		// Entry i replaced or removed.
+		if ci < len(changes) && changes[ci].path == string(p) && idx.stage(i) == 0 {
+			flush(i)
+			if changes[ci].entry != nil {
+				emit(changes[ci].entry)
+			}
+			spanFrom = i + 1
+			ci++
+			continue
+		}
+		// A version 4 entry stores its path relative to the entry before
+		// it; after a change that is not the entry written last, so this
+		// one is encoded again.
+		if version == 4 {
+			var origPrev []byte
+			if i > 0 {
+				origPrev = idx.path(i - 1)
+			}
+			if !bytes.Equal(lastPath, origPrev) {
+				flush(i)
+				e := idx.entry(i)
+				if idx.racy(i) {
+					e.size = 0
+				}
+				emit(&e)
+				spanFrom = i + 1
+				continue
+			}
+		}
+		lastPath = p
+	}
+	flush(idx.count)
+	for _, ext := range idx.extensions {
+		if ext.sig == "link" {
+			continue
+		}
+		var h [8]byte
+		copy(h[:], ext.sig)
+		binary.BigEndian.PutUint32(h[4:], uint32(len(ext.data)))
+		out.write(h[:])
+		out.write(ext.data)
+	}
+	if out.err != nil {
+		return out.err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(sum.Sum(nil))
+	return err
+}
+
+// indexWriter writes the new index, remembering the first error.
+type indexWriter struct {
+	w   *bufio.Writer
+	sum hash.Hash
+	err error
+}
+
+func (w *indexWriter) write(b []byte) {
+	if w.err == nil {
+		_, w.err = w.w.Write(b)
+	}
+}
+
+// copyEntries copies entries [from, to) byte for byte, zeroing the size
+// of racily clean ones (git's "smudging").
+func (w *indexWriter) copyEntries(idx *indexFile, from, to int) {
+	if from >= to {
+		return
+	}
+	start := idx.offsets[from]
+	for i := from; i < to; i++ {
+		if !idx.racy(i) {
+			continue
+		}
+		sizeAt := idx.offsets[i] + 36
+		w.write(idx.data[start:sizeAt])
+		w.write([]byte{0, 0, 0, 0})
+		start = sizeAt + 4
+	}
+	w.write(idx.data[start:idx.offsets[to]])
+}
+
+// appendIndexEntry encodes one entry; prevPath is the path of the entry
+// written before it (used by version 4's prefix compression).
+func appendIndexEntry(dst []byte, e *indexEntry, version uint32, prevPath string) []byte {
+	start := len(dst)
+	var b [entryFixedSize + 2]byte
+	binary.BigEndian.PutUint32(b[0:], e.ctimeSec)
+	binary.BigEndian.PutUint32(b[4:], e.ctimeNsec)
+	binary.BigEndian.PutUint32(b[8:], e.mtimeSec)
+	binary.BigEndian.PutUint32(b[12:], e.mtimeNsec)
+	binary.BigEndian.PutUint32(b[16:], e.dev)
+	binary.BigEndian.PutUint32(b[20:], e.ino)
+	binary.BigEndian.PutUint32(b[24:], e.mode)
+	binary.BigEndian.PutUint32(b[28:], e.uid)
+	binary.BigEndian.PutUint32(b[32:], e.gid)
+	binary.BigEndian.PutUint32(b[36:], e.size)
+	copy(b[40:60], e.hash[:])
+	flags := e.flags &^ (flagNameMask | flagExtended)
+	if len(e.path) < flagNameMask {
+		flags |= uint16(len(e.path))
+	} else {
+		flags |= flagNameMask
+	}
+	n := entryFixedSize
+	if e.extFlags != 0 {
+		flags |= flagExtended
+		binary.BigEndian.PutUint16(b[62:], e.extFlags)
+		n += 2
+	}
+	binary.BigEndian.PutUint16(b[60:], flags)
+	dst = append(dst, b[:n]...)
+	if version == 4 {
+		common := 0
+		for common < len(prevPath) && common < len(e.path) && prevPath[common] == e.path[common] {
+			common++
+		}
+		dst = appendVarint(dst, uint64(len(prevPath)-common))
+		dst = append(dst, e.path[common:]...)
+		return append(dst, 0)
+	}
+	dst = append(dst, e.path...)
+	dst = append(dst, 0)
+	for (len(dst)-start)%8 != 0 {
+		dst = append(dst, 0)
+	}
+	return dst
+}
+
+// readWhole reads a file into memory, where it cannot be mapped.
+func readWhole(f *os.File, size int64) ([]byte, func(), error) {
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, nil, err
+	}
+	return data, func() {}, nil
+}
