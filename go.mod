@@ -1,6 +1,6 @@
 module lore
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/go-git/go-git/v5 v5.19.3
