@@ -56,11 +56,17 @@ func parseTagFilter(s string) []string {
 	return out
 }
 
-// readMemories loads the memories and reports the file's problems.
-func readMemories(s *mdstore.Store, p *printer) ([]mdstore.Memory, error) {
+// readMemories opens the store and reads its memories, reporting the
+// file's problems; it is where list, search and prime begin.
+func (g globals) readMemories(e *env) ([]mdstore.Memory, *printer, error) {
+	s, err := g.openStore(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := g.printer(e)
 	ms, warnings, err := s.Memories()
 	p.warnings(warnings)
-	return ms, err
+	return ms, p, err
 }
 
 // --- init ---
@@ -209,12 +215,7 @@ func runList(e *env, g globals, opts listOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
-	p := g.printer(e)
-	all, err := readMemories(s, p)
+	all, p, err := g.readMemories(e)
 	if err != nil {
 		return err
 	}
@@ -378,12 +379,7 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
-	p := g.printer(e)
-	all, err := readMemories(s, p)
+	all, p, err := g.readMemories(e)
 	if err != nil {
 		return err
 	}

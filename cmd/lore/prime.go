@@ -56,12 +56,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
-	p := g.printer(e)
-	all, err := readMemories(s, p)
+	all, p, err := g.readMemories(e)
 	if err != nil {
 		return err
 	}

@@ -127,17 +127,7 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 		if len(body)-pos < entryFixedSize {
 			return nil, nil, bad("entry %d truncated", i)
 		}
-		b := body[pos:]
-		e := indexEntry{
-			ctimeSec: binary.BigEndian.Uint32(b[0:]), ctimeNsec: binary.BigEndian.Uint32(b[4:]),
-			mtimeSec: binary.BigEndian.Uint32(b[8:]), mtimeNsec: binary.BigEndian.Uint32(b[12:]),
-			dev: binary.BigEndian.Uint32(b[16:]), ino: binary.BigEndian.Uint32(b[20:]),
-			mode: binary.BigEndian.Uint32(b[24:]),
-			uid:  binary.BigEndian.Uint32(b[28:]), gid: binary.BigEndian.Uint32(b[32:]),
-			size:  binary.BigEndian.Uint32(b[36:]),
-			flags: binary.BigEndian.Uint16(b[60:]),
-		}
-		copy(e.hash[:], b[40:60])
+		e := decodeEntryFields(body[pos:])
 		pos += entryFixedSize
 		if e.flags&flagExtended != 0 {
 			if idx.version < 3 {
@@ -318,6 +308,22 @@ func decodeEWAH(data []byte) ([]uint64, int, error) {
 		}
 	}
 	return bits, end, nil
+}
+
+// decodeEntryFields reads the fixed-size part of an entry (stat data,
+// mode, hash, flags); b holds at least entryFixedSize bytes.
+func decodeEntryFields(b []byte) indexEntry {
+	e := indexEntry{
+		ctimeSec: binary.BigEndian.Uint32(b[0:]), ctimeNsec: binary.BigEndian.Uint32(b[4:]),
+		mtimeSec: binary.BigEndian.Uint32(b[8:]), mtimeNsec: binary.BigEndian.Uint32(b[12:]),
+		dev: binary.BigEndian.Uint32(b[16:]), ino: binary.BigEndian.Uint32(b[20:]),
+		mode: binary.BigEndian.Uint32(b[24:]),
+		uid:  binary.BigEndian.Uint32(b[28:]), gid: binary.BigEndian.Uint32(b[32:]),
+		size:  binary.BigEndian.Uint32(b[36:]),
+		flags: binary.BigEndian.Uint16(b[60:]),
+	}
+	copy(e.hash[:], b[40:60])
+	return e
 }
 
 // compareIndexEntry orders entries by path, then stage.

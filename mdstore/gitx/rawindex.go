@@ -284,17 +284,8 @@ func (idx *indexFile) sparseDirFor(path string) (string, bool) {
 // entry decodes entry i.
 func (idx *indexFile) entry(i int) indexEntry {
 	b := idx.data[idx.offsets[i]:]
-	e := indexEntry{
-		ctimeSec: binary.BigEndian.Uint32(b[0:]), ctimeNsec: binary.BigEndian.Uint32(b[4:]),
-		mtimeSec: binary.BigEndian.Uint32(b[8:]), mtimeNsec: binary.BigEndian.Uint32(b[12:]),
-		dev: binary.BigEndian.Uint32(b[16:]), ino: binary.BigEndian.Uint32(b[20:]),
-		mode: binary.BigEndian.Uint32(b[24:]),
-		uid:  binary.BigEndian.Uint32(b[28:]), gid: binary.BigEndian.Uint32(b[32:]),
-		size:  binary.BigEndian.Uint32(b[36:]),
-		flags: binary.BigEndian.Uint16(b[60:]),
-		path:  string(idx.path(i)),
-	}
-	copy(e.hash[:], b[40:60])
+	e := decodeEntryFields(b)
+	e.path = string(idx.path(i))
 	if e.flags&flagExtended != 0 {
 		e.extFlags = binary.BigEndian.Uint16(b[62:])
 	}
