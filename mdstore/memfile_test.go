@@ -322,3 +322,30 @@ func FuzzParseMemories(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMetadataMatchesSeedRegex checks the hand-written matcher against
+// seed 001's METADATA_RE itself.
+func FuzzMetadataMatchesSeedRegex(f *testing.F) {
+	f.Add("<!-- tags: a, b | created: 2025-01-20 -->")
+	f.Add("<!-- tags:  | created: 2025-01-20 -->")
+	f.Add("x <!-- tags: a|b | created: 2025-01-20 --> <!-- tags: c | created: 2025-01-21 -->")
+	f.Add("<!-- tags: | created: 2025-01-21 -->")
+	f.Fuzz(func(t *testing.T, line string) {
+		m := seedMetadataRE.FindStringSubmatch(line)
+		tags, created, ok := matchMetadata(line)
+		if ok != (m != nil) || (ok && (tags != m[1] || created != m[2])) {
+			t.Fatalf("%q: regexp %q, lore (%q, %q, %v)", line, m, tags, created, ok)
+		}
+	})
+}
+
+func FuzzValidMemoryIDMatchesSeedRegex(f *testing.F) {
+	f.Add("mem-1737372000-a1b2")
+	f.Add("mem-1-g7h8")
+	f.Fuzz(func(t *testing.T, id string) {
+		want := regexp.MustCompile(`^mem-\d+-[0-9a-f]{4}$`).MatchString(id)
+		if ValidMemoryID(id) != want {
+			t.Fatalf("%q: regexp %v", id, want)
+		}
+	})
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -106,10 +105,25 @@ func (m Memory) Unix() int64 {
 
 const dateLayout = "2006-01-02"
 
-var memoryIDPattern = regexp.MustCompile(`^mem-[0-9]+-[0-9a-f]{4}$`)
-
-// ValidMemoryID reports whether id has the form mem-{unix}-{4 hex}.
-func ValidMemoryID(id string) bool { return memoryIDPattern.MatchString(id) }
+// ValidMemoryID reports whether id has the form mem-{unix}-{4 hex}, seed
+// 001's MEMORY_ID_RE (mem-\d+-[0-9a-f]{4}) matched against the whole id.
+func ValidMemoryID(id string) bool {
+	digits, suffix, ok := strings.Cut(strings.TrimPrefix(id, "mem-"), "-")
+	if !ok || !strings.HasPrefix(id, "mem-") || digits == "" || len(suffix) != 4 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	for _, c := range suffix {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // newMemoryID makes mem-{unix}-{4 hex} from the clock and random source,
 // avoiding every id in taken.

@@ -76,5 +76,18 @@ func anyTag(have, want []string) bool {
 // memories of the same second keep their file order (a new memory is
 // written above older ones).
 func SortNewestFirst(memories []Memory) {
-	sort.SliceStable(memories, func(i, j int) bool { return memories[i].Unix() > memories[j].Unix() })
+	type key struct {
+		unix int64
+		pos  int
+	}
+	keys := make([]key, len(memories))
+	for i, m := range memories {
+		keys[i] = key{m.Unix(), i}
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return keys[i].unix > keys[j].unix })
+	sorted := make([]Memory, len(memories))
+	for i, k := range keys {
+		sorted[i] = memories[k.pos]
+	}
+	copy(memories, sorted)
 }

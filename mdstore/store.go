@@ -213,26 +213,36 @@ func commitMessage(subject, body string, trailers ...string) string {
 	return b.String()
 }
 
-func (s *Store) readFile(p string) ([]byte, bool, error) {
-	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(p)))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("mdstore: read %s: %w", p, err)
-	}
-	return data, true, nil
-}
-
 // Memories returns every valid memory in file order and the problems found.
 // A store without memories.md has no memories.
 func (s *Store) Memories() ([]Memory, []Warning, error) {
-	data, _, err := s.readFile(MemoriesPath)
+	text, err := s.readFileText(MemoriesPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	f := parseMemories(data, MemoriesPath)
+	f := parseMemoriesText(text, MemoriesPath)
 	return f.memories, f.warnings, nil
+}
+
+// readFileText reads a store file into a string without a second copy;
+// a missing file reads as "".
+func (s *Store) readFileText(p string) (string, error) {
+	f, err := os.Open(filepath.Join(s.root, filepath.FromSlash(p)))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("mdstore: read %s: %w", p, err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	if info, err := f.Stat(); err == nil {
+		b.Grow(int(info.Size()))
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", fmt.Errorf("mdstore: read %s: %w", p, err)
+	}
+	return b.String(), nil
 }
 
 // Memory returns the memory with the given id, or ErrNotFound.

@@ -39,7 +39,7 @@ func Memories(memories []mdstore.Memory, budgetTokens int) MemoriesBlock {
 	// section's header once, and each memory's block.
 	blockLen := make([]int, len(candidates))
 	for i, m := range candidates {
-		blockLen[i] = runeLen("\n" + mdstore.FormatMemory(m))
+		blockLen[i] = 1 + formattedLen(m) // "\n" + the block
 	}
 	sectionUsed := map[mdstore.MemoryType]int{}
 	selected := make([]bool, len(candidates))
@@ -143,3 +143,30 @@ func Render(memories []mdstore.Memory) string {
 }
 
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+// formattedLen is runeLen(mdstore.FormatMemory(m)) without building the
+// block: "### id\n", "> line\n" or ">\n" per content line, and the
+// metadata comment.
+func formattedLen(m mdstore.Memory) int {
+	n := runeLen("### "+m.ID) + 1
+	for rest := m.Content; ; {
+		line, after, more := strings.Cut(rest, "\n")
+		if line == "" {
+			n += 2
+		} else {
+			n += 3 + runeLen(line)
+		}
+		if !more {
+			break
+		}
+		rest = after
+	}
+	n += runeLen("<!-- tags:  | created:  -->\n") + runeLen(m.Created)
+	for i, t := range m.Tags {
+		if i > 0 {
+			n += 2
+		}
+		n += runeLen(t)
+	}
+	return n
+}

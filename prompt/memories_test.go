@@ -136,3 +136,15 @@ func ids(ms []mdstore.Memory) []string {
 	}
 	return out
 }
+
+func TestFormattedLenMatchesFormatMemory(t *testing.T) {
+	ms := append([]mdstore.Memory{
+		mem("mem-1-aaaa", mdstore.Fix, "a\n\nb ✓ 日本\n", "x", "yy"),
+		mem("mem-2-bbbb", mdstore.Fix, "single"),
+	}, sample...)
+	for _, m := range ms {
+		if got, want := formattedLen(m), utf8.RuneCountInString(mdstore.FormatMemory(m)); got != want {
+			t.Errorf("%s: formattedLen %d, FormatMemory %d", m.ID, got, want)
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testEnv is an env with in-memory streams, a fixed clock and a fixed id
+// source, working in dir.
+func testEnv(dir string) (*env, *bytes.Buffer, *bytes.Buffer) {
+	var stdout, stderr bytes.Buffer
+	clock := time.Date(2025, 1, 20, 12, 0, 0, 0, time.UTC)
+	return &env{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+		now:    func() time.Time { clock = clock.Add(time.Minute); return clock },
+		random: bytes.NewReader(bytes.Repeat([]byte{0xa1, 0xb2, 0xc3, 0xd4}, 16)),
+		getenv: func(k string) string {
+			if k == "HOME" {
+				return dir
+			}
+			return ""
+		},
+		workDir: dir,
+	}, &stdout, &stderr
+}
+
+// TestRunFunctionsInProcess drives the run functions directly, as the
+// flag wiring would, with deterministic ids and dates.
+func TestRunFunctionsInProcess(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git := exec.Command("git", "init", "-q", "-b", "main", dir)
+	git.Env = []string{"HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH")}
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[user]\n\tname = In Process\n\temail = ip@example.com\n"), 0o644)
+	e, stdout, stderr := testEnv(dir)
+	g := globals{color: "never"}
+
+	adds := []addOptions{
+		{content: "This codebase uses barrel exports.", typ: "pattern", tags: "imports", format: "quiet"},
+		{content: "Chose JSONL over SQLite: append-only.", typ: "decision", tags: "storage,architecture", format: "quiet"},
+		{content: "ECONNREFUSED on 5432: start PostgreSQL.", typ: "fix", tags: "docker", format: "quiet"},
+	}
+	for _, a := range adds {
+		if err := runAdd(e, g, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := stdout.String(); got != "mem-1737374460-a1b2\nmem-1737374580-c3d4\nmem-1737374700-a1b2\n" {
+		t.Fatalf("ids:\n%s", got)
+	}
+	stdout.Reset()
+	if err := runList(e, g, listOptions{format: "table"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := runPrime(e, g, primeOptions{format: "markdown", budget: 60}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "run-list-and-prime.txt", stdout.String())
+	if !strings.Contains(stderr.String(), "prime: 2 of 3 memories left out to stay within 60 tokens") {
+		t.Fatalf("stderr: %s", stderr.String())
+	}
+	if err := runShow(e, g, showOptions{id: "mem-1-ffff", format: "table"}); exitCode(e, err) != exitFailure {
+		t.Fatalf("show of a missing id: %v", err)
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
