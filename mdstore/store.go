@@ -121,15 +121,6 @@ type WriteResult struct {
 	Notices []string
 }
 
-// repoPath turns a store path (".agent/memories.md") into a path relative
-// to the top of the worktree.
-func (s *Store) repoPath(p string) string {
-	if s.prefix == "" {
-		return p
-	}
-	return s.prefix + "/" + p
-}
-
 // write runs one change: build registers edits (with store paths) and the
 // commit message. It becomes one commit, or less if the configuration or
 // the repository's state says so.

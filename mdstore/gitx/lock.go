@@ -6,7 +6,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -128,19 +127,6 @@ func (l *lockFile) publish() error {
 	// The lock path is free now and may be another process's next lock:
 	// a later rollback must not remove it.
 	l.path = ""
-	return nil
-}
-
-// commit prepares, publishes and syncs the directory: the whole protocol
-// for a lock that nothing else has to be published with.
-func (l *lockFile) commit() error {
-	if err := l.prepare(true); err != nil {
-		return err
-	}
-	if err := l.publish(); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(l.target))
 	return nil
 }
 

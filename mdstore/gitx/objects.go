@@ -321,9 +321,6 @@ func (r *Repo) applyTreeChanges(base Hash, changes []treeChange) (Hash, error) {
 	return r.writeObject(plumbing.TreeObject, encodeTree(entries))
 }
 
-// emptyTree is the name of the tree with no entries.
-var emptyTree = hashObject(plumbing.TreeObject, nil)
-
 // signature is an author or committer line.
 type signature struct {
 	Name  string

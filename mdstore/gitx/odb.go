@@ -103,14 +103,6 @@ func (db *objectDB) loadPacks() {
 	db.packsLoaded = true
 }
 
-func (db *objectDB) close() {
-	for _, p := range db.packs {
-		p.close()
-	}
-	db.packs = nil
-	db.packsLoaded = false
-}
-
 // readLooseObject inflates a loose object file.
 func readLooseObject(path string) (plumbing.ObjectType, []byte, error) {
 	f, err := os.Open(path)

@@ -228,6 +228,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 		for i := range plans {
 			p := &plans[i]
 			if p.newHead.same(p.head) {
+				p.newHead.hash = p.head.hash
 				continue
 			}
 			if !p.newHead.exists {
