@@ -174,6 +174,8 @@ func (t *storeTx) path(p string) string {
 }
 
 func (t *storeTx) read(p string) ([]byte, bool, error) { return t.tx.ReadFile(t.path(p)) }
+
+func (t *storeTx) readDir(p string) ([]os.DirEntry, error) { return t.tx.ReadDir(t.path(p)) }
 func (t *storeTx) edit(p string, fn gitx.EditFunc) {
 	t.edits++
 	t.tx.Edit(t.path(p), fn)

@@ -68,8 +68,35 @@ func (tx *Tx) ReadFile(path string) ([]byte, bool, error) {
 	return data, true, nil
 }
 
-// Edit registers an edit of path.
+// ReadDir lists the names in the worktree directory path (slash-separated,
+// relative to the top of the worktree); a missing directory is empty.
+func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
+	entries, err := os.ReadDir(filepath.Join(tx.root, filepath.FromSlash(path)))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitx: read %s: %w", path, err)
+	}
+	return entries, nil
+}
+
+// Edit registers an edit of path. Edits of the same path are composed
+// in the order they were registered.
 func (tx *Tx) Edit(path string, fn EditFunc) {
+	for i := range tx.edits {
+		if tx.edits[i].path == path {
+			first := tx.edits[i].fn
+			tx.edits[i].fn = func(old []byte, exists bool) ([]byte, bool, error) {
+				mid, keep, err := first(old, exists)
+				if err != nil {
+					return nil, false, err
+				}
+				return fn(mid, keep)
+			}
+			return
+		}
+	}
 	tx.edits = append(tx.edits, fileEdit{path: path, fn: fn})
 }
 

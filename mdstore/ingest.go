@@ -1,0 +1,237 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"lore/sigils"
+)
+
+// IngestInput is one iteration: the agent's output and what the
+// orchestrator knows about it. Empty RunID means the current run; zero
+// Iteration means the next one in the run.
+type IngestInput struct {
+	Output       string
+	RunID        string
+	Iteration    int
+	TaskID       string
+	FeatureID    string
+	Model        string
+	DurationSecs float64
+	CostUSD      float64
+	Files        []string
+}
+
+// IngestResult says what one ingest recorded.
+type IngestResult struct {
+	Journal         JournalEntry    `json:"journal"`
+	JournalReplaced bool            `json:"journal_replaced"` // this run and iteration had an entry already
+	Knowledge       []IngestedEntry `json:"knowledge"`
+	Learnings       []IngestedEntry `json:"learnings"`
+	Skipped         []string        `json:"skipped"` // sigils refused, with the reason
+	Sigils          sigils.Result   `json:"-"`
+	RunStarted      bool            `json:"run_started"`
+}
+
+// IngestedEntry is one knowledge entry or learning an ingest handled.
+type IngestedEntry struct {
+	ID     string `json:"id"`     // slug or learning id
+	Title  string `json:"title"`  // the knowledge title or the learning's category
+	Action string `json:"action"` // created, replaced, updated, unchanged; for learnings created or duplicate
+}
+
+// MinimalFailureReason is why_failed of the report made for a failed or
+// blocked iteration that did not describe its failure (seed 002).
+const MinimalFailureReason = "Task failed (no structured report)"
+
+// Ingest records one iteration in one commit: the journal entry (outcome
+// from the task sigils, the <journal> notes, the failure report and retry
+// suggestion, the difficulty), the knowledge entries (through seed 000's
+// dedup) and the learnings (skipping near-duplicates). Recording the same
+// run and iteration again changes nothing.
+func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
+	sig := sigils.Parse(in.Output)
+	out := &IngestResult{Sigils: sig}
+	entry := JournalEntry{
+		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
+		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
+		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal,
+	}
+	switch {
+	case sig.TaskFailed != "":
+		entry.Outcome = "failed"
+	case sig.TaskDone != "":
+		entry.Outcome = "done"
+	default:
+		entry.Outcome = "blocked" // no task sigil
+	}
+	if entry.TaskID == "" {
+		entry.TaskID = firstNonEmpty(sig.TaskFailed, sig.TaskDone)
+	}
+	if entry.Outcome != "done" {
+		if fr := sig.FailureReport; fr != nil {
+			entry.Failure = &Failure{WhatTried: fr.WhatTried, WhyFailed: fr.WhyFailed, ErrorCategory: fr.ErrorCategory, RelevantFiles: fr.RelevantFiles, StackTrace: fr.StackTrace}
+		} else {
+			entry.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: truncateRunes(strings.TrimSpace(in.Output), sigils.MaxStackTrace)}
+		}
+		if entry.Failure.RelevantFiles == nil {
+			entry.Failure.RelevantFiles = []string{}
+		}
+		entry.Failure.RetrySuggestion = sig.RetrySuggestion
+	}
+	entry, err := entry.normalize()
+	if err != nil {
+		return nil, nil, err
+	}
+	if entry.RunID == "" {
+		run, started, err := s.currentOrNewRun()
+		if err != nil {
+			return nil, nil, err
+		}
+		entry.RunID, out.RunStarted = run, started
+	}
+
+	// Sigils that do not make a valid entry are reported, not fatal.
+	var knowledge []NewKnowledge
+	for _, k := range sig.Knowledge {
+		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: in.FeatureID, Body: k.Body}.normalize()
+		if err != nil {
+			out.Skipped = append(out.Skipped, fmt.Sprintf("knowledge %q: %s", k.Title, inputMessage(err)))
+			continue
+		}
+		knowledge = mergeSameTitle(knowledge, nk)
+	}
+	var learnings []NewLearning
+	for _, l := range sig.Learnings {
+		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: entry.TaskID, Body: l.Body, Runs: []string{entry.RunID}}.normalize()
+		if err != nil {
+			out.Skipped = append(out.Skipped, fmt.Sprintf("learning (%s): %s", l.Category, inputMessage(err)))
+			continue
+		}
+		if !nearDuplicateOfAny(learnings, nl) {
+			learnings = append(learnings, nl)
+		}
+	}
+
+	now := s.now()
+	var jplan journalPlan
+	kplans := make([]knowledgePlan, len(knowledge))
+	lplans := make([]learningPlan, len(learnings))
+	res, err := s.write(func(tx *storeTx) error {
+		if err := planJournal(tx, s, entry, now, &jplan); err != nil {
+			return err
+		}
+		for i := range knowledge {
+			if err := planKnowledge(tx, knowledge[i], now, &kplans[i], kplans[:i]); err != nil {
+				return err
+			}
+		}
+		for i := range learnings {
+			if err := planLearning(tx, s, learnings[i], now, &lplans[i]); err != nil {
+				return err
+			}
+		}
+		e := jplan.entry
+		subject := "lore: ingest " + e.Key() + " (" + e.Outcome
+		if e.TaskID != "" {
+			subject += " " + e.TaskID
+		}
+		tx.message(commitMessage(subject+")", ingestSummary(e, kplans, lplans), journalTrailers(e, "ingest")...))
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out.Journal, out.JournalReplaced = jplan.entry, jplan.replaced
+	for _, p := range kplans {
+		out.Knowledge = append(out.Knowledge, IngestedEntry{ID: p.entry.Slug, Title: p.entry.Title, Action: string(p.action)})
+	}
+	for _, p := range lplans {
+		action := "created"
+		if p.duplicate {
+			action = "duplicate"
+		}
+		out.Learnings = append(out.Learnings, IngestedEntry{ID: p.entry.ID, Title: p.entry.Category, Action: action})
+	}
+	return out, res, nil
+}
+
+// ingestSummary is the commit body: the notes' first line and what was
+// recorded besides the journal entry.
+func ingestSummary(e JournalEntry, kplans []knowledgePlan, lplans []learningPlan) string {
+	var lines []string
+	if first, _, _ := strings.Cut(e.Notes, "\n"); first != "" {
+		lines = append(lines, first, "")
+	}
+	for _, p := range kplans {
+		if p.action != KnowledgeUnchanged {
+			lines = append(lines, fmt.Sprintf("knowledge %s: %s", p.action, p.entry.Slug))
+		}
+	}
+	for _, p := range lplans {
+		if !p.duplicate {
+			lines = append(lines, fmt.Sprintf("learning added: %s (%s)", p.entry.ID, p.entry.Category))
+		}
+	}
+	if e.Failure != nil && e.Failure.RetrySuggestion != "" {
+		lines = append(lines, "retry suggestion recorded")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// mergeSameTitle adds k to ks, folding it into an earlier entry of the
+// same output with the same title (its body wins, tags are merged).
+func mergeSameTitle(ks []NewKnowledge, k NewKnowledge) []NewKnowledge {
+	for i := range ks {
+		if strings.EqualFold(ks[i].Title, k.Title) {
+			ks[i].Tags = mergeTags(ks[i].Tags, k.Tags)
+			ks[i].Body = k.Body
+			return ks
+		}
+	}
+	return append(ks, k)
+}
+
+func nearDuplicateOfAny(ls []NewLearning, l NewLearning) bool {
+	words := learningWords(l.Body)
+	for _, other := range ls {
+		if other.Category == l.Category && wordOverlap(words, learningWords(other.Body)) > 0.8 {
+			return true
+		}
+	}
+	return false
+}
+
+func inputMessage(err error) string {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie.Msg
+	}
+	return err.Error()
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// truncateRunes cuts s to at most n characters, never inside one.
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i]
+		}
+		count++
+	}
+	return s
+}

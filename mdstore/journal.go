@@ -1,0 +1,254 @@
+package mdstore
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"lore/sigils"
+)
+
+// JournalDir holds one directory per run and one file per iteration:
+// .agent/journal/<run-id>/<NNNN>.md (seeds 000 and 002).
+const JournalDir = ".agent/journal"
+
+// Outcomes of an iteration (seed 000). An iteration without a task sigil
+// is blocked.
+var Outcomes = []string{"done", "failed", "retried", "blocked", "interrupted"}
+
+// StuckThreshold is how many consecutive failures make a task stuck
+// (seed 002).
+const StuckThreshold = 3
+
+// JournalEntry is one iteration of an agent loop.
+type JournalEntry struct {
+	RunID         string   `json:"run_id"`
+	Iteration     int      `json:"iteration"`
+	TaskID        string   `json:"task_id,omitempty"`
+	FeatureID     string   `json:"feature_id,omitempty"`
+	Outcome       string   `json:"outcome"`
+	Model         string   `json:"model,omitempty"`
+	NextModel     string   `json:"next_model,omitempty"` // asked for with <next-model>
+	DurationSecs  float64  `json:"duration_secs"`
+	CostUSD       float64  `json:"cost_usd"`
+	FilesModified []string `json:"files_modified"`
+	Difficulty    string   `json:"difficulty,omitempty"`
+	CreatedAt     string   `json:"created_at"`
+	Failure       *Failure `json:"failure,omitempty"`
+	Notes         string   `json:"notes"` // the <journal> notes: the file's body
+	Path          string   `json:"path"`
+}
+
+// Failure is what a failed attempt reports (seed 002's failure_reports).
+type Failure struct {
+	WhatTried       string   `json:"what_tried"`
+	WhyFailed       string   `json:"why_failed"`
+	ErrorCategory   string   `json:"error_category"`
+	RelevantFiles   []string `json:"relevant_files"`
+	StackTrace      string   `json:"stack_trace,omitempty"`
+	RetrySuggestion string   `json:"retry_suggestion,omitempty"`
+}
+
+// Key is "<run>/<iteration>", how the CLI names an entry.
+func (e JournalEntry) Key() string { return fmt.Sprintf("%s/%04d", e.RunID, e.Iteration) }
+
+var runIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// ValidRunID reports whether id can name a run (and its directory):
+// lowercase letters, digits, '.', '_' and '-'. lore makes run-{8 hex}.
+func ValidRunID(id string) bool { return runIDPattern.MatchString(id) && !strings.Contains(id, "..") }
+
+// NewRunID makes run-{8 hex}.
+func NewRunID(random io.Reader) (string, error) {
+	if random == nil {
+		random = rand.Reader
+	}
+	var b [4]byte
+	if _, err := io.ReadFull(random, b[:]); err != nil {
+		return "", fmt.Errorf("mdstore: run id: %w", err)
+	}
+	return "run-" + hex.EncodeToString(b[:]), nil
+}
+
+// journalPath is where an iteration's entry lives.
+func journalPath(run string, iteration int) string {
+	return fmt.Sprintf("%s/%s/%04d.md", JournalDir, run, iteration)
+}
+
+// parseJournalKey splits "run/0003" (or "run/3").
+func parseJournalKey(key string) (string, int, error) {
+	run, it, ok := strings.Cut(key, "/")
+	n, err := strconv.Atoi(strings.TrimSuffix(it, ".md"))
+	if !ok || !ValidRunID(run) || err != nil || n < 0 {
+		return "", 0, &InputError{Field: "entry", Msg: fmt.Sprintf("%q is not <run>/<iteration>, such as run-1a2b3c4d/0003", key)}
+	}
+	return run, n, nil
+}
+
+func parseJournal(data []byte, path string) (JournalEntry, error) {
+	d, err := parseFrontmatter(data, path)
+	if err != nil {
+		return JournalEntry{}, err
+	}
+	e := JournalEntry{Path: path}
+	e.RunID = d.str("run_id", true)
+	if e.RunID != "" && !ValidRunID(e.RunID) {
+		d.problem(d.fieldLine("run_id"), "run_id %q may only hold lowercase letters, digits, '.', '_' and '-'", e.RunID)
+	}
+	e.Iteration = d.integer("iteration", true)
+	if parts := strings.Split(path, "/"); len(parts) >= 2 && e.RunID != "" {
+		if dir := parts[len(parts)-2]; dir != e.RunID {
+			d.problem(d.fieldLine("run_id"), "run_id %q does not match its directory %s", e.RunID, dir)
+		}
+		if n, err := strconv.Atoi(strings.TrimSuffix(parts[len(parts)-1], ".md")); err == nil && n != e.Iteration {
+			d.problem(d.fieldLine("iteration"), "iteration %d does not match the file name %s", e.Iteration, parts[len(parts)-1])
+		}
+	}
+	e.TaskID = d.str("task_id", false)
+	e.FeatureID = d.str("feature_id", false)
+	if d.str("outcome", true) != "" {
+		e.Outcome = d.enum("outcome", Outcomes)
+	}
+	e.Model = d.str("model", false)
+	e.NextModel = d.str("next_model", false)
+	e.DurationSecs = d.number("duration_secs")
+	e.CostUSD = d.number("cost_usd")
+	e.FilesModified = d.list("files_modified")
+	if e.FilesModified == nil {
+		e.FilesModified = []string{}
+	}
+	e.Difficulty = d.enum("difficulty", sigils.Difficulties)
+	e.CreatedAt = d.timestamp("created_at", false)
+	if f := d.sub("failure"); f != nil {
+		e.Failure = &Failure{
+			WhatTried:       f.str("what_tried", false),
+			WhyFailed:       f.str("why_failed", false),
+			ErrorCategory:   f.str("error_category", false),
+			RelevantFiles:   f.list("relevant_files"),
+			StackTrace:      f.str("stack_trace", false),
+			RetrySuggestion: f.str("retry_suggestion", false),
+		}
+		if e.Failure.RelevantFiles == nil {
+			e.Failure.RelevantFiles = []string{}
+		}
+		d.problems = append(d.problems, f.problems...)
+	}
+	e.Notes = strings.TrimSpace(d.body)
+	if err := d.err(); err != nil {
+		return JournalEntry{}, err
+	}
+	return e, nil
+}
+
+func renderJournal(e JournalEntry) []byte {
+	w := newFrontmatterWriter()
+	w.plain("run_id", e.RunID)
+	w.plain("iteration", strconv.Itoa(e.Iteration))
+	w.str("task_id", e.TaskID)
+	w.str("feature_id", e.FeatureID)
+	w.plain("outcome", e.Outcome)
+	w.str("model", e.Model)
+	w.str("next_model", e.NextModel)
+	w.plain("duration_secs", strconv.FormatFloat(e.DurationSecs, 'f', -1, 64))
+	w.plain("cost_usd", strconv.FormatFloat(e.CostUSD, 'f', -1, 64))
+	w.list("files_modified", e.FilesModified, true)
+	w.plain("difficulty", e.Difficulty)
+	w.str("created_at", e.CreatedAt)
+	if f := e.Failure; f != nil {
+		w.mapping("failure")
+		w.str("what_tried", f.WhatTried)
+		w.str("why_failed", f.WhyFailed)
+		w.str("error_category", f.ErrorCategory)
+		w.list("relevant_files", f.RelevantFiles, true)
+		w.str("stack_trace", f.StackTrace)
+		w.str("retry_suggestion", f.RetrySuggestion)
+		w.endMapping()
+	}
+	return w.done(e.Notes)
+}
+
+// sortJournal orders entries by run, then iteration.
+func sortJournal(es []JournalEntry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].RunID != es[j].RunID {
+			return es[i].RunID < es[j].RunID
+		}
+		return es[i].Iteration < es[j].Iteration
+	})
+}
+
+// TaskStats are the per-task figures seed 002 keeps in its
+// strategy_metrics table, derived from the journal instead of stored.
+type TaskStats struct {
+	TaskID              string `json:"task_id"`
+	Attempts            int    `json:"attempts"`
+	ConsecutiveFailures int    `json:"consecutive_failures"`
+	LastAttemptAt       string `json:"last_attempt_at,omitempty"`
+	LastSuccessAt       string `json:"last_success_at,omitempty"`
+	Stuck               bool   `json:"stuck"`
+	Difficulty          string `json:"difficulty,omitempty"`     // the latest estimate
+	SucceededWith       string `json:"succeeded_with,omitempty"` // the model of the latest success
+	LastOutcome         string `json:"last_outcome,omitempty"`
+}
+
+// failedOutcome reports whether an outcome counts as a failed attempt.
+// done resets the count; interrupted (the person stopped the iteration)
+// neither counts nor resets.
+func failedOutcome(outcome string) bool {
+	return outcome == "failed" || outcome == "retried" || outcome == "blocked"
+}
+
+// TaskFigures computes the figures of every task in the journal, in the
+// order the attempts happened (creation time, then run and iteration).
+func TaskFigures(entries []JournalEntry) map[string]TaskStats {
+	ordered := append([]JournalEntry(nil), entries...)
+	sort.SliceStable(ordered, func(i, j int) bool {
+		ti, tj := entryTime(ordered[i]), entryTime(ordered[j])
+		if !ti.Equal(tj) {
+			return ti.Before(tj)
+		}
+		if ordered[i].RunID != ordered[j].RunID {
+			return ordered[i].RunID < ordered[j].RunID
+		}
+		return ordered[i].Iteration < ordered[j].Iteration
+	})
+	stats := map[string]TaskStats{}
+	for _, e := range ordered {
+		if e.TaskID == "" {
+			continue
+		}
+		s := stats[e.TaskID]
+		s.TaskID = e.TaskID
+		s.Attempts++
+		s.LastAttemptAt = e.CreatedAt
+		s.LastOutcome = e.Outcome
+		switch {
+		case e.Outcome == "done":
+			s.ConsecutiveFailures = 0
+			s.LastSuccessAt = e.CreatedAt
+			s.SucceededWith = e.Model
+		case failedOutcome(e.Outcome):
+			s.ConsecutiveFailures++
+		}
+		if e.Difficulty != "" {
+			s.Difficulty = e.Difficulty
+		}
+		s.Stuck = s.ConsecutiveFailures >= StuckThreshold
+		stats[e.TaskID] = s
+	}
+	return stats
+}
+
+func entryTime(e JournalEntry) time.Time {
+	if t, err := time.Parse(time.RFC3339, e.CreatedAt); err == nil {
+		return t
+	}
+	t, _ := time.Parse(dateLayout, e.CreatedAt)
+	return t
+}
