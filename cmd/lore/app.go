@@ -147,6 +147,7 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), primeCommand(e),
+			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e),
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
@@ -163,9 +164,14 @@ func newApp(e *env) *cli.App {
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // exit codes are decided in run
 	}
-	for _, cmd := range app.Commands {
-		cmd.OnUsageError = app.OnUsageError
+	var setUsageError func([]*cli.Command)
+	setUsageError = func(cmds []*cli.Command) {
+		for _, cmd := range cmds {
+			cmd.OnUsageError = app.OnUsageError
+			setUsageError(cmd.Subcommands)
+		}
 	}
+	setUsageError(app.Commands)
 	return app
 }
 
@@ -218,6 +224,23 @@ func normalizeArgs(app *cli.App, args []string) []string {
 		return append(global, args[i:]...)
 	}
 	i++
+	// A command with subcommands ("lore journal list …"): reorder the
+	// subcommand's own arguments.
+	path := []string{name}
+	for len(cmd.Subcommands) > 0 && i < len(args) {
+		var sub *cli.Command
+		for _, c := range cmd.Subcommands {
+			if c.HasName(args[i]) {
+				sub = c
+			}
+		}
+		if sub == nil {
+			break
+		}
+		path = append(path, args[i])
+		cmd = sub
+		i++
+	}
 	var flags, positional []string
 	for i < len(args) {
 		arg := args[i]
@@ -245,7 +268,7 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			i++
 		}
 	}
-	out := append(global, name)
+	out := append(global, path...)
 	out = append(out, flags...)
 	if len(positional) > 0 {
 		out = append(out, "--")

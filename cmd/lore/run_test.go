@@ -89,3 +89,26 @@ func golden(t *testing.T, name, got string) {
 		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
+
+// TestHookNeverExitsTwo: exit status 2 from a Claude Code Stop hook keeps
+// Claude from stopping, so hook mode turns every failure, usage errors
+// included, into status 1.
+func TestHookNeverExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"ingest", "--hook", "claude", "--format", "yaml"},
+		{"ingest", "--hook", "claude"},
+		{"ingest", "--hook", "claude", "--iteration", "-1"},
+	} {
+		e, _, stderr := testEnv(dir)
+		e.stdin = strings.NewReader(`{"session_id":"s","transcript_path":"/nonexistent.jsonl"}`)
+		if code := run(args, e); code != exitFailure {
+			t.Errorf("%v: exit %d (%s)", args, code, stderr)
+		}
+	}
+	// Without --hook the same usage error is status 2.
+	e, _, _ := testEnv(dir)
+	if code := run([]string{"ingest", "x", "--format", "yaml"}, e); code != exitUsage {
+		t.Errorf("exit %d", code)
+	}
+}

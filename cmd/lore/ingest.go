@@ -1,0 +1,213 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/hooks"
+	"lore/mdstore"
+)
+
+type ingestOptions struct {
+	source     string // a file, "-" for stdin, or "" with transcript or hook
+	transcript string
+	hook       string
+	format     string
+	in         mdstore.IngestInput
+	setRun     bool
+	setIter    bool
+	setModel   bool
+}
+
+func ingestCommand(e *env) *cli.Command {
+	formats := []string{"table", "json"}
+	return &cli.Command{
+		Name:  "ingest",
+		Usage: "record one iteration from the agent's output: journal, knowledge, learnings, failure report, in one commit",
+		UsageText: "lore ingest <FILE|-> [--run R] [--iteration N] [--task ID] [--feature F] [--model M] [--duration S] [--cost USD] [--files a,b] [--format table|json]\n" +
+			"lore ingest --transcript PATH [flags]   the assistant's text since the last message the person typed\n" +
+			"lore ingest --hook claude               a Claude Code Stop hook: the payload on stdin names the transcript",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "run", Usage: "run id (default: the current run; with a transcript, claude-<session>)"},
+			&cli.IntFlag{Name: "iteration", Usage: "iteration (default: the next in the run; with a transcript, the turn number)"},
+			&cli.StringFlag{Name: "task", Usage: "task id (default: the one in <task-done> or <task-failed>)"},
+			&cli.StringFlag{Name: "feature", Usage: "feature id"},
+			&cli.StringFlag{Name: "model", Usage: "model used (default with a transcript: the one it names)"},
+			&cli.Float64Flag{Name: "duration", Usage: "wall-clock seconds"},
+			&cli.Float64Flag{Name: "cost", Usage: "cost in USD"},
+			&cli.StringFlag{Name: "files", Usage: "comma-separated files modified"},
+			&cli.StringFlag{Name: "transcript", Usage: "a Claude Code session transcript (JSON Lines)"},
+			&cli.StringFlag{Name: "hook", Usage: "read a hook payload on stdin: claude"},
+			formatFlag("table", formats...),
+		},
+		Action: func(c *cli.Context) error {
+			opts := ingestOptions{
+				source: c.Args().First(), transcript: c.String("transcript"), hook: c.String("hook"), format: c.String("format"),
+				in: mdstore.IngestInput{RunID: c.String("run"), Iteration: c.Int("iteration"), TaskID: c.String("task"), FeatureID: c.String("feature"),
+					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files"))},
+				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setModel: c.IsSet("model"),
+			}
+			err := checkIngestOptions(c, opts)
+			if err == nil {
+				err = runIngest(e, globalsFrom(c), opts)
+			}
+			if opts.hook != "" {
+				return hookExit(e, err)
+			}
+			return err
+		},
+	}
+}
+
+func checkIngestOptions(c *cli.Context, opts ingestOptions) error {
+	sources := 0
+	for _, s := range []string{opts.source, opts.transcript, opts.hook} {
+		if s != "" {
+			sources++
+		}
+	}
+	switch {
+	case c.NArg() > 1:
+		return usagef("ingest reads one file")
+	case sources != 1:
+		return usagef("ingest needs one source: a FILE, - for stdin, --transcript PATH or --hook claude")
+	case opts.hook != "" && opts.hook != "claude":
+		return usagef("unknown --hook %q (lore knows: claude)", opts.hook)
+	case opts.in.Iteration < 0 || opts.in.DurationSecs < 0 || opts.in.CostUSD < 0:
+		return usagef("--iteration, --duration and --cost cannot be negative")
+	}
+	return checkFormat(opts.format, "table", "json")
+}
+
+// hookExit keeps a hook's failure from blocking the agent: Claude Code
+// reads exit status 2 from a Stop hook as "do not stop", so every error
+// is reported on stderr with status 1.
+func hookExit(e *env, err error) error {
+	if err == nil {
+		return nil
+	}
+	if code := exitCode(e, err); code != exitOK {
+		return &reportedError{code: exitFailure}
+	}
+	return nil
+}
+
+func runIngest(e *env, g globals, opts ingestOptions) error {
+	in := opts.in
+	switch {
+	case opts.hook == "claude":
+		payload, err := hooks.ReadClaudeStop(e.stdin)
+		if err != nil {
+			return err
+		}
+		if g.root == "" && payload.Cwd != "" {
+			g.root = payload.Cwd
+		}
+		opts.transcript = payload.TranscriptPath
+		fallthrough
+	case opts.transcript != "":
+		f, err := os.Open(resolvePath(e, opts.transcript))
+		if err != nil {
+			return fmt.Errorf("read transcript: %w", err)
+		}
+		turn, err := hooks.LastTurn(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(turn.Text) == "" {
+			fmt.Fprintln(e.stderr, "lore: the transcript's last turn has no assistant text; nothing recorded")
+			return nil
+		}
+		in.Output = turn.Text
+		if !opts.setRun {
+			in.RunID = hooks.RunID(turn.SessionID)
+		}
+		if !opts.setIter {
+			in.Iteration = turn.Number
+		}
+		if !opts.setModel {
+			in.Model = turn.Model
+		}
+	case opts.source == "-":
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		in.Output = string(data)
+	default:
+		data, err := os.ReadFile(resolvePath(e, opts.source))
+		if err != nil {
+			return fmt.Errorf("read output: %w", err)
+		}
+		in.Output = string(data)
+	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	res, wr, err := s.Ingest(in)
+	if err != nil {
+		return err
+	}
+	if res.RunStarted {
+		p.notice("started run " + res.Journal.RunID + " (lore journal start names one)")
+	}
+	printNotices(p, wr)
+	if opts.format == "json" {
+		return writeJSON(p.out, struct {
+			*mdstore.IngestResult
+			Commit string `json:"commit,omitempty"`
+		}{res, wr.Commit})
+	}
+	j := res.Journal
+	title := fmt.Sprintf("%s %s", j.Key(), j.Outcome)
+	if j.TaskID != "" {
+		title += " (" + j.TaskID + ")"
+	}
+	verb := "Recorded"
+	if wr.Commit == "" && res.JournalReplaced {
+		verb = "Already recorded"
+	}
+	fmt.Fprintf(p.out, "%s%s %s\n", p.emoji("📓"), verb, p.paint(ansiYellow, title))
+	var rows [][]string
+	rows = append(rows, []string{"journal", j.Path})
+	if j.Failure != nil && j.Failure.WhyFailed == mdstore.MinimalFailureReason {
+		rows = append(rows, []string{"failure", "no <failure-report>: minimal report recorded"})
+	} else if j.Failure != nil {
+		rows = append(rows, []string{"failure", j.Failure.ErrorCategory + ": " + summary(j.Failure.WhyFailed, 60)})
+	}
+	for _, k := range res.Knowledge {
+		rows = append(rows, []string{"knowledge", k.Action + " " + k.ID})
+	}
+	for _, l := range res.Learnings {
+		if l.Action == "duplicate" {
+			rows = append(rows, []string{"learning", "not added: " + l.ID + " (" + l.Title + ") already says this"})
+		} else {
+			rows = append(rows, []string{"learning", "created " + l.ID + " (" + l.Title + ")"})
+		}
+	}
+	for _, s := range res.Skipped {
+		rows = append(rows, []string{"skipped", s})
+	}
+	if wr.Commit != "" {
+		rows = append(rows, []string{"commit", wr.Commit[:7]})
+	}
+	for _, r := range rows {
+		fmt.Fprintf(p.out, "  %-10s %s\n", r[0], r[1])
+	}
+	return nil
+}
+
+func resolvePath(e *env, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.workDir, p)
+}
