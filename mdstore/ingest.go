@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"lore/sigils"
 )
@@ -74,7 +73,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		if fr := sig.FailureReport; fr != nil {
 			entry.Failure = &Failure{WhatTried: fr.WhatTried, WhyFailed: fr.WhyFailed, ErrorCategory: fr.ErrorCategory, RelevantFiles: fr.RelevantFiles, StackTrace: fr.StackTrace}
 		} else {
-			entry.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: truncateRunes(strings.TrimSpace(in.Output), sigils.MaxStackTrace)}
+			entry.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(in.Output))}
 		}
 		if entry.Failure.RelevantFiles == nil {
 			entry.Failure.RelevantFiles = []string{}
@@ -219,19 +218,4 @@ func firstNonEmpty(values ...string) string {
 		}
 	}
 	return ""
-}
-
-// truncateRunes cuts s to at most n characters, never inside one.
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i]
-		}
-		count++
-	}
-	return s
 }

@@ -291,15 +291,16 @@ func parseFailureReport(content string) (FailureReport, bool) {
 		fr.ErrorCategory = "unknown"
 	}
 	fr.RelevantFiles = splitTags(fields["relevant_files"], false)
-	fr.StackTrace = truncateRunes(strings.TrimSpace(fields["stack_trace"]), MaxStackTrace)
+	fr.StackTrace = TruncateTrace(strings.TrimSpace(fields["stack_trace"]))
 	return fr, true
 }
 
-// truncateRunes cuts s to at most n characters, never inside one.
-func truncateRunes(s string, n int) string {
+// TruncateTrace cuts error output to the MaxStackTrace characters that are
+// stored, never inside a character.
+func TruncateTrace(s string) string {
 	count := 0
 	for i := range s {
-		if count == n {
+		if count == MaxStackTrace {
 			return s[:i]
 		}
 		count++

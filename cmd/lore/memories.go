@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -130,10 +129,11 @@ func addCommand(e *env) *cli.Command {
 			formatFlag("table", formats...),
 		},
 		Action: func(c *cli.Context) error {
-			if !c.Args().Present() {
-				return usagef("add needs the memory's content (or - to read it from stdin)")
+			content, err := bodyFrom(e, c.Args().Slice(), "the memory's content")
+			if err != nil {
+				return err
 			}
-			opts := addOptions{content: strings.Join(c.Args().Slice(), " "), typ: c.String("type"), tags: c.String("tags"), format: c.String("format")}
+			opts := addOptions{content: content, typ: c.String("type"), tags: c.String("tags"), format: c.String("format")}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
@@ -143,20 +143,12 @@ func addCommand(e *env) *cli.Command {
 }
 
 func runAdd(e *env, g globals, opts addOptions) error {
-	content := opts.content
-	if content == "-" {
-		data, err := io.ReadAll(e.stdin)
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		content = string(data)
-	}
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
-	m, res, err := s.AddMemory(mdstore.NewMemory{Type: mdstore.MemoryType(opts.typ), Content: content, Tags: mdstore.SplitTags(opts.tags)})
+	m, res, err := s.AddMemory(mdstore.NewMemory{Type: mdstore.MemoryType(opts.typ), Content: opts.content, Tags: mdstore.SplitTags(opts.tags)})
 	if err != nil {
 		return err
 	}
