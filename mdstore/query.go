@@ -21,7 +21,7 @@ func (f MemoryFilter) Match(m Memory) bool {
 	if len(f.Types) > 0 && !containsType(f.Types, m.Type) {
 		return false
 	}
-	if len(f.Tags) > 0 && !anyTag(m.Tags, f.Tags) {
+	if len(f.Tags) > 0 && !HasAnyTag(m.Tags, f.Tags) {
 		return false
 	}
 	if !f.Since.IsZero() {
@@ -61,7 +61,9 @@ func containsType(types []MemoryType, t MemoryType) bool {
 	return false
 }
 
-func anyTag(have, want []string) bool {
+// HasAnyTag reports whether have holds any of want, ignoring case: the
+// OR filter of every --tags flag.
+func HasAnyTag(have, want []string) bool {
 	for _, h := range have {
 		for _, w := range want {
 			if strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(w)) {

@@ -160,9 +160,10 @@ func runKnowledgeList(e *env, g globals, tags, format string) error {
 	if err != nil {
 		return err
 	}
+	want := parseTagFilter(tags)
 	var ks []mdstore.Knowledge
 	for _, k := range all {
-		if len(parseTagFilter(tags)) == 0 || (mdstore.MemoryFilter{Tags: parseTagFilter(tags)}).Match(mdstore.Memory{Tags: k.Tags}) {
+		if len(want) == 0 || mdstore.HasAnyTag(k.Tags, want) {
 			ks = append(ks, k)
 		}
 	}
@@ -373,7 +374,7 @@ func runLearningList(e *env, g globals, opts learningListOptions) error {
 	ls := []mdstore.Learning{}
 	for _, l := range all {
 		if (opts.category == "" || l.Category == opts.category) && (opts.status == "" || l.Status == opts.status) &&
-			(len(tags) == 0 || (mdstore.MemoryFilter{Tags: tags}).Match(mdstore.Memory{Tags: l.Tags})) {
+			(len(tags) == 0 || mdstore.HasAnyTag(l.Tags, tags)) {
 			ls = append(ls, l)
 		}
 	}
