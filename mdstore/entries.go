@@ -532,16 +532,17 @@ func journalTrailers(e JournalEntry, kind string) []string {
 
 // --- the current run ---
 
-// stateDir is where per-clone state that is never committed lives: under
-// the git directory, or .agent/.lore outside git.
-func (s *Store) stateDir() string {
+// StateDir is where per-clone state that is never committed lives (the
+// current run, the search index): <git-dir>/lore, or .agent/.lore outside
+// git.
+func (s *Store) StateDir() string {
 	if s.repo != nil {
 		return filepath.Join(s.repo.GitDir, "lore")
 	}
 	return filepath.Join(s.root, Dir, ".lore")
 }
 
-func (s *Store) runFile() string { return filepath.Join(s.stateDir(), "current-run") }
+func (s *Store) runFile() string { return filepath.Join(s.StateDir(), "current-run") }
 
 // CurrentRun is the run journal entries go to when none is named, "" if
 // no run was started in this clone.

@@ -1,0 +1,352 @@
+package bleveindex
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"lore/index"
+	"lore/mdstore"
+)
+
+// testRepo is a git repository holding a lore store, with the C git that
+// checks it and the index under test.
+type testRepo struct {
+	t     *testing.T
+	dir   string
+	home  string
+	store *mdstore.Store
+}
+
+func newTestRepo(t *testing.T) *testRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	r := &testRepo{t: t, dir: t.TempDir(), home: t.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	r.git("config", "user.name", "Test Person")
+	r.git("config", "user.email", "test@example.com")
+	r.open()
+	if _, _, err := r.store.Init(false); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (r *testRepo) open() {
+	s, err := mdstore.Open(r.dir, mdstore.Options{Getenv: r.getenv})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.store = s
+}
+
+func (r *testRepo) getenv(k string) string {
+	if k == "HOME" {
+		return r.home
+	}
+	return ""
+}
+
+func (r *testRepo) git(args ...string) string {
+	r.t.Helper()
+	return gitIn(r.t, r.dir, r.home, args...)
+}
+
+func gitIn(t *testing.T, dir, home string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH"),
+		"GIT_AUTHOR_NAME=Test Person", "GIT_AUTHOR_EMAIL=test@example.com",
+		"GIT_COMMITTER_NAME=Test Person", "GIT_COMMITTER_EMAIL=test@example.com"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimRight(string(out), "\n")
+}
+
+func (r *testRepo) index(opts Options) *Index {
+	return New(r.dir, Dir(r.store), opts)
+}
+
+func (r *testRepo) addMemory(content string, tags ...string) mdstore.Memory {
+	r.t.Helper()
+	m, _, err := r.store.AddMemory(mdstore.NewMemory{Type: mdstore.Pattern, Content: content, Tags: tags})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return m
+}
+
+func (r *testRepo) addKnowledge(title, body string, tags ...string) mdstore.Knowledge {
+	r.t.Helper()
+	k, _, _, err := r.store.AddKnowledge(mdstore.NewKnowledge{Title: title, Body: body, Tags: tags})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return k
+}
+
+func (r *testRepo) write(p, content string) {
+	r.t.Helper()
+	full := filepath.Join(r.dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// ids searches and returns the entry ids of the hits.
+func ids(t *testing.T, ix *Index, text string) []string {
+	t.Helper()
+	res, _, err := ix.Search(index.Query{Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, h.EntryID)
+	}
+	return out
+}
+
+func wantIDs(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("hits %v, want %v", got, want)
+	}
+}
+
+func TestFirstSearchBuildsTheIndex(t *testing.T) {
+	r := newTestRepo(t)
+	m := r.addMemory("scorch blocks every other opener while one process writes", "bleve")
+	ix := r.index(Options{})
+	res, rep, err := ix.Search(index.Query{Text: "opener"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Rebuilt || rep.Reason != "there was no index" {
+		t.Errorf("report %+v, want a rebuild because there was no index", rep)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].EntryID != m.ID || res.Hits[0].Kind != mdstore.KindMemory {
+		t.Fatalf("hits %+v", res.Hits)
+	}
+	if !strings.Contains(res.Hits[0].Snippet, "opener") {
+		t.Errorf("snippet %q does not show the match", res.Hits[0].Snippet)
+	}
+	if out := r.git("status", "--porcelain"); out != "" {
+		t.Errorf("the index is not under the worktree: git status says\n%s", out)
+	}
+	// Nothing changed: the next search indexes nothing. (It may read
+	// memories.md again: a file written within the racy window is.)
+	_, rep, err = ix.Search(index.Query{Text: "opener"})
+	if err != nil || rep.Indexed != 0 || rep.Rebuilt {
+		t.Fatalf("second search: report %+v, err %v", rep, err)
+	}
+}
+
+func TestLoreWritesAreSeen(t *testing.T) {
+	r := newTestRepo(t)
+	ix := r.index(Options{})
+	wantIDs(t, ids(t, ix, "zeppelin"))
+	m := r.addMemory("a zeppelin floats over the build farm")
+	wantIDs(t, ids(t, ix, "zeppelin"), m.ID)
+	k := r.addKnowledge("Zeppelin maintenance", "Check the gas bags weekly.", "airships")
+	wantIDs(t, ids(t, ix, "zeppelin"), k.Slug, m.ID)
+	if _, _, err := r.store.DeleteMemory(m.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantIDs(t, ids(t, ix, "zeppelin"), k.Slug)
+}
+
+func TestHandEditsAreSeen(t *testing.T) {
+	for _, sweep := range []int{DefaultSweepLimit, -1} {
+		t.Run(fmt.Sprintf("sweep=%d", sweep), func(t *testing.T) {
+			r := newTestRepo(t)
+			k := r.addKnowledge("Release checklist", "Tag, build, publish.", "release")
+			m := r.addMemory("the release script needs a clean tree")
+			ix := r.index(Options{SweepLimit: sweep})
+			wantIDs(t, ids(t, ix, "gondola"))
+
+			// memories.md is watched whatever the store's size.
+			text, _ := os.ReadFile(filepath.Join(r.dir, ".agent/memories.md"))
+			r.write(".agent/memories.md", strings.Replace(string(text), "clean tree", "clean tree and a gondola", 1))
+			wantIDs(t, ids(t, ix, "gondola"), m.ID)
+
+			// A new file, written by hand, changes its directory.
+			r.write(".agent/knowledge/cable-cars.md", "---\ntitle: \"Gondola lifts\"\ntags: [\"lifts\"]\n---\n\nCable cars.\n")
+			wantIDs(t, ids(t, ix, "gondola"), "cable-cars", m.ID)
+
+			// An editor that saves by renaming a new file over the old one.
+			p := filepath.Join(r.dir, ".agent/knowledge", k.Slug+".md")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p+".tmp", []byte(strings.Replace(string(data), "publish", "publish the gondola", 1)), 0o644)
+			if err := os.Rename(p+".tmp", p); err != nil {
+				t.Fatal(err)
+			}
+			got := ids(t, ix, "gondola")
+			if len(got) != 3 {
+				t.Fatalf("after a rename-save: hits %v, want three", got)
+			}
+
+			// Rewritten in place: seen on every search in a small store,
+			// and in a large one once its directory changes.
+			r.write(".agent/knowledge/cable-cars.md", "---\ntitle: \"Chair lifts\"\ntags: [\"lifts\"]\n---\n\nOpen chairs.\n")
+			if sweep < 0 {
+				r.write(".agent/knowledge/.touch", "")
+			}
+			if got := ids(t, ix, "gondola"); len(got) != 2 {
+				t.Fatalf("after an in-place edit: hits %v, want two", got)
+			}
+
+			// Deleted by hand.
+			os.Remove(filepath.Join(r.dir, ".agent/knowledge/cable-cars.md"))
+			wantIDs(t, ids(t, ix, "chair"))
+		})
+	}
+}
+
+func TestPullIsSeen(t *testing.T) {
+	r := newTestRepo(t)
+	keep := r.addKnowledge("Kept entry", "Nothing about airships.", "misc")
+	gone := r.addKnowledge("Doomed entry", "The balloon pops.", "misc")
+	ix := r.index(Options{})
+	wantIDs(t, ids(t, ix, "balloon"), gone.Slug)
+
+	// A second clone adds, edits and deletes, and pushes; the first pulls.
+	other := t.TempDir()
+	gitIn(t, r.dir, r.home, "clone", "-q", r.dir, other)
+	r.git("config", "receive.denyCurrentBranch", "ignore")
+	os.WriteFile(filepath.Join(other, ".agent/knowledge/balloon-rides.md"), []byte("---\ntitle: \"Balloon rides\"\ntags: [\"balloons\"]\n---\n\nHot air.\n"), 0o644)
+	os.WriteFile(filepath.Join(other, ".agent/knowledge", keep.Slug+".md"), []byte("---\ntitle: \"Kept entry\"\ntags: [\"misc\"]\n---\n\nNow about a balloon.\n"), 0o644)
+	os.Remove(filepath.Join(other, ".agent/knowledge", gone.Slug+".md"))
+	gitIn(t, other, r.home, "add", "-A")
+	gitIn(t, other, r.home, "commit", "-q", "-m", "balloons")
+	gitIn(t, other, r.home, "push", "-q", "origin", "HEAD:incoming")
+	r.git("merge", "-q", "--ff-only", "incoming")
+
+	got := ids(t, ix, "balloon")
+	if strings.Join(got, " ") != "balloon-rides "+keep.Slug && strings.Join(got, " ") != keep.Slug+" balloon-rides" {
+		t.Fatalf("after the pull: hits %v, want balloon-rides and %s", got, keep.Slug)
+	}
+}
+
+func TestAnotherProcessUpdatesTheIndex(t *testing.T) {
+	r := newTestRepo(t)
+	ix1 := r.index(Options{})
+	ix2 := r.index(Options{})
+	wantIDs(t, ids(t, ix1, "walrus"))
+	m := r.addMemory("a walrus in the pipeline")
+	wantIDs(t, ids(t, ix2, "walrus"), m.ID) // ix2 brings the index up to date
+	res, rep, err := ix1.Search(index.Query{Text: "walrus"})
+	if err != nil || rep.Indexed != 0 || len(res.Hits) != 1 {
+		t.Fatalf("ix1 after ix2's update: report %+v, hits %d, err %v", rep, len(res.Hits), err)
+	}
+}
+
+func TestDamagedIndexIsRebuilt(t *testing.T) {
+	r := newTestRepo(t)
+	m := r.addMemory("an otter holds the lock")
+	dir := Dir(r.store)
+	for name, damage := range map[string]func(gen string){
+		"current": func(string) { os.WriteFile(filepath.Join(dir, "current"), []byte("garbage"), 0o644) },
+		"format": func(gen string) {
+			os.WriteFile(filepath.Join(dir, "current"), []byte("lore-index 999 "+gen+"\n"), 0o644)
+		},
+		"manifest": func(gen string) { os.WriteFile(filepath.Join(dir, gen+".manifest"), []byte("LOREMAN1 short"), 0o644) },
+		"root":     func(gen string) { os.WriteFile(filepath.Join(dir, gen, "root.bolt"), []byte("not a bolt file"), 0o644) },
+		"missing":  func(gen string) { os.RemoveAll(filepath.Join(dir, gen)) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			ix := r.index(Options{})
+			wantIDs(t, ids(t, ix, "otter"), m.ID)
+			gen, err := ix.current()
+			if err != nil {
+				t.Fatal(err)
+			}
+			damage(gen)
+			res, rep, err := ix.Search(index.Query{Text: "otter"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Rebuilt {
+				t.Errorf("report %+v: not rebuilt", rep)
+			}
+			if len(res.Hits) != 1 {
+				t.Errorf("hits %+v", res.Hits)
+			}
+		})
+	}
+}
+
+func TestBusyIndexDoesNotHang(t *testing.T) {
+	r := newTestRepo(t)
+	r.addMemory("a heron waits")
+	ix := r.index(Options{Timeout: 100 * time.Millisecond})
+	ids(t, ix, "heron")
+	gen, _ := ix.current()
+
+	// Another process holds the index open for writing.
+	w, err := openScorch(filepath.Join(Dir(r.store), gen), true, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, _, err = ix.Search(index.Query{Text: "heron"})
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("search on a busy index: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("search waited %v on a busy index with a 100ms timeout", d)
+	}
+
+	// Another process is updating: the write lock is taken.
+	w.Close()
+	r.addMemory("a heron flies")
+	held := make(chan struct{})
+	release := make(chan struct{})
+	go ix.locked(func() error { close(held); <-release; return nil })
+	<-held
+	start = time.Now()
+	_, _, err = ix.Search(index.Query{Text: "heron"})
+	close(release)
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("search while another updates: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("search waited %v", d)
+	}
+}
+
+func TestStatus(t *testing.T) {
+	r := newTestRepo(t)
+	r.addMemory("a kestrel hovers")
+	r.addKnowledge("Kestrels", "Small falcons.", "birds")
+	ix := r.index(Options{})
+	st, err := ix.Status()
+	if err != nil || st.Problem != "there was no index" {
+		t.Fatalf("status before any search: %+v, %v", st, err)
+	}
+	if _, err := ix.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	st, err = ix.Status()
+	if err != nil || !st.Fresh || st.Documents != 2 || st.Files != 2 || !st.EveryFile {
+		t.Fatalf("status after a refresh: %+v, %v", st, err)
+	}
+	r.write(".agent/knowledge/kestrels.md", "---\ntitle: \"Kestrels\"\ntags: [\"birds\"]\n---\n\nHovering falcons.\n")
+	st, err = ix.Status()
+	if err != nil || st.Fresh || st.StaleFiles != 1 {
+		t.Fatalf("status after a hand edit: %+v, %v", st, err)
+	}
+}

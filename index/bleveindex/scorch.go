@@ -1,0 +1,351 @@
+package bleveindex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/collector"
+	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"lore/index"
+)
+
+// ErrBusy is returned when another process holds the index for writing
+// longer than the caller was willing to wait.
+var ErrBusy = errors.New("the search index is busy (another lore process is writing it)")
+
+// Scorch is one bleve scorch index on disk, opened for reading or writing.
+// It implements index.Index. bleve's scorch lets one process open an index
+// for writing and blocks every other opener meanwhile; Open therefore
+// always takes a timeout.
+type Scorch struct {
+	s     bindex.Index
+	queue *bindex.AnalysisQueue
+	path  string
+}
+
+// openScorch opens (writable: creating) the scorch index in dir, waiting
+// at most timeout for another process's lock.
+func openScorch(dir string, writable bool, timeout time.Duration) (*Scorch, error) {
+	if timeout <= 0 {
+		timeout = time.Millisecond
+	}
+	cfg := map[string]interface{}{
+		"path":         dir,
+		"read_only":    !writable,
+		"bolt_timeout": timeout.String(),
+	}
+	workers := 1
+	if writable {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	queue := bindex.NewAnalysisQueue(workers)
+	s, err := scorch.NewScorch(scorch.Name, cfg, queue)
+	if err == nil {
+		err = s.Open()
+	}
+	if err != nil {
+		queue.Close()
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, ErrBusy
+		}
+		return nil, err
+	}
+	return &Scorch{s: s, queue: queue, path: dir}, nil
+}
+
+// Close releases the index and its lock.
+func (x *Scorch) Close() error {
+	err := x.s.Close()
+	x.queue.Close()
+	return err
+}
+
+// Index adds or replaces documents in one batch; it returns once the batch
+// is on disk.
+func (x *Scorch) Index(docs ...index.Doc) error {
+	return x.apply(docs, nil)
+}
+
+// Remove drops documents by ID in one batch.
+func (x *Scorch) Remove(ids ...string) error {
+	return x.apply(nil, ids)
+}
+
+// apply writes one batch of updates and deletions.
+func (x *Scorch) apply(docs []index.Doc, remove []string) error {
+	if len(docs) == 0 && len(remove) == 0 {
+		return nil
+	}
+	b := bindex.NewBatch()
+	for _, d := range docs {
+		doc, err := buildDocument(d)
+		if err != nil {
+			return fmt.Errorf("index %s: %w", d.ID, err)
+		}
+		b.Update(doc)
+	}
+	for _, id := range remove {
+		b.Delete(id)
+	}
+	return x.s.Batch(b)
+}
+
+// Clear drops every document.
+func (x *Scorch) Clear() error {
+	r, err := x.s.Reader()
+	if err != nil {
+		return err
+	}
+	ids, err := allIDs(r)
+	r.Close()
+	if err != nil {
+		return err
+	}
+	return x.Remove(ids...)
+}
+
+// DocCount is how many documents the index holds.
+func (x *Scorch) DocCount() (uint64, error) {
+	r, err := x.s.Reader()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	return r.DocCount()
+}
+
+func allIDs(r bindex.IndexReader) ([]string, error) {
+	it, err := r.DocIDReaderAll()
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var ids []string
+	for {
+		id, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		if id == nil {
+			return ids, nil
+		}
+		ext, err := r.ExternalID(id)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, ext)
+	}
+}
+
+// bleve's query package wants a mapping to find analyzers; lore builds
+// every query from analyzed terms, so an empty one serves.
+var queryMapping = mapping.NewIndexMapping()
+
+// Search answers q with bleve's ranking (tf-idf) over queries built by the
+// rules in package index: every query word may match a title, tag or
+// content, exactly or within its fuzziness; more words matched rank higher;
+// filters restrict without scoring.
+func (x *Scorch) Search(q index.Query) (index.Result, error) {
+	r, err := x.s.Reader()
+	if err != nil {
+		return index.Result{}, err
+	}
+	defer r.Close()
+	terms := index.Tokens(q.Text)
+	res, err := x.search(r, q, terms)
+	if err != nil || res.Total > 0 || len(terms) == 0 {
+		return res, err
+	}
+	res.Suggestion = index.Suggest(q.Text, vocabulary(r))
+	return res, nil
+}
+
+func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (index.Result, error) {
+	ctx := context.WithValue(context.Background(), search.GetScoringModelCallbackKey,
+		search.GetScoringModelCallbackFn(func() string { return bindex.DefaultScoringModel }))
+	var main query.Query
+	sort := search.SortOrder{&search.SortScore{Desc: true}, &search.SortDocID{}}
+	if len(terms) == 0 {
+		main = query.NewMatchAllQuery()
+		sort = search.SortOrder{&search.SortField{Field: fieldCreated, Desc: true, Missing: search.SortFieldMissingLast}, &search.SortDocID{}}
+	} else {
+		words := make([]query.Query, 0, len(terms))
+		for _, t := range terms {
+			words = append(words, wordQuery(t))
+		}
+		main = query.NewDisjunctionQuery(words)
+	}
+	if filter := filterQuery(q); filter != nil {
+		bq := query.NewBooleanQuery([]query.Query{main}, nil, nil)
+		bq.AddFilter(filter)
+		main = bq
+	}
+	searcher, err := main.Searcher(ctx, r, queryMapping, search.SearcherOptions{})
+	if err != nil {
+		return index.Result{}, err
+	}
+	defer searcher.Close()
+	size := q.Limit
+	if size <= 0 {
+		n, err := r.DocCount()
+		if err != nil {
+			return index.Result{}, err
+		}
+		size = int(n) + 1
+	}
+	coll := collector.NewTopNCollector(size, 0, sort)
+	if err := coll.Collect(ctx, searcher, r); err != nil {
+		return index.Result{}, err
+	}
+	res := index.Result{Total: int(coll.Total())}
+	for _, m := range coll.Results() {
+		d, err := storedDocument(r, m.ID)
+		if err != nil {
+			return index.Result{}, err
+		}
+		text := d.Content
+		if text == "" {
+			text = d.Title
+		}
+		res.Hits = append(res.Hits, index.Hit{Doc: d, Score: m.Score, Snippet: index.Snippet(text, terms, index.SnippetWidth)})
+	}
+	return res, nil
+}
+
+// Field weights: a word in a title or a tag counts three times a word in
+// the content; a fuzzy match half an exact one.
+const (
+	boostTitle   = 3.0
+	boostContent = 1.0
+	fuzzyFactor  = 0.5
+)
+
+// wordQuery matches one query word in any text field, exactly or fuzzily.
+func wordQuery(t string) query.Query {
+	var clauses []query.Query
+	add := func(field string, boost float64) {
+		tq := query.NewTermQuery(t)
+		tq.SetField(field)
+		tq.SetBoost(boost)
+		clauses = append(clauses, tq)
+		if fz := index.Fuzziness(t); fz > 0 {
+			fq := query.NewFuzzyQuery(t)
+			fq.SetField(field)
+			fq.SetFuzziness(fz)
+			fq.SetBoost(boost * fuzzyFactor)
+			clauses = append(clauses, fq)
+		}
+	}
+	add(fieldTitle, boostTitle)
+	add(fieldTags, boostTitle)
+	add(fieldContent, boostContent)
+	return query.NewDisjunctionQuery(clauses)
+}
+
+// filterQuery is the conjunction of q's filters, nil when it has none.
+func filterQuery(q index.Query) query.Query {
+	var must []query.Query
+	anyOf := func(field string, values []string, fold bool) {
+		if len(values) == 0 {
+			return
+		}
+		var alts []query.Query
+		for _, v := range values {
+			if fold {
+				v = lower(v)
+			}
+			tq := query.NewTermQuery(v)
+			tq.SetField(field)
+			alts = append(alts, tq)
+		}
+		must = append(must, query.NewDisjunctionQuery(alts))
+	}
+	kinds := make([]string, 0, len(q.Kinds))
+	for _, k := range q.Kinds {
+		kinds = append(kinds, string(k))
+	}
+	anyOf(fieldKind, kinds, true)
+	anyOf(fieldType, q.Types, true)
+	anyOf(fieldTag, q.Tags, true)
+	anyOf(fieldType, q.Categories, true)
+	if q.Task != "" {
+		anyOf(fieldTask, []string{q.Task}, false)
+	}
+	if q.Run != "" {
+		anyOf(fieldRun, []string{q.Run}, false)
+	}
+	if !q.Since.IsZero() {
+		from, inclusive := createdKey(q.Since), true
+		if !q.Since.Equal(q.Since.Truncate(time.Second)) { // the key is to the second
+			from = createdKey(q.Since.Truncate(time.Second).Add(time.Second))
+		}
+		rq := query.NewTermRangeInclusiveQuery(from, "", &inclusive, nil)
+		rq.SetField(fieldCreated)
+		must = append(must, rq)
+	}
+	if len(must) == 0 {
+		return nil
+	}
+	return query.NewConjunctionQuery(must)
+}
+
+// storedDocument reads back the Doc a hit was indexed from.
+func storedDocument(r bindex.IndexReader, id string) (index.Doc, error) {
+	doc, err := r.Document(id)
+	if err != nil {
+		return index.Doc{}, err
+	}
+	var sd storedDoc
+	found := false
+	if doc != nil {
+		doc.VisitFields(func(f bindex.Field) {
+			if f.Name() == fieldStored && !found {
+				found = json.Unmarshal(f.Value(), &sd) == nil
+			}
+		})
+	}
+	if !found {
+		return index.Doc{}, fmt.Errorf("search index: document %s has no stored entry (rebuild with lore index rebuild)", id)
+	}
+	d := sd.Doc
+	d.ID, d.Content = sd.ID, sd.Content
+	return d, nil
+}
+
+// vocabulary lists the terms of the text fields with their document
+// frequencies, for "did you mean".
+func vocabulary(r bindex.IndexReader) func(yield func(string, int) bool) {
+	return func(yield func(string, int) bool) {
+		for _, field := range []string{fieldTitle, fieldTags, fieldContent} {
+			dict, err := r.FieldDict(field)
+			if err != nil {
+				continue
+			}
+			for {
+				e, err := dict.Next()
+				if err != nil || e == nil {
+					break
+				}
+				if strings.ContainsFunc(e.Term, func(r rune) bool { return r >= '0' && r <= '9' }) {
+					continue // ids and numbers make poor suggestions
+				}
+				if !yield(e.Term, int(e.Count)) {
+					dict.Close()
+					return
+				}
+			}
+			dict.Close()
+		}
+	}
+}

@@ -1,0 +1,163 @@
+// Package index is lore's search: the documents an entry becomes, the
+// query a search asks, and the ranking rules every searcher follows. It
+// holds a searcher that scans the entries in memory — what lore falls back
+// to when the bleve index (package index/bleveindex) is busy, broken or not
+// installed — and does not itself link bleve, so the lean lore binary can
+// use it.
+package index
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"lore/mdstore"
+)
+
+// Doc is one entry as search sees it.
+type Doc struct {
+	// ID names the document in the index: the store path of the entry's
+	// file, and for a memory "<path>#<memory id>".
+	ID string `json:"-"`
+	// Kind is memory, knowledge, learning, journal or skill.
+	Kind mdstore.Kind `json:"kind"`
+	// EntryID is the id lore shows and `show` takes: mem-…, a knowledge
+	// slug, l-…, <run>/<NNNN>, a skill name.
+	EntryID string `json:"id"`
+	// Type is a memory's type or a learning's category.
+	Type    string    `json:"type,omitempty"`
+	Tags    []string  `json:"tags"`
+	Title   string    `json:"title,omitempty"`
+	Content string    `json:"-"`
+	Created time.Time `json:"created,omitzero"`
+	Run     string    `json:"run,omitempty"`
+	Task    string    `json:"task,omitempty"`
+	Outcome string    `json:"outcome,omitempty"`
+	Files   []string  `json:"files,omitempty"`
+	// Path is the store file the entry lives in.
+	Path string `json:"path"`
+}
+
+// Query is what a search asks: free text ranked by relevance, and filters
+// that every hit must pass. Empty fields do not filter.
+type Query struct {
+	Text       string
+	Kinds      []mdstore.Kind
+	Types      []string // memory types (any of them)
+	Tags       []string // any of them
+	Categories []string // learning categories (any of them)
+	Task       string
+	Run        string
+	Since      time.Time // created at or after
+	// Limit caps the hits returned; 0 returns every hit.
+	Limit int
+}
+
+// HasFilters reports whether q restricts hits beyond its text.
+func (q Query) HasFilters() bool {
+	return len(q.Kinds) > 0 || len(q.Types) > 0 || len(q.Tags) > 0 || len(q.Categories) > 0 ||
+		q.Task != "" || q.Run != "" || !q.Since.IsZero()
+}
+
+// Hit is one document that matched, with its score and a snippet of the
+// content around the first match.
+type Hit struct {
+	Doc
+	Score   float64 `json:"score"`
+	Snippet string  `json:"snippet"`
+}
+
+// Result is a search's answer. Total counts every hit, also those beyond
+// the query's Limit. Suggestion, set when nothing matched, is a query that
+// would (the "did you mean").
+type Result struct {
+	Hits       []Hit  `json:"hits"`
+	Total      int    `json:"total"`
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// Index is a searchable set of documents.
+type Index interface {
+	// Index adds the documents, replacing any with the same ID.
+	Index(docs ...Doc) error
+	// Remove drops the documents with these IDs; unknown IDs are ignored.
+	Remove(ids ...string) error
+	// Search answers q.
+	Search(q Query) (Result, error)
+	// Clear drops every document.
+	Clear() error
+}
+
+// DocsFromFile turns the entries of store file p into documents.
+func DocsFromFile(p string, fe mdstore.FileEntries) []Doc {
+	switch {
+	case fe.Kind == mdstore.KindMemory:
+		docs := make([]Doc, 0, len(fe.Memories))
+		seen := make(map[string]bool, len(fe.Memories))
+		for _, m := range fe.Memories {
+			if seen[m.ID] { // a duplicate id is reported by the parser; the first one counts
+				continue
+			}
+			seen[m.ID] = true
+			docs = append(docs, MemoryDoc(p, m))
+		}
+		return docs
+	case fe.Knowledge != nil:
+		k := fe.Knowledge
+		return []Doc{{ID: p, Kind: mdstore.KindKnowledge, EntryID: k.Slug, Tags: k.Tags, Title: k.Title,
+			Content: k.Body, Created: parseTime(k.CreatedAt), Files: sourcePaths(k.Sources), Path: p}}
+	case fe.Learning != nil:
+		l := fe.Learning
+		return []Doc{{ID: p, Kind: mdstore.KindLearning, EntryID: l.ID, Type: l.Category, Tags: l.Tags,
+			Content: l.Body, Created: parseTime(l.CreatedAt), Task: l.Task, Path: p}}
+	case fe.Journal != nil:
+		j := fe.Journal
+		return []Doc{{ID: p, Kind: mdstore.KindJournal, EntryID: j.Key(), Content: journalText(j),
+			Created: parseTime(j.CreatedAt), Run: j.RunID, Task: j.TaskID, Outcome: j.Outcome,
+			Files: j.FilesModified, Path: p}}
+	case fe.Skill != nil:
+		sk := fe.Skill
+		return []Doc{{ID: p, Kind: mdstore.KindSkill, EntryID: sk.Name, Title: sk.Name, Content: sk.Description, Path: p}}
+	}
+	return nil
+}
+
+// MemoryDoc is the document of one memory of memories.md at p.
+func MemoryDoc(p string, m mdstore.Memory) Doc {
+	return Doc{ID: p + "#" + m.ID, Kind: mdstore.KindMemory, EntryID: m.ID, Type: string(m.Type),
+		Tags: m.Tags, Content: m.Content, Created: m.CreatedTime(), Path: p}
+}
+
+// journalText is what search reads of a journal entry: the notes and the
+// failure report, which is where an iteration's words are.
+func journalText(j *mdstore.JournalEntry) string {
+	var b strings.Builder
+	b.WriteString(j.Notes)
+	if f := j.Failure; f != nil {
+		for _, s := range []string{f.WhatTried, f.WhyFailed, f.ErrorCategory, f.RetrySuggestion} {
+			if s != "" {
+				fmt.Fprintf(&b, "\n%s", s)
+			}
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func sourcePaths(sources []mdstore.Source) []string {
+	var out []string
+	for _, s := range sources {
+		out = append(out, s.Path)
+	}
+	return out
+}
+
+// parseTime reads the timestamps entries carry (RFC 3339, or a date); the
+// zero time when there is none.
+func parseTime(s string) time.Time {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}

@@ -1,0 +1,108 @@
+package mdstore
+
+import (
+	"path"
+	"strings"
+)
+
+// Kind names what an entry is: the five kinds a store holds.
+type Kind string
+
+// The kinds of entries, as `lore search --kind` names them.
+const (
+	KindMemory    Kind = "memory"
+	KindKnowledge Kind = "knowledge"
+	KindLearning  Kind = "learning"
+	KindJournal   Kind = "journal"
+	KindSkill     Kind = "skill"
+)
+
+// Kinds lists every kind in the order lore shows them.
+var Kinds = []Kind{KindMemory, KindKnowledge, KindLearning, KindJournal, KindSkill}
+
+// KindOf says which kind of entry the store file p holds, "" when p is not
+// an entry file. p is relative to the store root with '/' separators:
+// .agent/memories.md, .agent/knowledge/<slug>.md, .agent/learnings/<id>.md,
+// .agent/journal/<run>/<NNNN>.md, or <skill dir>/<name>/SKILL.md.
+func KindOf(p string) Kind {
+	if p == MemoriesPath {
+		return KindMemory
+	}
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if strings.HasPrefix(name, ".") {
+		return ""
+	}
+	if name == "SKILL.md" {
+		parent := path.Dir(dir)
+		for _, d := range SkillDirs {
+			if parent == d {
+				return KindSkill
+			}
+		}
+		return ""
+	}
+	if !strings.HasSuffix(name, ".md") {
+		return ""
+	}
+	switch {
+	case dir == KnowledgeDir:
+		return KindKnowledge
+	case dir == LearningsDir:
+		return KindLearning
+	case path.Dir(dir) == JournalDir && !strings.HasPrefix(path.Base(dir), "."):
+		return KindJournal
+	}
+	return ""
+}
+
+// FileEntries is what one store file holds: the memories of memories.md,
+// or the single entry of any other kind's file.
+type FileEntries struct {
+	Kind      Kind
+	Memories  []Memory
+	Knowledge *Knowledge
+	Learning  *Learning
+	Journal   *JournalEntry
+	Skill     *Skill
+}
+
+// ParseFile reads the entries of store file p from its bytes, choosing the
+// codec by the path (see KindOf). A file that does not parse yields no
+// entry and a warning naming the file and line; a damaged memories.md
+// yields every valid memory and one warning per problem.
+func ParseFile(p string, data []byte) (FileEntries, []Warning) {
+	kind := KindOf(p)
+	out := FileEntries{Kind: kind}
+	var err error
+	switch kind {
+	case KindMemory:
+		f := parseMemories(data, p)
+		out.Memories = f.memories
+		return out, f.warnings
+	case KindKnowledge:
+		var k Knowledge
+		if k, err = parseKnowledge(data, p); err == nil {
+			out.Knowledge = &k
+		}
+	case KindLearning:
+		var l Learning
+		if l, err = parseLearning(data, p); err == nil {
+			out.Learning = &l
+		}
+	case KindJournal:
+		var j JournalEntry
+		if j, err = parseJournal(data, p); err == nil {
+			out.Journal = &j
+		}
+	case KindSkill:
+		sk := parseSkill(data, p, path.Base(path.Dir(p)))
+		out.Skill = &sk
+	default:
+		return out, []Warning{{Path: p, Message: "not an entry file"}}
+	}
+	if err != nil {
+		return out, []Warning{asWarning(err, p)}
+	}
+	return out, nil
+}
