@@ -28,7 +28,7 @@ type Doc struct {
 	Type    string    `json:"type,omitempty"`
 	Tags    []string  `json:"tags"`
 	Title   string    `json:"title,omitempty"`
-	Content string    `json:"-"`
+	Content string    `json:"content"`
 	Created time.Time `json:"created,omitzero"`
 	Run     string    `json:"run,omitempty"`
 	Task    string    `json:"task,omitempty"`

@@ -146,7 +146,7 @@ func newApp(e *env) *cli.App {
 		Flags:     globalFlags,
 		Commands: []*cli.Command{
 			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
-			deleteCommand(e), searchCommand(e), primeCommand(e),
+			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e),
 		},
 		HideHelpCommand: true,

@@ -38,6 +38,7 @@ type env struct {
 	getenv         func(string) string
 	workDir        string
 	stdoutTerminal bool
+	stderrTerminal bool
 }
 
 func systemEnv() *env {
@@ -54,6 +55,7 @@ func systemEnv() *env {
 		getenv:         os.Getenv,
 		workDir:        wd,
 		stdoutTerminal: isTerminal(os.Stdout),
+		stderrTerminal: isTerminal(os.Stderr),
 	}
 }
 

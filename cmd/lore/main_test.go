@@ -9,13 +9,16 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"lore/index/bleveindex"
 )
 
 var update = flag.Bool("update", false, "rewrite the files that cmp compares in testdata/script")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"lore": func() { os.Exit(run(os.Args[1:], systemEnv())) },
+		"lore":       func() { os.Exit(run(os.Args[1:], systemEnv())) },
+		"lore-index": func() { os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -77,18 +77,8 @@ func New(root, dir string, opts Options) *Index {
 // worktree), or .agent/.lore/index outside git.
 func Dir(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "index") }
 
-// Report says what bringing the index up to date did.
-type Report struct {
-	// Rebuilt is set when the index was built from scratch, for Reason.
-	Rebuilt bool
-	Reason  string
-	// Files is how many entry files were read again.
-	Files int
-	// Indexed and Removed count documents.
-	Indexed, Removed int
-	// Warnings are the problems of the files that were read.
-	Warnings []mdstore.Warning
-}
+// Report is index.Report: what bringing the index up to date did.
+type Report = index.Report
 
 // Search brings the index up to date and answers q.
 func (ix *Index) Search(q index.Query) (index.Result, Report, error) {
@@ -258,19 +248,8 @@ func (ix *Index) removeStrays(keep string) {
 	}
 }
 
-// Status is what `lore index status` shows.
-type Status struct {
-	Dir        string `json:"dir"`
-	Format     int    `json:"format"`
-	Documents  uint64 `json:"documents"`
-	Files      int    `json:"files"`
-	Fresh      bool   `json:"fresh"`
-	StaleFiles int    `json:"stale_files"`
-	// EveryFile is set when every file is checked before each search.
-	EveryFile bool `json:"every_file_checked"`
-	// Problem says why there is no usable index ("" when there is one).
-	Problem string `json:"problem,omitempty"`
-}
+// Status is index.Status.
+type Status = index.Status
 
 // Status looks at every file of the store and says whether the index
 // holds what they say, without changing anything.

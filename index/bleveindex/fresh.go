@@ -53,29 +53,11 @@ type checker struct {
 	progress func(done, total int)
 }
 
-// roots are where entries live, relative to the store root.
-var roots = []string{mdstore.Dir, ".claude/skills"}
-
 func isRoot(p string) bool {
-	for _, r := range roots {
+	for _, r := range index.Roots {
 		if p == r {
 			return true
 		}
-	}
-	return false
-}
-
-// descend says whether the check walks into directory name inside dir.
-func descend(dir, name string) bool {
-	if strings.HasPrefix(name, ".") {
-		return false
-	}
-	switch dir {
-	case mdstore.Dir:
-		return name == path.Base(mdstore.KnowledgeDir) || name == path.Base(mdstore.LearningsDir) ||
-			name == path.Base(mdstore.JournalDir) || name == "skills"
-	case mdstore.JournalDir, ".agent/skills", ".claude/skills":
-		return true
 	}
 	return false
 }
@@ -126,7 +108,7 @@ func checkWith(root string, m *manifest, manifestPath string, every bool, now in
 			}
 		}
 	}
-	for _, r := range roots {
+	for _, r := range index.Roots {
 		if _, ok := m.watch[r]; !ok {
 			if st, err := statOf(c.abs(r)); err == nil && st.dir {
 				dirty = append(dirty, r)
@@ -198,7 +180,7 @@ func (c *checker) relist(d string) error {
 			}
 		}
 		switch {
-		case isDir && descend(d, e.Name()):
+		case isDir && index.Descend(d, e.Name()):
 			present[child] = true
 			if _, known := c.next.watch[child]; !known {
 				if err := c.relist(child); err != nil {

@@ -44,17 +44,16 @@ var (
 	storedOptions  = bindex.StoreField
 )
 
-// storedDoc is index.Doc with every field serialized (Doc hides ID and
-// Content from JSON output).
+// storedDoc is index.Doc with every field serialized (Doc hides its ID
+// from JSON output).
 type storedDoc struct {
 	index.Doc
-	ID      string `json:"_id"`
-	Content string `json:"_content"`
+	ID string `json:"_id"`
 }
 
 // buildDocument turns a Doc into bleve's document.
 func buildDocument(d index.Doc) (*document.Document, error) {
-	stored, err := json.Marshal(storedDoc{Doc: d, ID: d.ID, Content: d.Content})
+	stored, err := json.Marshal(storedDoc{Doc: d, ID: d.ID})
 	if err != nil {
 		return nil, err
 	}

@@ -319,7 +319,7 @@ func storedDocument(r bindex.IndexReader, id string) (index.Doc, error) {
 		return index.Doc{}, fmt.Errorf("search index: document %s has no stored entry (rebuild with lore index rebuild)", id)
 	}
 	d := sd.Doc
-	d.ID, d.Content = sd.ID, sd.Content
+	d.ID = sd.ID
 	return d, nil
 }
 

@@ -1,0 +1,429 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/index"
+	"lore/mdstore"
+)
+
+// searchOptions are lore search's flags.
+type searchOptions struct {
+	query      string
+	kinds      string
+	types      string
+	tags       string
+	categories string
+	task, run  string
+	since      string
+	all        bool
+	format     string
+}
+
+// searchLimit is how many results search shows without --all.
+const searchLimit = 10
+
+// indexTimeout bounds how long a command waits for another process that
+// holds the search index before it scans the files instead.
+const indexTimeout = 500 * time.Millisecond
+
+func searchCommand(e *env) *cli.Command {
+	formats := []string{"table", "json", "markdown"}
+	return &cli.Command{
+		Name:  "search",
+		Usage: "find entries of every kind, best matches first (typos tolerated)",
+		UsageText: "lore search [query] [--kind k] [-t types] [--tags a,b] [--category c] [--task id] [--run id]\n" +
+			"   [--since date|7d] [--all] [--format table|json|markdown]",
+		Description: "Each word may match a title, a tag or the content, exactly or with a typo;\n" +
+			"entries matching more words rank higher, titles and tags above content.\n" +
+			"With no query, every entry passing the filters, newest first.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "only these kinds (comma-separated): memory, knowledge, learning, journal, skill"},
+			typeFilterFlag,
+			&cli.StringFlag{Name: "tags", Usage: "only entries with any of these tags (comma-separated)"},
+			&cli.StringFlag{Name: "category", Usage: "only learnings of these categories (comma-separated)"},
+			&cli.StringFlag{Name: "task", Usage: "only entries of this task"},
+			&cli.StringFlag{Name: "run", Usage: "only journal entries of this run"},
+			&cli.StringFlag{Name: "since", Usage: "only entries created since a date (2026-01-31), a time (RFC 3339) or a duration ago (36h, 7d)"},
+			&cli.BoolFlag{Name: "all", Usage: fmt.Sprintf("show every match (default: the best %d)", searchLimit)},
+			formatFlag("table", formats...),
+		},
+		Action: func(c *cli.Context) error {
+			opts := searchOptions{
+				query: strings.Join(c.Args().Slice(), " "), kinds: c.String("kind"), types: c.String("type"),
+				tags: c.String("tags"), categories: c.String("category"), task: c.String("task"), run: c.String("run"),
+				since: c.String("since"), all: c.Bool("all"), format: c.String("format"),
+			}
+			if err := checkFormat(opts.format, formats...); err != nil {
+				return err
+			}
+			return runSearch(e, globalsFrom(c), opts)
+		},
+	}
+}
+
+// query turns the flags into an index.Query.
+func (opts searchOptions) toQuery(now time.Time) (index.Query, error) {
+	q := index.Query{Text: opts.query, Tags: parseTagFilter(opts.tags), Task: opts.task, Run: opts.run}
+	if opts.kinds != "" {
+		kinds, bad, ok := index.KindNames(splitList(opts.kinds))
+		if !ok {
+			return q, usagef("unknown kind %q (use memory, knowledge, learning, journal or skill)", bad)
+		}
+		q.Kinds = kinds
+	}
+	types, err := parseTypes(opts.types)
+	if err != nil {
+		return q, err
+	}
+	for _, t := range types {
+		q.Types = append(q.Types, string(t))
+	}
+	if len(types) > 0 && len(q.Kinds) == 0 {
+		q.Kinds = []mdstore.Kind{mdstore.KindMemory} // types belong to memories
+	}
+	q.Categories = splitList(opts.categories)
+	if len(q.Categories) > 0 && len(q.Kinds) == 0 {
+		q.Kinds = []mdstore.Kind{mdstore.KindLearning}
+	}
+	if opts.since != "" {
+		if q.Since, err = parseSince(opts.since, now); err != nil {
+			return q, err
+		}
+	}
+	if !opts.all {
+		q.Limit = searchLimit
+	}
+	return q, nil
+}
+
+// parseSince reads --since: a date, an RFC 3339 time, or a duration ago
+// (Go's units, and d for days).
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		var n int
+		if _, err := fmt.Sscanf(days, "%d", &n); err == nil && n >= 0 && fmt.Sprint(n) == days {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, usagef("invalid --since %q (use a date like 2026-01-31, an RFC 3339 time, or a duration like 36h or 7d)", s)
+}
+
+func runSearch(e *env, g globals, opts searchOptions) error {
+	q, err := opts.toQuery(e.now())
+	if err != nil {
+		return err
+	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	res, err := searchIndex(e, s, q, p)
+	if err != nil {
+		return err
+	}
+	return printHits(p, res, q, opts.format)
+}
+
+// searchIndex answers q with the bleve index (lore-index), or by scanning
+// the files when it is not installed, busy or broken — saying so.
+func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer) (index.Result, error) {
+	helper, err := index.FindHelper(e.getenv)
+	if err == nil {
+		resp, err := index.Call(helper, index.Request{Op: index.OpSearch, Root: s.Root(), Dir: indexDir(s), Query: q,
+			TimeoutMS: int(indexTimeout / time.Millisecond)}, e.stderr)
+		switch {
+		case err != nil:
+			p.notice(fmt.Sprintf("the search index failed (%v); searched by scanning the files", err))
+		case resp.Busy:
+			p.notice("the search index is busy (another lore process is writing it); searched by scanning the files")
+		case resp.Error != "":
+			p.notice(fmt.Sprintf("the search index failed (%s); searched by scanning the files", resp.Error))
+		default:
+			if resp.Report.Rebuilt {
+				p.notice(fmt.Sprintf("built the search index (%s): %d entries", resp.Report.Reason, resp.Report.Indexed))
+			}
+			p.warnings(resp.Report.Warnings)
+			return *resp.Result, nil
+		}
+	} else if e.getenv("LORE_INDEX") == "" {
+		p.notice(err.Error() + "; searched by scanning the files")
+	}
+	docs, warnings, err := index.LoadDocs(s.Root())
+	if err != nil {
+		return index.Result{}, err
+	}
+	p.warnings(warnings)
+	return index.NewScan(docs...).Search(q)
+}
+
+// indexDir is where the store's search index lives.
+func indexDir(s *mdstore.Store) string { return s.StateDir() + "/index" }
+
+// hitJSON is a search hit as lore prints it in JSON: a memory keeps the
+// fields of seed 001's JSON (id, type, content, tags, created).
+type hitJSON struct {
+	Kind    mdstore.Kind `json:"kind"`
+	ID      string       `json:"id"`
+	Type    string       `json:"type,omitempty"`
+	Title   string       `json:"title,omitempty"`
+	Content string       `json:"content"`
+	Tags    []string     `json:"tags"`
+	Created string       `json:"created,omitempty"`
+	Run     string       `json:"run,omitempty"`
+	Task    string       `json:"task,omitempty"`
+	Outcome string       `json:"outcome,omitempty"`
+	Path    string       `json:"path"`
+	Snippet string       `json:"snippet"`
+	Score   float64      `json:"score"`
+}
+
+func toHitJSON(h index.Hit) hitJSON {
+	tags := h.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return hitJSON{Kind: h.Kind, ID: h.EntryID, Type: h.Type, Title: h.Title, Content: h.Content, Tags: tags,
+		Created: createdText(h.Created), Run: h.Run, Task: h.Task, Outcome: h.Outcome, Path: h.Path,
+		Snippet: h.Snippet, Score: h.Score}
+}
+
+// createdText shows a date alone when the entry has no time of day.
+func createdText(t time.Time) string {
+	switch {
+	case t.IsZero():
+		return ""
+	case t.Equal(t.Truncate(24 * time.Hour)):
+		return t.Format(time.DateOnly)
+	}
+	return t.Format(time.RFC3339)
+}
+
+// printHits prints a search's answer in the chosen format, with one line
+// on how many matched and, when nothing did, the "did you mean".
+func printHits(p *printer, res index.Result, q index.Query, format string) error {
+	switch format {
+	case "json":
+		out := make([]hitJSON, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			out = append(out, toHitJSON(h))
+		}
+		if err := writeJSON(p.out, out); err != nil {
+			return err
+		}
+	case "markdown":
+		printHitsMarkdown(p.out, res.Hits)
+	default:
+		if len(res.Hits) > 0 {
+			p.hitTable(res.Hits)
+		}
+	}
+	msg := ""
+	switch {
+	case res.Total == 0:
+		msg = "No entries match."
+		if res.Suggestion != "" {
+			msg += fmt.Sprintf(" Did you mean: lore search %s", res.Suggestion)
+		} else if q.HasFilters() && q.Text != "" {
+			msg += " (try without the filters)"
+		}
+	case len(res.Hits) < res.Total:
+		order := "best first"
+		if q.Text == "" || len(index.Tokens(q.Text)) == 0 {
+			order = "newest first"
+		}
+		msg = fmt.Sprintf("%d of %d matching entries shown (%s); use --all to see every one", len(res.Hits), res.Total, order)
+	case format == "table":
+		msg = fmt.Sprintf("%d %s", res.Total, plural(res.Total, "entry matches", "entries match"))
+	}
+	if msg == "" {
+		return nil
+	}
+	if format == "table" {
+		fmt.Fprintln(p.out, msg)
+	} else {
+		p.notice(msg)
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// hitTable prints one line per hit: kind, id, tags, and the snippet.
+func (p *printer) hitTable(hits []index.Hit) {
+	tw := tabwriter.NewWriter(p.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.paint(ansiBold, "KIND"), p.paint(ansiBold, "ID"), p.paint(ansiBold, "TAGS"), p.paint(ansiBold, "MATCH"))
+	for _, h := range hits {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.paint(ansiCyan, string(h.Kind)), p.paint(ansiYellow, h.EntryID),
+			p.paint(ansiDim, strings.Join(h.Tags, ",")), summary(index.Snippet(h.Snippet, nil, 80), 80))
+	}
+	tw.Flush()
+}
+
+// printHitsMarkdown writes the hits as a Markdown list, kind by kind in
+// rank order of each kind's best hit.
+func printHitsMarkdown(w io.Writer, hits []index.Hit) {
+	var kinds []mdstore.Kind
+	byKind := map[mdstore.Kind][]index.Hit{}
+	for _, h := range hits {
+		if _, ok := byKind[h.Kind]; !ok {
+			kinds = append(kinds, h.Kind)
+		}
+		byKind[h.Kind] = append(byKind[h.Kind], h)
+	}
+	for i, k := range kinds {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "## %s\n\n", kindHeading(k))
+		for _, h := range byKind[k] {
+			label := "`" + h.EntryID + "`"
+			if h.Title != "" && h.Title != h.EntryID {
+				label += " " + h.Title
+			}
+			if h.Type != "" {
+				label += " (" + h.Type + ")"
+			}
+			fmt.Fprintf(w, "- %s: %s", label, h.Snippet)
+			if len(h.Tags) > 0 {
+				fmt.Fprintf(w, " — tags: %s", strings.Join(h.Tags, ", "))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func kindHeading(k mdstore.Kind) string {
+	switch k {
+	case mdstore.KindMemory:
+		return "Memories"
+	case mdstore.KindKnowledge:
+		return "Knowledge"
+	case mdstore.KindLearning:
+		return "Learnings"
+	case mdstore.KindJournal:
+		return "Journal"
+	}
+	return "Skills"
+}
+
+// --- index ---
+
+func indexCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "index",
+		Usage: "the search index: its status, or a rebuild",
+		Description: "The index lives under the git directory (never committed) and is brought up to date\n" +
+			"before every search; these commands are for looking at it and starting over.",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "status",
+				Usage:     "what the index holds and whether it is fresh",
+				UsageText: "lore index status [--format text|json]",
+				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+						return err
+					}
+					return runIndex(e, globalsFrom(c), index.OpStatus, c.String("format"))
+				},
+			},
+			{
+				Name:      "rebuild",
+				Usage:     "build the index again from the files",
+				UsageText: "lore index rebuild [--format text|json]",
+				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+						return err
+					}
+					return runIndex(e, globalsFrom(c), index.OpRebuild, c.String("format"))
+				},
+			},
+		},
+	}
+}
+
+func runIndex(e *env, g globals, op, format string) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	helper, err := index.FindHelper(e.getenv)
+	if err != nil {
+		return fmt.Errorf("the search index needs %w", err)
+	}
+	req := index.Request{Op: op, Root: s.Root(), Dir: indexDir(s), TimeoutMS: int(indexTimeout / time.Millisecond)}
+	if op == index.OpRebuild {
+		req.TimeoutMS = int(10 * indexTimeout / time.Millisecond)
+		req.Progress = e.stderrTerminal && format == "text"
+	}
+	start := time.Now()
+	resp, err := index.Call(helper, req, e.stderr)
+	if err != nil {
+		return err
+	}
+	if resp.Busy {
+		return errors.New("the search index is busy (another lore process is writing it); try again")
+	}
+	if resp.Error != "" {
+		return errors.New(resp.Error)
+	}
+	p.warnings(resp.Report.Warnings)
+	if format == "json" {
+		return writeJSON(p.out, struct {
+			Status *index.Status `json:"status"`
+			Report index.Report  `json:"report"`
+		}{resp.Status, resp.Report})
+	}
+	if op == index.OpRebuild {
+		fmt.Fprintf(p.out, "Rebuilt the search index: %d entries from %d files in %.1fs\n",
+			resp.Report.Indexed, resp.Report.Files, time.Since(start).Seconds())
+	}
+	printStatus(p, resp.Status)
+	return nil
+}
+
+func printStatus(p *printer, st *index.Status) {
+	if st == nil {
+		return
+	}
+	if st.Problem != "" {
+		fmt.Fprintf(p.out, "Index:     %s\nStatus:    no usable index: %s; the next search builds it\n", st.Dir, st.Problem)
+		return
+	}
+	fresh := "fresh"
+	if !st.Fresh {
+		fresh = fmt.Sprintf("%d changed %s not indexed yet; the next search indexes %s",
+			st.StaleFiles, plural(st.StaleFiles, "file", "files"), plural(st.StaleFiles, "it", "them"))
+	}
+	checked := "directories, memories.md and skills (a file rewritten in place is seen once its directory changes, or by lore index rebuild)"
+	if st.EveryFile {
+		checked = "every file"
+	}
+	fmt.Fprintf(p.out, "Index:     %s\nEntries:   %d in %d files\nStatus:    %s\nChecked:   %s, before every search\n",
+		st.Dir, st.Documents, st.Files, fresh, checked)
+}

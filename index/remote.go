@@ -1,0 +1,142 @@
+package index
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"lore/mdstore"
+)
+
+// The bleve index lives in a second binary, lore-index: linking bleve adds
+// 10–15 ms to the start of every process, which lore's write commands
+// cannot afford. lore runs lore-index for search and index commands and
+// talks to it in JSON: one Request on its stdin, one Response on its
+// stdout; its stderr is lore's (progress, nothing else).
+
+// Protocol is the version of Request and Response; lore and lore-index
+// must agree on it.
+const Protocol = 1
+
+// HelperName is the name of the index binary.
+const HelperName = "lore-index"
+
+// Operations a Request can ask for.
+const (
+	OpSearch  = "search"
+	OpStatus  = "status"
+	OpRebuild = "rebuild"
+)
+
+// Request is what lore asks lore-index.
+type Request struct {
+	Protocol int    `json:"protocol"`
+	Op       string `json:"op"`
+	// Root is the store root (holding .agent/), Dir the index directory.
+	Root string `json:"root"`
+	Dir  string `json:"dir"`
+	// Query is the search, for OpSearch.
+	Query Query `json:"query"`
+	// TimeoutMS bounds every wait for another process's lock.
+	TimeoutMS int `json:"timeout_ms,omitempty"`
+	// Progress asks for a progress bar on stderr during a rebuild.
+	Progress bool `json:"progress,omitempty"`
+}
+
+// Response is lore-index's answer.
+type Response struct {
+	Protocol int     `json:"protocol"`
+	Result   *Result `json:"result,omitempty"`
+	Status   *Status `json:"status,omitempty"`
+	Report   Report  `json:"report"`
+	// Busy is set when another process held the index past the timeout.
+	Busy  bool   `json:"busy,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Report says what bringing the index up to date did.
+type Report struct {
+	// Rebuilt is set when the index was built from scratch, for Reason.
+	Rebuilt bool   `json:"rebuilt,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	// Files is how many entry files were read again.
+	Files int `json:"files"`
+	// Indexed and Removed count documents.
+	Indexed int `json:"indexed"`
+	Removed int `json:"removed"`
+	// Warnings are the problems of the files that were read.
+	Warnings []mdstore.Warning `json:"warnings,omitempty"`
+}
+
+// Status is what `lore index status` shows.
+type Status struct {
+	Dir        string `json:"dir"`
+	Format     int    `json:"format"`
+	Documents  uint64 `json:"documents"`
+	Files      int    `json:"files"`
+	Fresh      bool   `json:"fresh"`
+	StaleFiles int    `json:"stale_files"`
+	// EveryFile is set when every file is checked before each search (a
+	// small store); otherwise directories, memories.md and skills are.
+	EveryFile bool `json:"every_file_checked"`
+	// Problem says why there is no usable index ("" when there is one).
+	Problem string `json:"problem,omitempty"`
+}
+
+// ErrNoHelper means lore-index is not installed (or LORE_INDEX=off).
+var ErrNoHelper = errors.New(HelperName + " is not installed (go install ./cmd/...)")
+
+// FindHelper locates lore-index: $LORE_INDEX (a path, or "off"), next to
+// the running executable, or on PATH.
+func FindHelper(getenv func(string) string) (string, error) {
+	switch v := getenv("LORE_INDEX"); v {
+	case "off", "scan":
+		return "", ErrNoHelper
+	case "":
+	default:
+		return v, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), HelperName)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(HelperName); err == nil {
+		return p, nil
+	}
+	return "", ErrNoHelper
+}
+
+// Call runs the helper with req and returns its response. stderr receives
+// the helper's progress output.
+func Call(helper string, req Request, stderr io.Writer) (Response, error) {
+	req.Protocol = Protocol
+	in, err := json.Marshal(req)
+	if err != nil {
+		return Response{}, err
+	}
+	cmd := exec.Command(helper)
+	cmd.Stdin = bytes.NewReader(in)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = stderr
+	runErr := cmd.Run()
+	var resp Response
+	if err := json.Unmarshal(out.Bytes(), &resp); err != nil {
+		if runErr != nil {
+			return Response{}, fmt.Errorf("%s failed: %v", helper, runErr)
+		}
+		return Response{}, fmt.Errorf("%s answered something lore cannot read: %s", helper, strings.TrimSpace(out.String()))
+	}
+	if resp.Protocol != Protocol {
+		return Response{}, fmt.Errorf("%s speaks protocol %d, this lore %d: install both from the same source (go install ./cmd/...)", helper, resp.Protocol, Protocol)
+	}
+	return resp, nil
+}
