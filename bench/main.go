@@ -3,11 +3,17 @@
 // part of `go test ./...`.
 //
 //	go run ./bench add [-sizes 1000,100000] [-runs 7] [-write BENCHMARKS.md]
+//	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-write BENCHMARKS.md]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
 // git processes, one after the other) on the same repository, alternating
 // the two so that both see the same machine state, and reports medians and
 // the ratio lore/git.
+//
+// "search" generates stores of lore entries across kinds (corpus.go) and
+// times `lore index rebuild` (and its peak memory), `lore search` plain,
+// fuzzy and filtered against a program that reads and scans every file,
+// and the first search after 100 entries changed by hand or by a pull.
 package main
 
 import (
@@ -25,15 +31,21 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add [-sizes 1000,100000] [-runs 7] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
 	case "add":
 		err = benchAdd(os.Args[2:])
+	case "search":
+		err = benchSearch(os.Args[2:])
+	case "corpus":
+		err = benchCorpus(os.Args[2:])
+	case "scan-baseline":
+		err = scanBaseline(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown benchmark %q (have: add)", os.Args[1])
+		err = fmt.Errorf("unknown benchmark %q (have: add, search)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

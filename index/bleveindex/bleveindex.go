@@ -164,6 +164,9 @@ func (ix *Index) Refresh() (Report, error) {
 				return nil
 			}
 			err = x.apply(ch.docs, ch.remove)
+			if err == nil {
+				err = x.compact(false)
+			}
 			if cerr := x.Close(); err == nil {
 				err = cerr
 			}
@@ -206,6 +209,9 @@ func (ix *Index) Rebuild(reason string) (Report, error) {
 			rep.Indexed += len(docs)
 			return x.apply(docs, nil)
 		}, ix.opts.Progress)
+		if err == nil {
+			err = x.compact(true)
+		}
 		if cerr := x.Close(); err == nil {
 			err = cerr
 		}

@@ -16,11 +16,16 @@ import (
 	"lore/mdstore"
 )
 
-// racyWindow: a file whose mtime is this close to the moment it was
-// checked may still change without its mtime changing (timestamps are
-// coarse), so it is recorded as unknown and looked at again next time —
-// git's "racily clean" rule.
-const racyWindow = int64(2e9)
+// A file whose mtime is this close to the moment it was checked may still
+// change without its mtime changing (timestamps are coarse), so it is
+// recorded as unknown and looked at again next time — git's "racily
+// clean" rule. Linux filesystems stamp files with a clock of a few
+// milliseconds' resolution; a file system with whole-second timestamps
+// (every mtime a whole second) gets a window to match.
+const (
+	racyWindow       = int64(50e6)
+	racyWindowCoarse = int64(2e9)
+)
 
 // changes is what a check found: documents to (re)index, document IDs to
 // drop, and the manifest that describes the store afterwards.
@@ -246,7 +251,11 @@ func (c *checker) touch() { c.out.touched = true }
 
 // racy zeroes a stat taken too close to now to be trusted.
 func (c *checker) racy(st fileStat) fileStat {
-	if st.mtime >= c.now-racyWindow || st.ctime >= c.now-racyWindow {
+	window := racyWindow
+	if st.mtime%1e9 == 0 {
+		window = racyWindowCoarse
+	}
+	if st.mtime >= c.now-window || st.ctime >= c.now-window {
 		return fileStat{}
 	}
 	return st

@@ -15,7 +15,7 @@ import (
 
 // FormatVersion changes whenever what is indexed, or how, changes; an index
 // written with another version is rebuilt.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // The fields of a document. Text fields are analyzed with textAnalyzer (the
 // same words index.Tokens makes of a query); keyword fields hold one exact
@@ -26,7 +26,8 @@ const (
 	fieldTag     = "tag"     // keyword, lowercase, one per tag: for filters
 	fieldTags    = "tags"    // text: the words of the tags, for ranking
 	fieldTitle   = "title"   // text
-	fieldContent = "content" // text: the entry id and its content
+	fieldContent = "content" // text: title, tag words and content together (fuzzy matches look here)
+	fieldEntryID = "eid"     // keyword: the entry's own id
 	fieldCreated = "created" // keyword, UTC RFC 3339 (sorts as time), doc values
 	fieldRun     = "run"     // keyword
 	fieldTask    = "task"    // keyword
@@ -75,7 +76,8 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 	}
 	text(fieldTags, joinWords(d.Tags))
 	text(fieldTitle, d.Title)
-	text(fieldContent, d.EntryID+"\n"+d.Content)
+	text(fieldContent, d.Title+"\n"+joinWords(d.Tags)+"\n"+d.Content)
+	keyword(fieldEntryID, d.EntryID, keywordOptions, nil)
 	if !d.Created.IsZero() {
 		keyword(fieldCreated, createdKey(d.Created), sortOptions, nil)
 	}

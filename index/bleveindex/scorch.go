@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/collector"
@@ -101,6 +102,28 @@ func (x *Scorch) apply(docs []index.Doc, remove []string) error {
 	return x.s.Batch(b)
 }
 
+// maxSegments is how many segments an update may leave before they are
+// merged: every update writes one, and each one slows searches down.
+const maxSegments = 8
+
+// compact merges the index's segments when there are many (all of them
+// into one when single is set).
+func (x *Scorch) compact(single bool) error {
+	s, ok := x.s.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	n, _ := s.StatsMap()["num_root_filesegments"].(uint64)
+	if !single && n <= maxSegments {
+		return nil
+	}
+	opts := &mergeplan.SingleSegmentMergePlanOptions
+	if !single {
+		opts = &mergeplan.DefaultMergePlanOptions
+	}
+	return s.ForceMerge(context.Background(), opts)
+}
+
 // Clear drops every document.
 func (x *Scorch) Clear() error {
 	r, err := x.s.Reader()
@@ -175,14 +198,19 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 	ctx := context.WithValue(context.Background(), search.GetScoringModelCallbackKey,
 		search.GetScoringModelCallbackFn(func() string { return bindex.DefaultScoringModel }))
 	var main query.Query
-	sort := search.SortOrder{&search.SortScore{Desc: true}, &search.SortDocID{}}
+	// Ties keep index order: sorting by document ID would look up the ID
+	// of every hit.
+	sort := search.SortOrder{&search.SortScore{Desc: true}}
 	if len(terms) == 0 {
 		main = query.NewMatchAllQuery()
 		sort = search.SortOrder{&search.SortField{Field: fieldCreated, Desc: true, Missing: search.SortFieldMissingLast}, &search.SortDocID{}}
 	} else {
-		words := make([]query.Query, 0, len(terms))
+		words := make([]query.Query, 0, len(terms)+1)
 		for _, t := range terms {
 			words = append(words, wordQuery(t))
+		}
+		if id := strings.TrimSpace(q.Text); !strings.ContainsAny(id, " \t\n") {
+			words = append(words, term(fieldEntryID, id, boostID))
 		}
 		main = query.NewDisjunctionQuery(words)
 	}
@@ -224,33 +252,36 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 }
 
 // Field weights: a word in a title or a tag counts three times a word in
-// the content; a fuzzy match half an exact one.
+// the content (the content field also holds the title and tag words, so a
+// title word scores in both); a fuzzy match counts half an exact one. An
+// entry whose id is the whole query comes first.
 const (
 	boostTitle   = 3.0
 	boostContent = 1.0
 	fuzzyFactor  = 0.5
+	boostID      = 20.0
 )
 
-// wordQuery matches one query word in any text field, exactly or fuzzily.
+// wordQuery matches one query word: exactly in the title, the tags or the
+// content, or fuzzily in the content (one automaton per word: building it
+// is the costly part of a fuzzy query).
 func wordQuery(t string) query.Query {
-	var clauses []query.Query
-	add := func(field string, boost float64) {
-		tq := query.NewTermQuery(t)
-		tq.SetField(field)
-		tq.SetBoost(boost)
-		clauses = append(clauses, tq)
-		if fz := index.Fuzziness(t); fz > 0 {
-			fq := query.NewFuzzyQuery(t)
-			fq.SetField(field)
-			fq.SetFuzziness(fz)
-			fq.SetBoost(boost * fuzzyFactor)
-			clauses = append(clauses, fq)
-		}
+	clauses := []query.Query{term(fieldTitle, t, boostTitle), term(fieldTags, t, boostTitle), term(fieldContent, t, boostContent)}
+	if fz := index.Fuzziness(t); fz > 0 {
+		fq := query.NewFuzzyQuery(t)
+		fq.SetField(fieldContent)
+		fq.SetFuzziness(fz)
+		fq.SetBoost(boostContent * fuzzyFactor)
+		clauses = append(clauses, fq)
 	}
-	add(fieldTitle, boostTitle)
-	add(fieldTags, boostTitle)
-	add(fieldContent, boostContent)
 	return query.NewDisjunctionQuery(clauses)
+}
+
+func term(field, t string, boost float64) *query.TermQuery {
+	tq := query.NewTermQuery(t)
+	tq.SetField(field)
+	tq.SetBoost(boost)
+	return tq
 }
 
 // filterQuery is the conjunction of q's filters, nil when it has none.

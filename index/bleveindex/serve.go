@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -35,6 +36,11 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func serve(req index.Request, stderr io.Writer) index.Response {
+	if req.Op == index.OpRebuild {
+		// A rebuild is long and allocates a lot: keep its peak memory
+		// down rather than its garbage collection short.
+		debug.SetGCPercent(100)
+	}
 	opts := Options{Timeout: time.Duration(req.TimeoutMS) * time.Millisecond}
 	if req.Progress {
 		opts.Progress = progressBar(stderr)

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// corpus describes a generated store: where it is and words to search for.
+type corpus struct {
+	dir     string
+	entries int
+	// word is a mid-frequency word, typo the same word with two letters
+	// swapped, tag a common tag.
+	word, typo, tag string
+}
+
+// Proportions of the generated entries by kind: a loop's store is mostly
+// its journal (one entry per iteration) and the learnings it draws.
+const (
+	shareMemories  = 0.10
+	shareKnowledge = 0.15
+	shareLearnings = 0.25 // the rest is journal
+	runLength      = 100  // journal entries per run
+)
+
+// wordList is a fixed vocabulary of made-up words (deterministic, a few
+// thousand), drawn Zipf-like so that common words are common.
+func wordList(r *rand.Rand, n int) []string {
+	consonants := []string{"b", "c", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "st", "tr", "pl", "ch", "sh"}
+	vowels := []string{"a", "e", "i", "o", "u", "ai", "ou", "ea"}
+	seen := map[string]bool{}
+	var words []string
+	for len(words) < n {
+		var b strings.Builder
+		for s := 0; s < 2+r.Intn(2); s++ {
+			b.WriteString(consonants[r.Intn(len(consonants))])
+			b.WriteString(vowels[r.Intn(len(vowels))])
+		}
+		if r.Intn(2) == 0 {
+			b.WriteString(consonants[r.Intn(len(consonants))])
+		}
+		if w := b.String(); !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+type generator struct {
+	r     *rand.Rand
+	words []string
+	wordZ *rand.Zipf
+	tags  []string
+	tagZ  *rand.Zipf
+}
+
+func (g *generator) text(minWords, maxWords int) string {
+	n := minWords + g.r.Intn(maxWords-minWords+1)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if i%14 == 0 {
+				b.WriteString(".\n")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(g.words[g.wordZ.Uint64()])
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+func (g *generator) tagList() []string {
+	n := 1 + g.r.Intn(4)
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < n {
+		t := g.tags[g.tagZ.Uint64()]
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func quoted(list []string) string { return "[" + strings.Join(list, ", ") + "]" }
+
+// generateCorpus writes a lore store of n entries into a new git
+// repository at dir and commits it with C git.
+func generateCorpus(dir string, n int, seed int64) (corpus, error) {
+	r := rand.New(rand.NewSource(seed))
+	words := wordList(r, 4000)
+	g := &generator{r: r, words: words, wordZ: rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))}
+	for i := 0; i < 200; i++ {
+		g.tags = append(g.tags, words[len(words)-1-i]+"-"+words[i*7%len(words)])
+	}
+	g.tagZ = rand.NewZipf(r, 1.2, 1, uint64(len(g.tags)-1))
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(i int) time.Time { return base.Add(time.Duration(i) * 7 * time.Minute) }
+	agent := filepath.Join(dir, ".agent")
+	for _, d := range []string{"knowledge", "learnings", "journal"} {
+		if err := os.MkdirAll(filepath.Join(agent, d), 0o755); err != nil {
+			return corpus{}, err
+		}
+	}
+	write := func(p, content string) error { return os.WriteFile(filepath.Join(agent, p), []byte(content), 0o644) }
+
+	memories := int(float64(n) * shareMemories)
+	knowledge := int(float64(n) * shareKnowledge)
+	learnings := int(float64(n) * shareLearnings)
+	journal := n - memories - knowledge - learnings
+
+	// memories.md: seed 001's format, four sections.
+	sections := []string{"Patterns", "Decisions", "Fixes", "Context"}
+	var md strings.Builder
+	md.WriteString("# Memories\n")
+	for s, name := range sections {
+		fmt.Fprintf(&md, "\n## %s\n", name)
+		for i := s; i < memories; i += len(sections) {
+			t := at(i)
+			fmt.Fprintf(&md, "\n### mem-%d-%04x\n> %s\n<!-- tags: %s | created: %s -->\n",
+				t.Unix(), i%0x10000, g.text(8, 40), strings.Join(g.tagList(), ", "), t.Format("2006-01-02"))
+		}
+	}
+	if err := write("memories.md", md.String()); err != nil {
+		return corpus{}, err
+	}
+	for i := 0; i < knowledge; i++ {
+		title := strings.Join([]string{words[g.wordZ.Uint64()], words[g.wordZ.Uint64()], words[g.wordZ.Uint64()], fmt.Sprint(i)}, " ")
+		slug := strings.ReplaceAll(title, " ", "-")
+		err := write("knowledge/"+slug+".md", fmt.Sprintf("---\ntitle: %q\ntags: %s\ncreated_at: %q\n---\n\n%s\n",
+			title, quoted(g.tagList()), at(i).Format(time.RFC3339), g.text(30, 300)))
+		if err != nil {
+			return corpus{}, err
+		}
+	}
+	categories := []string{"strategy", "antipattern", "estimate", "convention"}
+	for i := 0; i < learnings; i++ {
+		err := write(fmt.Sprintf("learnings/l-%06x.md", i), fmt.Sprintf("---\nid: l-%06x\ncategory: %s\ntags: %s\ntask: \"task-%d\"\ncreated_at: %q\nstatus: active\n---\n\n%s\n",
+			i, categories[i%len(categories)], quoted(g.tagList()), i%500, at(i).Format(time.RFC3339), g.text(20, 120)))
+		if err != nil {
+			return corpus{}, err
+		}
+	}
+	outcomes := []string{"done", "done", "done", "failed", "retried"}
+	for i := 0; i < journal; i++ {
+		run := fmt.Sprintf("run-%08x", i/runLength)
+		if i%runLength == 0 {
+			if err := os.MkdirAll(filepath.Join(agent, "journal", run), 0o755); err != nil {
+				return corpus{}, err
+			}
+		}
+		err := write(fmt.Sprintf("journal/%s/%04d.md", run, i%runLength+1), fmt.Sprintf(
+			"---\nrun_id: %s\niteration: %d\ntask_id: \"task-%d\"\noutcome: %s\nmodel: \"sonnet\"\nduration_secs: %d\ncost_usd: 0.%02d\nfiles_modified: [src/%s.go]\ncreated_at: %q\n---\n\n%s\n",
+			run, i%runLength+1, i%500, outcomes[i%len(outcomes)], 30+i%600, i%100, words[i%len(words)], at(i).Format(time.RFC3339), g.text(20, 120)))
+		if err != nil {
+			return corpus{}, err
+		}
+	}
+	env := benchEnv(filepath.Dir(dir))
+	for _, s := range [][]string{
+		{"init", "-q", "-b", "main"}, {"config", "gc.auto", "0"}, {"add", "-A"}, {"commit", "-q", "-m", "corpus"},
+	} {
+		if err := runIn(dir, env, "git", s...); err != nil {
+			return corpus{}, err
+		}
+	}
+	// A word of rank ~200 is in a few percent of the entries.
+	word := words[200]
+	typo := []byte(word)
+	typo[1], typo[2] = typo[2], typo[1]
+	return corpus{dir: dir, entries: n, word: word, typo: string(typo), tag: g.tags[2]}, nil
+}
+
+// benchCorpus writes one generated store, to look at or measure by hand:
+// go run ./bench corpus -n 100000 DIR
+func benchCorpus(args []string) error {
+	fs := flag.NewFlagSet("corpus", flag.ExitOnError)
+	n := fs.Int("n", 10000, "entries")
+	fs.Parse(args)
+	if fs.NArg() != 1 {
+		return fmt.Errorf("usage: go run ./bench corpus [-n entries] DIR")
+	}
+	start := time.Now()
+	c, err := generateCorpus(fs.Arg(0), *n, int64(*n))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d entries in %s (%s); a mid-frequency word: %s, with a typo: %s; a common tag: %s\n",
+		c.entries, c.dir, time.Since(start).Round(time.Millisecond), c.word, c.typo, c.tag)
+	return nil
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// benchSearch measures lore search, the freshness check and the rebuild on
+// generated stores, each beside reading and scanning every file.
+func benchSearch(args []string) error {
+	fs := flag.NewFlagSet("search", flag.ExitOnError)
+	sizes := fs.String("sizes", "1000,10000,100000", "entries in each store (comma-separated)")
+	runs := fs.Int("runs", 7, "timed runs of each command")
+	write := fs.String("write", "", "replace the search section of this Markdown file with the results")
+	keep := fs.Bool("keep", false, "keep the generated repositories")
+	fs.Parse(args)
+
+	work, err := os.MkdirTemp("", "lore-bench-search-")
+	if err != nil {
+		return err
+	}
+	if !*keep {
+		defer os.RemoveAll(work)
+	} else {
+		fmt.Fprintln(os.Stderr, "keeping", work)
+	}
+	bin := filepath.Join(work, "bin")
+	for _, name := range []string{"lore", "lore-index"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, name), "./cmd/"+name)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go build ./cmd/%s: %w", name, err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	lore := filepath.Join(bin, "lore")
+	var out strings.Builder
+	fmt.Fprintf(&out, "Whole processes on generated stores (memories 10%%, knowledge 15%%, learnings 25%%, journal 50%%), %d runs each, alternating with the baseline: a program that reads every file under .agent/ and scans it for the word (%s, %d cores, %s).\n\n",
+		*runs, runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(&out, "Command: `go run ./bench search -sizes %s -runs %d -write BENCHMARKS.md`\n\n", *sizes, *runs)
+	out.WriteString("| entries | rebuild | rebuild peak RSS | scan all files | search | fuzzy search | filtered search | scan / search | search after 100 edits | after a pull of 100 | edits / unchanged |\n")
+	out.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("bad size %q", s)
+		}
+		start := time.Now()
+		c, err := generateCorpus(filepath.Join(work, fmt.Sprintf("store-%d", n)), n, int64(n))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "generated %d entries in %s\n", n, time.Since(start).Round(time.Millisecond))
+		env := benchEnv(filepath.Dir(c.dir))
+
+		// Rebuild: once untimed to warm the page cache, then timed.
+		rebuild, rss, err := timeRSS(c.dir, env, lore, "index", "rebuild")
+		if err != nil {
+			return err
+		}
+		rebuild, rss, err = timeRSS(c.dir, env, lore, "index", "rebuild")
+		if err != nil {
+			return err
+		}
+		var scan, plain, fuzzy, filtered []time.Duration
+		for i := -1; i < *runs; i++ {
+			tScan, err := timeRun(c.dir, env, self, "scan-baseline", c.dir, c.word)
+			if err != nil {
+				return err
+			}
+			tPlain, err := timeRun(c.dir, env, lore, "search", c.word)
+			if err != nil {
+				return err
+			}
+			tFuzzy, err := timeRun(c.dir, env, lore, "search", c.typo)
+			if err != nil {
+				return err
+			}
+			tFiltered, err := timeRun(c.dir, env, lore, "search", c.word, "--kind", "learning", "--tags", c.tag)
+			if err != nil {
+				return err
+			}
+			if i >= 0 {
+				scan, plain, fuzzy, filtered = append(scan, tScan), append(plain, tPlain), append(fuzzy, tFuzzy), append(filtered, tFiltered)
+			}
+		}
+		edits, err := afterChanges(c, env, lore, *runs, handEdit)
+		if err != nil {
+			return err
+		}
+		pulls, err := afterChanges(c, env, lore, *runs, pullChanges)
+		if err != nil {
+			return err
+		}
+		row := fmt.Sprintf("| %d | %.1f s | %d MB | %s | %s | %s | %s | %.0f× | %s | %s | %.2f× |\n", n,
+			rebuild.Seconds(), rss>>20, ms(median(scan)), ms(median(plain)), ms(median(fuzzy)), ms(median(filtered)),
+			float64(median(scan))/float64(median(plain)), ms(median(edits)), ms(median(pulls)),
+			float64(median(edits))/float64(median(plain)))
+		fmt.Fprint(os.Stderr, row)
+		out.WriteString(row)
+	}
+	out.WriteString("\nTargets (DESIGN.md): search at 100k entries ≤ 50 ms and ≥ 20× faster than the scan; search right after 100 entries changed ≤ 2× a search with nothing changed; rebuild of 100k entries ≤ 20 s with peak memory ≤ 500 MB. \"100 edits\" rewrites 100 knowledge and learning files the way editors save (a new file renamed over the old); \"a pull\" fast-forwards to a commit from another clone that changes 100 entries.\n")
+	fmt.Print(out.String())
+	if *write != "" {
+		return replaceSection(*write, "search", out.String())
+	}
+	return nil
+}
+
+// afterChanges times the first search after change(i) changed 100
+// entries, runs times.
+func afterChanges(c corpus, env []string, lore string, runs int, change func(c corpus, env []string, round int) error) ([]time.Duration, error) {
+	var times []time.Duration
+	for i := 0; i < runs; i++ {
+		if err := change(c, env, i); err != nil {
+			return nil, err
+		}
+		d, err := timeRun(c.dir, env, lore, "search", c.word)
+		if err != nil {
+			return nil, err
+		}
+		times = append(times, d)
+		// Let the racy window pass so that the next round starts clean.
+		time.Sleep(100 * time.Millisecond)
+		if _, err := timeRun(c.dir, env, lore, "search", c.word); err != nil {
+			return nil, err
+		}
+	}
+	return times, nil
+}
+
+// changedFiles picks 100 knowledge and learning files for round.
+func changedFiles(c corpus, round int) ([]string, error) {
+	var files []string
+	for _, d := range []string{"knowledge", "learnings"} {
+		entries, err := os.ReadDir(filepath.Join(c.dir, ".agent", d))
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < 50 && i < len(entries); i++ {
+			files = append(files, filepath.Join(".agent", d, entries[(round*50+i)%len(entries)].Name()))
+		}
+	}
+	return files, nil
+}
+
+// handEdit appends a sentence to 100 files, saving each as editors do.
+func handEdit(c corpus, env []string, round int) error {
+	files, err := changedFiles(c, round)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		p := filepath.Join(c.dir, f)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		data = append(data, fmt.Sprintf("Edited by hand in round %d.\n", round)...)
+		if err := os.WriteFile(p+".tmp", data, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(p+".tmp", p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pullChanges commits a change to 100 entries in a second clone and pulls
+// it into the store.
+func pullChanges(c corpus, env []string, round int) error {
+	other := c.dir + "-clone"
+	if _, err := os.Stat(other); err != nil {
+		if err := runIn(filepath.Dir(c.dir), env, "git", "clone", "-q", c.dir, other); err != nil {
+			return err
+		}
+	} else if err := runIn(other, env, "git", "pull", "-q", "--ff-only"); err != nil {
+		return err
+	}
+	if err := runIn(c.dir, env, "git", "add", "-A"); err != nil {
+		return err
+	}
+	runIn(c.dir, env, "git", "commit", "-q", "-m", "hand edits") // nothing to commit is fine
+	if err := runIn(other, env, "git", "pull", "-q", "--ff-only", "origin", "main"); err != nil {
+		return err
+	}
+	files, err := changedFiles(corpus{dir: other}, round+100)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		p := filepath.Join(other, f)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, append(data, fmt.Sprintf("Changed upstream in round %d.\n", round)...), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, s := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "upstream"}} {
+		if err := runIn(other, env, "git", s...); err != nil {
+			return err
+		}
+	}
+	return runIn(c.dir, env, "git", "pull", "-q", "--ff-only", other, "main")
+}
+
+func timeRun(dir string, env []string, name string, args ...string) (time.Duration, error) {
+	d, _, err := timeRSS(dir, env, name, args...)
+	return d, err
+}
+
+// timeRSS runs a command and returns its wall time and peak memory.
+func timeRSS(dir string, env []string, name string, args ...string) (time.Duration, int64, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss << 10 // kilobytes on Linux
+	}
+	return d, rss, nil
+}
+
+// scanBaseline is the search without an index: read every file under
+// .agent/ and print the lines holding the word, case-insensitively.
+func scanBaseline(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: scan-baseline DIR WORD")
+	}
+	word := bytes.ToLower([]byte(args[1]))
+	matches := 0
+	err := filepath.WalkDir(filepath.Join(args[0], ".agent"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(bytes.ToLower(data), word) {
+			matches++
+		}
+		return nil
+	})
+	fmt.Println(matches, "files match")
+	return err
+}
