@@ -127,7 +127,7 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 		for i := s; i < memories; i += len(sections) {
 			t := at(i)
 			fmt.Fprintf(&md, "\n### mem-%d-%04x\n> %s\n<!-- tags: %s | created: %s -->\n",
-				t.Unix(), i%0x10000, g.text(8, 40), strings.Join(g.tagList(), ", "), t.Format("2006-01-02"))
+				t.Unix(), i%0x10000, strings.ReplaceAll(g.text(8, 40), "\n", " "), strings.Join(g.tagList(), ", "), t.Format("2006-01-02"))
 		}
 	}
 	if err := write("memories.md", md.String()); err != nil {

@@ -125,10 +125,7 @@ func checkWith(root string, m *manifest, manifestPath string, every bool, now in
 		if err := m.loadFiles(manifestPath); err != nil {
 			return nil, err
 		}
-		c.next.files = make(map[string]fileRecord, len(m.files))
-		for p, r := range m.files {
-			c.next.files[p] = r
-		}
+		c.next.files = m.files // m is not used again: update it in place
 		c.next.memories = m.memories
 	} else {
 		c.next.filesLoaded = false
@@ -158,8 +155,9 @@ func checkWith(root string, m *manifest, manifestPath string, every bool, now in
 func (c *checker) abs(p string) string { return filepath.Join(c.root, filepath.FromSlash(p)) }
 
 // relist reads directory d again: new entry files and directories are
-// added, missing ones dropped, and every file in it is checked (an editor
-// that rewrites a file in place changes nothing else).
+// added, missing ones dropped, and a file whose inode changed (saved by
+// renaming a new file over it, or recreated by git) is looked at. Reading
+// a directory's entries costs far less than a stat of each of its files.
 func (c *checker) relist(d string) error {
 	st, err := statOf(c.abs(d))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.dir) {
@@ -169,33 +167,34 @@ func (c *checker) relist(d string) error {
 	if err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(c.abs(d))
+	entries, err := readDirents(c.abs(d))
 	if err != nil {
 		return err
 	}
 	c.touch()
 	c.next.watch[d] = fileRecord{stat: c.racy(st)}
-	present := map[string]bool{}
+	present := make(map[string]bool, len(entries))
 	for _, e := range entries {
-		child := d + "/" + e.Name()
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 { // a skill may be a link to a directory
+		child := d + "/" + e.name
+		isDir := e.dir
+		if e.symlink { // a skill may be a link to a directory
 			if info, err := os.Stat(c.abs(child)); err == nil {
 				isDir = info.IsDir()
 			}
 		}
 		switch {
-		case isDir && index.Descend(d, e.Name()):
+		case isDir && index.Descend(d, e.name):
 			present[child] = true
 			if _, known := c.next.watch[child]; !known {
 				if err := c.relist(child); err != nil {
 					return err
 				}
 			}
-		case isDir && (d == ".agent/skills" || d == ".claude/skills"):
 		case !isDir && mdstore.KindOf(child) != "":
 			present[child] = true
-			c.candidates[child] = true
+			if rec, known := c.record(child); !known || rec.stat.ino == 0 || e.ino == 0 || rec.stat.ino != e.ino {
+				c.candidates[child] = true
+			}
 		}
 	}
 	// Anything recorded directly under d that is no longer there is gone.
@@ -205,7 +204,7 @@ func (c *checker) relist(d string) error {
 		}
 	}
 	for p := range c.next.files {
-		if path.Dir(p) == d && !present[p] {
+		if !present[p] && path.Dir(p) == d {
 			c.dropFile(p)
 		}
 	}

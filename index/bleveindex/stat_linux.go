@@ -3,6 +3,8 @@
 package bleveindex
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
 	"syscall"
 )
@@ -31,4 +33,57 @@ func lockFile(f *os.File) (bool, error) {
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// dirent is one entry of a directory listing: its name, inode and whether
+// it is a directory or a symbolic link (ino 0 when unknown).
+type dirent struct {
+	name         string
+	ino          uint64
+	dir, symlink bool
+}
+
+// readDirents lists a directory with the inode of each entry, as the
+// kernel returns them (getdents64), without a stat per entry: a file
+// replaced by a rename has a new inode, which is how a large directory is
+// checked without stat'ing its files.
+func readDirents(path string) ([]dirent, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var out []dirent
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err != nil {
+			return nil, &os.PathError{Op: "readdirent", Path: path, Err: err}
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		for b := buf[:n]; len(b) >= 19; {
+			ino := binary.NativeEndian.Uint64(b[0:8])
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			typ := b[18]
+			name := b[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			b = b[reclen:]
+			if s := string(name); s != "." && s != ".." && ino != 0 {
+				d := dirent{name: s, ino: ino, dir: typ == syscall.DT_DIR, symlink: typ == syscall.DT_LNK}
+				if typ == syscall.DT_UNKNOWN {
+					if st, err := statOf(path + "/" + s); err == nil {
+						d.dir = st.dir
+					}
+				}
+				out = append(out, d)
+			}
+		}
+	}
 }

@@ -1,0 +1,192 @@
+// Package indextest checks that an index.Index ranks and filters the way
+// lore's search promises: on a small fixed corpus, the expected top hits
+// for typo, multi-word, tag and title queries, every filter, limits,
+// replacement and removal, and the "did you mean".
+package indextest
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"lore/index"
+	"lore/mdstore"
+)
+
+func day(d int) time.Time { return time.Date(2026, 3, d, 12, 0, 0, 0, time.UTC) }
+
+// Corpus is the fixed set of documents the checks search.
+func Corpus() []index.Doc {
+	mem := func(id, typ, content string, created time.Time, tags ...string) index.Doc {
+		return index.Doc{ID: ".agent/memories.md#" + id, Kind: mdstore.KindMemory, EntryID: id, Type: typ,
+			Tags: tags, Content: content, Created: created, Path: ".agent/memories.md"}
+	}
+	know := func(slug, title, content string, created time.Time, tags ...string) index.Doc {
+		p := ".agent/knowledge/" + slug + ".md"
+		return index.Doc{ID: p, Kind: mdstore.KindKnowledge, EntryID: slug, Title: title, Tags: tags,
+			Content: content, Created: created, Path: p}
+	}
+	learn := func(id, category, task, content string, created time.Time, tags ...string) index.Doc {
+		p := ".agent/learnings/" + id + ".md"
+		return index.Doc{ID: p, Kind: mdstore.KindLearning, EntryID: id, Type: category, Task: task,
+			Tags: tags, Content: content, Created: created, Path: p}
+	}
+	journal := func(run string, it int, task, outcome, content string, created time.Time) index.Doc {
+		p := fmt.Sprintf(".agent/journal/%s/%04d.md", run, it)
+		return index.Doc{ID: p, Kind: mdstore.KindJournal, EntryID: fmt.Sprintf("%s/%04d", run, it), Task: task,
+			Run: run, Outcome: outcome, Content: content, Created: created, Path: p}
+	}
+	return []index.Doc{
+		mem("mem-1-aaaa", "fix", "A stale index.lock blocks every git commit; remove it only when no git process runs.", day(1), "git", "locks"),
+		mem("mem-2-bbbb", "pattern", "Use testscript for CLI tests: each txtar script runs the real binary.", day(2), "tests", "testscript"),
+		mem("mem-3-cccc", "decision", "bleve is kept out of the lean binary because it slows start-up.", day(3), "bleve", "performance"),
+		mem("mem-4-dddd", "context", "The release pipeline publishes binaries for linux and darwin.", day(4), "release"),
+		mem("mem-5-eeee", "fix", "Flaky timeout in the concurrency test: raise the lock timeout under load.", day(5), "tests", "flaky"),
+		know("git-lock-timeout", "Git lock timeout", "How long lore waits for index.lock before naming the lock holder.", day(6), "git", "locks"),
+		know("search-ranking", "Search ranking", "Titles and tags rank above content; fuzzy matches rank below exact ones.", day(7), "search"),
+		know("release-process", "Release process", "Tag the commit, build with goreleaser, publish the checksums.", day(8), "release"),
+		know("database-migrations", "Database migrations", "Run migrations before deploying; never edit an applied migration.", day(9), "database", "deploy"),
+		learn("l-000001", "strategy", "task-7", "Split large refactors into commits that each keep the tests green.", day(10), "refactoring"),
+		learn("l-000002", "antipattern", "task-7", "Mocking the file system hid a rename bug that a real temp dir showed.", day(11), "tests", "mocks"),
+		learn("l-000003", "convention", "task-9", "Error messages name the file and line and say what to do.", day(12), "errors"),
+		learn("l-000004", "estimate", "task-9", "Parser work takes twice the first estimate.", day(13), "planning"),
+		journal("run-1", 1, "task-7", "failed", "Tried mocking git; the commit test still failed on the lock.", day(14)),
+		journal("run-1", 2, "task-7", "done", "Used a real repository in a temp dir; commit test passes.", day(15)),
+		journal("run-2", 1, "task-9", "done", "Rewrote error messages to name file and line.", day(16)),
+		{ID: ".agent/skills/deploy/SKILL.md", Kind: mdstore.KindSkill, EntryID: "deploy", Title: "deploy",
+			Content: "Deploy the service to staging and production.", Path: ".agent/skills/deploy/SKILL.md"},
+	}
+}
+
+// Run indexes Corpus into a new index and checks it.
+func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
+	fresh := func(t *testing.T) index.Index {
+		ix := newIndex(t)
+		if err := ix.Index(Corpus()...); err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	search := func(t *testing.T, ix index.Index, q index.Query) index.Result {
+		t.Helper()
+		res, err := ix.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	entryIDs := func(res index.Result) []string {
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, h.EntryID)
+		}
+		return out
+	}
+	top := func(t *testing.T, ix index.Index, q index.Query, want ...string) {
+		t.Helper()
+		got := entryIDs(search(t, ix, q))
+		if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+			t.Errorf("%+v: top hits %v, want %v first", q, got, want)
+		}
+	}
+	set := func(t *testing.T, ix index.Index, q index.Query, want ...string) {
+		t.Helper()
+		got := entryIDs(search(t, ix, q))
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: hits %v, want %v", q, got, want)
+		}
+	}
+
+	t.Run("ranking", func(t *testing.T) {
+		ix := fresh(t)
+		// A typo still finds the word.
+		top(t, ix, index.Query{Text: "bleev"}, "mem-3-cccc")
+		top(t, ix, index.Query{Text: "migratoins"}, "database-migrations")
+		// Title and tag matches rank above content matches.
+		top(t, ix, index.Query{Text: "release"}, "release-process")
+		top(t, ix, index.Query{Text: "testscript"}, "mem-2-bbbb")
+		// More words matched rank higher; one word is enough to match.
+		top(t, ix, index.Query{Text: "lock timeout"}, "git-lock-timeout")
+		res := search(t, ix, index.Query{Text: "goreleaser staging"})
+		set(t, ix, index.Query{Text: "goreleaser staging"}, "release-process", "deploy")
+		if res.Total != 2 {
+			t.Errorf("total %d, want 2", res.Total)
+		}
+		// An entry's id finds it.
+		top(t, ix, index.Query{Text: "l-000003"}, "l-000003")
+		// Snippets show the match.
+		for _, h := range search(t, ix, index.Query{Text: "goreleaser"}).Hits {
+			if !containsFold(h.Snippet, "goreleaser") {
+				t.Errorf("snippet %q does not show the match", h.Snippet)
+			}
+		}
+	})
+
+	t.Run("filters", func(t *testing.T) {
+		ix := fresh(t)
+		set(t, ix, index.Query{Text: "tests", Kinds: []mdstore.Kind{mdstore.KindLearning}}, "l-000001", "l-000002")
+		set(t, ix, index.Query{Kinds: []mdstore.Kind{mdstore.KindMemory}, Types: []string{"FIX"}}, "mem-1-aaaa", "mem-5-eeee")
+		set(t, ix, index.Query{Tags: []string{"release", "database"}}, "mem-4-dddd", "release-process", "database-migrations")
+		set(t, ix, index.Query{Categories: []string{"estimate"}}, "l-000004")
+		set(t, ix, index.Query{Task: "task-7"}, "l-000001", "l-000002", "run-1/0001", "run-1/0002")
+		set(t, ix, index.Query{Run: "run-2"}, "run-2/0001")
+		set(t, ix, index.Query{Since: day(15)}, "run-1/0002", "run-2/0001")
+		set(t, ix, index.Query{Text: "commit", Task: "task-7", Kinds: []mdstore.Kind{mdstore.KindJournal}}, "run-1/0001", "run-1/0002")
+	})
+
+	t.Run("empty text lists newest first", func(t *testing.T) {
+		ix := fresh(t)
+		res := search(t, ix, index.Query{Kinds: []mdstore.Kind{mdstore.KindKnowledge}, Limit: 2})
+		if got := entryIDs(res); !slices.Equal(got, []string{"database-migrations", "release-process"}) || res.Total != 4 {
+			t.Errorf("newest knowledge: %v of %d, want [database-migrations release-process] of 4", got, res.Total)
+		}
+	})
+
+	t.Run("limit", func(t *testing.T) {
+		ix := fresh(t)
+		res := search(t, ix, index.Query{Text: "tests", Limit: 2})
+		if len(res.Hits) != 2 || res.Total < 4 {
+			t.Errorf("limit 2: %d hits of %d", len(res.Hits), res.Total)
+		}
+	})
+
+	t.Run("replace, remove, clear", func(t *testing.T) {
+		ix := fresh(t)
+		d := Corpus()[3]
+		d.Content = "The release pipeline now also ships a zeppelin."
+		if err := ix.Index(d); err != nil {
+			t.Fatal(err)
+		}
+		set(t, ix, index.Query{Text: "zeppelin"}, "mem-4-dddd")
+		if err := ix.Remove(d.ID, "no-such-id"); err != nil {
+			t.Fatal(err)
+		}
+		set(t, ix, index.Query{Text: "zeppelin"})
+		if err := ix.Clear(); err != nil {
+			t.Fatal(err)
+		}
+		set(t, ix, index.Query{})
+	})
+
+	t.Run("did you mean", func(t *testing.T) {
+		ix := fresh(t)
+		res := search(t, ix, index.Query{Text: "goreleasr"})
+		if res.Total == 0 {
+			t.Errorf("a one-letter typo found nothing")
+		}
+		res = search(t, ix, index.Query{Text: "gorelxxxer"})
+		if res.Total != 0 || res.Suggestion != "goreleaser" {
+			t.Errorf("three edits away: %d hits, suggestion %q, want none and goreleaser", res.Total, res.Suggestion)
+		}
+		if res := search(t, ix, index.Query{Text: "qqqqqqqq"}); res.Suggestion != "" {
+			t.Errorf("suggestion %q for a word like no other", res.Suggestion)
+		}
+	})
+}
+
+func containsFold(s, sub string) bool {
+	return len(index.Tokens(s)) > 0 && slices.Contains(index.Tokens(s), sub)
+}
