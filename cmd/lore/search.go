@@ -374,7 +374,7 @@ func runIndex(e *env, g globals, op, format string) error {
 	p := g.printer(e)
 	helper, err := index.FindHelper(e.getenv)
 	if err != nil {
-		return fmt.Errorf("the search index needs %w", err)
+		return errors.New("lore index needs lore-index, next to lore or on PATH: install both with go install ./cmd/...")
 	}
 	req := index.Request{Op: op, Root: s.Root(), Dir: indexDir(s), TimeoutMS: int(indexTimeout / time.Millisecond)}
 	if op == index.OpRebuild {
