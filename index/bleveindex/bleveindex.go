@@ -120,38 +120,41 @@ func (ix *Index) Refresh() (Report, error) {
 		return ix.Rebuild(reasonFor(err))
 	}
 	mpath := ix.manifestPath(gen)
+	seen, _ := statOf(mpath) // the manifest a replacement would give a new inode
 	m, err := readManifest(mpath)
 	if err != nil {
 		return ix.Rebuild(reasonFor(err))
 	}
-	ch, err := check(ix.root, m, mpath, ix.every(m), ix.opts.Now().UnixNano())
+	first, err := check(ix.root, m, mpath, ix.every(m), ix.opts.Now().UnixNano())
 	if err != nil {
 		if errors.Is(err, errBadManifest) {
 			return ix.Rebuild(reasonFor(err))
 		}
 		return Report{}, err
 	}
-	if !ch.touched {
+	if !first.touched {
 		return Report{}, nil
 	}
 	var rep Report
 	rebuild := ""
 	err = ix.locked(func() error {
-		// Another process may have done the work meanwhile: check again.
-		gen, err := ix.current()
-		if err != nil {
-			rebuild = reasonFor(err)
-			return nil
-		}
-		mpath := ix.manifestPath(gen)
-		m, err := readManifest(mpath)
-		if err != nil {
-			rebuild = reasonFor(err)
-			return nil
-		}
-		ch, err := check(ix.root, m, mpath, ix.every(m), ix.opts.Now().UnixNano())
-		if err != nil {
-			return err
+		// Another process may have done the work meanwhile: if the
+		// manifest was replaced, check again against the new one.
+		ch := first
+		if now, err := ix.current(); err != nil || now != gen || !sameFile(mpath, seen) {
+			if err != nil {
+				rebuild = reasonFor(err)
+				return nil
+			}
+			gen, mpath = now, ix.manifestPath(now)
+			m, err := readManifest(mpath)
+			if err != nil {
+				rebuild = reasonFor(err)
+				return nil
+			}
+			if ch, err = check(ix.root, m, mpath, ix.every(m), ix.opts.Now().UnixNano()); err != nil {
+				return err
+			}
 		}
 		rep = Report{Files: ch.files, Indexed: len(ch.docs), Removed: len(ch.remove), Warnings: ch.warnings}
 		if !ch.empty() {
@@ -183,6 +186,12 @@ func (ix *Index) Refresh() (Report, error) {
 		return ix.Rebuild(rebuild)
 	}
 	return rep, err
+}
+
+// sameFile says whether path is still the file that had stat seen.
+func sameFile(path string, seen fileStat) bool {
+	st, err := statOf(path)
+	return err == nil && st == seen
 }
 
 // every says whether a check looks at every file of the store.

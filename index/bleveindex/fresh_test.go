@@ -353,3 +353,28 @@ func TestStatus(t *testing.T) {
 		t.Fatalf("status after a hand edit: %+v, %v", st, err)
 	}
 }
+
+func TestConcurrentSearchesAfterAChange(t *testing.T) {
+	r := newTestRepo(t)
+	ids(t, r.index(Options{}), "anything")
+	m := r.addMemory("an osprey dives")
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			res, _, err := r.index(Options{Timeout: 5 * time.Second}).Search(index.Query{Text: "osprey"})
+			if err == nil && (len(res.Hits) != 1 || res.Hits[0].EntryID != m.ID) {
+				err = fmt.Errorf("hits %+v", res.Hits)
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	st, err := r.index(Options{}).Status()
+	if err != nil || !st.Fresh || st.Documents != 1 {
+		t.Fatalf("status after concurrent searches: %+v, %v", st, err)
+	}
+}
