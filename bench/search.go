@@ -67,11 +67,10 @@ func benchSearch(args []string) error {
 		env := benchEnv(filepath.Dir(c.dir))
 
 		// Rebuild: once untimed to warm the page cache, then timed.
-		rebuild, rss, err := timeRSS(c.dir, env, lore, "index", "rebuild")
-		if err != nil {
+		if _, err := timeRun(c.dir, env, lore, "index", "rebuild"); err != nil {
 			return err
 		}
-		rebuild, rss, err = timeRSS(c.dir, env, lore, "index", "rebuild")
+		rebuild, rss, err := timeRSS(c.dir, env, lore, "index", "rebuild")
 		if err != nil {
 			return err
 		}

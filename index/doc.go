@@ -8,6 +8,7 @@ package index
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -105,15 +106,15 @@ func DocsFromFile(p string, fe mdstore.FileEntries) []Doc {
 	case fe.Knowledge != nil:
 		k := fe.Knowledge
 		return []Doc{{ID: p, Kind: mdstore.KindKnowledge, EntryID: k.Slug, Tags: k.Tags, Title: k.Title,
-			Content: k.Body, Created: parseTime(k.CreatedAt), Files: sourcePaths(k.Sources), Path: p}}
+			Content: k.Body, Created: mdstore.ParseTimestamp(k.CreatedAt), Files: sourcePaths(k.Sources), Path: p}}
 	case fe.Learning != nil:
 		l := fe.Learning
 		return []Doc{{ID: p, Kind: mdstore.KindLearning, EntryID: l.ID, Type: l.Category, Tags: l.Tags,
-			Content: l.Body, Created: parseTime(l.CreatedAt), Task: l.Task, Path: p}}
+			Content: l.Body, Created: mdstore.ParseTimestamp(l.CreatedAt), Task: l.Task, Path: p}}
 	case fe.Journal != nil:
 		j := fe.Journal
 		return []Doc{{ID: p, Kind: mdstore.KindJournal, EntryID: j.Key(), Content: journalText(j),
-			Created: parseTime(j.CreatedAt), Run: j.RunID, Task: j.TaskID, Outcome: j.Outcome,
+			Created: mdstore.ParseTimestamp(j.CreatedAt), Run: j.RunID, Task: j.TaskID, Outcome: j.Outcome,
 			Files: j.FilesModified, Path: p}}
 	case fe.Skill != nil:
 		sk := fe.Skill
@@ -151,13 +152,6 @@ func sourcePaths(sources []mdstore.Source) []string {
 	return out
 }
 
-// parseTime reads the timestamps entries carry (RFC 3339, or a date); the
-// zero time when there is none.
-func parseTime(s string) time.Time {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t
-		}
-	}
-	return time.Time{}
-}
+// Dir is where a store's search index lives: <git-dir>/lore/index (per
+// worktree, never committed), or .agent/.lore/index outside git.
+func Dir(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "index") }

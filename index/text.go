@@ -19,30 +19,37 @@ var StopWords = map[string]bool{
 // IsWordRune says whether r belongs to a word: letters and digits.
 func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// Tokens splits s into the words search compares: runs of letters and
-// digits, lowercased, without stop words. The bleve index analyzes entries
-// with the same rule.
-func Tokens(s string) []string {
-	var out []string
+// Words calls fn with the byte range of each word of s — each run of
+// letters and digits — in order, until fn returns false.
+func Words(s string, fn func(start, end int) bool) {
 	start := -1
-	emit := func(end int) {
-		if start >= 0 {
-			if w := strings.ToLower(s[start:end]); !StopWords[w] {
-				out = append(out, w)
-			}
-			start = -1
-		}
-	}
 	for i, r := range s {
 		if IsWordRune(r) {
 			if start < 0 {
 				start = i
 			}
-		} else {
-			emit(i)
+		} else if start >= 0 {
+			if !fn(start, i) {
+				return
+			}
+			start = -1
 		}
 	}
-	emit(len(s))
+	if start >= 0 {
+		fn(start, len(s))
+	}
+}
+
+// Tokens splits s into the words search compares: its Words, lowercased,
+// without stop words. The bleve index analyzes entries with the same rule.
+func Tokens(s string) []string {
+	var out []string
+	Words(s, func(start, end int) bool {
+		if w := strings.ToLower(s[start:end]); !StopWords[w] {
+			out = append(out, w)
+		}
+		return true
+	})
 	return out
 }
 
@@ -166,36 +173,23 @@ func Snippet(text string, terms []string, width int) string {
 // firstMatch is the byte offset of the first word of text matching a term
 // exactly, else fuzzily; -1 when none does.
 func firstMatch(text string, terms []string) int {
-	fuzzyAt := -1
-	start := -1
-	check := func(end int) bool {
-		if start < 0 {
-			return false
-		}
+	exactAt, fuzzyAt := -1, -1
+	Words(text, func(start, end int) bool {
 		w := strings.ToLower(text[start:end])
 		for _, t := range terms {
 			exact, fuzzy := Matches(t, w)
 			if exact {
-				return true
+				exactAt = start
+				return false
 			}
 			if fuzzy && fuzzyAt < 0 {
 				fuzzyAt = start
 			}
 		}
-		start = -1
-		return false
-	}
-	for i, r := range text {
-		if IsWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-		} else if check(i) {
-			return start
-		}
-	}
-	if check(len(text)) {
-		return start
+		return true
+	})
+	if exactAt >= 0 {
+		return exactAt
 	}
 	return fuzzyAt
 }

@@ -245,10 +245,14 @@ func TaskFigures(entries []JournalEntry) map[string]TaskStats {
 	return stats
 }
 
-func entryTime(e JournalEntry) time.Time {
-	if t, err := time.Parse(time.RFC3339, e.CreatedAt); err == nil {
+func entryTime(e JournalEntry) time.Time { return ParseTimestamp(e.CreatedAt) }
+
+// ParseTimestamp reads a timestamp as entries carry it: an RFC 3339 time or
+// a bare date. It returns the zero time for anything else.
+func ParseTimestamp(s string) time.Time {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t
 	}
-	t, _ := time.Parse(dateLayout, e.CreatedAt)
+	t, _ := time.Parse(dateLayout, s)
 	return t
 }

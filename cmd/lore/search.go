@@ -147,7 +147,7 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer) (index.Result, error) {
 	helper, err := index.FindHelper(e.getenv)
 	if err == nil {
-		resp, err := index.Call(helper, index.Request{Op: index.OpSearch, Root: s.Root(), Dir: indexDir(s), Query: q,
+		resp, err := index.Call(helper, index.Request{Op: index.OpSearch, Root: s.Root(), Dir: index.Dir(s), Query: q,
 			TimeoutMS: int(indexTimeout / time.Millisecond)}, e.stderr)
 		switch {
 		case err != nil:
@@ -173,9 +173,6 @@ func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer) (index.Res
 	p.warnings(warnings)
 	return index.NewScan(docs...).Search(q)
 }
-
-// indexDir is where the store's search index lives.
-func indexDir(s *mdstore.Store) string { return s.StateDir() + "/index" }
 
 // hitJSON is a search hit as lore prints it in JSON: a memory keeps the
 // fields of seed 001's JSON (id, type, content, tags, created).
@@ -277,7 +274,7 @@ func (p *printer) hitTable(hits []index.Hit) {
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.paint(ansiBold, "KIND"), p.paint(ansiBold, "ID"), p.paint(ansiBold, "TAGS"), p.paint(ansiBold, "MATCH"))
 	for _, h := range hits {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.paint(ansiCyan, string(h.Kind)), p.paint(ansiYellow, h.EntryID),
-			p.paint(ansiDim, strings.Join(h.Tags, ",")), summary(index.Snippet(h.Snippet, nil, 80), 80))
+			p.paint(ansiDim, strings.Join(h.Tags, ",")), summary(h.Snippet, 80))
 	}
 	tw.Flush()
 }
@@ -374,9 +371,9 @@ func runIndex(e *env, g globals, op, format string) error {
 	p := g.printer(e)
 	helper, err := index.FindHelper(e.getenv)
 	if err != nil {
-		return errors.New("lore index needs lore-index, next to lore or on PATH: install both with go install ./cmd/...")
+		return errors.New("lore index needs lore-index, next to lore or on PATH (go install ./cmd/... installs both)")
 	}
-	req := index.Request{Op: op, Root: s.Root(), Dir: indexDir(s), TimeoutMS: int(indexTimeout / time.Millisecond)}
+	req := index.Request{Op: op, Root: s.Root(), Dir: index.Dir(s), TimeoutMS: int(indexTimeout / time.Millisecond)}
 	if op == index.OpRebuild {
 		req.TimeoutMS = int(10 * indexTimeout / time.Millisecond)
 		req.Progress = e.stderrTerminal && format == "text"

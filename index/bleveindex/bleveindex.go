@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"lore/index"
-	"lore/mdstore"
 	"lore/mdstore/gitx"
 )
 
@@ -73,15 +72,8 @@ func New(root, dir string, opts Options) *Index {
 	return &Index{root: root, dir: dir, opts: opts}
 }
 
-// Dir is where the index of a store lives: <git-dir>/lore/index (per
-// worktree), or .agent/.lore/index outside git.
-func Dir(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "index") }
-
-// Report is index.Report: what bringing the index up to date did.
-type Report = index.Report
-
 // Search brings the index up to date and answers q.
-func (ix *Index) Search(q index.Query) (index.Result, Report, error) {
+func (ix *Index) Search(q index.Query) (index.Result, index.Report, error) {
 	rep, err := ix.Refresh()
 	if err != nil {
 		return index.Result{}, rep, err
@@ -114,7 +106,7 @@ func (ix *Index) openCurrent() (*Scorch, error) {
 // Refresh brings the index up to date with the store: it reindexes what
 // changed, and rebuilds an index that is missing, damaged or of another
 // format.
-func (ix *Index) Refresh() (Report, error) {
+func (ix *Index) Refresh() (index.Report, error) {
 	gen, err := ix.current()
 	if err != nil {
 		return ix.Rebuild(reasonFor(err))
@@ -130,12 +122,12 @@ func (ix *Index) Refresh() (Report, error) {
 		if errors.Is(err, errBadManifest) {
 			return ix.Rebuild(reasonFor(err))
 		}
-		return Report{}, err
+		return index.Report{}, err
 	}
 	if !first.touched {
-		return Report{}, nil
+		return index.Report{}, nil
 	}
-	var rep Report
+	var rep index.Report
 	rebuild := ""
 	err = ix.locked(func() error {
 		// Another process may have done the work meanwhile: if the
@@ -156,7 +148,7 @@ func (ix *Index) Refresh() (Report, error) {
 				return err
 			}
 		}
-		rep = Report{Files: ch.files, Indexed: len(ch.docs), Removed: len(ch.remove), Warnings: ch.warnings}
+		rep = index.Report{Files: ch.files, Indexed: len(ch.docs), Removed: len(ch.remove), Warnings: ch.warnings}
 		if !ch.empty() {
 			x, err := openScorch(filepath.Join(ix.dir, gen), true, ix.opts.Timeout)
 			if errors.Is(err, ErrBusy) {
@@ -201,8 +193,8 @@ func (ix *Index) every(m *manifest) bool {
 
 // Rebuild builds the index from scratch from the store's files and makes
 // it the live one. reason is reported back.
-func (ix *Index) Rebuild(reason string) (Report, error) {
-	rep := Report{Rebuilt: true, Reason: reason}
+func (ix *Index) Rebuild(reason string) (index.Report, error) {
+	rep := index.Report{Rebuilt: true, Reason: reason}
 	err := ix.locked(func() error {
 		old, _ := ix.current()
 		gen := "gen-" + strconv.FormatInt(ix.opts.Now().UnixNano(), 36)
@@ -263,13 +255,10 @@ func (ix *Index) removeStrays(keep string) {
 	}
 }
 
-// Status is index.Status.
-type Status = index.Status
-
 // Status looks at every file of the store and says whether the index
 // holds what they say, without changing anything.
-func (ix *Index) Status() (Status, error) {
-	st := Status{Dir: ix.dir, Format: FormatVersion}
+func (ix *Index) Status() (index.Status, error) {
+	st := index.Status{Dir: ix.dir, Format: FormatVersion}
 	gen, err := ix.current()
 	if err != nil {
 		st.Problem = reasonFor(err)
@@ -287,10 +276,10 @@ func (ix *Index) Status() (Status, error) {
 		st.Problem = reasonFor(err)
 		return st, nil
 	}
-	st.Files = len(ch.next.files) + len(ch.next.watch)
+	st.Files = len(ch.next.files) // and the watched ones that are files:
 	for p := range ch.next.watch {
-		if !hot(p) {
-			st.Files--
+		if hot(p) {
+			st.Files++
 		}
 	}
 	st.StaleFiles = ch.changed

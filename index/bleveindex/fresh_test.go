@@ -74,7 +74,7 @@ func gitIn(t *testing.T, dir, home string, args ...string) string {
 }
 
 func (r *testRepo) index(opts Options) *Index {
-	return New(r.dir, Dir(r.store), opts)
+	return New(r.dir, index.Dir(r.store), opts)
 }
 
 func (r *testRepo) addMemory(content string, tags ...string) mdstore.Memory {
@@ -260,7 +260,7 @@ func TestAnotherProcessUpdatesTheIndex(t *testing.T) {
 func TestDamagedIndexIsRebuilt(t *testing.T) {
 	r := newTestRepo(t)
 	m := r.addMemory("an otter holds the lock")
-	dir := Dir(r.store)
+	dir := index.Dir(r.store)
 	for name, damage := range map[string]func(gen string){
 		"current": func(string) { os.WriteFile(filepath.Join(dir, "current"), []byte("garbage"), 0o644) },
 		"format": func(gen string) {
@@ -300,7 +300,7 @@ func TestBusyIndexDoesNotHang(t *testing.T) {
 	gen, _ := ix.current()
 
 	// Another process holds the index open for writing.
-	w, err := openScorch(filepath.Join(Dir(r.store), gen), true, time.Second)
+	w, err := openScorch(filepath.Join(index.Dir(r.store), gen), true, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

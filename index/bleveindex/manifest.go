@@ -6,7 +6,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"sort"
 )
 
 // fileStat is what freshness compares of a file or directory. The zero
@@ -229,13 +228,4 @@ func (d *decoder) uint64() uint64 {
 
 func (d *decoder) stat() fileStat {
 	return fileStat{mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), size: d.varint()}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,9 +2,8 @@ package bleveindex
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
@@ -70,9 +69,9 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 		}
 	}
 	keyword(fieldKind, string(d.Kind), keywordOptions, nil)
-	keyword(fieldType, lower(d.Type), keywordOptions, nil)
+	keyword(fieldType, strings.ToLower(d.Type), keywordOptions, nil)
 	for i, tag := range d.Tags {
-		keyword(fieldTag, lower(tag), keywordOptions, []uint64{uint64(i)})
+		keyword(fieldTag, strings.ToLower(tag), keywordOptions, []uint64{uint64(i)})
 	}
 	text(fieldTags, joinWords(d.Tags))
 	text(fieldTitle, d.Title)
@@ -83,7 +82,7 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 	}
 	keyword(fieldRun, d.Run, keywordOptions, nil)
 	keyword(fieldTask, d.Task, keywordOptions, nil)
-	keyword(fieldOutcome, lower(d.Outcome), keywordOptions, nil)
+	keyword(fieldOutcome, strings.ToLower(d.Outcome), keywordOptions, nil)
 	for i, f := range d.Files {
 		keyword(fieldFile, f, keywordOptions, []uint64{uint64(i)})
 	}
@@ -108,58 +107,23 @@ func joinWords(list []string) string {
 	return string(b)
 }
 
-func lower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
-			return string(toLowerBytes([]byte(s)))
-		}
-	}
-	return s
-}
-
-func toLowerBytes(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		b = b[n:]
-		out = utf8.AppendRune(out, unicode.ToLower(r))
-	}
-	return out
-}
-
-// textAnalyzer splits text into the words index.Tokens makes of a query:
-// runs of letters and digits, lowercased, English stop words dropped. Using
-// the same rule on both sides is what makes a query word find its entries.
+// textAnalyzer gives bleve the words index.Tokens makes of a query (runs
+// of letters and digits, lowercased, English stop words dropped): the same
+// rule on both sides is what makes a query word find its entries.
 type textAnalyzer struct{}
 
 func (textAnalyzer) Analyze(input []byte) analysis.TokenStream {
 	var stream analysis.TokenStream
-	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
-		term := toLowerBytes(input[start:end])
-		if !index.StopWords[string(term)] {
+	text := string(input)
+	index.Words(text, func(start, end int) bool {
+		if term := strings.ToLower(text[start:end]); !index.StopWords[term] {
 			stream = append(stream, &analysis.Token{
-				Start: start, End: end, Term: term,
+				Start: start, End: end, Term: []byte(term),
 				Position: len(stream) + 1, Type: analysis.AlphaNumeric,
 			})
 		}
-		start = -1
-	}
-	for i := 0; i < len(input); {
-		r, n := utf8.DecodeRune(input[i:])
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
-			}
-		} else {
-			flush(i)
-		}
-		i += n
-	}
-	flush(len(input))
+		return true
+	})
 	return stream
 }
 

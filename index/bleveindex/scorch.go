@@ -294,7 +294,7 @@ func filterQuery(q index.Query) query.Query {
 		var alts []query.Query
 		for _, v := range values {
 			if fold {
-				v = lower(v)
+				v = strings.ToLower(v)
 			}
 			tq := query.NewTermQuery(v)
 			tq.SetField(field)
