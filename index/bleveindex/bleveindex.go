@@ -117,7 +117,8 @@ func (ix *Index) Refresh() (index.Report, error) {
 	if err != nil {
 		return ix.Rebuild(reasonFor(err))
 	}
-	first, err := check(ix.root, m, mpath, ix.every(m), ix.opts.Now().UnixNano())
+	defer m.close()
+	first, err := check(ix.root, m, ix.every(m), ix.opts.Now().UnixNano())
 	if err != nil {
 		if errors.Is(err, errBadManifest) {
 			return ix.Rebuild(reasonFor(err))
@@ -144,7 +145,12 @@ func (ix *Index) Refresh() (index.Report, error) {
 				rebuild = reasonFor(err)
 				return nil
 			}
-			if ch, err = check(ix.root, m, mpath, ix.every(m), ix.opts.Now().UnixNano()); err != nil {
+			defer m.close()
+			if ch, err = check(ix.root, m, ix.every(m), ix.opts.Now().UnixNano()); err != nil {
+				if errors.Is(err, errBadManifest) {
+					rebuild = reasonFor(err)
+					return nil
+				}
 				return err
 			}
 		}
@@ -170,7 +176,7 @@ func (ix *Index) Refresh() (index.Report, error) {
 			}
 		}
 		if ch.touched {
-			return gitx.WriteFileAtomic(mpath, ch.next.encode())
+			return writeManifest(mpath, ch.next)
 		}
 		return nil
 	})
@@ -188,7 +194,7 @@ func sameFile(path string, seen fileStat) bool {
 
 // every says whether a check looks at every file of the store.
 func (ix *Index) every(m *manifest) bool {
-	return ix.opts.SweepLimit >= 0 && m.fileCount <= ix.opts.SweepLimit
+	return ix.opts.SweepLimit >= 0 && m.fileCount() <= ix.opts.SweepLimit
 }
 
 // Rebuild builds the index from scratch from the store's files and makes
@@ -221,7 +227,7 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 			return err
 		}
 		rep.Files, rep.Warnings = ch.files, ch.warnings
-		if err := gitx.WriteFileAtomic(ix.manifestPath(gen), ch.next.encode()); err != nil {
+		if err := writeManifest(ix.manifestPath(gen), ch.next); err != nil {
 			return err
 		}
 		if err := gitx.WriteFileAtomic(filepath.Join(ix.dir, "current"), fmt.Appendf(nil, "lore-index %d %s\n", FormatVersion, gen)); err != nil {
@@ -240,8 +246,7 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 // checkAll reads every entry file of the store, handing documents to sink
 // in batches.
 func checkAll(root string, now int64, sink func([]index.Doc) error, progress func(done, total int)) (*changes, error) {
-	m := newManifest()
-	return checkWith(root, m, "", false, now, sink, progress)
+	return checkWith(root, newManifest(), false, now, sink, progress)
 }
 
 // removeStrays deletes generations left behind by an interrupted rebuild.
@@ -270,13 +275,14 @@ func (ix *Index) Status() (index.Status, error) {
 		st.Problem = reasonFor(err)
 		return st, nil
 	}
+	defer m.close()
 	st.EveryFile = ix.every(m)
-	ch, err := check(ix.root, m, mpath, true, ix.opts.Now().UnixNano())
+	ch, err := check(ix.root, m, true, ix.opts.Now().UnixNano())
 	if err != nil {
 		st.Problem = reasonFor(err)
 		return st, nil
 	}
-	st.Files = len(ch.next.files) // and the watched ones that are files:
+	st.Files = ch.next.fileCount() // and the watched ones that are files:
 	for p := range ch.next.watch {
 		if hot(p) {
 			st.Files++

@@ -41,11 +41,11 @@ type changes struct {
 
 func (c *changes) empty() bool { return len(c.docs) == 0 && len(c.remove) == 0 }
 
-// checker compares a store with a manifest.
+// checker compares a store with a manifest, and updates the manifest as
+// it goes: afterwards it describes the store.
 type checker struct {
 	root string // the store root, holding .agent/
-	old  *manifest
-	next *manifest
+	m    *manifest
 	now  int64 // nanoseconds, for the racy rule
 	out  *changes
 
@@ -74,62 +74,44 @@ func hot(p string) bool {
 	return k == mdstore.KindMemory || k == mdstore.KindSkill
 }
 
-// check finds what changed in the store since m was written. With every
-// set, each entry file is looked at; otherwise only the watched paths are,
-// and the files of a directory that changed.
-func check(root string, m *manifest, manifestPath string, every bool, now int64) (*changes, error) {
-	return checkWith(root, m, manifestPath, every, now, nil, nil)
+// check finds what changed in the store since m was written, updating m
+// to describe the store as it is. With every set, each entry file is
+// looked at; otherwise only the watched paths are, and the files of a
+// directory that changed.
+func check(root string, m *manifest, every bool, now int64) (*changes, error) {
+	return checkWith(root, m, every, now, nil, nil)
 }
 
-func checkWith(root string, m *manifest, manifestPath string, every bool, now int64,
+func checkWith(root string, m *manifest, every bool, now int64,
 	sink func([]index.Doc) error, progress func(done, total int)) (*changes, error) {
-	c := &checker{root: root, old: m, now: now, out: &changes{}, candidates: map[string]bool{}, sink: sink, progress: progress}
-	c.next = &manifest{watch: make(map[string]fileRecord, len(m.watch)), filesLoaded: true}
-	needFiles := every
+	c := &checker{root: root, m: m, now: now, out: &changes{}, candidates: map[string]bool{}, sink: sink, progress: progress}
 	var dirty []string
 	for p, rec := range m.watch {
 		st, err := statOf(c.abs(p))
 		switch {
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, err
-		case err != nil || (st.dir != !hot(p)):
-			needFiles = true // gone: relisting its parent drops it
+		case err != nil || st.dir == hot(p):
+			// Gone, or a file became a directory: relisting its parent
+			// drops it.
 			if isRoot(p) {
 				dirty = append(dirty, p)
 			} else {
 				dirty = append(dirty, path.Dir(p))
 			}
+		case rec.stat.same(st):
 		case hot(p):
-			c.next.watch[p] = rec
-			if !rec.stat.same(st) {
-				c.candidates[p] = true
-				needFiles = needFiles || mdstore.KindOf(p) == mdstore.KindMemory
-			}
+			c.candidates[p] = true
 		default:
-			c.next.watch[p] = rec
-			if !rec.stat.same(st) {
-				dirty = append(dirty, p)
-				needFiles = true
-			}
+			dirty = append(dirty, p)
 		}
 	}
 	for _, r := range index.Roots {
 		if _, ok := m.watch[r]; !ok {
 			if st, err := statOf(c.abs(r)); err == nil && st.dir {
 				dirty = append(dirty, r)
-				needFiles = true
 			}
 		}
-	}
-	if needFiles {
-		if err := m.loadFiles(manifestPath); err != nil {
-			return nil, err
-		}
-		c.next.files = m.files // m is not used again: update it in place
-		c.next.memories = m.memories
-	} else {
-		c.next.filesLoaded = false
-		c.next.fileCount = m.fileCount
 	}
 	sort.Strings(dirty)
 	for _, d := range dirty {
@@ -138,8 +120,15 @@ func checkWith(root string, m *manifest, manifestPath string, every bool, now in
 		}
 	}
 	if every {
-		for p := range c.next.files {
-			c.candidates[p] = true
+		for d := range m.segs {
+			s, err := m.segment(d)
+			if err != nil {
+				return nil, err
+			}
+			s.each(func(name string, _ fileRecord) error {
+				c.candidates[d+"/"+name] = true
+				return nil
+			})
 		}
 	}
 	if err := c.statCandidates(); err != nil {
@@ -148,7 +137,7 @@ func checkWith(root string, m *manifest, manifestPath string, every bool, now in
 	if err := c.flush(0); err != nil {
 		return nil, err
 	}
-	c.out.next = c.next
+	c.out.next = m
 	return c.out, nil
 }
 
@@ -161,21 +150,31 @@ func (c *checker) abs(p string) string { return filepath.Join(c.root, filepath.F
 func (c *checker) relist(d string) error {
 	st, err := statOf(c.abs(d))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.dir) {
-		c.dropUnder(d)
-		return nil
+		return c.dropUnder(d)
 	}
 	if err != nil {
 		return err
 	}
-	entries, err := readDirents(c.abs(d))
+	seg, err := c.m.segment(d)
 	if err != nil {
 		return err
 	}
 	c.touch()
-	c.next.watch[d] = fileRecord{stat: c.racy(st)}
-	present := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		child := d + "/" + e.name
+	c.m.watch[d] = fileRecord{stat: c.racy(st)}
+	listed := 0                 // files of the segment still there
+	others := map[string]bool{} // directories and watched files still there
+	err = listDir(c.abs(d), func(e dirent) error {
+		// Most entries of a large directory are files seen before: those
+		// cost a map lookup and no allocation.
+		if rec, known := seg.get(e.name); known && !e.dir && !e.symlink {
+			listed++
+			if rec.stat.ino == 0 || e.ino == 0 || rec.stat.ino != e.ino {
+				c.candidates[d+"/"+string(e.name)] = true
+			}
+			return nil
+		}
+		name := string(e.name)
+		child := d + "/" + name
 		isDir := e.dir
 		if e.symlink { // a skill may be a link to a directory
 			if info, err := os.Stat(c.abs(child)); err == nil {
@@ -183,67 +182,110 @@ func (c *checker) relist(d string) error {
 			}
 		}
 		switch {
-		case isDir && index.Descend(d, e.name):
-			present[child] = true
-			if _, known := c.next.watch[child]; !known {
-				if err := c.relist(child); err != nil {
+		case isDir && index.Descend(d, name):
+			others[name] = true
+			if _, known := c.m.watch[child]; !known {
+				return c.relist(child)
+			}
+		case isDir || mdstore.KindOf(child) == "":
+		case hot(child):
+			others[name] = true
+			if rec, known := c.m.watch[child]; !known || rec.stat.ino != e.ino || e.ino == 0 {
+				c.candidates[child] = true
+			}
+		default:
+			if _, known := seg.get(e.name); known {
+				listed++
+			}
+			c.candidates[child] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Anything recorded directly under d that is no longer there is gone.
+	for p := range c.m.watch {
+		if path.Dir(p) == d && !others[path.Base(p)] {
+			if err := c.dropUnder(p); err != nil {
+				return err
+			}
+		}
+	}
+	if listed == seg.len() {
+		return nil
+	}
+	present := map[string]bool{}
+	if err := listDir(c.abs(d), func(e dirent) error {
+		if !e.dir {
+			present[string(e.name)] = true
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return seg.each(func(name string, _ fileRecord) error {
+		if present[name] {
+			return nil
+		}
+		return c.dropFile(d + "/" + name)
+	})
+}
+
+// dropUnder forgets p and everything below it.
+func (c *checker) dropUnder(p string) error {
+	under := func(q string) bool { return q == p || strings.HasPrefix(q, p+"/") }
+	for d := range c.m.segs {
+		if !under(d) {
+			continue
+		}
+		s, err := c.m.segment(d)
+		if err != nil {
+			return err
+		}
+		if err := s.each(func(name string, _ fileRecord) error {
+			return c.dropFile(d + "/" + name)
+		}); err != nil {
+			return err
+		}
+		delete(c.m.segs, d)
+	}
+	for w := range c.m.watch {
+		if under(w) {
+			if hot(w) {
+				if err := c.dropFile(w); err != nil {
 					return err
 				}
 			}
-		case !isDir && mdstore.KindOf(child) != "":
-			present[child] = true
-			if rec, known := c.record(child); !known || rec.stat.ino == 0 || e.ino == 0 || rec.stat.ino != e.ino {
-				c.candidates[child] = true
-			}
-		}
-	}
-	// Anything recorded directly under d that is no longer there is gone.
-	for p := range c.next.watch {
-		if path.Dir(p) == d && !present[p] {
-			c.dropUnder(p)
-		}
-	}
-	for p := range c.next.files {
-		if !present[p] && path.Dir(p) == d {
-			c.dropFile(p)
+			delete(c.m.watch, w)
+			c.touch()
 		}
 	}
 	return nil
 }
 
-// dropUnder forgets p and everything below it.
-func (c *checker) dropUnder(p string) {
-	for w := range c.next.watch {
-		if w == p || strings.HasPrefix(w, p+"/") {
-			if hot(w) {
-				c.dropFile(w)
-			}
-			delete(c.next.watch, w)
-			c.touch()
-		}
-	}
-	for f := range c.next.files {
-		if strings.HasPrefix(f, p+"/") {
-			c.dropFile(f)
-		}
-	}
-}
-
 // dropFile removes a file's documents and its record.
-func (c *checker) dropFile(p string) {
+func (c *checker) dropFile(p string) error {
 	c.touch()
 	c.out.changed++
-	delete(c.next.files, p)
-	delete(c.next.watch, p)
 	delete(c.candidates, p)
-	if mdstore.KindOf(p) == mdstore.KindMemory {
-		for id := range c.next.memories {
-			c.out.remove = append(c.out.remove, id)
-		}
-		c.next.memories = map[string]uint64{}
-		return
+	if hot(p) {
+		delete(c.m.watch, p)
+	} else if s := c.m.segs[path.Dir(p)]; s != nil && s.loaded {
+		s.drop(path.Base(p))
 	}
-	c.out.remove = append(c.out.remove, p)
+	if mdstore.KindOf(p) != mdstore.KindMemory {
+		c.out.remove = append(c.out.remove, p)
+		return nil
+	}
+	if err := c.m.loadMemories(); err != nil {
+		return err
+	}
+	for id := range c.m.memories {
+		c.out.remove = append(c.out.remove, id)
+	}
+	c.m.memories = map[string]uint64{}
+	return nil
 }
 
 func (c *checker) touch() { c.out.touched = true }
@@ -260,64 +302,108 @@ func (c *checker) racy(st fileStat) fileStat {
 	return st
 }
 
+// record returns what the manifest knows of entry file p (whose
+// directory's segment is loaded).
 func (c *checker) record(p string) (fileRecord, bool) {
-	if r, ok := c.next.watch[p]; ok {
-		return r, true
+	if hot(p) {
+		r, ok := c.m.watch[p]
+		return r, ok
 	}
-	r, ok := c.next.files[p]
-	return r, ok
+	if s := c.m.segs[path.Dir(p)]; s != nil && s.loaded {
+		return s.get([]byte(path.Base(p)))
+	}
+	return fileRecord{}, false
 }
 
-// statCandidates stats every candidate (in parallel when there are many)
-// and reads again those whose stat changed.
+// setRecord records what was indexed of entry file p.
+func (c *checker) setRecord(p string, r fileRecord) error {
+	if hot(p) {
+		c.m.watch[p] = r
+		return nil
+	}
+	s, err := c.m.segment(path.Dir(p))
+	if err != nil {
+		return err
+	}
+	s.put(path.Base(p), r)
+	return nil
+}
+
+// look is what was found of one candidate file.
+type look struct {
+	rec   fileRecord // what the manifest knows of it
+	known bool
+	st    fileStat
+	err   error // from stat or read
+	read  bool  // its stat changed, so it was read
+	hash  uint64
+	fe    mdstore.FileEntries // parsed when its bytes changed
+	warns []mdstore.Warning
+}
+
+// lookChunk is how many candidates are looked at (in parallel) before
+// their findings are applied.
+const lookChunk = 256
+
+// statCandidates stats every candidate and reads again those whose stat
+// changed, reading and parsing in parallel.
 func (c *checker) statCandidates() error {
 	paths := make([]string, 0, len(c.candidates))
 	for p := range c.candidates {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	stats := make([]fileStat, len(paths))
-	errs := make([]error, len(paths))
-	workers := 1
-	if len(paths) > 256 {
-		workers = min(runtime.GOMAXPROCS(0), 4)
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(paths); i += workers {
-				stats[i], errs[i] = statOf(c.abs(paths[i]))
+	looks := make([]look, min(len(paths), lookChunk))
+	for start := 0; start < len(paths); start += lookChunk {
+		chunk := paths[start:min(start+lookChunk, len(paths))]
+		workers := min(runtime.GOMAXPROCS(0), 4, (len(chunk)+7)/8)
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := w; i < len(chunk); i += workers {
+					looks[i] = c.look(chunk[i])
+				}
+			}(w)
+		}
+		wg.Wait()
+		for i, p := range chunk {
+			if err := c.apply(p, &looks[i]); err != nil {
+				return err
 			}
-		}(w)
-	}
-	wg.Wait()
-	for i, p := range paths {
-		if errors.Is(errs[i], fs.ErrNotExist) || (errs[i] == nil && stats[i].dir) {
-			if _, ok := c.record(p); ok {
-				c.dropFile(p)
-			}
-			continue
-		}
-		if errs[i] != nil {
-			return errs[i]
-		}
-		rec, known := c.record(p)
-		if known && rec.stat.same(stats[i]) {
-			continue
-		}
-		if err := c.reread(p, stats[i], rec, known); err != nil {
-			return err
+			looks[i] = look{}
 		}
 		if err := c.flush(batchSize); err != nil {
 			return err
 		}
-		if c.progress != nil && (i%500 == 0 || i == len(paths)-1) {
-			c.progress(i+1, len(paths))
+		if c.progress != nil {
+			c.progress(start+len(chunk), len(paths))
 		}
 	}
 	return nil
+}
+
+// look stats candidate p and, when its stat changed, reads it and parses
+// it if its bytes changed. It changes nothing, so candidates are looked
+// at in parallel.
+func (c *checker) look(p string) look {
+	l := look{}
+	l.rec, l.known = c.record(p)
+	l.st, l.err = statOf(c.abs(p))
+	if l.err != nil || l.st.dir || (l.known && l.rec.stat.same(l.st)) {
+		return l
+	}
+	data, err := os.ReadFile(c.abs(p))
+	if err != nil {
+		l.err = err
+		return l
+	}
+	l.read, l.hash = true, hashBytes(data)
+	if !l.known || l.rec.hash != l.hash {
+		l.fe, l.warns = mdstore.ParseFile(p, data)
+	}
+	return l
 }
 
 // flush hands the documents read so far to the sink once there are at
@@ -331,56 +417,56 @@ func (c *checker) flush(min int) error {
 	return err
 }
 
-// reread reads a file whose stat changed and reindexes it if its bytes did.
-func (c *checker) reread(p string, st fileStat, rec fileRecord, known bool) error {
-	data, err := os.ReadFile(c.abs(p))
-	if errors.Is(err, fs.ErrNotExist) {
-		if known {
-			c.dropFile(p)
+// apply records what look found of p: a file gone, unchanged, or read
+// again and reindexed if its bytes changed.
+func (c *checker) apply(p string, l *look) error {
+	switch {
+	case errors.Is(l.err, fs.ErrNotExist) || (l.err == nil && l.st.dir):
+		if l.known {
+			return c.dropFile(p)
 		}
 		return nil
-	}
-	if err != nil {
-		return err
+	case l.err != nil:
+		return l.err
+	case !l.read:
+		return nil
 	}
 	c.out.files++
 	c.touch()
-	h := hashBytes(data)
-	nrec := fileRecord{stat: c.racy(st), hash: h}
-	if hot(p) {
-		c.next.watch[p] = nrec
-	} else {
-		c.next.files[p] = nrec
+	if err := c.setRecord(p, fileRecord{stat: c.racy(l.st), hash: l.hash}); err != nil {
+		return err
 	}
-	if known && rec.hash == h {
+	if l.known && l.rec.hash == l.hash {
 		return nil
 	}
 	c.out.changed++
-	fe, warnings := mdstore.ParseFile(p, data)
-	c.out.warnings = append(c.out.warnings, warnings...)
-	docs := index.DocsFromFile(p, fe)
-	if fe.Kind != mdstore.KindMemory {
-		if len(docs) == 0 && known {
+	c.out.warnings = append(c.out.warnings, l.warns...)
+	docs := index.DocsFromFile(p, l.fe)
+	if l.fe.Kind != mdstore.KindMemory {
+		if len(docs) == 0 && l.known {
 			c.out.remove = append(c.out.remove, p)
 		}
 		c.out.docs = append(c.out.docs, docs...)
 		return nil
 	}
 	// memories.md: only the memories that changed.
+	if err := c.m.loadMemories(); err != nil {
+		return err
+	}
 	next := make(map[string]uint64, len(docs))
 	for _, d := range docs {
 		dh := hashDoc(d)
 		next[d.ID] = dh
-		if old, ok := c.next.memories[d.ID]; !ok || old != dh {
+		if old, ok := c.m.memories[d.ID]; !ok || old != dh {
 			c.out.docs = append(c.out.docs, d)
 		}
 	}
-	for id := range c.next.memories {
+	for id := range c.m.memories {
 		if _, ok := next[id]; !ok {
 			c.out.remove = append(c.out.remove, id)
 		}
 	}
-	c.next.memories = next
+	c.m.memories = next
 	return nil
 }
 

@@ -1,11 +1,14 @@
 package bleveindex
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
+	"sort"
 )
 
 // fileStat is what freshness compares of a file or directory. The zero
@@ -30,139 +33,347 @@ type fileRecord struct {
 
 // manifest is what the index holds, as of when it was last brought up to
 // date: the watched paths (every directory of the store, memories.md and
-// every SKILL.md — what is checked before every search) with their stats,
-// every other entry file with its stat and content hash, and for
-// memories.md the hash of each memory (so that one changed memory
-// reindexes one document).
+// every SKILL.md — what is checked before every search) with their stats;
+// for each directory a segment with the stat and content hash of each
+// entry file directly in it; and for memories.md the hash of each memory
+// (so that one changed memory reindexes one document).
 //
-// On disk it is one file, replaced atomically: a header, the watched
-// paths, then the files. The watched part comes first and is read on its
-// own, so the check before every search reads a few kilobytes however large
-// the store is; the file records are read only when a directory changed or
-// every file is checked.
+// On disk it is one file, replaced atomically: a header, the watched paths
+// (each directory with where its segment is), then the segments and the
+// memory hashes. The check before every search reads the header and the
+// watched part — a few kilobytes however large the store is; a segment is
+// read only when its directory changed (or every file is checked), and
+// the next manifest copies the segments nobody read byte for byte. So a
+// change in one directory costs in proportion to that directory.
 type manifest struct {
-	watch    map[string]fileRecord
-	files    map[string]fileRecord
-	memories map[string]uint64 // memory document ID → hash
-	// filesLoaded is false while only the directory part has been read.
-	filesLoaded bool
-	// fileCount is the number of file records, known before they are read.
-	fileCount int
+	// f is the file the manifest was read from and data its bytes
+	// (mapped), kept so that segments can be read and copied later even if
+	// another process replaces the file meanwhile; nil for a new manifest.
+	f     *os.File
+	data  []byte
+	unmap func()
+
+	watch map[string]fileRecord
+	segs  map[string]*segment // directory → the entry files in it
+	// memories maps a memory's document ID to its hash; nil until loaded.
+	memories map[string]uint64
+	memAt    span
+}
+
+// span locates bytes in a manifest file.
+type span struct {
+	off, n int64
+	crc    uint32
 }
 
 func newManifest() *manifest {
-	return &manifest{watch: map[string]fileRecord{}, files: map[string]fileRecord{}, memories: map[string]uint64{}, filesLoaded: true}
+	return &manifest{watch: map[string]fileRecord{}, segs: map[string]*segment{}, memories: map[string]uint64{}, unmap: func() {}}
 }
 
-const manifestMagic = "LOREMAN1"
+const manifestMagic = "LOREMAN2"
 
-// header: magic, format version, file count, length and CRC-32 of the
-// directory part, length and CRC-32 of the file part.
-const manifestHeaderLen = 8 + 4*6
+// header: magic, format version, offset, length and CRC-32 of the watched
+// part (which is written last, after the segments).
+const manifestHeaderLen = 8 + 4 + 8 + 4 + 4
 
 var errBadManifest = errors.New("manifest is damaged")
 
-func (m *manifest) encode() []byte {
-	// Records are written in map order: the decoder fills maps, and at
-	// 100k files sorting cost more than everything else here.
-	dirs := make([]byte, 0, 64*len(m.watch))
-	for p, r := range m.watch {
-		dirs = appendString(dirs, p)
-		dirs = appendStat(dirs, r.stat)
-		dirs = binary.LittleEndian.AppendUint64(dirs, r.hash)
+// Kinds of watched record.
+const (
+	watchedFile = 'f'
+	watchedDir  = 'd'
+)
+
+// fileCount is how many entry files the segments hold.
+func (m *manifest) fileCount() int {
+	n := 0
+	for _, s := range m.segs {
+		n += s.len()
 	}
-	files := make([]byte, 0, 80*len(m.files)+40*len(m.memories)+8)
-	for p, r := range m.files {
-		files = appendString(files, p)
-		files = appendStat(files, r.stat)
-		files = binary.LittleEndian.AppendUint64(files, r.hash)
-	}
-	files = binary.AppendUvarint(files, uint64(len(m.memories)))
-	for id, h := range m.memories {
-		files = appendString(files, id)
-		files = binary.LittleEndian.AppendUint64(files, h)
-	}
-	out := make([]byte, 0, manifestHeaderLen+len(dirs)+len(files))
-	out = append(out, manifestMagic...)
-	for _, v := range []uint32{FormatVersion, uint32(len(m.files)), uint32(len(dirs)), crc32.ChecksumIEEE(dirs), uint32(len(files)), crc32.ChecksumIEEE(files)} {
-		out = binary.LittleEndian.AppendUint32(out, v)
-	}
-	out = append(out, dirs...)
-	return append(out, files...)
+	return n
 }
 
-// readManifest reads the watched part of the manifest at path; loadFiles
-// reads the rest when it is needed.
+// readManifest maps the manifest at path and reads its header and
+// watched part; segments and memory hashes are read when needed. close
+// releases it.
 func readManifest(path string) (*manifest, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	head := make([]byte, manifestHeaderLen)
-	if _, err := io.ReadFull(f, head); err != nil || string(head[:8]) != manifestMagic {
-		return nil, errBadManifest
+	data, unmap, err := mapFile(f)
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
-	word := func(i int) uint32 { return binary.LittleEndian.Uint32(head[8+4*i:]) }
-	if word(0) != FormatVersion {
-		return nil, errBadManifest
-	}
-	dirs := make([]byte, word(2))
-	if _, err := io.ReadFull(f, dirs); err != nil || crc32.ChecksumIEEE(dirs) != word(3) {
-		return nil, errBadManifest
-	}
-	m := &manifest{watch: map[string]fileRecord{}, fileCount: int(word(1))}
-	d := decoder{buf: dirs}
-	for !d.done() {
-		p := d.string()
-		st := d.stat()
-		m.watch[p] = fileRecord{stat: st, hash: d.uint64()}
-	}
-	if d.err {
-		return nil, errBadManifest
+	m := &manifest{f: f, data: data, unmap: unmap, watch: map[string]fileRecord{}, segs: map[string]*segment{}}
+	if err := m.decodeWatched(); err != nil {
+		m.close()
+		return nil, err
 	}
 	return m, nil
 }
 
-// loadFiles reads the file part of the manifest at path into m.
-func (m *manifest) loadFiles(path string) error {
-	if m.filesLoaded {
-		return nil
+func (m *manifest) decodeWatched() error {
+	head := m.data
+	if len(head) < manifestHeaderLen || string(head[:8]) != manifestMagic {
+		return errBadManifest
 	}
-	data, err := os.ReadFile(path)
+	le := binary.LittleEndian
+	if le.Uint32(head[8:]) != FormatVersion {
+		return errBadManifest
+	}
+	at := span{off: int64(le.Uint64(head[12:])), n: int64(le.Uint32(head[20:])), crc: le.Uint32(head[24:])}
+	watched, err := m.read(at)
 	if err != nil {
 		return err
 	}
-	if len(data) < manifestHeaderLen {
-		return errBadManifest
-	}
-	word := func(i int) uint32 { return binary.LittleEndian.Uint32(data[8+4*i:]) }
-	start := manifestHeaderLen + int(word(2))
-	if start+int(word(4)) != len(data) {
-		return errBadManifest
-	}
-	files := data[start:]
-	if crc32.ChecksumIEEE(files) != word(5) {
-		return errBadManifest
-	}
-	m.files = make(map[string]fileRecord, word(1))
-	d := decoder{buf: files}
-	for i := 0; i < int(word(1)) && !d.err; i++ {
+	d := decoder{buf: watched}
+	m.memAt = d.span()
+	for !d.done() {
+		kind := d.byte()
 		p := d.string()
 		st := d.stat()
-		m.files[p] = fileRecord{stat: st, hash: d.uint64()}
+		m.watch[p] = fileRecord{stat: st, hash: d.uint64()}
+		if kind == watchedDir {
+			at := d.span()
+			m.segs[p] = &segment{at: at, count: int(d.uvarint())}
+		} else if kind != watchedFile {
+			return errBadManifest
+		}
 	}
-	n := d.uvarint()
-	m.memories = make(map[string]uint64, n)
-	for i := uint64(0); i < n && !d.err; i++ {
-		id := d.string()
-		m.memories[id] = d.uint64()
-	}
-	if d.err || !d.done() {
+	if d.err {
 		return errBadManifest
 	}
-	m.filesLoaded = true
 	return nil
+}
+
+// close releases the manifest's file.
+func (m *manifest) close() {
+	if m.f != nil {
+		m.unmap()
+		m.f.Close()
+		m.f, m.data = nil, nil
+	}
+}
+
+// read returns the bytes at s, checked against their CRC.
+func (m *manifest) read(s span) ([]byte, error) {
+	if s.n == 0 {
+		return nil, nil
+	}
+	if s.off < 0 || s.n < 0 || s.off+s.n > int64(len(m.data)) {
+		return nil, errBadManifest
+	}
+	b := m.data[s.off : s.off+s.n]
+	if crc32.ChecksumIEEE(b) != s.crc {
+		return nil, errBadManifest
+	}
+	return b, nil
+}
+
+// segment returns directory d's segment, loaded, creating an empty one
+// for a directory not seen before.
+func (m *manifest) segment(d string) (*segment, error) {
+	s := m.segs[d]
+	if s == nil {
+		s = &segment{loaded: true}
+		m.segs[d] = s
+	}
+	return s, s.load(m.data)
+}
+
+// loadMemories reads the memory hashes.
+func (m *manifest) loadMemories() error {
+	if m.memories != nil {
+		return nil
+	}
+	buf, err := m.read(m.memAt)
+	if err != nil {
+		return err
+	}
+	if len(buf) == 0 {
+		m.memories = map[string]uint64{}
+		return nil
+	}
+	dec := decoder{buf: buf}
+	n := dec.uvarint()
+	m.memories = make(map[string]uint64, min(n, 1<<20))
+	for i := uint64(0); i < n && !dec.err; i++ {
+		id := dec.string()
+		m.memories[id] = dec.uint64()
+	}
+	if dec.err || !dec.done() {
+		return errBadManifest
+	}
+	return nil
+}
+
+// writeManifest replaces the manifest at path with m. Segments that were
+// never loaded are copied from the file they were read from by the kernel
+// (copy_file_range), unread. The file is not synced: the index is a cache,
+// and a manifest lost in a crash (an empty or damaged file) only means a
+// rebuild.
+func writeManifest(path string, m *manifest) error {
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	err = m.writeTo(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+func (m *manifest) writeTo(f *os.File) error {
+	w := &spanWriter{f: f, w: bufio.NewWriterSize(f, 64<<10)}
+	w.write(make([]byte, manifestHeaderLen)) // written last
+
+	// Unread spans first, in their order in the old file, so that
+	// neighbours are copied together.
+	type unread struct {
+		at  span
+		put func(span)
+	}
+	var copies []unread
+	memAt := m.memAt
+	if m.memories == nil {
+		copies = append(copies, unread{m.memAt, func(s span) { memAt = s }})
+	}
+	segAt := make(map[string]span, len(m.segs))
+	for d, s := range m.segs {
+		if s.unchanged() {
+			copies = append(copies, unread{s.at, func(s span) { segAt[d] = s }})
+		}
+	}
+	sort.Slice(copies, func(i, j int) bool { return copies[i].at.off < copies[j].at.off })
+	for i := 0; i < len(copies); {
+		start, end := copies[i].at.off, copies[i].at.off+copies[i].at.n
+		j := i + 1
+		for j < len(copies) && copies[j].at.off == end {
+			end += copies[j].at.n
+			j++
+		}
+		base, err := w.copyFrom(m.f, start, end-start)
+		if err != nil {
+			return err
+		}
+		for ; i < j; i++ {
+			at := copies[i].at
+			copies[i].put(span{off: base + at.off - start, n: at.n, crc: at.crc})
+		}
+	}
+
+	var rec []byte
+	if m.memories != nil {
+		w.begin()
+		w.write(binary.AppendUvarint(rec[:0], uint64(len(m.memories))))
+		for id, h := range m.memories {
+			rec = appendString(rec[:0], id)
+			w.write(binary.LittleEndian.AppendUint64(rec, h))
+		}
+		memAt = w.end()
+	}
+	for d, s := range m.segs {
+		if !s.unchanged() {
+			w.begin()
+			s.encode(w)
+			segAt[d] = w.end()
+		}
+	}
+
+	watched := appendSpan(make([]byte, 0, 64*len(m.watch)), memAt)
+	for p, r := range m.watch {
+		kind := byte(watchedFile)
+		if m.segs[p] != nil {
+			kind = watchedDir
+		}
+		watched = append(watched, kind)
+		watched = appendString(watched, p)
+		watched = appendStat(watched, r.stat)
+		watched = binary.LittleEndian.AppendUint64(watched, r.hash)
+		if s := m.segs[p]; s != nil {
+			watched = appendSpan(watched, segAt[p])
+			watched = binary.AppendUvarint(watched, uint64(s.len()))
+		}
+	}
+	w.begin()
+	w.write(watched)
+	at := w.end()
+	if err := w.flush(); err != nil {
+		return err
+	}
+	head := make([]byte, 0, manifestHeaderLen)
+	head = append(head, manifestMagic...)
+	head = binary.LittleEndian.AppendUint32(head, FormatVersion)
+	head = binary.LittleEndian.AppendUint64(head, uint64(at.off))
+	head = binary.LittleEndian.AppendUint32(head, uint32(at.n))
+	head = binary.LittleEndian.AppendUint32(head, at.crc)
+	_, err := f.WriteAt(head, 0)
+	return err
+}
+
+// spanWriter writes a manifest file front to back, keeping the offset and
+// CRC of the span being written.
+type spanWriter struct {
+	f     *os.File
+	w     *bufio.Writer
+	pos   int64
+	start int64
+	crc   uint32
+	err   error
+}
+
+func (w *spanWriter) write(b []byte) {
+	if w.err != nil {
+		return
+	}
+	w.crc = crc32.Update(w.crc, crc32.IEEETable, b)
+	n, err := w.w.Write(b)
+	w.pos += int64(n)
+	w.err = err
+}
+
+func (w *spanWriter) begin() { w.start, w.crc = w.pos, 0 }
+
+func (w *spanWriter) end() span { return span{off: w.start, n: w.pos - w.start, crc: w.crc} }
+
+func (w *spanWriter) flush() error {
+	if w.err == nil {
+		w.err = w.w.Flush()
+	}
+	return w.err
+}
+
+// copyFrom appends n bytes of src at off, returning where they start.
+func (w *spanWriter) copyFrom(src *os.File, off, n int64) (int64, error) {
+	if err := w.flush(); err != nil {
+		return 0, err
+	}
+	if src == nil {
+		return 0, errBadManifest
+	}
+	start := w.pos
+	if _, err := src.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	// io.Copy from a LimitedReader of an *os.File to an *os.File is a
+	// copy_file_range on Linux.
+	copied, err := io.Copy(w.f, io.LimitReader(src, n))
+	w.pos += copied
+	if err == nil && copied != n {
+		err = errBadManifest
+	}
+	w.err = err
+	return start, err
 }
 
 func appendString(b []byte, s string) []byte {
@@ -177,6 +388,12 @@ func appendStat(b []byte, st fileStat) []byte {
 	return binary.AppendVarint(b, st.size)
 }
 
+func appendSpan(b []byte, s span) []byte {
+	b = binary.AppendUvarint(b, uint64(s.off))
+	b = binary.AppendUvarint(b, uint64(s.n))
+	return binary.LittleEndian.AppendUint32(b, s.crc)
+}
+
 // decoder reads what encode wrote; a short or malformed buffer sets err.
 type decoder struct {
 	buf []byte
@@ -184,6 +401,16 @@ type decoder struct {
 }
 
 func (d *decoder) done() bool { return len(d.buf) == 0 || d.err }
+
+func (d *decoder) byte() byte {
+	if len(d.buf) == 0 {
+		d.err = true
+		return 0
+	}
+	b := d.buf[0]
+	d.buf = d.buf[1:]
+	return b
+}
 
 func (d *decoder) uvarint() uint64 {
 	v, n := binary.Uvarint(d.buf)
@@ -224,6 +451,20 @@ func (d *decoder) uint64() uint64 {
 	v := binary.LittleEndian.Uint64(d.buf)
 	d.buf = d.buf[8:]
 	return v
+}
+
+func (d *decoder) uint32() uint32 {
+	if len(d.buf) < 4 {
+		d.err = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(d.buf)
+	d.buf = d.buf[4:]
+	return v
+}
+
+func (d *decoder) span() span {
+	return span{off: int64(d.uvarint()), n: int64(d.uvarint()), crc: d.uint32()}
 }
 
 func (d *decoder) stat() fileStat {

@@ -14,7 +14,7 @@ import (
 
 // FormatVersion changes whenever what is indexed, or how, changes; an index
 // written with another version is rebuilt.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // The fields of a document. Text fields are analyzed with textAnalyzer (the
 // same words index.Tokens makes of a query); keyword fields hold one exact

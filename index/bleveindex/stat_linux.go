@@ -35,33 +35,33 @@ func lockFile(f *os.File) (bool, error) {
 	return err == nil, err
 }
 
-// dirent is one entry of a directory listing: its name, inode and whether
-// it is a directory or a symbolic link (ino 0 when unknown).
+// dirent is one entry of a directory listing: its name (valid only
+// during the call it is handed to), its inode (0 when unknown) and whether
+// it is a directory or a symbolic link.
 type dirent struct {
-	name         string
+	name         []byte
 	ino          uint64
 	dir, symlink bool
 }
 
-// readDirents lists a directory with the inode of each entry, as the
-// kernel returns them (getdents64), without a stat per entry: a file
+// listDir hands each entry of a directory to fn, with its inode, as the
+// kernel returns them (getdents64) and without a stat per entry: a file
 // replaced by a rename has a new inode, which is how a large directory is
 // checked without stat'ing its files.
-func readDirents(path string) ([]dirent, error) {
+func listDir(path string, fn func(e dirent) error) error {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		return &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	var out []dirent
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 32<<10)
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err != nil {
-			return nil, &os.PathError{Op: "readdirent", Path: path, Err: err}
+			return &os.PathError{Op: "readdirent", Path: path, Err: err}
 		}
 		if n <= 0 {
-			return out, nil
+			return nil
 		}
 		for b := buf[:n]; len(b) >= 19; {
 			ino := binary.NativeEndian.Uint64(b[0:8])
@@ -75,15 +75,35 @@ func readDirents(path string) ([]dirent, error) {
 				name = name[:i]
 			}
 			b = b[reclen:]
-			if s := string(name); s != "." && s != ".." && ino != 0 {
-				d := dirent{name: s, ino: ino, dir: typ == syscall.DT_DIR, symlink: typ == syscall.DT_LNK}
-				if typ == syscall.DT_UNKNOWN {
-					if st, err := statOf(path + "/" + s); err == nil {
-						d.dir = st.dir
-					}
+			if ino == 0 || string(name) == "." || string(name) == ".." {
+				continue
+			}
+			e := dirent{name: name, ino: ino, dir: typ == syscall.DT_DIR, symlink: typ == syscall.DT_LNK}
+			if typ == syscall.DT_UNKNOWN {
+				if st, err := statOf(path + "/" + string(name)); err == nil {
+					e.dir = st.dir
 				}
-				out = append(out, d)
+			}
+			if err := fn(e); err != nil {
+				return err
 			}
 		}
 	}
+}
+
+// mapFile maps f read-only: pages are read from the page cache as they
+// are touched, so a large manifest costs only the parts that are used.
+func mapFile(f *os.File) ([]byte, func(), error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if info.Size() == 0 {
+		return nil, func() {}, nil
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(info.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil, &os.PathError{Op: "mmap", Path: f.Name(), Err: err}
+	}
+	return data, func() { syscall.Munmap(data) }, nil
 }

@@ -2,7 +2,10 @@
 
 package bleveindex
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
 func statOf(path string) (fileStat, error) {
 	info, err := os.Lstat(path)
@@ -17,21 +20,28 @@ func statOf(path string) (fileStat, error) {
 func lockFile(f *os.File) (bool, error) { return true, nil }
 
 type dirent struct {
-	name         string
+	name         []byte
 	ino          uint64
 	dir, symlink bool
 }
 
-// readDirents lists a directory; without inodes here, every file of a
-// changed directory is stat'ed.
-func readDirents(path string) ([]dirent, error) {
+// listDir hands each entry of a directory to fn; without inodes here,
+// every file of a changed directory is stat'ed.
+func listDir(path string, fn func(e dirent) error) error {
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := make([]dirent, 0, len(entries))
 	for _, e := range entries {
-		out = append(out, dirent{name: e.Name(), dir: e.IsDir(), symlink: e.Type()&os.ModeSymlink != 0})
+		if err := fn(dirent{name: []byte(e.Name()), dir: e.IsDir(), symlink: e.Type()&os.ModeSymlink != 0}); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
+}
+
+// mapFile reads f whole.
+func mapFile(f *os.File) ([]byte, func(), error) {
+	data, err := io.ReadAll(f)
+	return data, func() {}, err
 }
