@@ -197,10 +197,10 @@ type TaskStats struct {
 	LastOutcome         string `json:"last_outcome,omitempty"`
 }
 
-// failedOutcome reports whether an outcome counts as a failed attempt.
+// FailedOutcome reports whether an outcome counts as a failed attempt.
 // done resets the count; interrupted (the person stopped the iteration)
 // neither counts nor resets.
-func failedOutcome(outcome string) bool {
+func FailedOutcome(outcome string) bool {
 	return outcome == "failed" || outcome == "retried" || outcome == "blocked"
 }
 
@@ -233,7 +233,7 @@ func TaskFigures(entries []JournalEntry) map[string]TaskStats {
 			s.ConsecutiveFailures = 0
 			s.LastSuccessAt = e.CreatedAt
 			s.SucceededWith = e.Model
-		case failedOutcome(e.Outcome):
+		case FailedOutcome(e.Outcome):
 			s.ConsecutiveFailures++
 		}
 		if e.Difficulty != "" {

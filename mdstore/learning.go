@@ -216,6 +216,12 @@ func wordOverlap(a, b map[string]bool) float64 {
 	return float64(common) / float64(len(a)+len(b)-common)
 }
 
+// NearDuplicateLearnings says whether two learnings say the same thing:
+// the same category and more than 80% of their words shared (seed 002).
+func NearDuplicateLearnings(a, b Learning) bool {
+	return a.Category == b.Category && wordOverlap(learningWords(a.Body), learningWords(b.Body)) > 0.8
+}
+
 // findNearDuplicateLearning returns the active or staged learning of the
 // same category whose words overlap the body's by more than 80%.
 func findNearDuplicateLearning(existing []Learning, category, body string) (Learning, bool) {

@@ -30,10 +30,26 @@ type MemoriesBlock struct {
 // not fit is skipped whole and a smaller, older one may still fit; the
 // whole block, notice included, stays within the budget.
 func Memories(memories []mdstore.Memory, budgetTokens int) MemoriesBlock {
+	return memoriesWithin(memories, budgetTokens*CharsPerToken, budgetTokens, true)
+}
+
+// fitMemories selects, newest first, the memories whose rendering fits in
+// limit characters (0: no limit), newest first, and how many were left
+// out.
+func fitMemories(memories []mdstore.Memory, limit int) ([]mdstore.Memory, int) {
+	if limit <= 0 {
+		return nil, len(memories)
+	}
+	b := memoriesWithin(memories, limit, 0, false)
+	return b.Included, b.Omitted
+}
+
+// memoriesWithin is Memories with the limit in characters; the notice (when
+// withNotice) names budgetTokens.
+func memoriesWithin(memories []mdstore.Memory, limit, budgetTokens int, withNotice bool) MemoriesBlock {
 	candidates := append([]mdstore.Memory(nil), memories...)
 	mdstore.SortNewestFirst(candidates)
-	limit := budgetTokens * CharsPerToken
-	unlimited := budgetTokens <= 0
+	unlimited := limit <= 0
 
 	// The rendered length is a sum of parts: the title once, each used
 	// section's header once, and each memory's block.
@@ -66,7 +82,7 @@ func Memories(memories []mdstore.Memory, budgetTokens int) MemoriesBlock {
 		}
 	}
 	// Make room for the notice by dropping the oldest memories included.
-	for !unlimited && count > 0 && count < len(candidates) && total+runeLen(notice(len(candidates)-count, budgetTokens)) > limit {
+	for withNotice && !unlimited && count > 0 && count < len(candidates) && total+runeLen(notice(len(candidates)-count, budgetTokens)) > limit {
 		for i := len(candidates) - 1; i >= 0; i-- {
 			if selected[i] {
 				selected[i] = false
@@ -93,7 +109,7 @@ func Memories(memories []mdstore.Memory, budgetTokens int) MemoriesBlock {
 	}
 	b.Omitted = len(candidates) - count
 	b.Markdown = Render(b.Included)
-	if b.Omitted > 0 {
+	if b.Omitted > 0 && withNotice {
 		n := notice(b.Omitted, budgetTokens)
 		b.Notice = strings.TrimSpace(n)
 		if b.Markdown == "" {

@@ -8,47 +8,106 @@ import (
 
 	"lore/mdstore"
 	"lore/prompt"
+	"lore/strategy"
 )
 
 type primeOptions struct {
-	budget int // tokens, 0 = unlimited
-	types  string
-	tags   string
-	recent int // days, 0 = no limit
-	format string
+	budget         int // tokens, 0 = only the section shares
+	types          string
+	tags           string
+	recent         int // days, 0 = no limit
+	format         string
+	task           prompt.Task
+	loop           strategy.Input
+	noInstructions bool
+	noLearn        bool
+}
+
+// taskFlags describe the coming iteration, for prime, status and model.
+var taskFlags = []cli.Flag{
+	&cli.StringFlag{Name: "task-id", Aliases: []string{"task"}, Usage: "the task the iteration works on"},
+	&cli.StringFlag{Name: "run", Usage: "the run id (default: the current run)"},
+	&cli.IntFlag{Name: "iteration", Usage: "the iteration's number (default: the run's next)"},
+	&cli.IntFlag{Name: "limit", Usage: "the run's iteration limit (0: unlimited)"},
+	&cli.StringFlag{Name: "model", Usage: "the model the orchestrator will use (default: lore chooses)"},
+	&cli.StringFlag{Name: "strategy", Value: string(strategy.CostOptimized), Usage: "model strategy: cost-optimized, escalate or fixed"},
 }
 
 func primeCommand(e *env) *cli.Command {
 	formats := []string{"markdown", "json"}
 	return &cli.Command{
 		Name:  "prime",
-		Usage: "print memories for an agent's context, within a token budget",
-		UsageText: "lore prime [--budget TOKENS] [-t types] [--tags a,b] [--recent DAYS] [--format markdown|json]\n\n" +
-			"Memories are grouped by type, newest first; 4 characters count as one token.\n" +
-			"When the budget is too small, whole memories are left out and one line says how many.",
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "budget", Usage: "maximum tokens to print (0 = unlimited)"},
+		Usage: "print the context for the next iteration, within a token budget",
+		UsageText: "lore prime [--task-id ID --title T --description D --feature F --files a,b --run R --iteration N --limit N --model M]\n" +
+			"           [--budget TOKENS] [-t types] [--tags a,b] [--recent DAYS] [--no-instructions] [--no-learn] [--format markdown|json]\n\n" +
+			"Sections, in priority order, each only when it has content: Previous Attempts, Memories,\n" +
+			"Project Knowledge, Learnings, Run Journal, Loop Status, Available Skills; then how to use lore.\n" +
+			"4 characters count as one token; entries are never cut, and one line says what was left out.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "title", Usage: "the task's title"},
+			&cli.StringFlag{Name: "description", Usage: "the task's description"},
+			&cli.StringFlag{Name: "feature", Usage: "the feature the task belongs to"},
+			&cli.StringFlag{Name: "files", Usage: "comma-separated files the task is about"},
+			&cli.IntFlag{Name: "budget", Usage: "total tokens for the memory sections (0: each section its own share)"},
 			typeFilterFlag, tagsFilterFlag,
 			&cli.IntFlag{Name: "recent", Usage: "only memories created in the last DAYS days"},
+			&cli.BoolFlag{Name: "no-instructions", Usage: "leave out the block on how to use lore"},
+			&cli.BoolFlag{Name: "no-learn", Usage: "leave out the instructions to write new memory"},
 			formatFlag("markdown", formats...),
-		},
+		}, taskFlags...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return usagef("prime takes no arguments")
 			}
-			opts := primeOptions{budget: c.Int("budget"), types: c.String("type"), tags: c.String("tags"), recent: c.Int("recent"), format: c.String("format")}
+			opts := primeOptions{budget: c.Int("budget"), types: c.String("type"), tags: c.String("tags"), recent: c.Int("recent"),
+				format: c.String("format"), noInstructions: c.Bool("no-instructions"), noLearn: c.Bool("no-learn")}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
 			if opts.budget < 0 {
-				return usagef("--budget must be 0 (unlimited) or more")
+				return usagef("--budget must be 0 (no total) or more")
 			}
 			if opts.recent < 0 {
 				return usagef("--recent must be 0 (no limit) or more")
 			}
+			loop, err := loopInput(c)
+			if err != nil {
+				return err
+			}
+			opts.loop = loop
+			opts.task = prompt.Task{ID: loop.TaskID, Title: c.String("title"), Description: c.String("description"),
+				Feature: c.String("feature"), Files: splitList(c.String("files")), Run: loop.Run}
 			return runPrime(e, globalsFrom(c), opts)
 		},
 	}
+}
+
+// loopInput reads the task flags.
+func loopInput(c *cli.Context) (strategy.Input, error) {
+	k, err := strategy.ParseKind(c.String("strategy"))
+	if err != nil {
+		return strategy.Input{}, usagef("--strategy: %v", err)
+	}
+	in := strategy.Input{TaskID: c.String("task-id"), Run: c.String("run"), Iteration: c.Int("iteration"),
+		Limit: c.Int("limit"), Model: c.String("model"), Strategy: k}
+	if in.Iteration < 0 || in.Limit < 0 {
+		return in, usagef("--iteration and --limit must be 0 or more")
+	}
+	return in, nil
+}
+
+// loadLoop reads the journal and computes the loop status; the run
+// defaults to the current one.
+func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]mdstore.JournalEntry, strategy.Status, strategy.Input, error) {
+	journal, warnings, err := s.Journal()
+	p.warnings(warnings)
+	if err != nil {
+		return nil, strategy.Status{}, in, err
+	}
+	if in.Run == "" {
+		in.Run, _ = s.CurrentRun()
+	}
+	return journal, strategy.Compute(journal, in), in, nil
 }
 
 func runPrime(e *env, g globals, opts primeOptions) error {
@@ -60,23 +119,128 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
 	filter := mdstore.MemoryFilter{Types: types, Tags: parseTagFilter(opts.tags)}
 	if opts.recent > 0 {
 		today := e.now().UTC().Truncate(24 * time.Hour)
 		filter.Since = today.AddDate(0, 0, -opts.recent)
 	}
-	block := prompt.Memories(filter.Filter(all), opts.budget)
+	in := prompt.Input{Task: opts.task, Memories: filter.Filter(all)}
+	var warnings []mdstore.Warning
+	if in.Knowledge, warnings, err = s.Knowledge(); err != nil {
+		return err
+	}
+	p.warnings(warnings)
+	if in.Learnings, warnings, err = s.Learnings(); err != nil {
+		return err
+	}
+	p.warnings(warnings)
+	if in.Skills, warnings, err = s.Skills(); err != nil {
+		return err
+	}
+	p.warnings(warnings)
+	if in.Journal, in.Loop, opts.loop, err = loadLoop(s, p, opts.loop); err != nil {
+		return err
+	}
+	in.Task.Run = opts.loop.Run
+	budgets := prompt.DefaultBudgets()
+	budgets.Total = opts.budget
+	ctx := prompt.Prime(in, prompt.Options{Budgets: budgets, Instructions: !opts.noInstructions, Learn: !opts.noLearn})
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
-			Memories     []memoryJSON `json:"memories"`
-			Omitted      int          `json:"omitted"`
-			BudgetTokens int          `json:"budget_tokens"`
-			Notice       string       `json:"notice,omitempty"`
-		}{toJSONList(block.Included), block.Omitted, opts.budget, block.Notice})
+			Task     prompt.Task      `json:"task"`
+			Budgets  prompt.Budgets   `json:"budgets"`
+			Sections []prompt.Section `json:"sections"`
+			Omitted  string           `json:"omitted,omitempty"`
+			Loop     strategy.Status  `json:"loop_status"`
+		}{in.Task, budgets, ctx.Sections, ctx.Omitted, in.Loop})
 	}
-	fmt.Fprint(p.out, block.Markdown)
-	if block.Omitted > 0 {
-		p.notice(fmt.Sprintf("prime: %d of %d memories left out to stay within %d tokens", block.Omitted, block.Omitted+len(block.Included), opts.budget))
-	}
+	fmt.Fprint(p.out, ctx.Markdown())
 	return nil
+}
+
+// --- status and model ---
+
+func statusCommand(e *env) *cli.Command {
+	formats := []string{"text", "json"}
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "print how a task and the run are doing, and the model for the next attempt",
+		UsageText: "lore status [--task ID] [--run R] [--iteration N] [--limit N] [--strategy S] [--format text|json]",
+		Flags:     append([]cli.Flag{formatFlag("text", formats...)}, taskFlags...),
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("status takes no arguments; name the task with --task")
+			}
+			if err := checkFormat(c.String("format"), formats...); err != nil {
+				return err
+			}
+			in, err := loopInput(c)
+			if err != nil {
+				return err
+			}
+			g := globalsFrom(c)
+			s, err := g.openStore(e)
+			if err != nil {
+				return err
+			}
+			p := g.printer(e)
+			_, st, in, err := loadLoop(s, p, in)
+			if err != nil {
+				return err
+			}
+			if c.String("format") == "json" {
+				return writeJSON(p.out, st)
+			}
+			fmt.Fprint(p.out, prompt.LoopStatus(st, in.TaskID))
+			return nil
+		},
+	}
+}
+
+func modelCommand(e *env) *cli.Command {
+	formats := []string{"text", "json"}
+	return &cli.Command{
+		Name:  "model",
+		Usage: "print the model the next attempt at a task should use, and why",
+		UsageText: "lore model --task ID [--strategy cost-optimized|escalate|fixed] [--hint MODEL] [--format text|json]\n\n" +
+			"cost-optimized: sonnet; opus after 2 consecutive failures; haiku when the run's recent\n" +
+			"success rate is over 80% with no failures. escalate: haiku, sonnet after 1 failure, opus after 2.\n" +
+			"A hint (or the agent's <next-model> in the last iteration) wins.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "hint", Usage: "a model asked for: it wins"},
+			formatFlag("text", formats...),
+		}, taskFlags...),
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("model takes no arguments; name the task with --task")
+			}
+			if err := checkFormat(c.String("format"), formats...); err != nil {
+				return err
+			}
+			in, err := loopInput(c)
+			if err != nil {
+				return err
+			}
+			in.Hint = c.String("hint")
+			g := globalsFrom(c)
+			s, err := g.openStore(e)
+			if err != nil {
+				return err
+			}
+			p := g.printer(e)
+			_, st, _, err := loadLoop(s, p, in)
+			if err != nil {
+				return err
+			}
+			if c.String("format") == "json" {
+				return writeJSON(p.out, st.Model)
+			}
+			fmt.Fprintf(p.out, "%s\t%s\n", st.Model.Model, st.Model.Reason)
+			return nil
+		},
+	}
 }

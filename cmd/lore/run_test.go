@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lore/strategy"
 )
 
 // testEnv is an env with in-memory streams, a fixed clock and a fixed id
@@ -62,12 +64,15 @@ func TestRunFunctionsInProcess(t *testing.T) {
 	if err := runList(e, g, listOptions{format: "table"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := runPrime(e, g, primeOptions{format: "markdown", budget: 60}); err != nil {
+	if err := runPrime(e, g, primeOptions{format: "markdown", budget: 60, noInstructions: true, loop: strategy.Input{Strategy: strategy.CostOptimized}}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "run-list-and-prime.txt", stdout.String())
-	if !strings.Contains(stderr.String(), "prime: 2 of 3 memories left out to stay within 60 tokens") {
-		t.Fatalf("stderr: %s", stderr.String())
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "_Left out to stay within the budget: 2 memories.") {
+		t.Fatalf("stdout does not say what was left out: %s", stdout.String())
 	}
 	if err := runShow(e, g, showOptions{id: "mem-1-ffff", format: "table"}); exitCode(e, err) != exitFailure {
 		t.Fatalf("show of a missing id: %v", err)

@@ -1,0 +1,215 @@
+// Package strategy is the loop intelligence of seed 002, derived from the
+// journal instead of stored: how a task and the run are doing (Status)
+// and which model the next iteration should use, and why (Select).
+package strategy
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"lore/mdstore"
+)
+
+// Kind names a model selection strategy.
+type Kind string
+
+// The strategies of seed 002.
+const (
+	CostOptimized Kind = "cost-optimized" // sonnet; opus after 2 failures; haiku when all goes well
+	Escalate      Kind = "escalate"       // haiku → sonnet → opus with each failure
+	Fixed         Kind = "fixed"          // always the same model
+)
+
+// Kinds lists the strategies.
+var Kinds = []Kind{CostOptimized, Escalate, Fixed}
+
+// ParseKind reads a strategy name.
+func ParseKind(s string) (Kind, error) {
+	for _, k := range Kinds {
+		if string(k) == s {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown strategy %q (want cost-optimized, escalate or fixed)", s)
+}
+
+// Models, cheapest first.
+const (
+	Haiku  = "haiku"
+	Sonnet = "sonnet"
+	Opus   = "opus"
+)
+
+// EscalateAfter is how many consecutive failures make the cost-optimized
+// strategy move to the strongest model (seed 002).
+const EscalateAfter = 2
+
+// CheapAbove is the recent success rate above which, with no failure, the
+// cost-optimized strategy picks the cheapest model.
+const CheapAbove = 0.8
+
+// RunWindow bounds "the current run" when no run id is known: the
+// iterations of the last two hours before the latest one (seed 002).
+const RunWindow = 2 * time.Hour
+
+// Run is how the iterations of the current run went.
+type Run struct {
+	ID        string `json:"run_id,omitempty"`
+	Total     int    `json:"iterations"`
+	Successes int    `json:"successes"`
+	Failures  int    `json:"failures"`
+}
+
+// SuccessPercent is the share of iterations that succeeded, rounded.
+func (r Run) SuccessPercent() int {
+	if r.Total == 0 {
+		return 0
+	}
+	return int(math.Round(100 * float64(r.Successes) / float64(r.Total)))
+}
+
+// RunOf counts the iterations of run id; with id "", those of the RunWindow
+// before the latest entry.
+func RunOf(entries []mdstore.JournalEntry, id string) Run {
+	r := Run{ID: id}
+	var latest time.Time
+	if id == "" {
+		for _, e := range entries {
+			if t := mdstore.ParseTimestamp(e.CreatedAt); t.After(latest) {
+				latest = t
+			}
+		}
+	}
+	for _, e := range entries {
+		if id != "" && e.RunID != id {
+			continue
+		}
+		if id == "" && (latest.IsZero() || mdstore.ParseTimestamp(e.CreatedAt).Before(latest.Add(-RunWindow))) {
+			continue
+		}
+		r.Total++
+		switch {
+		case e.Outcome == "done":
+			r.Successes++
+		case mdstore.FailedOutcome(e.Outcome):
+			r.Failures++
+		}
+	}
+	return r
+}
+
+// Choice is a model and the reason it was chosen, in seed 002's words.
+type Choice struct {
+	Model  string `json:"model"`
+	Reason string `json:"reason"`
+}
+
+// Select picks the model for the next attempt at a task. A hint (the
+// agent's <next-model>, or one given by the orchestrator) wins; fixed is
+// the model of the Fixed strategy (sonnet when "").
+func Select(k Kind, task mdstore.TaskStats, run Run, hint, fixed string) Choice {
+	if hint != "" {
+		return Choice{hint, "hinted by previous iteration"}
+	}
+	failures := task.ConsecutiveFailures
+	switch k {
+	case Escalate:
+		switch {
+		case failures == 0:
+			return Choice{Haiku, "default, escalate strategy"}
+		case failures == 1:
+			return Choice{Sonnet, "escalated after 1 failure"}
+		default:
+			return Choice{Opus, fmt.Sprintf("escalated after %d failures", failures)}
+		}
+	case Fixed:
+		if fixed == "" {
+			fixed = Sonnet
+		}
+		return Choice{fixed, "fixed strategy"}
+	}
+	switch {
+	case failures >= EscalateAfter:
+		return Choice{Opus, fmt.Sprintf("escalated after %d consecutive failures", failures)}
+	case failures == 0 && run.Total > 0 && run.Failures == 0 && float64(run.Successes)/float64(run.Total) > CheapAbove:
+		return Choice{Haiku, fmt.Sprintf("recent success rate %d%% with no failures, cost-optimized strategy", run.SuccessPercent())}
+	}
+	return Choice{Sonnet, "default, cost-optimized strategy"}
+}
+
+// Status is the Loop Status of seed 002: where the loop is, how the task
+// and the run are doing, and the model for the next attempt.
+type Status struct {
+	Iteration int               `json:"iteration"`
+	Limit     int               `json:"limit"` // 0: unlimited
+	Task      mdstore.TaskStats `json:"task"`
+	Attempt   int               `json:"attempt"` // the number of the coming attempt
+	Run       Run               `json:"run"`
+	Model     Choice            `json:"model"`
+	Stuck     bool              `json:"stuck"`
+}
+
+// Input is what Compute needs beyond the journal.
+type Input struct {
+	TaskID    string
+	Run       string // the run id; "" for the last RunWindow
+	Iteration int    // 0: the run's next one
+	Limit     int
+	Strategy  Kind   // "" is CostOptimized
+	Hint      string // a model asked for by the orchestrator
+	Model     string // the model the orchestrator will use ("" to choose)
+}
+
+// Compute derives the loop status from the journal.
+func Compute(entries []mdstore.JournalEntry, in Input) Status {
+	st := Status{Limit: in.Limit, Run: RunOf(entries, in.Run)}
+	attempts := Attempts(entries, in.TaskID)
+	if in.TaskID != "" {
+		st.Task = mdstore.TaskFigures(attempts)[in.TaskID]
+		st.Task.TaskID = in.TaskID
+	}
+	st.Attempt = st.Task.Attempts + 1
+	st.Stuck = st.Task.Stuck
+	st.Iteration = in.Iteration
+	if st.Iteration == 0 {
+		st.Iteration = st.Run.Total + 1
+	}
+	hint := in.Hint
+	if hint == "" && len(attempts) > 0 {
+		// The agent's <next-model> in the task's last attempt.
+		hint = attempts[len(attempts)-1].NextModel
+	}
+	switch {
+	case in.Model != "":
+		st.Model = Choice{in.Model, "chosen by the orchestrator"}
+	default:
+		st.Model = Select(in.Strategy, st.Task, st.Run, hint, "")
+	}
+	return st
+}
+
+// Attempts returns the journal entries of a task, oldest first.
+func Attempts(entries []mdstore.JournalEntry, taskID string) []mdstore.JournalEntry {
+	if taskID == "" {
+		return nil
+	}
+	var out []mdstore.JournalEntry
+	for _, e := range entries {
+		if e.TaskID == taskID {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ti, tj := mdstore.ParseTimestamp(out[i].CreatedAt), mdstore.ParseTimestamp(out[j].CreatedAt)
+		if !ti.Equal(tj) {
+			return ti.Before(tj)
+		}
+		if out[i].RunID != out[j].RunID {
+			return out[i].RunID < out[j].RunID
+		}
+		return out[i].Iteration < out[j].Iteration
+	})
+	return out
+}

@@ -1,0 +1,63 @@
+package strategy
+
+import (
+	"testing"
+
+	"lore/mdstore"
+)
+
+func TestSelect(t *testing.T) {
+	calm := Run{Total: 10, Successes: 9, Failures: 0}
+	rough := Run{Total: 10, Successes: 6, Failures: 3}
+	cases := []struct {
+		kind     Kind
+		failures int
+		run      Run
+		hint     string
+		want     Choice
+	}{
+		{CostOptimized, 0, rough, "", Choice{Sonnet, "default, cost-optimized strategy"}},
+		{CostOptimized, 1, rough, "", Choice{Sonnet, "default, cost-optimized strategy"}},
+		{CostOptimized, 2, rough, "", Choice{Opus, "escalated after 2 consecutive failures"}},
+		{CostOptimized, 0, calm, "", Choice{Haiku, "recent success rate 90% with no failures, cost-optimized strategy"}},
+		{CostOptimized, 0, Run{Total: 5, Successes: 4}, "", Choice{Sonnet, "default, cost-optimized strategy"}}, // 80% is not over 80%
+		{CostOptimized, 3, calm, "sonnet", Choice{Sonnet, "hinted by previous iteration"}},
+		{Escalate, 0, rough, "", Choice{Haiku, "default, escalate strategy"}},
+		{Escalate, 1, rough, "", Choice{Sonnet, "escalated after 1 failure"}},
+		{Escalate, 4, rough, "", Choice{Opus, "escalated after 4 failures"}},
+		{Fixed, 4, rough, "", Choice{Sonnet, "fixed strategy"}},
+	}
+	for _, c := range cases {
+		got := Select(c.kind, mdstore.TaskStats{ConsecutiveFailures: c.failures}, c.run, c.hint, "")
+		if got != c.want {
+			t.Errorf("Select(%s, %d failures, %+v, hint %q) = %+v, want %+v", c.kind, c.failures, c.run, c.hint, got, c.want)
+		}
+	}
+}
+
+func TestComputeStatus(t *testing.T) {
+	entries := []mdstore.JournalEntry{
+		{RunID: "r1", Iteration: 1, TaskID: "a", Outcome: "done", CreatedAt: "2026-03-01T08:00:00Z"},
+		{RunID: "r1", Iteration: 2, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:10:00Z"},
+		{RunID: "r1", Iteration: 3, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:20:00Z"},
+		{RunID: "r1", Iteration: 4, TaskID: "b", Outcome: "blocked", NextModel: "opus", CreatedAt: "2026-03-01T08:30:00Z"},
+		{RunID: "r0", Iteration: 1, TaskID: "b", Outcome: "done", CreatedAt: "2026-02-01T08:00:00Z"},
+	}
+	st := Compute(entries, Input{TaskID: "b", Run: "r1", Limit: 20})
+	if st.Attempt != 5 || st.Task.ConsecutiveFailures != 3 || !st.Stuck || st.Iteration != 5 {
+		t.Errorf("status %+v: want attempt 5, 3 failures, stuck, iteration 5", st)
+	}
+	if st.Run != (Run{ID: "r1", Total: 4, Successes: 1, Failures: 3}) {
+		t.Errorf("run figures %+v", st.Run)
+	}
+	if st.Model != (Choice{Opus, "hinted by previous iteration"}) {
+		t.Errorf("model %+v: the <next-model> of the last attempt wins", st.Model)
+	}
+	// Without a run id, the run is the two hours before the latest entry.
+	if r := RunOf(entries, ""); r.Total != 4 {
+		t.Errorf("window run %+v, want the 4 entries of the last two hours", r)
+	}
+	if st := Compute(entries, Input{TaskID: "b", Model: "haiku"}); st.Model.Reason != "chosen by the orchestrator" {
+		t.Errorf("an orchestrator's model is reported as such: %+v", st.Model)
+	}
+}
