@@ -220,6 +220,21 @@ func fit(blocks []string, fixed, limit int) []int {
 	return kept
 }
 
+// fitSection renders head and the blocks that fit in limit, in priority
+// order, with how many were shown and left out; "" when none fits.
+func fitSection(head string, blocks []string, limit int) (string, int, int) {
+	kept := fit(blocks, runeLen(head), limit)
+	if len(kept) == 0 {
+		return "", 0, len(blocks)
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, i := range kept {
+		b.WriteString(blocks[i])
+	}
+	return b.String(), len(kept), len(blocks) - len(kept)
+}
+
 // attemptsSection renders seed 002's Previous Attempts, oldest first; when
 // the budget is short the most recent attempts are kept and older ones
 // dropped.
@@ -452,16 +467,7 @@ func knowledgeSection(ks []mdstore.Knowledge, limit int) (string, int, int) {
 	for i, k := range ks {
 		blocks[i] = "\n" + KnowledgeBlock(k)
 	}
-	kept := fit(blocks, runeLen(head), limit)
-	if len(kept) == 0 {
-		return "", 0, len(ks)
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	for _, i := range kept {
-		b.WriteString(blocks[i])
-	}
-	return b.String(), len(kept), len(ks) - len(kept)
+	return fitSection(head, blocks, limit)
 }
 
 // rankLearnings picks the active learnings for a task: most tags matching
@@ -522,16 +528,8 @@ func learningsSection(ls []mdstore.Learning, limit int) (string, int, int) {
 	for i, l := range ls {
 		blocks[i] = LearningLine(l)
 	}
-	kept := fit(blocks, runeLen(head), limit)
-	if len(kept) == 0 {
-		return "", 0, omitted + len(ls)
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	for _, i := range kept {
-		b.WriteString(blocks[i])
-	}
-	return b.String(), len(kept), omitted + len(ls) - len(kept)
+	md, shown, left := fitSection(head, blocks, limit)
+	return md, shown, omitted + left
 }
 
 // pickJournal chooses the Run Journal: the last RecentJournal entries of
@@ -701,14 +699,5 @@ func skillsSection(skills []mdstore.Skill, limit int) (string, int, int) {
 	for i, s := range skills {
 		blocks[i] = fmt.Sprintf("- **%s**: %s (`%s`)\n", s.Name, s.Description, s.Path)
 	}
-	kept := fit(blocks, runeLen(head), limit)
-	if len(kept) == 0 {
-		return "", 0, len(skills)
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	for _, i := range kept {
-		b.WriteString(blocks[i])
-	}
-	return b.String(), len(kept), len(skills) - len(kept)
+	return fitSection(head, blocks, limit)
 }
