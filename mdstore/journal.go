@@ -183,6 +183,21 @@ func sortJournal(es []JournalEntry) {
 	})
 }
 
+// SortChronological orders entries as the iterations happened: creation
+// time, then run and iteration.
+func SortChronological(es []JournalEntry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		ti, tj := entryTime(es[i]), entryTime(es[j])
+		if !ti.Equal(tj) {
+			return ti.Before(tj)
+		}
+		if es[i].RunID != es[j].RunID {
+			return es[i].RunID < es[j].RunID
+		}
+		return es[i].Iteration < es[j].Iteration
+	})
+}
+
 // TaskStats are the per-task figures seed 002 keeps in its
 // strategy_metrics table, derived from the journal instead of stored.
 type TaskStats struct {
@@ -208,16 +223,7 @@ func FailedOutcome(outcome string) bool {
 // order the attempts happened (creation time, then run and iteration).
 func TaskFigures(entries []JournalEntry) map[string]TaskStats {
 	ordered := append([]JournalEntry(nil), entries...)
-	sort.SliceStable(ordered, func(i, j int) bool {
-		ti, tj := entryTime(ordered[i]), entryTime(ordered[j])
-		if !ti.Equal(tj) {
-			return ti.Before(tj)
-		}
-		if ordered[i].RunID != ordered[j].RunID {
-			return ordered[i].RunID < ordered[j].RunID
-		}
-		return ordered[i].Iteration < ordered[j].Iteration
-	})
+	SortChronological(ordered)
 	stats := map[string]TaskStats{}
 	for _, e := range ordered {
 		if e.TaskID == "" {

@@ -459,15 +459,7 @@ func knowledgeTime(k mdstore.Knowledge) string {
 }
 
 func knowledgeSection(ks []mdstore.Knowledge, limit int) (string, int, int) {
-	if len(ks) == 0 {
-		return "", 0, 0
-	}
-	const head = "## Project Knowledge\n"
-	blocks := make([]string, len(ks))
-	for i, k := range ks {
-		blocks[i] = "\n" + KnowledgeBlock(k)
-	}
-	return fitSection(head, blocks, limit)
+	return fitSection(knowledgeHead, knowledgeBlocks(ks), limit)
 }
 
 // rankLearnings picks the active learnings for a task: most tags matching
@@ -518,17 +510,9 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw map[string]bool, rel map[st
 }
 
 func learningsSection(ls []mdstore.Learning, limit int) (string, int, int) {
-	if len(ls) == 0 {
-		return "", 0, 0
-	}
 	omitted := max(0, len(ls)-MaxLearnings)
 	ls = ls[:min(len(ls), MaxLearnings)]
-	const head = "### Learnings from Previous Iterations\n\n"
-	blocks := make([]string, len(ls))
-	for i, l := range ls {
-		blocks[i] = LearningLine(l)
-	}
-	md, shown, left := fitSection(head, blocks, limit)
+	md, shown, left := fitSection(learningsHead, learningLines(ls), limit)
 	return md, shown, omitted + left
 }
 
@@ -610,7 +594,6 @@ func journalSection(picks []journalPick, limit int) (string, int, int) {
 	if len(picks) == 0 {
 		return "", 0, 0
 	}
-	const head = "## Run Journal\n"
 	const others = "\n_From other runs:_\n"
 	blocks := make([]string, len(picks))
 	hasOthers := false
@@ -620,7 +603,7 @@ func journalSection(picks []journalPick, limit int) (string, int, int) {
 			hasOthers = true
 		}
 	}
-	fixed := runeLen(head)
+	fixed := runeLen(journalHead)
 	if hasOthers {
 		fixed += runeLen(others)
 	}
@@ -637,7 +620,7 @@ func journalSection(picks []journalPick, limit int) (string, int, int) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(head)
+	b.WriteString(journalHead)
 	for k := len(recent) - 1; k >= 0; k-- { // oldest first
 		b.WriteString(blocks[recent[k]])
 	}
@@ -691,13 +674,5 @@ func LoopStatus(st strategy.Status, taskID string) string {
 }
 
 func skillsSection(skills []mdstore.Skill, limit int) (string, int, int) {
-	if len(skills) == 0 {
-		return "", 0, 0
-	}
-	const head = "## Available Skills\n\nThe following skills are available. Read the full SKILL.md for details when relevant.\n\n"
-	blocks := make([]string, len(skills))
-	for i, s := range skills {
-		blocks[i] = fmt.Sprintf("- **%s**: %s (`%s`)\n", s.Name, s.Description, s.Path)
-	}
-	return fitSection(head, blocks, limit)
+	return fitSection(skillsHead, skillLines(skills), limit)
 }

@@ -2,24 +2,34 @@ package prompt
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"lore/mdstore"
 )
 
+// Section headings, as the seeds write them.
+const (
+	knowledgeHead = "## Project Knowledge\n"
+	journalHead   = "## Run Journal\n"
+	learningsHead = "### Learnings from Previous Iterations\n\n"
+	skillsHead    = "## Available Skills\n\nThe following skills are available. Read the full SKILL.md for details when relevant.\n\n"
+)
+
 // KnowledgeSection renders knowledge entries as seed 000's
 // "## Project Knowledge" section; "" when there are none.
 func KnowledgeSection(ks []mdstore.Knowledge) string {
-	if len(ks) == 0 {
-		return ""
+	md, _, _ := fitSection(knowledgeHead, knowledgeBlocks(ks), math.MaxInt)
+	return md
+}
+
+func knowledgeBlocks(ks []mdstore.Knowledge) []string {
+	blocks := make([]string, len(ks))
+	for i, k := range ks {
+		blocks[i] = "\n" + KnowledgeBlock(k)
 	}
-	var b strings.Builder
-	b.WriteString("## Project Knowledge\n")
-	for _, k := range ks {
-		b.WriteString("\n" + KnowledgeBlock(k))
-	}
-	return b.String()
+	return blocks
 }
 
 // KnowledgeBlock renders one entry: its title, its tags, its body.
@@ -30,15 +40,12 @@ func KnowledgeBlock(k mdstore.Knowledge) string {
 // JournalSection renders journal entries as seed 000's "## Run Journal"
 // section, in the order given; "" when there are none.
 func JournalSection(es []mdstore.JournalEntry) string {
-	if len(es) == 0 {
-		return ""
+	blocks := make([]string, len(es))
+	for i, e := range es {
+		blocks[i] = "\n" + JournalBlock(e)
 	}
-	var b strings.Builder
-	b.WriteString("## Run Journal\n")
-	for _, e := range es {
-		b.WriteString("\n" + JournalBlock(e))
-	}
-	return b.String()
+	md, _, _ := fitSection(journalHead, blocks, math.MaxInt)
+	return md
 }
 
 // JournalBlock renders one iteration. The cost is shown only when it is
@@ -69,15 +76,16 @@ func JournalBlock(e mdstore.JournalEntry) string {
 // LearningsSection renders learnings as seed 002's "### Learnings from
 // Previous Iterations" list; "" when there are none.
 func LearningsSection(ls []mdstore.Learning) string {
-	if len(ls) == 0 {
-		return ""
+	md, _, _ := fitSection(learningsHead, learningLines(ls), math.MaxInt)
+	return md
+}
+
+func learningLines(ls []mdstore.Learning) []string {
+	lines := make([]string, len(ls))
+	for i, l := range ls {
+		lines[i] = LearningLine(l)
 	}
-	var b strings.Builder
-	b.WriteString("### Learnings from Previous Iterations\n\n")
-	for _, l := range ls {
-		b.WriteString(LearningLine(l))
-	}
-	return b.String()
+	return lines
 }
 
 // LearningLine renders one learning as "- **[category]** text".
@@ -88,13 +96,14 @@ func LearningLine(l mdstore.Learning) string {
 // SkillsSection renders skills as seed 003's "## Available Skills": name
 // and description only; "" when there are none.
 func SkillsSection(skills []mdstore.Skill) string {
-	if len(skills) == 0 {
-		return ""
+	md, _, _ := fitSection(skillsHead, skillLines(skills), math.MaxInt)
+	return md
+}
+
+func skillLines(skills []mdstore.Skill) []string {
+	lines := make([]string, len(skills))
+	for i, s := range skills {
+		lines[i] = fmt.Sprintf("- **%s**: %s (`%s`)\n", s.Name, s.Description, s.Path)
 	}
-	var b strings.Builder
-	b.WriteString("## Available Skills\n\nThe following skills are available. Read the full SKILL.md for details when relevant.\n\n")
-	for _, s := range skills {
-		fmt.Fprintf(&b, "- **%s**: %s (`%s`)\n", s.Name, s.Description, s.Path)
-	}
-	return b.String()
+	return lines
 }

@@ -6,7 +6,6 @@ package strategy
 import (
 	"fmt"
 	"math"
-	"sort"
 	"time"
 
 	"lore/mdstore"
@@ -201,15 +200,6 @@ func Attempts(entries []mdstore.JournalEntry, taskID string) []mdstore.JournalEn
 			out = append(out, e)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		ti, tj := mdstore.ParseTimestamp(out[i].CreatedAt), mdstore.ParseTimestamp(out[j].CreatedAt)
-		if !ti.Equal(tj) {
-			return ti.Before(tj)
-		}
-		if out[i].RunID != out[j].RunID {
-			return out[i].RunID < out[j].RunID
-		}
-		return out[i].Iteration < out[j].Iteration
-	})
+	mdstore.SortChronological(out)
 	return out
 }

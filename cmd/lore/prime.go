@@ -115,11 +115,13 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	all, p, err := g.readMemories(e)
+	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
-	s, err := g.openStore(e)
+	p := g.printer(e)
+	all, warnings, err := s.Memories()
+	p.warnings(warnings)
 	if err != nil {
 		return err
 	}
@@ -129,7 +131,6 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		filter.Since = today.AddDate(0, 0, -opts.recent)
 	}
 	in := prompt.Input{Task: opts.task, Memories: filter.Filter(all)}
-	var warnings []mdstore.Warning
 	if in.Knowledge, warnings, err = s.Knowledge(); err != nil {
 		return err
 	}

@@ -399,7 +399,7 @@ func (c *checker) look(p string) look {
 		l.err = err
 		return l
 	}
-	l.read, l.hash = true, hashBytes(data)
+	l.read, l.hash = true, fnv64a(data)
 	if !l.known || l.rec.hash != l.hash {
 		l.fe, l.warns = mdstore.ParseFile(p, data)
 	}
@@ -468,12 +468,6 @@ func (c *checker) apply(p string, l *look) error {
 	}
 	c.m.memories = next
 	return nil
-}
-
-func hashBytes(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
 }
 
 // hashDoc hashes what a memory's document is made of.

@@ -34,8 +34,10 @@ const (
 	segRecordLen = 8 + 4 + 4 + 8*5
 )
 
-// nameKey is the FNV-1a hash of a file name.
-func nameKey(name []byte) uint64 {
+// fnv64a is the 64-bit FNV-1a hash: of a file's bytes (what was indexed)
+// and of a file name (a segment's key). Written out rather than through
+// hash/fnv, whose Hash escapes to the heap on every call.
+func fnv64a(name []byte) uint64 {
 	h := uint64(14695981039346656037)
 	for _, b := range name {
 		h ^= uint64(b)
@@ -106,7 +108,7 @@ func (s *segment) find(name []byte) int {
 	if s.count == 0 || s.table == nil {
 		return -1
 	}
-	k := nameKey(name)
+	k := fnv64a(name)
 	// Keys are hashes, spread evenly: interpolation finds the place in a
 	// probe or two where a binary search would take fifteen.
 	i, j := 0, s.count // the first key >= k is in [i, j]
@@ -222,7 +224,7 @@ func (s *segment) encode(w *spanWriter) {
 	}
 	added := make([]entry, 0, len(s.set))
 	for name, r := range s.set {
-		added = append(added, entry{nameKey([]byte(name)), name, r})
+		added = append(added, entry{fnv64a([]byte(name)), name, r})
 	}
 	sort.Slice(added, func(i, j int) bool { return added[i].key < added[j].key })
 	// Walk the merge twice: records, then names.
