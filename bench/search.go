@@ -184,7 +184,9 @@ func handEdit(c corpus, env []string, round int) error {
 func pullChanges(c corpus, env []string, round int) error {
 	other := c.dir + "-clone"
 	if _, err := os.Stat(other); err != nil {
-		if err := runIn(filepath.Dir(c.dir), env, "git", "clone", "-q", c.dir, other); err != nil {
+		// No automatic gc in the clone: it would run in the background
+		// while searches are timed.
+		if err := runIn(filepath.Dir(c.dir), env, "git", "clone", "-q", "-c", "gc.auto=0", "-c", "maintenance.auto=false", c.dir, other); err != nil {
 			return err
 		}
 	} else if err := runIn(other, env, "git", "pull", "-q", "--ff-only"); err != nil {

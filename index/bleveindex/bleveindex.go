@@ -72,11 +72,22 @@ func New(root, dir string, opts Options) *Index {
 	return &Index{root: root, dir: dir, opts: opts}
 }
 
-// Search brings the index up to date and answers q.
+// Search brings the index up to date and answers q. When changes had to
+// be indexed, q is answered by the process that indexed them, as soon as
+// they can be searched.
 func (ix *Index) Search(q index.Query) (index.Result, index.Report, error) {
-	rep, err := ix.Refresh()
-	if err != nil {
-		return index.Result{}, rep, err
+	var res index.Result
+	var serr error
+	searched := false
+	rep, err := ix.refresh(func(x *Scorch) {
+		res, serr = x.Search(q)
+		searched = true
+	})
+	if err == nil && searched {
+		err = serr
+	}
+	if err != nil || searched {
+		return res, rep, err
 	}
 	x, err := ix.openCurrent()
 	if err != nil && !errors.Is(err, ErrBusy) && !rep.Rebuilt {
@@ -90,7 +101,7 @@ func (ix *Index) Search(q index.Query) (index.Result, index.Report, error) {
 		return index.Result{}, rep, err
 	}
 	defer x.Close()
-	res, err := x.Search(q)
+	res, err = x.Search(q)
 	return res, rep, err
 }
 
@@ -107,6 +118,12 @@ func (ix *Index) openCurrent() (*Scorch, error) {
 // changed, and rebuilds an index that is missing, damaged or of another
 // format.
 func (ix *Index) Refresh() (index.Report, error) {
+	return ix.refresh(nil)
+}
+
+// refresh is Refresh; when it updates the index, searchable runs on the
+// writer as soon as the changes can be searched (and not otherwise).
+func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
 	gen, err := ix.current()
 	if err != nil {
 		return ix.Rebuild(reasonFor(err))
@@ -155,35 +172,56 @@ func (ix *Index) Refresh() (index.Report, error) {
 			}
 		}
 		rep = index.Report{Files: ch.files, Indexed: len(ch.docs), Removed: len(ch.remove), Warnings: ch.warnings}
-		if !ch.empty() {
-			x, err := openScorch(filepath.Join(ix.dir, gen), true, ix.opts.Timeout)
-			if errors.Is(err, ErrBusy) {
-				return err
-			}
-			if err != nil {
-				rebuild = "the index could not be opened: " + err.Error()
-				return nil
-			}
-			err = x.apply(ch.docs, ch.remove)
-			if err == nil {
-				err = x.compact(false)
-			}
-			if cerr := x.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
+		if !ch.touched {
+			return nil
 		}
-		if ch.touched {
-			return writeManifest(mpath, ch.next)
+		// The next manifest is written aside while the index is updated,
+		// and put in place once the index holds what it says.
+		next := make(chan manifestAside, 1)
+		go func() { next <- writeManifestAside(mpath, ch.next) }()
+		err := ix.update(gen, ch, searchable)
+		aside := <-next
+		if err == nil {
+			err = aside.err
 		}
-		return nil
+		if err == nil {
+			return aside.commit()
+		}
+		aside.discard()
+		if errors.Is(err, errCannotOpen) {
+			rebuild, err = err.Error(), nil
+		}
+		return err
 	})
 	if err == nil && rebuild != "" {
 		return ix.Rebuild(rebuild)
 	}
 	return rep, err
+}
+
+var errCannotOpen = errors.New("the index could not be opened")
+
+// update applies a check's changes to generation gen; searchable runs as
+// in refresh.
+func (ix *Index) update(gen string, ch *changes, searchable func(*Scorch)) error {
+	if ch.empty() {
+		return nil
+	}
+	x, err := openScorch(filepath.Join(ix.dir, gen), true, ix.opts.Timeout)
+	if errors.Is(err, ErrBusy) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", errCannotOpen, err)
+	}
+	err = x.update(ch.docs, ch.remove, searchable)
+	if err == nil {
+		err = x.compact(false)
+	}
+	if cerr := x.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // sameFile says whether path is still the file that had stat seen.

@@ -1,6 +1,7 @@
 package bleveindex
 
 import (
+	"bytes"
 	"errors"
 	"hash/fnv"
 	"io/fs"
@@ -49,7 +50,8 @@ type checker struct {
 	now  int64 // nanoseconds, for the racy rule
 	out  *changes
 
-	candidates map[string]bool // entry files to stat
+	candidates map[string]bool     // entry files to stat
+	listings   map[string]*listing // directories listed ahead, in parallel
 
 	// sink, when set, takes documents in batches as they are read (a
 	// rebuild does not hold the whole store in memory); progress hears how
@@ -114,6 +116,7 @@ func checkWith(root string, m *manifest, every bool, now int64,
 		}
 	}
 	sort.Strings(dirty)
+	c.listAll(dirty)
 	for _, d := range dirty {
 		if err := c.relist(d); err != nil {
 			return nil, err
@@ -148,61 +151,32 @@ func (c *checker) abs(p string) string { return filepath.Join(c.root, filepath.F
 // renaming a new file over it, or recreated by git) is looked at. Reading
 // a directory's entries costs far less than a stat of each of its files.
 func (c *checker) relist(d string) error {
-	st, err := statOf(c.abs(d))
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.dir) {
+	l := c.listings[d]
+	delete(c.listings, d)
+	if l == nil {
+		seg, err := c.m.segment(d)
+		if err != nil {
+			return err
+		}
+		if l, err = list(c.abs(d), seg); err != nil {
+			return err
+		}
+	}
+	if l.gone {
 		return c.dropUnder(d)
 	}
-	if err != nil {
-		return err
-	}
-	seg, err := c.m.segment(d)
-	if err != nil {
-		return err
-	}
+	seg := l.seg
 	c.touch()
-	c.m.watch[d] = fileRecord{stat: c.racy(st)}
-	listed := 0                 // files of the segment still there
+	c.m.watch[d] = fileRecord{stat: c.racy(l.st)}
+	listed := l.listed          // files of the segment still there
 	others := map[string]bool{} // directories and watched files still there
-	err = listDir(c.abs(d), func(e dirent) error {
-		// Most entries of a large directory are files seen before: those
-		// cost a map lookup and no allocation.
-		if rec, known := seg.get(e.name); known && !e.dir && !e.symlink {
-			listed++
-			if rec.stat.ino == 0 || e.ino == 0 || rec.stat.ino != e.ino {
-				c.candidates[d+"/"+string(e.name)] = true
-			}
-			return nil
+	for _, name := range l.replaced {
+		c.candidates[d+"/"+name] = true
+	}
+	for _, e := range l.others {
+		if err := c.other(d, seg, e, &listed, others); err != nil {
+			return err
 		}
-		name := string(e.name)
-		child := d + "/" + name
-		isDir := e.dir
-		if e.symlink { // a skill may be a link to a directory
-			if info, err := os.Stat(c.abs(child)); err == nil {
-				isDir = info.IsDir()
-			}
-		}
-		switch {
-		case isDir && index.Descend(d, name):
-			others[name] = true
-			if _, known := c.m.watch[child]; !known {
-				return c.relist(child)
-			}
-		case isDir || mdstore.KindOf(child) == "":
-		case hot(child):
-			others[name] = true
-			if rec, known := c.m.watch[child]; !known || rec.stat.ino != e.ino || e.ino == 0 {
-				c.candidates[child] = true
-			}
-		default:
-			if _, known := seg.get(e.name); known {
-				listed++
-			}
-			c.candidates[child] = true
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	// Anything recorded directly under d that is no longer there is gone.
 	for p := range c.m.watch {
@@ -230,6 +204,117 @@ func (c *checker) relist(d string) error {
 		}
 		return c.dropFile(d + "/" + name)
 	})
+}
+
+// other handles an entry of directory d that is not a file of its
+// segment: a directory, a watched file, a new or retyped entry file.
+// listed counts the segment's files still there; others collects the
+// names of directories and watched files still there.
+func (c *checker) other(d string, seg *segment, e dirent, listed *int, others map[string]bool) error {
+	name := string(e.name)
+	child := d + "/" + name
+	isDir := e.dir
+	if e.symlink { // a skill may be a link to a directory
+		if info, err := os.Stat(c.abs(child)); err == nil {
+			isDir = info.IsDir()
+		}
+	}
+	switch {
+	case isDir && index.Descend(d, name):
+		others[name] = true
+		if _, known := c.m.watch[child]; !known {
+			return c.relist(child)
+		}
+	case isDir || mdstore.KindOf(child) == "":
+	case hot(child):
+		others[name] = true
+		if rec, known := c.m.watch[child]; !known || rec.stat.ino != e.ino || e.ino == 0 {
+			c.candidates[child] = true
+		}
+	default:
+		if _, known := seg.get(e.name); known {
+			*listed++
+		}
+		c.candidates[child] = true
+	}
+	return nil
+}
+
+// listing is one reading of a directory, sorted against its segment:
+// it changes nothing, so several directories are read at once.
+type listing struct {
+	seg      *segment
+	st       fileStat // of the directory, taken before its entries were read
+	gone     bool     // it is no longer a directory
+	listed   int      // files of the segment still there
+	replaced []string // those of them whose inode changed
+	others   []dirent // every other entry (names copied)
+}
+
+// list reads directory dir, whose files seg records. Most entries of a
+// large directory are files seen before: those cost a lookup in seg and
+// no allocation. The directory is stat'ed first, so a change made while
+// it is read changes its mtime after the one recorded.
+func list(dir string, seg *segment) (*listing, error) {
+	l := &listing{seg: seg}
+	st, err := statOf(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.dir) {
+		l.gone = true
+		return l, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.st = st
+	err = listDir(dir, func(e dirent) error {
+		if rec, known := seg.get(e.name); known && !e.dir && !e.symlink {
+			l.listed++
+			if rec.stat.ino == 0 || e.ino == 0 || rec.stat.ino != e.ino {
+				l.replaced = append(l.replaced, string(e.name))
+			}
+			return nil
+		}
+		e.name = bytes.Clone(e.name)
+		l.others = append(l.others, e)
+		return nil
+	})
+	return l, err
+}
+
+// listAll reads the directories dirs in parallel, ahead of relisting
+// them one by one; a directory that cannot be read here is read again
+// (and its error reported) by relist.
+func (c *checker) listAll(dirs []string) {
+	if len(dirs) < 2 {
+		return
+	}
+	segs := make([]*segment, len(dirs))
+	for i, d := range dirs {
+		if seg, err := c.m.segment(d); err == nil {
+			segs[i] = seg
+		}
+	}
+	found := make([]*listing, len(dirs))
+	var wg sync.WaitGroup
+	for i, d := range dirs {
+		if segs[i] == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if l, err := list(c.abs(d), segs[i]); err == nil {
+				found[i] = l
+			}
+		}()
+	}
+	wg.Wait()
+	c.listings = make(map[string]*listing, len(dirs))
+	for i, d := range dirs {
+		if found[i] != nil {
+			c.listings[d] = found[i]
+		}
+	}
 }
 
 // dropUnder forgets p and everything below it.
@@ -341,6 +426,14 @@ type look struct {
 	warns []mdstore.Warning
 }
 
+// Indexing a changed file and answering a search on the result takes
+// ~80 KiB of fresh memory per file; see prefault.
+const (
+	prefaultMin     = 16
+	prefaultMax     = 1000
+	prefaultPerFile = 80 << 10
+)
+
 // lookChunk is how many candidates are looked at (in parallel) before
 // their findings are applied.
 const lookChunk = 256
@@ -353,6 +446,11 @@ func (c *checker) statCandidates() error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	if c.sink == nil && len(paths) >= prefaultMin {
+		// Many files may have changed: while they are read, ready the
+		// memory indexing them will take.
+		go prefault(min(len(paths), prefaultMax) * prefaultPerFile)
+	}
 	looks := make([]look, min(len(paths), lookChunk))
 	for start := 0; start < len(paths); start += lookChunk {
 		chunk := paths[start:min(start+lookChunk, len(paths))]

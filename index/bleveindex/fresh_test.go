@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -376,5 +377,75 @@ func TestConcurrentSearchesAfterAChange(t *testing.T) {
 	st, err := r.index(Options{}).Status()
 	if err != nil || !st.Fresh || st.Documents != 1 {
 		t.Fatalf("status after concurrent searches: %+v, %v", st, err)
+	}
+}
+
+// Editing many files of two large directories at once: both directories
+// are read again (side by side), every change is seen, and the search
+// that indexes them answers from the updated index.
+func TestManyFilesOfTwoDirectoriesChanged(t *testing.T) {
+	r := newTestRepo(t)
+	words := strings.Fields("apples bricks cables dials engines forks gears hinges inks jars kilns levers")
+	var knowledge []string
+	for i, w := range words {
+		knowledge = append(knowledge, r.addKnowledge("Notes on "+w, fmt.Sprintf("Entry %d.", i), "misc").Slug)
+	}
+	var learnings []string
+	for i, w := range words {
+		l, _, _, err := r.store.AddLearning(mdstore.NewLearning{Category: "pattern", Tags: []string{"misc"}, Body: fmt.Sprintf("Learning %d about %s.", i, w)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		learnings = append(learnings, l.ID)
+	}
+	ix := r.index(Options{SweepLimit: -1})
+	wantIDs(t, ids(t, ix, "zeppelin"))
+
+	saveAs := func(p string) {
+		full := filepath.Join(r.dir, p)
+		data, err := os.ReadFile(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(full+".tmp", append(data, "A zeppelin.\n"...), 0o644)
+		if err := os.Rename(full+".tmp", full); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want []string
+	for _, slug := range knowledge[:10] {
+		saveAs(".agent/knowledge/" + slug + ".md")
+		want = append(want, slug)
+	}
+	for _, id := range learnings[:10] {
+		saveAs(".agent/learnings/" + id + ".md")
+		want = append(want, id)
+	}
+	os.Remove(filepath.Join(r.dir, ".agent/knowledge", knowledge[11]+".md"))
+	os.Remove(filepath.Join(r.dir, ".agent/learnings", learnings[11]+".md"))
+
+	res, rep, err := ix.Search(index.Query{Text: "zeppelin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Indexed != 20 || rep.Removed != 2 {
+		t.Fatalf("report %+v, want 20 indexed and 2 removed", rep)
+	}
+	var got []string
+	for _, h := range res.Hits {
+		got = append(got, h.EntryID)
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	wantIDs(t, got, want...)
+	wantIDs(t, ids(t, ix, "11")) // both deleted entries are gone
+	if len(knowledge) != 12 || len(learnings) != 12 {
+		t.Fatalf("%d knowledge entries and %d learnings, want 12 of each", len(knowledge), len(learnings))
+	}
+	if rep, err := ix.Refresh(); err != nil || rep.Indexed+rep.Removed != 0 {
+		t.Fatalf("second refresh: %+v, %v; want nothing to do", rep, err)
+	}
+	if st, err := ix.Status(); err != nil || !st.Fresh || st.Documents != 22 {
+		t.Fatalf("status %+v, %v; want fresh with 22 documents", st, err)
 	}
 }

@@ -215,22 +215,52 @@ func (m *manifest) loadMemories() error {
 // and a manifest lost in a crash (an empty or damaged file) only means a
 // rebuild.
 func writeManifest(path string, m *manifest) error {
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	aside := writeManifestAside(path, m)
+	if aside.err != nil {
+		return aside.err
+	}
+	return aside.commit()
+}
+
+// manifestAside is a manifest written beside the one it replaces.
+type manifestAside struct {
+	tmp, path string
+	err       error
+}
+
+// writeManifestAside writes m next to path, to be put in place later.
+func writeManifestAside(path string, m *manifest) manifestAside {
+	a := manifestAside{tmp: fmt.Sprintf("%s.%d.tmp", path, os.Getpid()), path: path}
+	f, err := os.OpenFile(a.tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return err
+		a.err = err
+		return a
 	}
 	err = m.writeTo(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
 	if err != nil {
-		os.Remove(tmp)
+		os.Remove(a.tmp)
+		a.err = err
+	}
+	return a
+}
+
+// commit puts the manifest in place.
+func (a manifestAside) commit() error {
+	err := os.Rename(a.tmp, a.path)
+	if err != nil {
+		os.Remove(a.tmp)
 	}
 	return err
+}
+
+// discard drops it.
+func (a manifestAside) discard() {
+	if a.err == nil {
+		os.Remove(a.tmp)
+	}
 }
 
 func (m *manifest) writeTo(f *os.File) error {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
 	bindex "github.com/blevesearch/bleve_index_api"
 
@@ -60,12 +59,12 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 	doc := document.NewDocument(d.ID)
 	keyword := func(name, value string, opts bindex.FieldIndexingOptions, pos []uint64) {
 		if value != "" {
-			doc.AddField(document.NewTextFieldCustom(name, pos, []byte(value), opts, keywordAnalyzer{}))
+			doc.AddField(&field{name: name, value: value, options: opts, arrayPositions: pos, keyword: true})
 		}
 	}
 	text := func(name, value string) {
 		if value != "" {
-			doc.AddField(document.NewTextFieldCustom(name, nil, []byte(value), textOptions, textAnalyzer{}))
+			doc.AddField(&field{name: name, value: value, options: textOptions})
 		}
 	}
 	keyword(fieldKind, string(d.Kind), keywordOptions, nil)
@@ -107,29 +106,96 @@ func joinWords(list []string) string {
 	return string(b)
 }
 
-// textAnalyzer gives bleve the words index.Tokens makes of a query (runs
-// of letters and digits, lowercased, English stop words dropped): the same
-// rule on both sides is what makes a query word find its entries.
-type textAnalyzer struct{}
+// field is an indexed, unstored field of a document: a keyword (its
+// value is one term) or text, whose terms are the words index.Tokens
+// makes of a query (runs of letters and digits, lowercased, English stop
+// words dropped) — the same rule on both sides is what makes a query word
+// find its entries. Analyze goes straight from the value to the term
+// frequencies bleve indexes, in a few allocations: bleve's own TextField
+// makes a token per word and then a map of them, and in a short-lived
+// process fresh memory costs more than the work done in it.
+type field struct {
+	name           string
+	value          string
+	options        bindex.FieldIndexingOptions
+	arrayPositions []uint64
+	keyword        bool
 
-func (textAnalyzer) Analyze(input []byte) analysis.TokenStream {
-	var stream analysis.TokenStream
-	text := string(input)
-	index.Words(text, func(start, end int) bool {
-		if term := strings.ToLower(text[start:end]); !index.StopWords[term] {
-			stream = append(stream, &analysis.Token{
-				Start: start, End: end, Term: []byte(term),
-				Position: len(stream) + 1, Type: analysis.AlphaNumeric,
-			})
-		}
-		return true
-	})
-	return stream
+	length int
+	freqs  bindex.TokenFrequencies
 }
 
-// keywordAnalyzer indexes a value as one term.
-type keywordAnalyzer struct{}
+func (f *field) Name() string                                      { return f.name }
+func (f *field) ArrayPositions() []uint64                          { return f.arrayPositions }
+func (f *field) Options() bindex.FieldIndexingOptions              { return f.options }
+func (f *field) Value() []byte                                     { return []byte(f.value) }
+func (f *field) NumPlainTextBytes() uint64                         { return uint64(len(f.value)) }
+func (f *field) EncodedFieldType() byte                            { return 't' }
+func (f *field) AnalyzedLength() int                               { return f.length }
+func (f *field) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }
 
-func (keywordAnalyzer) Analyze(input []byte) analysis.TokenStream {
-	return analysis.TokenStream{{Start: 0, End: len(input), Term: input, Position: 1, Type: analysis.AlphaNumeric}}
+// Size is what bleve counts the field as in memory.
+func (f *field) Size() int {
+	n := 64 + len(f.name) + len(f.value) + 8*len(f.arrayPositions)
+	for t, tf := range f.freqs {
+		n += len(t) + tf.Size()
+	}
+	return n
+}
+
+func (f *field) Analyze() {
+	if f.keyword {
+		tf := &bindex.TokenFreq{Term: []byte(f.value)}
+		tf.SetFrequency(1)
+		f.length, f.freqs = 1, bindex.TokenFrequencies{f.value: tf}
+		return
+	}
+	text := f.value
+	ascii := true
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	var lower []byte // for ASCII text, the whole text lowercased: terms are slices of it
+	var keys string  // and so are the map's keys
+	if ascii {
+		lower = []byte(text)
+		for i, c := range lower {
+			if 'A' <= c && c <= 'Z' {
+				lower[i] = c + 'a' - 'A'
+			}
+		}
+		keys = string(lower)
+	}
+	words := 0
+	index.Words(text, func(start, end int) bool { words++; return true })
+	f.freqs = make(bindex.TokenFrequencies, words/2+1)
+	chunk := make([]bindex.TokenFreq, 0, words/2+1)
+	index.Words(text, func(start, end int) bool {
+		var key string
+		var term []byte
+		if ascii {
+			key, term = keys[start:end], lower[start:end]
+		} else {
+			key = strings.ToLower(text[start:end])
+			term = []byte(key)
+		}
+		if index.StopWords[key] {
+			return true
+		}
+		f.length++
+		tf := f.freqs[key]
+		if tf == nil {
+			if len(chunk) == cap(chunk) {
+				chunk = make([]bindex.TokenFreq, 0, cap(chunk))
+			}
+			chunk = append(chunk, bindex.TokenFreq{Term: term})
+			tf = &chunk[len(chunk)-1]
+			f.freqs[key] = tf
+		}
+		tf.SetFrequency(tf.Frequency() + 1)
+		return true
+	})
 }

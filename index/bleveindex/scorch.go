@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -33,6 +34,34 @@ type Scorch struct {
 	s     bindex.Index
 	queue *bindex.AnalysisQueue
 	path  string
+	// failed hears the errors scorch meets persisting in the background
+	// (writers only).
+	failed chan error
+}
+
+// A writer's batches return once they can be searched; scorch persists
+// them in the background and reports how through a callback on the batch,
+// or, when persisting fails (it then retries), through the error callback
+// registered here, which routes the error to the writer by its path.
+const asyncErrors = "lore"
+
+var writers = struct {
+	sync.Mutex
+	failed map[string]chan error
+}{failed: map[string]chan error{}}
+
+func init() {
+	scorch.RegistryAsyncErrorCallbacks[asyncErrors] = func(err error, path string) {
+		writers.Lock()
+		ch := writers.failed[path]
+		writers.Unlock()
+		if ch != nil {
+			select {
+			case ch <- err:
+			default:
+			}
+		}
+	}
 }
 
 // openScorch opens (writable: creating) the scorch index in dir, waiting
@@ -45,6 +74,10 @@ func openScorch(dir string, writable bool, timeout time.Duration) (*Scorch, erro
 		"path":         dir,
 		"read_only":    !writable,
 		"bolt_timeout": timeout.String(),
+	}
+	if writable {
+		cfg["unsafe_batch"] = true
+		cfg["asyncErrorCallbackName"] = asyncErrors
 	}
 	workers := 1
 	if writable {
@@ -62,13 +95,25 @@ func openScorch(dir string, writable bool, timeout time.Duration) (*Scorch, erro
 		}
 		return nil, err
 	}
-	return &Scorch{s: s, queue: queue, path: dir}, nil
+	x := &Scorch{s: s, queue: queue, path: dir}
+	if writable {
+		x.failed = make(chan error, 1)
+		writers.Lock()
+		writers.failed[dir] = x.failed
+		writers.Unlock()
+	}
+	return x, nil
 }
 
 // Close releases the index and its lock.
 func (x *Scorch) Close() error {
 	err := x.s.Close()
 	x.queue.Close()
+	if x.failed != nil {
+		writers.Lock()
+		delete(writers.failed, x.path)
+		writers.Unlock()
+	}
 	return err
 }
 
@@ -83,9 +128,20 @@ func (x *Scorch) Remove(ids ...string) error {
 	return x.apply(nil, ids)
 }
 
-// apply writes one batch of updates and deletions.
+// apply writes one batch of updates and deletions and returns once it is
+// on disk.
 func (x *Scorch) apply(docs []index.Doc, remove []string) error {
+	return x.update(docs, remove, nil)
+}
+
+// update writes one batch of updates and deletions. As soon as the batch
+// can be searched, searchable (when set) runs, while scorch writes the
+// batch to disk; update returns once both are done.
+func (x *Scorch) update(docs []index.Doc, remove []string, searchable func(*Scorch)) error {
 	if len(docs) == 0 && len(remove) == 0 {
+		if searchable != nil {
+			searchable(x)
+		}
 		return nil
 	}
 	b := bindex.NewBatch()
@@ -99,7 +155,20 @@ func (x *Scorch) apply(docs []index.Doc, remove []string) error {
 	for _, id := range remove {
 		b.Delete(id)
 	}
-	return x.s.Batch(b)
+	persisted := make(chan error, 1)
+	b.SetPersistedCallback(func(err error) { persisted <- err })
+	if err := x.s.Batch(b); err != nil {
+		return err
+	}
+	if searchable != nil {
+		searchable(x)
+	}
+	select {
+	case err := <-persisted:
+		return err
+	case err := <-x.failed:
+		return err
+	}
 }
 
 // maxSegments is how many segments an update may leave before they are
