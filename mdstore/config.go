@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,20 +27,57 @@ type Config struct {
 	// LockTimeout is how long a write waits for a lock held by another
 	// process (index.lock, a branch lock) before it gives up.
 	LockTimeout time.Duration
+	// Memories is the "memories" block: how memories reach an iteration.
+	Memories MemoriesConfig
+	// Learn: when false, prime still shows what lore holds but no longer
+	// asks the agent to write new memory (seed 003's learn flag).
+	Learn bool
+	// Budgets are prime's section shares set under "budgets", by name
+	// (see BudgetKeys); a section not named keeps its default.
+	Budgets map[string]int
 	// Warnings are problems that did not stop lore, such as unknown keys.
 	Warnings []Warning
 }
 
-// DefaultConfig is the configuration without a config.yaml.
-func DefaultConfig() Config {
-	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second}
+// InjectMode is memories.inject.
+type InjectMode string
+
+const (
+	InjectAuto   InjectMode = "auto"   // prime shows memories (the default)
+	InjectManual InjectMode = "manual" // prime leaves them out; the agent searches
+	InjectNone   InjectMode = "none"   // memories are off: prime neither shows nor teaches them
+)
+
+// MemoriesConfig is the "memories" block of seed 001.
+type MemoriesConfig struct {
+	Inject InjectMode
+	// Budget is prime's total for its memory sections in tokens; 0 means
+	// no total (each section keeps its share).
+	Budget int
+	// SkillInjection adds prime's block on how to use lore.
+	SkillInjection bool
+	// Filter narrows the memories prime shows.
+	Filter MemoriesFilter
 }
 
-// configKeys are the top-level keys lore knows. Keys that later features
-// read ("memories", "skill_injection", "learn") are accepted here already.
-var configKeys = map[string]bool{
-	"commit": true, "lock_timeout": true,
-	"memories": true, "skill_injection": true, "learn": true,
+// MemoriesFilter is memories.filter: empty lists and 0 mean no limit.
+type MemoriesFilter struct {
+	Types      []MemoryType
+	Tags       []string
+	RecentDays int
+}
+
+// BudgetKeys are the names the "budgets" block takes, each in the unit
+// it names: prime's sections and their seeds' defaults.
+var BudgetKeys = []string{
+	"previous_attempts_chars", "memories_tokens", "knowledge_tokens", "learnings_chars",
+	"journal_tokens", "loop_status_chars", "skills_chars",
+}
+
+// DefaultConfig is the configuration without a config.yaml.
+func DefaultConfig() Config {
+	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second, Learn: true,
+		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}}
 }
 
 // loadConfig reads the config file at path (relPath names it in messages).
@@ -67,31 +105,185 @@ func loadConfig(path, relPath string) (Config, error) {
 	if root.Kind != yaml.MappingNode {
 		return cfg, &FileError{Path: relPath, Line: root.Line, Msg: "expected a mapping of settings (key: value)"}
 	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		key, value := root.Content[i], root.Content[i+1]
+	r := configReader{path: relPath, cfg: &cfg}
+	return cfg, r.settings(root, "", r.top)
+}
+
+// configReader walks config.yaml's settings.
+type configReader struct {
+	path string
+	cfg  *Config
+}
+
+// settings calls set for each key of mapping node m; prefix is the path
+// of the mapping ("memories.") for messages.
+func (r *configReader) settings(m *yaml.Node, prefix string, set func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error)) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, value := m.Content[i], m.Content[i+1]
+		name := prefix + key.Value
 		bad := func(format string, args ...any) error {
-			return &FileError{Path: relPath, Line: value.Line, Msg: key.Value + ": " + fmt.Sprintf(format, args...)}
+			return &FileError{Path: r.path, Line: value.Line, Msg: name + ": " + fmt.Sprintf(format, args...)}
 		}
-		switch key.Value {
-		case "commit":
-			mode := CommitMode(strings.ToLower(value.Value))
-			if value.Kind != yaml.ScalarNode || (mode != CommitAuto && mode != CommitStage && mode != CommitNone) {
-				return cfg, bad("must be auto, stage or none (got %q)", value.Value)
-			}
-			cfg.Commit = mode
-		case "lock_timeout":
-			d, err := time.ParseDuration(value.Value)
-			if value.Kind != yaml.ScalarNode || err != nil || d <= 0 {
-				return cfg, bad("must be a positive duration such as 10s or 500ms (got %q)", value.Value)
-			}
-			cfg.LockTimeout = d
-		default:
-			if !configKeys[key.Value] {
-				cfg.Warnings = append(cfg.Warnings, Warning{Path: relPath, Line: key.Line, Message: fmt.Sprintf("unknown setting %q ignored", key.Value)})
-			}
+		known, err := set(key.Value, value, bad)
+		if err != nil {
+			return err
+		}
+		if !known {
+			r.cfg.Warnings = append(r.cfg.Warnings, Warning{Path: r.path, Line: key.Line, Message: fmt.Sprintf("unknown setting %q ignored", name)})
 		}
 	}
-	return cfg, nil
+	return nil
+}
+
+// mapping checks that value is a mapping and reads it with set.
+func (r *configReader) mapping(value *yaml.Node, prefix string, bad func(string, ...any) error,
+	set func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error)) error {
+	if value.Kind == yaml.ScalarNode && value.Tag == "!!null" {
+		return nil
+	}
+	if value.Kind != yaml.MappingNode {
+		return bad("must be a mapping of settings")
+	}
+	return r.settings(value, prefix, set)
+}
+
+func (r *configReader) top(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
+	cfg := r.cfg
+	var err error
+	switch key {
+	case "commit":
+		mode := CommitMode(strings.ToLower(value.Value))
+		if value.Kind != yaml.ScalarNode || (mode != CommitAuto && mode != CommitStage && mode != CommitNone) {
+			return true, bad("must be auto, stage or none (got %q)", value.Value)
+		}
+		cfg.Commit = mode
+	case "lock_timeout":
+		d, perr := time.ParseDuration(value.Value)
+		if value.Kind != yaml.ScalarNode || perr != nil || d <= 0 {
+			return true, bad("must be a positive duration such as 10s or 500ms (got %q)", value.Value)
+		}
+		cfg.LockTimeout = d
+	case "learn":
+		cfg.Learn, err = boolSetting(value, bad)
+	case "skill_injection": // also accepted under memories
+		cfg.Memories.SkillInjection, err = boolSetting(value, bad)
+	case "memories":
+		err = r.mapping(value, "memories.", bad, r.memories)
+	case "budgets":
+		err = r.mapping(value, "budgets.", bad, r.budgets)
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+func (r *configReader) memories(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
+	m := &r.cfg.Memories
+	var err error
+	switch key {
+	case "enabled":
+		var on bool
+		if on, err = boolSetting(value, bad); err == nil && !on {
+			m.Inject = InjectNone
+		}
+	case "inject":
+		mode := InjectMode(strings.ToLower(value.Value))
+		if value.Kind != yaml.ScalarNode || (mode != InjectAuto && mode != InjectManual && mode != InjectNone) {
+			return true, bad("must be auto, manual or none (got %q)", value.Value)
+		}
+		if m.Inject != InjectNone { // enabled: false wins
+			m.Inject = mode
+		}
+	case "budget":
+		m.Budget, err = countSetting(value, bad, "tokens (0: no total)")
+	case "skill_injection":
+		m.SkillInjection, err = boolSetting(value, bad)
+	case "filter":
+		err = r.mapping(value, "memories.filter.", bad, r.filter)
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+func (r *configReader) filter(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
+	f := &r.cfg.Memories.Filter
+	var err error
+	switch key {
+	case "types":
+		var names []string
+		if names, err = listSetting(value, bad); err != nil {
+			return true, err
+		}
+		f.Types = nil
+		for _, n := range names {
+			t, terr := ParseMemoryType(n)
+			if terr != nil {
+				return true, bad("unknown memory type %q (use pattern, decision, fix or context)", n)
+			}
+			f.Types = append(f.Types, t)
+		}
+	case "tags":
+		f.Tags, err = listSetting(value, bad)
+	case "recent":
+		f.RecentDays, err = countSetting(value, bad, "days (0: no limit)")
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+func (r *configReader) budgets(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
+	if !slices.Contains(BudgetKeys, key) {
+		return true, bad("unknown section budget (use %s)", strings.Join(BudgetKeys, ", "))
+	}
+	n, err := countSetting(value, bad, strings.ReplaceAll(key[strings.LastIndex(key, "_")+1:], "chars", "characters"))
+	if err == nil {
+		if r.cfg.Budgets == nil {
+			r.cfg.Budgets = map[string]int{}
+		}
+		r.cfg.Budgets[key] = n
+	}
+	return true, err
+}
+
+// boolSetting reads true or false.
+func boolSetting(value *yaml.Node, bad func(string, ...any) error) (bool, error) {
+	var b bool
+	if value.Kind != yaml.ScalarNode || value.Tag != "!!bool" || value.Decode(&b) != nil {
+		return false, bad("must be true or false (got %q)", value.Value)
+	}
+	return b, nil
+}
+
+// countSetting reads a whole number, 0 or more; unit says what it counts.
+func countSetting(value *yaml.Node, bad func(string, ...any) error, unit string) (int, error) {
+	var n int
+	if value.Kind != yaml.ScalarNode || value.Tag != "!!int" || value.Decode(&n) != nil || n < 0 {
+		return 0, bad("must be a whole number of %s, 0 or more (got %q)", unit, value.Value)
+	}
+	return n, nil
+}
+
+// listSetting reads a list of strings ([a, b] or one item per line); a
+// single string is a list of one.
+func listSetting(value *yaml.Node, bad func(string, ...any) error) ([]string, error) {
+	switch {
+	case value.Kind == yaml.ScalarNode && value.Tag == "!!null":
+		return nil, nil
+	case value.Kind == yaml.ScalarNode:
+		return []string{value.Value}, nil
+	case value.Kind != yaml.SequenceNode:
+		return nil, bad("must be a list such as [a, b]")
+	}
+	var out []string
+	for _, item := range value.Content {
+		if item.Kind != yaml.ScalarNode {
+			return nil, bad("must be a list of words (line %d is not)", item.Line)
+		}
+		out = append(out, item.Value)
+	}
+	return out, nil
 }
 
 // yamlErrorLine digs the line number out of a yaml.v3 error message

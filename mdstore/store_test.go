@@ -3,6 +3,7 @@ package mdstore
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,5 +278,77 @@ func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
 	}
 	if w := s.Config().Warnings; len(w) != 1 || w[0].String() != `.agent/config.yaml:2: unknown setting "commmit" ignored` {
 		t.Fatalf("warnings = %v", w)
+	}
+}
+
+func TestPrimeConfig(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	write := func(s string) { os.WriteFile(filepath.Join(dir, ConfigPath), []byte(s), 0o644) }
+	load := func() Config {
+		t.Helper()
+		s, err := Open(dir, testOptions(t.TempDir()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Config()
+	}
+	if c := load(); c.Memories.Inject != InjectAuto || !c.Memories.SkillInjection || !c.Learn || c.Memories.Budget != 0 || c.Budgets != nil {
+		t.Fatalf("defaults: %+v", c)
+	}
+	write(`memories:
+  enabled: true
+  inject: Manual
+  budget: 1500
+  skill_injection: false
+  filter:
+    types: [fix, decision]
+    tags:
+      - sqlite
+      - db
+    recent: 30
+learn: false
+budgets:
+  journal_tokens: 1000
+  previous_attempts_chars: 0
+`)
+	c := load()
+	want := MemoriesConfig{Inject: InjectManual, Budget: 1500, Filter: MemoriesFilter{Types: []MemoryType{Fix, Decision}, Tags: []string{"sqlite", "db"}, RecentDays: 30}}
+	if fmt.Sprint(c.Memories) != fmt.Sprint(want) || c.Learn || fmt.Sprint(c.Budgets) != "map[journal_tokens:1000 previous_attempts_chars:0]" || len(c.Warnings) != 0 {
+		t.Fatalf("got %+v", c)
+	}
+	write("memories:\n  enabled: false\n  inject: auto\nskill_injection: false\n")
+	if c := load(); c.Memories.Inject != InjectNone || c.Memories.SkillInjection {
+		t.Fatalf("enabled: false: %+v", c.Memories)
+	}
+	write("memories:\n  inject: auto\n  colour: blue\n  filter:\n    size: 3\n")
+	if c := load(); len(c.Warnings) != 2 || c.Warnings[0].String() != `.agent/config.yaml:3: unknown setting "memories.colour" ignored` ||
+		c.Warnings[1].String() != `.agent/config.yaml:5: unknown setting "memories.filter.size" ignored` {
+		t.Fatalf("warnings %v", c.Warnings)
+	}
+
+	bad := map[string]string{
+		"memories:\n  inject: always\n":              `.agent/config.yaml:2: memories.inject: must be auto, manual or none (got "always")`,
+		"memories: yes\n":                            `.agent/config.yaml:1: memories: must be a mapping of settings`,
+		"memories:\n  budget: -5\n":                  `.agent/config.yaml:2: memories.budget: must be a whole number of tokens (0: no total), 0 or more (got "-5")`,
+		"memories:\n  budget: lots\n":                `.agent/config.yaml:2: memories.budget: must be a whole number`,
+		"memories:\n  skill_injection: maybe\n":      `.agent/config.yaml:2: memories.skill_injection: must be true or false (got "maybe")`,
+		"memories:\n  enabled: 1\n":                  `.agent/config.yaml:2: memories.enabled: must be true or false`,
+		"memories:\n  filter:\n    types: [fixes]\n": `.agent/config.yaml:3: memories.filter.types: unknown memory type "fixes"`,
+		"memories:\n  filter:\n    tags: {a: b}\n":   `.agent/config.yaml:3: memories.filter.tags: must be a list such as [a, b]`,
+		"memories:\n  filter:\n    recent: 1.5\n":    `.agent/config.yaml:3: memories.filter.recent: must be a whole number of days (0: no limit), 0 or more (got "1.5")`,
+		"learn: no way\n":                            `.agent/config.yaml:1: learn: must be true or false (got "no way")`,
+		"skill_injection: 0\n":                       `.agent/config.yaml:1: skill_injection: must be true or false`,
+		"budgets:\n  journal: 100\n":                 `.agent/config.yaml:2: budgets.journal: unknown section budget (use previous_attempts_chars,`,
+		"budgets:\n  skills_chars: many\n":           `.agent/config.yaml:2: budgets.skills_chars: must be a whole number of characters, 0 or more (got "many")`,
+		"budgets:\n  knowledge_tokens: -1\n":         `.agent/config.yaml:2: budgets.knowledge_tokens: must be a whole number of tokens, 0 or more (got "-1")`,
+		"budgets: [1, 2]\n":                          `.agent/config.yaml:1: budgets: must be a mapping of settings`,
+	}
+	for content, want := range bad {
+		write(content)
+		_, err := Open(dir, testOptions(t.TempDir()))
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: err = %v, want prefix %q", content, err, want)
+		}
 	}
 }

@@ -9,10 +9,14 @@ import (
 // Instructions is the fixed block that teaches an agent to use lore (seed
 // 001's skill, with lore's commands) and the sigils lore ingest reads (seeds
 // 000 and 002). It is outside the budget. Without learn, the parts on
-// writing new memory are left out and only reading remains.
-func Instructions(learn bool) string {
-	if !learn {
+// writing new memory are left out and only reading remains; without
+// memories (memories.inject: none), so is lore add.
+func Instructions(learn, memories bool) string {
+	switch {
+	case !learn:
 		return instructionsHead + instructionsRead
+	case !memories:
+		return instructionsHead + instructionsRead + instructionsSigils
 	}
 	return instructionsHead + instructionsRead + instructionsWrite + instructionsSigils
 }

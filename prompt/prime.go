@@ -42,6 +42,21 @@ type Budgets struct {
 	Skills     int `json:"skills_chars"`
 }
 
+// Set sets the share named as in Budgets' JSON (and config.yaml's
+// "budgets" block); it reports whether the name is one.
+func (b *Budgets) Set(name string, n int) bool {
+	share := map[string]*int{
+		"previous_attempts_chars": &b.Attempts, "memories_tokens": &b.Memories, "knowledge_tokens": &b.Knowledge,
+		"learnings_chars": &b.Learnings, "journal_tokens": &b.Journal, "loop_status_chars": &b.LoopStatus,
+		"skills_chars": &b.Skills,
+	}[name]
+	if share == nil {
+		return false
+	}
+	*share = n
+	return true
+}
+
 // DefaultBudgets are the seeds' shares: previous attempts, learnings and
 // loop status 3000, 1500 and 500 characters (seed 002), memories 2000
 // tokens (seed 001), knowledge 2000 and journal 3000 tokens (seed 000).
@@ -84,6 +99,9 @@ type Options struct {
 	// budget); Learn keeps its part on writing new memory.
 	Instructions bool
 	Learn        bool
+	// MemoriesOff leaves memories out of the instructions (config.yaml's
+	// memories.inject: none); the caller leaves them out of Input.
+	MemoriesOff bool
 }
 
 // Section is one part of a prime.
@@ -179,7 +197,7 @@ func Prime(in Input, opts Options) Context {
 		ctx.Omitted = "_Left out to stay within the budget: " + strings.Join(left, ", ") + ". `lore search` finds them._"
 	}
 	if opts.Instructions {
-		ctx.Sections = append(ctx.Sections, Section{Name: SectionInstructions, Markdown: Instructions(opts.Learn), Shown: 1})
+		ctx.Sections = append(ctx.Sections, Section{Name: SectionInstructions, Markdown: Instructions(opts.Learn, !opts.MemoriesOff), Shown: 1})
 	}
 	return ctx
 }

@@ -15,7 +15,8 @@ type primeOptions struct {
 	budget         int // tokens, 0 = only the section shares
 	types          string
 	tags           string
-	recent         int // days, 0 = no limit
+	recent         int             // days, 0 = no limit
+	set            map[string]bool // the flags given: they win over config.yaml
 	format         string
 	task           prompt.Task
 	loop           strategy.Input
@@ -60,7 +61,8 @@ func primeCommand(e *env) *cli.Command {
 				return usagef("prime takes no arguments")
 			}
 			opts := primeOptions{budget: c.Int("budget"), types: c.String("type"), tags: c.String("tags"), recent: c.Int("recent"),
-				format: c.String("format"), noInstructions: c.Bool("no-instructions"), noLearn: c.Bool("no-learn")}
+				format: c.String("format"), noInstructions: c.Bool("no-instructions"), noLearn: c.Bool("no-learn"),
+				set: map[string]bool{"budget": c.IsSet("budget"), "type": c.IsSet("type"), "tags": c.IsSet("tags"), "recent": c.IsSet("recent")}}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
@@ -120,17 +122,19 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	all, warnings, err := s.Memories()
-	p.warnings(warnings)
-	if err != nil {
-		return err
+	cfg := s.Config()
+	p.warnings(cfg.Warnings)
+	in := prompt.Input{Task: opts.task}
+	var warnings []mdstore.Warning
+	if cfg.Memories.Inject == mdstore.InjectAuto {
+		filter := memoryFilter(e, cfg.Memories.Filter, opts, types)
+		all, warnings, err := s.Memories()
+		p.warnings(warnings)
+		if err != nil {
+			return err
+		}
+		in.Memories = filter.Filter(all)
 	}
-	filter := mdstore.MemoryFilter{Types: types, Tags: parseTagFilter(opts.tags)}
-	if opts.recent > 0 {
-		today := e.now().UTC().Truncate(24 * time.Hour)
-		filter.Since = today.AddDate(0, 0, -opts.recent)
-	}
-	in := prompt.Input{Task: opts.task, Memories: filter.Filter(all)}
 	if in.Knowledge, warnings, err = s.Knowledge(); err != nil {
 		return err
 	}
@@ -148,8 +152,17 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	}
 	in.Task.Run = opts.loop.Run
 	budgets := prompt.DefaultBudgets()
-	budgets.Total = opts.budget
-	ctx := prompt.Prime(in, prompt.Options{Budgets: budgets, Instructions: !opts.noInstructions, Learn: !opts.noLearn})
+	for name, n := range cfg.Budgets {
+		budgets.Set(name, n)
+	}
+	budgets.Total = cfg.Memories.Budget
+	if opts.set["budget"] {
+		budgets.Total = opts.budget
+	}
+	ctx := prompt.Prime(in, prompt.Options{Budgets: budgets,
+		Instructions: !opts.noInstructions && cfg.Memories.SkillInjection,
+		Learn:        !opts.noLearn && cfg.Learn,
+		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone})
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Task     prompt.Task      `json:"task"`
@@ -161,6 +174,27 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	}
 	fmt.Fprint(p.out, ctx.Markdown())
 	return nil
+}
+
+// memoryFilter is the filter of the memories prime shows: config.yaml's
+// memories.filter, each part replaced by its flag when given.
+func memoryFilter(e *env, cfg mdstore.MemoriesFilter, opts primeOptions, types []mdstore.MemoryType) mdstore.MemoryFilter {
+	f := mdstore.MemoryFilter{Types: cfg.Types, Tags: cfg.Tags}
+	recent := cfg.RecentDays
+	if opts.set["type"] {
+		f.Types = types
+	}
+	if opts.set["tags"] {
+		f.Tags = parseTagFilter(opts.tags)
+	}
+	if opts.set["recent"] {
+		recent = opts.recent
+	}
+	if recent > 0 {
+		today := e.now().UTC().Truncate(24 * time.Hour)
+		f.Since = today.AddDate(0, 0, -recent)
+	}
+	return f
 }
 
 // --- status and model ---

@@ -64,7 +64,7 @@ func TestRunFunctionsInProcess(t *testing.T) {
 	if err := runList(e, g, listOptions{format: "table"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := runPrime(e, g, primeOptions{format: "markdown", budget: 60, noInstructions: true, loop: strategy.Input{Strategy: strategy.CostOptimized}}); err != nil {
+	if err := runPrime(e, g, primeOptions{format: "markdown", budget: 60, set: map[string]bool{"budget": true}, noInstructions: true, loop: strategy.Input{Strategy: strategy.CostOptimized}}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "run-list-and-prime.txt", stdout.String())
