@@ -24,6 +24,11 @@ import (
 // must agree on it.
 const Protocol = 1
 
+// FormatVersion is the version of the index on disk: what is indexed and
+// how, and the manifest of what it holds. An index written with another
+// version is rebuilt. Bump it whenever either changes.
+const FormatVersion = 3
+
 // HelperName is the name of the index binary.
 const HelperName = "lore-index"
 

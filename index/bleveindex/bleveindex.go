@@ -1,39 +1,31 @@
-// Package bleveindex is lore's search index: a bleve (scorch) index under
-// <git-dir>/lore/index, never committed, that is brought up to date before
-// every search by looking at what changed in the store.
-//
-// Layout of the index directory:
-//
-//	current              "lore-index <format> <generation>": the live index
-//	<generation>/        the scorch index
-//	<generation>.manifest what that index holds (see manifest)
-//	write.lock           held (flock) by the one process updating the index
-//
-// A rebuild writes a new generation and switches current to it, so readers
-// of the old one are never disturbed. Every wait for a lock is bounded by
-// Options.Timeout; a caller that gets ErrBusy answers by scanning instead.
+// Package bleveindex is lore's search index: a bleve (scorch) index in an
+// index directory (see package fresh for its layout, the manifest of what
+// it holds and the check of what changed) under <git-dir>/lore/index,
+// never committed, brought up to date before every search. Every wait for
+// a lock is bounded by Options.Timeout; a caller that gets ErrBusy
+// answers by scanning instead.
 package bleveindex
 
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"lore/index"
-	"lore/mdstore/gitx"
+	"lore/index/fresh"
 )
 
 // Defaults for Options.
 const (
 	DefaultTimeout    = 500 * time.Millisecond
-	DefaultSweepLimit = 2000
-	batchSize         = 2000
+	DefaultSweepLimit = fresh.DefaultSweepLimit
 )
+
+// ErrBusy is returned when another process holds the index for writing
+// longer than the caller was willing to wait.
+var ErrBusy = fresh.ErrBusy
 
 // Options tune an Index.
 type Options struct {
@@ -53,7 +45,7 @@ type Options struct {
 // Index is the search index of one store.
 type Index struct {
 	root string // the store root, holding .agent/
-	dir  string
+	dir  fresh.Dir
 	opts Options
 }
 
@@ -69,7 +61,7 @@ func New(root, dir string, opts Options) *Index {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Index{root: root, dir: dir, opts: opts}
+	return &Index{root: root, dir: fresh.Dir(dir), opts: opts}
 }
 
 // Search brings the index up to date and answers q. When changes had to
@@ -107,11 +99,11 @@ func (ix *Index) Search(q index.Query) (index.Result, index.Report, error) {
 
 // openCurrent opens the live generation for reading.
 func (ix *Index) openCurrent() (*Scorch, error) {
-	gen, err := ix.current()
+	gen, err := ix.dir.Current()
 	if err != nil {
 		return nil, err
 	}
-	return openScorch(filepath.Join(ix.dir, gen), false, ix.opts.Timeout)
+	return openScorch(ix.dir.Generation(gen), false, ix.opts.Timeout)
 }
 
 // Refresh brings the index up to date with the store: it reindexes what
@@ -124,73 +116,62 @@ func (ix *Index) Refresh() (index.Report, error) {
 // refresh is Refresh; when it updates the index, searchable runs on the
 // writer as soon as the changes can be searched (and not otherwise).
 func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
-	gen, err := ix.current()
+	gen, err := ix.dir.Current()
 	if err != nil {
-		return ix.Rebuild(reasonFor(err))
+		return ix.Rebuild(fresh.Reason(err))
 	}
-	mpath := ix.manifestPath(gen)
-	seen, _ := statOf(mpath) // the manifest a replacement would give a new inode
-	m, err := readManifest(mpath)
+	mpath := ix.dir.Manifest(gen)
+	seen, _ := fresh.Stat(mpath) // the manifest a replacement would give a new inode
+	m, err := fresh.ReadManifest(mpath)
 	if err != nil {
-		return ix.Rebuild(reasonFor(err))
+		return ix.Rebuild(fresh.Reason(err))
 	}
-	defer m.close()
-	first, err := check(ix.root, m, ix.every(m), ix.opts.Now().UnixNano())
+	defer m.Close()
+	first, err := fresh.Check(ix.root, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano())
 	if err != nil {
-		if errors.Is(err, errBadManifest) {
-			return ix.Rebuild(reasonFor(err))
+		if errors.Is(err, fresh.ErrBadManifest) {
+			return ix.Rebuild(fresh.Reason(err))
 		}
 		return index.Report{}, err
 	}
-	if !first.touched {
+	if !first.Touched {
 		return index.Report{}, nil
 	}
 	var rep index.Report
 	rebuild := ""
-	err = ix.locked(func() error {
+	err = ix.dir.Locked(ix.opts.Timeout, func() error {
 		// Another process may have done the work meanwhile: if the
 		// manifest was replaced, check again against the new one.
 		ch := first
-		if now, err := ix.current(); err != nil || now != gen || !sameFile(mpath, seen) {
+		if now, err := ix.dir.Current(); err != nil || now != gen || !fresh.SameFile(mpath, seen) {
 			if err != nil {
-				rebuild = reasonFor(err)
+				rebuild = fresh.Reason(err)
 				return nil
 			}
-			gen, mpath = now, ix.manifestPath(now)
-			m, err := readManifest(mpath)
+			gen, mpath = now, ix.dir.Manifest(now)
+			m, err := fresh.ReadManifest(mpath)
 			if err != nil {
-				rebuild = reasonFor(err)
+				rebuild = fresh.Reason(err)
 				return nil
 			}
-			defer m.close()
-			if ch, err = check(ix.root, m, ix.every(m), ix.opts.Now().UnixNano()); err != nil {
-				if errors.Is(err, errBadManifest) {
-					rebuild = reasonFor(err)
+			defer m.Close()
+			if ch, err = fresh.Check(ix.root, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano()); err != nil {
+				if errors.Is(err, fresh.ErrBadManifest) {
+					rebuild = fresh.Reason(err)
 					return nil
 				}
 				return err
 			}
 		}
-		rep = index.Report{Files: ch.files, Indexed: len(ch.docs), Removed: len(ch.remove), Warnings: ch.warnings}
-		if !ch.touched {
+		rep = index.Report{Files: ch.Files, Indexed: len(ch.Docs), Removed: len(ch.Remove), Warnings: ch.Warnings}
+		if !ch.Touched {
 			return nil
 		}
 		// The next manifest is written aside while the index is updated,
 		// and put in place once the index holds what it says.
-		next := make(chan manifestAside, 1)
-		go func() { next <- writeManifestAside(mpath, ch.next) }()
-		err := ix.update(gen, ch, searchable)
-		aside := <-next
-		if err == nil {
-			err = aside.err
-		}
-		if err == nil {
-			return aside.commit()
-		}
-		aside.discard()
-		if errors.Is(err, errCannotOpen) {
-			rebuild, err = err.Error(), nil
-		}
+		next := make(chan fresh.Aside, 1)
+		go func() { next <- fresh.WriteAside(mpath, ch.Next) }()
+		rebuild, err = ix.apply(gen, ch, func() fresh.Aside { return <-next }, searchable)
 		return err
 	})
 	if err == nil && rebuild != "" {
@@ -199,22 +180,38 @@ func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
 	return rep, err
 }
 
+// apply brings generation gen up to date with ch (holding the write lock),
+// then puts the next manifest in place; searchable runs as in refresh. It
+// returns why the index must be rebuilt when it cannot be opened.
+func (ix *Index) apply(gen string, ch *fresh.Changes, next func() fresh.Aside, searchable func(*Scorch)) (rebuild string, err error) {
+	err = ix.update(gen, ch, searchable)
+	aside := next()
+	if err == nil {
+		return "", aside.Commit()
+	}
+	aside.Discard()
+	if errors.Is(err, errCannotOpen) {
+		return err.Error(), nil
+	}
+	return "", err
+}
+
 var errCannotOpen = errors.New("the index could not be opened")
 
 // update applies a check's changes to generation gen; searchable runs as
 // in refresh.
-func (ix *Index) update(gen string, ch *changes, searchable func(*Scorch)) error {
-	if ch.empty() {
+func (ix *Index) update(gen string, ch *fresh.Changes, searchable func(*Scorch)) error {
+	if ch.Empty() {
 		return nil
 	}
-	x, err := openScorch(filepath.Join(ix.dir, gen), true, ix.opts.Timeout)
+	x, err := openScorch(ix.dir.Generation(gen), true, ix.opts.Timeout)
 	if errors.Is(err, ErrBusy) {
 		return err
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", errCannotOpen, err)
 	}
-	err = x.update(ch.docs, ch.remove, searchable)
+	err = x.update(ch.Docs, ch.Remove, searchable)
 	if err == nil {
 		err = x.compact(false)
 	}
@@ -224,25 +221,14 @@ func (ix *Index) update(gen string, ch *changes, searchable func(*Scorch)) error
 	return err
 }
 
-// sameFile says whether path is still the file that had stat seen.
-func sameFile(path string, seen fileStat) bool {
-	st, err := statOf(path)
-	return err == nil && st == seen
-}
-
-// every says whether a check looks at every file of the store.
-func (ix *Index) every(m *manifest) bool {
-	return ix.opts.SweepLimit >= 0 && m.fileCount() <= ix.opts.SweepLimit
-}
-
 // Rebuild builds the index from scratch from the store's files and makes
 // it the live one. reason is reported back.
 func (ix *Index) Rebuild(reason string) (index.Report, error) {
 	rep := index.Report{Rebuilt: true, Reason: reason}
-	err := ix.locked(func() error {
-		old, _ := ix.current()
+	err := ix.dir.Locked(ix.opts.Timeout, func() error {
+		old, _ := ix.dir.Current()
 		gen := "gen-" + strconv.FormatInt(ix.opts.Now().UnixNano(), 36)
-		dir := filepath.Join(ix.dir, gen)
+		dir := ix.dir.Generation(gen)
 		if err := os.RemoveAll(dir); err != nil {
 			return err
 		}
@@ -250,7 +236,7 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 		if err != nil {
 			return err
 		}
-		ch, err := checkAll(ix.root, ix.opts.Now().UnixNano(), func(docs []index.Doc) error {
+		ch, err := fresh.CheckAll(ix.root, ix.opts.Now().UnixNano(), func(docs []index.Doc) error {
 			rep.Indexed += len(docs)
 			return x.apply(docs, nil)
 		}, ix.opts.Progress)
@@ -264,71 +250,48 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 			os.RemoveAll(dir)
 			return err
 		}
-		rep.Files, rep.Warnings = ch.files, ch.warnings
-		if err := writeManifest(ix.manifestPath(gen), ch.next); err != nil {
+		rep.Files, rep.Warnings = ch.Files, ch.Warnings
+		if err := fresh.WriteManifest(ix.dir.Manifest(gen), ch.Next); err != nil {
 			return err
 		}
-		if err := gitx.WriteFileAtomic(filepath.Join(ix.dir, "current"), fmt.Appendf(nil, "lore-index %d %s\n", FormatVersion, gen)); err != nil {
+		if err := ix.dir.SetCurrent(gen); err != nil {
 			return err
 		}
 		if old != "" && old != gen {
-			os.RemoveAll(filepath.Join(ix.dir, old))
-			os.Remove(ix.manifestPath(old))
+			os.RemoveAll(ix.dir.Generation(old))
+			os.Remove(ix.dir.Manifest(old))
 		}
-		ix.removeStrays(gen)
+		ix.dir.RemoveStrays(gen)
 		return nil
 	})
 	return rep, err
 }
 
-// checkAll reads every entry file of the store, handing documents to sink
-// in batches.
-func checkAll(root string, now int64, sink func([]index.Doc) error, progress func(done, total int)) (*changes, error) {
-	return checkWith(root, newManifest(), false, now, sink, progress)
-}
-
-// removeStrays deletes generations left behind by an interrupted rebuild.
-func (ix *Index) removeStrays(keep string) {
-	entries, _ := os.ReadDir(ix.dir)
-	for _, e := range entries {
-		name := strings.TrimSuffix(e.Name(), ".manifest")
-		if strings.HasPrefix(name, "gen-") && name != keep {
-			os.RemoveAll(filepath.Join(ix.dir, e.Name()))
-		}
-	}
-}
-
 // Status looks at every file of the store and says whether the index
 // holds what they say, without changing anything.
 func (ix *Index) Status() (index.Status, error) {
-	st := index.Status{Dir: ix.dir, Format: FormatVersion}
-	gen, err := ix.current()
+	st := index.Status{Dir: string(ix.dir), Format: index.FormatVersion}
+	gen, err := ix.dir.Current()
 	if err != nil {
-		st.Problem = reasonFor(err)
+		st.Problem = fresh.Reason(err)
 		return st, nil
 	}
-	mpath := ix.manifestPath(gen)
-	m, err := readManifest(mpath)
+	m, err := fresh.ReadManifest(ix.dir.Manifest(gen))
 	if err != nil {
-		st.Problem = reasonFor(err)
+		st.Problem = fresh.Reason(err)
 		return st, nil
 	}
-	defer m.close()
-	st.EveryFile = ix.every(m)
-	ch, err := check(ix.root, m, true, ix.opts.Now().UnixNano())
+	defer m.Close()
+	st.EveryFile = fresh.Every(m, ix.opts.SweepLimit)
+	ch, err := fresh.Check(ix.root, m, true, ix.opts.Now().UnixNano())
 	if err != nil {
-		st.Problem = reasonFor(err)
+		st.Problem = fresh.Reason(err)
 		return st, nil
 	}
-	st.Files = ch.next.fileCount() // and the watched ones that are files:
-	for p := range ch.next.watch {
-		if hot(p) {
-			st.Files++
-		}
-	}
-	st.StaleFiles = ch.changed
-	st.Fresh = ch.empty()
-	x, err := openScorch(filepath.Join(ix.dir, gen), false, ix.opts.Timeout)
+	st.Files = ch.Next.EntryFiles()
+	st.StaleFiles = ch.Changed
+	st.Fresh = ch.Empty()
+	x, err := openScorch(ix.dir.Generation(gen), false, ix.opts.Timeout)
 	if err != nil {
 		if errors.Is(err, ErrBusy) {
 			return st, err
@@ -339,77 +302,4 @@ func (ix *Index) Status() (index.Status, error) {
 	defer x.Close()
 	st.Documents, err = x.DocCount()
 	return st, err
-}
-
-func (ix *Index) manifestPath(gen string) string {
-	return filepath.Join(ix.dir, gen+".manifest")
-}
-
-var errNoIndex = errors.New("there is no index yet")
-
-type formatError struct{ found string }
-
-func (e *formatError) Error() string {
-	return fmt.Sprintf("the index has format %s, this lore reads format %d", e.found, FormatVersion)
-}
-
-// current names the live generation.
-func (ix *Index) current() (string, error) {
-	data, err := os.ReadFile(filepath.Join(ix.dir, "current"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", errNoIndex
-	}
-	if err != nil {
-		return "", err
-	}
-	f := strings.Fields(string(data))
-	if len(f) != 3 || f[0] != "lore-index" || !strings.HasPrefix(f[2], "gen-") || strings.ContainsAny(f[2], `/\`) {
-		return "", errBadManifest
-	}
-	if f[1] != strconv.Itoa(FormatVersion) {
-		return "", &formatError{found: f[1]}
-	}
-	return f[2], nil
-}
-
-// reasonFor says in words why an index is rebuilt.
-func reasonFor(err error) string {
-	var fe *formatError
-	switch {
-	case errors.Is(err, errNoIndex):
-		return "there was no index"
-	case errors.As(err, &fe):
-		return fe.Error()
-	case errors.Is(err, errBadManifest), errors.Is(err, fs.ErrNotExist):
-		return "the index was damaged"
-	}
-	return "the index could not be read: " + err.Error()
-}
-
-// locked runs fn holding the index's write lock, waiting at most the
-// timeout for it.
-func (ix *Index) locked(fn func() error) error {
-	if err := os.MkdirAll(ix.dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(filepath.Join(ix.dir, "write.lock"), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	deadline := time.Now().Add(ix.opts.Timeout)
-	for {
-		ok, err := lockFile(f)
-		if err != nil {
-			return err
-		}
-		if ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			return ErrBusy
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return fn() // closing f releases the lock
 }

@@ -274,7 +274,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ix := r.index(Options{})
 			wantIDs(t, ids(t, ix, "otter"), m.ID)
-			gen, err := ix.current()
+			gen, err := ix.dir.Current()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +298,7 @@ func TestBusyIndexDoesNotHang(t *testing.T) {
 	r.addMemory("a heron waits")
 	ix := r.index(Options{Timeout: 100 * time.Millisecond})
 	ids(t, ix, "heron")
-	gen, _ := ix.current()
+	gen, _ := ix.dir.Current()
 
 	// Another process holds the index open for writing.
 	w, err := openScorch(filepath.Join(index.Dir(r.store), gen), true, time.Second)
@@ -319,7 +319,7 @@ func TestBusyIndexDoesNotHang(t *testing.T) {
 	r.addMemory("a heron flies")
 	held := make(chan struct{})
 	release := make(chan struct{})
-	go ix.locked(func() error { close(held); <-release; return nil })
+	go ix.dir.Locked(ix.opts.Timeout, func() error { close(held); <-release; return nil })
 	<-held
 	start = time.Now()
 	_, _, err = ix.Search(index.Query{Text: "heron"})

@@ -11,11 +11,7 @@ import (
 	"lore/index"
 )
 
-// FormatVersion changes whenever what is indexed, or how, changes; an index
-// written with another version is rebuilt.
-const FormatVersion = 3
-
-// The fields of a document. Text fields are analyzed with textAnalyzer (the
+// The fields of a document. Text fields are analyzed by field.Analyze (the
 // same words index.Tokens makes of a query); keyword fields hold one exact
 // value each.
 const (

@@ -22,10 +22,6 @@ import (
 	"lore/index"
 )
 
-// ErrBusy is returned when another process holds the index for writing
-// longer than the caller was willing to wait.
-var ErrBusy = errors.New("the search index is busy (another lore process is writing it)")
-
 // Scorch is one bleve scorch index on disk, opened for reading or writing.
 // It implements index.Index. bleve's scorch lets one process open an index
 // for writing and blocks every other opener meanwhile; Open therefore

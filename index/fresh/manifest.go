@@ -1,4 +1,4 @@
-package bleveindex
+package fresh
 
 import (
 	"bufio"
@@ -9,29 +9,32 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync/atomic"
+
+	"lore/index"
 )
 
-// fileStat is what freshness compares of a file or directory. The zero
+// FileStat is what freshness compares of a file or directory. The zero
 // value means "unknown": the file is looked at again next time.
-type fileStat struct {
+type FileStat struct {
 	mtime, ctime int64 // nanoseconds
 	ino          uint64
 	size         int64
 	dir          bool
 }
 
-func (a fileStat) same(b fileStat) bool {
+func (a FileStat) same(b FileStat) bool {
 	return a.mtime != 0 && a.mtime == b.mtime && a.ctime == b.ctime && a.ino == b.ino && a.size == b.size
 }
 
 // fileRecord is an indexed file: its stat when it was read and the hash of
 // the bytes that were indexed.
 type fileRecord struct {
-	stat fileStat
+	stat FileStat
 	hash uint64
 }
 
-// manifest is what the index holds, as of when it was last brought up to
+// Manifest is what the index holds, as of when it was last brought up to
 // date: the watched paths (every directory of the store, memories.md and
 // every SKILL.md — what is checked before every search) with their stats;
 // for each directory a segment with the stat and content hash of each
@@ -43,10 +46,10 @@ type fileRecord struct {
 // memory hashes. The check before every search reads the header and the
 // watched part — a few kilobytes however large the store is; a segment is
 // read only when its directory changed (or every file is checked), and
-// the next manifest copies the segments nobody read byte for byte. So a
+// the next Manifest copies the segments nobody read byte for byte. So a
 // change in one directory costs in proportion to that directory.
-type manifest struct {
-	// f is the file the manifest was read from and data its bytes
+type Manifest struct {
+	// f is the file the Manifest was read from and data its bytes
 	// (mapped), kept so that segments can be read and copied later even if
 	// another process replaces the file meanwhile; nil for a new manifest.
 	f     *os.File
@@ -60,14 +63,14 @@ type manifest struct {
 	memAt    span
 }
 
-// span locates bytes in a manifest file.
+// span locates bytes in a Manifest file.
 type span struct {
 	off, n int64
 	crc    uint32
 }
 
-func newManifest() *manifest {
-	return &manifest{watch: map[string]fileRecord{}, segs: map[string]*segment{}, memories: map[string]uint64{}, unmap: func() {}}
+func NewManifest() *Manifest {
+	return &Manifest{watch: map[string]fileRecord{}, segs: map[string]*segment{}, memories: map[string]uint64{}, unmap: func() {}}
 }
 
 const manifestMagic = "LOREMAN2"
@@ -76,7 +79,7 @@ const manifestMagic = "LOREMAN2"
 // part (which is written last, after the segments).
 const manifestHeaderLen = 8 + 4 + 8 + 4 + 4
 
-var errBadManifest = errors.New("manifest is damaged")
+var ErrBadManifest = errors.New("Manifest is damaged")
 
 // Kinds of watched record.
 const (
@@ -84,8 +87,20 @@ const (
 	watchedDir  = 'd'
 )
 
-// fileCount is how many entry files the segments hold.
-func (m *manifest) fileCount() int {
+// EntryFiles is how many entry files the manifest records: those of the
+// segments and the watched ones (memories.md, skills).
+func (m *Manifest) EntryFiles() int {
+	n := m.FileCount()
+	for p := range m.watch {
+		if hot(p) {
+			n++
+		}
+	}
+	return n
+}
+
+// FileCount is how many entry files the segments hold.
+func (m *Manifest) FileCount() int {
 	n := 0
 	for _, s := range m.segs {
 		n += s.len()
@@ -93,10 +108,10 @@ func (m *manifest) fileCount() int {
 	return n
 }
 
-// readManifest maps the manifest at path and reads its header and
+// ReadManifest maps the Manifest at path and reads its header and
 // watched part; segments and memory hashes are read when needed. close
 // releases it.
-func readManifest(path string) (*manifest, error) {
+func ReadManifest(path string) (*Manifest, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -106,22 +121,22 @@ func readManifest(path string) (*manifest, error) {
 		f.Close()
 		return nil, err
 	}
-	m := &manifest{f: f, data: data, unmap: unmap, watch: map[string]fileRecord{}, segs: map[string]*segment{}}
+	m := &Manifest{f: f, data: data, unmap: unmap, watch: map[string]fileRecord{}, segs: map[string]*segment{}}
 	if err := m.decodeWatched(); err != nil {
-		m.close()
+		m.Close()
 		return nil, err
 	}
 	return m, nil
 }
 
-func (m *manifest) decodeWatched() error {
+func (m *Manifest) decodeWatched() error {
 	head := m.data
 	if len(head) < manifestHeaderLen || string(head[:8]) != manifestMagic {
-		return errBadManifest
+		return ErrBadManifest
 	}
 	le := binary.LittleEndian
-	if le.Uint32(head[8:]) != FormatVersion {
-		return errBadManifest
+	if le.Uint32(head[8:]) != index.FormatVersion {
+		return ErrBadManifest
 	}
 	at := span{off: int64(le.Uint64(head[12:])), n: int64(le.Uint32(head[20:])), crc: le.Uint32(head[24:])}
 	watched, err := m.read(at)
@@ -139,17 +154,17 @@ func (m *manifest) decodeWatched() error {
 			at := d.span()
 			m.segs[p] = &segment{at: at, count: int(d.uvarint())}
 		} else if kind != watchedFile {
-			return errBadManifest
+			return ErrBadManifest
 		}
 	}
 	if d.err {
-		return errBadManifest
+		return ErrBadManifest
 	}
 	return nil
 }
 
 // close releases the manifest's file.
-func (m *manifest) close() {
+func (m *Manifest) Close() {
 	if m.f != nil {
 		m.unmap()
 		m.f.Close()
@@ -158,23 +173,23 @@ func (m *manifest) close() {
 }
 
 // read returns the bytes at s, checked against their CRC.
-func (m *manifest) read(s span) ([]byte, error) {
+func (m *Manifest) read(s span) ([]byte, error) {
 	if s.n == 0 {
 		return nil, nil
 	}
 	if s.off < 0 || s.n < 0 || s.off+s.n > int64(len(m.data)) {
-		return nil, errBadManifest
+		return nil, ErrBadManifest
 	}
 	b := m.data[s.off : s.off+s.n]
 	if crc32.ChecksumIEEE(b) != s.crc {
-		return nil, errBadManifest
+		return nil, ErrBadManifest
 	}
 	return b, nil
 }
 
 // segment returns directory d's segment, loaded, creating an empty one
 // for a directory not seen before.
-func (m *manifest) segment(d string) (*segment, error) {
+func (m *Manifest) segment(d string) (*segment, error) {
 	s := m.segs[d]
 	if s == nil {
 		s = &segment{loaded: true}
@@ -184,7 +199,7 @@ func (m *manifest) segment(d string) (*segment, error) {
 }
 
 // loadMemories reads the memory hashes.
-func (m *manifest) loadMemories() error {
+func (m *Manifest) loadMemories() error {
 	if m.memories != nil {
 		return nil
 	}
@@ -204,36 +219,38 @@ func (m *manifest) loadMemories() error {
 		m.memories[id] = dec.uint64()
 	}
 	if dec.err || !dec.done() {
-		return errBadManifest
+		return ErrBadManifest
 	}
 	return nil
 }
 
-// writeManifest replaces the manifest at path with m. Segments that were
+// WriteManifest replaces the Manifest at path with m. Segments that were
 // never loaded are copied from the file they were read from by the kernel
 // (copy_file_range), unread. The file is not synced: the index is a cache,
-// and a manifest lost in a crash (an empty or damaged file) only means a
+// and a Manifest lost in a crash (an empty or damaged file) only means a
 // rebuild.
-func writeManifest(path string, m *manifest) error {
-	aside := writeManifestAside(path, m)
-	if aside.err != nil {
-		return aside.err
+func WriteManifest(path string, m *Manifest) error {
+	aside := WriteAside(path, m)
+	if aside.Err != nil {
+		return aside.Err
 	}
-	return aside.commit()
+	return aside.Commit()
 }
 
-// manifestAside is a manifest written beside the one it replaces.
-type manifestAside struct {
-	tmp, path string
-	err       error
+// Aside is a manifest written beside the one it is to replace.
+type Aside struct {
+	Path string // the manifest it replaces
+	Tmp  string // where it is
+	Err  error  // why it could not be written
 }
 
-// writeManifestAside writes m next to path, to be put in place later.
-func writeManifestAside(path string, m *manifest) manifestAside {
-	a := manifestAside{tmp: fmt.Sprintf("%s.%d.tmp", path, os.Getpid()), path: path}
-	f, err := os.OpenFile(a.tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// WriteAside writes m next to the manifest at path, to be put in place
+// later (by this process or another).
+func WriteAside(path string, m *Manifest) Aside {
+	a := Aside{Path: path, Tmp: fmt.Sprintf("%s.%d.%d.tmp", path, os.Getpid(), asides.Add(1))}
+	f, err := os.OpenFile(a.Tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		a.err = err
+		a.Err = err
 		return a
 	}
 	err = m.writeTo(f)
@@ -241,29 +258,34 @@ func writeManifestAside(path string, m *manifest) manifestAside {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(a.tmp)
-		a.err = err
+		os.Remove(a.Tmp)
+		a.Err = err
 	}
 	return a
 }
 
-// commit puts the manifest in place.
-func (a manifestAside) commit() error {
-	err := os.Rename(a.tmp, a.path)
+var asides atomic.Int64
+
+// Commit puts the manifest in place.
+func (a Aside) Commit() error {
+	if a.Err != nil {
+		return a.Err
+	}
+	err := os.Rename(a.Tmp, a.Path)
 	if err != nil {
-		os.Remove(a.tmp)
+		os.Remove(a.Tmp)
 	}
 	return err
 }
 
-// discard drops it.
-func (a manifestAside) discard() {
-	if a.err == nil {
-		os.Remove(a.tmp)
+// Discard drops it.
+func (a Aside) Discard() {
+	if a.Err == nil {
+		os.Remove(a.Tmp)
 	}
 }
 
-func (m *manifest) writeTo(f *os.File) error {
+func (m *Manifest) writeTo(f *os.File) error {
 	w := &spanWriter{f: f, w: bufio.NewWriterSize(f, 64<<10)}
 	w.write(make([]byte, manifestHeaderLen)) // written last
 
@@ -343,7 +365,7 @@ func (m *manifest) writeTo(f *os.File) error {
 	}
 	head := make([]byte, 0, manifestHeaderLen)
 	head = append(head, manifestMagic...)
-	head = binary.LittleEndian.AppendUint32(head, FormatVersion)
+	head = binary.LittleEndian.AppendUint32(head, index.FormatVersion)
 	head = binary.LittleEndian.AppendUint64(head, uint64(at.off))
 	head = binary.LittleEndian.AppendUint32(head, uint32(at.n))
 	head = binary.LittleEndian.AppendUint32(head, at.crc)
@@ -351,7 +373,7 @@ func (m *manifest) writeTo(f *os.File) error {
 	return err
 }
 
-// spanWriter writes a manifest file front to back, keeping the offset and
+// spanWriter writes a Manifest file front to back, keeping the offset and
 // CRC of the span being written.
 type spanWriter struct {
 	f     *os.File
@@ -389,7 +411,7 @@ func (w *spanWriter) copyFrom(src *os.File, off, n int64) (int64, error) {
 		return 0, err
 	}
 	if src == nil {
-		return 0, errBadManifest
+		return 0, ErrBadManifest
 	}
 	start := w.pos
 	if _, err := src.Seek(off, io.SeekStart); err != nil {
@@ -400,7 +422,7 @@ func (w *spanWriter) copyFrom(src *os.File, off, n int64) (int64, error) {
 	copied, err := io.Copy(w.f, io.LimitReader(src, n))
 	w.pos += copied
 	if err == nil && copied != n {
-		err = errBadManifest
+		err = ErrBadManifest
 	}
 	w.err = err
 	return start, err
@@ -411,7 +433,7 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-func appendStat(b []byte, st fileStat) []byte {
+func appendStat(b []byte, st FileStat) []byte {
 	b = binary.AppendVarint(b, st.mtime)
 	b = binary.AppendVarint(b, st.ctime)
 	b = binary.AppendUvarint(b, st.ino)
@@ -497,6 +519,6 @@ func (d *decoder) span() span {
 	return span{off: int64(d.uvarint()), n: int64(d.uvarint()), crc: d.uint32()}
 }
 
-func (d *decoder) stat() fileStat {
-	return fileStat{mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), size: d.varint()}
+func (d *decoder) stat() FileStat {
+	return FileStat{mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), size: d.varint()}
 }

@@ -1,4 +1,4 @@
-package bleveindex
+package fresh
 
 import (
 	"bytes"
@@ -10,14 +10,14 @@ import (
 // segment is the record of the entry files directly in one directory
 // (memories.md and SKILL.md files are watched, not in segments).
 //
-// A segment read from a manifest is used where it lies, in the mapped
+// A segment read from a Manifest is used where it lies, in the mapped
 // file: a table of fixed-size records sorted by the hash of the file name,
 // then the names. Looking a name up is a binary search, so checking a
 // directory of 25,000 files allocates nothing for the files that did not
 // change. Changes are kept beside the table and merged into it when the
-// manifest is written.
+// Manifest is written.
 type segment struct {
-	at    span   // where it is in the manifest file; zero for a new one
+	at    span   // where it is in the Manifest file; zero for a new one
 	table []byte // its bytes in the mapped manifest; nil until loaded, or for a new one
 	// loaded is set once table has been checked (or the segment is new).
 	loaded bool
@@ -46,7 +46,7 @@ func fnv64a(name []byte) uint64 {
 	return h
 }
 
-// load checks the segment's bytes in the mapped manifest file.
+// load checks the segment's bytes in the mapped Manifest file.
 func (s *segment) load(file []byte) error {
 	if s.loaded {
 		return nil
@@ -56,21 +56,21 @@ func (s *segment) load(file []byte) error {
 		return nil
 	}
 	if s.at.off < 0 || s.at.n < segHeaderLen || s.at.off+s.at.n > int64(len(file)) {
-		return errBadManifest
+		return ErrBadManifest
 	}
 	t := file[s.at.off : s.at.off+s.at.n]
 	if crc32.ChecksumIEEE(t) != s.at.crc {
-		return errBadManifest
+		return ErrBadManifest
 	}
 	count := int(binary.LittleEndian.Uint32(t))
 	if count != s.count || segHeaderLen+count*segRecordLen > len(t) {
-		return errBadManifest
+		return ErrBadManifest
 	}
 	names := len(t) - segHeaderLen - count*segRecordLen
 	for i := 0; i < count; i++ {
 		off, n := s.nameSpan(t, i)
 		if off+n > names || (i > 0 && s.key(t, i) < s.key(t, i-1)) {
-			return errBadManifest
+			return ErrBadManifest
 		}
 	}
 	s.table, s.loaded = t, true
@@ -98,7 +98,7 @@ func (s *segment) record(i int) fileRecord {
 	r := s.rec(s.table, i)[16:]
 	le := binary.LittleEndian
 	return fileRecord{
-		stat: fileStat{mtime: int64(le.Uint64(r)), ctime: int64(le.Uint64(r[8:])), ino: le.Uint64(r[16:]), size: int64(le.Uint64(r[24:]))},
+		stat: FileStat{mtime: int64(le.Uint64(r)), ctime: int64(le.Uint64(r[8:])), ino: le.Uint64(r[16:]), size: int64(le.Uint64(r[24:]))},
 		hash: le.Uint64(r[32:]),
 	}
 }
@@ -175,7 +175,7 @@ func (s *segment) drop(name string) {
 	}
 }
 
-// unchanged says whether the segment's bytes in the manifest file are
+// unchanged says whether the segment's bytes in the Manifest file are
 // still what it records.
 func (s *segment) unchanged() bool {
 	return !s.loaded || (s.at.n > 0 && len(s.set) == 0 && len(s.gone) == 0)
@@ -215,7 +215,7 @@ func (s *segment) each(fn func(name string, r fileRecord) error) error {
 }
 
 // encode writes the segment's records, the table's merged with the
-// changes, in key order.
+// Changes, in key order.
 func (s *segment) encode(w *spanWriter) {
 	type entry struct {
 		key  uint64

@@ -1,18 +1,18 @@
 //go:build !linux
 
-package bleveindex
+package fresh
 
 import (
 	"io"
 	"os"
 )
 
-func statOf(path string) (fileStat, error) {
+func Stat(path string) (FileStat, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
-		return fileStat{}, err
+		return FileStat{}, err
 	}
-	return fileStat{mtime: info.ModTime().UnixNano(), size: info.Size(), dir: info.IsDir()}, nil
+	return FileStat{mtime: info.ModTime().UnixNano(), size: info.Size(), dir: info.IsDir()}, nil
 }
 
 // lockFile on systems without flock: the write lock is not shared between
@@ -46,5 +46,5 @@ func mapFile(f *os.File) ([]byte, func(), error) {
 	return data, func() {}, err
 }
 
-// prefault does nothing here.
-func prefault(n int) {}
+// Prefault does nothing here.
+func Prefault(n int) {}

@@ -1,4 +1,4 @@
-package bleveindex
+package fresh
 
 import (
 	"fmt"
@@ -7,39 +7,39 @@ import (
 	"testing"
 )
 
-// TestManifestRoundTrip writes a manifest with segments of several sizes,
-// reads it back, changes some segments (leaving others to be copied
+// TestManifestRoundTrip writes a Manifest with segments of several sizes,
+// reads it back, Changes some segments (leaving others to be copied
 // unread) and checks every record after each write.
 func TestManifestRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.manifest")
 	want := map[string]map[string]fileRecord{}
-	m := newManifest()
+	m := NewManifest()
 	for d, n := range map[string]int{".agent/knowledge": 3000, ".agent/learnings": 17, ".agent/journal/run-1": 1, ".agent/journal": 0} {
-		m.watch[d] = fileRecord{stat: fileStat{mtime: int64(n) + 1, ino: 7}}
+		m.watch[d] = fileRecord{stat: FileStat{mtime: int64(n) + 1, ino: 7}}
 		s, _ := m.segment(d)
 		want[d] = map[string]fileRecord{}
 		for i := 0; i < n; i++ {
 			name := fmt.Sprintf("entry-%d.md", i)
-			r := fileRecord{stat: fileStat{mtime: int64(i) * 1e9, ctime: -int64(i), ino: uint64(i) << 40, size: int64(i)}, hash: uint64(i) * 0x9e3779b97f4a7c15}
+			r := fileRecord{stat: FileStat{mtime: int64(i) * 1e9, ctime: -int64(i), ino: uint64(i) << 40, size: int64(i)}, hash: uint64(i) * 0x9e3779b97f4a7c15}
 			s.put(name, r)
 			want[d][name] = r
 		}
 	}
-	m.watch[".agent/memories.md"] = fileRecord{stat: fileStat{mtime: 5}, hash: 99}
+	m.watch[".agent/memories.md"] = fileRecord{stat: FileStat{mtime: 5}, hash: 99}
 	m.memories["mem-1"] = 42
 
-	verify := func(round string) *manifest {
+	verify := func(round string) *Manifest {
 		t.Helper()
-		if err := writeManifest(path, m); err != nil {
+		if err := WriteManifest(path, m); err != nil {
 			t.Fatalf("%s: write: %v", round, err)
 		}
-		m.close()
-		got, err := readManifest(path)
+		m.Close()
+		got, err := ReadManifest(path)
 		if err != nil {
 			t.Fatalf("%s: read: %v", round, err)
 		}
-		if got.fileCount() != count(want) {
-			t.Errorf("%s: fileCount %d, want %d", round, got.fileCount(), count(want))
+		if got.FileCount() != count(want) {
+			t.Errorf("%s: fileCount %d, want %d", round, got.FileCount(), count(want))
 		}
 		for d, files := range want {
 			s, err := got.segment(d)
@@ -83,7 +83,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	s, _ := m.segment(".agent/knowledge")
 	s.drop("entry-5.md")
 	delete(want[".agent/knowledge"], "entry-5.md")
-	r := fileRecord{stat: fileStat{mtime: 1}, hash: 1}
+	r := fileRecord{stat: FileStat{mtime: 1}, hash: 1}
 	s.put("entry-6.md", r)
 	want[".agent/knowledge"]["entry-6.md"] = r
 	s.put("new.md", r)
@@ -94,13 +94,13 @@ func TestManifestRoundTrip(t *testing.T) {
 	m = verify("third write, all copied")
 
 	// A damaged segment is reported, not misread.
-	m.close()
+	m.Close()
 	data, _ := os.ReadFile(path)
 	data[manifestHeaderLen+10] ^= 0xff
 	os.WriteFile(path, data, 0o644)
-	bad, err := readManifest(path)
+	bad, err := ReadManifest(path)
 	if err == nil {
-		defer bad.close()
+		defer bad.Close()
 		var segErr error
 		for d := range want {
 			if _, err := bad.segment(d); err != nil {

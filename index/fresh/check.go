@@ -1,4 +1,4 @@
-package bleveindex
+package fresh
 
 import (
 	"bytes"
@@ -28,27 +28,28 @@ const (
 	racyWindowCoarse = int64(2e9)
 )
 
-// changes is what a check found: documents to (re)index, document IDs to
-// drop, and the manifest that describes the store afterwards.
-type changes struct {
-	docs     []index.Doc
-	remove   []string
-	next     *manifest
-	files    int  // entry files read again
-	changed  int  // entry files whose entries changed (or that are gone)
-	touched  bool // the manifest changed (also when no document did)
-	warnings []mdstore.Warning
+// Changes is what a check found: documents to (re)index, document IDs to
+// drop, and the Manifest that describes the store afterwards.
+type Changes struct {
+	Docs     []index.Doc
+	Remove   []string
+	Next     *Manifest
+	Files    int  // entry files read again
+	Changed  int  // entry files whose entries changed (or that are gone)
+	Touched  bool // the manifest changed (also when no document did)
+	Warnings []mdstore.Warning
 }
 
-func (c *changes) empty() bool { return len(c.docs) == 0 && len(c.remove) == 0 }
+// Empty says whether the index needs no document changed.
+func (c *Changes) Empty() bool { return len(c.Docs) == 0 && len(c.Remove) == 0 }
 
-// checker compares a store with a manifest, and updates the manifest as
+// checker compares a store with a Manifest, and updates the Manifest as
 // it goes: afterwards it describes the store.
 type checker struct {
 	root string // the store root, holding .agent/
-	m    *manifest
+	m    *Manifest
 	now  int64 // nanoseconds, for the racy rule
-	out  *changes
+	out  *Changes
 
 	candidates map[string]bool     // entry files to stat
 	listings   map[string]*listing // directories listed ahead, in parallel
@@ -80,16 +81,16 @@ func hot(p string) bool {
 // to describe the store as it is. With every set, each entry file is
 // looked at; otherwise only the watched paths are, and the files of a
 // directory that changed.
-func check(root string, m *manifest, every bool, now int64) (*changes, error) {
+func Check(root string, m *Manifest, every bool, now int64) (*Changes, error) {
 	return checkWith(root, m, every, now, nil, nil)
 }
 
-func checkWith(root string, m *manifest, every bool, now int64,
-	sink func([]index.Doc) error, progress func(done, total int)) (*changes, error) {
-	c := &checker{root: root, m: m, now: now, out: &changes{}, candidates: map[string]bool{}, sink: sink, progress: progress}
+func checkWith(root string, m *Manifest, every bool, now int64,
+	sink func([]index.Doc) error, progress func(done, total int)) (*Changes, error) {
+	c := &checker{root: root, m: m, now: now, out: &Changes{}, candidates: map[string]bool{}, sink: sink, progress: progress}
 	var dirty []string
 	for p, rec := range m.watch {
-		st, err := statOf(c.abs(p))
+		st, err := Stat(c.abs(p))
 		switch {
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, err
@@ -110,7 +111,7 @@ func checkWith(root string, m *manifest, every bool, now int64,
 	}
 	for _, r := range index.Roots {
 		if _, ok := m.watch[r]; !ok {
-			if st, err := statOf(c.abs(r)); err == nil && st.dir {
+			if st, err := Stat(c.abs(r)); err == nil && st.dir {
 				dirty = append(dirty, r)
 			}
 		}
@@ -140,7 +141,7 @@ func checkWith(root string, m *manifest, every bool, now int64,
 	if err := c.flush(0); err != nil {
 		return nil, err
 	}
-	c.out.next = m
+	c.out.Next = m
 	return c.out, nil
 }
 
@@ -241,10 +242,10 @@ func (c *checker) other(d string, seg *segment, e dirent, listed *int, others ma
 }
 
 // listing is one reading of a directory, sorted against its segment:
-// it changes nothing, so several directories are read at once.
+// it Changes nothing, so several directories are read at once.
 type listing struct {
 	seg      *segment
-	st       fileStat // of the directory, taken before its entries were read
+	st       FileStat // of the directory, taken before its entries were read
 	gone     bool     // it is no longer a directory
 	listed   int      // files of the segment still there
 	replaced []string // those of them whose inode changed
@@ -254,10 +255,10 @@ type listing struct {
 // list reads directory dir, whose files seg records. Most entries of a
 // large directory are files seen before: those cost a lookup in seg and
 // no allocation. The directory is stat'ed first, so a change made while
-// it is read changes its mtime after the one recorded.
+// it is read Changes its mtime after the one recorded.
 func list(dir string, seg *segment) (*listing, error) {
 	l := &listing{seg: seg}
-	st, err := statOf(dir)
+	st, err := Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.dir) {
 		l.gone = true
 		return l, nil
@@ -352,7 +353,7 @@ func (c *checker) dropUnder(p string) error {
 // dropFile removes a file's documents and its record.
 func (c *checker) dropFile(p string) error {
 	c.touch()
-	c.out.changed++
+	c.out.Changed++
 	delete(c.candidates, p)
 	if hot(p) {
 		delete(c.m.watch, p)
@@ -360,34 +361,34 @@ func (c *checker) dropFile(p string) error {
 		s.drop(path.Base(p))
 	}
 	if mdstore.KindOf(p) != mdstore.KindMemory {
-		c.out.remove = append(c.out.remove, p)
+		c.out.Remove = append(c.out.Remove, p)
 		return nil
 	}
 	if err := c.m.loadMemories(); err != nil {
 		return err
 	}
 	for id := range c.m.memories {
-		c.out.remove = append(c.out.remove, id)
+		c.out.Remove = append(c.out.Remove, id)
 	}
 	c.m.memories = map[string]uint64{}
 	return nil
 }
 
-func (c *checker) touch() { c.out.touched = true }
+func (c *checker) touch() { c.out.Touched = true }
 
 // racy zeroes a stat taken too close to now to be trusted.
-func (c *checker) racy(st fileStat) fileStat {
+func (c *checker) racy(st FileStat) FileStat {
 	window := racyWindow
 	if st.mtime%1e9 == 0 {
 		window = racyWindowCoarse
 	}
 	if st.mtime >= c.now-window || st.ctime >= c.now-window {
-		return fileStat{}
+		return FileStat{}
 	}
 	return st
 }
 
-// record returns what the manifest knows of entry file p (whose
+// record returns what the Manifest knows of entry file p (whose
 // directory's segment is loaded).
 func (c *checker) record(p string) (fileRecord, bool) {
 	if hot(p) {
@@ -416,9 +417,9 @@ func (c *checker) setRecord(p string, r fileRecord) error {
 
 // look is what was found of one candidate file.
 type look struct {
-	rec   fileRecord // what the manifest knows of it
+	rec   fileRecord // what the Manifest knows of it
 	known bool
-	st    fileStat
+	st    FileStat
 	err   error // from stat or read
 	read  bool  // its stat changed, so it was read
 	hash  uint64
@@ -426,12 +427,16 @@ type look struct {
 	warns []mdstore.Warning
 }
 
+// BatchSize is how many documents a rebuild hands its sink at a time.
+const BatchSize = 2000
+
 // Indexing a changed file and answering a search on the result takes
-// ~80 KiB of fresh memory per file; see prefault.
+// ~80 KiB of fresh memory per file: a check that reads at least
+// PrefaultMin files prefaults that much (see Prefault).
 const (
-	prefaultMin     = 16
-	prefaultMax     = 1000
-	prefaultPerFile = 80 << 10
+	PrefaultMin     = 16
+	PrefaultMax     = 1000
+	PrefaultPerFile = 80 << 10
 )
 
 // lookChunk is how many candidates are looked at (in parallel) before
@@ -446,10 +451,10 @@ func (c *checker) statCandidates() error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	if c.sink == nil && len(paths) >= prefaultMin {
+	if c.sink == nil && len(paths) >= PrefaultMin {
 		// Many files may have changed: while they are read, ready the
 		// memory indexing them will take.
-		go prefault(min(len(paths), prefaultMax) * prefaultPerFile)
+		go Prefault(min(len(paths), PrefaultMax) * PrefaultPerFile)
 	}
 	looks := make([]look, min(len(paths), lookChunk))
 	for start := 0; start < len(paths); start += lookChunk {
@@ -472,7 +477,7 @@ func (c *checker) statCandidates() error {
 			}
 			looks[i] = look{}
 		}
-		if err := c.flush(batchSize); err != nil {
+		if err := c.flush(BatchSize); err != nil {
 			return err
 		}
 		if c.progress != nil {
@@ -483,12 +488,12 @@ func (c *checker) statCandidates() error {
 }
 
 // look stats candidate p and, when its stat changed, reads it and parses
-// it if its bytes changed. It changes nothing, so candidates are looked
+// it if its bytes changed. It Changes nothing, so candidates are looked
 // at in parallel.
 func (c *checker) look(p string) look {
 	l := look{}
 	l.rec, l.known = c.record(p)
-	l.st, l.err = statOf(c.abs(p))
+	l.st, l.err = Stat(c.abs(p))
 	if l.err != nil || l.st.dir || (l.known && l.rec.stat.same(l.st)) {
 		return l
 	}
@@ -507,11 +512,11 @@ func (c *checker) look(p string) look {
 // flush hands the documents read so far to the sink once there are at
 // least min of them.
 func (c *checker) flush(min int) error {
-	if c.sink == nil || len(c.out.docs) == 0 || len(c.out.docs) < min {
+	if c.sink == nil || len(c.out.Docs) == 0 || len(c.out.Docs) < min {
 		return nil
 	}
-	err := c.sink(c.out.docs)
-	c.out.docs = nil
+	err := c.sink(c.out.Docs)
+	c.out.Docs = nil
 	return err
 }
 
@@ -529,7 +534,7 @@ func (c *checker) apply(p string, l *look) error {
 	case !l.read:
 		return nil
 	}
-	c.out.files++
+	c.out.Files++
 	c.touch()
 	if err := c.setRecord(p, fileRecord{stat: c.racy(l.st), hash: l.hash}); err != nil {
 		return err
@@ -537,14 +542,14 @@ func (c *checker) apply(p string, l *look) error {
 	if l.known && l.rec.hash == l.hash {
 		return nil
 	}
-	c.out.changed++
-	c.out.warnings = append(c.out.warnings, l.warns...)
+	c.out.Changed++
+	c.out.Warnings = append(c.out.Warnings, l.warns...)
 	docs := index.DocsFromFile(p, l.fe)
 	if l.fe.Kind != mdstore.KindMemory {
 		if len(docs) == 0 && l.known {
-			c.out.remove = append(c.out.remove, p)
+			c.out.Remove = append(c.out.Remove, p)
 		}
-		c.out.docs = append(c.out.docs, docs...)
+		c.out.Docs = append(c.out.Docs, docs...)
 		return nil
 	}
 	// memories.md: only the memories that changed.
@@ -556,12 +561,12 @@ func (c *checker) apply(p string, l *look) error {
 		dh := hashDoc(d)
 		next[d.ID] = dh
 		if old, ok := c.m.memories[d.ID]; !ok || old != dh {
-			c.out.docs = append(c.out.docs, d)
+			c.out.Docs = append(c.out.Docs, d)
 		}
 	}
 	for id := range c.m.memories {
 		if _, ok := next[id]; !ok {
-			c.out.remove = append(c.out.remove, id)
+			c.out.Remove = append(c.out.Remove, id)
 		}
 	}
 	c.m.memories = next

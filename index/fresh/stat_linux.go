@@ -1,6 +1,6 @@
 //go:build linux
 
-package bleveindex
+package fresh
 
 import (
 	"bytes"
@@ -11,14 +11,14 @@ import (
 	"unsafe"
 )
 
-// statOf is what freshness compares of a file or directory: its times,
-// inode and size. Any change to the file changes one of them.
-func statOf(path string) (fileStat, error) {
+// Stat is what freshness compares of a file or directory: its times,
+// inode and size. Any change to the file Changes one of them.
+func Stat(path string) (FileStat, error) {
 	var st syscall.Stat_t
 	if err := syscall.Lstat(path, &st); err != nil {
-		return fileStat{}, &os.PathError{Op: "lstat", Path: path, Err: err}
+		return FileStat{}, &os.PathError{Op: "lstat", Path: path, Err: err}
 	}
-	return fileStat{
+	return FileStat{
 		mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec,
 		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
 		ino:   uint64(st.Ino),
@@ -82,7 +82,7 @@ func listDir(path string, fn func(e dirent) error) error {
 			}
 			e := dirent{name: name, ino: ino, dir: typ == syscall.DT_DIR, symlink: typ == syscall.DT_LNK}
 			if typ == syscall.DT_UNKNOWN {
-				if st, err := statOf(path + "/" + string(name)); err == nil {
+				if st, err := Stat(path + "/" + string(name)); err == nil {
 					e.dir = st.dir
 				}
 			}
@@ -94,7 +94,7 @@ func listDir(path string, fn func(e dirent) error) error {
 }
 
 // mapFile maps f read-only: pages are read from the page cache as they
-// are touched, so a large manifest costs only the parts that are used.
+// are touched, so a large Manifest costs only the parts that are used.
 func mapFile(f *os.File) ([]byte, func(), error) {
 	info, err := f.Stat()
 	if err != nil {
@@ -110,7 +110,7 @@ func mapFile(f *os.File) ([]byte, func(), error) {
 	return data, func() { syscall.Munmap(data) }, nil
 }
 
-// prefault readies n bytes of heap for the allocations that follow. Where
+// Prefault readies n bytes of heap for the allocations that follow. Where
 // a page fault is costly — on this project's CI machine, a virtual
 // machine that shadows page tables, the first touch of a page costs
 // ~11 µs, and indexing 100 files touches ~8 MB — mapping the pages with
@@ -119,7 +119,7 @@ func mapFile(f *os.File) ([]byte, func(), error) {
 // freed at once and collected; its pages stay with the process and are
 // what the next allocations get. Run it beside other work: it takes a
 // core for a few milliseconds.
-func prefault(n int) {
+func Prefault(n int) {
 	if n <= 0 {
 		return
 	}

@@ -1,0 +1,154 @@
+// Package fresh keeps lore's search index fresh without linking bleve: it
+// owns the layout of the index directory, the manifest of what the index
+// holds, and the check of what changed in the store since it was written.
+//
+// Layout of an index directory:
+//
+//	current               "lore-index <format> <generation>": the live index
+//	<generation>/         the scorch index (package bleveindex)
+//	<generation>.manifest what that index holds (see Manifest)
+//	write.lock            held (flock) by the one process updating the index
+//
+// A rebuild writes a new generation and switches current to it, so readers
+// of the old one are never disturbed.
+package fresh
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"lore/index"
+	"lore/mdstore/gitx"
+)
+
+// DefaultSweepLimit: a store with at most this many entry files has every
+// file checked before each search, which also catches a file rewritten
+// in place. Larger stores check their directories, memories.md and
+// skills, and every file of a directory that changed.
+const DefaultSweepLimit = 2000
+
+// Every says whether a check against m looks at every file of the store,
+// for a sweep limit (negative: never).
+func Every(m *Manifest, sweepLimit int) bool {
+	return sweepLimit >= 0 && m.FileCount() <= sweepLimit
+}
+
+// ErrBusy is returned when another process holds the index for writing
+// longer than the caller was willing to wait.
+var ErrBusy = errors.New("the search index is busy (another lore process is writing it)")
+
+// ErrNoIndex means the directory holds no index yet.
+var ErrNoIndex = errors.New("there is no index yet")
+
+// FormatError means the index was written with another FormatVersion.
+type FormatError struct{ Found string }
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("the index has format %s, this lore reads format %d", e.Found, index.FormatVersion)
+}
+
+// Reason says in words why an index is rebuilt after err.
+func Reason(err error) string {
+	var fe *FormatError
+	switch {
+	case errors.Is(err, ErrNoIndex):
+		return "there was no index"
+	case errors.As(err, &fe):
+		return fe.Error()
+	case errors.Is(err, ErrBadManifest), errors.Is(err, fs.ErrNotExist):
+		return "the index was damaged"
+	}
+	return "the index could not be read: " + err.Error()
+}
+
+// Dir is an index directory.
+type Dir string
+
+// Current names the live generation.
+func (d Dir) Current() (string, error) {
+	data, err := os.ReadFile(filepath.Join(string(d), "current"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", ErrNoIndex
+	}
+	if err != nil {
+		return "", err
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 3 || f[0] != "lore-index" || !strings.HasPrefix(f[2], "gen-") || strings.ContainsAny(f[2], `/\`) {
+		return "", ErrBadManifest
+	}
+	if f[1] != strconv.Itoa(index.FormatVersion) {
+		return "", &FormatError{Found: f[1]}
+	}
+	return f[2], nil
+}
+
+// SetCurrent makes gen the live generation.
+func (d Dir) SetCurrent(gen string) error {
+	return gitx.WriteFileAtomic(filepath.Join(string(d), "current"), fmt.Appendf(nil, "lore-index %d %s\n", index.FormatVersion, gen))
+}
+
+// Generation is where generation gen's scorch index lives.
+func (d Dir) Generation(gen string) string { return filepath.Join(string(d), gen) }
+
+// Manifest is the path of generation gen's manifest.
+func (d Dir) Manifest(gen string) string { return filepath.Join(string(d), gen+".manifest") }
+
+// Locked runs fn holding the index's write lock, waiting at most timeout
+// for it (ErrBusy after that).
+func (d Dir) Locked(timeout time.Duration, fn func() error) error {
+	if err := os.MkdirAll(string(d), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(string(d), "write.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := lockFile(f)
+		if err != nil {
+			return err
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			return ErrBusy
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return fn() // closing f releases the lock
+}
+
+// RemoveStrays deletes every generation but keep: what a rebuild
+// replaced or an interrupted one left behind, with their manifests and
+// the manifests written aside for them.
+func (d Dir) RemoveStrays(keep string) {
+	entries, _ := os.ReadDir(string(d))
+	for _, e := range entries {
+		name := e.Name()
+		if gen, _, _ := strings.Cut(name, "."); strings.HasPrefix(gen, "gen-") && gen != keep {
+			os.RemoveAll(filepath.Join(string(d), name))
+		}
+	}
+}
+
+// SameFile says whether path is still the file that had stat seen.
+func SameFile(path string, seen FileStat) bool {
+	st, err := Stat(path)
+	return err == nil && st == seen
+}
+
+// CheckAll reads every entry file of the store, handing documents to
+// sink in batches: what a rebuild indexes.
+func CheckAll(root string, now int64, sink func([]index.Doc) error, progress func(done, total int)) (*Changes, error) {
+	return checkWith(root, NewManifest(), false, now, sink, progress)
+}
