@@ -156,3 +156,41 @@ func RunID(sessionID string) string {
 	}
 	return "claude-" + b.String()
 }
+
+// ClaudeSessionStart is the JSON a Claude Code SessionStart hook receives
+// on stdin.
+type ClaudeSessionStart struct {
+	SessionID     string `json:"session_id"`
+	Cwd           string `json:"cwd"`
+	HookEventName string `json:"hook_event_name"`
+	// Source is startup, resume, clear or compact.
+	Source string `json:"source"`
+}
+
+// ReadClaudeSessionStart decodes a SessionStart hook payload.
+func ReadClaudeSessionStart(r io.Reader) (ClaudeSessionStart, error) {
+	var p ClaudeSessionStart
+	if err := json.NewDecoder(r).Decode(&p); err != nil {
+		return p, fmt.Errorf("hooks: the SessionStart hook payload is not JSON: %w", err)
+	}
+	return p, nil
+}
+
+// ClaudeOutputLimit is how many characters of a hook's output Claude Code
+// adds to the context whole; past it, the output is cut to a preview.
+const ClaudeOutputLimit = 10000
+
+// SessionStartOutput is what a SessionStart hook prints to hand Claude
+// Code context: one JSON object, the context as additionalContext.
+func SessionStartOutput(context string) []byte {
+	out, _ := json.Marshal(struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}{HookSpecificOutput: struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	}{"SessionStart", context}})
+	return append(out, '\n')
+}

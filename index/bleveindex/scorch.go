@@ -167,26 +167,42 @@ func (x *Scorch) update(docs []index.Doc, remove []string, searchable func(*Scor
 	}
 }
 
-// maxSegments is how many segments an update may leave before they are
-// merged: every update writes one, and each one slows searches down.
-const maxSegments = 8
+// Every update writes one segment, and each one slows every search down
+// (a fuzzy query walks every segment's dictionary; at 100k entries each
+// extra segment cost ~5 ms). Past maxSegments, the small segments are
+// merged in tiers of at most segmentsPerTier, each tier ten times the
+// last (bleve's tiered merge plan), and no segment of more than a quarter
+// of the index takes part: an update never rewrites the whole index, and
+// a segment is rewritten once per tier it climbs.
+const (
+	maxSegments     = 4
+	segmentsPerTier = 4
+)
 
-// compact merges the index's segments when there are many (all of them
-// into one when single is set).
+// compact merges the index's small segments when there are more than
+// maxSegments (every segment into one when single is set).
 func (x *Scorch) compact(single bool) error {
 	s, ok := x.s.(*scorch.Scorch)
 	if !ok {
 		return nil
 	}
-	n, _ := s.StatsMap()["num_root_filesegments"].(uint64)
-	if !single && n <= maxSegments {
-		return nil
-	}
-	opts := &mergeplan.SingleSegmentMergePlanOptions
+	opts := mergeplan.SingleSegmentMergePlanOptions
 	if !single {
-		opts = &mergeplan.DefaultMergePlanOptions
+		n, _ := s.StatsMap()["num_root_filesegments"].(uint64)
+		if n <= maxSegments {
+			return nil
+		}
+		docs, err := x.DocCount()
+		if err != nil {
+			return err
+		}
+		opts = mergeplan.DefaultMergePlanOptions
+		opts.MaxSegmentSize = max(int64(docs)/2, 1000) // eligible: under a quarter of the index
+		opts.MaxSegmentsPerTier = segmentsPerTier
+		opts.SegmentsPerMergeTask = segmentsPerTier
+		opts.FloorSegmentSize = 100
 	}
-	return s.ForceMerge(context.Background(), opts)
+	return s.ForceMerge(context.Background(), &opts)
 }
 
 // Clear drops every document.

@@ -1,11 +1,15 @@
 package bleveindex
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
+
 	"lore/index"
 	"lore/index/indextest"
+	"lore/mdstore"
 )
 
 func TestScorchConformance(t *testing.T) {
@@ -49,5 +53,39 @@ func TestTextFieldTermsAreQueryTokens(t *testing.T) {
 	k.Analyze()
 	if tf := k.AnalyzedTokenFrequencies()["Mixed-Case"]; k.AnalyzedLength() != 1 || tf == nil || tf.Frequency() != 1 {
 		t.Fatalf("keyword: %v", k.AnalyzedTokenFrequencies())
+	}
+}
+
+// Updates one after another leave few segments: the small ones are
+// merged, the large one is not rewritten.
+func TestUpdatesKeepFewSegments(t *testing.T) {
+	x, err := openScorch(t.TempDir(), true, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	s := x.s.(*scorch.Scorch)
+	segments := func() uint64 { n, _ := s.StatsMap()["num_root_filesegments"].(uint64); return n }
+	var base []index.Doc
+	for i := range 400 {
+		base = append(base, index.Doc{ID: fmt.Sprintf("k/%d", i), Kind: mdstore.KindKnowledge, EntryID: fmt.Sprint(i), Content: "base entry"})
+	}
+	if err := x.apply(base, nil); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 30 {
+		doc := index.Doc{ID: fmt.Sprintf("l/%d", round), Kind: mdstore.KindLearning, EntryID: fmt.Sprint(round), Content: "a later learning"}
+		if err := x.apply([]index.Doc{doc}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := x.compact(false); err != nil {
+			t.Fatal(err)
+		}
+		if n := segments(); n > maxSegments {
+			t.Fatalf("after update %d: %d segments, want at most %d", round, n, maxSegments)
+		}
+	}
+	if n, err := x.DocCount(); err != nil || n != 430 {
+		t.Fatalf("%d documents, %v", n, err)
 	}
 }
