@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -183,14 +184,15 @@ const ClaudeOutputLimit = 10000
 // SessionStartOutput is what a SessionStart hook prints to hand Claude
 // Code context: one JSON object, the context as additionalContext.
 func SessionStartOutput(context string) []byte {
-	out, _ := json.Marshal(struct {
-		HookSpecificOutput struct {
-			HookEventName     string `json:"hookEventName"`
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
-	}{HookSpecificOutput: struct {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // <task-done> stays readable, and short
+	type specific struct {
 		HookEventName     string `json:"hookEventName"`
 		AdditionalContext string `json:"additionalContext"`
-	}{"SessionStart", context}})
-	return append(out, '\n')
+	}
+	enc.Encode(struct {
+		HookSpecificOutput specific `json:"hookSpecificOutput"`
+	}{specific{"SessionStart", context}})
+	return out.Bytes()
 }

@@ -52,3 +52,18 @@ func TestEmptyTranscript(t *testing.T) {
 		t.Fatalf("%+v %v", turn, err)
 	}
 }
+
+func TestClaudeSessionStart(t *testing.T) {
+	p, err := ReadClaudeSessionStart(strings.NewReader(`{"session_id":"s-1","cwd":"/p","hook_event_name":"SessionStart","source":"compact"}`))
+	if err != nil || p.SessionID != "s-1" || p.Cwd != "/p" || p.Source != "compact" {
+		t.Fatalf("%+v, %v", p, err)
+	}
+	if _, err := ReadClaudeSessionStart(strings.NewReader("")); err == nil {
+		t.Fatal("an empty payload read without error")
+	}
+	out := string(SessionStartOutput("# Memories\n<task-done>\"x\"</task-done>\n"))
+	want := `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# Memories\n<task-done>\"x\"</task-done>\n"}}` + "\n"
+	if out != want {
+		t.Fatalf("got  %s\nwant %s", out, want)
+	}
+}

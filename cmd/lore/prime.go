@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/hooks"
 	"lore/mdstore"
 	"lore/prompt"
 	"lore/strategy"
@@ -18,6 +19,7 @@ type primeOptions struct {
 	recent         int             // days, 0 = no limit
 	set            map[string]bool // the flags given: they win over config.yaml
 	format         string
+	hook           string // "claude": print a SessionStart hook's JSON
 	task           prompt.Task
 	loop           strategy.Input
 	noInstructions bool
@@ -41,6 +43,7 @@ func primeCommand(e *env) *cli.Command {
 		Usage: "print the context for the next iteration, within a token budget",
 		UsageText: "lore prime [--task-id ID --title T --description D --feature F --files a,b --run R --iteration N --limit N --model M]\n" +
 			"           [--budget TOKENS] [-t types] [--tags a,b] [--recent DAYS] [--no-instructions] [--no-learn] [--format markdown|json]\n\n" +
+			"lore prime --hook claude: a Claude Code SessionStart hook (the payload on stdin names the session).\n\n" +
 			"Sections, in priority order, each only when it has content: Previous Attempts, Memories,\n" +
 			"Project Knowledge, Learnings, Run Journal, Loop Status, Available Skills; then how to use lore.\n" +
 			"4 characters count as one token; entries are never cut, and one line says what was left out.",
@@ -55,13 +58,14 @@ func primeCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "no-instructions", Usage: "leave out the block on how to use lore"},
 			&cli.BoolFlag{Name: "no-learn", Usage: "leave out the instructions to write new memory"},
 			formatFlag("markdown", formats...),
+			&cli.StringFlag{Name: "hook", Usage: "print what an agent's session-start hook prints: claude"},
 		}, taskFlags...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return usagef("prime takes no arguments")
 			}
 			opts := primeOptions{budget: c.Int("budget"), types: c.String("type"), tags: c.String("tags"), recent: c.Int("recent"),
-				format: c.String("format"), noInstructions: c.Bool("no-instructions"), noLearn: c.Bool("no-learn"),
+				format: c.String("format"), hook: c.String("hook"), noInstructions: c.Bool("no-instructions"), noLearn: c.Bool("no-learn"),
 				set: map[string]bool{"budget": c.IsSet("budget"), "type": c.IsSet("type"), "tags": c.IsSet("tags"), "recent": c.IsSet("recent")}}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
@@ -79,7 +83,16 @@ func primeCommand(e *env) *cli.Command {
 			opts.loop = loop
 			opts.task = prompt.Task{ID: loop.TaskID, Title: c.String("title"), Description: c.String("description"),
 				Feature: c.String("feature"), Files: splitList(c.String("files")), Run: loop.Run}
-			return runPrime(e, globalsFrom(c), opts)
+			switch opts.hook {
+			case "":
+				return runPrime(e, globalsFrom(c), opts)
+			case "claude":
+				if c.IsSet("format") {
+					return usagef("--hook claude prints the hook's JSON; leave out --format")
+				}
+				return hookExit(e, runPrimeHook(e, globalsFrom(c), opts))
+			}
+			return usagef("unknown --hook %q (lore knows: claude)", opts.hook)
 		},
 	}
 }
@@ -159,10 +172,15 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if opts.set["budget"] {
 		budgets.Total = opts.budget
 	}
-	ctx := prompt.Prime(in, prompt.Options{Budgets: budgets,
+	popts := prompt.Options{Budgets: budgets,
 		Instructions: !opts.noInstructions && cfg.Memories.SkillInjection,
 		Learn:        !opts.noLearn && cfg.Learn,
-		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone})
+		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone}
+	if opts.hook == "claude" {
+		_, err := p.out.Write(claudeHookOutput(in, popts))
+		return err
+	}
+	ctx := prompt.Prime(in, popts)
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Task     prompt.Task      `json:"task"`
@@ -174,6 +192,63 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	}
 	fmt.Fprint(p.out, ctx.Markdown())
 	return nil
+}
+
+// runPrimeHook is prime as a Claude Code SessionStart hook: the payload
+// on stdin gives the project directory and the session, whose run lore
+// ingest --hook claude records the session's iterations under.
+func runPrimeHook(e *env, g globals, opts primeOptions) error {
+	payload, err := hooks.ReadClaudeSessionStart(e.stdin)
+	if err != nil {
+		return err
+	}
+	if g.root == "" && payload.Cwd != "" {
+		g.root = payload.Cwd
+	}
+	if opts.loop.Run == "" {
+		opts.loop.Run = hooks.RunID(payload.SessionID)
+		opts.task.Run = opts.loop.Run
+	}
+	return runPrime(e, g, opts)
+}
+
+// claudeHookOutput is the prime as a SessionStart hook's JSON, within the
+// characters Claude Code adds to the context whole: the largest total
+// budget whose JSON (escapes included) fits.
+func claudeHookOutput(in prompt.Input, opts prompt.Options) []byte {
+	render := func(total int) ([]byte, prompt.Context) {
+		opts.Budgets.Total = total
+		ctx := prompt.Prime(in, opts)
+		return hooks.SessionStartOutput(ctx.Markdown()), ctx
+	}
+	out, ctx := render(opts.Budgets.Total)
+	if len(out) < hooks.ClaudeOutputLimit {
+		return out
+	}
+	// Too long: hi is a total that does not fit, lo one that does.
+	hi := opts.Budgets.Total
+	if hi == 0 {
+		for _, s := range ctx.Sections {
+			if s.Name != prompt.SectionInstructions {
+				hi += len(s.Markdown) / prompt.CharsPerToken
+			}
+		}
+	}
+	lo := 0
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if o, _ := render(mid); len(o) < hooks.ClaudeOutputLimit {
+			lo, out = mid, o
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		// Even the instructions alone do not fit.
+		opts.Instructions = false
+		out, _ = render(1)
+	}
+	return out
 }
 
 // memoryFilter is the filter of the memories prime shows: config.yaml's

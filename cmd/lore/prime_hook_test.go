@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lore/hooks"
+	"lore/strategy"
+)
+
+// A SessionStart hook's output is one JSON object whose context stays
+// under Claude Code's limit however large the store, and says what was
+// left out.
+func TestPrimeHookStaysUnderClaudesLimit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	for _, n := range []int{3, 400} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			dir := t.TempDir()
+			if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
+			}
+			var b strings.Builder
+			b.WriteString("# Memories\n\n## Patterns\n")
+			for i := range n {
+				fmt.Fprintf(&b, "\n### mem-17373%05d-%04x\n> Pattern number %d: \"quoted\" text\twith a tab, ünïcode, and a <tag> to escape in JSON.\n<!-- tags: t%d | created: 2025-01-20 -->\n", i, i, i, i%7)
+			}
+			os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
+			os.WriteFile(filepath.Join(dir, ".agent", "memories.md"), []byte(b.String()), 0o644)
+
+			e, stdout, stderr := testEnv(t.TempDir())
+			e.stdin = strings.NewReader(`{"session_id":"AbC-123-def-456","cwd":"` + dir + `","hook_event_name":"SessionStart","source":"startup"}`)
+			opts := primeOptions{hook: "claude", set: map[string]bool{}, loop: strategy.Input{Strategy: strategy.CostOptimized}}
+			if err := runPrimeHook(e, globals{color: "never"}, opts); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			out := stdout.Bytes()
+			if len(out) >= hooks.ClaudeOutputLimit || (n == 400 && len(out) < hooks.ClaudeOutputLimit*9/10) {
+				t.Fatalf("%d characters, want under %d and, with much to show, near it", len(out), hooks.ClaudeOutputLimit)
+			}
+			var got struct {
+				HookSpecificOutput struct {
+					HookEventName     string `json:"hookEventName"`
+					AdditionalContext string `json:"additionalContext"`
+				} `json:"hookSpecificOutput"`
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, out)
+			}
+			ctx := got.HookSpecificOutput.AdditionalContext
+			if got.HookSpecificOutput.HookEventName != "SessionStart" || !strings.HasPrefix(ctx, "# Memories\n") || !strings.Contains(ctx, "## Using Project Memory") {
+				t.Fatalf("context:\n%s", ctx)
+			}
+			left := strings.Contains(ctx, "_Left out to stay within the budget:")
+			if (n == 400) != left {
+				t.Fatalf("%d memories: left-out line %v\n%s", n, left, ctx)
+			}
+		})
+	}
+}
