@@ -88,8 +88,9 @@ type Input struct {
 	Relevance map[string]float64
 }
 
-// Key names an entry for Input.Relevance: "knowledge:<slug>",
-// "learning:<id>", "journal:<run>/<iteration>".
+// Key names an entry for Input.Relevance, Section.Entries and the usage
+// log: "memory:<id>", "knowledge:<slug>", "learning:<id>",
+// "journal:<run>/<iteration>", "skill:<name>".
 func Key(kind mdstore.Kind, id string) string { return string(kind) + ":" + id }
 
 // Options shape a prime.
@@ -110,6 +111,8 @@ type Section struct {
 	Markdown string `json:"markdown"`
 	Shown    int    `json:"shown"`
 	Omitted  int    `json:"omitted"`
+	// Entries names the entries shown (as Key does), for usage counts.
+	Entries []string `json:"entries,omitempty"`
 	// Budget is the characters the section could use; 0 for the
 	// instructions, which are outside the budget.
 	Budget int `json:"budget_chars"`
@@ -157,41 +160,45 @@ func Prime(in Input, opts Options) Context {
 	remaining, carry := total, 0
 	var ctx Context
 	var left []string
-	add := func(name string, share int, render func(limit int) (md string, shown, omitted int)) {
+	add := func(name string, share int, render func(limit int) part) {
 		limit := share + carry
 		if total > 0 {
 			limit = min(limit, remaining)
 		}
-		md, shown, omitted := render(limit)
-		used := runeLen(md)
+		p := render(limit)
+		used := runeLen(p.md)
 		carry = max(0, limit-used)
 		remaining -= used
-		if omitted > 0 {
-			left = append(left, plural(omitted, sectionNouns[name]))
+		if p.omitted > 0 {
+			left = append(left, plural(p.omitted, sectionNouns[name]))
 		}
-		if md != "" {
-			ctx.Sections = append(ctx.Sections, Section{Name: name, Markdown: md, Shown: shown, Omitted: omitted, Budget: limit})
+		if p.md != "" {
+			ctx.Sections = append(ctx.Sections, Section{Name: name, Markdown: p.md, Shown: p.shown, Omitted: p.omitted, Entries: p.keys, Budget: limit})
 		}
 	}
 	attempts := strategy.Attempts(in.Journal, in.Task.ID)
 	kw := taskKeywords(in.Task, attempts, in.Journal)
 
-	add(SectionAttempts, b.Attempts, func(limit int) (string, int, int) { return attemptsSection(attempts, limit) })
-	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) (string, int, int) {
+	add(SectionAttempts, b.Attempts, func(limit int) part { return attemptsSection(attempts, limit) })
+	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) part {
 		included, omitted := fitMemories(in.Memories, limit)
-		return Render(included), len(included), omitted
+		keys := make([]string, len(included))
+		for i, m := range included {
+			keys[i] = Key(mdstore.KindMemory, m.ID)
+		}
+		return part{Render(included), len(included), omitted, keys}
 	})
-	add(SectionKnowledge, b.Knowledge*CharsPerToken, func(limit int) (string, int, int) {
+	add(SectionKnowledge, b.Knowledge*CharsPerToken, func(limit int) part {
 		return knowledgeSection(rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance), limit)
 	})
-	add(SectionLearnings, b.Learnings, func(limit int) (string, int, int) {
+	add(SectionLearnings, b.Learnings, func(limit int) part {
 		return learningsSection(rankLearnings(in.Learnings, in.Task, kw.all, in.Relevance), limit)
 	})
-	add(SectionJournal, b.Journal*CharsPerToken, func(limit int) (string, int, int) {
+	add(SectionJournal, b.Journal*CharsPerToken, func(limit int) part {
 		return journalSection(pickJournal(in.Journal, in.Task, kw.all, in.Relevance), limit)
 	})
-	add(SectionLoopStatus, b.LoopStatus, func(limit int) (string, int, int) { return loopStatusSection(in.Loop, in.Task.ID, limit) })
-	add(SectionSkills, b.Skills, func(limit int) (string, int, int) { return skillsSection(in.Skills, limit) })
+	add(SectionLoopStatus, b.LoopStatus, func(limit int) part { return loopStatusSection(in.Loop, in.Task.ID, limit) })
+	add(SectionSkills, b.Skills, func(limit int) part { return skillsSection(in.Skills, limit) })
 
 	if len(left) > 0 {
 		ctx.Omitted = "_Left out to stay within the budget: " + strings.Join(left, ", ") + ". `lore search` finds them._"
@@ -238,27 +245,37 @@ func fit(blocks []string, fixed, limit int) []int {
 	return kept
 }
 
+// part is a section as rendered within its limit: its text, how many
+// entries it shows and leaves out, and the keys (Key) of those shown.
+type part struct {
+	md             string
+	shown, omitted int
+	keys           []string
+}
+
 // fitSection renders head and the blocks that fit in limit, in priority
-// order, with how many were shown and left out; "" when none fits.
-func fitSection(head string, blocks []string, limit int) (string, int, int) {
+// order; key(i) names block i's entry. md is "" when no block fits.
+func fitSection(head string, blocks []string, limit int, key func(i int) string) part {
 	kept := fit(blocks, runeLen(head), limit)
 	if len(kept) == 0 {
-		return "", 0, len(blocks)
+		return part{omitted: len(blocks)}
 	}
 	var b strings.Builder
 	b.WriteString(head)
-	for _, i := range kept {
+	keys := make([]string, len(kept))
+	for k, i := range kept {
 		b.WriteString(blocks[i])
+		keys[k] = key(i)
 	}
-	return b.String(), len(kept), len(blocks) - len(kept)
+	return part{b.String(), len(kept), len(blocks) - len(kept), keys}
 }
 
 // attemptsSection renders seed 002's Previous Attempts, oldest first; when
 // the budget is short the most recent attempts are kept and older ones
 // dropped.
-func attemptsSection(attempts []mdstore.JournalEntry, limit int) (string, int, int) {
+func attemptsSection(attempts []mdstore.JournalEntry, limit int) part {
 	if len(attempts) == 0 {
-		return "", 0, 0
+		return part{}
 	}
 	head := fmt.Sprintf("### Previous Attempts\n\nThis task has been attempted %d time(s) before. **Do not repeat these approaches.**\n\n", len(attempts))
 	tail := ""
@@ -280,7 +297,7 @@ func attemptsSection(attempts []mdstore.JournalEntry, limit int) (string, int, i
 		kept = fit(blocks, runeLen(head+tail+truncated), limit)
 	}
 	if len(kept) == 0 || kept[0] != 0 {
-		return "", 0, len(attempts)
+		return part{omitted: len(attempts)}
 	}
 	// A kept block must not follow a dropped one (the list is a history):
 	// keep the unbroken run of newest attempts.
@@ -301,7 +318,11 @@ func attemptsSection(attempts []mdstore.JournalEntry, limit int) (string, int, i
 		b.WriteString(block)
 	}
 	b.WriteString(tail)
-	return b.String(), n, len(attempts) - n
+	keys := make([]string, n)
+	for i := range n {
+		keys[i] = Key(mdstore.KindJournal, attempts[len(attempts)-1-i].Key())
+	}
+	return part{b.String(), n, len(attempts) - n, keys}
 }
 
 // attemptBlock renders one attempt (seed 002's template).
@@ -476,8 +497,8 @@ func knowledgeTime(k mdstore.Knowledge) string {
 	return k.CreatedAt
 }
 
-func knowledgeSection(ks []mdstore.Knowledge, limit int) (string, int, int) {
-	return fitSection(knowledgeHead, knowledgeBlocks(ks), limit)
+func knowledgeSection(ks []mdstore.Knowledge, limit int) part {
+	return fitSection(knowledgeHead, knowledgeBlocks(ks), limit, func(i int) string { return Key(mdstore.KindKnowledge, ks[i].Slug) })
 }
 
 // rankLearnings picks the active learnings for a task: most tags matching
@@ -527,11 +548,12 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw map[string]bool, rel map[st
 	return out
 }
 
-func learningsSection(ls []mdstore.Learning, limit int) (string, int, int) {
+func learningsSection(ls []mdstore.Learning, limit int) part {
 	omitted := max(0, len(ls)-MaxLearnings)
 	ls = ls[:min(len(ls), MaxLearnings)]
-	md, shown, left := fitSection(learningsHead, learningLines(ls), limit)
-	return md, shown, omitted + left
+	p := fitSection(learningsHead, learningLines(ls), limit, func(i int) string { return Key(mdstore.KindLearning, ls[i].ID) })
+	p.omitted += omitted
+	return p
 }
 
 // pickJournal chooses the Run Journal: the last RecentJournal entries of
@@ -608,9 +630,9 @@ type journalPick struct {
 	rank   int  // among this run's, 0 = newest
 }
 
-func journalSection(picks []journalPick, limit int) (string, int, int) {
+func journalSection(picks []journalPick, limit int) part {
 	if len(picks) == 0 {
-		return "", 0, 0
+		return part{}
 	}
 	const others = "\n_From other runs:_\n"
 	blocks := make([]string, len(picks))
@@ -627,7 +649,7 @@ func journalSection(picks []journalPick, limit int) (string, int, int) {
 	}
 	kept := fit(blocks, fixed, limit)
 	if len(kept) == 0 {
-		return "", 0, len(picks)
+		return part{omitted: len(picks)}
 	}
 	var recent, other []int
 	for _, i := range kept {
@@ -648,21 +670,25 @@ func journalSection(picks []journalPick, limit int) (string, int, int) {
 			b.WriteString(blocks[i])
 		}
 	}
-	return b.String(), len(kept), len(picks) - len(kept)
+	keys := make([]string, len(kept))
+	for k, i := range kept {
+		keys[k] = Key(mdstore.KindJournal, picks[i].e.Key())
+	}
+	return part{b.String(), len(kept), len(picks) - len(kept), keys}
 }
 
 // loopStatusSection renders seed 002's Loop Status, whole or not at all,
 // with the stuck-loop warning when the task failed StuckThreshold times in
 // a row. It is shown when the run or the task has a history.
-func loopStatusSection(st strategy.Status, taskID string, limit int) (string, int, int) {
+func loopStatusSection(st strategy.Status, taskID string, limit int) part {
 	if st.Run.Total == 0 && st.Task.Attempts == 0 {
-		return "", 0, 0
+		return part{}
 	}
 	md := LoopStatus(st, taskID)
 	if runeLen(md) > limit {
-		return "", 0, 1
+		return part{omitted: 1}
 	}
-	return md, 1, 0
+	return part{md: md, shown: 1}
 }
 
 // LoopStatus renders the loop status block.
@@ -691,6 +717,6 @@ func LoopStatus(st strategy.Status, taskID string) string {
 	return b.String()
 }
 
-func skillsSection(skills []mdstore.Skill, limit int) (string, int, int) {
-	return fitSection(skillsHead, skillLines(skills), limit)
+func skillsSection(skills []mdstore.Skill, limit int) part {
+	return fitSection(skillsHead, skillLines(skills), limit, func(i int) string { return Key(mdstore.KindSkill, skills[i].Name) })
 }

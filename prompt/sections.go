@@ -20,7 +20,7 @@ const (
 // KnowledgeSection renders knowledge entries as seed 000's
 // "## Project Knowledge" section; "" when there are none.
 func KnowledgeSection(ks []mdstore.Knowledge) string {
-	md, _, _ := fitSection(knowledgeHead, knowledgeBlocks(ks), math.MaxInt)
+	md := fitSection(knowledgeHead, knowledgeBlocks(ks), math.MaxInt, func(int) string { return "" }).md
 	return md
 }
 
@@ -44,7 +44,7 @@ func JournalSection(es []mdstore.JournalEntry) string {
 	for i, e := range es {
 		blocks[i] = "\n" + JournalBlock(e)
 	}
-	md, _, _ := fitSection(journalHead, blocks, math.MaxInt)
+	md := fitSection(journalHead, blocks, math.MaxInt, func(int) string { return "" }).md
 	return md
 }
 
@@ -76,7 +76,7 @@ func JournalBlock(e mdstore.JournalEntry) string {
 // LearningsSection renders learnings as seed 002's "### Learnings from
 // Previous Iterations" list; "" when there are none.
 func LearningsSection(ls []mdstore.Learning) string {
-	md, _, _ := fitSection(learningsHead, learningLines(ls), math.MaxInt)
+	md := fitSection(learningsHead, learningLines(ls), math.MaxInt, func(int) string { return "" }).md
 	return md
 }
 
@@ -96,7 +96,7 @@ func LearningLine(l mdstore.Learning) string {
 // SkillsSection renders skills as seed 003's "## Available Skills": name
 // and description only; "" when there are none.
 func SkillsSection(skills []mdstore.Skill) string {
-	md, _, _ := fitSection(skillsHead, skillLines(skills), math.MaxInt)
+	md := fitSection(skillsHead, skillLines(skills), math.MaxInt, func(int) string { return "" }).md
 	return md
 }
 

@@ -148,7 +148,7 @@ func newApp(e *env) *cli.App {
 			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e),
-			statusCommand(e), modelCommand(e),
+			statusCommand(e), modelCommand(e), usageCommand(e),
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {

@@ -9,6 +9,7 @@ import (
 
 	"lore/mdstore"
 	"lore/prompt"
+	"lore/usage"
 )
 
 // Flags shared by the memory commands.
@@ -276,6 +277,9 @@ func runShow(e *env, g globals, opts showOptions) error {
 	}
 	if err != nil {
 		return err
+	}
+	if err := usage.Open(s.StateDir()).Record(e.now(), []string{prompt.Key(mdstore.KindMemory, m.ID)}); err != nil {
+		p.notice("could not count the memory's use: " + err.Error())
 	}
 	switch opts.format {
 	case "json":

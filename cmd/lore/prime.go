@@ -10,6 +10,7 @@ import (
 	"lore/mdstore"
 	"lore/prompt"
 	"lore/strategy"
+	"lore/usage"
 )
 
 type primeOptions struct {
@@ -177,10 +178,13 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		Learn:        !opts.noLearn && cfg.Learn,
 		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone}
 	if opts.hook == "claude" {
-		_, err := p.out.Write(claudeHookOutput(in, popts))
+		out, ctx := claudeHookOutput(in, popts)
+		recordUse(e, s, p, ctx)
+		_, err := p.out.Write(out)
 		return err
 	}
 	ctx := prompt.Prime(in, popts)
+	recordUse(e, s, p, ctx)
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Task     prompt.Task      `json:"task"`
@@ -215,7 +219,7 @@ func runPrimeHook(e *env, g globals, opts primeOptions) error {
 // claudeHookOutput is the prime as a SessionStart hook's JSON, within the
 // characters Claude Code adds to the context whole: the largest total
 // budget whose JSON (escapes included) fits.
-func claudeHookOutput(in prompt.Input, opts prompt.Options) []byte {
+func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Context) {
 	render := func(total int) ([]byte, prompt.Context) {
 		opts.Budgets.Total = total
 		ctx := prompt.Prime(in, opts)
@@ -223,7 +227,7 @@ func claudeHookOutput(in prompt.Input, opts prompt.Options) []byte {
 	}
 	out, ctx := render(opts.Budgets.Total)
 	if len(out) < hooks.ClaudeOutputLimit {
-		return out
+		return out, ctx
 	}
 	// Too long: hi is a total that does not fit, lo one that does.
 	hi := opts.Budgets.Total
@@ -237,8 +241,8 @@ func claudeHookOutput(in prompt.Input, opts prompt.Options) []byte {
 	lo := 0
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		if o, _ := render(mid); len(o) < hooks.ClaudeOutputLimit {
-			lo, out = mid, o
+		if o, c := render(mid); len(o) < hooks.ClaudeOutputLimit {
+			lo, out, ctx = mid, o, c
 		} else {
 			hi = mid
 		}
@@ -246,9 +250,22 @@ func claudeHookOutput(in prompt.Input, opts prompt.Options) []byte {
 	if lo == 0 {
 		// Even the instructions alone do not fit.
 		opts.Instructions = false
-		out, _ = render(1)
+		out, ctx = render(1)
 	}
-	return out
+	return out, ctx
+}
+
+// recordUse counts the entries a prime put before the agent in the
+// clone's usage log (for pruning). A failure to record is said, never
+// fatal.
+func recordUse(e *env, s *mdstore.Store, p *printer, ctx prompt.Context) {
+	var keys []string
+	for _, sec := range ctx.Sections {
+		keys = append(keys, sec.Entries...)
+	}
+	if err := usage.Open(s.StateDir()).Record(e.now(), keys); err != nil {
+		p.notice("could not count the entries used: " + err.Error())
+	}
 }
 
 // memoryFilter is the filter of the memories prime shows: config.yaml's

@@ -1,0 +1,183 @@
+// Package usage counts, per clone, when each entry of the store was last
+// put before an agent and how often: a log in the state directory
+// (<git-dir>/lore/usage.log), outside the worktree and never committed.
+// Pruning reads it: an entry no iteration has used for months is a
+// candidate for removal.
+//
+// The log is append-only: each use is one line, "<unix seconds> <count>
+// <key>", written by one write to a file opened for appending, so
+// concurrent lore processes never interleave within a line and a crash
+// loses at most the line being written. Past MaxLogSize the log is
+// rewritten with one line per key. Appenders hold a shared lock on
+// usage.lock and the rewrite an exclusive one, so no use is appended to a
+// file the rewrite is replacing.
+package usage
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxLogSize is the size past which Record rewrites the log compactly.
+var MaxLogSize int64 = 1 << 20
+
+// Stat is what the log says of one entry.
+type Stat struct {
+	Key   string    `json:"key"`
+	Count int       `json:"count"`
+	Last  time.Time `json:"last_used"`
+}
+
+// Log is one clone's usage log.
+type Log struct {
+	dir string
+}
+
+// Open returns the log kept in the state directory dir; nothing is read
+// or created until it is used.
+func Open(dir string) *Log { return &Log{dir: dir} }
+
+func (l *Log) path() string { return filepath.Join(l.dir, "usage.log") }
+
+// Record notes that the entries keys were used at t.
+func (l *Log) Record(t time.Time, keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	for _, k := range keys {
+		if k = clean(k); k != "" {
+			fmt.Fprintf(&b, "%d 1 %s\n", t.Unix(), k)
+		}
+	}
+	if err := os.MkdirAll(l.dir, 0o755); err != nil {
+		return err
+	}
+	size, err := l.locked(lockShared, func() (int64, error) {
+		f, err := os.OpenFile(l.path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return 0, err
+		}
+		_, err = f.Write(b.Bytes())
+		info, serr := f.Stat()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil && serr == nil {
+			return info.Size(), nil
+		}
+		return 0, err
+	})
+	if err == nil && size > MaxLogSize {
+		err = l.compact()
+	}
+	return err
+}
+
+// clean keeps a key on one line and without the separator's ambiguity.
+func clean(k string) string {
+	return strings.Join(strings.Fields(k), "_")
+}
+
+// Read sums the log: one Stat per key, the most recently used first.
+func (l *Log) Read() ([]Stat, error) {
+	data, err := os.ReadFile(l.path())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[string]*Stat{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f := strings.SplitN(sc.Text(), " ", 3)
+		if len(f) != 3 || f[2] == "" {
+			continue // a line cut short by a crash
+		}
+		at, err1 := strconv.ParseInt(f[0], 10, 64)
+		n, err2 := strconv.Atoi(f[1])
+		if err1 != nil || err2 != nil || n < 1 {
+			continue
+		}
+		s := byKey[f[2]]
+		if s == nil {
+			s = &Stat{Key: f[2]}
+			byKey[f[2]] = s
+		}
+		s.Count += n
+		if t := time.Unix(at, 0).UTC(); t.After(s.Last) {
+			s.Last = t
+		}
+	}
+	out := make([]Stat, 0, len(byKey))
+	for _, s := range byKey {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Last.Equal(out[j].Last) {
+			return out[i].Last.After(out[j].Last)
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out, sc.Err()
+}
+
+// compact rewrites the log with one line per key.
+func (l *Log) compact() error {
+	_, err := l.locked(lockExclusive, func() (int64, error) {
+		stats, err := l.Read()
+		if err != nil {
+			return 0, err
+		}
+		var b bytes.Buffer
+		for _, s := range stats {
+			fmt.Fprintf(&b, "%d %d %s\n", s.Last.Unix(), s.Count, s.Key)
+		}
+		tmp := fmt.Sprintf("%s.%d.tmp", l.path(), os.Getpid())
+		if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+			return 0, err
+		}
+		if err := os.Rename(tmp, l.path()); err != nil {
+			os.Remove(tmp)
+			return 0, err
+		}
+		return int64(b.Len()), nil
+	})
+	return err
+}
+
+// locked runs fn holding usage.lock, shared or exclusive; a lock that
+// cannot be had in a second is given up on (the use is not worth a hang).
+func (l *Log) locked(how int, fn func() (int64, error)) (int64, error) {
+	f, err := os.OpenFile(filepath.Join(l.dir, "usage.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	deadline := time.Now().Add(time.Second)
+	for {
+		ok, err := tryLock(f, how)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			return 0, errors.New("usage: the usage log is locked by another process")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return fn() // closing f releases the lock
+}
