@@ -4,6 +4,7 @@
 //
 //	go run ./bench add [-sizes 1000,100000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-write BENCHMARKS.md]
+//	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
 // git processes, one after the other) on the same repository, alternating
@@ -14,6 +15,8 @@
 // times `lore index rebuild` (and its peak memory), `lore search` plain,
 // fuzzy and filtered against a program that reads and scans every file,
 // and the first search after 100 entries changed by hand or by a pull.
+//
+// "prime" times `lore prime` for a task on the same kind of stores.
 package main
 
 import (
@@ -31,7 +34,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search [-sizes …] [-runs N] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
@@ -40,12 +43,14 @@ func main() {
 		err = benchAdd(os.Args[2:])
 	case "search":
 		err = benchSearch(os.Args[2:])
+	case "prime":
+		err = benchPrime(os.Args[2:])
 	case "corpus":
 		err = benchCorpus(os.Args[2:])
 	case "scan-baseline":
 		err = scanBaseline(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown benchmark %q (have: add, search)", os.Args[1])
+		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"lore/mdstore/gitx"
@@ -56,33 +58,88 @@ func asWarning(err error, path string) Warning {
 // readMarkdownFiles parses every *.md file of dir with parse; a file that
 // does not parse is reported and skipped.
 func readMarkdownFiles[T any](r fileReader, dir string, parse func([]byte, string) (T, error)) ([]T, []Warning, error) {
-	entries, err := r.readDir(dir)
+	paths, err := markdownFiles(r, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []T
-	var warnings []Warning
+	out, warnings := parseFiles(r, paths, parse)
+	return out, warnings, nil
+}
+
+// markdownFiles lists the entry files (*.md, not hidden) in dir.
+func markdownFiles(r fileReader, dir string) ([]string, error) {
+	entries, err := r.readDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		p := dir + "/" + e.Name()
-		data, ok, err := r.read(p)
-		if err != nil {
-			warnings = append(warnings, Warning{Path: p, Message: err.Error() + "; skipped"})
-			continue
-		}
-		if !ok {
-			continue
-		}
-		v, err := parse(data, p)
-		if err != nil {
-			warnings = append(warnings, asWarning(err, p))
-			continue
-		}
-		out = append(out, v)
+		paths = append(paths, dir+"/"+e.Name())
 	}
-	return out, warnings, nil
+	return paths, nil
+}
+
+// parseFiles reads and parses the files at paths, in order; a file that
+// cannot be read or parsed is a warning and is skipped. The worktree's
+// files are read on every core: a store of 10,000 entries is 10,000 reads
+// and YAML parses.
+func parseFiles[T any](r fileReader, paths []string, parse func([]byte, string) (T, error)) ([]T, []Warning) {
+	type result struct {
+		v       T
+		ok      bool
+		warning *Warning
+	}
+	results := make([]result, len(paths))
+	one := func(i int) {
+		p := paths[i]
+		data, ok, err := r.read(p)
+		switch {
+		case err != nil:
+			results[i].warning = &Warning{Path: p, Message: err.Error() + "; skipped"}
+		case ok:
+			v, err := parse(data, p)
+			if err != nil {
+				w := asWarning(err, p)
+				results[i].warning = &w
+			} else {
+				results[i] = result{v: v, ok: true}
+			}
+		}
+	}
+	workers := 1
+	if _, worktree := r.(*Store); worktree {
+		workers = min(runtime.GOMAXPROCS(0), 8, (len(paths)+31)/32)
+	}
+	if workers <= 1 {
+		for i := range paths {
+			one(i)
+		}
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(paths); i += workers {
+					one(i)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	var out []T
+	var warnings []Warning
+	for _, res := range results {
+		if res.ok {
+			out = append(out, res.v)
+		} else if res.warning != nil {
+			warnings = append(warnings, *res.warning)
+		}
+	}
+	return out, warnings
 }
 
 func loadKnowledge(r fileReader) ([]Knowledge, []Warning, error) {
@@ -100,19 +157,18 @@ func loadJournal(r fileReader) ([]JournalEntry, []Warning, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var all []JournalEntry
-	var warnings []Warning
+	var paths []string
 	for _, run := range runs {
 		if !run.IsDir() || strings.HasPrefix(run.Name(), ".") {
 			continue
 		}
-		es, ws, err := readMarkdownFiles(r, JournalDir+"/"+run.Name(), parseJournal)
+		ps, err := markdownFiles(r, JournalDir+"/"+run.Name())
 		if err != nil {
 			return nil, nil, err
 		}
-		all = append(all, es...)
-		warnings = append(warnings, ws...)
+		paths = append(paths, ps...)
 	}
+	all, warnings := parseFiles(r, paths, parseJournal)
 	sortJournal(all)
 	return all, warnings, nil
 }
