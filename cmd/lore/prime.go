@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lore/hooks"
+	"lore/index"
 	"lore/mdstore"
 	"lore/prompt"
 	"lore/strategy"
@@ -138,6 +141,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	p := g.printer(e)
 	cfg := s.Config()
 	p.warnings(cfg.Warnings)
+	relevance := taskRelevance(e, s, opts.task) // asked of the search index while the files are read
 	in := prompt.Input{Task: opts.task}
 	var warnings []mdstore.Warning
 	if cfg.Memories.Inject == mdstore.InjectAuto {
@@ -165,6 +169,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		return err
 	}
 	in.Task.Run = opts.loop.Run
+	in.Relevance = <-relevance
 	budgets := prompt.DefaultBudgets()
 	for name, n := range cfg.Budgets {
 		budgets.Set(name, n)
@@ -254,6 +259,45 @@ func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Cont
 	}
 	return out, ctx
 }
+
+// taskRelevance asks the search index (lore-index) how relevant the
+// knowledge, learnings and journal entries are to the task's words: for
+// each kind, the best hits, scored 0 to 1 (the best of the kind 1). The
+// answer is nil without a task text or without a usable index; prime then
+// ranks by tags alone.
+func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]float64 {
+	out := make(chan map[string]float64, 1)
+	text := strings.TrimSpace(strings.Join([]string{t.Title, t.Description, t.Feature}, " "))
+	helper, err := index.FindHelper(e.getenv)
+	if text == "" || err != nil {
+		out <- nil
+		return out
+	}
+	go func() {
+		resp, err := index.Call(helper, index.Request{Op: index.OpSearch, Root: s.Root(), Dir: index.Dir(s),
+			Query:     index.Query{Text: text, Kinds: []mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal}, Limit: relevantHits},
+			TimeoutMS: int(indexTimeout / time.Millisecond)}, io.Discard)
+		if err != nil || resp.Error != "" || resp.Result == nil {
+			out <- nil
+			return
+		}
+		best := map[mdstore.Kind]float64{}
+		for _, h := range resp.Result.Hits {
+			best[h.Kind] = max(best[h.Kind], h.Score)
+		}
+		rel := make(map[string]float64, len(resp.Result.Hits))
+		for _, h := range resp.Result.Hits {
+			if best[h.Kind] > 0 {
+				rel[prompt.Key(h.Kind, h.EntryID)] = h.Score / best[h.Kind]
+			}
+		}
+		out <- rel
+	}()
+	return out
+}
+
+// relevantHits is how many of the best search hits prime's ranking hears of.
+const relevantHits = 100
 
 // recordUse counts the entries a prime put before the agent in the
 // clone's usage log (for pruning). A failure to record is said, never
