@@ -104,15 +104,18 @@ func benchAdd(args []string) error {
 	return nil
 }
 
-// buildLore compiles the lore binary from this module.
+// buildLore builds lore and lore-index into dir, side by side as go
+// install puts them (lore finds lore-index next to itself), and returns
+// lore's path.
 func buildLore(dir string) (string, error) {
-	bin := filepath.Join(dir, "lore")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lore")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build: %w", err)
+	for _, name := range []string{"lore", "lore-index"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("go build ./cmd/%s: %w", name, err)
+		}
 	}
-	return bin, nil
+	return filepath.Join(dir, "lore"), nil
 }
 
 // benchEnv keeps the user's git configuration out of the measurements.

@@ -35,12 +35,8 @@ func benchSearch(args []string) error {
 		fmt.Fprintln(os.Stderr, "keeping", work)
 	}
 	bin := filepath.Join(work, "bin")
-	for _, name := range []string{"lore", "lore-index"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, name), "./cmd/"+name)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("go build ./cmd/%s: %w", name, err)
-		}
+	if _, err := buildLore(bin); err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {

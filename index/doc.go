@@ -52,6 +52,11 @@ type Query struct {
 	Since      time.Time // created at or after
 	// Limit caps the hits returned; 0 returns every hit.
 	Limit int
+	// Bare asks for hits that carry only their document's ID, path, kind
+	// and score: no stored entry to read back, no snippet. Prime's ranking
+	// needs no more, and reading back 100 entries costs more than the
+	// search.
+	Bare bool
 }
 
 // HasFilters reports whether q restricts hits beyond its text.

@@ -83,12 +83,13 @@ type Input struct {
 	// Loop is the loop status; shown when the run or the task has a
 	// history.
 	Loop strategy.Status
-	// Relevance, when set, is the full-text relevance of entries to the
-	// task (0 to 1), keyed by Key.
+	// Relevance, when set, is the full-text relevance of knowledge,
+	// learnings and journal entries to the task (0 to 1), keyed by the
+	// store path of the entry's file.
 	Relevance map[string]float64
 }
 
-// Key names an entry for Input.Relevance, Section.Entries and the usage
+// Key names an entry for Section.Entries and the usage
 // log: "memory:<id>", "knowledge:<slug>", "learning:<id>",
 // "journal:<run>/<iteration>", "skill:<name>".
 func Key(kind mdstore.Kind, id string) string { return string(kind) + ":" + id }
@@ -400,7 +401,28 @@ func recentFiles(journal []mdstore.JournalEntry) []string {
 	return latest.FilesModified
 }
 
-func newer(a, b string) bool { return mdstore.ParseTimestamp(a).After(mdstore.ParseTimestamp(b)) }
+// newer says whether timestamp a is after b. Two UTC RFC 3339 times of the
+// same form (what lore writes) compare as text, without parsing: ranking
+// thousands of journal entries compares them often.
+func newer(a, b string) bool {
+	if len(a) == len(b) && utcSeconds(a) && utcSeconds(b) {
+		return a > b
+	}
+	return mdstore.ParseTimestamp(a).After(mdstore.ParseTimestamp(b))
+}
+
+// utcSeconds says whether s is "YYYY-MM-DDTHH:MM:SSZ".
+func utcSeconds(s string) bool {
+	if len(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		return false
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // words splits text into lowercase words of letters and digits longer than
 // two characters.
@@ -472,7 +494,7 @@ func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]f
 				s++
 			}
 		}
-		s += 2 * rel[Key(mdstore.KindKnowledge, k.Slug)]
+		s += 2 * rel[k.Path]
 		if s > 0 {
 			list = append(list, scored{k, s})
 		}
@@ -517,7 +539,7 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw map[string]bool, rel map[st
 		}
 		s := 0.0
 		if t.Given() {
-			s = float64(tagMatches(l.Tags, kw)) + rel[Key(mdstore.KindLearning, l.ID)]
+			s = float64(tagMatches(l.Tags, kw)) + rel[l.Path]
 			if s == 0 {
 				continue
 			}
@@ -574,29 +596,34 @@ func pickJournal(journal []mdstore.JournalEntry, t Task, kw map[string]bool, rel
 			run = latest.RunID
 		}
 	}
-	var this, others []mdstore.JournalEntry
-	for _, e := range journal {
-		if e.RunID == run {
-			this = append(this, e)
+	// Pointers into journal: a store's journal is thousands of entries,
+	// and an entry is a few hundred bytes to copy.
+	var this, others []*mdstore.JournalEntry
+	for i := range journal {
+		if journal[i].RunID == run {
+			this = append(this, &journal[i])
 		} else {
-			others = append(others, e)
+			others = append(others, &journal[i])
 		}
 	}
 	sort.SliceStable(this, func(i, j int) bool { return this[i].Iteration > this[j].Iteration })
 	var out []journalPick
 	for i, e := range this[:min(len(this), RecentJournal)] {
-		out = append(out, journalPick{e, true, i})
+		out = append(out, journalPick{*e, true, i})
 	}
 	if !t.Given() {
 		return out
 	}
 	type scored struct {
-		e     mdstore.JournalEntry
+		e     *mdstore.JournalEntry
 		score float64
 	}
 	var list []scored
 	for _, e := range others {
-		s := rel[Key(mdstore.KindJournal, e.Key())]
+		s := 0.0
+		if len(rel) > 0 {
+			s = rel[e.Path]
+		}
 		if t.ID != "" && e.TaskID == t.ID {
 			s += 3
 		}
@@ -619,7 +646,7 @@ func pickJournal(journal []mdstore.JournalEntry, t Task, kw map[string]bool, rel
 		return newer(list[i].e.CreatedAt, list[j].e.CreatedAt)
 	})
 	for _, s := range list[:min(len(list), RelevantJournal)] {
-		out = append(out, journalPick{s.e, false, 0})
+		out = append(out, journalPick{*s.e, false, 0})
 	}
 	return out
 }

@@ -221,3 +221,21 @@ func TestPrimeNoTask(t *testing.T) {
 		t.Errorf("no-task prime with learn off shows attempts, write instructions or rejected learnings:\n%s", md)
 	}
 }
+
+func TestNewer(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"2026-01-02T00:00:00Z", "2026-01-01T23:59:59Z", true},
+		{"2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", false},
+		{"2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z", false},
+		{"2026-01-01T01:00:00+02:00", "2026-01-01T00:00:00Z", false}, // 23:00 UTC the day before
+		{"2026-01-02", "2026-01-01T12:00:00Z", true},
+		{"", "2026-01-01T00:00:00Z", false},
+	} {
+		if got := newer(c.a, c.b); got != c.want {
+			t.Errorf("newer(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -153,21 +153,20 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		}
 		in.Memories = filter.Filter(all)
 	}
-	if in.Knowledge, warnings, err = s.Knowledge(); err != nil {
+	entries, warnings, err := s.Entries() // through the per-clone cache of parsed files
+	p.warnings(warnings)
+	if err != nil {
 		return err
 	}
-	p.warnings(warnings)
-	if in.Learnings, warnings, err = s.Learnings(); err != nil {
-		return err
-	}
-	p.warnings(warnings)
+	in.Knowledge, in.Learnings, in.Journal = entries.Knowledge, entries.Learnings, entries.Journal
 	if in.Skills, warnings, err = s.Skills(); err != nil {
 		return err
 	}
 	p.warnings(warnings)
-	if in.Journal, in.Loop, opts.loop, err = loadLoop(s, p, opts.loop); err != nil {
-		return err
+	if opts.loop.Run == "" {
+		opts.loop.Run, _ = s.CurrentRun()
 	}
+	in.Loop = strategy.Compute(in.Journal, opts.loop)
 	in.Task.Run = opts.loop.Run
 	in.Relevance = <-relevance
 	budgets := prompt.DefaultBudgets()
@@ -262,9 +261,9 @@ func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Cont
 
 // taskRelevance asks the search index (lore-index) how relevant the
 // knowledge, learnings and journal entries are to the task's words: for
-// each kind, the best hits, scored 0 to 1 (the best of the kind 1). The
-// answer is nil without a task text or without a usable index; prime then
-// ranks by tags alone.
+// each kind, the best hits by the path of their file, scored 0 to 1 (the
+// best of the kind 1). The answer is nil without a task text or without a
+// usable index; prime then ranks by tags alone.
 func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]float64 {
 	out := make(chan map[string]float64, 1)
 	text := strings.TrimSpace(strings.Join([]string{t.Title, t.Description, t.Feature}, " "))
@@ -275,7 +274,8 @@ func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]fl
 	}
 	go func() {
 		resp, err := index.Call(helper, index.Request{Op: index.OpSearch, Root: s.Root(), Dir: index.Dir(s),
-			Query:     index.Query{Text: text, Kinds: []mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal}, Limit: relevantHits},
+			Query: index.Query{Text: text, Kinds: []mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal},
+				Limit: relevantHits, Bare: true},
 			TimeoutMS: int(indexTimeout / time.Millisecond)}, io.Discard)
 		if err != nil || resp.Error != "" || resp.Result == nil {
 			out <- nil
@@ -288,7 +288,7 @@ func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]fl
 		rel := make(map[string]float64, len(resp.Result.Hits))
 		for _, h := range resp.Result.Hits {
 			if best[h.Kind] > 0 {
-				rel[prompt.Key(h.Kind, h.EntryID)] = h.Score / best[h.Kind]
+				rel[h.Path] = h.Score / best[h.Kind]
 			}
 		}
 		out <- rel

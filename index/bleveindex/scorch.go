@@ -20,6 +20,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"lore/index"
+	"lore/mdstore"
 )
 
 // Scorch is one bleve scorch index on disk, opened for reading or writing.
@@ -319,6 +320,11 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 	}
 	res := index.Result{Total: int(coll.Total())}
 	for _, m := range coll.Results() {
+		if q.Bare {
+			path, _, _ := strings.Cut(m.ID, "#")
+			res.Hits = append(res.Hits, index.Hit{Doc: index.Doc{ID: m.ID, Path: path, Kind: mdstore.KindOf(path)}, Score: m.Score})
+			continue
+		}
 		d, err := storedDocument(r, m.ID)
 		if err != nil {
 			return index.Result{}, err

@@ -1,0 +1,512 @@
+package mdstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Entries are the store's knowledge, learnings and journal, as Knowledge,
+// Learnings and Journal return them.
+type Entries struct {
+	Knowledge []Knowledge
+	Learnings []Learning
+	Journal   []JournalEntry
+}
+
+// Entries reads the knowledge, learnings and journal through a per-clone
+// cache of the parsed files (entries.cache in the state directory, never
+// committed): a file whose stat (mtime, ctime, inode, size) is the one
+// recorded is not read again. At 10,000 entries that is 9,000 stats
+// instead of 9,000 reads and YAML parses. A file changed less than
+// cacheRacyWindow before the cache was written is read again next time
+// (its timestamp cannot tell a later change apart); a file that does not
+// parse is not cached, so its warning is said every time.
+func (s *Store) Entries() (Entries, []Warning, error) {
+	paths, err := s.entryFiles()
+	if err != nil {
+		return Entries{}, nil, err
+	}
+	cachePath := filepath.Join(s.StateDir(), "entries.cache")
+	c := readEntryCache(cachePath)
+
+	// Where each file is in the cache (both lists are sorted).
+	at := make([]int, len(paths))
+	for i, j := 0, 0; i < len(paths); i++ {
+		for j < len(c.paths) && c.paths[j] < paths[i] {
+			j++
+		}
+		at[i] = -1
+		if j < len(c.paths) && c.paths[j] == paths[i] {
+			at[i] = j
+		}
+	}
+	// Stat every file; read and parse those the cache does not have as
+	// they are now. On every core: a stat is a few microseconds.
+	stamps := make([]fileStamp, len(paths))
+	parsed := make([]FileEntries, len(paths))
+	warnings := make([]*Warning, len(paths))
+	now := time.Now().UnixNano()
+	one := func(i int, stamper *stamper) {
+		p := paths[i]
+		st, err := stamper.stamp(filepath.Join(s.root, filepath.FromSlash(p)))
+		if err == nil && at[i] >= 0 && st.mtime != 0 && c.stamps[at[i]] == st {
+			stamps[i] = st
+			return
+		}
+		at[i] = -1
+		data, ok, err := s.read(p)
+		if err != nil {
+			warnings[i] = &Warning{Path: p, Message: err.Error() + "; skipped"}
+			return
+		}
+		if !ok {
+			return
+		}
+		fe, ws := ParseFile(p, data)
+		if len(ws) > 0 {
+			warnings[i] = &ws[0]
+			return
+		}
+		parsed[i] = fe
+		window := cacheRacyWindow
+		if st.mtime%1e9 == 0 { // a file system with whole-second times
+			window = int64(2 * time.Second)
+		}
+		if now-st.mtime >= window && now-st.ctime >= window {
+			stamps[i] = st // otherwise too new to trust: read again next time
+		}
+	}
+	// Each worker takes a contiguous run of the sorted paths, so that it
+	// stats a directory's files one after another.
+	workers := max(1, min(runtime.GOMAXPROCS(0), 8, len(paths)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := newStamper()
+			defer st.close()
+			for i := w * len(paths) / workers; i < (w+1)*len(paths)/workers; i++ {
+				one(i, st)
+			}
+		}()
+	}
+	wg.Wait()
+
+	// Every file as the cache has it, in its order: the cache's entries
+	// are the answer as they are.
+	hits := 0
+	for _, j := range at {
+		if j >= 0 {
+			hits++
+		}
+	}
+	var out Entries
+	var ws []Warning
+	if hits == len(paths) && hits == len(c.paths) {
+		out = Entries{Knowledge: c.k, Learnings: c.l, Journal: c.j}
+	} else {
+		var nk, nl, nj int
+		for i := range paths {
+			switch kind := entryKind(c, at[i], parsed[i]); kind {
+			case 'k':
+				nk++
+			case 'l':
+				nl++
+			case 'j':
+				nj++
+			}
+		}
+		out = Entries{Knowledge: make([]Knowledge, 0, nk), Learnings: make([]Learning, 0, nl), Journal: make([]JournalEntry, 0, nj)}
+		for i := range paths {
+			switch j := at[i]; {
+			case warnings[i] != nil:
+				ws = append(ws, *warnings[i])
+			case j >= 0 && c.kinds[j] == 'k':
+				out.Knowledge = append(out.Knowledge, c.k[c.index[j]])
+			case j >= 0 && c.kinds[j] == 'l':
+				out.Learnings = append(out.Learnings, c.l[c.index[j]])
+			case j >= 0 && c.kinds[j] == 'j':
+				out.Journal = append(out.Journal, c.j[c.index[j]])
+			case parsed[i].Knowledge != nil:
+				out.Knowledge = append(out.Knowledge, *parsed[i].Knowledge)
+			case parsed[i].Learning != nil:
+				out.Learnings = append(out.Learnings, *parsed[i].Learning)
+			case parsed[i].Journal != nil:
+				out.Journal = append(out.Journal, *parsed[i].Journal)
+			}
+		}
+		// A cache: failing to write it costs the next read only.
+		writeEntryCache(cachePath, paths, stamps, out)
+	}
+	sortKnowledge(out.Knowledge)
+	sort.SliceStable(out.Learnings, func(i, j int) bool { return out.Learnings[i].CreatedAt < out.Learnings[j].CreatedAt })
+	sortJournal(out.Journal)
+	return out, ws, nil
+}
+
+// entryKind is the kind of the entry a file holds: from the cache
+// (position j) or just parsed.
+func entryKind(c entryCache, j int, fe FileEntries) byte {
+	switch {
+	case j >= 0:
+		return c.kinds[j]
+	case fe.Knowledge != nil:
+		return 'k'
+	case fe.Learning != nil:
+		return 'l'
+	case fe.Journal != nil:
+		return 'j'
+	}
+	return 0
+}
+
+// entryFiles lists the knowledge, learning and journal files, sorted.
+func (s *Store) entryFiles() ([]string, error) {
+	var paths []string
+	for _, dir := range []string{KnowledgeDir, LearningsDir} {
+		ps, err := markdownFiles(s, dir)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, ps...)
+	}
+	runs, err := s.readDir(JournalDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, run := range runs {
+		if run.IsDir() && !strings.HasPrefix(run.Name(), ".") {
+			ps, err := markdownFiles(s, JournalDir+"/"+run.Name())
+			if err != nil {
+				return nil, err
+			}
+			paths = append(paths, ps...)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// cacheRacyWindow: a file whose mtime or ctime is this close to the moment
+// it was read may change again without its stat changing.
+const cacheRacyWindow = int64(50 * time.Millisecond)
+
+// fileStamp is what tells a file apart from its next version.
+type fileStamp struct {
+	mtime, ctime int64
+	ino          uint64
+	size         int64
+}
+
+// entryCache is the cache as read: for each file (sorted by path) its
+// stamp, its kind ('k', 'l', 'j') and its entry's place in k, l or j.
+type entryCache struct {
+	paths  []string
+	stamps []fileStamp
+	kinds  []byte
+	index  []int
+	k      []Knowledge
+	l      []Learning
+	j      []JournalEntry
+}
+
+// The cache file: magic, version, the number of files and of each kind,
+// then per file its path, stamp, kind and the entry's fields; strings as a
+// length and bytes.
+const (
+	cacheMagic   = "LORECACH"
+	cacheVersion = 1 // bump whenever an entry type or its parsing changes
+)
+
+// writeEntryCache writes the entries read from paths (in order, those with
+// a stamp: the others are read again next time).
+func writeEntryCache(path string, paths []string, stamps []fileStamp, out Entries) error {
+	var e encoder
+	e.buf.WriteString(cacheMagic)
+	e.uint(cacheVersion)
+	// The entries of out are in paths' order, kind by kind.
+	type rec struct {
+		path  string
+		stamp fileStamp
+		kind  byte
+		i     int
+	}
+	var recs []rec
+	var counts [3]int
+	ki, li, ji := 0, 0, 0
+	for i, p := range paths {
+		var r rec
+		switch {
+		case ki < len(out.Knowledge) && out.Knowledge[ki].Path == p:
+			r, ki = rec{p, stamps[i], 'k', ki}, ki+1
+		case li < len(out.Learnings) && out.Learnings[li].Path == p:
+			r, li = rec{p, stamps[i], 'l', li}, li+1
+		case ji < len(out.Journal) && out.Journal[ji].Path == p:
+			r, ji = rec{p, stamps[i], 'j', ji}, ji+1
+		default:
+			continue
+		}
+		if r.stamp.mtime != 0 {
+			recs = append(recs, r)
+			counts[bytes.IndexByte([]byte("klj"), r.kind)]++
+		}
+	}
+	e.uint(uint64(len(recs)))
+	for _, n := range counts {
+		e.uint(uint64(n))
+	}
+	for _, r := range recs {
+		e.str(r.path)
+		e.int(r.stamp.mtime)
+		e.int(r.stamp.ctime)
+		e.uint(r.stamp.ino)
+		e.int(r.stamp.size)
+		e.buf.WriteByte(r.kind)
+		switch r.kind {
+		case 'k':
+			k := &out.Knowledge[r.i]
+			e.strs(k.Slug, k.Title, k.Feature, k.CreatedAt, k.UpdatedAt, k.Body, k.Path)
+			e.list(k.Tags)
+			e.uint(uint64(len(k.Sources)))
+			for _, src := range k.Sources {
+				e.strs(src.Path, src.Blob)
+			}
+		case 'l':
+			l := &out.Learnings[r.i]
+			e.strs(l.ID, l.Category, l.Task, l.CreatedAt, l.Status, l.SupersededBy, l.Kind, l.TaskType, l.Body, l.Path)
+			e.list(l.Tags)
+			e.list(l.SourceRuns)
+			e.optFloat(l.Confidence)
+			e.optFloat(l.SuccessRate)
+		case 'j':
+			j := &out.Journal[r.i]
+			e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
+			e.int(int64(j.Iteration))
+			e.float(j.DurationSecs)
+			e.float(j.CostUSD)
+			e.list(j.FilesModified)
+			if f := j.Failure; f != nil {
+				e.buf.WriteByte(1)
+				e.strs(f.WhatTried, f.WhyFailed, f.ErrorCategory, f.StackTrace, f.RetrySuggestion)
+				e.list(f.RelevantFiles)
+			} else {
+				e.buf.WriteByte(0)
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if err := os.WriteFile(tmp, e.buf.Bytes(), 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// readEntryCache reads the cache at path; a missing, damaged or older
+// cache reads as empty.
+func readEntryCache(path string) entryCache {
+	data, err := mapCacheFile(path)
+	if err != nil || len(data) < len(cacheMagic) || string(data[:len(cacheMagic)]) != cacheMagic {
+		return entryCache{}
+	}
+	d := decoder{data: data, off: len(cacheMagic)}
+	if d.uint() != cacheVersion {
+		return entryCache{}
+	}
+	n, nk, nl, nj := d.uint(), d.uint(), d.uint(), d.uint()
+	if n > uint64(len(data)) || nk+nl+nj != n {
+		return entryCache{}
+	}
+	c := entryCache{paths: make([]string, n), stamps: make([]fileStamp, n), kinds: make([]byte, n), index: make([]int, n),
+		k: make([]Knowledge, nk), l: make([]Learning, nl), j: make([]JournalEntry, nj)}
+	var ki, li, ji int
+	for i := 0; i < int(n) && d.err == nil; i++ {
+		c.paths[i] = d.str()
+		c.stamps[i] = fileStamp{mtime: d.int(), ctime: d.int(), ino: d.uint(), size: d.int()}
+		c.kinds[i] = d.byte()
+		switch {
+		case c.kinds[i] == 'k' && ki < len(c.k):
+			k := &c.k[ki]
+			c.index[i], ki = ki, ki+1
+			d.strs(&k.Slug, &k.Title, &k.Feature, &k.CreatedAt, &k.UpdatedAt, &k.Body, &k.Path)
+			k.Tags = d.list()
+			if ns := d.uint(); ns > 0 && ns < 1<<16 {
+				k.Sources = make([]Source, ns)
+				for j := range k.Sources {
+					d.strs(&k.Sources[j].Path, &k.Sources[j].Blob)
+				}
+			}
+		case c.kinds[i] == 'l' && li < len(c.l):
+			l := &c.l[li]
+			c.index[i], li = li, li+1
+			d.strs(&l.ID, &l.Category, &l.Task, &l.CreatedAt, &l.Status, &l.SupersededBy, &l.Kind, &l.TaskType, &l.Body, &l.Path)
+			l.Tags = d.list()
+			l.SourceRuns = d.list()
+			l.Confidence = d.optFloat()
+			l.SuccessRate = d.optFloat()
+		case c.kinds[i] == 'j' && ji < len(c.j):
+			j := &c.j[ji]
+			c.index[i], ji = ji, ji+1
+			d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.Notes, &j.Path)
+			j.Iteration = int(d.int())
+			j.DurationSecs = d.float()
+			j.CostUSD = d.float()
+			j.FilesModified = d.list()
+			if d.byte() == 1 {
+				f := &Failure{}
+				d.strs(&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.StackTrace, &f.RetrySuggestion)
+				f.RelevantFiles = d.list()
+				j.Failure = f
+			}
+		default:
+			d.fail()
+		}
+		if i > 0 && c.paths[i] <= c.paths[i-1] {
+			d.fail()
+		}
+	}
+	if d.err != nil || d.off != len(data) {
+		return entryCache{}
+	}
+	return c
+}
+
+var errBadCache = errors.New("mdstore: entries.cache is damaged")
+
+type encoder struct{ buf bytes.Buffer }
+
+func (e *encoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(nil, v)) }
+func (e *encoder) int(v int64)   { e.buf.Write(binary.AppendVarint(nil, v)) }
+func (e *encoder) float(v float64) {
+	e.buf.Write(binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)))
+}
+func (e *encoder) str(s string) { e.uint(uint64(len(s))); e.buf.WriteString(s) }
+func (e *encoder) strs(ss ...string) {
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+// list keeps nil and empty apart, as the parsers do.
+func (e *encoder) list(l []string) {
+	if l == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(l)) + 1)
+	e.strs(l...)
+}
+
+func (e *encoder) optFloat(p *float64) {
+	if p == nil {
+		e.buf.WriteByte(0)
+		return
+	}
+	e.buf.WriteByte(1)
+	e.float(*p)
+}
+
+type decoder struct {
+	data []byte
+	off  int
+	err  error
+}
+
+func (d *decoder) fail() { d.err, d.off = errBadCache, len(d.data) }
+
+func (d *decoder) uint() uint64 {
+	v, n := binary.Uvarint(d.data[d.off:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *decoder) int() int64 {
+	v, n := binary.Varint(d.data[d.off:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if d.off >= len(d.data) {
+		d.fail()
+		return 0
+	}
+	d.off++
+	return d.data[d.off-1]
+}
+
+func (d *decoder) float() float64 {
+	if len(d.data)-d.off < 8 {
+		d.fail()
+		return 0
+	}
+	d.off += 8
+	return math.Float64frombits(binary.LittleEndian.Uint64(d.data[d.off-8:]))
+}
+
+func (d *decoder) str() string {
+	n := d.uint()
+	if n > uint64(len(d.data)-d.off) {
+		d.fail()
+		return ""
+	}
+	s := cacheString(d.data[d.off : d.off+int(n)])
+	d.off += int(n)
+	return s
+}
+
+func (d *decoder) strs(ps ...*string) {
+	for _, p := range ps {
+		*p = d.str()
+	}
+}
+
+func (d *decoder) list() []string {
+	n := d.uint()
+	if n == 0 {
+		return nil
+	}
+	if n-1 > uint64(len(d.data)-d.off) {
+		d.fail()
+		return nil
+	}
+	l := make([]string, n-1)
+	for i := range l {
+		l[i] = d.str()
+	}
+	return l
+}
+
+func (d *decoder) optFloat() *float64 {
+	if d.byte() == 0 {
+		return nil
+	}
+	v := d.float()
+	return &v
+}
