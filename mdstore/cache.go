@@ -32,12 +32,14 @@ type Entries struct {
 // (its timestamp cannot tell a later change apart); a file that does not
 // parse is not cached, so its warning is said every time.
 func (s *Store) Entries() (Entries, []Warning, error) {
-	paths, err := s.entryFiles()
+	cachePath := filepath.Join(s.StateDir(), "entries.cache")
+	c := readEntryCache(cachePath)
+	now := time.Now().UnixNano()
+	l, err := s.listEntryFiles(c, now)
 	if err != nil {
 		return Entries{}, nil, err
 	}
-	cachePath := filepath.Join(s.StateDir(), "entries.cache")
-	c := readEntryCache(cachePath)
+	paths := l.paths
 
 	// Where each file is in the cache (both lists are sorted).
 	at := make([]int, len(paths))
@@ -55,7 +57,6 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 	stamps := make([]fileStamp, len(paths))
 	parsed := make([]FileEntries, len(paths))
 	warnings := make([]*Warning, len(paths))
-	now := time.Now().UnixNano()
 	one := func(i int, stamper *stamper) {
 		p := paths[i]
 		st, err := stamper.stamp(filepath.Join(s.root, filepath.FromSlash(p)))
@@ -78,11 +79,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			return
 		}
 		parsed[i] = fe
-		window := cacheRacyWindow
-		if st.mtime%1e9 == 0 { // a file system with whole-second times
-			window = int64(2 * time.Second)
-		}
-		if now-st.mtime >= window && now-st.ctime >= window {
+		if st.settled(now) {
 			stamps[i] = st // otherwise too new to trust: read again next time
 		}
 	}
@@ -115,6 +112,9 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 	var ws []Warning
 	if hits == len(paths) && hits == len(c.paths) {
 		out = Entries{Knowledge: c.k, Learnings: c.l, Journal: c.j}
+		if !l.unchanged { // the same files, but a directory's new stamp to record
+			writeEntryCache(cachePath, l, stamps, out)
+		}
 	} else {
 		var nk, nl, nj int
 		for i := range paths {
@@ -147,7 +147,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			}
 		}
 		// A cache: failing to write it costs the next read only.
-		writeEntryCache(cachePath, paths, stamps, out)
+		writeEntryCache(cachePath, l, stamps, out)
 	}
 	sortKnowledge(out.Knowledge)
 	sort.SliceStable(out.Learnings, func(i, j int) bool { return out.Learnings[i].CreatedAt < out.Learnings[j].CreatedAt })
@@ -171,54 +171,162 @@ func entryKind(c entryCache, j int, fe FileEntries) byte {
 	return 0
 }
 
-// entryFiles lists the knowledge, learning and journal files, sorted.
-func (s *Store) entryFiles() ([]string, error) {
-	var paths []string
-	for _, dir := range []string{KnowledgeDir, LearningsDir} {
-		ps, err := markdownFiles(s, dir)
-		if err != nil {
-			return nil, err
+// listing is the knowledge, learning and journal files (sorted), and
+// the directories they were listed from with their stamps (zero when too
+// new to trust).
+type listing struct {
+	paths     []string
+	dirs      []string
+	dirStamps []fileStamp
+	// unchanged: every directory was as the cache has it.
+	unchanged bool
+}
+
+// listEntryFiles lists the entry files. A directory whose stamp is the one
+// the cache recorded has the files the cache lists: a file created,
+// deleted or renamed in it would have changed its mtime. Only the
+// directories changed since are read.
+func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
+	l := listing{unchanged: len(c.dirs) > 0}
+	st := newStamper()
+	defer st.close()
+	// dir's files (or for the journal, its runs): from the cache, or read.
+	list := func(dir string, subdirs bool) ([]string, error) {
+		stamp, err := st.stamp(filepath.Join(s.root, filepath.FromSlash(dir)))
+		if errors.Is(err, os.ErrNotExist) {
+			l.unchanged = l.unchanged && c.dir(dir) < 0
+			return nil, nil
 		}
-		paths = append(paths, ps...)
+		if err != nil {
+			return nil, fmt.Errorf("mdstore: read %s: %w", dir, err)
+		}
+		if !stamp.settled(now) {
+			stamp = fileStamp{}
+		}
+		l.dirs, l.dirStamps = append(l.dirs, dir), append(l.dirStamps, stamp)
+		if i := c.dir(dir); i >= 0 && stamp.mtime != 0 && c.dirStamps[i] == stamp {
+			if subdirs {
+				return c.subdirs(dir), nil
+			}
+			return c.files(dir), nil
+		}
+		l.unchanged = false
+		if subdirs {
+			entries, err := s.readDir(dir)
+			var runs []string
+			for _, e := range entries {
+				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+					runs = append(runs, dir+"/"+e.Name())
+				}
+			}
+			return runs, err
+		}
+		return markdownFiles(s, dir)
 	}
-	runs, err := s.readDir(JournalDir)
+	for _, dir := range []string{KnowledgeDir, LearningsDir} {
+		ps, err := list(dir, false)
+		if err != nil {
+			return l, err
+		}
+		l.paths = append(l.paths, ps...)
+	}
+	runs, err := list(JournalDir, true)
 	if err != nil {
-		return nil, err
+		return l, err
 	}
 	for _, run := range runs {
-		if run.IsDir() && !strings.HasPrefix(run.Name(), ".") {
-			ps, err := markdownFiles(s, JournalDir+"/"+run.Name())
-			if err != nil {
-				return nil, err
-			}
-			paths = append(paths, ps...)
+		ps, err := list(run, false)
+		if err != nil {
+			return l, err
+		}
+		l.paths = append(l.paths, ps...)
+	}
+	l.unchanged = l.unchanged && len(l.dirs) == len(c.dirs)
+	sort.Strings(l.paths)
+	sort.Sort(byDir{&l})
+	return l, nil
+}
+
+// byDir sorts a listing's directories with their stamps.
+type byDir struct{ l *listing }
+
+func (b byDir) Len() int           { return len(b.l.dirs) }
+func (b byDir) Less(i, j int) bool { return b.l.dirs[i] < b.l.dirs[j] }
+func (b byDir) Swap(i, j int) {
+	b.l.dirs[i], b.l.dirs[j] = b.l.dirs[j], b.l.dirs[i]
+	b.l.dirStamps[i], b.l.dirStamps[j] = b.l.dirStamps[j], b.l.dirStamps[i]
+}
+
+// dir is where the cache has directory d, -1 when it does not.
+func (c entryCache) dir(d string) int {
+	i := sort.SearchStrings(c.dirs, d)
+	if i < len(c.dirs) && c.dirs[i] == d {
+		return i
+	}
+	return -1
+}
+
+// files lists the files the cache has directly in directory d.
+func (c entryCache) files(d string) []string {
+	prefix := d + "/"
+	var out []string
+	for i := sort.SearchStrings(c.paths, prefix); i < len(c.paths) && strings.HasPrefix(c.paths[i], prefix); i++ {
+		if !strings.Contains(c.paths[i][len(prefix):], "/") {
+			out = append(out, c.paths[i])
 		}
 	}
-	sort.Strings(paths)
-	return paths, nil
+	return out
+}
+
+// subdirs lists the directories the cache has directly in directory d.
+func (c entryCache) subdirs(d string) []string {
+	prefix := d + "/"
+	var out []string
+	for i := sort.SearchStrings(c.dirs, prefix); i < len(c.dirs) && strings.HasPrefix(c.dirs[i], prefix); i++ {
+		if !strings.Contains(c.dirs[i][len(prefix):], "/") {
+			out = append(out, c.dirs[i])
+		}
+	}
+	return out
 }
 
 // cacheRacyWindow: a file whose mtime or ctime is this close to the moment
 // it was read may change again without its stat changing.
 const cacheRacyWindow = int64(50 * time.Millisecond)
 
-// fileStamp is what tells a file apart from its next version.
+// fileStamp is what tells a file (or a directory) apart from its next
+// version.
 type fileStamp struct {
 	mtime, ctime int64
 	ino          uint64
 	size         int64
 }
 
-// entryCache is the cache as read: for each file (sorted by path) its
-// stamp, its kind ('k', 'l', 'j') and its entry's place in k, l or j.
+// settled reports whether the stamp can be trusted at time now: a file
+// changed within the racy window may change again within the same
+// timestamp.
+func (st fileStamp) settled(now int64) bool {
+	window := cacheRacyWindow
+	if st.mtime%1e9 == 0 { // a file system with whole-second times
+		window = int64(2 * time.Second)
+	}
+	return now-st.mtime >= window && now-st.ctime >= window
+}
+
+// entryCache is the cache as read: the directories listed (sorted) with
+// their stamps; for each file listed (sorted by path) its stamp, its kind
+// ('k', 'l', 'j', or 'x' for a file not cached: read it) and its entry's
+// place in k, l or j.
 type entryCache struct {
-	paths  []string
-	stamps []fileStamp
-	kinds  []byte
-	index  []int
-	k      []Knowledge
-	l      []Learning
-	j      []JournalEntry
+	dirs      []string
+	dirStamps []fileStamp
+	paths     []string
+	stamps    []fileStamp
+	kinds     []byte
+	index     []int
+	k         []Knowledge
+	l         []Learning
+	j         []JournalEntry
 }
 
 // The cache file: magic, version, the number of files and of each kind,
@@ -226,15 +334,21 @@ type entryCache struct {
 // length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 1 // bump whenever an entry type or its parsing changes
+	cacheVersion = 2 // bump whenever an entry type or its parsing changes
 )
 
-// writeEntryCache writes the entries read from paths (in order, those with
-// a stamp: the others are read again next time).
-func writeEntryCache(path string, paths []string, stamps []fileStamp, out Entries) error {
+// writeEntryCache writes the listing and the entries read from its files
+// (in order; those without a stamp are read again next time).
+func writeEntryCache(path string, l listing, stamps []fileStamp, out Entries) error {
+	paths := l.paths
 	var e encoder
 	e.buf.WriteString(cacheMagic)
 	e.uint(cacheVersion)
+	e.uint(uint64(len(l.dirs)))
+	for i, d := range l.dirs {
+		e.str(d)
+		e.stamp(l.dirStamps[i])
+	}
 	// The entries of out are in paths' order, kind by kind.
 	type rec struct {
 		path  string
@@ -255,12 +369,14 @@ func writeEntryCache(path string, paths []string, stamps []fileStamp, out Entrie
 		case ji < len(out.Journal) && out.Journal[ji].Path == p:
 			r, ji = rec{p, stamps[i], 'j', ji}, ji+1
 		default:
-			continue
+			r = rec{p, fileStamp{}, 'x', 0}
 		}
-		if r.stamp.mtime != 0 {
-			recs = append(recs, r)
+		if r.stamp.mtime == 0 {
+			r.kind = 'x'
+		} else {
 			counts[bytes.IndexByte([]byte("klj"), r.kind)]++
 		}
+		recs = append(recs, r)
 	}
 	e.uint(uint64(len(recs)))
 	for _, n := range counts {
@@ -268,10 +384,7 @@ func writeEntryCache(path string, paths []string, stamps []fileStamp, out Entrie
 	}
 	for _, r := range recs {
 		e.str(r.path)
-		e.int(r.stamp.mtime)
-		e.int(r.stamp.ctime)
-		e.uint(r.stamp.ino)
-		e.int(r.stamp.size)
+		e.stamp(r.stamp)
 		e.buf.WriteByte(r.kind)
 		switch r.kind {
 		case 'k':
@@ -331,18 +444,32 @@ func readEntryCache(path string) entryCache {
 	if d.uint() != cacheVersion {
 		return entryCache{}
 	}
-	n, nk, nl, nj := d.uint(), d.uint(), d.uint(), d.uint()
-	if n > uint64(len(data)) || nk+nl+nj != n {
+	nd := d.uint()
+	if nd > uint64(len(data)) {
 		return entryCache{}
 	}
-	c := entryCache{paths: make([]string, n), stamps: make([]fileStamp, n), kinds: make([]byte, n), index: make([]int, n),
-		k: make([]Knowledge, nk), l: make([]Learning, nl), j: make([]JournalEntry, nj)}
+	c := entryCache{dirs: make([]string, nd), dirStamps: make([]fileStamp, nd)}
+	for i := range c.dirs {
+		c.dirs[i] = d.str()
+		c.dirStamps[i] = d.stamp()
+		if i > 0 && c.dirs[i] <= c.dirs[i-1] {
+			d.fail()
+		}
+	}
+	n, nk, nl, nj := d.uint(), d.uint(), d.uint(), d.uint()
+	if d.err != nil || n > uint64(len(data)) || nk+nl+nj > n {
+		return entryCache{}
+	}
+	c.paths, c.stamps, c.kinds, c.index = make([]string, n), make([]fileStamp, n), make([]byte, n), make([]int, n)
+	c.k, c.l, c.j = make([]Knowledge, nk), make([]Learning, nl), make([]JournalEntry, nj)
 	var ki, li, ji int
 	for i := 0; i < int(n) && d.err == nil; i++ {
 		c.paths[i] = d.str()
-		c.stamps[i] = fileStamp{mtime: d.int(), ctime: d.int(), ino: d.uint(), size: d.int()}
+		c.stamps[i] = d.stamp()
 		c.kinds[i] = d.byte()
 		switch {
+		case c.kinds[i] == 'x':
+			c.index[i] = -1
 		case c.kinds[i] == 'k' && ki < len(c.k):
 			k := &c.k[ki]
 			c.index[i], ki = ki, ki+1
@@ -383,7 +510,7 @@ func readEntryCache(path string) entryCache {
 			d.fail()
 		}
 	}
-	if d.err != nil || d.off != len(data) {
+	if d.err != nil || d.off != len(data) || ki != len(c.k) || li != len(c.l) || ji != len(c.j) {
 		return entryCache{}
 	}
 	return c
@@ -397,6 +524,12 @@ func (e *encoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(nil, v)) }
 func (e *encoder) int(v int64)   { e.buf.Write(binary.AppendVarint(nil, v)) }
 func (e *encoder) float(v float64) {
 	e.buf.Write(binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)))
+}
+func (e *encoder) stamp(st fileStamp) {
+	e.int(st.mtime)
+	e.int(st.ctime)
+	e.uint(st.ino)
+	e.int(st.size)
 }
 func (e *encoder) str(s string) { e.uint(uint64(len(s))); e.buf.WriteString(s) }
 func (e *encoder) strs(ss ...string) {
@@ -468,6 +601,10 @@ func (d *decoder) float() float64 {
 	}
 	d.off += 8
 	return math.Float64frombits(binary.LittleEndian.Uint64(d.data[d.off-8:]))
+}
+
+func (d *decoder) stamp() fileStamp {
+	return fileStamp{mtime: d.int(), ctime: d.int(), ino: d.uint(), size: d.int()}
 }
 
 func (d *decoder) str() string {

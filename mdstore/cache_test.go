@@ -74,6 +74,19 @@ func TestEntriesCache(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	check("after changes, cached")
 
+	// A new run's directory, a learning deleted: directories whose stamp
+	// changed are listed again.
+	if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r2", Outcome: "done", Notes: "second run"}); err != nil {
+		t.Fatal(err)
+	}
+	learnings, _, _ := s.Learnings()
+	os.Remove(filepath.Join(dir, filepath.FromSlash(learnings[0].Path)))
+	check("new run, learning deleted")
+	time.Sleep(60 * time.Millisecond)
+	check("new run, learning deleted, cached")
+	os.RemoveAll(filepath.Join(dir, ".agent/journal/r2"))
+	check("run removed")
+
 	// A damaged cache is read as empty and rewritten.
 	os.WriteFile(filepath.Join(s.StateDir(), "entries.cache"), []byte("LORECACH\x01\x05garbage"), 0o644)
 	check("damaged cache")

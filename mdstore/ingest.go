@@ -194,9 +194,9 @@ func mergeSameTitle(ks []NewKnowledge, k NewKnowledge) []NewKnowledge {
 }
 
 func nearDuplicateOfAny(ls []NewLearning, l NewLearning) bool {
-	words := learningWords(l.Body)
+	words := LearningWords(l.Body)
 	for _, other := range ls {
-		if other.Category == l.Category && wordOverlap(words, learningWords(other.Body)) > 0.8 {
+		if other.Category == l.Category && NearDuplicateWords(words, LearningWords(other.Body)) {
 			return true
 		}
 	}

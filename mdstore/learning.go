@@ -188,9 +188,9 @@ func renderLearning(l Learning) []byte {
 	return w.done(l.Body)
 }
 
-// learningWords are the words of a learning that count for near-duplicate
+// LearningWords are the words of a learning that count for near-duplicate
 // detection: lowercase, longer than two characters.
-func learningWords(text string) map[string]bool {
+func LearningWords(text string) map[string]bool {
 	words := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
@@ -219,18 +219,29 @@ func wordOverlap(a, b map[string]bool) float64 {
 // NearDuplicateLearnings says whether two learnings say the same thing:
 // the same category and more than 80% of their words shared (seed 002).
 func NearDuplicateLearnings(a, b Learning) bool {
-	return a.Category == b.Category && wordOverlap(learningWords(a.Body), learningWords(b.Body)) > 0.8
+	return a.Category == b.Category && NearDuplicateWords(LearningWords(a.Body), LearningWords(b.Body))
+}
+
+// NearDuplicateWords says whether two learnings' words (LearningWords)
+// make them near duplicates: more than 80% shared. Sets whose sizes
+// differ by more than that are told apart without comparing words.
+func NearDuplicateWords(a, b map[string]bool) bool {
+	small, large := min(len(a), len(b)), max(len(a), len(b))
+	if float64(small) <= 0.8*float64(large) { // the overlap is at most small/large
+		return false
+	}
+	return wordOverlap(a, b) > 0.8
 }
 
 // findNearDuplicateLearning returns the active or staged learning of the
 // same category whose words overlap the body's by more than 80%.
 func findNearDuplicateLearning(existing []Learning, category, body string) (Learning, bool) {
-	words := learningWords(body)
+	words := LearningWords(body)
 	for _, l := range existing {
 		if l.Category != category || (l.Status != "active" && l.Status != "staged") {
 			continue
 		}
-		if wordOverlap(words, learningWords(l.Body)) > 0.8 {
+		if NearDuplicateWords(words, LearningWords(l.Body)) {
 			return l, true
 		}
 	}

@@ -552,19 +552,24 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw map[string]bool, rel map[st
 		}
 		return newer(list[i].l.CreatedAt, list[j].l.CreatedAt)
 	})
+	// Near duplicates shown once, the newest: each learning's words are
+	// taken once (mdstore.NearDuplicateLearnings would take them for
+	// every pair).
 	var out []mdstore.Learning
+	var words []map[string]bool
 	for _, s := range list {
+		w := mdstore.LearningWords(s.l.Body)
 		dup := -1
 		for i, o := range out {
-			if mdstore.NearDuplicateLearnings(o, s.l) {
+			if o.Category == s.l.Category && mdstore.NearDuplicateWords(words[i], w) {
 				dup = i
 			}
 		}
 		switch {
 		case dup < 0:
-			out = append(out, s.l)
+			out, words = append(out, s.l), append(words, w)
 		case newer(s.l.CreatedAt, out[dup].CreatedAt):
-			out[dup] = s.l
+			out[dup], words[dup] = s.l, w
 		}
 	}
 	return out
