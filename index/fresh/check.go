@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"lore/index"
 	"lore/mdstore"
@@ -59,6 +60,10 @@ type checker struct {
 	// many candidates were looked at.
 	sink     func([]index.Doc) error
 	progress func(done, total int)
+
+	// Candidates looked at and found changed, for the prefault.
+	looked, changed atomic.Int64
+	total           int
 }
 
 func isRoot(p string) bool {
@@ -431,8 +436,10 @@ type look struct {
 const BatchSize = 2000
 
 // Indexing a changed file and answering a search on the result takes
-// ~80 KiB of fresh memory per file: a check that reads at least
-// PrefaultMin files prefaults that much (see Prefault).
+// ~80 KiB of fresh memory per file: a check that finds at least
+// PrefaultMin files changed prefaults that much for the files it expects
+// to find changed (see Prefault). A check of unchanged files prefaults
+// nothing.
 const (
 	PrefaultMin     = 16
 	PrefaultMax     = 1000
@@ -451,11 +458,7 @@ func (c *checker) statCandidates() error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	if c.sink == nil && len(paths) >= PrefaultMin {
-		// Many files may have changed: while they are read, ready the
-		// memory indexing them will take.
-		go Prefault(min(len(paths), PrefaultMax) * PrefaultPerFile)
-	}
+	c.total = len(paths)
 	looks := make([]look, min(len(paths), lookChunk))
 	for start := 0; start < len(paths); start += lookChunk {
 		chunk := paths[start:min(start+lookChunk, len(paths))]
@@ -494,8 +497,16 @@ func (c *checker) look(p string) look {
 	l := look{}
 	l.rec, l.known = c.record(p)
 	l.st, l.err = Stat(c.abs(p))
+	looked := c.looked.Add(1)
 	if l.err != nil || l.st.dir || (l.known && l.rec.stat.same(l.st)) {
 		return l
+	}
+	if c.changed.Add(1) == PrefaultMin && c.sink == nil {
+		// Many files have changed: while they are read, ready the memory
+		// indexing them will take, for as many as the share changed so
+		// far says.
+		n := int(int64(PrefaultMin) * int64(c.total) / looked)
+		go Prefault(min(max(n, PrefaultMin), PrefaultMax) * PrefaultPerFile)
 	}
 	data, err := os.ReadFile(c.abs(p))
 	if err != nil {
