@@ -125,7 +125,7 @@ func Matches(queryTerm, docTerm string) (exact, fuzzy bool) {
 // SnippetWidth is about how many characters a snippet shows.
 const SnippetWidth = 160
 
-// Snippet is a window of text around its first word that matches one of
+// Snippet is a window of text showing its first word that matches one of
 // the query terms (exactly if any does, else fuzzily), whitespace
 // collapsed, "…" where it was cut; the beginning of text when no word
 // matches. It never splits a character.
@@ -138,8 +138,11 @@ func Snippet(text string, terms []string, width int) string {
 	at := firstMatch(text, terms)
 	start := 0
 	if at >= 0 {
-		pos := utf8.RuneCountInString(text[:at])
-		start = max(0, pos-width/4)
+		// A match in the first half shows from the beginning; a later
+		// one a quarter of the width into the window.
+		if pos := utf8.RuneCountInString(text[:at]); pos > width/2 {
+			start = pos - width/4
+		}
 	}
 	end := min(len(runes), start+width)
 	start = max(0, end-width)

@@ -91,6 +91,16 @@ func TestSnippet(t *testing.T) {
 	if s := Snippet("short text", []string{"x"}, 60); s != "short text" {
 		t.Errorf("short snippet = %q", s)
 	}
+	// A match early on shows the beginning; one at the very end is shown
+	// whole (search's table narrows a 160-character snippet to 80 so).
+	early := "the zeppelin lands " + strings.Repeat("more filler ", 20)
+	if s := Snippet(early, []string{"zeppelin"}, 60); !strings.HasPrefix(s, "the zeppelin") {
+		t.Errorf("early match: Snippet = %q", s)
+	}
+	late := strings.Repeat("filler words here ", 20) + "the zeppelin."
+	if s := Snippet(late, []string{"zeppelin"}, 40); !strings.HasSuffix(s, "the zeppelin.") {
+		t.Errorf("late match: Snippet = %q", s)
+	}
 }
 
 func FuzzSnippet(f *testing.F) {

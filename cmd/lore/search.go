@@ -229,7 +229,7 @@ func printHits(p *printer, res index.Result, q index.Query, format string) error
 		printHitsMarkdown(p.out, res.Hits)
 	default:
 		if len(res.Hits) > 0 {
-			p.hitTable(res.Hits)
+			p.hitTable(res.Hits, index.Tokens(q.Text))
 		}
 	}
 	msg := ""
@@ -261,6 +261,9 @@ func printHits(p *printer, res index.Result, q index.Query, format string) error
 	return nil
 }
 
+// tableSnippetWidth is how much of a hit's snippet a table line shows.
+const tableSnippetWidth = 80
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -268,13 +271,14 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// hitTable prints one line per hit: kind, id, tags, and the snippet.
-func (p *printer) hitTable(hits []index.Hit) {
+// hitTable prints one line per hit: kind, id, tags, and the snippet,
+// narrowed around the match to fit the line.
+func (p *printer) hitTable(hits []index.Hit, terms []string) {
 	tw := tabwriter.NewWriter(p.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.paint(ansiBold, "KIND"), p.paint(ansiBold, "ID"), p.paint(ansiBold, "TAGS"), p.paint(ansiBold, "MATCH"))
 	for _, h := range hits {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.paint(ansiCyan, string(h.Kind)), p.paint(ansiYellow, h.EntryID),
-			p.paint(ansiDim, strings.Join(h.Tags, ",")), summary(h.Snippet, 80))
+			p.paint(ansiDim, strings.Join(h.Tags, ",")), index.Snippet(h.Snippet, terms, tableSnippetWidth))
 	}
 	tw.Flush()
 }
