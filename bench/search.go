@@ -47,8 +47,8 @@ func benchSearch(args []string) error {
 	fmt.Fprintf(&out, "Whole processes on generated stores (memories 10%%, knowledge 15%%, learnings 25%%, journal 50%%), %d runs each, alternating with the baseline: a program that reads every file under .agent/ and scans it for the word (%s, %d cores, %s).\n\n",
 		*runs, runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&out, "Command: `go run ./bench search -sizes %s -runs %d -write BENCHMARKS.md`\n\n", *sizes, *runs)
-	out.WriteString("| entries | rebuild | rebuild peak RSS | scan all files | search | fuzzy search | filtered search | scan / search | search after 100 edits | after a pull of 100 | edits / unchanged |\n")
-	out.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	out.WriteString("| entries | rebuild | rebuild peak RSS | scan all files | search | fuzzy search | filtered search | scan / search | search after 100 edits | index settled | after a pull of 100 | index settled | edits / unchanged | pull / unchanged |\n")
+	out.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
@@ -92,18 +92,19 @@ func benchSearch(args []string) error {
 				scan, plain, fuzzy, filtered = append(scan, tScan), append(plain, tPlain), append(fuzzy, tFuzzy), append(filtered, tFiltered)
 			}
 		}
-		edits, err := afterChanges(c, env, lore, *runs, handEdit)
+		edits, editsSettled, err := afterChanges(c, env, lore, *runs, handEdit)
 		if err != nil {
 			return err
 		}
-		pulls, err := afterChanges(c, env, lore, *runs, pullChanges)
+		pulls, pullsSettled, err := afterChanges(c, env, lore, *runs, pullChanges)
 		if err != nil {
 			return err
 		}
-		row := fmt.Sprintf("| %d | %.1f s | %d MB | %s | %s | %s | %s | %.0f× | %s | %s | %.2f× |\n", n,
+		row := fmt.Sprintf("| %d | %.1f s | %d MB | %s | %s | %s | %s | %.0f× | %s | %s | %s | %s | %.2f× | %.2f× |\n", n,
 			rebuild.Seconds(), rss>>20, ms(median(scan)), ms(median(plain)), ms(median(fuzzy)), ms(median(filtered)),
-			float64(median(scan))/float64(median(plain)), ms(median(edits)), ms(median(pulls)),
-			float64(median(edits))/float64(median(plain)))
+			float64(median(scan))/float64(median(plain)), ms(median(edits)), ms(median(editsSettled)),
+			ms(median(pulls)), ms(median(pullsSettled)),
+			float64(median(edits))/float64(median(plain)), float64(median(pulls))/float64(median(plain)))
 		fmt.Fprint(os.Stderr, row)
 		out.WriteString(row)
 	}
@@ -116,25 +117,42 @@ func benchSearch(args []string) error {
 }
 
 // afterChanges times the first search after change(i) changed 100
-// entries, runs times.
-func afterChanges(c corpus, env []string, lore string, runs int, change func(c corpus, env []string, round int) error) ([]time.Duration, error) {
-	var times []time.Duration
+// entries, runs times: until lore answered, and until the index holds
+// every change (lore-index answers once the changed entries the search
+// can find are indexed, and indexes the others after lore has gone, as
+// long as it holds the index's write lock).
+func afterChanges(c corpus, env []string, lore string, runs int, change func(c corpus, env []string, round int) error) (answered, settled []time.Duration, err error) {
+	lock := filepath.Join(c.dir, ".git", "lore", "index", "write.lock")
 	for i := 0; i < runs; i++ {
 		if err := change(c, env, i); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		start := time.Now()
 		d, err := timeRun(c.dir, env, lore, "search", c.word)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		times = append(times, d)
+		if err := waitForLock(lock); err != nil {
+			return nil, nil, err
+		}
+		answered, settled = append(answered, d), append(settled, time.Since(start))
 		// Let the racy window pass so that the next round starts clean.
 		time.Sleep(100 * time.Millisecond)
 		if _, err := timeRun(c.dir, env, lore, "search", c.word); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return times, nil
+	return answered, settled, nil
+}
+
+// waitForLock returns once nobody holds the flock on path.
+func waitForLock(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
 }
 
 // changedFiles picks 100 knowledge and learning files for round.

@@ -27,7 +27,7 @@ const Protocol = 1
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, and the manifest of what it holds. An index written with another
 // version is rebuilt. Bump it whenever either changes.
-const FormatVersion = 3
+const FormatVersion = 4
 
 // HelperName is the name of the index binary.
 const HelperName = "lore-index"
@@ -46,6 +46,10 @@ type Request struct {
 	// Root is the store root (holding .agent/), Dir the index directory.
 	Root string `json:"root"`
 	Dir  string `json:"dir"`
+	// GitIndex is the git worktree's index file, Prefix the store root
+	// relative to the worktree's top (both "" outside git).
+	GitIndex string `json:"git_index,omitempty"`
+	Prefix   string `json:"prefix,omitempty"`
 	// Query is the search, for OpSearch.
 	Query Query `json:"query"`
 	// TimeoutMS bounds every wait for another process's lock.
@@ -61,8 +65,11 @@ type Response struct {
 	Status   *Status `json:"status,omitempty"`
 	Report   Report  `json:"report"`
 	// Busy is set when another process held the index past the timeout.
-	Busy  bool   `json:"busy,omitempty"`
-	Error string `json:"error,omitempty"`
+	Busy bool `json:"busy,omitempty"`
+	// Working is set when lore-index answered before it finished: it goes
+	// on indexing the rest of the changes after letting lore go.
+	Working bool   `json:"working,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // Report says what bringing the index up to date did.
@@ -77,6 +84,10 @@ type Report struct {
 	Removed int `json:"removed"`
 	// Warnings are the problems of the files that were read.
 	Warnings []mdstore.Warning `json:"warnings,omitempty"`
+	// LastError is what went wrong finishing an earlier update after its
+	// search had been answered (see bleveindex.Serve), until an update
+	// succeeds.
+	LastError string `json:"last_error,omitempty"`
 }
 
 // Status is what `lore index status` shows.
@@ -92,6 +103,14 @@ type Status struct {
 	EveryFile bool `json:"every_file_checked"`
 	// Problem says why there is no usable index ("" when there is one).
 	Problem string `json:"problem,omitempty"`
+	// LastError is Report.LastError.
+	LastError string `json:"last_error,omitempty"`
+}
+
+// StoreRequest is a request of op about store s.
+func StoreRequest(s *mdstore.Store, op string) Request {
+	gitIndex, prefix := s.GitIndex()
+	return Request{Op: op, Root: s.Root(), Dir: Dir(s), GitIndex: gitIndex, Prefix: prefix}
 }
 
 // ErrNoHelper means lore-index is not installed (or LORE_INDEX=off).
@@ -120,7 +139,11 @@ func FindHelper(getenv func(string) string) (string, error) {
 }
 
 // Call runs the helper with req and returns its response. stderr receives
-// the helper's progress output.
+// the helper's progress output. The helper may go on after answering (a
+// search answered before all changes were indexed; see
+// bleveindex.Serve): Call then returns once the helper has answered and
+// let go of its standard output and error, and collects its exit in the
+// background.
 func Call(helper string, req Request, stderr io.Writer) (Response, error) {
 	req.Protocol = Protocol
 	in, err := json.Marshal(req)
@@ -129,16 +152,54 @@ func Call(helper string, req Request, stderr io.Writer) (Response, error) {
 	}
 	cmd := exec.Command(helper)
 	cmd.Stdin = bytes.NewReader(in)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = stderr
-	runErr := cmd.Run()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return Response{}, err
+	}
+	// The helper's stderr ends when it lets go of it, not only when it
+	// exits: a file is handed over as it is (the helper lets go of its
+	// copy), anything else is fed through a pipe read here to its end.
+	copied := make(chan struct{})
+	var errW *os.File
+	if f, ok := stderr.(*os.File); ok {
+		cmd.Stderr = f
+		close(copied)
+	} else {
+		var errR *os.File
+		if errR, errW, err = os.Pipe(); err != nil {
+			return Response{}, err
+		}
+		cmd.Stderr = errW
+		go func() {
+			io.Copy(stderr, errR)
+			errR.Close()
+			close(copied)
+		}()
+	}
+	err = cmd.Start()
+	if errW != nil {
+		errW.Close()
+	}
+	if err != nil {
+		<-copied
+		return Response{}, fmt.Errorf("%s failed: %v", helper, err)
+	}
+	out, readErr := io.ReadAll(stdout)
+	<-copied
 	var resp Response
-	if err := json.Unmarshal(out.Bytes(), &resp); err != nil {
-		if runErr != nil {
+	if err := json.Unmarshal(out, &resp); err != nil {
+		if runErr := cmd.Wait(); runErr != nil {
 			return Response{}, fmt.Errorf("%s failed: %v", helper, runErr)
 		}
-		return Response{}, fmt.Errorf("%s answered something lore cannot read: %s", helper, strings.TrimSpace(out.String()))
+		if readErr != nil {
+			return Response{}, fmt.Errorf("%s: %v", helper, readErr)
+		}
+		return Response{}, fmt.Errorf("%s answered something lore cannot read: %s", helper, strings.TrimSpace(string(out)))
+	}
+	if resp.Working {
+		go cmd.Wait()
+	} else {
+		cmd.Wait()
 	}
 	if resp.Protocol != Protocol {
 		return Response{}, fmt.Errorf("%s speaks protocol %d, this lore %d: install both from the same source (go install ./cmd/...)", helper, resp.Protocol, Protocol)

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -126,6 +127,88 @@ func passes(d Doc, q Query) bool {
 
 func containsFold(list []string, v string) bool {
 	return slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, v) })
+}
+
+// MayMatch says whether d can be a hit of q, whose words are terms
+// (Tokens(q.Text)): it passes q's filters and, when q has words, q is its
+// id or one of its words matches a query word, exactly or within the
+// word's fuzziness. It scores nothing and allocates nothing for lowercase
+// ASCII words: the bleve index asks it of every changed entry, to make
+// those a search can find searchable first.
+func MayMatch(d Doc, q Query, terms []string) bool {
+	if !passes(d, q) {
+		return false
+	}
+	if len(terms) == 0 {
+		return true
+	}
+	if d.EntryID != "" && strings.TrimSpace(q.Text) == d.EntryID {
+		return true
+	}
+	if holdsMatch(d.Title, terms) || holdsMatch(d.Content, terms) || holdsMatch(d.EntryID, terms) {
+		return true
+	}
+	return slices.ContainsFunc(d.Tags, func(tag string) bool { return holdsMatch(tag, terms) })
+}
+
+// holdsMatch says whether a word of text matches one of terms.
+func holdsMatch(text string, terms []string) bool {
+	found := false
+	Words(text, func(start, end int) bool {
+		w := text[start:end]
+		for _, t := range terms {
+			if wordMatches(t, w) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// wordMatches is Matches for a word of an entry as it is written (not yet
+// lowercased): exact or fuzzy. Most words are told apart without
+// computing an edit distance: by their lengths, or by their letters — d
+// edits add at most d letters that the other word lacks, and remove at
+// most d that it has.
+func wordMatches(term, word string) bool {
+	fz := Fuzziness(term)
+	if tl, ok := letterSet(term); ok {
+		if wl, ok := letterSet(word); ok {
+			if d := len(word) - len(term); d > fz || -d > fz ||
+				bits.OnesCount64(wl&^tl) > fz || bits.OnesCount64(tl&^wl) > fz {
+				return false
+			}
+		}
+	}
+	if strings.EqualFold(term, word) {
+		return true
+	}
+	if fz == 0 {
+		return false
+	}
+	_, ok := EditDistance(term, strings.ToLower(word), fz) // ToLower allocates only to change something
+	return ok
+}
+
+// letterSet is the set of the ASCII letters (folded to lowercase) and
+// digits of s, as bits; false when s holds anything else.
+func letterSet(s string) (uint64, bool) {
+	var set uint64
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z':
+			set |= 1 << (c - 'a')
+		case 'A' <= c && c <= 'Z':
+			set |= 1 << (c - 'A')
+		case '0' <= c && c <= '9':
+			set |= 1 << (26 + c - '0')
+		default:
+			return 0, false
+		}
+	}
+	return set, true
 }
 
 // scoreDoc scores d against the query words.

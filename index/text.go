@@ -74,16 +74,22 @@ func EditDistance(a, b string, max int) (int, bool) {
 	if a == b {
 		return 0, true
 	}
-	ra, rb := []rune(a), []rune(b)
+	// Words are short: their runes and the rows live on the stack, so that
+	// comparing a query word with every word of many entries allocates
+	// nothing.
+	var bufA, bufB [shortWord]rune
+	ra, rb := appendRunes(bufA[:0], a), appendRunes(bufB[:0], b)
 	if d := len(ra) - len(rb); d > max || -d > max {
 		return 0, false
 	}
 	// Three rows of the dynamic programme: two back (for swaps), one back,
 	// current.
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
+	var rows [3][shortWord + 1]int
+	prev2, prev, cur := rows[0][:], rows[1][:], rows[2][:]
+	if len(rb) >= shortWord {
+		prev2, prev, cur = make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)
+	}
+	for j := 0; j <= len(rb); j++ {
 		prev[j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
@@ -110,6 +116,18 @@ func EditDistance(a, b string, max int) (int, bool) {
 		return d, true
 	}
 	return 0, false
+}
+
+// shortWord is the length in runes up to which EditDistance works on the
+// stack.
+const shortWord = 32
+
+// appendRunes appends the runes of s to buf.
+func appendRunes(buf []rune, s string) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
 }
 
 // Matches says whether a word of an entry matches a query word: exactly,

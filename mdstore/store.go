@@ -107,6 +107,16 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 // Root is the directory that holds .agent.
 func (s *Store) Root() string { return s.root }
 
+// GitIndex returns the index file of the git worktree the store is in and
+// the store root relative to that worktree's top ("" at the top); both
+// "" outside git. Its stat data tells which files git itself rewrote.
+func (s *Store) GitIndex() (path, prefix string) {
+	if s.repo == nil {
+		return "", ""
+	}
+	return filepath.Join(s.repo.GitDir, "index"), s.prefix
+}
+
 // InRepository reports whether the store is inside a git worktree.
 func (s *Store) InRepository() bool { return s.repo != nil }
 

@@ -17,5 +17,5 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.Detach))
 }

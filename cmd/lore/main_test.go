@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the files that cmp compares in 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"lore":       func() { os.Exit(run(os.Args[1:], systemEnv())) },
-		"lore-index": func() { os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr)) },
+		"lore-index": func() { os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.Detach)) },
 	})
 }
 

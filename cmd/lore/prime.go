@@ -273,10 +273,11 @@ func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]fl
 		return out
 	}
 	go func() {
-		resp, err := index.Call(helper, index.Request{Op: index.OpSearch, Root: s.Root(), Dir: index.Dir(s),
-			Query: index.Query{Text: text, Kinds: []mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal},
-				Limit: relevantHits, Bare: true},
-			TimeoutMS: int(indexTimeout / time.Millisecond)}, io.Discard)
+		req := index.StoreRequest(s, index.OpSearch)
+		req.Query = index.Query{Text: text, Kinds: []mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal},
+			Limit: relevantHits, Bare: true}
+		req.TimeoutMS = int(indexTimeout / time.Millisecond)
+		resp, err := index.Call(helper, req, io.Discard)
 		if err != nil || resp.Error != "" || resp.Result == nil {
 			out <- nil
 			return

@@ -147,8 +147,9 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer) (index.Result, error) {
 	helper, err := index.FindHelper(e.getenv)
 	if err == nil {
-		resp, err := index.Call(helper, index.Request{Op: index.OpSearch, Root: s.Root(), Dir: index.Dir(s), Query: q,
-			TimeoutMS: int(indexTimeout / time.Millisecond)}, e.stderr)
+		req := index.StoreRequest(s, index.OpSearch)
+		req.Query, req.TimeoutMS = q, int(indexTimeout/time.Millisecond)
+		resp, err := index.Call(helper, req, e.stderr)
 		switch {
 		case err != nil:
 			p.notice(fmt.Sprintf("the search index failed (%v); searched by scanning the files", err))
@@ -161,6 +162,9 @@ func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer) (index.Res
 				p.notice(fmt.Sprintf("built the search index (%s): %d entries", resp.Report.Reason, resp.Report.Indexed))
 			}
 			p.warnings(resp.Report.Warnings)
+			if resp.Report.LastError != "" {
+				p.notice("the search index could not be brought fully up to date after an earlier search (" + resp.Report.LastError + "); this search found every change again; lore index rebuild starts it afresh")
+			}
 			return *resp.Result, nil
 		}
 	} else if e.getenv("LORE_INDEX") == "" {
@@ -377,7 +381,8 @@ func runIndex(e *env, g globals, op, format string) error {
 	if err != nil {
 		return errors.New("lore index needs lore-index, next to lore or on PATH (go install ./cmd/... installs both)")
 	}
-	req := index.Request{Op: op, Root: s.Root(), Dir: index.Dir(s), TimeoutMS: int(indexTimeout / time.Millisecond)}
+	req := index.StoreRequest(s, op)
+	req.TimeoutMS = int(indexTimeout / time.Millisecond)
 	if op == index.OpRebuild {
 		req.TimeoutMS = int(10 * indexTimeout / time.Millisecond)
 		req.Progress = e.stderrTerminal && format == "text"
@@ -427,4 +432,7 @@ func printStatus(p *printer, st *index.Status) {
 	}
 	fmt.Fprintf(p.out, "Index:     %s\nEntries:   %d in %d files\nStatus:    %s\nChecked:   %s, before every search\n",
 		st.Dir, st.Documents, st.Files, fresh, checked)
+	if st.LastError != "" {
+		fmt.Fprintf(p.out, "Problem:   an update after a search failed: %s\n", st.LastError)
+	}
 }

@@ -40,13 +40,18 @@ type Options struct {
 	Now func() time.Time
 	// Progress, when set, hears how a rebuild advances.
 	Progress func(done, total int)
+	// GitIndex is the index file of the git worktree the store is in, and
+	// Prefix the store root relative to that worktree's top: the check
+	// reads git's stat data for the files of a changed directory (see
+	// fresh.Store). Both "" outside git.
+	GitIndex, Prefix string
 }
 
 // Index is the search index of one store.
 type Index struct {
-	root string // the store root, holding .agent/
-	dir  fresh.Dir
-	opts Options
+	store fresh.Store
+	dir   fresh.Dir
+	opts  Options
 }
 
 // New returns the index of the store rooted at root, kept in dir. Nothing
@@ -61,19 +66,36 @@ func New(root, dir string, opts Options) *Index {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Index{root: root, dir: fresh.Dir(dir), opts: opts}
+	return &Index{store: fresh.Store{Root: root, GitIndex: opts.GitIndex, Prefix: opts.Prefix}, dir: fresh.Dir(dir), opts: opts}
 }
 
 // Search brings the index up to date and answers q. When changes had to
 // be indexed, q is answered by the process that indexed them, as soon as
 // they can be searched.
 func (ix *Index) Search(q index.Query) (index.Result, index.Report, error) {
+	return ix.SearchThen(q, nil)
+}
+
+// SearchThen is Search; when there were changes to index, answered (when
+// set) hears the answer as soon as it is known, before the index holds
+// all of them: the changed entries that can be hits of q
+// (index.MayMatch) are made searchable first and q is answered; the other
+// entries are indexed, everything is written to disk and the manifest is
+// put in place before SearchThen returns, with the error, if any, of that
+// part. A caller that answers its own caller from answered spares it
+// the wait; the index stays consistent if the process dies meanwhile
+// (the changes are found again by the next search).
+func (ix *Index) SearchThen(q index.Query, answered func(index.Result, index.Report)) (index.Result, index.Report, error) {
 	var res index.Result
 	var serr error
 	searched := false
-	rep, err := ix.refresh(func(x *Scorch) {
+	terms := index.Tokens(q.Text)
+	rep, err := ix.refresh(func(d index.Doc) bool { return index.MayMatch(d, q, terms) }, func(x *Scorch, rep index.Report) {
 		res, serr = x.Search(q)
 		searched = true
+		if serr == nil && answered != nil {
+			answered(res, rep)
+		}
 	})
 	if err == nil && searched {
 		err = serr
@@ -93,7 +115,9 @@ func (ix *Index) Search(q index.Query) (index.Result, index.Report, error) {
 		return index.Result{}, rep, err
 	}
 	defer x.Close()
+	trace("opened for reading")
 	res, err = x.Search(q)
+	trace("searched")
 	return res, rep, err
 }
 
@@ -110,12 +134,13 @@ func (ix *Index) openCurrent() (*Scorch, error) {
 // changed, and rebuilds an index that is missing, damaged or of another
 // format.
 func (ix *Index) Refresh() (index.Report, error) {
-	return ix.refresh(nil)
+	return ix.refresh(nil, nil)
 }
 
 // refresh is Refresh; when it updates the index, searchable runs on the
-// writer as soon as the changes can be searched (and not otherwise).
-func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
+// writer (and not otherwise) as soon as the changed documents for which
+// early holds can be searched (see Scorch.update), with the report.
+func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, index.Report)) (index.Report, error) {
 	gen, err := ix.dir.Current()
 	if err != nil {
 		return ix.Rebuild(fresh.Reason(err))
@@ -127,7 +152,11 @@ func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
 		return ix.Rebuild(fresh.Reason(err))
 	}
 	defer m.Close()
-	first, err := fresh.Check(ix.root, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano())
+	trace("manifest read")
+	first, err := fresh.Check(ix.store, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano())
+	if err == nil {
+		trace("checked: %d files read, %d documents to index, %d to remove", first.Files, len(first.Docs), len(first.Remove))
+	}
 	if err != nil {
 		if errors.Is(err, fresh.ErrBadManifest) {
 			return ix.Rebuild(fresh.Reason(err))
@@ -140,6 +169,7 @@ func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
 	var rep index.Report
 	rebuild := ""
 	err = ix.dir.Locked(ix.opts.Timeout, func() error {
+		trace("write lock taken")
 		// Another process may have done the work meanwhile: if the
 		// manifest was replaced, check again against the new one.
 		ch := first
@@ -155,7 +185,7 @@ func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
 				return nil
 			}
 			defer m.Close()
-			if ch, err = fresh.Check(ix.root, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano()); err != nil {
+			if ch, err = fresh.Check(ix.store, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano()); err != nil {
 				if errors.Is(err, fresh.ErrBadManifest) {
 					rebuild = fresh.Reason(err)
 					return nil
@@ -171,7 +201,11 @@ func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
 		// and put in place once the index holds what it says.
 		next := make(chan fresh.Aside, 1)
 		go func() { next <- fresh.WriteAside(mpath, ch.Next) }()
-		rebuild, err = ix.apply(gen, ch, func() fresh.Aside { return <-next }, searchable)
+		var ready func(*Scorch)
+		if searchable != nil {
+			ready = func(x *Scorch) { searchable(x, rep) }
+		}
+		rebuild, err = ix.apply(gen, ch, func() fresh.Aside { return <-next }, early, ready)
 		return err
 	})
 	if err == nil && rebuild != "" {
@@ -183,11 +217,15 @@ func (ix *Index) refresh(searchable func(*Scorch)) (index.Report, error) {
 // apply brings generation gen up to date with ch (holding the write lock),
 // then puts the next manifest in place; searchable runs as in refresh. It
 // returns why the index must be rebuilt when it cannot be opened.
-func (ix *Index) apply(gen string, ch *fresh.Changes, next func() fresh.Aside, searchable func(*Scorch)) (rebuild string, err error) {
-	err = ix.update(gen, ch, searchable)
+func (ix *Index) apply(gen string, ch *fresh.Changes, next func() fresh.Aside, early func(index.Doc) bool, searchable func(*Scorch)) (rebuild string, err error) {
+	err = ix.update(gen, ch, early, searchable)
 	aside := next()
 	if err == nil {
-		return "", aside.Commit()
+		if err = aside.Commit(); err == nil {
+			ix.dir.SetLastError(nil)
+			trace("manifest in place")
+		}
+		return "", err
 	}
 	aside.Discard()
 	if errors.Is(err, errCannotOpen) {
@@ -198,9 +236,9 @@ func (ix *Index) apply(gen string, ch *fresh.Changes, next func() fresh.Aside, s
 
 var errCannotOpen = errors.New("the index could not be opened")
 
-// update applies a check's changes to generation gen; searchable runs as
-// in refresh.
-func (ix *Index) update(gen string, ch *fresh.Changes, searchable func(*Scorch)) error {
+// update applies a check's changes to generation gen; early and
+// searchable are as in refresh.
+func (ix *Index) update(gen string, ch *fresh.Changes, early func(index.Doc) bool, searchable func(*Scorch)) error {
 	if ch.Empty() {
 		return nil
 	}
@@ -211,9 +249,12 @@ func (ix *Index) update(gen string, ch *fresh.Changes, searchable func(*Scorch))
 	if err != nil {
 		return fmt.Errorf("%w: %v", errCannotOpen, err)
 	}
-	err = x.update(ch.Docs, ch.Remove, searchable)
+	trace("opened for writing")
+	err = x.update(ch.Docs, ch.Remove, early, searchable)
+	trace("changes on disk")
 	if err == nil {
 		err = x.compact(false)
+		trace("compacted")
 	}
 	if cerr := x.Close(); err == nil {
 		err = cerr
@@ -236,7 +277,7 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 		if err != nil {
 			return err
 		}
-		ch, err := fresh.CheckAll(ix.root, ix.opts.Now().UnixNano(), func(docs []index.Doc) error {
+		ch, err := fresh.CheckAll(ix.store, ix.opts.Now().UnixNano(), func(docs []index.Doc) error {
 			rep.Indexed += len(docs)
 			return x.apply(docs, nil)
 		}, ix.opts.Progress)
@@ -262,15 +303,28 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 			os.Remove(ix.dir.Manifest(old))
 		}
 		ix.dir.RemoveStrays(gen)
+		ix.dir.SetLastError(nil)
 		return nil
 	})
 	return rep, err
 }
 
 // Status looks at every file of the store and says whether the index
-// holds what they say, without changing anything.
+// holds what they say, without changing anything. It waits for a process
+// that is updating the index (one that answered a search and is still
+// writing, say), so that what it says is settled.
 func (ix *Index) Status() (index.Status, error) {
-	st := index.Status{Dir: string(ix.dir), Format: index.FormatVersion}
+	var st index.Status
+	err := ix.dir.Locked(ix.opts.Timeout, func() error {
+		var err error
+		st, err = ix.status()
+		return err
+	})
+	return st, err
+}
+
+func (ix *Index) status() (index.Status, error) {
+	st := index.Status{Dir: string(ix.dir), Format: index.FormatVersion, LastError: ix.dir.LastError()}
 	gen, err := ix.dir.Current()
 	if err != nil {
 		st.Problem = fresh.Reason(err)
@@ -283,7 +337,7 @@ func (ix *Index) Status() (index.Status, error) {
 	}
 	defer m.Close()
 	st.EveryFile = fresh.Every(m, ix.opts.SweepLimit)
-	ch, err := fresh.Check(ix.root, m, true, ix.opts.Now().UnixNano())
+	ch, err := fresh.Check(ix.store, m, true, ix.opts.Now().UnixNano())
 	if err != nil {
 		st.Problem = fresh.Reason(err)
 		return st, nil

@@ -75,6 +75,7 @@ func gitIn(t *testing.T, dir, home string, args ...string) string {
 }
 
 func (r *testRepo) index(opts Options) *Index {
+	opts.GitIndex, opts.Prefix = r.store.GitIndex()
 	return New(r.dir, index.Dir(r.store), opts)
 }
 
@@ -220,28 +221,114 @@ func TestHandEditsAreSeen(t *testing.T) {
 	}
 }
 
+// A pull is seen in a small store, where every file is stat'ed, and in a
+// large one, where only directories are: git rewrites a file by removing
+// it and creating it again, which often gives it back its inode number,
+// so there the stat git keeps in its index is what tells.
 func TestPullIsSeen(t *testing.T) {
+	for _, sweep := range []int{DefaultSweepLimit, -1} {
+		t.Run(fmt.Sprintf("sweep=%d", sweep), func(t *testing.T) {
+			r := newTestRepo(t)
+			keep := r.addKnowledge("Kept entry", "Nothing about airships.", "misc")
+			gone := r.addKnowledge("Doomed entry", "The balloon pops.", "misc")
+			var edited []string
+			for i := 0; i < 20; i++ {
+				edited = append(edited, r.addKnowledge(fmt.Sprintf("Entry %02d", i), "Plain words.", "misc").Slug)
+			}
+			ix := r.index(Options{SweepLimit: sweep})
+			wantIDs(t, ids(t, ix, "balloon"), gone.Slug)
+
+			// A second clone adds, edits and deletes, and pushes; the first pulls.
+			other := t.TempDir()
+			gitIn(t, r.dir, r.home, "clone", "-q", r.dir, other)
+			r.git("config", "receive.denyCurrentBranch", "ignore")
+			os.WriteFile(filepath.Join(other, ".agent/knowledge/balloon-rides.md"), []byte("---\ntitle: \"Balloon rides\"\ntags: [\"balloons\"]\n---\n\nHot air.\n"), 0o644)
+			os.WriteFile(filepath.Join(other, ".agent/knowledge", keep.Slug+".md"), []byte("---\ntitle: \"Kept entry\"\ntags: [\"misc\"]\n---\n\nNow about a balloon.\n"), 0o644)
+			os.Remove(filepath.Join(other, ".agent/knowledge", gone.Slug+".md"))
+			for _, slug := range edited {
+				p := filepath.Join(other, ".agent/knowledge", slug+".md")
+				data, _ := os.ReadFile(p)
+				os.WriteFile(p, append(data, "A dirigible.\n"...), 0o644)
+			}
+			gitIn(t, other, r.home, "add", "-A")
+			gitIn(t, other, r.home, "commit", "-q", "-m", "balloons")
+			gitIn(t, other, r.home, "push", "-q", "origin", "HEAD:incoming")
+			r.git("merge", "-q", "--ff-only", "incoming")
+
+			got := ids(t, ix, "balloon")
+			if strings.Join(got, " ") != "balloon-rides "+keep.Slug && strings.Join(got, " ") != keep.Slug+" balloon-rides" {
+				t.Fatalf("after the pull: hits %v, want balloon-rides and %s", got, keep.Slug)
+			}
+			if got := ids(t, ix, "dirigible"); len(got) != len(edited) {
+				t.Fatalf("after the pull: %d entries mention the dirigible, want %d", len(got), len(edited))
+			}
+
+			// git restoring files without moving HEAD (a checkout of paths,
+			// a stash) is seen too.
+			gitIn(t, r.dir, r.home, "checkout", "-q", "HEAD~1", "--", ".agent/knowledge")
+			if got := ids(t, ix, "dirigible"); len(got) != 0 {
+				t.Fatalf("after checking out the old entries: %v still mention the dirigible", got)
+			}
+			gitIn(t, r.dir, r.home, "stash", "-q")
+			if got := ids(t, ix, "dirigible"); len(got) != len(edited) {
+				t.Fatalf("after git stash: %d entries mention the dirigible, want %d", len(got), len(edited))
+			}
+			if st, err := ix.Status(); err != nil || !st.Fresh {
+				t.Fatalf("status after the searches: %+v, %v; want fresh", st, err)
+			}
+		})
+	}
+}
+
+// A search that finds changes answers once the changed entries it can
+// find are searchable, then indexes the others: what it answered is what
+// the index answers once it holds everything.
+func TestSearchAnswersBeforeIndexingTheRest(t *testing.T) {
 	r := newTestRepo(t)
-	keep := r.addKnowledge("Kept entry", "Nothing about airships.", "misc")
-	gone := r.addKnowledge("Doomed entry", "The balloon pops.", "misc")
-	ix := r.index(Options{})
-	wantIDs(t, ids(t, ix, "balloon"), gone.Slug)
-
-	// A second clone adds, edits and deletes, and pushes; the first pulls.
-	other := t.TempDir()
-	gitIn(t, r.dir, r.home, "clone", "-q", r.dir, other)
-	r.git("config", "receive.denyCurrentBranch", "ignore")
-	os.WriteFile(filepath.Join(other, ".agent/knowledge/balloon-rides.md"), []byte("---\ntitle: \"Balloon rides\"\ntags: [\"balloons\"]\n---\n\nHot air.\n"), 0o644)
-	os.WriteFile(filepath.Join(other, ".agent/knowledge", keep.Slug+".md"), []byte("---\ntitle: \"Kept entry\"\ntags: [\"misc\"]\n---\n\nNow about a balloon.\n"), 0o644)
-	os.Remove(filepath.Join(other, ".agent/knowledge", gone.Slug+".md"))
-	gitIn(t, other, r.home, "add", "-A")
-	gitIn(t, other, r.home, "commit", "-q", "-m", "balloons")
-	gitIn(t, other, r.home, "push", "-q", "origin", "HEAD:incoming")
-	r.git("merge", "-q", "--ff-only", "incoming")
-
-	got := ids(t, ix, "balloon")
-	if strings.Join(got, " ") != "balloon-rides "+keep.Slug && strings.Join(got, " ") != keep.Slug+" balloon-rides" {
-		t.Fatalf("after the pull: hits %v, want balloon-rides and %s", got, keep.Slug)
+	var slugs []string
+	for i := 0; i < 30; i++ {
+		slugs = append(slugs, r.addKnowledge(fmt.Sprintf("Note %02d", i), "Plain words.", "misc").Slug)
+	}
+	ix := r.index(Options{SweepLimit: -1})
+	wantIDs(t, ids(t, ix, "gondola"))
+	for i, slug := range slugs {
+		word := "cablecar"
+		if i%5 == 0 {
+			word = "gondola" // six of thirty can be hits
+		} else if i%5 == 1 {
+			word = "Gondloa" // a typo, found fuzzily
+		}
+		p := filepath.Join(r.dir, ".agent/knowledge", slug+".md")
+		data, _ := os.ReadFile(p)
+		os.WriteFile(p+".tmp", append(data, "About the "+word+".\n"...), 0o644)
+		os.Rename(p+".tmp", p)
+	}
+	var early []string
+	res, rep, err := ix.SearchThen(index.Query{Text: "gondola"}, func(res index.Result, rep index.Report) {
+		for _, h := range res.Hits {
+			early = append(early, h.EntryID)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Indexed != 30 {
+		t.Fatalf("report %+v, want 30 entries indexed", rep)
+	}
+	if len(early) != 12 || len(res.Hits) != 12 {
+		t.Fatalf("answered %v early and %d hits in the end, want 12 of each", early, len(res.Hits))
+	}
+	later, rep, err := ix.Search(index.Query{Text: "gondola"})
+	if err != nil || rep.Indexed != 0 {
+		t.Fatalf("second search: report %+v, %v; want nothing left to index", rep, err)
+	}
+	var got []string
+	for _, h := range later.Hits {
+		got = append(got, h.EntryID)
+	}
+	wantIDs(t, got, early...)
+	if got := ids(t, ix, "cablecar"); len(got) != 18 {
+		t.Fatalf("%d entries about the cable car, want 18 (indexed after the answer)", len(got))
 	}
 }
 

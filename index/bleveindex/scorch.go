@@ -128,20 +128,87 @@ func (x *Scorch) Remove(ids ...string) error {
 // apply writes one batch of updates and deletions and returns once it is
 // on disk.
 func (x *Scorch) apply(docs []index.Doc, remove []string) error {
-	return x.update(docs, remove, nil)
+	return x.update(docs, remove, nil, nil)
 }
 
-// update writes one batch of updates and deletions. As soon as the batch
-// can be searched, searchable (when set) runs, while scorch writes the
-// batch to disk; update returns once both are done.
-func (x *Scorch) update(docs []index.Doc, remove []string, searchable func(*Scorch)) error {
+// update writes docs and drops the documents remove names, and returns
+// once all of it is on disk. searchable, when set, runs as soon as the
+// documents for which first holds (every one, when first is nil) can be
+// searched: they go in a batch of their own, which also drops the old
+// versions of the others, so that no search sees an entry as it was.
+// The others are indexed while searchable runs, and scorch writes both
+// batches to disk meanwhile.
+func (x *Scorch) update(docs []index.Doc, remove []string, first func(index.Doc) bool, searchable func(*Scorch)) error {
 	if len(docs) == 0 && len(remove) == 0 {
 		if searchable != nil {
 			searchable(x)
 		}
 		return nil
 	}
+	now, later := docs, []index.Doc(nil)
+	if searchable != nil && first != nil {
+		now = make([]index.Doc, 0, len(docs))
+		for _, d := range docs {
+			if first(d) {
+				now = append(now, d)
+			} else {
+				later = append(later, d)
+			}
+		}
+	}
 	b := bindex.NewBatch()
+	if err := addDocs(b, now); err != nil {
+		return err
+	}
+	for _, id := range remove {
+		b.Delete(id)
+	}
+	for _, d := range later {
+		b.Delete(d.ID)
+	}
+	var pending []chan error
+	batch := func(b *bindex.Batch) error {
+		persisted := make(chan error, 1)
+		b.SetPersistedCallback(func(err error) { persisted <- err })
+		if err := x.s.Batch(b); err != nil {
+			return err
+		}
+		pending = append(pending, persisted)
+		return nil
+	}
+	trace("first batch built: %d documents, %d to follow", len(now), len(later))
+	if err := batch(b); err != nil {
+		return err
+	}
+	if searchable != nil {
+		trace("first batch searchable")
+		searchable(x)
+	}
+	if len(later) > 0 {
+		b := bindex.NewBatch()
+		if err := addDocs(b, later); err != nil {
+			return err
+		}
+		if err := batch(b); err != nil {
+			return err
+		}
+		trace("second batch searchable")
+	}
+	for _, persisted := range pending {
+		select {
+		case err := <-persisted:
+			if err != nil {
+				return err
+			}
+		case err := <-x.failed:
+			return err
+		}
+	}
+	return nil
+}
+
+// addDocs adds (or replaces) docs in b.
+func addDocs(b *bindex.Batch, docs []index.Doc) error {
 	for _, d := range docs {
 		doc, err := buildDocument(d)
 		if err != nil {
@@ -149,23 +216,7 @@ func (x *Scorch) update(docs []index.Doc, remove []string, searchable func(*Scor
 		}
 		b.Update(doc)
 	}
-	for _, id := range remove {
-		b.Delete(id)
-	}
-	persisted := make(chan error, 1)
-	b.SetPersistedCallback(func(err error) { persisted <- err })
-	if err := x.s.Batch(b); err != nil {
-		return err
-	}
-	if searchable != nil {
-		searchable(x)
-	}
-	select {
-	case err := <-persisted:
-		return err
-	case err := <-x.failed:
-		return err
-	}
+	return nil
 }
 
 // Every update writes one segment, and each one slows every search down

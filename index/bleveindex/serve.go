@@ -16,7 +16,13 @@ import (
 // on stdout: the whole of the lore-index program. stderr gets a progress
 // bar during a rebuild when the request asks for one. The exit status is
 // 0 whenever a response was written.
-func Serve(stdin io.Reader, stdout, stderr io.Writer) int {
+//
+// A search that had changes to index is answered as soon as the entries
+// it can find are searchable (Index.SearchThen); then detach, when set,
+// lets the caller go (see Detach) while the rest of the changes are
+// indexed and written. What goes wrong after the answer is kept in the
+// index directory and told with the next answer (Report.LastError).
+func Serve(stdin io.Reader, stdout, stderr io.Writer, detach func()) int {
 	var req index.Request
 	resp := index.Response{Protocol: index.Protocol}
 	err := json.NewDecoder(stdin).Decode(&req)
@@ -26,7 +32,26 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer) int {
 	case req.Protocol != index.Protocol:
 		resp.Error = fmt.Sprintf("lore speaks protocol %d, this lore-index %d: install both from the same source (go install ./cmd/...)", req.Protocol, index.Protocol)
 	default:
-		resp = serve(req, stderr)
+		answered := false
+		answer := func(resp index.Response) bool {
+			answered = true
+			if err := json.NewEncoder(stdout).Encode(resp); err != nil {
+				fmt.Fprintln(stderr, "lore-index:", err)
+				return false
+			}
+			return true
+		}
+		trace("%s request read", req.Op)
+		resp = serve(req, stderr, func(early index.Response) {
+			if answer(early) && detach != nil {
+				detach()
+			}
+			trace("answered; finishing the update")
+		})
+		trace("done")
+		if answered {
+			return 0
+		}
 	}
 	if err := json.NewEncoder(stdout).Encode(resp); err != nil {
 		fmt.Fprintln(stderr, "lore-index:", err)
@@ -35,13 +60,16 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func serve(req index.Request, stderr io.Writer) index.Response {
+// serve carries out req and returns the response; a search may instead
+// give it to early as soon as it is known, and the response returned is
+// then dropped.
+func serve(req index.Request, stderr io.Writer, early func(index.Response)) index.Response {
 	if req.Op == index.OpRebuild {
 		// A rebuild is long and allocates a lot: keep its peak memory
 		// down rather than its garbage collection short.
 		debug.SetGCPercent(100)
 	}
-	opts := Options{Timeout: time.Duration(req.TimeoutMS) * time.Millisecond}
+	opts := Options{Timeout: time.Duration(req.TimeoutMS) * time.Millisecond, GitIndex: req.GitIndex, Prefix: req.Prefix}
 	if req.Progress {
 		opts.Progress = progressBar(stderr)
 	}
@@ -50,9 +78,22 @@ func serve(req index.Request, stderr io.Writer) index.Response {
 	var err error
 	switch req.Op {
 	case index.OpSearch:
+		lastError := ix.dir.LastError()
+		answered := false
 		var res index.Result
-		res, resp.Report, err = ix.Search(req.Query)
+		res, resp.Report, err = ix.SearchThen(req.Query, func(res index.Result, rep index.Report) {
+			answered = true
+			rep.LastError = lastError
+			early(index.Response{Protocol: index.Protocol, Result: &res, Report: rep, Working: true})
+		})
+		if answered {
+			// The caller has its answer: what is left to say is for the
+			// next one.
+			ix.dir.SetLastError(err)
+			return resp
+		}
 		resp.Result = &res
+		resp.Report.LastError = lastError
 	case index.OpStatus:
 		var st index.Status
 		st, err = ix.Status()

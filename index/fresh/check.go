@@ -16,6 +16,7 @@ import (
 
 	"lore/index"
 	"lore/mdstore"
+	"lore/mdstore/gitx"
 )
 
 // A file whose mtime is this close to the moment it was checked may still
@@ -44,10 +45,18 @@ type Changes struct {
 // Empty says whether the index needs no document changed.
 func (c *Changes) Empty() bool { return len(c.Docs) == 0 && len(c.Remove) == 0 }
 
+// Store is what a check looks at: Root holds .agent/. In a git
+// worktree, GitIndex is the worktree's index file and Prefix the root
+// relative to the worktree's top ("" at the top); outside git both are "".
+type Store struct {
+	Root, GitIndex, Prefix string
+}
+
 // checker compares a store with a Manifest, and updates the Manifest as
 // it goes: afterwards it describes the store.
 type checker struct {
 	root string // the store root, holding .agent/
+	git  Store  // for the git index
 	m    *Manifest
 	now  int64 // nanoseconds, for the racy rule
 	out  *Changes
@@ -86,13 +95,13 @@ func hot(p string) bool {
 // to describe the store as it is. With every set, each entry file is
 // looked at; otherwise only the watched paths are, and the files of a
 // directory that changed.
-func Check(root string, m *Manifest, every bool, now int64) (*Changes, error) {
-	return checkWith(root, m, every, now, nil, nil)
+func Check(s Store, m *Manifest, every bool, now int64) (*Changes, error) {
+	return checkWith(s, m, every, now, nil, nil)
 }
 
-func checkWith(root string, m *Manifest, every bool, now int64,
+func checkWith(s Store, m *Manifest, every bool, now int64,
 	sink func([]index.Doc) error, progress func(done, total int)) (*Changes, error) {
-	c := &checker{root: root, m: m, now: now, out: &Changes{}, candidates: map[string]bool{}, sink: sink, progress: progress}
+	c := &checker{root: s.Root, git: s, m: m, now: now, out: &Changes{}, candidates: map[string]bool{}, sink: sink, progress: progress}
 	var dirty []string
 	for p, rec := range m.watch {
 		st, err := Stat(c.abs(p))
@@ -125,6 +134,11 @@ func checkWith(root string, m *Manifest, every bool, now int64,
 	c.listAll(dirty)
 	for _, d := range dirty {
 		if err := c.relist(d); err != nil {
+			return nil, err
+		}
+	}
+	if !every {
+		if err := c.rewrittenByGit(); err != nil {
 			return nil, err
 		}
 	}
@@ -243,6 +257,78 @@ func (c *checker) other(d string, seg *segment, e dirent, listed *int, others ma
 		}
 		c.candidates[child] = true
 	}
+	return nil
+}
+
+// rewrittenByGit makes candidates of the entry files git has written
+// since the last check. git writes a file it checks out (a pull, a
+// checkout, a stash, a reset) by removing it and creating it again, and
+// the file system tends to give the new file the inode number just freed,
+// so a directory listing shows the same inode; but git then records the
+// file's new stat in its index, which it replaces whenever it writes one.
+// So when the index file changed, its entries with a recent mtime are
+// compared with what the manifest recorded. Files changed by hand, which
+// git has not seen, are the listings' business.
+func (c *checker) rewrittenByGit() error {
+	if c.git.GitIndex == "" {
+		return nil
+	}
+	st, err := Stat(c.git.GitIndex)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	last := c.m.git
+	if last.stat.same(st) {
+		return nil // git wrote nothing since
+	}
+	// Files git wrote since the last look, with a margin for coarse
+	// timestamps; everything when the manifest has no record of git.
+	since := int64(0)
+	if last.hash != 0 {
+		since = int64(last.hash) - racyWindowCoarse
+	}
+	prefix := mdstore.Dir + "/"
+	if c.git.Prefix != "" {
+		prefix = c.git.Prefix + "/" + prefix
+	}
+	cut := len(prefix) - len(mdstore.Dir) - 1 // what to cut from a git path to get a store path
+	var dir string
+	var seg *segment
+	var segErr error
+	err = gitx.EachIndexStat(c.git.GitIndex, prefix, func(p []byte, g gitx.IndexStat) bool {
+		if int64(g.MtimeSec)*1e9+int64(g.MtimeNsec) < since {
+			return true
+		}
+		rel := p[cut:]
+		slash := bytes.LastIndexByte(rel, '/')
+		if string(rel[:slash]) != dir {
+			dir = string(rel[:slash])
+			if seg = c.m.segs[dir]; seg != nil {
+				if seg, segErr = c.m.segment(dir); segErr != nil {
+					return false
+				}
+			}
+		}
+		if seg == nil {
+			return true // a directory the manifest does not know: its listing finds the files
+		}
+		name := rel[slash+1:]
+		if rec, known := seg.get(name); known && !rec.stat.sameAsGit(g) {
+			c.candidates[dir+"/"+string(name)] = true
+		}
+		return true
+	})
+	if segErr != nil {
+		return segErr
+	}
+	if err != nil && !errors.Is(err, gitx.ErrIndexUnsupported) {
+		return err
+	}
+	c.m.git = fileRecord{stat: st, hash: uint64(c.now)}
+	c.touch()
 	return nil
 }
 

@@ -8,6 +8,8 @@
 //	<generation>/         the scorch index (package bleveindex)
 //	<generation>.manifest what that index holds (see Manifest)
 //	write.lock            held (flock) by the one process updating the index
+//	last-error            what went wrong finishing an update after its search
+//	                      was answered; removed by the next update that succeeds
 //
 // A rebuild writes a new generation and switches current to it, so readers
 // of the old one are never disturbed.
@@ -128,6 +130,26 @@ func (d Dir) Locked(timeout time.Duration, fn func() error) error {
 	return fn() // closing f releases the lock
 }
 
+// LastError is what the last-error file says, "" when there is none.
+func (d Dir) LastError() string {
+	data, err := os.ReadFile(filepath.Join(string(d), "last-error"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// SetLastError records err in the last-error file, or removes that file
+// when err is nil.
+func (d Dir) SetLastError(err error) {
+	p := filepath.Join(string(d), "last-error")
+	if err == nil {
+		os.Remove(p)
+		return
+	}
+	gitx.WriteFileAtomic(p, []byte(err.Error()+"\n"))
+}
+
 // RemoveStrays deletes every generation but keep: what a rebuild
 // replaced or an interrupted one left behind, with their manifests and
 // the manifests written aside for them.
@@ -148,7 +170,14 @@ func SameFile(path string, seen FileStat) bool {
 }
 
 // CheckAll reads every entry file of the store, handing documents to
-// sink in batches: what a rebuild indexes.
-func CheckAll(root string, now int64, sink func([]index.Doc) error, progress func(done, total int)) (*Changes, error) {
-	return checkWith(root, NewManifest(), false, now, sink, progress)
+// sink in batches: what a rebuild indexes. The git index's stat is taken
+// first, so that what git writes meanwhile is looked at by the next check.
+func CheckAll(s Store, now int64, sink func([]index.Doc) error, progress func(done, total int)) (*Changes, error) {
+	m := NewManifest()
+	if s.GitIndex != "" {
+		if st, err := Stat(s.GitIndex); err == nil {
+			m.git = fileRecord{stat: st, hash: uint64(now)}
+		}
+	}
+	return checkWith(s, m, false, now, sink, progress)
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"lore/index"
+
+	"lore/mdstore/gitx"
 )
 
 // FileStat is what freshness compares of a file or directory. The zero
@@ -25,6 +27,13 @@ type FileStat struct {
 
 func (a FileStat) same(b FileStat) bool {
 	return a.mtime != 0 && a.mtime == b.mtime && a.ctime == b.ctime && a.ino == b.ino && a.size == b.size
+}
+
+// sameAsGit says whether a is the stat git recorded in its index, as far
+// as git keeps it (inode and size cut to 32 bits).
+func (a FileStat) sameAsGit(g gitx.IndexStat) bool {
+	return a.mtime != 0 && a.mtime/1e9 == int64(g.MtimeSec) && a.mtime%1e9 == int64(g.MtimeNsec) &&
+		uint32(a.ino) == g.Ino && uint32(a.size) == g.Size
 }
 
 // fileRecord is an indexed file: its stat when it was read and the hash of
@@ -61,6 +70,9 @@ type Manifest struct {
 	// memories maps a memory's document ID to its hash; nil until loaded.
 	memories map[string]uint64
 	memAt    span
+	// git is the stat of the git index when its entries were last looked
+	// at, and (as hash) the time of that look; zero when never.
+	git fileRecord
 }
 
 // span locates bytes in a Manifest file.
@@ -85,6 +97,7 @@ var ErrBadManifest = errors.New("Manifest is damaged")
 const (
 	watchedFile = 'f'
 	watchedDir  = 'd'
+	watchedGit  = 'g' // the git index (with an empty path)
 )
 
 // EntryFiles is how many entry files the manifest records: those of the
@@ -149,7 +162,12 @@ func (m *Manifest) decodeWatched() error {
 		kind := d.byte()
 		p := d.string()
 		st := d.stat()
-		m.watch[p] = fileRecord{stat: st, hash: d.uint64()}
+		rec := fileRecord{stat: st, hash: d.uint64()}
+		if kind == watchedGit {
+			m.git = rec
+			continue
+		}
+		m.watch[p] = rec
 		if kind == watchedDir {
 			at := d.span()
 			m.segs[p] = &segment{at: at, count: int(d.uvarint())}
@@ -343,6 +361,12 @@ func (m *Manifest) writeTo(f *os.File) error {
 	}
 
 	watched := appendSpan(make([]byte, 0, 64*len(m.watch)), memAt)
+	if m.git != (fileRecord{}) {
+		watched = append(watched, watchedGit)
+		watched = appendString(watched, "")
+		watched = appendStat(watched, m.git.stat)
+		watched = binary.LittleEndian.AppendUint64(watched, m.git.hash)
+	}
 	for p, r := range m.watch {
 		kind := byte(watchedFile)
 		if m.segs[p] != nil {

@@ -1,0 +1,33 @@
+package bleveindex
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+)
+
+// LORE_TRACE=<file> makes lore-index append a line to file at each phase
+// of its work (time since start, memory allocated so far, collections),
+// also after it has let lore go: what to look at first when a search is
+// slow. Reading the memory statistics stops the world for a moment, so
+// the trace itself costs a little.
+var (
+	traceFile  = os.Getenv("LORE_TRACE")
+	traceStart = time.Now()
+)
+
+func trace(format string, args ...any) {
+	if traceFile == "" {
+		return
+	}
+	f, err := os.OpenFile(traceFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(f, "lore-index %d %7.1f ms %6.1f MB allocated %2d GCs  %s\n", os.Getpid(),
+		float64(time.Since(traceStart).Microseconds())/1000, float64(ms.TotalAlloc)/1e6, ms.NumGC, fmt.Sprintf(format, args...))
+}

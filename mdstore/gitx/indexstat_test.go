@@ -1,0 +1,72 @@
+package gitx
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// EachIndexStat reads in place what the full decoder reads, for every
+// index version, a prefix or none, long paths and conflict stages.
+func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
+	for _, version := range []string{"2", "3", "4"} {
+		t.Run("v"+version, func(t *testing.T) {
+			r := newTestRepoWithCommit(t)
+			for i := 0; i < 40; i++ {
+				r.write(fmt.Sprintf(".agent/knowledge/entry-%02d.md", i), fmt.Sprintf("entry %d\n", i))
+			}
+			r.write(".agent/memories.md", "# Memories\n")
+			r.write(".agent/learnings/"+strings.Repeat("l", 4100)[:200]+".md", "long name\n")
+			r.write(".agentx/other.md", "not under the prefix\n")
+			r.write("zz/last.md", "after\n")
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "entries")
+			if version == "3" {
+				r.write(".agent/knowledge/intended.md", "not yet added\n")
+				r.git("add", "-N", ".agent/knowledge/intended.md") // an entry with extended flags
+			}
+			r.git("update-index", "--index-version", version)
+			whole, err := readIndex(filepath.Join(r.dir, ".git", "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, prefix := range []string{"", ".agent/", ".agent/knowledge/", "nothing/"} {
+				var want, got []string
+				for _, e := range whole.entries {
+					if strings.HasPrefix(e.path, prefix) && e.stage() == 0 {
+						want = append(want, fmt.Sprintf("%s %d.%d ino=%d size=%d", e.path, e.mtimeSec, e.mtimeNsec, e.ino, e.size))
+					}
+				}
+				err := EachIndexStat(filepath.Join(r.dir, ".git", "index"), prefix, func(p []byte, st IndexStat) bool {
+					got = append(got, fmt.Sprintf("%s %d.%d ino=%d size=%d", p, st.MtimeSec, st.MtimeNsec, st.Ino, st.Size))
+					return true
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("prefix %q:\ngot  %q\nwant %q", prefix, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestEachIndexStatMissingIndex(t *testing.T) {
+	if err := EachIndexStat(filepath.Join(t.TempDir(), "index"), "", func([]byte, IndexStat) bool {
+		t.Fatal("an entry in a missing index")
+		return false
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Whatever the bytes, EachIndexStat returns: no panic, no endless loop.
+func FuzzEachIndexStat(f *testing.F) {
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00"), "")
+	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x02"+strings.Repeat("\x00", 60)+"\x00\x03\x00abc\x00"), "a")
+	f.Fuzz(func(t *testing.T, data []byte, prefix string) {
+		eachIndexStat(data, []byte(prefix), func([]byte, IndexStat) bool { return true })
+	})
+}

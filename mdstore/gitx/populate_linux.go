@@ -1,0 +1,5 @@
+package gitx
+
+import "syscall"
+
+const mapPopulate = syscall.MAP_POPULATE

@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package gitx
+
+const mapPopulate = 0
