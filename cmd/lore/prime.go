@@ -134,6 +134,11 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
+	var helper *index.Helper
+	if taskText(opts.task) != "" {
+		helper, _ = startHelper(e, io.Discard) // it starts up while the store is opened
+		defer helper.Abandon()
+	}
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
@@ -141,7 +146,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	p := g.printer(e)
 	cfg := s.Config()
 	p.warnings(cfg.Warnings)
-	relevance := taskRelevance(e, s, opts.task) // asked of the search index while the files are read
+	relevance := taskRelevance(s, helper, opts.task) // asked of the search index while the files are read
 	in := prompt.Input{Task: opts.task}
 	var warnings []mdstore.Warning
 	if cfg.Memories.Inject == mdstore.InjectAuto {
@@ -259,16 +264,16 @@ func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Cont
 	return out, ctx
 }
 
-// taskRelevance asks the search index (lore-index) how relevant the
-// knowledge, learnings and journal entries are to the task's words: for
-// each kind, the best hits by the path of their file, scored 0 to 1 (the
-// best of the kind 1). The answer is nil without a task text or without a
-// usable index; prime then ranks by tags alone.
-func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]float64 {
+// taskRelevance asks the search index (helper, a lore-index started by
+// startHelper) how relevant the knowledge, learnings and journal entries
+// are to the task's words: for each kind, the best hits by the path of
+// their file, scored 0 to 1 (the best of the kind 1). The answer is nil
+// without a task text or without a usable index; prime then ranks by tags
+// alone.
+func taskRelevance(s *mdstore.Store, helper *index.Helper, t prompt.Task) <-chan map[string]float64 {
 	out := make(chan map[string]float64, 1)
-	text := strings.TrimSpace(strings.Join([]string{t.Title, t.Description, t.Feature}, " "))
-	helper, err := index.FindHelper(e.getenv)
-	if text == "" || err != nil {
+	text := taskText(t)
+	if text == "" || helper == nil {
 		out <- nil
 		return out
 	}
@@ -277,7 +282,7 @@ func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]fl
 		req.Query = index.Query{Text: text, Kinds: []mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal},
 			Limit: relevantHits, Bare: true}
 		req.TimeoutMS = int(indexTimeout / time.Millisecond)
-		resp, err := index.Call(helper, req, io.Discard)
+		resp, err := helper.Ask(req)
 		if err != nil || resp.Error != "" || resp.Result == nil {
 			out <- nil
 			return
@@ -295,6 +300,11 @@ func taskRelevance(e *env, s *mdstore.Store, t prompt.Task) <-chan map[string]fl
 		out <- rel
 	}()
 	return out
+}
+
+// taskText is what of a task the search index is asked about.
+func taskText(t prompt.Task) string {
+	return strings.TrimSpace(strings.Join([]string{t.Title, t.Description, t.Feature}, " "))
 }
 
 // relevantHits is how many of the best search hits prime's ranking hears of.

@@ -130,26 +130,44 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 	if err != nil {
 		return err
 	}
+	helper, helperErr := startHelper(e, e.stderr) // it starts up while the store is opened
+	defer helper.Abandon()
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
-	res, err := searchIndex(e, s, q, p)
+	res, err := searchIndex(e, s, q, p, helper, helperErr)
 	if err != nil {
 		return err
 	}
 	return printHits(p, res, q, opts.format)
 }
 
-// searchIndex answers q with the bleve index (lore-index), or by scanning
-// the files when it is not installed, busy or broken — saying so.
-func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer) (index.Result, error) {
-	helper, err := index.FindHelper(e.getenv)
-	if err == nil {
+// startHelper finds and starts lore-index; stderr hears its progress.
+func startHelper(e *env, stderr io.Writer) (*index.Helper, error) {
+	name, err := index.FindHelper(e.getenv)
+	if err != nil {
+		return nil, err
+	}
+	return index.Start(name, stderr)
+}
+
+// searchIndex answers q with the bleve index (helper, a lore-index started
+// by startHelper, unless that failed with helperErr), or by scanning the
+// files when it is not installed, busy or broken — saying so.
+func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer, helper *index.Helper, helperErr error) (index.Result, error) {
+	switch err := helperErr; {
+	case errors.Is(err, index.ErrNoHelper):
+		if e.getenv("LORE_INDEX") == "" { // LORE_INDEX=off asks for scanning
+			p.notice(err.Error() + "; searched by scanning the files")
+		}
+	case err != nil:
+		p.notice(fmt.Sprintf("the search index failed (%v); searched by scanning the files", err))
+	default:
 		req := index.StoreRequest(s, index.OpSearch)
 		req.Query, req.TimeoutMS = q, int(indexTimeout/time.Millisecond)
-		resp, err := index.Call(helper, req, e.stderr)
+		resp, err := helper.Ask(req)
 		switch {
 		case err != nil:
 			p.notice(fmt.Sprintf("the search index failed (%v); searched by scanning the files", err))
@@ -167,8 +185,6 @@ func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer) (index.Res
 			}
 			return *resp.Result, nil
 		}
-	} else if e.getenv("LORE_INDEX") == "" {
-		p.notice(err.Error() + "; searched by scanning the files")
 	}
 	docs, warnings, err := index.LoadDocs(s.Root())
 	if err != nil {
