@@ -36,6 +36,7 @@ const HelperName = "lore-index"
 const (
 	OpSearch  = "search"
 	OpStatus  = "status"
+	OpRefresh = "refresh"
 	OpRebuild = "rebuild"
 )
 

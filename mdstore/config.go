@@ -91,6 +91,13 @@ func loadConfig(path, relPath string) (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("mdstore: read %s: %w", relPath, err)
 	}
+	return parseConfig(data, relPath)
+}
+
+// parseConfig reads config.yaml's bytes; relPath names the file in
+// messages.
+func parseConfig(data []byte, relPath string) (Config, error) {
+	cfg := DefaultConfig()
 	if len(bytes.TrimSpace(data)) == 0 {
 		return cfg, nil
 	}
@@ -118,6 +125,7 @@ type configReader struct {
 // settings calls set for each key of mapping node m; prefix is the path
 // of the mapping ("memories.") for messages.
 func (r *configReader) settings(m *yaml.Node, prefix string, set func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error)) error {
+	var problems []Warning
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, value := m.Content[i], m.Content[i+1]
 		name := prefix + key.Value
@@ -126,13 +134,19 @@ func (r *configReader) settings(m *yaml.Node, prefix string, set func(key string
 		}
 		known, err := set(key.Value, value, bad)
 		if err != nil {
-			return err
+			// Every bad value is said at once (lore validate lists them
+			// all); the first one is the error.
+			problems = append(problems, fileProblems(err, r.path)...)
+			continue
 		}
 		if !known {
 			r.cfg.Warnings = append(r.cfg.Warnings, Warning{Path: r.path, Line: key.Line, Message: fmt.Sprintf("unknown setting %q ignored", name)})
 		}
 	}
-	return nil
+	if len(problems) == 0 {
+		return nil
+	}
+	return &FileError{Path: problems[0].Path, Line: problems[0].Line, Msg: problems[0].Message, problems: problems}
 }
 
 // mapping checks that value is a mapping and reads it with set.

@@ -14,6 +14,9 @@ type Warning struct {
 	Path    string // slash-separated, relative to the store root (".agent/memories.md")
 	Line    int    // 1-based; 0 when the problem concerns the whole file
 	Message string
+	// Minor: the entry reads as intended; lore would only have written it
+	// otherwise (lore validate warns rather than fails).
+	Minor bool `json:"-"`
 }
 
 func (w Warning) String() string {
@@ -37,6 +40,21 @@ type FileError struct {
 	Path string
 	Line int
 	Msg  string
+	// problems are every problem found in the file, this one first (for
+	// validation, which reports them all); nil when there is only this one.
+	problems []Warning
+}
+
+// fileProblems is every problem err names in the file at path.
+func fileProblems(err error, path string) []Warning {
+	var fe *FileError
+	if !errors.As(err, &fe) {
+		return []Warning{{Path: path, Message: err.Error()}}
+	}
+	if len(fe.problems) > 0 {
+		return fe.problems
+	}
+	return []Warning{{Path: fe.Path, Line: fe.Line, Message: fe.Msg}}
 }
 
 func (e *FileError) Error() string {

@@ -93,7 +93,7 @@ func (d *frontmatterDoc) err() error {
 		return nil
 	}
 	p := d.problems[0]
-	return &FileError{Path: p.Path, Line: p.Line, Msg: p.Message}
+	return &FileError{Path: p.Path, Line: p.Line, Msg: p.Message, problems: d.problems}
 }
 
 // str reads a scalar field; required fields must be present and non-empty.

@@ -150,6 +150,9 @@ func parseMemoriesText(text, path string) *memoriesFile {
 	warn := func(n int, format string, args ...any) {
 		f.warnings = append(f.warnings, Warning{Path: path, Line: n, Message: fmt.Sprintf(format, args...)})
 	}
+	minor := func(n int, format string, args ...any) {
+		f.warnings = append(f.warnings, Warning{Path: path, Line: n, Message: fmt.Sprintf(format, args...), Minor: true})
+	}
 	seen := map[string]int{} // id → line of its first valid block
 
 	type building struct {
@@ -188,7 +191,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 		if b.metaLine == 0 {
 			m.Created = time.Unix(m.Unix(), 0).UTC().Format(dateLayout)
 			if !b.badMeta {
-				warn(b.line.number, "memory %s has no metadata comment (<!-- tags: … | created: YYYY-MM-DD -->); created date taken from its id", b.id)
+				minor(b.line.number, "memory %s has no metadata comment (<!-- tags: … | created: YYYY-MM-DD -->); created date taken from its id", b.id)
 			}
 		}
 		f.memories = append(f.memories, m)
@@ -209,7 +212,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 				if t, ok := typeOfSection(title); ok {
 					currentType = t
 					if prev, dup := f.sections[t]; dup {
-						warn(ln.number, "second \"## %s\" section (first at line %d); new memories go to the first", title, prev.line)
+						minor(ln.number, "second \"## %s\" section (first at line %d); new memories go to the first", title, prev.line)
 					} else {
 						f.sections[t] = sectionSpan{lineStart: ln.start, lineEnd: ln.end, line: ln.number}
 					}

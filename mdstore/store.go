@@ -36,6 +36,9 @@ type Options struct {
 	Now    func() time.Time
 	Random io.Reader
 	Getenv func(string) string
+	// IgnoreBadConfig opens a store whose config.yaml does not read, with
+	// the defaults: for lore validate, which reports the file's problems.
+	IgnoreBadConfig bool
 }
 
 // Open opens the store whose .agent directory is (or will be) in root. It
@@ -99,7 +102,10 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 	}
 	var err error
 	if s.config, err = loadConfig(filepath.Join(root, filepath.FromSlash(ConfigPath)), ConfigPath); err != nil {
-		return nil, err
+		if !opts.IgnoreBadConfig {
+			return nil, err
+		}
+		s.config = DefaultConfig()
 	}
 	return s, nil
 }
@@ -350,24 +356,46 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 	return deleted, res, nil
 }
 
-// Init creates .agent/memories.md from the template. An existing file is
-// left alone unless force is set; created reports whether it was written.
+// Init creates .agent/memories.md from the template and, in a git
+// repository, adds the MergeAttributes lines .gitattributes lacks, in one
+// commit. An existing memories.md is left alone unless force is set;
+// created reports whether it was written.
 func (s *Store) Init(force bool) (created bool, res *WriteResult, err error) {
 	res, err = s.write(func(tx *storeTx) error {
 		_, exists, err := tx.read(MemoriesPath)
 		if err != nil {
 			return err
 		}
-		if exists && !force {
+		attributes, _, err := tx.read(AttributesPath)
+		if err != nil {
+			return err
+		}
+		addAttrs := s.repo != nil && addAttributes(attributes) != nil
+		if exists && !force && !addAttrs {
 			return nil
 		}
-		created = true
-		tx.edit(MemoriesPath, func([]byte, bool) ([]byte, bool, error) {
-			return []byte(MemoriesTemplate), true, nil
-		})
 		verb := "init"
-		if exists {
-			verb = "reinit"
+		if !exists || force {
+			created = true
+			tx.edit(MemoriesPath, func([]byte, bool) ([]byte, bool, error) {
+				return []byte(MemoriesTemplate), true, nil
+			})
+			if exists {
+				verb = "reinit"
+			}
+		}
+		if addAttrs {
+			// Branches that carry memories merge entry by entry.
+			tx.edit(AttributesPath, func(old []byte, _ bool) ([]byte, bool, error) {
+				if next := addAttributes(old); next != nil {
+					return next, true, nil
+				}
+				return old, true, nil
+			})
+		}
+		if !created {
+			tx.message(commitMessage("lore: merge memory files with lore's merge driver", "", "Lore-Kind", "store"))
+			return nil
 		}
 		tx.message(commitMessage("lore: "+verb+" memory store", "", "Lore-Kind", "store"))
 		return nil

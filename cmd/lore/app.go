@@ -95,7 +95,14 @@ func globalsFrom(c *cli.Context) globals {
 // openStore opens the store named by --root or, by default, the one of
 // the enclosing git worktree.
 func (g globals) openStore(e *env) (*mdstore.Store, error) {
-	opts := mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv}
+	return g.open(e, false)
+}
+
+// open is openStore; lenient opens a store whose config.yaml does not
+// read, with the defaults, and says nothing of the config (lore validate
+// reports its problems).
+func (g globals) open(e *env, lenient bool) (*mdstore.Store, error) {
+	opts := mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv, IgnoreBadConfig: lenient}
 	var s *mdstore.Store
 	var err error
 	if g.root == "" {
@@ -110,7 +117,9 @@ func (g globals) openStore(e *env) (*mdstore.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.printer(e).warnings(s.Config().Warnings)
+	if !lenient {
+		g.printer(e).warnings(s.Config().Warnings)
+	}
 	return s, nil
 }
 
@@ -148,7 +157,7 @@ func newApp(e *env) *cli.App {
 			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e),
-			statusCommand(e), modelCommand(e), usageCommand(e),
+			statusCommand(e), modelCommand(e), usageCommand(e), validateCommand(e), hooksCommand(e),
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {

@@ -101,6 +101,13 @@ func runInit(e *env, g globals, opts initOptions) error {
 		return err
 	}
 	printNotices(p, res)
+	if s.InRepository() {
+		// Each clone says what the merge driver runs; .gitattributes,
+		// committed, says which files go to it.
+		if _, err := s.RegisterMergeDriver(); err != nil {
+			p.notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", humanMessage(err)))
+		}
+	}
 	if !created {
 		fmt.Fprintf(p.out, "Already initialized: %s (use --force to start over)\n", mdstore.MemoriesPath)
 		return nil

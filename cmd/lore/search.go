@@ -355,7 +355,7 @@ func kindHeading(k mdstore.Kind) string {
 func indexCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "index",
-		Usage: "the search index: its status, or a rebuild",
+		Usage: "the search index: its status, a refresh, or a rebuild",
 		Description: "The index lives under the git directory (never committed) and is brought up to date\n" +
 			"before every search; these commands are for looking at it and starting over.",
 		Subcommands: []*cli.Command{
@@ -369,6 +369,20 @@ func indexCommand(e *env) *cli.Command {
 						return err
 					}
 					return runIndex(e, globalsFrom(c), index.OpStatus, c.String("format"))
+				},
+			},
+			{
+				Name:  "refresh",
+				Usage: "bring the index up to date now (what every search does first)",
+				UsageText: "lore index refresh [--format text|json]\n\n" +
+					"The git hooks that lore hooks install writes run it after a merge, a checkout or a rebase,\n" +
+					"so that the next search finds the index fresh.",
+				Flags: []cli.Flag{formatFlag("text", "text", "json")},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+						return err
+					}
+					return runIndex(e, globalsFrom(c), index.OpRefresh, c.String("format"))
 				},
 			},
 			{
@@ -421,9 +435,14 @@ func runIndex(e *env, g globals, op, format string) error {
 			Report index.Report  `json:"report"`
 		}{resp.Status, resp.Report})
 	}
-	if op == index.OpRebuild {
+	switch {
+	case op == index.OpRebuild || resp.Report.Rebuilt:
 		fmt.Fprintf(p.out, "Rebuilt the search index: %d entries from %d files in %.1fs\n",
 			resp.Report.Indexed, resp.Report.Files, time.Since(start).Seconds())
+	case op == index.OpRefresh:
+		r := resp.Report
+		fmt.Fprintf(p.out, "The search index is up to date: %d %s read again, %d %s indexed, %d removed\n",
+			r.Files, plural(r.Files, "file", "files"), r.Indexed, plural(r.Indexed, "entry", "entries"), r.Removed)
 	}
 	printStatus(p, resp.Status)
 	return nil

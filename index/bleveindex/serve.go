@@ -98,6 +98,8 @@ func serve(req index.Request, stderr io.Writer, early func(index.Response)) inde
 		var st index.Status
 		st, err = ix.Status()
 		resp.Status = &st
+	case index.OpRefresh:
+		resp.Report, err = ix.Refresh()
 	case index.OpRebuild:
 		resp.Report, err = ix.Rebuild("asked for")
 		if err == nil {

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/hooks"
+	"lore/mdstore"
+)
+
+// --- hooks ---
+
+type hooksOptions struct {
+	git, claude bool
+	format      string
+}
+
+func hooksCommand(e *env) *cli.Command {
+	which := func(c *cli.Context) hooksOptions {
+		o := hooksOptions{git: c.Bool("git"), claude: c.Bool("claude"), format: c.String("format")}
+		if !o.git && !o.claude {
+			o.git = true
+		}
+		return o
+	}
+	flags := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.BoolFlag{Name: "git", Usage: "git's hooks and merge driver (the default)"},
+			&cli.BoolFlag{Name: "claude", Usage: "Claude Code's hooks in .claude/settings.json"},
+		}
+	}
+	return &cli.Command{
+		Name:  "hooks",
+		Usage: "git hooks, the merge driver and Claude Code hooks: install, uninstall, status",
+		Description: "git: pre-commit runs lore validate --staged (a commit with a broken or secret-bearing memory\n" +
+			"file is refused); post-merge, post-checkout and post-rewrite refresh the search index in the\n" +
+			"background. core.hooksPath is respected; a hook of yours is kept: lore's lines go into it\n" +
+			"between marker comments (or, for a hook that is not a shell script, yours is kept beside lore's\n" +
+			"and called after it). install also registers lore's merge driver in .git/config and adds its\n" +
+			"lines to .gitattributes (one commit). --claude: a SessionStart hook running lore prime --hook\n" +
+			"claude and a Stop hook running lore ingest --hook claude in .claude/settings.json, merged into\n" +
+			"your settings. Installing twice changes nothing; uninstall removes only what lore added.",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "install",
+				Usage:     "install lore's hooks",
+				UsageText: "lore hooks install [--git] [--claude]",
+				Flags:     flags(),
+				Action: func(c *cli.Context) error {
+					return runHooksInstall(e, globalsFrom(c), which(c))
+				},
+			},
+			{
+				Name:      "uninstall",
+				Usage:     "remove what lore hooks install added (.gitattributes stays: it is committed and shared)",
+				UsageText: "lore hooks uninstall [--git] [--claude]",
+				Flags:     flags(),
+				Action: func(c *cli.Context) error {
+					return runHooksUninstall(e, globalsFrom(c), which(c))
+				},
+			},
+			{
+				Name:      "status",
+				Usage:     "what is installed",
+				UsageText: "lore hooks status [--format text|json]",
+				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+						return err
+					}
+					return runHooksStatus(e, globalsFrom(c), c.String("format"))
+				},
+			},
+		},
+	}
+}
+
+func runHooksInstall(e *env, g globals, opts hooksOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	if opts.git {
+		if !s.InRepository() {
+			return fmt.Errorf("lore hooks install needs a git repository (%s is not in one); use --claude for Claude Code's hooks alone", s.Root())
+		}
+		changes, err := hooks.InstallGitHooks(s.HooksDir())
+		printHookChanges(p, e, changes)
+		if err != nil {
+			return err
+		}
+		if changed, err := s.RegisterMergeDriver(); err != nil {
+			return err
+		} else if changed {
+			fmt.Fprintln(p.out, "merge driver: registered in .git/config ([merge \"lore\"])")
+		}
+		changed, res, err := s.AddMergeAttributes()
+		if err != nil {
+			return err
+		}
+		printNotices(p, res)
+		if changed {
+			fmt.Fprintf(p.out, "%s: added lore's merge lines%s\n", mdstore.AttributesPath, commitNote(res))
+		}
+		if _, err := exec.LookPath("lore"); err != nil {
+			p.notice("lore is not on PATH: the hooks call it by name (go install ./cmd/... puts it in $(go env GOPATH)/bin)")
+		}
+	}
+	if opts.claude {
+		path := hooks.ClaudeSettingsPath(s.Root())
+		changed, err := hooks.InstallClaude(path)
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Fprintf(p.out, "Claude Code: added the SessionStart and Stop hooks to %s\n", relPath(e, path))
+		} else {
+			fmt.Fprintf(p.out, "Claude Code: %s already has lore's hooks\n", relPath(e, path))
+		}
+	}
+	return nil
+}
+
+func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	if opts.git && s.InRepository() {
+		changes, err := hooks.UninstallGitHooks(s.HooksDir())
+		printHookChanges(p, e, changes)
+		if err != nil {
+			return err
+		}
+		if changed, err := s.UnregisterMergeDriver(); err != nil {
+			return err
+		} else if changed {
+			fmt.Fprintln(p.out, "merge driver: removed from .git/config (git merges .agent/ files line by line again)")
+		}
+	}
+	if opts.claude {
+		path := hooks.ClaudeSettingsPath(s.Root())
+		changed, err := hooks.UninstallClaude(path)
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Fprintf(p.out, "Claude Code: removed lore's hooks from %s\n", relPath(e, path))
+		}
+	}
+	return nil
+}
+
+func printHookChanges(p *printer, e *env, changes []hooks.HookChange) {
+	for _, c := range changes {
+		if c.Action != "" {
+			fmt.Fprintf(p.out, "%s: %s %s\n", c.Name, c.Action, relPath(e, c.Path))
+		}
+	}
+}
+
+// hooksStatus is `lore hooks status --format json`.
+type hooksStatus struct {
+	HooksDir        string            `json:"hooks_dir,omitempty"`
+	Hooks           []hooks.HookState `json:"hooks"`
+	MergeDriver     string            `json:"merge_driver"`
+	MergeAttributes bool              `json:"merge_attributes"`
+	Claude          map[string]bool   `json:"claude"`
+	ClaudeSettings  string            `json:"claude_settings"`
+}
+
+func runHooksStatus(e *env, g globals, format string) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	st := hooksStatus{MergeDriver: s.MergeDriverCommand(), ClaudeSettings: hooks.ClaudeSettingsPath(s.Root())}
+	if s.InRepository() {
+		st.HooksDir = s.HooksDir()
+		if st.Hooks, err = hooks.GitHooksStatus(st.HooksDir); err != nil {
+			return err
+		}
+	}
+	if st.MergeAttributes, err = s.HasMergeAttributes(); err != nil {
+		return err
+	}
+	if st.Claude, err = hooks.ClaudeStatus(st.ClaudeSettings); err != nil {
+		return err
+	}
+	if format == "json" {
+		if st.Hooks == nil {
+			st.Hooks = []hooks.HookState{}
+		}
+		return writeJSON(p.out, st)
+	}
+	if st.HooksDir == "" {
+		fmt.Fprintln(p.out, "Git hooks:    none (not a git repository)")
+	} else {
+		fmt.Fprintf(p.out, "Git hooks:    %s\n", relPath(e, st.HooksDir))
+		for _, h := range st.Hooks {
+			state := "not installed"
+			switch {
+			case h.Installed && h.Chained:
+				state = "installed (calls your hook after lore's part: " + h.Name + ".lore-user)"
+			case h.Installed && h.Shared:
+				state = "installed (lore's lines in your hook)"
+			case h.Installed:
+				state = "installed"
+			case h.Outdated:
+				state = "an older version of lore's lines (lore hooks install updates them)"
+			}
+			fmt.Fprintf(p.out, "  %-14s %s\n", h.Name+":", state)
+		}
+	}
+	driver := "not registered in this clone (lore hooks install)"
+	if st.MergeDriver != "" {
+		driver = st.MergeDriver
+	}
+	attrs := "missing (lore hooks install adds them)"
+	if st.MergeAttributes {
+		attrs = "present"
+	}
+	fmt.Fprintf(p.out, "Merge driver: %s\n.gitattributes lines: %s\n", driver, attrs)
+	var claude []string
+	for _, h := range hooks.ClaudeHooks {
+		mark := "no"
+		if st.Claude[h.Event] {
+			mark = "yes"
+		}
+		claude = append(claude, h.Event+" "+mark)
+	}
+	fmt.Fprintf(p.out, "Claude Code:  %s (%s)\n", strings.Join(claude, ", "), relPath(e, st.ClaudeSettings))
+	return nil
+}
+
+// relPath shows path relative to the working directory when it is below it.
+func relPath(e *env, path string) string {
+	if rel, err := filepath.Rel(e.workDir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
+
+// commitNote is " (commit abc1234)" for a write that committed.
+func commitNote(res *mdstore.WriteResult) string {
+	if res == nil || res.Commit == "" {
+		return ""
+	}
+	return " (commit " + res.Commit[:7] + ")"
+}

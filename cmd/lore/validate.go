@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/mdstore"
+)
+
+func validateCommand(e *env) *cli.Command {
+	formats := []string{"text", "json"}
+	return &cli.Command{
+		Name:  "validate",
+		Usage: "check the store's files: formats, ids, size caps, conflict markers and secrets",
+		UsageText: "lore validate [--staged] [PATH...] [--format text|json]\n\n" +
+			"Prints every problem as path:line: error|warning: message and exits 1 when there is an error.\n" +
+			"--staged checks the files as the git index holds them: what the next commit will contain\n" +
+			"(the pre-commit hook runs this). PATHs limit the report to those files or directories.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "staged", Usage: "check the staged files (the git index), not the working files"},
+			formatFlag("text", formats...),
+		},
+		Action: func(c *cli.Context) error {
+			if err := checkFormat(c.String("format"), formats...); err != nil {
+				return err
+			}
+			return runValidate(e, globalsFrom(c), c.Bool("staged"), c.Args().Slice(), c.String("format"))
+		},
+	}
+}
+
+func runValidate(e *env, g globals, staged bool, paths []string, format string) error {
+	s, err := g.open(e, true)
+	if err != nil {
+		return err
+	}
+	only, err := storePaths(e, s, paths)
+	if err != nil {
+		return err
+	}
+	files, err := s.ValidationFiles(staged)
+	if err != nil {
+		return err
+	}
+	var problems []mdstore.Problem
+	for _, p := range mdstore.Validate(files) {
+		if only(p.Path) {
+			problems = append(problems, p)
+		}
+	}
+	p := g.printer(e)
+	if format == "json" {
+		if problems == nil {
+			problems = []mdstore.Problem{}
+		}
+		if err := writeJSON(p.out, problems); err != nil {
+			return err
+		}
+	} else {
+		errs := 0
+		for _, pr := range problems {
+			fmt.Fprintln(p.out, pr)
+			if pr.Severity == mdstore.SeverityError {
+				errs++
+			}
+		}
+		what := plural(len(files), "file", "files")
+		if staged {
+			what = plural(len(files), "staged file", "staged files")
+		}
+		switch {
+		case len(problems) == 0 && staged:
+			// A pre-commit hook says nothing when all is well.
+		case len(problems) == 0:
+			p.notice(fmt.Sprintf("%d %s checked: no problems", len(files), what))
+		default:
+			p.notice(fmt.Sprintf("%d %s checked: %d %s, %d %s", len(files), what,
+				errs, plural(errs, "error", "errors"), len(problems)-errs, plural(len(problems)-errs, "warning", "warnings")))
+		}
+	}
+	if mdstore.HasErrors(problems) {
+		return &reportedError{code: exitFailure}
+	}
+	return nil
+}
+
+// storePaths turns the PATH arguments (relative to the working directory)
+// into a test on store paths; no arguments take every path.
+func storePaths(e *env, s *mdstore.Store, args []string) (func(string) bool, error) {
+	if len(args) == 0 {
+		return func(string) bool { return true }, nil
+	}
+	var prefixes []string
+	for _, a := range args {
+		abs := a
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(e.workDir, a)
+		}
+		rel, err := filepath.Rel(s.Root(), abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, usagef("%s is outside the store at %s", a, s.Root())
+		}
+		prefixes = append(prefixes, filepath.ToSlash(rel))
+	}
+	return func(p string) bool {
+		for _, pre := range prefixes {
+			if pre == "." || p == pre || strings.HasPrefix(p, pre+"/") {
+				return true
+			}
+		}
+		return false
+	}, nil
+}

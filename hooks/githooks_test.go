@@ -1,0 +1,149 @@
+package hooks
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func actions(changes []HookChange) string {
+	var out []string
+	for _, c := range changes {
+		out = append(out, c.Name+":"+c.Action)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestInstallIntoAnEmptyDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hooks")
+	changes, err := InstallGitHooks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(changes); got != "pre-commit:created post-merge:created post-checkout:created post-rewrite:created" {
+		t.Fatalf("install: %s", got)
+	}
+	for _, h := range GitHooks {
+		info, err := os.Stat(filepath.Join(dir, h.Name))
+		if err != nil || info.Mode()&0o111 == 0 {
+			t.Fatalf("%s: %v, mode %v; want an executable file", h.Name, err, info.Mode())
+		}
+	}
+	if err := exec.Command("sh", "-n", filepath.Join(dir, "pre-commit")).Run(); err != nil {
+		t.Fatalf("pre-commit is not valid sh: %v", err)
+	}
+	again, err := InstallGitHooks(dir)
+	if err != nil || actions(again) != "pre-commit: post-merge: post-checkout: post-rewrite:" {
+		t.Fatalf("second install: %s, %v; want nothing done", actions(again), err)
+	}
+	states, _ := GitHooksStatus(dir)
+	for _, st := range states {
+		if !st.Installed || st.Shared || st.Chained {
+			t.Fatalf("status %+v", st)
+		}
+	}
+	removed, err := UninstallGitHooks(dir)
+	if err != nil || actions(removed) != "pre-commit:removed post-merge:removed post-checkout:removed post-rewrite:removed" {
+		t.Fatalf("uninstall: %s, %v", actions(removed), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+// A user's shell hook gets lore's block after its first line; uninstall
+// gives back the file byte for byte, and the user's lines still run.
+func TestInstallBesideAUsersShellHook(t *testing.T) {
+	dir := t.TempDir()
+	user := "#!/bin/bash\n# the team's checks\necho user-hook-ran > \"$(dirname \"$0\")/ran\"\nexit 0\n"
+	os.WriteFile(filepath.Join(dir, "pre-commit"), []byte(user), 0o755)
+	changes, err := InstallGitHooks(dir)
+	if err != nil || !strings.HasPrefix(actions(changes), "pre-commit:added to ") {
+		t.Fatalf("install: %s, %v", actions(changes), err)
+	}
+	got := readFile(t, filepath.Join(dir, "pre-commit"))
+	if !strings.HasPrefix(got, "#!/bin/bash\n"+blockStart) || !strings.HasSuffix(got, user[len("#!/bin/bash\n"):]) {
+		t.Fatalf("hook after install:\n%s", got)
+	}
+	// With lore missing from PATH the block only warns, and the user's part runs.
+	cmd := exec.Command("/bin/bash", filepath.Join(dir, "pre-commit"))
+	cmd.Env = []string{"PATH=/usr/bin:/bin"} // no lore there
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "lore is not on PATH") {
+		t.Fatalf("hook run: %v\n%s", err, out)
+	}
+	if readFile(t, filepath.Join(dir, "ran")) != "user-hook-ran\n" {
+		t.Fatal("the user's lines did not run")
+	}
+	states, _ := GitHooksStatus(dir)
+	if !states[0].Installed || !states[0].Shared {
+		t.Fatalf("status %+v, want installed beside the user's lines", states[0])
+	}
+	if _, err := UninstallGitHooks(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(dir, "pre-commit")); got != user {
+		t.Fatalf("after uninstall:\n%q\nwant\n%q", got, user)
+	}
+}
+
+// A hook that is not a shell script is kept under another name and called
+// after lore's part; uninstall puts it back.
+func TestInstallChainsToAnotherProgram(t *testing.T) {
+	dir := t.TempDir()
+	py := "#!/usr/bin/env python3\nprint('hello')\n"
+	os.WriteFile(filepath.Join(dir, "post-merge"), []byte(py), 0o755)
+	changes, err := InstallGitHooks(dir)
+	if err != nil || !strings.Contains(actions(changes), "post-merge:chained to") {
+		t.Fatalf("install: %s, %v", actions(changes), err)
+	}
+	if readFile(t, filepath.Join(dir, "post-merge"+userHookSuffix)) != py {
+		t.Fatal("the user's hook was not kept")
+	}
+	states, _ := GitHooksStatus(dir)
+	if !states[1].Chained {
+		t.Fatalf("status %+v, want chained", states[1])
+	}
+	if _, err := InstallGitHooks(dir); err != nil {
+		t.Fatalf("second install: %v", err)
+	}
+	if _, err := UninstallGitHooks(dir); err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, filepath.Join(dir, "post-merge")) != py {
+		t.Fatal("the user's hook was not put back")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "post-merge"+userHookSuffix)); err == nil {
+		t.Fatal("the kept copy is still there")
+	}
+}
+
+// An older version of lore's block is replaced in place.
+func TestInstallUpdatesAnOldBlock(t *testing.T) {
+	dir := t.TempDir()
+	old := "#!/bin/sh\necho mine\n" + blockStart + "\nlore validate\n" + blockEnd + "\necho after\n"
+	os.WriteFile(filepath.Join(dir, "pre-commit"), []byte(old), 0o755)
+	states, _ := GitHooksStatus(dir)
+	if !states[0].Outdated {
+		t.Fatalf("status %+v, want outdated", states[0])
+	}
+	changes, err := InstallGitHooks(dir)
+	if err != nil || !strings.HasPrefix(actions(changes), "pre-commit:updated in") {
+		t.Fatalf("install: %s, %v", actions(changes), err)
+	}
+	got := readFile(t, filepath.Join(dir, "pre-commit"))
+	if !strings.HasPrefix(got, "#!/bin/sh\necho mine\n"+blockStart) || !strings.HasSuffix(got, blockEnd+"\necho after\n") || strings.Count(got, blockStart) != 1 {
+		t.Fatalf("after the update:\n%s", got)
+	}
+}

@@ -1,0 +1,140 @@
+package mdstore
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// loadStoreFiles reads every file under dir as a store would hold it:
+// paths relative to dir, slash-separated.
+func loadStoreFiles(t *testing.T, dir string) []File {
+	t.Helper()
+	var files []File
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files = append(files, File{Path: filepath.ToSlash(rel), Data: data})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func problemsText(ps []Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.String() + "\n")
+	}
+	return b.String()
+}
+
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./mdstore -run Validate -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (go test ./mdstore -run Validate -update rewrites it):\n--- got\n%s--- want\n%s", golden, got, want)
+	}
+}
+
+// Every malformed file of the corpus — every kind, every rule — yields its
+// path:line message; the well-formed files beside them yield none.
+func TestValidateCorpus(t *testing.T) {
+	files := loadStoreFiles(t, "testdata/validate/store")
+	problems := Validate(files)
+	checkGolden(t, "testdata/validate/store.golden", problemsText(problems))
+
+	flagged := map[string]bool{}
+	for _, p := range problems {
+		flagged[p.Path] = true
+	}
+	for _, good := range []string{".agent/knowledge/release-checklist.md", ".agent/learnings/l-a1b2c3.md",
+		".agent/journal/run-1a2b3c4d/0001.md", ".agent/skills/deploy/SKILL.md", ".agent/memories.md"} {
+		if flagged[good] {
+			t.Errorf("%s is well formed but was flagged", good)
+		}
+	}
+	malformed := 0
+	for _, f := range files {
+		if flagged[f.Path] {
+			malformed++
+		}
+	}
+	if malformed < 40 {
+		t.Errorf("%d store files flagged, want the whole corpus", malformed)
+	}
+}
+
+// Each memories.md case, validated as the store's memories.md.
+func TestValidateMemoriesCases(t *testing.T) {
+	entries, err := os.ReadDir("testdata/validate/memories")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join("testdata/validate/memories", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		problems := Validate([]File{{Path: MemoriesPath, Data: data}})
+		fmt.Fprintf(&b, "== %s\n%s", e.Name(), problemsText(problems))
+		if len(problems) == 0 {
+			t.Errorf("%s: no problem found", e.Name())
+		}
+	}
+	checkGolden(t, "testdata/validate/memories.golden", b.String())
+}
+
+// What is not in a fixture: size caps, unmerged paths, a clean store.
+func TestValidateLimits(t *testing.T) {
+	big := append([]byte("---\ntitle: \"Big\"\ntags: [\"a\"]\n---\n\n"), bytes.Repeat([]byte("word "), 14000)...)
+	huge := append([]byte(MemoriesTemplate), bytes.Repeat([]byte("\nplain prose line of the file\n"), 40000)...)
+	got := problemsText(Validate([]File{
+		{Path: ".agent/knowledge/big.md", Data: big},
+		{Path: MemoriesPath, Data: huge},
+		{Path: ".agent/learnings/l-123456.md", Unmerged: true},
+	}))
+	for _, want := range []string{
+		".agent/knowledge/big.md: error: the file is 68 KiB, over the 64 KiB an entry may be",
+		".agent/learnings/l-123456.md: error: unmerged: the merge left this file in conflict",
+		".agent/memories.md: warning: memories.md is 1171 KiB (over 1024 KiB)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	clean := Validate([]File{{Path: MemoriesPath, Data: []byte(MemoriesTemplate)}})
+	if len(clean) != 0 || HasErrors(clean) {
+		t.Fatalf("the template has problems: %v", clean)
+	}
+	// Problems come in path and line order.
+	ps := Validate(loadStoreFiles(t, "testdata/validate/store"))
+	if !sort.SliceIsSorted(ps, func(i, j int) bool {
+		return ps[i].Path < ps[j].Path || (ps[i].Path == ps[j].Path && ps[i].Line < ps[j].Line)
+	}) {
+		t.Fatal("problems are not in path and line order")
+	}
+}
