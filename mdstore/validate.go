@@ -142,7 +142,7 @@ func validateFile(f File) ([]Problem, *Learning) {
 	markers := false
 	for i, line := range strings.Split(text, "\n") {
 		if conflictMarker.MatchString(strings.TrimSuffix(line, "\r")) {
-			add(i+1, SeverityError, "leftover conflict marker %q: resolve the conflict and remove the markers", strings.Fields(line+" x")[0])
+			add(i+1, SeverityError, "leftover conflict marker %q: resolve the conflict and remove the markers", strings.Fields(line + " x")[0])
 			markers = true
 		}
 	}
