@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"lore/secrets"
 	"lore/sigils"
 )
 
@@ -32,6 +33,15 @@ type IngestResult struct {
 	Skipped         []string        `json:"skipped"` // sigils refused, with the reason
 	Sigils          sigils.Result   `json:"-"`
 	RunStarted      bool            `json:"run_started"`
+	// Redacted are the secrets found in the output, each replaced by
+	// [REDACTED:<rule>] before anything was read from it.
+	Redacted []Redaction `json:"redacted,omitempty"`
+}
+
+// Redaction is a secret ingest left out of what it recorded.
+type Redaction struct {
+	Rule string `json:"rule"`
+	Line int    `json:"line"` // in the output ingested
 }
 
 // IngestedEntry is one knowledge entry or learning an ingest handled.
@@ -51,8 +61,14 @@ const MinimalFailureReason = "Task failed (no structured report)"
 // dedup) and the learnings (skipping near-duplicates). Recording the same
 // run and iteration again changes nothing.
 func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
-	sig := sigils.Parse(in.Output)
+	// Secrets never reach the journal, a knowledge entry or a learning: the
+	// output is redacted before its sigils are read.
+	output, found := secrets.Redact(in.Output)
+	sig := sigils.Parse(output)
 	out := &IngestResult{Sigils: sig}
+	for _, f := range found {
+		out.Redacted = append(out.Redacted, Redaction{Rule: f.Rule, Line: f.Line})
+	}
 	entry := JournalEntry{
 		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
 		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
@@ -73,7 +89,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		if fr := sig.FailureReport; fr != nil {
 			entry.Failure = &Failure{WhatTried: fr.WhatTried, WhyFailed: fr.WhyFailed, ErrorCategory: fr.ErrorCategory, RelevantFiles: fr.RelevantFiles, StackTrace: fr.StackTrace}
 		} else {
-			entry.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(in.Output))}
+			entry.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
 		}
 		if entry.Failure.RelevantFiles == nil {
 			entry.Failure.RelevantFiles = []string{}

@@ -124,6 +124,9 @@ func (in NewKnowledge) normalize() (NewKnowledge, error) {
 	if in.Body, err = normalizeContent(in.Body); err != nil {
 		return in, &InputError{Field: "body", Msg: strings.Replace(err.(*InputError).Msg, "content", "body", 1)}
 	}
+	if err := refuseSecrets("knowledge entry", append([]string{in.Title, in.Feature, in.Body}, in.Tags...)...); err != nil {
+		return in, err
+	}
 	in.Body = truncateWords(in.Body, MaxKnowledgeWords)
 	return in, nil
 }

@@ -107,6 +107,9 @@ func (in NewLearning) normalize() (NewLearning, error) {
 	if in.Kind != "" && !contains(LearningKinds, in.Kind) {
 		return in, &InputError{Field: "kind", Msg: fmt.Sprintf("kind %q must be one of %s", in.Kind, strings.Join(LearningKinds, ", "))}
 	}
+	if err := refuseSecrets("learning", append([]string{in.Body, in.Task}, in.Tags...)...); err != nil {
+		return in, err
+	}
 	return in, nil
 }
 

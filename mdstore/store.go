@@ -290,6 +290,9 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 	if err != nil {
 		return Memory{}, nil, err
 	}
+	if err := refuseSecrets("content", append([]string{content}, tags...)...); err != nil {
+		return Memory{}, nil, err
+	}
 	now := s.now()
 	m := Memory{Type: typ, Content: content, Tags: tags, Created: now.UTC().Format(dateLayout)}
 	res, err := s.write(func(tx *storeTx) error {

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"lore/secrets"
 )
 
 // Severity says whether a problem blocks a commit (error) or is only
@@ -146,7 +148,7 @@ func validateFile(f File) ([]Problem, *Learning) {
 			markers = true
 		}
 	}
-	for _, s := range scanSecrets(text) {
+	for _, s := range secrets.Scan(text) {
 		out = append(out, Problem{Path: f.Path, Line: s.Line, Severity: SeverityError, Rule: s.Rule,
 			Message: fmt.Sprintf("%s (rule %s): a secret must not be committed; remove it and rotate it if it was real", s.Description, s.Rule)})
 	}

@@ -157,7 +157,7 @@ func newApp(e *env) *cli.App {
 			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e),
-			statusCommand(e), modelCommand(e), usageCommand(e), validateCommand(e), hooksCommand(e),
+			statusCommand(e), modelCommand(e), usageCommand(e), validateCommand(e), hooksCommand(e), mergeDriverCommand(e),
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {

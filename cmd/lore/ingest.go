@@ -159,6 +159,13 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	if res.RunStarted {
 		p.notice("started run " + res.Journal.RunID + " (lore journal start names one)")
 	}
+	if n := len(res.Redacted); n > 0 {
+		var where []string
+		for _, r := range res.Redacted {
+			where = append(where, fmt.Sprintf("%s at line %d", r.Rule, r.Line))
+		}
+		p.notice(fmt.Sprintf("redacted %d %s in the output before recording it: %s", n, plural(n, "secret", "secrets"), strings.Join(where, ", ")))
+	}
 	printNotices(p, wr)
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/mdstore"
+)
+
+// --- merge-driver ---
+
+type mergeDriverOptions struct {
+	base, ours, theirs string // the files git hands over: %O %A %B
+	path               string // %P: the path being merged, relative to the worktree top
+}
+
+func mergeDriverCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "merge-driver",
+		Usage: "merge lore's files entry by entry (git runs it: lore init and lore hooks install register it)",
+		UsageText: "lore merge-driver BASE OURS THEIRS PATH   (git: lore merge-driver %O %A %B %P)\n\n" +
+			"memories.md merges memory by memory, the other .agent/ files field by field: additions from both\n" +
+			"sides are kept, a deletion on one side is honoured, and only an entry whose text both sides changed\n" +
+			"differently gets conflict markers. The result replaces OURS; the exit status is 1 when a conflict\n" +
+			"is left.",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 4 {
+				return usagef("merge-driver takes four arguments: %%O %%A %%B %%P")
+			}
+			a := c.Args().Slice()
+			return runMergeDriver(e, mergeDriverOptions{base: a[0], ours: a[1], theirs: a[2], path: a[3]})
+		},
+	}
+}
+
+func runMergeDriver(e *env, opts mergeDriverOptions) error {
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(e.workDir, p)
+	}
+	var sides [3][]byte
+	for i, p := range []string{opts.base, opts.ours, opts.theirs} {
+		data, err := os.ReadFile(abs(p))
+		if err != nil {
+			return fmt.Errorf("merge-driver: %w", err)
+		}
+		sides[i] = data
+	}
+	res, err := mdstore.MergeFile(storePath(opts.path), sides[0], sides[1], sides[2],
+		mdstore.MergeLabels{Ours: "ours", Base: "base", Theirs: "theirs"})
+	if err != nil {
+		// git keeps OURS as it was and reports a conflict.
+		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, humanMessage(err))
+		return &reportedError{code: exitFailure}
+	}
+	if err := os.WriteFile(abs(opts.ours), res.Data, 0o644); err != nil {
+		return fmt.Errorf("merge-driver: %w", err)
+	}
+	if res.Conflicts > 0 {
+		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %d %s left with conflict markers around %s\n", opts.path,
+			res.Conflicts, plural(res.Conflicts, "entry", "entries"), plural(res.Conflicts, "it", "them"))
+		return &reportedError{code: exitFailure}
+	}
+	return nil
+}
+
+// storePath turns a path relative to the worktree's top into one relative
+// to the store root, which is what tells the kind of a file: the store
+// may live in a subdirectory (sub/.agent/memories.md).
+func storePath(p string) string {
+	p = path.Clean(filepath.ToSlash(p))
+	for _, root := range []string{mdstore.Dir + "/", ".claude/skills/"} {
+		if strings.HasPrefix(p, root) {
+			return p
+		}
+		if i := strings.Index(p, "/"+root); i >= 0 {
+			return p[i+1:]
+		}
+	}
+	return p
+}

@@ -1,0 +1,469 @@
+package mdstore
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// --- memories.md ---
+
+// memUnit is one memory block of memories.md as the merge sees it: the
+// blank line written before it (kept with the block, as insertMemory adds
+// and removeMemory removes them together) and the block itself.
+type memUnit struct {
+	id    string
+	typ   MemoryType // the section it is under
+	blank string     // the blank line before the block, "" if none
+	block string     // from "### <id>" to its last content or metadata line
+	gap   int        // how many prose lines come before it
+}
+
+// text is the block without its final line break, for comparisons.
+func (u *memUnit) text() string {
+	return strings.TrimSuffix(strings.TrimSuffix(u.block, "\n"), "\r")
+}
+
+// memLayout splits memories.md into its memory blocks and its prose: every
+// line outside a block. A second block with an id already seen is prose.
+type memLayout struct {
+	prose []string
+	units []*memUnit
+	byID  map[string]*memUnit
+}
+
+func layoutMemories(src []byte) *memLayout {
+	f := parseMemories(src, "")
+	text := string(src)
+	l := &memLayout{byID: map[string]*memUnit{}}
+	typ := Pattern // seed 001 starts in Patterns
+	addProse := func(s string) {
+		for _, line := range splitLines(s) {
+			if t, ok := sectionHeading(line); ok {
+				typ = t
+			}
+			l.prose = append(l.prose, line)
+		}
+	}
+	pos := 0
+	for _, b := range f.blocks {
+		if _, dup := l.byID[b.id]; dup {
+			continue // stays in the prose
+		}
+		start := b.start
+		blank := ""
+		if start > pos && text[start-1] == '\n' {
+			prev := strings.LastIndexByte(text[:start-1], '\n') + 1
+			if prev >= pos && strings.TrimSpace(text[prev:start]) == "" {
+				blank, start = text[prev:start], prev
+			}
+		}
+		addProse(text[pos:start])
+		u := &memUnit{id: b.id, typ: typ, blank: blank, block: text[b.start:b.end], gap: len(l.prose)}
+		l.units = append(l.units, u)
+		l.byID[b.id] = u
+		pos = b.end
+	}
+	addProse(text[pos:])
+	return l
+}
+
+// sectionHeading reads a line as the parser does and reports the type
+// whose "## " section it opens.
+func sectionHeading(line string) (MemoryType, bool) {
+	text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if headingLevel(text) != 2 {
+		return "", false
+	}
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	return typeOfSection(strings.TrimSpace(text[2:]))
+}
+
+// memPiece is a piece of the merged memories.md: a prose line, or a memory
+// (its blank line and block, or a conflict about it).
+type memPiece struct {
+	line       string
+	unit       *memOut
+	fromTheirs bool // a prose line only theirs has
+}
+
+// memOut is a memory as the merge writes it: its id and the time in it
+// (for placing it newest first), the section it belongs in, the blank
+// line before it, and its block or the conflict about it.
+type memOut struct {
+	id    string
+	unix  int64
+	typ   MemoryType
+	blank string
+	text  string
+}
+
+func memoryUnix(id string) int64 { return Memory{ID: id}.Unix() }
+
+// merge3 is the three-way rule for one value: a side that did not change
+// it gives way to the other; the same change on both sides is that change.
+func merge3[T comparable](base, ours, theirs T, inBase bool) (v T, fromTheirs, conflict bool) {
+	switch {
+	case ours == theirs:
+		return ours, false, false
+	case inBase && ours == base:
+		return theirs, true, false
+	case inBase && theirs == base:
+		return ours, false, false
+	}
+	return ours, false, true
+}
+
+// mergeMemories merges memories.md by memory id. The result is ours' file
+// with theirs' changes applied: theirs' new memories go into their sections,
+// newest first; the prose outside the blocks merges line by line.
+func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) {
+	lb, lo, lt := layoutMemories(base), layoutMemories(ours), layoutMemories(theirs)
+	conflicts := 0
+	conflictText := func(o, t *memUnit) string {
+		var b strings.Builder
+		oursBlock, theirsBlock := "", ""
+		if o != nil {
+			oursBlock = o.block
+		}
+		if t != nil {
+			theirsBlock = t.block
+		}
+		labels.writeConflict(&b, oursBlock, theirsBlock)
+		return b.String()
+	}
+
+	// What becomes of each of ours' memories: nil where it is deleted or
+	// moves to another section.
+	kept := map[*memUnit]*memOut{}
+	moved := map[string]*memOut{} // by id: theirs moved it to another section
+	for _, o := range lo.units {
+		b, t := lb.byID[o.id], lt.byID[o.id]
+		out := &memOut{id: o.id, unix: memoryUnix(o.id), typ: o.typ, blank: o.blank, text: o.block}
+		switch {
+		case t == nil && b == nil: // added by ours
+		case t == nil: // deleted by theirs
+			if o.typ == b.typ && o.text() == b.text() {
+				continue
+			}
+			out.text = conflictText(o, nil)
+			conflicts++
+		default:
+			var bt, bb, bbl string
+			if b != nil {
+				bt, bb, bbl = string(b.typ), b.text(), b.blank
+			}
+			typ, _, typConflict := merge3(MemoryType(bt), o.typ, t.typ, b != nil)
+			_, textTheirs, textConflict := merge3(bb, o.text(), t.text(), b != nil)
+			if blank, _, c := merge3(bbl, o.blank, t.blank, b != nil); !c {
+				out.blank = blank
+			}
+			switch {
+			case typConflict || textConflict:
+				out.text = conflictText(o, t)
+				conflicts++
+			case textTheirs:
+				out.text = t.block
+			}
+			if typ != o.typ && !typConflict && !textConflict {
+				out.typ, out.blank = typ, "\n"
+				moved[o.id] = out
+				continue
+			}
+		}
+		kept[o] = out
+	}
+
+	// The prose, with ours' memories in the gaps between its lines.
+	d := newDiff3(lb.prose, lo.prose, lt.prose)
+	gaps := make([][]*memOut, len(lo.prose)+1)
+	for _, o := range lo.units {
+		if out := kept[o]; out != nil {
+			gaps[o.gap] = append(gaps[o.gap], out)
+		}
+	}
+	exact := make([]bool, len(lo.prose)+1) // gaps placed where ours has them
+	for i := range exact {
+		exact[i] = true
+	}
+	for _, c := range d.chunks {
+		if d.resolve(c) != takeOurs {
+			for g := c.ours.lo; g <= c.ours.hi; g++ {
+				exact[g] = false
+			}
+		}
+	}
+	var pieces []memPiece
+	emitLine := func(s string) { pieces = append(pieces, memPiece{line: s}) }
+	emitUnits := func(us []*memOut) {
+		for _, u := range us {
+			pieces = append(pieces, memPiece{unit: u})
+		}
+	}
+	for _, c := range d.chunks {
+		if d.resolve(c) == takeOurs {
+			for k := c.ours.lo; k < c.ours.hi; k++ {
+				if exact[k] {
+					emitUnits(gaps[k])
+				}
+				emitLine(lo.prose[k])
+			}
+			continue
+		}
+		// Ours' lines here were replaced: its memories in these gaps go
+		// before the new lines up to the last one theirs has before them
+		// too, the others after (as under a heading whose intro changed).
+		var us []*memOut
+		for g := c.ours.lo; g <= c.ours.hi; g++ {
+			us = append(us, gaps[g]...)
+		}
+		before := 0
+		for i, u := range us {
+			if t := lt.byID[u.id]; t != nil && t.gap <= c.theirs.lo {
+				before = i + 1
+			}
+		}
+		emitUnits(us[:before])
+		if d.resolve(c) == takeTheirs {
+			for _, l := range lt.prose[c.theirs.lo:c.theirs.hi] {
+				pieces = append(pieces, memPiece{line: l, fromTheirs: true})
+			}
+		} else {
+			conflicts += d.writeChunk(emitLine, c, labels)
+		}
+		emitUnits(us[before:])
+	}
+	if exact[len(lo.prose)] {
+		emitUnits(gaps[len(lo.prose)])
+	}
+	pieces = dropDuplicateSections(pieces, lo.prose, lt.prose)
+
+	// Theirs' new memories, theirs' moves, and theirs' changes to memories
+	// ours deleted, in theirs' order.
+	for _, t := range lt.units {
+		o, b := lo.byID[t.id], lb.byID[t.id]
+		var out *memOut
+		switch {
+		case o != nil:
+			out = moved[t.id]
+		case b == nil: // added by theirs
+			out = &memOut{id: t.id, blank: "\n", text: t.block}
+		case t.typ != b.typ || t.text() != b.text(): // deleted by ours, changed by theirs
+			out = &memOut{id: t.id, blank: "\n", text: conflictText(nil, t)}
+			conflicts++
+		}
+		if out != nil {
+			out.unix, out.typ = memoryUnix(t.id), t.typ
+			pieces = insertMemoryPiece(pieces, out, t.typ)
+		}
+	}
+
+	pieces = settleMemories(placeMemories(pieces))
+	var w lineWriter
+	for _, p := range pieces {
+		if p.unit != nil {
+			w.add(p.unit.blank)
+			w.add(p.unit.text)
+		} else {
+			w.add(p.line)
+		}
+	}
+	return []byte(w.String()), conflicts
+}
+
+// insertMemoryPiece puts a memory into its section, newest first: before
+// the first memory of that type whose id is older, after those of the same
+// second. A section without memories gets it under its heading (after an
+// introductory paragraph); a missing section is created in the canonical
+// order, as insertParsed does.
+func insertMemoryPiece(pieces []memPiece, u *memOut, typ MemoryType) []memPiece {
+	insert := func(at int, ps ...memPiece) []memPiece {
+		out := make([]memPiece, 0, len(pieces)+len(ps))
+		out = append(out, pieces[:at]...)
+		out = append(out, ps...)
+		return append(out, pieces[at:]...)
+	}
+	cur := Pattern
+	header, last := -1, -1
+	headers := map[MemoryType]int{}
+	for i, p := range pieces {
+		if p.unit == nil {
+			if t, ok := sectionHeading(p.line); ok {
+				cur = t
+				if _, seen := headers[t]; !seen {
+					headers[t] = i
+				}
+				if t == typ && header < 0 {
+					header = i
+				}
+			}
+			continue
+		}
+		if cur != typ {
+			continue
+		}
+		if p.unit.unix < u.unix {
+			if i == 0 {
+				u.blank = ""
+			}
+			return insert(i, memPiece{unit: u})
+		}
+		last = i
+	}
+	if last >= 0 {
+		return insert(last+1, memPiece{unit: u})
+	}
+	if header >= 0 {
+		at := header + 1
+		for at < len(pieces) && pieces[at].unit == nil {
+			text := strings.TrimSuffix(strings.TrimSuffix(pieces[at].line, "\n"), "\r")
+			if strings.TrimSpace(text) == "" || headingLevel(text) > 0 {
+				break
+			}
+			at++
+		}
+		return insert(at, memPiece{unit: u})
+	}
+	section := memPiece{line: "## " + typ.Section() + "\n"}
+	after := false
+	for _, t := range MemoryTypes {
+		if t == typ {
+			after = true
+			continue
+		}
+		if at, ok := headers[t]; ok && after {
+			return insert(at, section, memPiece{unit: u}, memPiece{line: "\n"})
+		}
+	}
+	// At the end, after a blank line; an empty file becomes the template.
+	if blankPieces(pieces) {
+		pieces = nil
+		for _, l := range splitLines(MemoriesTemplate) {
+			pieces = append(pieces, memPiece{line: l})
+		}
+		return insertMemoryPiece(pieces, u, typ)
+	}
+	var tail []byte
+	for i := len(pieces) - 1; i >= 0 && len(tail) < 2; i-- {
+		p := pieces[i]
+		s := p.line
+		if p.unit != nil {
+			s = p.unit.blank + p.unit.text
+		}
+		tail = append([]byte(s), tail...)
+	}
+	if !bytes.HasSuffix(tail, []byte("\n\n")) {
+		// A blank line; lineWriter first ends a last line that has no break.
+		return insert(len(pieces), memPiece{line: "\n"}, section, memPiece{unit: u})
+	}
+	return insert(len(pieces), section, memPiece{unit: u})
+}
+
+// dropDuplicateSections removes the section headings the prose merge
+// doubled: where each side added the same "## " section in a different
+// place, the file keeps one heading (ours' if it has one), as many as the
+// side with more of them has.
+func dropDuplicateSections(pieces []memPiece, ours, theirs []string) []memPiece {
+	count := func(lines []string) map[MemoryType]int {
+		n := map[MemoryType]int{}
+		for _, l := range lines {
+			if t, ok := sectionHeading(l); ok {
+				n[t]++
+			}
+		}
+		return n
+	}
+	no, nt := count(ours), count(theirs)
+	merged := map[MemoryType]int{}
+	for _, p := range pieces {
+		if t, ok := sectionHeading(p.line); ok && p.unit == nil {
+			merged[t]++
+		}
+	}
+	for i := len(pieces) - 1; i >= 0; i-- {
+		p := pieces[i]
+		if t, ok := sectionHeading(p.line); ok && p.unit == nil && p.fromTheirs && merged[t] > max(no[t], nt[t]) {
+			pieces = slices.Delete(pieces, i, i+1)
+			merged[t]--
+		}
+	}
+	return pieces
+}
+
+// placeMemories moves each memory that is not under a heading of its type
+// into its section (insertMemoryPiece): the prose merge can put a heading
+// from one side above memories from the other.
+func placeMemories(pieces []memPiece) []memPiece {
+	for moved := true; moved; {
+		moved = false
+		cur := Pattern
+		for i, p := range pieces {
+			if p.unit == nil {
+				if t, ok := sectionHeading(p.line); ok {
+					cur = t
+				}
+				continue
+			}
+			if u := p.unit; u.typ != cur {
+				pieces = slices.Delete(pieces, i, i+1)
+				u.blank = "\n"
+				pieces = insertMemoryPiece(pieces, u, u.typ)
+				moved = true
+				break
+			}
+		}
+	}
+	return pieces
+}
+
+// settleMemories moves memories that the merge left right above prose the
+// parser would read as theirs (quote lines, a metadata comment) below that
+// prose, where it is still in the same section: the prose came from one
+// side and the memories from the other, and neither meant them together.
+func settleMemories(pieces []memPiece) []memPiece {
+	for i := 0; i < len(pieces); {
+		if pieces[i].unit == nil {
+			i++
+			continue
+		}
+		group := i
+		for i < len(pieces) && pieces[i].unit != nil {
+			i++
+		}
+		last := -1
+		for j := i; j < len(pieces) && pieces[j].unit == nil; j++ {
+			text := strings.TrimSuffix(strings.TrimSuffix(pieces[j].line, "\n"), "\r")
+			if !utf8.ValidString(text) {
+				text = strings.ToValidUTF8(text, "\uFFFD")
+			}
+			if headingLevel(text) > 0 {
+				break
+			}
+			if _, quote := contentLine(text); quote {
+				last = j
+			} else if _, _, meta := matchMetadata(text); meta {
+				last = j
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		units := slices.Clone(pieces[group:i])
+		copy(pieces[group:], pieces[i:last+1])
+		copy(pieces[group+last+1-i:], units)
+		i = last + 1
+	}
+	return pieces
+}
+
+func blankPieces(pieces []memPiece) bool {
+	for _, p := range pieces {
+		if p.unit != nil || strings.TrimSpace(p.line) != "" {
+			return false
+		}
+	}
+	return true
+}

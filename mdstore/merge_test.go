@@ -1,0 +1,1245 @@
+package mdstore
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// --- helpers ---
+
+// blk is a memory block as lore writes it.
+func blk(id, content string) string {
+	return FormatMemory(Memory{ID: id, Content: content, Tags: []string{"t"}, Created: "2026-01-01"})
+}
+
+// memDoc is memories.md with the four sections in canonical order, laid
+// out as insertMemory lays them out.
+func memDoc(patterns, decisions, fixes, context []string) string {
+	section := func(name string, blocks []string) string {
+		s := "## " + name + "\n"
+		for _, b := range blocks {
+			s += "\n" + b
+		}
+		return s
+	}
+	return "# Memories\n\n" + section("Patterns", patterns) + "\n" + section("Decisions", decisions) + "\n" +
+		section("Fixes", fixes) + "\n" + section("Context", context)
+}
+
+func mergeOK(t *testing.T, path, base, ours, theirs string) MergeResult {
+	t.Helper()
+	res, err := MergeFile(path, []byte(base), []byte(ours), []byte(theirs), MergeLabels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// conflictBlock is what a conflict about one memory looks like.
+func conflictBlock(ours, theirs string) string {
+	return "<<<<<<< ours\n" + ours + "=======\n" + theirs + ">>>>>>> theirs\n"
+}
+
+func memoryIDs(src []byte) []string {
+	var ids []string
+	for _, m := range parseMemories(src, "").memories {
+		ids = append(ids, m.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// --- MergeFile: missing sides, dispatch ---
+
+func TestMergeFileMissingSides(t *testing.T) {
+	x, y, z := []byte("a\nb\n"), []byte("a\nB\n"), []byte("A\nb\n")
+	tests := []struct {
+		name               string
+		base, ours, theirs []byte
+		want               []byte
+		conflicts          int
+	}{
+		{"added on ours only", nil, x, nil, x, 0},
+		{"added on theirs only", nil, nil, x, x, 0},
+		{"added on both alike", nil, x, x, x, 0},
+		{"added on both differently", nil, y, z, []byte("<<<<<<< ours\na\nB\n=======\nA\nb\n>>>>>>> theirs\n"), 1},
+		{"deleted on ours, unchanged on theirs", x, nil, x, nil, 0},
+		{"deleted on theirs, unchanged on ours", x, x, nil, nil, 0},
+		{"deleted on both", x, nil, nil, nil, 0},
+		{"deleted on ours, changed on theirs", x, nil, y, []byte("<<<<<<< ours\n=======\na\nB\n>>>>>>> theirs\n"), 1},
+		{"changed on ours, deleted on theirs", x, z, nil, []byte("<<<<<<< ours\nA\nb\n=======\n>>>>>>> theirs\n"), 1},
+		{"an empty file is not a missing one", x, []byte{}, x, []byte{}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := MergeFile(".agent/config.yaml", tt.base, tt.ours, tt.theirs, MergeLabels{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Data) != string(tt.want) || (res.Data == nil) != (tt.want == nil) || res.Conflicts != tt.conflicts {
+				t.Fatalf("got %q (nil %v), %d conflicts; want %q (nil %v), %d", res.Data, res.Data == nil, res.Conflicts, tt.want, tt.want == nil, tt.conflicts)
+			}
+		})
+	}
+}
+
+func TestMergeFileLabels(t *testing.T) {
+	res, err := MergeFile("notes.txt", []byte("a\n"), []byte("b\n"), []byte("c\n"), MergeLabels{Ours: "HEAD", Base: "merged common ancestors", Theirs: "feature/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> feature/x\n"; string(res.Data) != want {
+		t.Fatalf("got %q", res.Data)
+	}
+}
+
+// --- diff3 ---
+
+func TestDiff3(t *testing.T) {
+	tests := []struct {
+		name, base, ours, theirs, want string
+		conflicts                      int
+	}{
+		{"disjoint changes", "a\nb\nc\nd\ne\n", "A\nb\nc\nd\ne\n", "a\nb\nc\nd\nE\n", "A\nb\nc\nd\nE\n", 0},
+		{"insertions at both ends", "m\n", "top\nm\n", "m\nbottom\n", "top\nm\nbottom\n", 0},
+		{"the same change on both sides", "a\nb\nc\n", "a\nB\nc\n", "a\nB\nc\n", "a\nB\nc\n", 0},
+		{"deletion and an edit elsewhere", "a\nb\nc\nd\n", "a\nc\nd\n", "a\nb\nc\nD\n", "a\nc\nD\n", 0},
+		{"overlapping edits", "a\nb\nc\n", "a\nB1\nc\n", "a\nB2\nc\n", "a\n<<<<<<< ours\nB1\n=======\nB2\n>>>>>>> theirs\nc\n", 1},
+		{"common lines leave the markers", "a\nb\nz\n", "a\nx\nsame\nB1\nz\n", "a\nx\nsame\nB2\nz\n", "a\nx\nsame\n<<<<<<< ours\nB1\n=======\nB2\n>>>>>>> theirs\nz\n", 1},
+		{"adjacent edits conflict", "a\nb\n", "A\nb\n", "a\nB\n", "<<<<<<< ours\nA\nb\n=======\na\nB\n>>>>>>> theirs\n", 1},
+		{"two conflicts", "1\n2\n3\n4\n5\n", "x\n2\n3\n4\ny\n", "X\n2\n3\n4\nY\n", "<<<<<<< ours\nx\n=======\nX\n>>>>>>> theirs\n2\n3\n4\n<<<<<<< ours\ny\n=======\nY\n>>>>>>> theirs\n", 2},
+		{"no final line break", "a\nb", "A\nb", "a\nb\nc", "<<<<<<< ours\nA\nb\n=======\na\nb\nc\n>>>>>>> theirs\n", 1},
+		{"no final line break, kept", "a\nb\nc", "A\nb\nc", "a\nb\nC", "A\nb\nC", 0},
+		{"empty base", "", "x\n", "x\n", "x\n", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, n := mergeLines(tt.base, tt.ours, tt.theirs, MergeLabels{}.withDefaults())
+			if got != tt.want || n != tt.conflicts {
+				t.Fatalf("got %d conflicts:\n%s\nwant %d:\n%s", n, got, tt.conflicts, tt.want)
+			}
+		})
+	}
+}
+
+func TestDiff3LineMatchesIsALongestCommonSubsequence(t *testing.T) {
+	lcsLength := func(a, b []int) int {
+		dp := make([][]int, len(a)+1)
+		for i := range dp {
+			dp[i] = make([]int, len(b)+1)
+		}
+		for i := len(a) - 1; i >= 0; i-- {
+			for j := len(b) - 1; j >= 0; j-- {
+				if a[i] == b[j] {
+					dp[i][j] = dp[i+1][j+1] + 1
+				} else {
+					dp[i][j] = max(dp[i+1][j], dp[i][j+1])
+				}
+			}
+		}
+		return dp[0][0]
+	}
+	seed := uint32(1)
+	random := func(n int) int {
+		seed = seed*1664525 + 1013904223
+		return int(seed>>16) % n
+	}
+	for round := 0; round < 2000; round++ {
+		a, b := make([]int, random(12)), make([]int, random(12))
+		alphabet := 1 + random(4)
+		for i := range a {
+			a[i] = random(alphabet)
+		}
+		for i := range b {
+			b[i] = random(alphabet)
+		}
+		m := lineMatches(a, b)
+		n, last := 0, -1
+		for i, j := range m {
+			if j < 0 {
+				continue
+			}
+			if j <= last || a[i] != b[j] {
+				t.Fatalf("%v %v: matches %v are not a common subsequence", a, b, m)
+			}
+			last = j
+			n++
+		}
+		if want := lcsLength(a, b); n != want {
+			t.Fatalf("%v %v: matches %v have %d pairs, the LCS has %d", a, b, m, n, want)
+		}
+	}
+}
+
+// --- memories.md ---
+
+const (
+	idA  = "mem-1000-aaaa"
+	idB  = "mem-3000-bbbb"
+	idC  = "mem-2000-cccc"
+	idX  = "mem-1500-eeee"
+	idO3 = "mem-3000-0003"
+	idO1 = "mem-1500-0001"
+	idT4 = "mem-4000-0004"
+	idT2 = "mem-2000-0002"
+	idTx = "mem-1500-000a"
+	idTy = "mem-1500-000b"
+)
+
+func TestMergeMemories(t *testing.T) {
+	A, A1, A2 := blk(idA, "A"), blk(idA, "A, as ours edited it"), blk(idA, "A, as theirs edited it")
+	B, C, X := blk(idB, "B"), blk(idC, "C"), blk(idX, "X")
+	none := []string(nil)
+	tests := []struct {
+		name, base, ours, theirs, want string
+		conflicts                      int
+	}{
+		{
+			name:   "theirs edits a memory, ours adds one",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{B, A}, none, none, none),
+			theirs: memDoc([]string{A2}, none, none, none),
+			want:   memDoc([]string{B, A2}, none, none, none),
+		},
+		{
+			name:   "both edit a memory alike",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{B, A1}, none, none, none),
+			theirs: memDoc([]string{A1}, none, none, none),
+			want:   memDoc([]string{B, A1}, none, none, none),
+		},
+		{
+			name:   "deleted by theirs, unchanged by ours",
+			base:   memDoc([]string{A, X}, none, none, none),
+			ours:   memDoc([]string{B, A, X}, none, none, none),
+			theirs: memDoc([]string{A}, none, none, none),
+			want:   memDoc([]string{B, A}, none, none, none),
+		},
+		{
+			name:   "deleted by ours, unchanged by theirs",
+			base:   memDoc([]string{X, A}, none, none, none),
+			ours:   memDoc([]string{A}, none, none, none),
+			theirs: memDoc([]string{C, X, A}, none, none, none),
+			want:   memDoc([]string{C, A}, none, none, none),
+		},
+		{
+			name:   "added on both sides alike",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{B, C, A}, none, none, none),
+			theirs: memDoc([]string{C, A}, none, none, none),
+			want:   memDoc([]string{B, C, A}, none, none, none),
+		},
+		{
+			name:   "additions in every section, from both sides",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{A}, []string{B}, none, []string{X}),
+			theirs: memDoc([]string{C, A}, none, []string{blk(idT2, "fix")}, []string{blk(idT4, "ctx")}),
+			want:   memDoc([]string{C, A}, []string{B}, []string{blk(idT2, "fix")}, []string{blk(idT4, "ctx"), X}),
+		},
+		{
+			name:   "theirs' additions go newest first among ours'",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{blk(idO3, "o3"), blk(idO1, "o1"), A}, none, none, none),
+			theirs: memDoc([]string{blk(idT4, "t4"), blk(idT2, "t2"), blk(idTx, "tx"), blk(idTy, "ty"), A}, none, none, none),
+			want:   memDoc([]string{blk(idT4, "t4"), blk(idO3, "o3"), blk(idT2, "t2"), blk(idO1, "o1"), blk(idTx, "tx"), blk(idTy, "ty"), A}, none, none, none),
+		},
+		{
+			name:   "ties keep theirs' order, after ours' memory of the same second",
+			base:   memDoc(none, none, none, none),
+			ours:   memDoc([]string{blk(idO1, "o1")}, none, none, none),
+			theirs: memDoc([]string{blk(idTy, "ty"), blk(idTx, "tx")}, none, none, none),
+			want:   memDoc([]string{blk(idO1, "o1"), blk(idTy, "ty"), blk(idTx, "tx")}, none, none, none),
+		},
+		{
+			name:   "theirs moves a memory to another section",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{B, A}, none, none, none),
+			theirs: memDoc(none, []string{A}, none, none),
+			want:   memDoc([]string{B}, []string{A}, none, none),
+		},
+		{
+			name:   "ours moves a memory, theirs edits it",
+			base:   memDoc([]string{A, X}, none, none, none),
+			ours:   memDoc([]string{X}, none, []string{A}, none),
+			theirs: memDoc([]string{A2, X}, none, none, none),
+			want:   memDoc([]string{X}, none, []string{A2}, none),
+		},
+		{
+			name:   "theirs moves a memory ours edited",
+			base:   memDoc([]string{X, A}, none, none, none),
+			ours:   memDoc([]string{X, A1}, none, none, none),
+			theirs: memDoc([]string{X}, none, none, []string{C, A}),
+			want:   memDoc([]string{X}, none, none, []string{C, A1}),
+		},
+		{
+			name:      "both edit a memory differently",
+			base:      memDoc([]string{A, X}, none, none, none),
+			ours:      memDoc([]string{B, A1, X}, none, none, none),
+			theirs:    memDoc([]string{C, A2, X}, none, none, none),
+			want:      memDoc([]string{B, C, conflictBlock(A1, A2), X}, none, none, none),
+			conflicts: 1,
+		},
+		{
+			name:      "deleted by theirs, changed by ours",
+			base:      memDoc([]string{A, X}, none, none, none),
+			ours:      memDoc([]string{A1, X}, none, none, none),
+			theirs:    memDoc([]string{X}, none, none, none),
+			want:      memDoc([]string{conflictBlock(A1, ""), X}, none, none, none),
+			conflicts: 1,
+		},
+		{
+			name:      "deleted by ours, changed by theirs",
+			base:      memDoc([]string{A}, none, none, none),
+			ours:      memDoc([]string{B}, none, none, none),
+			theirs:    memDoc([]string{A2}, none, none, none),
+			want:      memDoc([]string{B, conflictBlock("", A2)}, none, none, none),
+			conflicts: 1,
+		},
+		{
+			name:      "the same id added with different text",
+			base:      memDoc(none, none, none, none),
+			ours:      memDoc([]string{A1}, none, none, none),
+			theirs:    memDoc([]string{A2}, none, none, none),
+			want:      memDoc([]string{conflictBlock(A1, A2)}, none, none, none),
+			conflicts: 1,
+		},
+		{
+			name:   "theirs retitles the file, ours adds a memory",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{B, A}, none, none, none),
+			theirs: strings.Replace(memDoc([]string{A}, none, none, none), "# Memories", "# What we learnt", 1),
+			want:   strings.Replace(memDoc([]string{B, A}, none, none, none), "# Memories", "# What we learnt", 1),
+		},
+		{
+			name:   "both change prose in different places",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   strings.Replace(memDoc([]string{B, A}, none, none, none), "# Memories", "# Our memories", 1),
+			theirs: strings.Replace(memDoc([]string{A}, none, none, none), "## Fixes\n", "## Fixes\nBugs we fixed, and how.\n", 1),
+			want:   strings.Replace(strings.Replace(memDoc([]string{B, A}, none, none, none), "# Memories", "# Our memories", 1), "## Fixes\n", "## Fixes\nBugs we fixed, and how.\n", 1),
+		},
+		{
+			name:      "both change the same prose line",
+			base:      memDoc([]string{A}, none, none, none),
+			ours:      strings.Replace(memDoc([]string{B, A}, none, none, none), "# Memories", "# Ours", 1),
+			theirs:    strings.Replace(memDoc([]string{A}, none, none, none), "# Memories", "# Theirs", 1),
+			want:      strings.Replace(memDoc([]string{B, A}, none, none, none), "# Memories\n", conflictBlock("# Ours\n", "# Theirs\n"), 1),
+			conflicts: 1,
+		},
+		{
+			name:   "theirs writes an intro above ours' memories",
+			base:   memDoc([]string{A}, none, none, none),
+			ours:   memDoc([]string{B, A}, none, none, none),
+			theirs: strings.Replace(memDoc([]string{A}, none, none, none), "## Patterns\n", "## Patterns\nHow this code is written.\n", 1),
+			want:   strings.Replace(memDoc([]string{B, A}, none, none, none), "## Patterns\n", "## Patterns\nHow this code is written.\n", 1),
+		},
+		{
+			name:   "theirs edits a note below a memory",
+			base:   strings.Replace(memDoc([]string{A}, none, none, none), "-->\n", "-->\nA note.\n", 1),
+			ours:   strings.Replace(memDoc([]string{B, A}, none, none, none), blk(idA, "A"), blk(idA, "A")+"A note.\n", 1),
+			theirs: strings.Replace(memDoc([]string{A}, none, none, none), "-->\n", "-->\nA note, edited.\n", 1),
+			want:   strings.Replace(memDoc([]string{B, A}, none, none, none), blk(idA, "A"), blk(idA, "A")+"A note, edited.\n", 1),
+		},
+		{
+			name:   "a memory at the end of a file without a final line break",
+			base:   strings.TrimSuffix(memDoc(none, none, none, []string{C}), "\n"),
+			ours:   strings.TrimSuffix(memDoc([]string{B}, none, none, []string{C}), "\n"),
+			theirs: strings.TrimSuffix(memDoc(none, none, none, []string{C, A}), "\n"),
+			want:   strings.TrimSuffix(memDoc([]string{B}, none, none, []string{C, A}), "\n"),
+		},
+		{
+			// Found by FuzzMergeMemories: the memory theirs added under a
+			// quote line must not land above it, where the parser would
+			// take the quote for a stray line of the memory.
+			name:   "a new memory stays below prose quote lines",
+			base:   "## Patterns\n" + A + "\n## Decisions\n",
+			ours:   "## Patterns\n\n## Decisions\n",
+			theirs: "## Patterns\n\n> a quote\n" + C,
+			want:   "## Patterns\n\n> a quote\n\n" + C,
+		},
+		{
+			name:   "ours' memory moves below quote lines theirs wrote",
+			base:   "## Patterns\n\n## Decisions\n",
+			ours:   "## Patterns\n\n" + A + "\n## Decisions\n",
+			theirs: "## Patterns\n\n> a quote\n## Decisions\n",
+			want:   "## Patterns\n\n> a quote\n\n" + A + "## Decisions\n",
+		},
+		{
+			// Found by FuzzMergeMemories.
+			name:   "a section heading both sides added in different places is kept once",
+			base:   "\n\n## Fixes\n",
+			ours:   "## Decisions\n\n## Fixes\n",
+			theirs: "\n\n## Decisions",
+			want:   "## Decisions\n\n",
+		},
+		{
+			name:   "theirs' heading above ours' new memory does not change its type",
+			base:   "## Patterns\n\n" + A,
+			ours:   "## Patterns\n\n" + B + "\n" + A,
+			theirs: "## Patterns\n## Decisions\n\n" + A,
+			want:   "## Patterns\n\n" + B + "## Decisions\n\n" + A,
+		},
+		{
+			name:   "hand-written sections and prose stay",
+			base:   "# Memories\nKept by hand.\n\n## Patterns\n\n" + A + "\n## Notes\nFree text.\n",
+			ours:   "# Memories\nKept by hand.\n\n## Patterns\n\n" + B + "\n" + A + "\n## Notes\nFree text.\n",
+			theirs: "# Memories\nKept by hand.\n\n## Patterns\n\n" + A + "\n## Notes\nFree text, and more.\n\n## Context\n\n" + C,
+			want:   "# Memories\nKept by hand.\n\n## Patterns\n\n" + B + "\n" + A + "\n## Notes\nFree text, and more.\n\n## Context\n\n" + C,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mergeOK(t, MemoriesPath, tt.base, tt.ours, tt.theirs)
+			if string(res.Data) != tt.want || res.Conflicts != tt.conflicts {
+				t.Fatalf("%d conflicts:\n%s\nwant %d:\n%s", res.Conflicts, res.Data, tt.conflicts, tt.want)
+			}
+			if res.Conflicts == 0 {
+				if ws := parseMemories(res.Data, "").warnings; len(ws) > 0 {
+					t.Fatalf("warnings: %v", ws)
+				}
+			}
+		})
+	}
+}
+
+func TestMergeMemoriesMatchesInsertMemory(t *testing.T) {
+	// Where theirs adds one memory to a section ours has no memory in, the
+	// merge puts it where insertMemory would have: under the header, or in
+	// a new section in canonical order.
+	b := Memory{ID: idB, Type: Pattern, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"}
+	fix := Memory{ID: idC, Type: Fix, Content: "C", Tags: []string{"t"}, Created: "2026-01-01"}
+	check := func(base, ours, theirs, want []byte) {
+		t.Helper()
+		res := mergeOK(t, MemoriesPath, string(base), string(ours), string(theirs))
+		if string(res.Data) != string(want) || res.Conflicts != 0 {
+			t.Fatalf("%d conflicts:\n%s\nwant:\n%s", res.Conflicts, res.Data, want)
+		}
+	}
+
+	// Both sides create the missing Fixes section: once.
+	noFixes := []byte("# Memories\n\n## Patterns\n\n## Decisions\n\n## Context\n")
+	ours := insertMemory(insertMemory(noFixes, b), Memory{ID: idX, Type: Fix, Content: "X", Tags: []string{"t"}, Created: "2026-01-01"})
+	check(noFixes, ours, insertMemory(noFixes, fix), insertMemory(ours, fix))
+
+	// Theirs adds to a section ours has no memory in.
+	template := []byte(MemoriesTemplate)
+	ours = insertMemory(template, b)
+	check(template, ours, insertMemory(template, fix), insertMemory(ours, fix))
+
+	// Ours dropped the Fixes heading: the merge creates it again.
+	ours = []byte(strings.Replace(string(insertMemory(template, b)), "## Fixes\n\n", "", 1))
+	check(template, ours, insertMemory(template, fix), insertMemory(ours, fix))
+
+	// Ours emptied the file: theirs' new memory starts from the template.
+	check(template, []byte{}, insertMemory(template, fix), insertMemory(nil, fix))
+}
+
+// TestMergeMemoriesAcceptance is the issue's check: two branches add a
+// hundred memories each, one edits a memory and the other deletes one.
+func TestMergeMemoriesAcceptance(t *testing.T) {
+	mem := func(unix int, n int, typ MemoryType, who string) Memory {
+		return Memory{ID: fmt.Sprintf("mem-%d-%04x", unix, n), Type: typ, Content: fmt.Sprintf("%s memory %d\nsecond line", who, n), Tags: []string{who}, Created: "2026-03-01"}
+	}
+	var base []byte
+	var baseIDs []string
+	for i := 0; i < 12; i++ {
+		m := mem(1_700_000_000+i, i, MemoryTypes[i%4], "base")
+		base = insertMemory(base, m)
+		baseIDs = append(baseIDs, m.ID)
+	}
+	edited, deleted := baseIDs[5], baseIDs[2]
+	ours, theirs := base, base
+	var added []string
+	for i := 0; i < 100; i++ {
+		o := mem(1_800_000_000+2*i, 0x1000+i, MemoryTypes[i%4], "ours")
+		th := mem(1_800_000_001+2*i, 0x2000+i, MemoryTypes[(i/3)%4], "theirs")
+		ours, theirs = insertMemory(ours, o), insertMemory(theirs, th)
+		added = append(added, o.ID, th.ID)
+	}
+	oldBlock := FormatMemory(parseMemoriesByID(t, ours)[edited])
+	editedMemory := parseMemoriesByID(t, ours)[edited]
+	editedMemory.Content = "edited on ours"
+	ours = []byte(strings.Replace(string(ours), oldBlock, FormatMemory(editedMemory), 1))
+	theirs, _ = removeMemory(theirs, deleted)
+
+	res := mergeOK(t, MemoriesPath, string(base), string(ours), string(theirs))
+	if res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+	f := parseMemories(res.Data, MemoriesPath)
+	if len(f.warnings) > 0 {
+		t.Fatalf("warnings: %v", f.warnings)
+	}
+	want := append(slices.DeleteFunc(slices.Clone(baseIDs), func(id string) bool { return id == deleted }), added...)
+	sort.Strings(want)
+	if got := memoryIDs(res.Data); !reflect.DeepEqual(got, want) {
+		t.Fatalf("ids: got %d, want %d", len(got), len(want))
+	}
+	byID := parseMemoriesByID(t, res.Data)
+	if byID[edited].Content != "edited on ours" {
+		t.Fatalf("edit lost: %+v", byID[edited])
+	}
+	last := map[MemoryType]int64{}
+	for _, m := range f.memories {
+		if prev, ok := last[m.Type]; ok && m.Unix() > prev {
+			t.Fatalf("%s is above an older memory in %s", m.ID, m.Type.Section())
+		}
+		last[m.Type] = m.Unix()
+		want := m.Type
+		switch m.Tags[0] {
+		case "ours":
+			want = MemoryTypes[(m.Unix()-1_800_000_000)/2%4]
+		case "theirs":
+			want = MemoryTypes[(m.Unix()-1_800_000_001)/2/3%4]
+		}
+		if m.Type != want {
+			t.Fatalf("%s is in %s, want %s", m.ID, m.Type, want)
+		}
+	}
+}
+
+func parseMemoriesByID(t *testing.T, src []byte) map[string]Memory {
+	t.Helper()
+	out := map[string]Memory{}
+	for _, m := range parseMemories(src, "").memories {
+		m.Line = 0
+		out[m.ID] = m
+	}
+	return out
+}
+
+// TestMergeMemoriesConflictOnlyAroundTheEntry: the one memory both sides
+// changed differently is the only text between markers.
+func TestMergeMemoriesConflictOnlyAroundTheEntry(t *testing.T) {
+	var base []byte
+	for i := 0; i < 20; i++ {
+		base = insertMemory(base, Memory{ID: fmt.Sprintf("mem-%d-%04x", 1_700_000_000+i, i), Type: MemoryTypes[i%4], Content: fmt.Sprintf("memory %d", i), Tags: []string{"t"}, Created: "2026-03-01"})
+	}
+	target := "mem-1700000009-0009"
+	old := "> memory 9\n"
+	ours := insertMemory([]byte(strings.Replace(string(base), old, "> memory 9, ours\n", 1)), Memory{ID: "mem-1800000000-aaaa", Type: Fix, Content: "new on ours", Tags: []string{"t"}, Created: "2026-03-02"})
+	theirs := insertMemory([]byte(strings.Replace(string(base), old, "> memory 9, theirs\n", 1)), Memory{ID: "mem-1800000001-bbbb", Type: Fix, Content: "new on theirs", Tags: []string{"t"}, Created: "2026-03-02"})
+	res := mergeOK(t, MemoriesPath, string(base), string(ours), string(theirs))
+	if res.Conflicts != 1 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+	text := string(res.Data)
+	start, end := strings.Index(text, "<<<<<<< ours\n"), strings.Index(text, ">>>>>>> theirs\n")
+	if start < 0 || end < start || strings.Count(text, "<<<<<<<") != 1 {
+		t.Fatalf("markers:\n%s", text)
+	}
+	inside := text[start:end]
+	want := "<<<<<<< ours\n### " + target + "\n> memory 9, ours\n<!-- tags: t | created: 2026-03-01 -->\n=======\n### " + target + "\n> memory 9, theirs\n<!-- tags: t | created: 2026-03-01 -->\n"
+	if inside != want {
+		t.Fatalf("inside the markers:\n%s\nwant:\n%s", inside, want)
+	}
+	// Outside the markers, the file is the clean merge with ours' version.
+	resolved := text[:start] + strings.TrimPrefix(want[:strings.Index(want, "=======\n")], "<<<<<<< ours\n") + text[end+len(">>>>>>> theirs\n"):]
+	if ws := parseMemories([]byte(resolved), "").warnings; len(ws) > 0 {
+		t.Fatalf("warnings once resolved: %v\n%s", ws, resolved)
+	}
+	if got := len(parseMemories([]byte(resolved), "").memories); got != 22 {
+		t.Fatalf("%d memories once resolved", got)
+	}
+}
+
+func TestMergeMemoriesIdentities(t *testing.T) {
+	for _, name := range []string{"seed-example.md", "chaos.md"} {
+		x := string(readTestdata(t, name))
+		y := string(insertMemory([]byte(x), Memory{ID: "mem-1900000000-abcd", Type: Context, Content: "new", Tags: []string{"t"}, Created: "2030-01-01"}))
+		checkMergeIdentities(t, MemoriesPath, x, y)
+		checkMergeIdentities(t, MemoriesPath, y, x)
+	}
+}
+
+func checkMergeIdentities(t *testing.T, path, base, x string) {
+	t.Helper()
+	for _, c := range []struct{ base, ours, theirs string }{{base, x, base}, {base, base, x}, {base, x, x}} {
+		res := mergeOK(t, path, c.base, c.ours, c.theirs)
+		if string(res.Data) != x || res.Conflicts != 0 {
+			t.Fatalf("merge(%q, %q, %q) = %q, %d conflicts; want %q", c.base, c.ours, c.theirs, res.Data, res.Conflicts, x)
+		}
+	}
+}
+
+// --- files with frontmatter ---
+
+const knowledgePath = KnowledgeDir + "/cargo-bench-requires-nightly.md"
+
+const knowledgeBase = `---
+title: "Cargo bench requires nightly"
+tags: [testing, cargo]
+feature: "perf-optimization"
+created_at: "2026-02-17T12:00:00Z"
+---
+
+Running cargo bench requires the nightly toolchain.
+
+Use rustup run nightly cargo bench.
+`
+
+func TestMergeKnowledge(t *testing.T) {
+	edit := func(pairs ...string) string { return strings.NewReplacer(pairs...).Replace(knowledgeBase) }
+	tests := []struct {
+		name, ours, theirs, want string
+		conflicts                int
+	}{
+		{
+			name:   "tags added on both sides",
+			ours:   edit("[testing, cargo]", "[testing, cargo, nightly]"),
+			theirs: edit("[testing, cargo]", "[testing, cargo, rust]"),
+			want:   edit("[testing, cargo]", "[testing, cargo, nightly, rust]"),
+		},
+		{
+			name:   "tags removed on one side, added on the other",
+			ours:   edit("[testing, cargo]", "[cargo, testing, 'perf: tools']"),
+			theirs: edit("[testing, cargo]", "[cargo, rust]"),
+			want:   edit("[testing, cargo]", "[cargo, \"perf: tools\", rust]"),
+		},
+		{
+			name:   "a field changed on one side keeps that side's text",
+			ours:   edit("[testing, cargo]", "[testing, cargo, nightly]"),
+			theirs: edit(`feature: "perf-optimization"`, "feature: 'perf'  # renamed"),
+			want:   edit("[testing, cargo]", "[testing, cargo, nightly]", `feature: "perf-optimization"`, "feature: 'perf'  # renamed"),
+		},
+		{
+			name:   "a field removed on one side",
+			ours:   edit("nightly toolchain", "nightly toolchain (1.80)"),
+			theirs: edit("feature: \"perf-optimization\"\n", ""),
+			want:   edit("nightly toolchain", "nightly toolchain (1.80)", "feature: \"perf-optimization\"\n", ""),
+		},
+		{
+			name:   "fields added on both sides",
+			ours:   edit("---\n\n", "sources:\n  - path: \"Cargo.toml\"\n    blob: 1a2b\n---\n\n"),
+			theirs: edit("created_at: \"2026-02-17T12:00:00Z\"\n", "created_at: \"2026-02-17T12:00:00Z\"\nupdated_at: \"2026-02-18T12:00:00Z\"\n"),
+			want:   edit("created_at: \"2026-02-17T12:00:00Z\"\n---\n", "created_at: \"2026-02-17T12:00:00Z\"\nupdated_at: \"2026-02-18T12:00:00Z\"\nsources:\n  - path: \"Cargo.toml\"\n    blob: 1a2b\n---\n"),
+		},
+		{
+			name:   "sources added on both sides",
+			ours:   edit("---\n\n", "sources:\n  - path: \"Cargo.toml\"\n    blob: 1a2b\n---\n\n"),
+			theirs: edit("---\n\n", "sources:\n  - path: \"rust-toolchain\"\n---\n\n"),
+			want:   edit("---\n\n", "sources:\n  - path: \"Cargo.toml\"\n    blob: 1a2b\n  - path: \"rust-toolchain\"\n---\n\n"),
+		},
+		{
+			name:   "the body changed on one side",
+			ours:   edit("[testing, cargo]", "[testing, cargo, nightly]"),
+			theirs: edit("Use rustup", "Run rustup"),
+			want:   edit("[testing, cargo]", "[testing, cargo, nightly]", "Use rustup", "Run rustup"),
+		},
+		{
+			name:   "the body changed on both sides in different paragraphs",
+			ours:   edit("nightly toolchain", "nightly toolchain (1.80)"),
+			theirs: edit("Use rustup", "Run rustup"),
+			want:   edit("nightly toolchain", "nightly toolchain (1.80)", "Use rustup", "Run rustup"),
+		},
+		{
+			name:      "the same body line changed on both sides",
+			ours:      edit("Use rustup", "Ours: use rustup"),
+			theirs:    edit("Use rustup", "Theirs: use rustup"),
+			want:      edit("Use rustup run nightly cargo bench.\n", conflictBlock("Ours: use rustup run nightly cargo bench.\n", "Theirs: use rustup run nightly cargo bench.\n")),
+			conflicts: 1,
+		},
+		{
+			name:      "a field changed differently on both sides",
+			ours:      edit(`title: "Cargo bench requires nightly"`, `title: "Cargo bench needs nightly"`, "[testing, cargo]", "[testing, cargo, a]"),
+			theirs:    edit(`title: "Cargo bench requires nightly"`, `title: "cargo bench: nightly only"`, "[testing, cargo]", "[testing, cargo, b]"),
+			want:      edit(`title: "Cargo bench requires nightly"`+"\n", conflictBlock(`title: "Cargo bench needs nightly"`+"\n", `title: "cargo bench: nightly only"`+"\n"), "[testing, cargo]", "[testing, cargo, a, b]"),
+			conflicts: 1,
+		},
+		{
+			name:      "a field removed on one side, changed on the other",
+			ours:      edit(`feature: "perf-optimization"`, `feature: "perf"`),
+			theirs:    edit("feature: \"perf-optimization\"\n", "", "Use", "Run"),
+			want:      edit("feature: \"perf-optimization\"\n", conflictBlock("feature: \"perf\"\n", ""), "Use", "Run"),
+			conflicts: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mergeOK(t, knowledgePath, knowledgeBase, tt.ours, tt.theirs)
+			if string(res.Data) != tt.want || res.Conflicts != tt.conflicts {
+				t.Fatalf("%d conflicts:\n%s\nwant %d:\n%s", res.Conflicts, res.Data, tt.conflicts, tt.want)
+			}
+			if _, err := parseKnowledge(res.Data, knowledgePath); err != nil && tt.conflicts == 0 {
+				t.Fatalf("parse: %v", err)
+			}
+		})
+	}
+}
+
+// TestMergeKnowledgeAcceptance: tags added on both sides, the body edited
+// on one and a field on the other; the result parses and holds all.
+func TestMergeKnowledgeAcceptance(t *testing.T) {
+	base := renderKnowledge(Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly."})
+	ours := renderKnowledge(Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo", "nightly", "bench"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly: rustup run nightly cargo bench."})
+	theirs := renderKnowledge(Knowledge{Title: "Bench on nightly", Tags: []string{"cargo", "rust", "testing"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", UpdatedAt: "2026-02-18T09:00:00Z", Body: "Use nightly."})
+	res := mergeOK(t, knowledgePath, string(base), string(ours), string(theirs))
+	if res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+	k, err := parseKnowledge(res.Data, knowledgePath)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, res.Data)
+	}
+	if want := []string{"testing", "cargo", "nightly", "bench", "rust"}; !reflect.DeepEqual(k.Tags, want) {
+		t.Fatalf("tags %v, want %v", k.Tags, want)
+	}
+	if k.Body != "Use nightly: rustup run nightly cargo bench." || k.UpdatedAt != "2026-02-18T09:00:00Z" {
+		t.Fatalf("%+v", k)
+	}
+}
+
+const journalPath0004 = JournalDir + "/run-0a1b2c3d/0004.md"
+
+func TestMergeJournalFailureMap(t *testing.T) {
+	base := string(readTestdata(t, "journal.golden.md"))
+	edit := func(pairs ...string) string { return strings.NewReplacer(pairs...).Replace(base) }
+	// Ours: a better what_tried and a file; theirs: a new category and
+	// another file. The failure map merges key by key.
+	ours := edit(`what_tried: "Created all four tables in one batch"`, `what_tried: "Created the tables in one batch"`, "relevant_files: [src/dag/db.rs]", "relevant_files: [src/dag/db.rs, src/dag/schema.rs]", "files_modified: [src/parser.rs]", "files_modified: [src/parser.rs, a.rs]")
+	theirs := edit(`error_category: "dependency_error"`, `error_category: "schema_error"`, "relevant_files: [src/dag/db.rs]", "relevant_files: [src/dag/migrate.rs, src/dag/db.rs]", "files_modified: [src/parser.rs]", "files_modified: [b.rs, src/parser.rs]")
+	res := mergeOK(t, journalPath0004, base, ours, theirs)
+	if res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+	want := edit("files_modified: [src/parser.rs]", "files_modified: [src/parser.rs, a.rs, b.rs]",
+		`what_tried: "Created all four tables in one batch"`, `what_tried: "Created the tables in one batch"`,
+		`error_category: "dependency_error"`, `error_category: "schema_error"`,
+		"relevant_files: [src/dag/db.rs]", "relevant_files: [src/dag/db.rs, src/dag/schema.rs, src/dag/migrate.rs]")
+	if string(res.Data) != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", res.Data, want)
+	}
+	if _, err := parseJournal(res.Data, journalPath0004); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same key of the map changed differently: markers around it only.
+	ours = edit(`why_failed: "SQLite rejected the foreign key: \"iteration_outcomes\" did not exist yet"`, `why_failed: "ours"`, "outcome: failed", "outcome: retried")
+	theirs = edit(`why_failed: "SQLite rejected the foreign key: \"iteration_outcomes\" did not exist yet"`, `why_failed: "theirs"`, `retry_suggestion: "Create iteration_outcomes first."`, `retry_suggestion: "Create it first."`)
+	res = mergeOK(t, journalPath0004, base, ours, theirs)
+	want = edit("outcome: failed", "outcome: retried",
+		`  why_failed: "SQLite rejected the foreign key: \"iteration_outcomes\" did not exist yet"`+"\n", conflictBlock(`  why_failed: "ours"`+"\n", `  why_failed: "theirs"`+"\n"),
+		`retry_suggestion: "Create iteration_outcomes first."`, `retry_suggestion: "Create it first."`)
+	if string(res.Data) != want || res.Conflicts != 1 {
+		t.Fatalf("%d conflicts:\n%s\nwant:\n%s", res.Conflicts, res.Data, want)
+	}
+}
+
+func TestMergeLearning(t *testing.T) {
+	path := LearningsDir + "/l-1a2b3c.md"
+	base := string(readTestdata(t, "learning.golden.md"))
+	edit := func(pairs ...string) string { return strings.NewReplacer(pairs...).Replace(base) }
+	ours := edit("source_runs: [run-0a1b2c3d]", "source_runs: [run-0a1b2c3d, run-11111111]", "confidence: 0.85", "confidence: 0.9")
+	theirs := edit("source_runs: [run-0a1b2c3d]", "source_runs: [run-0a1b2c3d, run-22222222]", "status: active", "status: staged")
+	res := mergeOK(t, path, base, ours, theirs)
+	want := edit("source_runs: [run-0a1b2c3d]", "source_runs: [run-0a1b2c3d, run-11111111, run-22222222]", "confidence: 0.85", "confidence: 0.9", "status: active", "status: staged")
+	if string(res.Data) != want || res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+	if _, err := parseLearning(res.Data, path); err != nil {
+		t.Fatal(err)
+	}
+	checkMergeIdentities(t, path, base, ours)
+}
+
+func TestMergeSkill(t *testing.T) {
+	path := ".claude/skills/deploy/SKILL.md"
+	base := "---\nname: deploy\ndescription: Deploys the service.\n---\n\n# Deploy\n\n1. Build.\n2. Ship.\n"
+	ours := "---\nname: deploy\ndescription: Deploys the service.\n---\n\n# Deploy\n\n1. Build and test.\n2. Ship.\n"
+	theirs := "---\nname: deploy\ndescription: Deploys the service to production.\nallowed-tools: Bash\n---\n\n# Deploy\n\n1. Build.\n2. Ship.\n"
+	res := mergeOK(t, path, base, ours, theirs)
+	want := "---\nname: deploy\ndescription: Deploys the service to production.\nallowed-tools: Bash\n---\n\n# Deploy\n\n1. Build and test.\n2. Ship.\n"
+	if string(res.Data) != want || res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+}
+
+func TestMergeFrontmatterFallsBackToLines(t *testing.T) {
+	// Ours' frontmatter is not YAML: the whole file merges by lines.
+	ours := strings.Replace(knowledgeBase, "tags: [testing, cargo]", "tags: [testing, cargo", 1)
+	theirs := strings.Replace(knowledgeBase, "Use rustup", "Run rustup", 1)
+	res := mergeOK(t, knowledgePath, knowledgeBase, ours, theirs)
+	if want := strings.Replace(ours, "Use rustup", "Run rustup", 1); string(res.Data) != want || res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+}
+
+func TestMergeFrontmatterRefusesABrokenEntry(t *testing.T) {
+	// Each side deletes a different paragraph: the clean merge would be a
+	// knowledge entry without a body, which parseKnowledge refuses.
+	base := "---\ntitle: \"T\"\ntags: [a]\n---\n\nfirst\n\nsecond\n"
+	ours := "---\ntitle: \"T\"\ntags: [a]\n---\n\n\nsecond\n"
+	theirs := "---\ntitle: \"T\"\ntags: [a]\n---\n\nfirst\n\n"
+	res := mergeOK(t, knowledgePath, base, ours, theirs)
+	if res.Conflicts != 1 || string(res.Data) != conflictBlock(ours, theirs) {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+}
+
+func TestMergeFrontmatterAddedOnBothSides(t *testing.T) {
+	ours := "---\ntitle: \"T\"\ntags: [a, b]\n---\n\nbody\n"
+	theirs := "---\ntitle: \"T\"\ntags: [c]\n---\n\nbody\n"
+	res, err := MergeFile(knowledgePath, nil, []byte(ours), []byte(theirs), MergeLabels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "---\ntitle: \"T\"\ntags: [a, b, c]\n---\n\nbody\n"; string(res.Data) != want || res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+}
+
+func TestMergeFrontmatterIdentities(t *testing.T) {
+	for _, c := range []struct{ path, file string }{
+		{knowledgePath, "knowledge.golden.md"},
+		{LearningsDir + "/l-1a2b3c.md", "learning.golden.md"},
+		{journalPath0004, "journal.golden.md"},
+	} {
+		x := string(readTestdata(t, c.file))
+		y := strings.Replace(x, "---\n\n", "---\n\nA new first line.\n", 1)
+		checkMergeIdentities(t, c.path, x, y)
+		checkMergeIdentities(t, c.path, y, x)
+	}
+}
+
+func TestMergeConfigByLines(t *testing.T) {
+	base := "# lore settings\nprime:\n  budget: 4000\nindex:\n  fuzzy: true\n"
+	ours := "# lore settings\nprime:\n  budget: 6000\nindex:\n  fuzzy: true\n"
+	theirs := "# lore settings\nprime:\n  budget: 4000\nindex:\n  fuzzy: false\n"
+	res := mergeOK(t, ".agent/config.yaml", base, ours, theirs)
+	if want := "# lore settings\nprime:\n  budget: 6000\nindex:\n  fuzzy: false\n"; string(res.Data) != want || res.Conflicts != 0 {
+		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
+	}
+}
+
+// --- fuzzing ---
+
+// mergeFuzzSeeds are base, ours and theirs versions of memories.md.
+func mergeFuzzSeeds(t testing.TB) [][3]string {
+	none := []string(nil)
+	A, A1, A2 := blk(idA, "A"), blk(idA, "A1"), blk(idA, "A2")
+	B, C, X := blk(idB, "B"), blk(idC, "C"), blk(idX, "X")
+	seeds := [][3]string{
+		{memDoc([]string{A, X}, none, none, none), memDoc([]string{B, A1, X}, none, none, none), memDoc([]string{C, A, X}, none, none, none)},
+		{memDoc([]string{A, X}, none, none, none), memDoc([]string{A}, []string{B}, none, none), memDoc(none, []string{X}, []string{C}, []string{A2})},
+		{"", MemoriesTemplate, memDoc(none, none, none, []string{A})},
+		{MemoriesTemplate, "# Memories\n\n## Notes\nhand-written\n\n## Patterns\n\n" + B, "# Memories\n## Patterns\n" + C + "## Fixes\n\n" + X},
+	}
+	for _, name := range []string{"seed-example.md", "chaos.md"} {
+		x := string(readTestdata(t, name))
+		seeds = append(seeds, [3]string{x, string(insertMemory([]byte(x), Memory{ID: idB, Type: Fix, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"})), strings.Replace(x, "barrel", "BARREL", 1)})
+	}
+	return seeds
+}
+
+func FuzzMergeMemories(f *testing.F) {
+	for _, s := range mergeFuzzSeeds(f) {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
+		res, err := MergeFile(MemoriesPath, []byte(base), []byte(ours), []byte(theirs), MergeLabels{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ base, ours, theirs, want string }{{base, ours, base, ours}, {base, base, theirs, theirs}, {base, ours, ours, ours}} {
+			got, err := MergeFile(MemoriesPath, []byte(c.base), []byte(c.ours), []byte(c.theirs), MergeLabels{})
+			if err != nil || string(got.Data) != c.want || got.Conflicts != 0 {
+				t.Fatalf("identity: got %q, %d conflicts, %v; want %q", got.Data, got.Conflicts, err, c.want)
+			}
+		}
+		fb, fo, ft := parseMemories([]byte(base), ""), parseMemories([]byte(ours), ""), parseMemories([]byte(theirs), "")
+		if res.Conflicts > 0 || len(fb.warnings)+len(fo.warnings)+len(ft.warnings) > 0 {
+			return
+		}
+		fr := parseMemories(res.Data, "")
+		if len(fr.warnings) > 0 {
+			t.Fatalf("clean inputs, no conflict, and the result has warnings %v:\n%s", fr.warnings, res.Data)
+		}
+		// Every memory is where the rules put it, once.
+		in := func(f *memoriesFile) map[string]Memory {
+			out := map[string]Memory{}
+			for _, m := range f.memories {
+				m.Line = 0
+				out[m.ID] = m
+			}
+			return out
+		}
+		mb, mo, mt, mr := in(fb), in(fo), in(ft), in(fr)
+		for id := range mergeUnionValues(mb, mo, mt) {
+			b, inB := mb[id]
+			o, inO := mo[id]
+			th, inT := mt[id]
+			r, inR := mr[id]
+			want, keep := o, inO
+			switch {
+			case inO && inT:
+				if inB && reflect.DeepEqual(o, b) {
+					want = th
+				}
+			case inT && !inB:
+				want, keep = th, true
+			case inO && inB:
+				keep = false // deleted by theirs (unchanged by ours, or it would be a conflict)
+			}
+			if inR != keep || (keep && !reflect.DeepEqual(r, want)) {
+				t.Fatalf("%s: got %+v (present %v), want %+v (present %v)\n%s", id, r, inR, want, keep, res.Data)
+			}
+		}
+		if len(fr.memories) != len(mr) {
+			t.Fatalf("duplicate memories in\n%s", res.Data)
+		}
+	})
+}
+
+func FuzzDiff3(f *testing.F) {
+	f.Add("a\nb\nc\nd\ne\n", "A\nb\nc\nd\ne\n", "a\nb\nc\nd\nE\n", uint8(0), uint8(1), uint8(3), uint8(4))
+	f.Add("a\na\na\nb\na\n", "x\n", "", uint8(1), uint8(2), uint8(2), uint8(0))
+	f.Add("", "x", "y", uint8(0), uint8(0), uint8(0), uint8(0))
+	f.Fuzz(func(t *testing.T, base, ours, theirs string, i, j, k, l uint8) {
+		labels := MergeLabels{}.withDefaults()
+		mergeLines(base, ours, theirs, labels) // must not panic
+		for _, c := range []struct{ base, ours, theirs, want string }{{base, ours, base, ours}, {base, base, theirs, theirs}, {base, ours, ours, ours}} {
+			if got, n := mergeLines(c.base, c.ours, c.theirs, labels); got != c.want || n != 0 {
+				t.Fatalf("identity: merge(%q, %q, %q) = %q, %d conflicts", c.base, c.ours, c.theirs, got, n)
+			}
+		}
+		// Disjoint changes: ours replaces base lines [i, j) and theirs
+		// [k, l), with at least one line between.
+		if base != "" && !strings.HasSuffix(base, "\n") {
+			base += "\n"
+		}
+		lines := splitLines(base)
+		n := len(lines)
+		if n == 0 {
+			return
+		}
+		pos := []int{int(i) % (n + 1), int(j) % (n + 1), int(k) % (n + 1), int(l) % (n + 1)}
+		sort.Ints(pos)
+		if pos[2] <= pos[1] {
+			if pos[1] == n {
+				return
+			}
+			pos[2], pos[3] = pos[1]+1, max(pos[3], pos[1]+1)
+		}
+		fresh := func(tag, s string) []string {
+			var out []string
+			for i, l := range splitLines(s) {
+				l = fmt.Sprintf("\x00%s%d %s", tag, i, strings.TrimSuffix(l, "\n")) + "\n"
+				if strings.Contains(base, strings.TrimSuffix(l, "\n")) {
+					return nil
+				}
+				out = append(out, l)
+			}
+			return out
+		}
+		newOurs, newTheirs := fresh("ours", ours), fresh("theirs", theirs)
+		join := func(parts ...[]string) string {
+			var b strings.Builder
+			for _, p := range parts {
+				b.WriteString(strings.Join(p, ""))
+			}
+			return b.String()
+		}
+		o := join(lines[:pos[0]], newOurs, lines[pos[1]:])
+		th := join(lines[:pos[2]], newTheirs, lines[pos[3]:])
+		got, conflicts := mergeLines(base, o, th, labels)
+		if conflicts == 0 {
+			for _, l := range append(newOurs, newTheirs...) {
+				if !strings.Contains(got, l) {
+					t.Fatalf("merge lost %q:\n%s", l, got)
+				}
+			}
+		}
+		distinct := map[string]bool{}
+		for _, l := range lines {
+			distinct[l] = true
+		}
+		if len(distinct) == n {
+			want := join(lines[:pos[0]], newOurs, lines[pos[1]:pos[2]], newTheirs, lines[pos[3]:])
+			if got != want || conflicts != 0 {
+				t.Fatalf("disjoint changes of distinct lines: got %d conflicts\n%q\nwant\n%q", conflicts, got, want)
+			}
+		}
+	})
+}
+
+// TestMergeFixtures merges every case under testdata/merge: <name>/base,
+// ours, theirs and want (a missing file is a missing side), with the
+// store path in <name>/path.
+func TestMergeFixtures(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "merge", "*"))
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			read := func(name string) []byte {
+				data, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					return nil
+				}
+				return data
+			}
+			path := strings.TrimSpace(string(read("path")))
+			res, err := MergeFile(path, read("base"), read("ours"), read("theirs"), MergeLabels{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("merge", filepath.Base(dir), "want"), string(res.Data))
+			if want := strings.Count(string(res.Data), "\n<<<<<<< ours\n"); res.Conflicts != want {
+				t.Fatalf("%d conflicts, %d marked", res.Conflicts, want)
+			}
+		})
+	}
+}
+
+// FuzzMergeMemoryEdits builds a base memories.md and two branches of it
+// from a script of edits made with lore's own writers (add, delete, edit,
+// move, prose), and checks the merge against a model of the rules: the
+// conflicts expected and no others, and every other memory where the rules
+// put it, once, in a file that parses cleanly.
+func FuzzMergeMemoryEdits(f *testing.F) {
+	f.Add([]byte{5, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+	f.Add([]byte{3, 2, 0, 2, 0, 1, 1, 1, 1, 3, 0, 3, 0})
+	f.Add([]byte{8, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63})
+	f.Fuzz(func(t *testing.T, script []byte) {
+		next := func() int {
+			if len(script) == 0 {
+				return 0
+			}
+			b := script[0]
+			script = script[1:]
+			return int(b)
+		}
+		clock := 1_700_000_000
+		mem := func(typ MemoryType, content string) Memory {
+			clock += 1 + next()%3 // sometimes the same second: ids stay distinct by their hex
+			return Memory{ID: fmt.Sprintf("mem-%d-%04x", clock/2, clock%65536), Type: typ, Content: content, Tags: []string{"t"}, Created: "2026-01-01"}
+		}
+		base := []byte(MemoriesTemplate)
+		for n := next() % 10; n > 0; n-- {
+			base = insertMemory(base, mem(MemoryTypes[next()%4], fmt.Sprintf("base %d", clock)))
+		}
+		type value struct {
+			typ     MemoryType
+			content string
+		}
+		values := func(src []byte) map[string]value {
+			out := map[string]value{}
+			for _, m := range parseMemories(src, "").memories {
+				out[m.ID] = value{m.Type, m.Content}
+			}
+			return out
+		}
+		branch := func(side string, intro string, src []byte) []byte {
+			for n := next() % 8; n > 0; n-- {
+				ms := parseMemories(src, "").memories
+				op, arg := next()%6, next()
+				var m Memory
+				if len(ms) > 0 {
+					m = ms[arg%len(ms)]
+				}
+				switch {
+				case op == 0 || len(ms) == 0:
+					src = insertMemory(src, mem(MemoryTypes[arg%4], side+" added"))
+				case op == 1:
+					src, _ = removeMemory(src, m.ID)
+				case op == 2:
+					edited := m
+					edited.Content = fmt.Sprintf("%s edited %d", side, arg%2) // both sides may make the same edit
+					src = []byte(strings.Replace(string(src), FormatMemory(m), FormatMemory(edited), 1))
+				case op == 3:
+					src, _ = removeMemory(src, m.ID)
+					m.Type = MemoryTypes[arg%4]
+					src = insertMemory(src, m)
+				case op == 4:
+					section := "## " + MemoryTypes[arg%2+2*strings.Count(intro, "x")].Section() + "\n"
+					src = []byte(strings.Replace(string(src), section, section+intro+"\n", 1))
+				default:
+					src = addMemory(src, Memory{ID: "mem-1700000000-0000", Type: Context, Content: "added on both", Tags: []string{"t"}, Created: "2026-01-01"})
+				}
+			}
+			return src
+		}
+		startClock := clock
+		ours := branch("ours", "Our intro.", base)
+		clock = startClock // theirs' ids may be the same as ours': same id, other text
+		theirs := branch("theirs", "Their intro, x.", base)
+
+		res, err := MergeFile(MemoriesPath, base, ours, theirs, MergeLabels{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vb, vo, vt := values(base), values(ours), values(theirs)
+		want := map[string]value{}
+		conflicts := 0
+		for id := range mergeUnionValues(vb, vo, vt) {
+			b, inB := vb[id]
+			o, inO := vo[id]
+			th, inT := vt[id]
+			switch {
+			case inO && inT:
+				typ, _, c1 := merge3(b.typ, o.typ, th.typ, inB)
+				content, _, c2 := merge3(b.content, o.content, th.content, inB)
+				if c1 || c2 {
+					conflicts++
+					continue
+				}
+				want[id] = value{typ, content}
+			case inO && inB:
+				if o != b {
+					conflicts++
+				}
+			case inT && inB:
+				if th != b {
+					conflicts++
+				}
+			case inO:
+				want[id] = o
+			case inT:
+				want[id] = th
+			}
+		}
+		if res.Conflicts != conflicts {
+			t.Fatalf("%d conflicts, want %d:\n%s\n--- base\n%s\n--- ours\n%s\n--- theirs\n%s", res.Conflicts, conflicts, res.Data, base, ours, theirs)
+		}
+		if conflicts > 0 {
+			return
+		}
+		f := parseMemories(res.Data, "")
+		if len(f.warnings) > 0 {
+			t.Fatalf("warnings %v:\n%s\n--- base\n%s\n--- ours\n%s\n--- theirs\n%s", f.warnings, res.Data, base, ours, theirs)
+		}
+		if got := values(res.Data); !reflect.DeepEqual(got, want) || len(f.memories) != len(want) {
+			t.Fatalf("memories\n%v\nwant\n%v\n%s\n--- base\n%s\n--- ours\n%s\n--- theirs\n%s", got, want, res.Data, base, ours, theirs)
+		}
+	})
+}
+
+func mergeUnionValues[V any](ms ...map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range ms {
+		for id := range m {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// FuzzMergeFrontmatter checks the field-by-field merge: no panic, the
+// identities, and a merge without conflicts of three documents it can take
+// apart is one it can take apart again, each field as the rules say.
+func FuzzMergeFrontmatter(f *testing.F) {
+	base := knowledgeBase
+	f.Add(base, strings.Replace(base, "[testing, cargo]", "[testing, cargo, a]", 1), strings.Replace(base, "[testing, cargo]", "[cargo, b]", 1))
+	f.Add(base, strings.Replace(base, "Use", "Run", 1), strings.Replace(base, "feature: \"perf-optimization\"\n", "", 1))
+	j := string(readTestdata(f, "journal.golden.md"))
+	f.Add(j, strings.Replace(j, "relevant_files: [src/dag/db.rs]", "relevant_files: [a]", 1), strings.Replace(j, "what_tried:", "why:", 1))
+	f.Add("---\na: 1\n---\n", "---\na: {x: [1, {y: z}]}\n---\n", "---\na: {x: [2]}\n---\n")
+	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
+		for _, path := range []string{knowledgePath, journalPath0004} {
+			if _, err := MergeFile(path, []byte(base), []byte(ours), []byte(theirs), MergeLabels{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkMergeIdentities(t, knowledgePath, base, ours)
+		data, n := mergeFrontmatter([]byte(base), []byte(ours), []byte(theirs), MergeLabels{}.withDefaults())
+		db, okB := splitFrontmatterDoc([]byte(base))
+		do, okO := splitFrontmatterDoc([]byte(ours))
+		dt, okT := splitFrontmatterDoc([]byte(theirs))
+		if n > 0 || !okB || !okO || !okT || ours == "" || theirs == "" {
+			return
+		}
+		dr, ok := splitFrontmatterDoc(data)
+		if !ok {
+			t.Fatalf("the merge is not a document the merge can read:\n%s", data)
+		}
+		value := func(d *fmDoc, key string) string {
+			for _, f := range d.fields {
+				if f.key == key {
+					return canonicalYAML(f.node)
+				}
+			}
+			return canonicalYAML(nil)
+		}
+		keys := map[string]bool{}
+		for _, d := range []*fmDoc{db, do, dt, dr} {
+			for _, f := range d.fields {
+				keys[f.key] = true
+			}
+		}
+		for key := range keys {
+			b, o, th, r := value(db, key), value(do, key), value(dt, key), value(dr, key)
+			want := o
+			switch {
+			case o == th, th == b:
+			case o == b:
+				want = th
+			default:
+				continue // merged: a union or a mapping merged key by key
+			}
+			if r != want {
+				t.Fatalf("field %s: got %s, want %s\n%s", key, r, want, data)
+			}
+		}
+	})
+}
+
+// TestMergeRenderYAMLRoundTrip: a field the merge renders reads back as
+// the same value.
+func TestMergeRenderYAMLRoundTrip(t *testing.T) {
+	doc := `plain: word
+quoted: "a: b # c"
+single: 'it''s'
+yes_string: "yes"
+number_string: "1.5"
+number: 1.5
+int: 42
+bool: true
+null_value:
+tilde: ~
+time: 2026-02-17T12:00:00Z
+literal: |
+  two
+  lines
+folded: >
+  folded
+  text
+unicode: "line\u2028separator\ttab"
+tags: [a, "B", "x, y", 'true', 3]
+empty_list: []
+empty_map: {}
+"key with space": v
+sources:
+  - path: "a.go"
+    blob: 1a2b
+  - b.go
+  - {}
+  - [nested, list]
+failure:
+  what_tried: "x"
+  relevant_files: [a]
+  deeper:
+    k: [1, {m: n}]
+binary: !!binary aGVsbG8=
+custom: !thing value
+`
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &root); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fieldsOf(root.Content[0]) {
+		text := renderYAMLField("", f.key, f.node)
+		var back yaml.Node
+		if err := yaml.Unmarshal([]byte(text), &back); err != nil {
+			t.Fatalf("%s: %v\n%s", f.key, err, text)
+		}
+		got := fieldsOf(back.Content[0])
+		if len(got) != 1 || got[0].key != f.key || canonicalYAML(got[0].node) != canonicalYAML(f.node) {
+			t.Fatalf("%s rendered as\n%s\nreads back as %v", f.key, text, got)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+// Package secrets finds credentials in text, so that lore never lets one
+// reach git through its memory files.
+//
+// Three callers use it: `lore add` and `lore knowledge add` / `lore learning
+// add` refuse text holding a secret and name the rule that matched (Scan);
+// `lore ingest` keeps what it records but replaces each secret with
+// "[REDACTED:<rule>]" (Redact); and `lore validate`, the pre-commit hook,
+// blocks files holding one, with "path:line" messages built from
+// Finding.Line.
+//
+// # Where the rules come from
+//
+// Most rules are ported, as data, from the default configuration of gitleaks
+// (github.com/gitleaks/gitleaks, config/gitleaks.toml; MIT licence,
+// Copyright (c) 2019 Zachary Rice) as released in v8.30.1, the same file as
+// at commit b58d3f102cf3a2c84cb7f923d05c25c9b1aed84b. A ported rule keeps
+// gitleaks' id, regular expression (gitleaks is written in Go, so its
+// expressions are RE2), keywords, entropy threshold, allowlists and
+// stopwords, and gitleaks' way of applying them: a rule runs only on text
+// holding one of its keywords, compared without regard to case; its secret
+// is the first non-empty capture group of a match, or the whole match; a
+// secret whose Shannon entropy is not above the rule's threshold, or that an
+// allowlist accepts, is not reported. gitleaks' global allowlist applies to
+// every rule. Where a rule differs from gitleaks', a comment at the rule says
+// how and why.
+//
+// Three rules are lore's own, for credentials that gitleaks' default set
+// leaves to its generic rule or to its private-key rule:
+// aws-secret-access-key, gcp-service-account-key and
+// azure-storage-account-key. lore adds to the generic rule's allowlists the
+// placeholders people write for a secret (changeme, your_token, dummy…).
+//
+// # Cost
+//
+// lore is a command-line tool whose start-up is measured, so loading the
+// package runs no code: the rules are a literal, and each expression is
+// compiled the first time a text holds one of its rule's keywords. Text
+// holding no keyword, which is most of what lore stores, is read once, with
+// no allocation. Go's regexp has no DFA, so patterns that cannot begin with
+// a literal are run only near their keywords; search.go says how.
+package secrets
