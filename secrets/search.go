@@ -143,12 +143,7 @@ func (r *rule) searchWindow(text string, start, end int, plan *searchPlan, yield
 		} else {
 			m = plan.afterByte.FindStringSubmatchIndex(text[pos-1 : limit])
 			if m != nil {
-				m = m[2:] // group 1 is the pattern
-				for i := range m {
-					if m[i] >= 0 {
-						m[i] += pos - 1
-					}
-				}
+				m = shift(m[2:], pos-1) // group 1 is the pattern
 			}
 		}
 		if m == nil {
@@ -190,11 +185,7 @@ func (r *rule) eachAssignment(text string, index int, hits []keywordHit, yield f
 		if m == nil {
 			continue
 		}
-		for i := range m {
-			if m[i] >= 0 {
-				m[i] += k
-			}
-		}
+		shift(m, k)
 		// gitleaks' [\w.-]{0,50}? prefix: the leftmost start wins.
 		for m[0] > prevEnd && k-m[0] < a.namePrefix && isNameByte(text[m[0]-1]) {
 			m[0]--
@@ -217,12 +208,7 @@ func (r *rule) eachWholeTextMatch(text string, pos int, yield func(m []int)) {
 		if pos == 0 {
 			m = forms.unanchored.FindStringSubmatchIndex(text)
 		} else if m = forms.afterByte.FindStringSubmatchIndex(text[pos-1:]); m != nil {
-			m = m[2:] // group 1 is the pattern
-			for i := range m {
-				if m[i] >= 0 {
-					m[i] += pos - 1
-				}
-			}
+			m = shift(m[2:], pos-1) // group 1 is the pattern
 		}
 		if m == nil {
 			return
@@ -358,4 +344,15 @@ func foldedRuneLen(r rune, fold bool) int {
 		n = max(n, utf8.RuneLen(f))
 	}
 	return n
+}
+
+// shift moves the offsets of a match found in a slice of the text that
+// starts at by to offsets in the whole text (unmatched groups stay -1).
+func shift(m []int, by int) []int {
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += by
+		}
+	}
+	return m
 }

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -57,59 +58,25 @@ func eachIndexStat(data, prefix []byte, fn func(path []byte, st IndexStat) bool)
 		return fmt.Errorf("%w: version %d", ErrIndexUnsupported, version)
 	}
 	count := int(binary.BigEndian.Uint32(data[8:12]))
-	var prev []byte // version 4: the previous path, which the next one is relative to
-	pos := 12
-	for i := 0; i < count; i++ {
-		if len(data)-pos < entryFixedSize {
-			return bad("entry %d truncated", i)
-		}
-		entry := data[pos:]
-		flags := binary.BigEndian.Uint16(entry[60:])
-		name := entryFixedSize
-		if flags&flagExtended != 0 {
-			name += 2
-		}
-		if name > len(entry) {
-			return bad("entry %d truncated", i)
-		}
-		var path []byte
-		if version == 4 {
-			strip, n := readVarint(entry[name:])
-			nul := bytes.IndexByte(entry[name+n:], 0)
-			if n == 0 || strip > uint64(len(prev)) || nul < 0 {
-				return bad("entry %d has a bad path", i)
-			}
-			path = append(prev[:len(prev)-int(strip)], entry[name+n:name+n+nul]...)
-			prev = path
-			pos += name + n + nul + 1
-		} else {
-			length := int(flags & flagNameMask)
-			if length == flagNameMask {
-				length = bytes.IndexByte(entry[name:], 0)
-			}
-			if length < 0 || name+length > len(entry) {
-				return bad("entry %d path not terminated", i)
-			}
-			path = entry[name : name+length]
-			// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
-			pos += (name + length + 8) &^ 7
-		}
+	body := data
+	if len(body) >= 12+sha1.Size {
+		body = body[:len(body)-sha1.Size] // the checksum is not an entry
+	}
+	_, problem := walkEntries(body, version, count, func(_, at int, path []byte) bool {
 		if !bytes.HasPrefix(path, prefix) {
-			if bytes.Compare(path, prefix) > 0 {
-				return nil // past every path that has the prefix
-			}
-			continue
+			return bytes.Compare(path, prefix) < 0 // past every path with the prefix: done
 		}
-		if flags&flagStageMask != 0 {
-			continue
+		entry := body[at:]
+		if binary.BigEndian.Uint16(entry[60:])&flagStageMask != 0 {
+			return true
 		}
-		st := IndexStat{
+		return fn(path, IndexStat{
 			MtimeSec: binary.BigEndian.Uint32(entry[8:]), MtimeNsec: binary.BigEndian.Uint32(entry[12:]),
 			Ino: binary.BigEndian.Uint32(entry[20:]), Size: binary.BigEndian.Uint32(entry[36:]),
-		}
-		if !fn(path, st) {
-			return nil
-		}
+		})
+	})
+	if problem != "" {
+		return bad("%s", problem)
 	}
 	return nil
 }

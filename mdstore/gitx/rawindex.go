@@ -116,55 +116,16 @@ func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (
 		idx.pathStart = make([]uint32, 0, count+1)
 		idx.pathData = make([]byte, 0, len(body)/4)
 	}
-	pos := 12
-	var prev []byte
-	for i := 0; i < count; i++ {
-		idx.offsets = append(idx.offsets, uint32(pos))
-		if len(body)-pos < entryFixedSize {
-			return nil, bad("entry %d truncated", i)
-		}
-		flags := binary.BigEndian.Uint16(body[pos+60:])
-		name := pos + entryFixedSize
-		if flags&flagExtended != 0 {
-			if idx.version < 3 {
-				return nil, bad("entry %d has extended flags in a version 2 index", i)
-			}
-			name += 2
-		}
-		if name > len(body) {
-			return nil, bad("entry %d truncated", i)
-		}
+	pos, problem := walkEntries(body, idx.version, count, func(i, at int, path []byte) bool {
+		idx.offsets = append(idx.offsets, uint32(at))
 		if idx.version == 4 {
-			strip, n := readVarint(body[name:])
-			if n == 0 || strip > uint64(len(prev)) {
-				return nil, bad("entry %d has a bad path prefix", i)
-			}
-			nul := bytes.IndexByte(body[name+n:], 0)
-			if nul < 0 {
-				return nil, bad("entry %d path not terminated", i)
-			}
-			start := len(idx.pathData)
-			idx.pathStart = append(idx.pathStart, uint32(start))
-			idx.pathData = append(idx.pathData, prev[:len(prev)-int(strip)]...)
-			idx.pathData = append(idx.pathData, body[name+n:name+n+nul]...)
-			idx.pathData = append(idx.pathData, 0)
-			prev = idx.pathData[start : len(idx.pathData)-1]
-			pos = name + n + nul + 1
-			continue
+			idx.pathStart = append(idx.pathStart, uint32(len(idx.pathData)))
+			idx.pathData = append(append(idx.pathData, path...), 0)
 		}
-		length := int(flags & flagNameMask)
-		if length == flagNameMask {
-			nul := bytes.IndexByte(body[name:], 0)
-			if nul < 0 {
-				return nil, bad("entry %d path not terminated", i)
-			}
-			length = nul
-		}
-		// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
-		pos += (name - pos + length + 8) &^ 7
-		if pos > len(body) {
-			return nil, bad("entry %d truncated", i)
-		}
+		return true
+	})
+	if problem != "" {
+		return nil, bad("%s", problem)
 	}
 	idx.offsets = append(idx.offsets, uint32(pos))
 	if idx.version == 4 {
@@ -198,6 +159,68 @@ func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (
 		}
 	}
 	return idx, nil
+}
+
+// walkEntries walks the count entries of an index file's bytes (body, the
+// checksum left out), from just after the header, and calls fn with each
+// entry's number, where it starts and its path — in version 4 rebuilt from
+// the previous one into a buffer that the next entry reuses — until fn
+// returns false. It returns where the entries end, or what is wrong with
+// them.
+func walkEntries(body []byte, version uint32, count int, fn func(i, at int, path []byte) bool) (end int, problem string) {
+	pos := 12
+	var prev []byte
+	for i := 0; i < count; i++ {
+		at := pos
+		if len(body)-pos < entryFixedSize {
+			return pos, fmt.Sprintf("entry %d truncated", i)
+		}
+		flags := binary.BigEndian.Uint16(body[pos+60:])
+		name := pos + entryFixedSize
+		if flags&flagExtended != 0 {
+			if version < 3 {
+				return pos, fmt.Sprintf("entry %d has extended flags in a version 2 index", i)
+			}
+			name += 2
+		}
+		if name > len(body) {
+			return pos, fmt.Sprintf("entry %d truncated", i)
+		}
+		var path []byte
+		if version == 4 {
+			strip, n := readVarint(body[name:])
+			if n == 0 || strip > uint64(len(prev)) {
+				return pos, fmt.Sprintf("entry %d has a bad path prefix", i)
+			}
+			nul := bytes.IndexByte(body[name+n:], 0)
+			if nul < 0 {
+				return pos, fmt.Sprintf("entry %d path not terminated", i)
+			}
+			prev = append(prev[:len(prev)-int(strip)], body[name+n:name+n+nul]...)
+			path = prev
+			pos = name + n + nul + 1
+		} else {
+			length := int(flags & flagNameMask)
+			if length == flagNameMask {
+				if length = bytes.IndexByte(body[name:], 0); length < 0 {
+					return pos, fmt.Sprintf("entry %d path not terminated", i)
+				}
+			}
+			if name+length > len(body) {
+				return pos, fmt.Sprintf("entry %d truncated", i)
+			}
+			path = body[name : name+length]
+			// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+			pos += (name - pos + length + 8) &^ 7
+			if pos > len(body) {
+				return pos, fmt.Sprintf("entry %d truncated", i)
+			}
+		}
+		if !fn(i, at, path) {
+			return pos, ""
+		}
+	}
+	return pos, ""
 }
 
 func (idx *indexFile) splitLink() []byte {
