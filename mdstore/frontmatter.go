@@ -3,7 +3,6 @@ package mdstore
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -352,8 +351,6 @@ func yamlQuote(s string) string {
 	return b.String()
 }
 
-var plainFlowItem = regexp.MustCompile(`^[a-z0-9][a-z0-9_./+-]*( [a-z0-9_./+-]+)*$`)
-
 // yamlFlowItem leaves simple words unquoted, as the seeds write tags, and
 // quotes what YAML would read as something else.
 func yamlFlowItem(s string) string {
@@ -364,7 +361,7 @@ func yamlFlowItem(s string) string {
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
 		return yamlQuote(s)
 	}
-	if plainFlowItem.MatchString(s) {
+	if isPlainFlowItem(s) {
 		return s
 	}
 	return yamlQuote(s)

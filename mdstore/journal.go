@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,11 +57,9 @@ type Failure struct {
 // Key is "<run>/<iteration>", how the CLI names an entry.
 func (e JournalEntry) Key() string { return fmt.Sprintf("%s/%04d", e.RunID, e.Iteration) }
 
-var runIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
-
 // ValidRunID reports whether id can name a run (and its directory):
 // lowercase letters, digits, '.', '_' and '-'. lore makes run-{8 hex}.
-func ValidRunID(id string) bool { return runIDPattern.MatchString(id) && !strings.Contains(id, "..") }
+func ValidRunID(id string) bool { return isRunID(id) && !strings.Contains(id, "..") }
 
 // NewRunID makes run-{8 hex}.
 func NewRunID(random io.Reader) (string, error) {

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -42,10 +41,8 @@ type Learning struct {
 	Path         string   `json:"path"`
 }
 
-var learningIDPattern = regexp.MustCompile(`^l-[0-9a-f]{6}$`)
-
 // ValidLearningID reports whether id has the form l-{6 hex}.
-func ValidLearningID(id string) bool { return learningIDPattern.MatchString(id) }
+func ValidLearningID(id string) bool { return isLearningID(id) }
 
 func newLearningID(random io.Reader, taken func(string) bool) (string, error) {
 	if random == nil {
@@ -76,14 +73,12 @@ type NewLearning struct {
 	Runs     []string // source runs
 }
 
-var categoryPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
-
 func (in NewLearning) normalize() (NewLearning, error) {
 	in.Category = strings.ToLower(strings.TrimSpace(in.Category))
 	if in.Category == "" {
 		return in, &InputError{Field: "category", Msg: "a learning needs a category (" + strings.Join(LearningCategories, ", ") + ")"}
 	}
-	if !categoryPattern.MatchString(in.Category) {
+	if !isCategory(in.Category) {
 		return in, &InputError{Field: "category", Msg: fmt.Sprintf("category %q must be a lowercase word such as pitfall or tool_usage", in.Category)}
 	}
 	tags, err := NormalizeTags(in.Tags)
@@ -137,7 +132,7 @@ func parseLearning(data []byte, path string) (Learning, error) {
 		d.problem(d.fieldLine("id"), "id %q does not match the file name %s.md", l.ID, want)
 	}
 	l.Category = d.str("category", true)
-	if l.Category != "" && !categoryPattern.MatchString(l.Category) {
+	if l.Category != "" && !isCategory(l.Category) {
 		d.problem(d.fieldLine("category"), "category %q must be a lowercase word", l.Category)
 	}
 	l.Tags = d.tags("tags", true, false)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -120,11 +119,6 @@ func inStore(p string) bool {
 	return strings.HasPrefix(p, Dir+"/") || KindOf(p) == KindSkill
 }
 
-var (
-	conflictMarker = regexp.MustCompile(`^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|)( |$)|^=======$`)
-	slugPattern    = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-)
-
 // validateFile checks one file; for a learning that parses it also
 // returns the learning, for the checks across files.
 func validateFile(f File) ([]Problem, *Learning) {
@@ -143,7 +137,7 @@ func validateFile(f File) ([]Problem, *Learning) {
 	text := string(f.Data)
 	markers := false
 	for i, line := range strings.Split(text, "\n") {
-		if conflictMarker.MatchString(strings.TrimSuffix(line, "\r")) {
+		if isConflictMarker(strings.TrimSuffix(line, "\r")) {
 			add(i+1, SeverityError, "leftover conflict marker %q: resolve the conflict and remove the markers", strings.Fields(line + " x")[0])
 			markers = true
 		}
@@ -209,7 +203,7 @@ func validateFile(f File) ([]Problem, *Learning) {
 			parseErr(err)
 			break
 		}
-		if !slugPattern.MatchString(k.Slug) || len(k.Slug) > MaxSlugLength {
+		if !isSlug(k.Slug) || len(k.Slug) > MaxSlugLength {
 			add(0, SeverityWarning, "the file name %q is not a slug (lowercase letters, digits and single hyphens, at most %d characters): lore knowledge show cannot name it", k.Slug+".md", MaxSlugLength)
 		}
 		if n := len(strings.Fields(k.Body)); n > MaxKnowledgeWords {
