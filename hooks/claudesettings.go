@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"lore/mdstore/gitx"
 )
 
 // ClaudeHooks are the Claude Code hooks lore installs into a project's
@@ -171,15 +173,7 @@ func editSettings(path string, edit func(*jsonObject)) (bool, error) {
 		os.Remove(filepath.Dir(path)) // .claude/, if nothing else is in it
 		return true, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, fmt.Errorf("hooks: %w", err)
-	}
-	tmp := path + ".lore.tmp"
-	if err := os.WriteFile(tmp, after, 0o644); err != nil {
-		return false, fmt.Errorf("hooks: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := gitx.WriteFileAtomic(path, after); err != nil {
 		return false, fmt.Errorf("hooks: %w", err)
 	}
 	return true, nil

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"lore/mdstore/gitx"
 )
 
 // A GitHook is a git hook lore takes part in, and the lines it runs there.
@@ -249,18 +251,13 @@ func isShellScript(text string) bool {
 	return false
 }
 
-// writeHook replaces a hook file atomically, executable.
+// writeHook replaces a hook file atomically (gitx.WriteFileAtomic keeps
+// an existing hook's mode); a new one is made executable.
 func writeHook(path string, data []byte) error {
-	tmp := path + ".lore.tmp"
-	if err := os.WriteFile(tmp, data, 0o755); err != nil {
+	if err := gitx.WriteFileAtomic(path, data); err != nil {
 		return fmt.Errorf("hooks: %w", err)
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil { // whatever the umask
-		os.Remove(tmp)
-		return fmt.Errorf("hooks: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := os.Chmod(path, 0o755); err != nil {
 		return fmt.Errorf("hooks: %w", err)
 	}
 	return nil
