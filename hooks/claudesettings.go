@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lore/mdstore/gitx"
+	"lore/internal/gitx"
 )
 
 // ClaudeHooks are the Claude Code hooks lore installs into a project's

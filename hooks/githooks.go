@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lore/mdstore/gitx"
+	"lore/internal/gitx"
 )
 
 // A GitHook is a git hook lore takes part in, and the lines it runs there.

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"lore/mdstore/gitx"
+	"lore/internal/gitx"
 	"lore/sigils"
 )
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"lore/mdstore/gitx"
+	"lore/internal/gitx"
 )
 
 // Git merges lore's files with lore's merge driver (MergeFile) when two

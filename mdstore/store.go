@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"lore/mdstore/gitx"
+	"lore/internal/gitx"
 )
 
 // Paths of the store's files, relative to the store root.

@@ -15,8 +15,8 @@ import (
 	"sync/atomic"
 
 	"lore/index"
+	"lore/internal/gitx"
 	"lore/mdstore"
-	"lore/mdstore/gitx"
 )
 
 // A file whose mtime is this close to the moment it was checked may still

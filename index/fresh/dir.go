@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"lore/index"
-	"lore/mdstore/gitx"
+	"lore/internal/gitx"
 )
 
 // DefaultSweepLimit: a store with at most this many entry files has every

@@ -12,8 +12,7 @@ import (
 	"sync/atomic"
 
 	"lore/index"
-
-	"lore/mdstore/gitx"
+	"lore/internal/gitx"
 )
 
 // FileStat is what freshness compares of a file or directory. The zero
