@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lore/internal/gitx"
+	"lore/internal/fsx"
 )
 
 // ClaudeHooks are the Claude Code hooks lore installs into a project's
@@ -173,7 +173,7 @@ func editSettings(path string, edit func(*jsonObject)) (bool, error) {
 		os.Remove(filepath.Dir(path)) // .claude/, if nothing else is in it
 		return true, nil
 	}
-	if err := gitx.WriteFileAtomic(path, after); err != nil {
+	if err := fsx.WriteFile(path, after, fsx.SyncAll); err != nil {
 		return false, fmt.Errorf("hooks: %w", err)
 	}
 	return true, nil

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"lore/internal/gitx"
+	"lore/internal/fsx"
 )
 
 // A GitHook is a git hook lore takes part in, and the lines it runs there.
@@ -254,7 +254,7 @@ func isShellScript(text string) bool {
 // writeHook replaces a hook file atomically (gitx.WriteFileAtomic keeps
 // an existing hook's mode); a new one is made executable.
 func writeHook(path string, data []byte) error {
-	if err := gitx.WriteFileAtomic(path, data); err != nil {
+	if err := fsx.WriteFile(path, data, fsx.SyncAll); err != nil {
 		return fmt.Errorf("hooks: %w", err)
 	}
 	if err := os.Chmod(path, 0o755); err != nil {

@@ -12,7 +12,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
+	"unsafe"
+
+	"lore/internal/fsx"
 )
 
 // Entries are the store's knowledge, learnings and journal, as Knowledge,
@@ -34,7 +36,7 @@ type Entries struct {
 func (s *Store) Entries() (Entries, []Warning, error) {
 	cachePath := filepath.Join(s.StateDir(), "entries.cache")
 	c := readEntryCache(cachePath)
-	now := time.Now().UnixNano()
+	now := s.now().UnixNano()
 	l, err := s.listEntryFiles(c, now)
 	if err != nil {
 		return Entries{}, nil, err
@@ -54,13 +56,13 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 	}
 	// Stat every file; read and parse those the cache does not have as
 	// they are now. On every core: a stat is a few microseconds.
-	stamps := make([]fileStamp, len(paths))
+	stamps := make([]fsx.Stamp, len(paths))
 	parsed := make([]FileEntries, len(paths))
 	warnings := make([]*Warning, len(paths))
-	one := func(i int, stamper *stamper) {
+	one := func(i int, stamper *fsx.Stamper) {
 		p := paths[i]
-		st, err := stamper.stamp(filepath.Join(s.root, filepath.FromSlash(p)))
-		if err == nil && at[i] >= 0 && st.mtime != 0 && c.stamps[at[i]] == st {
+		st, err := stamper.Stamp(filepath.Join(s.root, filepath.FromSlash(p)))
+		if err == nil && at[i] >= 0 && c.stamps[at[i]].Same(st) {
 			stamps[i] = st
 			return
 		}
@@ -79,7 +81,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			return
 		}
 		parsed[i] = fe
-		if st.settled(now) {
+		if st.Settled(now) {
 			stamps[i] = st // otherwise too new to trust: read again next time
 		}
 	}
@@ -91,8 +93,8 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st := newStamper()
-			defer st.close()
+			st := fsx.NewStamper()
+			defer st.Close()
 			for i := w * len(paths) / workers; i < (w+1)*len(paths)/workers; i++ {
 				one(i, st)
 			}
@@ -177,7 +179,7 @@ func entryKind(c entryCache, j int, fe FileEntries) byte {
 type listing struct {
 	paths     []string
 	dirs      []string
-	dirStamps []fileStamp
+	dirStamps []fsx.Stamp
 	// unchanged: every directory was as the cache has it.
 	unchanged bool
 }
@@ -188,11 +190,11 @@ type listing struct {
 // directories changed since are read.
 func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 	l := listing{unchanged: len(c.dirs) > 0}
-	st := newStamper()
-	defer st.close()
+	st := fsx.NewStamper()
+	defer st.Close()
 	// dir's files (or for the journal, its runs): from the cache, or read.
 	list := func(dir string, subdirs bool) ([]string, error) {
-		stamp, err := st.stamp(filepath.Join(s.root, filepath.FromSlash(dir)))
+		stamp, err := st.Stamp(filepath.Join(s.root, filepath.FromSlash(dir)))
 		if errors.Is(err, os.ErrNotExist) {
 			l.unchanged = l.unchanged && c.dir(dir) < 0
 			return nil, nil
@@ -200,11 +202,9 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mdstore: read %s: %w", dir, err)
 		}
-		if !stamp.settled(now) {
-			stamp = fileStamp{}
-		}
+		stamp = stamp.IfSettled(now)
 		l.dirs, l.dirStamps = append(l.dirs, dir), append(l.dirStamps, stamp)
-		if i := c.dir(dir); i >= 0 && stamp.mtime != 0 && c.dirStamps[i] == stamp {
+		if i := c.dir(dir); i >= 0 && c.dirStamps[i].Same(stamp) {
 			if subdirs {
 				return c.subdirs(dir), nil
 			}
@@ -290,38 +290,15 @@ func (c entryCache) subdirs(d string) []string {
 	return out
 }
 
-// cacheRacyWindow: a file whose mtime or ctime is this close to the moment
-// it was read may change again without its stat changing.
-const cacheRacyWindow = int64(50 * time.Millisecond)
-
-// fileStamp is what tells a file (or a directory) apart from its next
-// version.
-type fileStamp struct {
-	mtime, ctime int64
-	ino          uint64
-	size         int64
-}
-
-// settled reports whether the stamp can be trusted at time now: a file
-// changed within the racy window may change again within the same
-// timestamp.
-func (st fileStamp) settled(now int64) bool {
-	window := cacheRacyWindow
-	if st.mtime%1e9 == 0 { // a file system with whole-second times
-		window = int64(2 * time.Second)
-	}
-	return now-st.mtime >= window && now-st.ctime >= window
-}
-
 // entryCache is the cache as read: the directories listed (sorted) with
 // their stamps; for each file listed (sorted by path) its stamp, its kind
 // ('k', 'l', 'j', or 'x' for a file not cached: read it) and its entry's
 // place in k, l or j.
 type entryCache struct {
 	dirs      []string
-	dirStamps []fileStamp
+	dirStamps []fsx.Stamp
 	paths     []string
-	stamps    []fileStamp
+	stamps    []fsx.Stamp
 	kinds     []byte
 	index     []int
 	k         []Knowledge
@@ -339,7 +316,7 @@ const (
 
 // writeEntryCache writes the listing and the entries read from its files
 // (in order; those without a stamp are read again next time).
-func writeEntryCache(path string, l listing, stamps []fileStamp, out Entries) error {
+func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries) error {
 	paths := l.paths
 	var e encoder
 	e.buf.WriteString(cacheMagic)
@@ -352,7 +329,7 @@ func writeEntryCache(path string, l listing, stamps []fileStamp, out Entries) er
 	// The entries of out are in paths' order, kind by kind.
 	type rec struct {
 		path  string
-		stamp fileStamp
+		stamp fsx.Stamp
 		kind  byte
 		i     int
 	}
@@ -369,9 +346,9 @@ func writeEntryCache(path string, l listing, stamps []fileStamp, out Entries) er
 		case ji < len(out.Journal) && out.Journal[ji].Path == p:
 			r, ji = rec{p, stamps[i], 'j', ji}, ji+1
 		default:
-			r = rec{p, fileStamp{}, 'x', 0}
+			r = rec{p, fsx.Stamp{}, 'x', 0}
 		}
-		if r.stamp.mtime == 0 {
+		if r.stamp.Mtime == 0 {
 			r.kind = 'x'
 		} else {
 			counts[bytes.IndexByte([]byte("klj"), r.kind)]++
@@ -418,19 +395,7 @@ func writeEntryCache(path string, l listing, stamps []fileStamp, out Entries) er
 			}
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, e.buf.Bytes(), 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return fsx.WriteFile(path, e.buf.Bytes(), fsx.Unsynced)
 }
 
 // readEntryCache reads the cache at path; a missing, damaged or older
@@ -448,7 +413,7 @@ func readEntryCache(path string) entryCache {
 	if nd > uint64(len(data)) {
 		return entryCache{}
 	}
-	c := entryCache{dirs: make([]string, nd), dirStamps: make([]fileStamp, nd)}
+	c := entryCache{dirs: make([]string, nd), dirStamps: make([]fsx.Stamp, nd)}
 	for i := range c.dirs {
 		c.dirs[i] = d.str()
 		c.dirStamps[i] = d.stamp()
@@ -460,7 +425,7 @@ func readEntryCache(path string) entryCache {
 	if d.err != nil || n > uint64(len(data)) || nk+nl+nj > n {
 		return entryCache{}
 	}
-	c.paths, c.stamps, c.kinds, c.index = make([]string, n), make([]fileStamp, n), make([]byte, n), make([]int, n)
+	c.paths, c.stamps, c.kinds, c.index = make([]string, n), make([]fsx.Stamp, n), make([]byte, n), make([]int, n)
 	c.k, c.l, c.j = make([]Knowledge, nk), make([]Learning, nl), make([]JournalEntry, nj)
 	var ki, li, ji int
 	for i := 0; i < int(n) && d.err == nil; i++ {
@@ -525,11 +490,11 @@ func (e *encoder) int(v int64)   { e.buf.Write(binary.AppendVarint(nil, v)) }
 func (e *encoder) float(v float64) {
 	e.buf.Write(binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)))
 }
-func (e *encoder) stamp(st fileStamp) {
-	e.int(st.mtime)
-	e.int(st.ctime)
-	e.uint(st.ino)
-	e.int(st.size)
+func (e *encoder) stamp(st fsx.Stamp) {
+	e.int(st.Mtime)
+	e.int(st.Ctime)
+	e.uint(st.Ino)
+	e.int(st.Size)
 }
 func (e *encoder) str(s string) { e.uint(uint64(len(s))); e.buf.WriteString(s) }
 func (e *encoder) strs(ss ...string) {
@@ -603,8 +568,8 @@ func (d *decoder) float() float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(d.data[d.off-8:]))
 }
 
-func (d *decoder) stamp() fileStamp {
-	return fileStamp{mtime: d.int(), ctime: d.int(), ino: d.uint(), size: d.int()}
+func (d *decoder) stamp() fsx.Stamp {
+	return fsx.Stamp{Mtime: d.int(), Ctime: d.int(), Ino: d.uint(), Size: d.int()}
 }
 
 func (d *decoder) str() string {
@@ -646,4 +611,27 @@ func (d *decoder) optFloat() *float64 {
 	}
 	v := d.float()
 	return &v
+}
+
+// mapCacheFile maps the cache read-only. The mapping is never released:
+// the entries read from it point into it (cacheString), and the file is
+// only ever replaced by a rename, never changed in place, so the mapped
+// bytes stay what they were.
+func mapCacheFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, _, err := fsx.Map(f)
+	return data, err
+}
+
+// cacheString is b as a string without a copy: b is in the mapped cache,
+// which nothing changes.
+func cacheString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }

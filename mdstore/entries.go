@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"lore/internal/gitx"
+	"lore/internal/fsx"
 	"lore/sigils"
 )
 
@@ -628,7 +628,7 @@ func (s *Store) StartRun(name string) (string, error) {
 	} else if !ValidRunID(name) {
 		return "", &InputError{Field: "run", Msg: fmt.Sprintf("run name %q may only hold lowercase letters, digits, '.', '_' and '-'", name)}
 	}
-	if err := gitx.WriteFileAtomic(s.runFile(), []byte(name+"\n")); err != nil {
+	if err := fsx.WriteFile(s.runFile(), []byte(name+"\n"), fsx.SyncAll); err != nil {
 		return "", err
 	}
 	return name, nil

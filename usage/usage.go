@@ -25,6 +25,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"lore/internal/fsx"
 )
 
 // MaxLogSize is the size past which Record rewrites the log compactly.
@@ -62,7 +64,7 @@ func (l *Log) Record(t time.Time, keys []string) error {
 	if err := os.MkdirAll(l.dir, 0o755); err != nil {
 		return err
 	}
-	size, err := l.locked(lockShared, func() (int64, error) {
+	size, err := l.locked(false, func() (int64, error) {
 		f, err := os.OpenFile(l.path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
 			return 0, err
@@ -135,7 +137,7 @@ func (l *Log) Read() ([]Stat, error) {
 
 // compact rewrites the log with one line per key.
 func (l *Log) compact() error {
-	_, err := l.locked(lockExclusive, func() (int64, error) {
+	_, err := l.locked(true, func() (int64, error) {
 		stats, err := l.Read()
 		if err != nil {
 			return 0, err
@@ -144,12 +146,7 @@ func (l *Log) compact() error {
 		for _, s := range stats {
 			fmt.Fprintf(&b, "%d %d %s\n", s.Last.Unix(), s.Count, s.Key)
 		}
-		tmp := fmt.Sprintf("%s.%d.tmp", l.path(), os.Getpid())
-		if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-			return 0, err
-		}
-		if err := os.Rename(tmp, l.path()); err != nil {
-			os.Remove(tmp)
+		if err := fsx.WriteFile(l.path(), b.Bytes(), fsx.Unsynced); err != nil {
 			return 0, err
 		}
 		return int64(b.Len()), nil
@@ -159,25 +156,14 @@ func (l *Log) compact() error {
 
 // locked runs fn holding usage.lock, shared or exclusive; a lock that
 // cannot be had in a second is given up on (the use is not worth a hang).
-func (l *Log) locked(how int, fn func() (int64, error)) (int64, error) {
-	f, err := os.OpenFile(filepath.Join(l.dir, "usage.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+func (l *Log) locked(exclusive bool, fn func() (int64, error)) (int64, error) {
+	unlock, err := fsx.Lock(filepath.Join(l.dir, "usage.lock"), exclusive, time.Second)
+	if errors.Is(err, fsx.ErrLocked) {
+		return 0, errors.New("usage: the usage log is locked by another process")
+	}
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	deadline := time.Now().Add(time.Second)
-	for {
-		ok, err := tryLock(f, how)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			return 0, errors.New("usage: the usage log is locked by another process")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return fn() // closing f releases the lock
+	defer unlock()
+	return fn()
 }

@@ -15,6 +15,7 @@ import (
 
 	"lore/index"
 	"lore/index/fresh"
+	"lore/internal/fsx"
 )
 
 // Defaults for Options.
@@ -146,7 +147,7 @@ func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, in
 		return ix.Rebuild(fresh.Reason(err))
 	}
 	mpath := ix.dir.Manifest(gen)
-	seen, _ := fresh.Stat(mpath) // the manifest a replacement would give a new inode
+	seen, _ := fsx.Lstat(mpath) // the manifest a replacement would give a new inode
 	m, err := fresh.ReadManifest(mpath)
 	if err != nil {
 		return ix.Rebuild(fresh.Reason(err))

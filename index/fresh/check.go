@@ -15,19 +15,9 @@ import (
 	"sync/atomic"
 
 	"lore/index"
+	"lore/internal/fsx"
 	"lore/internal/gitx"
 	"lore/mdstore"
-)
-
-// A file whose mtime is this close to the moment it was checked may still
-// change without its mtime changing (timestamps are coarse), so it is
-// recorded as unknown and looked at again next time — git's "racily
-// clean" rule. Linux filesystems stamp files with a clock of a few
-// milliseconds' resolution; a file system with whole-second timestamps
-// (every mtime a whole second) gets a window to match.
-const (
-	racyWindow       = int64(50e6)
-	racyWindowCoarse = int64(2e9)
 )
 
 // Changes is what a check found: documents to (re)index, document IDs to
@@ -104,11 +94,11 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 	c := &checker{root: s.Root, git: s, m: m, now: now, out: &Changes{}, candidates: map[string]bool{}, sink: sink, progress: progress}
 	var dirty []string
 	for p, rec := range m.watch {
-		st, err := Stat(c.abs(p))
+		st, err := fsx.Lstat(c.abs(p))
 		switch {
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, err
-		case err != nil || st.dir == hot(p):
+		case err != nil || st.Dir == hot(p):
 			// Gone, or a file became a directory: relisting its parent
 			// drops it.
 			if isRoot(p) {
@@ -116,7 +106,7 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 			} else {
 				dirty = append(dirty, path.Dir(p))
 			}
-		case rec.stat.same(st):
+		case rec.stat.Same(st):
 		case hot(p):
 			c.candidates[p] = true
 		default:
@@ -125,7 +115,7 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 	}
 	for _, r := range index.Roots {
 		if _, ok := m.watch[r]; !ok {
-			if st, err := Stat(c.abs(r)); err == nil && st.dir {
+			if st, err := fsx.Lstat(c.abs(r)); err == nil && st.Dir {
 				dirty = append(dirty, r)
 			}
 		}
@@ -187,7 +177,7 @@ func (c *checker) relist(d string) error {
 	}
 	seg := l.seg
 	c.touch()
-	c.m.watch[d] = fileRecord{stat: c.racy(l.st)}
+	c.m.watch[d] = fileRecord{stat: l.st.IfSettled(c.now)}
 	listed := l.listed          // files of the segment still there
 	others := map[string]bool{} // directories and watched files still there
 	for _, name := range l.replaced {
@@ -248,7 +238,7 @@ func (c *checker) other(d string, seg *segment, e dirent, listed *int, others ma
 	case isDir || mdstore.KindOf(child) == "":
 	case hot(child):
 		others[name] = true
-		if rec, known := c.m.watch[child]; !known || rec.stat.ino != e.ino || e.ino == 0 {
+		if rec, known := c.m.watch[child]; !known || rec.stat.Ino != e.ino || e.ino == 0 {
 			c.candidates[child] = true
 		}
 	default:
@@ -273,7 +263,7 @@ func (c *checker) rewrittenByGit() error {
 	if c.git.GitIndex == "" {
 		return nil
 	}
-	st, err := Stat(c.git.GitIndex)
+	st, err := fsx.Lstat(c.git.GitIndex)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -281,14 +271,14 @@ func (c *checker) rewrittenByGit() error {
 		return err
 	}
 	last := c.m.git
-	if last.stat.same(st) {
+	if last.stat.Same(st) {
 		return nil // git wrote nothing since
 	}
 	// Files git wrote since the last look, with a margin for coarse
 	// timestamps; everything when the manifest has no record of git.
 	since := int64(0)
 	if last.hash != 0 {
-		since = int64(last.hash) - racyWindowCoarse
+		since = int64(last.hash) - int64(fsx.CoarseRacyWindow)
 	}
 	prefix := mdstore.Dir + "/"
 	if c.git.Prefix != "" {
@@ -316,7 +306,7 @@ func (c *checker) rewrittenByGit() error {
 			return true // a directory the manifest does not know: its listing finds the files
 		}
 		name := rel[slash+1:]
-		if rec, known := seg.get(name); known && !rec.stat.sameAsGit(g) {
+		if rec, known := seg.get(name); known && !sameAsGit(rec.stat, g) {
 			c.candidates[dir+"/"+string(name)] = true
 		}
 		return true
@@ -336,11 +326,11 @@ func (c *checker) rewrittenByGit() error {
 // it Changes nothing, so several directories are read at once.
 type listing struct {
 	seg      *segment
-	st       FileStat // of the directory, taken before its entries were read
-	gone     bool     // it is no longer a directory
-	listed   int      // files of the segment still there
-	replaced []string // those of them whose inode changed
-	others   []dirent // every other entry (names copied)
+	st       fsx.Stamp // of the directory, taken before its entries were read
+	gone     bool      // it is no longer a directory
+	listed   int       // files of the segment still there
+	replaced []string  // those of them whose inode changed
+	others   []dirent  // every other entry (names copied)
 }
 
 // list reads directory dir, whose files seg records. Most entries of a
@@ -349,8 +339,8 @@ type listing struct {
 // it is read Changes its mtime after the one recorded.
 func list(dir string, seg *segment) (*listing, error) {
 	l := &listing{seg: seg}
-	st, err := Stat(dir)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.dir) {
+	st, err := fsx.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.Dir) {
 		l.gone = true
 		return l, nil
 	}
@@ -361,7 +351,7 @@ func list(dir string, seg *segment) (*listing, error) {
 	err = listDir(dir, func(e dirent) error {
 		if rec, known := seg.get(e.name); known && !e.dir && !e.symlink {
 			l.listed++
-			if rec.stat.ino == 0 || e.ino == 0 || rec.stat.ino != e.ino {
+			if rec.stat.Ino == 0 || e.ino == 0 || rec.stat.Ino != e.ino {
 				l.replaced = append(l.replaced, string(e.name))
 			}
 			return nil
@@ -467,18 +457,6 @@ func (c *checker) dropFile(p string) error {
 
 func (c *checker) touch() { c.out.Touched = true }
 
-// racy zeroes a stat taken too close to now to be trusted.
-func (c *checker) racy(st FileStat) FileStat {
-	window := racyWindow
-	if st.mtime%1e9 == 0 {
-		window = racyWindowCoarse
-	}
-	if st.mtime >= c.now-window || st.ctime >= c.now-window {
-		return FileStat{}
-	}
-	return st
-}
-
 // record returns what the Manifest knows of entry file p (whose
 // directory's segment is loaded).
 func (c *checker) record(p string) (fileRecord, bool) {
@@ -510,7 +488,7 @@ func (c *checker) setRecord(p string, r fileRecord) error {
 type look struct {
 	rec   fileRecord // what the Manifest knows of it
 	known bool
-	st    FileStat
+	st    fsx.Stamp
 	err   error // from stat or read
 	read  bool  // its stat changed, so it was read
 	hash  uint64
@@ -582,9 +560,9 @@ func (c *checker) statCandidates() error {
 func (c *checker) look(p string) look {
 	l := look{}
 	l.rec, l.known = c.record(p)
-	l.st, l.err = Stat(c.abs(p))
+	l.st, l.err = fsx.Lstat(c.abs(p))
 	looked := c.looked.Add(1)
-	if l.err != nil || l.st.dir || (l.known && l.rec.stat.same(l.st)) {
+	if l.err != nil || l.st.Dir || (l.known && l.rec.stat.Same(l.st)) {
 		return l
 	}
 	if c.changed.Add(1) == PrefaultMin && c.sink == nil {
@@ -621,7 +599,7 @@ func (c *checker) flush(min int) error {
 // again and reindexed if its bytes changed.
 func (c *checker) apply(p string, l *look) error {
 	switch {
-	case errors.Is(l.err, fs.ErrNotExist) || (l.err == nil && l.st.dir):
+	case errors.Is(l.err, fs.ErrNotExist) || (l.err == nil && l.st.Dir):
 		if l.known {
 			return c.dropFile(p)
 		}
@@ -633,7 +611,7 @@ func (c *checker) apply(p string, l *look) error {
 	}
 	c.out.Files++
 	c.touch()
-	if err := c.setRecord(p, fileRecord{stat: c.racy(l.st), hash: l.hash}); err != nil {
+	if err := c.setRecord(p, fileRecord{stat: l.st.IfSettled(c.now), hash: l.hash}); err != nil {
 		return err
 	}
 	if l.known && l.rec.hash == l.hash {

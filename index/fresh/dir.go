@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"lore/index"
-	"lore/internal/gitx"
+	"lore/internal/fsx"
 )
 
 // DefaultSweepLimit: a store with at most this many entry files has every
@@ -93,7 +93,7 @@ func (d Dir) Current() (string, error) {
 
 // SetCurrent makes gen the live generation.
 func (d Dir) SetCurrent(gen string) error {
-	return gitx.WriteFileAtomic(filepath.Join(string(d), "current"), fmt.Appendf(nil, "lore-index %d %s\n", index.FormatVersion, gen))
+	return fsx.WriteFile(filepath.Join(string(d), "current"), fmt.Appendf(nil, "lore-index %d %s\n", index.FormatVersion, gen), fsx.SyncAll)
 }
 
 // Generation is where generation gen's scorch index lives.
@@ -108,26 +108,15 @@ func (d Dir) Locked(timeout time.Duration, fn func() error) error {
 	if err := os.MkdirAll(string(d), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(string(d), "write.lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	unlock, err := fsx.Lock(filepath.Join(string(d), "write.lock"), true, timeout)
+	if errors.Is(err, fsx.ErrLocked) {
+		return ErrBusy
+	}
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, err := lockFile(f)
-		if err != nil {
-			return err
-		}
-		if ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			return ErrBusy
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return fn() // closing f releases the lock
+	defer unlock()
+	return fn()
 }
 
 // LastError is what the last-error file says, "" when there is none.
@@ -147,7 +136,7 @@ func (d Dir) SetLastError(err error) {
 		os.Remove(p)
 		return
 	}
-	gitx.WriteFileAtomic(p, []byte(err.Error()+"\n"))
+	fsx.WriteFile(p, []byte(err.Error()+"\n"), fsx.SyncAll)
 }
 
 // RemoveStrays deletes every generation but keep: what a rebuild
@@ -157,16 +146,17 @@ func (d Dir) RemoveStrays(keep string) {
 	entries, _ := os.ReadDir(string(d))
 	for _, e := range entries {
 		name := e.Name()
-		if gen, _, _ := strings.Cut(name, "."); strings.HasPrefix(gen, "gen-") && gen != keep {
+		// A manifest being written is ".<generation>.manifest.lore-….tmp".
+		if gen, _, _ := strings.Cut(strings.TrimPrefix(name, "."), "."); strings.HasPrefix(gen, "gen-") && gen != keep {
 			os.RemoveAll(filepath.Join(string(d), name))
 		}
 	}
 }
 
 // SameFile says whether path is still the file that had stat seen.
-func SameFile(path string, seen FileStat) bool {
-	st, err := Stat(path)
-	return err == nil && st == seen
+func SameFile(path string, seen fsx.Stamp) bool {
+	st, err := fsx.Lstat(path)
+	return err == nil && st.Same(seen)
 }
 
 // CheckAll reads every entry file of the store, handing documents to
@@ -175,7 +165,7 @@ func SameFile(path string, seen FileStat) bool {
 func CheckAll(s Store, now int64, sink func([]index.Doc) error, progress func(done, total int)) (*Changes, error) {
 	m := NewManifest()
 	if s.GitIndex != "" {
-		if st, err := Stat(s.GitIndex); err == nil {
+		if st, err := fsx.Lstat(s.GitIndex); err == nil {
 			m.git = fileRecord{stat: st, hash: uint64(now)}
 		}
 	}

@@ -4,41 +4,27 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"sort"
-	"sync/atomic"
 
 	"lore/index"
+	"lore/internal/fsx"
 	"lore/internal/gitx"
 )
 
-// FileStat is what freshness compares of a file or directory. The zero
-// value means "unknown": the file is looked at again next time.
-type FileStat struct {
-	mtime, ctime int64 // nanoseconds
-	ino          uint64
-	size         int64
-	dir          bool
-}
-
-func (a FileStat) same(b FileStat) bool {
-	return a.mtime != 0 && a.mtime == b.mtime && a.ctime == b.ctime && a.ino == b.ino && a.size == b.size
-}
-
-// sameAsGit says whether a is the stat git recorded in its index, as far
+// sameAsGit says whether st is the stat git recorded in its index, as far
 // as git keeps it (inode and size cut to 32 bits).
-func (a FileStat) sameAsGit(g gitx.IndexStat) bool {
-	return a.mtime != 0 && a.mtime/1e9 == int64(g.MtimeSec) && a.mtime%1e9 == int64(g.MtimeNsec) &&
-		uint32(a.ino) == g.Ino && uint32(a.size) == g.Size
+func sameAsGit(st fsx.Stamp, g gitx.IndexStat) bool {
+	return st.Mtime != 0 && st.Mtime/1e9 == int64(g.MtimeSec) && st.Mtime%1e9 == int64(g.MtimeNsec) &&
+		uint32(st.Ino) == g.Ino && uint32(st.Size) == g.Size
 }
 
 // fileRecord is an indexed file: its stat when it was read and the hash of
 // the bytes that were indexed.
 type fileRecord struct {
-	stat FileStat
+	stat fsx.Stamp // the zero Stamp: unknown, looked at again next time
 	hash uint64
 }
 
@@ -128,7 +114,7 @@ func ReadManifest(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, unmap, err := mapFile(f)
+	data, unmap, err := fsx.Map(f)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -254,51 +240,44 @@ func WriteManifest(path string, m *Manifest) error {
 	return aside.Commit()
 }
 
-// Aside is a manifest written beside the one it is to replace.
+// Aside is a manifest written beside the one it is to replace, until
+// Commit puts it in place or Discard drops it.
 type Aside struct {
-	Path string // the manifest it replaces
-	Tmp  string // where it is
-	Err  error  // why it could not be written
+	next *fsx.Pending
+	Err  error // why it could not be written
 }
 
 // WriteAside writes m next to the manifest at path, to be put in place
-// later (by this process or another).
+// later.
 func WriteAside(path string, m *Manifest) Aside {
-	a := Aside{Path: path, Tmp: fmt.Sprintf("%s.%d.%d.tmp", path, os.Getpid(), asides.Add(1))}
-	f, err := os.OpenFile(a.Tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	next, err := fsx.Create(path)
 	if err != nil {
-		a.Err = err
-		return a
+		return Aside{Err: err}
 	}
-	err = m.writeTo(f)
-	if cerr := f.Close(); err == nil {
+	err = m.writeTo(next.File())
+	if cerr := next.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(a.Tmp)
-		a.Err = err
+		next.Abort()
+		return Aside{Err: err}
 	}
-	return a
+	return Aside{next: next}
 }
 
-var asides atomic.Int64
-
-// Commit puts the manifest in place.
+// Commit puts the manifest in place. It is derived state, checked when
+// read: it is not fsynced.
 func (a Aside) Commit() error {
 	if a.Err != nil {
 		return a.Err
 	}
-	err := os.Rename(a.Tmp, a.Path)
-	if err != nil {
-		os.Remove(a.Tmp)
-	}
-	return err
+	return a.next.Commit(fsx.Unsynced)
 }
 
 // Discard drops it.
 func (a Aside) Discard() {
-	if a.Err == nil {
-		os.Remove(a.Tmp)
+	if a.next != nil {
+		a.next.Abort()
 	}
 }
 
@@ -456,11 +435,11 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-func appendStat(b []byte, st FileStat) []byte {
-	b = binary.AppendVarint(b, st.mtime)
-	b = binary.AppendVarint(b, st.ctime)
-	b = binary.AppendUvarint(b, st.ino)
-	return binary.AppendVarint(b, st.size)
+func appendStat(b []byte, st fsx.Stamp) []byte {
+	b = binary.AppendVarint(b, st.Mtime)
+	b = binary.AppendVarint(b, st.Ctime)
+	b = binary.AppendUvarint(b, st.Ino)
+	return binary.AppendVarint(b, st.Size)
 }
 
 func appendSpan(b []byte, s span) []byte {
@@ -542,6 +521,6 @@ func (d *decoder) span() span {
 	return span{off: int64(d.uvarint()), n: int64(d.uvarint()), crc: d.uint32()}
 }
 
-func (d *decoder) stat() FileStat {
-	return FileStat{mtime: d.varint(), ctime: d.varint(), ino: d.uvarint(), size: d.varint()}
+func (d *decoder) stat() fsx.Stamp {
+	return fsx.Stamp{Mtime: d.varint(), Ctime: d.varint(), Ino: d.uvarint(), Size: d.varint()}
 }

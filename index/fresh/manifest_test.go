@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"lore/internal/fsx"
 )
 
 // TestManifestRoundTrip writes a Manifest with segments of several sizes,
@@ -15,17 +17,17 @@ func TestManifestRoundTrip(t *testing.T) {
 	want := map[string]map[string]fileRecord{}
 	m := NewManifest()
 	for d, n := range map[string]int{".agent/knowledge": 3000, ".agent/learnings": 17, ".agent/journal/run-1": 1, ".agent/journal": 0} {
-		m.watch[d] = fileRecord{stat: FileStat{mtime: int64(n) + 1, ino: 7}}
+		m.watch[d] = fileRecord{stat: fsx.Stamp{Mtime: int64(n) + 1, Ino: 7}}
 		s, _ := m.segment(d)
 		want[d] = map[string]fileRecord{}
 		for i := 0; i < n; i++ {
 			name := fmt.Sprintf("entry-%d.md", i)
-			r := fileRecord{stat: FileStat{mtime: int64(i) * 1e9, ctime: -int64(i), ino: uint64(i) << 40, size: int64(i)}, hash: uint64(i) * 0x9e3779b97f4a7c15}
+			r := fileRecord{stat: fsx.Stamp{Mtime: int64(i) * 1e9, Ctime: -int64(i), Ino: uint64(i) << 40, Size: int64(i)}, hash: uint64(i) * 0x9e3779b97f4a7c15}
 			s.put(name, r)
 			want[d][name] = r
 		}
 	}
-	m.watch[".agent/memories.md"] = fileRecord{stat: FileStat{mtime: 5}, hash: 99}
+	m.watch[".agent/memories.md"] = fileRecord{stat: fsx.Stamp{Mtime: 5}, hash: 99}
 	m.memories["mem-1"] = 42
 
 	verify := func(round string) *Manifest {
@@ -83,7 +85,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	s, _ := m.segment(".agent/knowledge")
 	s.drop("entry-5.md")
 	delete(want[".agent/knowledge"], "entry-5.md")
-	r := fileRecord{stat: FileStat{mtime: 1}, hash: 1}
+	r := fileRecord{stat: fsx.Stamp{Mtime: 1}, hash: 1}
 	s.put("entry-6.md", r)
 	want[".agent/knowledge"]["entry-6.md"] = r
 	s.put("new.md", r)

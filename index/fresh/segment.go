@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"sort"
+
+	"lore/internal/fsx"
 )
 
 // segment is the record of the entry files directly in one directory
@@ -98,7 +100,7 @@ func (s *segment) record(i int) fileRecord {
 	r := s.rec(s.table, i)[16:]
 	le := binary.LittleEndian
 	return fileRecord{
-		stat: FileStat{mtime: int64(le.Uint64(r)), ctime: int64(le.Uint64(r[8:])), ino: le.Uint64(r[16:]), size: int64(le.Uint64(r[24:]))},
+		stat: fsx.Stamp{Mtime: int64(le.Uint64(r)), Ctime: int64(le.Uint64(r[8:])), Ino: le.Uint64(r[16:]), Size: int64(le.Uint64(r[24:]))},
 		hash: le.Uint64(r[32:]),
 	}
 }
@@ -257,10 +259,10 @@ func (s *segment) encode(w *spanWriter) {
 		le.PutUint64(rec[0:], key)
 		le.PutUint32(rec[8:], uint32(off))
 		le.PutUint32(rec[12:], uint32(len(name)))
-		le.PutUint64(rec[16:], uint64(r.stat.mtime))
-		le.PutUint64(rec[24:], uint64(r.stat.ctime))
-		le.PutUint64(rec[32:], r.stat.ino)
-		le.PutUint64(rec[40:], uint64(r.stat.size))
+		le.PutUint64(rec[16:], uint64(r.stat.Mtime))
+		le.PutUint64(rec[24:], uint64(r.stat.Ctime))
+		le.PutUint64(rec[32:], r.stat.Ino)
+		le.PutUint64(rec[40:], uint64(r.stat.Size))
 		le.PutUint64(rec[48:], r.hash)
 		w.write(rec[:])
 		off += len(name)

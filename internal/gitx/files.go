@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"lore/internal/fsx"
 )
 
 // UpdateFiles is Update for a directory that is not in a git repository:
@@ -41,7 +43,7 @@ func UpdateFiles(root, lockTarget string, opts Options, build func(*Tx) error) (
 				return nil, err
 			}
 		case keep && (!exists || string(data) != string(old)):
-			if err := WriteFileAtomic(full, data); err != nil {
+			if err := fsx.WriteFile(full, data, fsx.SyncAll); err != nil {
 				return nil, err
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"lore/internal/fsx"
 )
 
 // IndexStat is the stat data git keeps for a file in its index: what the
@@ -34,11 +36,7 @@ func EachIndexStat(indexPath, prefix string, fn func(path []byte, st IndexStat) 
 		return fmt.Errorf("gitx: read index: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("gitx: read index: %w", err)
-	}
-	data, release, err := mapWhole(f, info.Size())
+	data, release, err := fsx.MapPopulated(f)
 	if err != nil {
 		return fmt.Errorf("gitx: read index: %w", err)
 	}

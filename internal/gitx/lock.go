@@ -119,7 +119,7 @@ func (l *lockFile) prepare(durable bool) error {
 }
 
 // publish renames the prepared lock file over its target, releasing the
-// lock. The rename is made durable by a later syncDir of the directory.
+// lock. The rename is made durable by a later fsx.SyncDir of the directory.
 func (l *lockFile) publish() error {
 	if err := os.Rename(l.path, l.target); err != nil {
 		return fmt.Errorf("gitx: rename %s: %w", l.path, err)
@@ -140,14 +140,5 @@ func (l *lockFile) rollback() {
 	if l.path != "" {
 		os.Remove(l.path)
 		l.path = ""
-	}
-}
-
-// syncDir makes a rename or create in dir durable. Errors are ignored:
-// some filesystems do not support fsync on directories.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+
+	"lore/internal/fsx"
 )
 
 // objectDB reads objects the way C git does: a loose object from its file,
@@ -151,11 +153,7 @@ func openPack(idxPath string) (*packFile, error) {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	idx, release, err := mapFile(f, info.Size())
+	idx, release, err := fsx.Map(f)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"lore/internal/fsx"
 )
 
 // indexFile is the index kept as the bytes git wrote, with the boundaries
@@ -54,7 +56,7 @@ func openIndex(path string) (*indexFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitx: read index: %w", err)
 	}
-	data, release, err := mapFile(f, info.Size())
+	data, release, err := fsx.Map(f)
 	if err != nil {
 		return nil, fmt.Errorf("gitx: read index: %w", err)
 	}
@@ -575,13 +577,4 @@ func appendIndexEntry(dst []byte, e *indexEntry, version uint32, prevPath string
 		dst = append(dst, 0)
 	}
 	return dst
-}
-
-// readWhole reads a file into memory, where it cannot be mapped.
-func readWhole(f *os.File, size int64) ([]byte, func(), error) {
-	data := make([]byte, size)
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, nil, err
-	}
-	return data, func() {}, nil
 }

@@ -1,14 +1,25 @@
 package gitx
 
-import "os"
+import (
+	"fmt"
 
-// fillPortableStat fills the stat fields every platform has. git compares
-// the rest against zero and re-reads the file when they differ, which costs
-// a hash but is never wrong.
-func fillPortableStat(e *indexEntry, info os.FileInfo) error {
-	t := info.ModTime()
-	e.mtimeSec, e.mtimeNsec = uint32(t.Unix()), uint32(t.Nanosecond())
-	e.ctimeSec, e.ctimeNsec = e.mtimeSec, e.mtimeNsec
-	e.size = uint32(info.Size())
+	"lore/internal/fsx"
+)
+
+// fillStat copies the stat data git keeps in an index entry from the file
+// at path, so that git sees the file as unchanged without hashing it.
+// Where the system does not say (an inode, a change time), git compares
+// against what is recorded and re-reads the file when they differ, which
+// costs a hash but is never wrong.
+func fillStat(e *indexEntry, path string) error {
+	st, err := fsx.Lstat(path)
+	if err != nil {
+		return fmt.Errorf("gitx: stat %s: %w", path, err)
+	}
+	e.ctimeSec, e.ctimeNsec = uint32(st.Ctime/1e9), uint32(st.Ctime%1e9)
+	e.mtimeSec, e.mtimeNsec = uint32(st.Mtime/1e9), uint32(st.Mtime%1e9)
+	e.dev, e.ino = st.Dev, uint32(st.Ino)
+	e.uid, e.gid = st.UID, st.GID
+	e.size = uint32(st.Size)
 	return nil
 }

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"lore/internal/fsx"
 )
 
 // Mode says how far a change goes.
@@ -417,7 +418,7 @@ func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd 
 			}
 			continue
 		}
-		if err := writeFileAtomic(full, p.new.data, false); err != nil {
+		if err := fsx.WriteFile(full, p.new.data, fsx.SyncData); err != nil {
 			return err
 		}
 		written = append(written, full)
@@ -498,9 +499,9 @@ func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd 
 	// otherwise the one of the files written.
 	switch {
 	case refLock != nil:
-		syncDir(filepath.Dir(r.refPath(u.name)))
+		fsx.SyncDir(filepath.Dir(r.refPath(u.name)))
 	case len(written) > 0:
-		syncDir(filepath.Dir(written[len(written)-1]))
+		fsx.SyncDir(filepath.Dir(written[len(written)-1]))
 	}
 	if refLock != nil {
 		res.Commit = commit
@@ -511,77 +512,4 @@ func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd 
 		return r.logRefUpdate(u)
 	}
 	return nil
-}
-
-// WriteFileAtomic replaces path with data: a temporary file in the same
-// directory is written, fsynced and renamed over path, so a reader sees the
-// old or the new content and never a mix. An existing file keeps its mode.
-func WriteFileAtomic(path string, data []byte) error {
-	return writeFileAtomic(path, data, true)
-}
-
-// writeFileAtomic is WriteFileAtomic; the rename is made durable (with an
-// fsync of the directory) only when syncRename is set, for callers that
-// sync the directory later.
-func writeFileAtomic(path string, data []byte, syncRename bool) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("gitx: write %s: %w", path, err)
-	}
-	var perm os.FileMode = 0o666 // narrowed by the umask, as git does
-	info, statErr := os.Stat(path)
-	if statErr == nil {
-		perm = info.Mode().Perm()
-	}
-	var f *os.File
-	var tmp string
-	for i := 0; ; i++ {
-		tmp = filepath.Join(dir, fmt.Sprintf(".%s.lore-%d-%d.tmp", filepath.Base(path), os.Getpid(), i))
-		var err error
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if err == nil {
-			break
-		}
-		if !os.IsExist(err) || i > 100 {
-			return fmt.Errorf("gitx: write %s: %w", path, err)
-		}
-	}
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && statErr == nil {
-		err = os.Chmod(tmp, perm) // the umask may have narrowed it
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("gitx: write %s: %w", path, err)
-	}
-	if syncRename {
-		syncDir(dir)
-	}
-	removeOrphanTempFiles(dir, filepath.Base(path))
-	return nil
-}
-
-// removeOrphanTempFiles deletes temporary files that a killed lore process
-// left beside base (".<base>.lore-<pid>-<n>.tmp"), so they do not linger in
-// git status. A file whose process still runs is left alone.
-func removeOrphanTempFiles(dir, base string) {
-	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".lore-*.tmp"))
-	for _, m := range matches {
-		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".lore-")
-		pidText, _, ok := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid == os.Getpid() || processAlive(pid) {
-			continue
-		}
-		os.Remove(m)
-	}
 }

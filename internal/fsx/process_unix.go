@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitx
+package fsx
 
 import (
 	"errors"

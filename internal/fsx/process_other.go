@@ -1,6 +1,6 @@
 //go:build !unix
 
-package gitx
+package fsx
 
 // processAlive cannot tell on this platform, so it says yes: an orphaned
 // temporary file is left rather than a live one removed.

@@ -1,5 +1,5 @@
 //go:build unix && !linux
 
-package gitx
+package fsx
 
 const mapPopulate = 0

@@ -9,42 +9,9 @@ import (
 	"runtime"
 	"syscall"
 	"unsafe"
+
+	"lore/internal/fsx"
 )
-
-// Stat is what freshness compares of a file or directory: its times,
-// inode and size. Any change to the file Changes one of them.
-func Stat(path string) (FileStat, error) {
-	var st syscall.Stat_t
-	if err := syscall.Lstat(path, &st); err != nil {
-		return FileStat{}, &os.PathError{Op: "lstat", Path: path, Err: err}
-	}
-	return FileStat{
-		mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec,
-		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
-		ino:   uint64(st.Ino),
-		size:  st.Size,
-		dir:   st.Mode&syscall.S_IFMT == syscall.S_IFDIR,
-	}, nil
-}
-
-// lockFile takes an exclusive advisory lock on f without blocking; the
-// kernel drops it when the process ends, so a crash leaves no stale lock.
-func lockFile(f *os.File) (bool, error) {
-	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if err == syscall.EWOULDBLOCK {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// dirent is one entry of a directory listing: its name (valid only
-// during the call it is handed to), its inode (0 when unknown) and whether
-// it is a directory or a symbolic link.
-type dirent struct {
-	name         []byte
-	ino          uint64
-	dir, symlink bool
-}
 
 // listDir hands each entry of a directory to fn, with its inode, as the
 // kernel returns them (getdents64) and without a stat per entry: a file
@@ -82,8 +49,8 @@ func listDir(path string, fn func(e dirent) error) error {
 			}
 			e := dirent{name: name, ino: ino, dir: typ == syscall.DT_DIR, symlink: typ == syscall.DT_LNK}
 			if typ == syscall.DT_UNKNOWN {
-				if st, err := Stat(path + "/" + string(name)); err == nil {
-					e.dir = st.dir
+				if st, err := fsx.Lstat(path + "/" + string(name)); err == nil {
+					e.dir = st.Dir
 				}
 			}
 			if err := fn(e); err != nil {
@@ -91,23 +58,6 @@ func listDir(path string, fn func(e dirent) error) error {
 			}
 		}
 	}
-}
-
-// mapFile maps f read-only: pages are read from the page cache as they
-// are touched, so a large Manifest costs only the parts that are used.
-func mapFile(f *os.File) ([]byte, func(), error) {
-	info, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if info.Size() == 0 {
-		return nil, func() {}, nil
-	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(info.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return nil, nil, &os.PathError{Op: "mmap", Path: f.Name(), Err: err}
-	}
-	return data, func() { syscall.Munmap(data) }, nil
 }
 
 // Prefault readies n bytes of heap for the allocations that follow. Where

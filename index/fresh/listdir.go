@@ -1,0 +1,10 @@
+package fresh
+
+// dirent is one entry of a directory listing: its name (valid only
+// during the call it is handed to), its inode (0 when unknown) and whether
+// it is a directory or a symbolic link.
+type dirent struct {
+	name         []byte
+	ino          uint64
+	dir, symlink bool
+}

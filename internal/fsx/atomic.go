@@ -1,0 +1,157 @@
+package fsx
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Durability says how much of a replacement must survive a crash.
+type Durability int
+
+const (
+	// Unsynced: derived state (a cache, a manifest) that is checked when
+	// read and rebuilt when wrong. Nothing is fsynced: after a crash the
+	// file is its old or its new content, or unreadable.
+	Unsynced Durability = iota
+	// SyncData: the new content is fsynced before the rename; the caller
+	// makes the rename durable with one SyncDir after several of them.
+	SyncData
+	// SyncAll: the content, then the directory. Once the call returns, the
+	// new file survives a crash.
+	SyncAll
+)
+
+// WriteFile replaces path with data: a temporary file in the same
+// directory is written, synced as d says and renamed over path, so a
+// reader sees the old content or the new one, never a mix. An existing
+// file keeps its mode; a new one gets 0666 narrowed by the umask, as git's
+// files do. Missing directories are created.
+func WriteFile(path string, data []byte, d Durability) error {
+	p, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := p.File().Write(data); err != nil {
+		p.Abort()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return p.Commit(d)
+}
+
+// Pending is the next version of a file, written beside it until Commit
+// puts it in place (or Abort drops it).
+type Pending struct {
+	path, tmp string
+	f         *os.File
+	perm      os.FileMode
+	keepMode  bool // path existed: its mode is restored after the umask
+}
+
+// Create starts the next version of path: a new temporary file in the
+// same directory, ".<name>.lore-<pid>-<n>.tmp", which git status does not
+// show as a file of the user's and which a later replacement of the same
+// file removes if its process died.
+func Create(path string) (*Pending, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	p := &Pending{path: path, perm: 0o666}
+	if info, err := os.Stat(path); err == nil {
+		p.perm, p.keepMode = info.Mode().Perm(), true
+	}
+	for i := 0; ; i++ {
+		p.tmp = filepath.Join(dir, tempName(filepath.Base(path), os.Getpid(), i))
+		f, err := os.OpenFile(p.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, p.perm)
+		if err == nil {
+			p.f = f
+			return p, nil
+		}
+		if !os.IsExist(err) || i > 100 {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+}
+
+func tempName(base string, pid, n int) string {
+	return fmt.Sprintf(".%s.lore-%d-%d.tmp", base, pid, n)
+}
+
+// File is the temporary file to write the next version to.
+func (p *Pending) File() *os.File { return p.f }
+
+// Close closes the temporary file, which Commit still puts in place; it
+// may be called more than once.
+func (p *Pending) Close() error {
+	if p.f == nil {
+		return nil
+	}
+	err := p.f.Close()
+	p.f = nil
+	return err
+}
+
+// Commit puts the next version in place, synced as d says. On error the
+// temporary file is removed and path is as it was.
+func (p *Pending) Commit(d Durability) error {
+	var err error
+	if p.f != nil {
+		if d != Unsynced {
+			err = p.f.Sync()
+		}
+		if cerr := p.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil && p.keepMode {
+		err = os.Chmod(p.tmp, p.perm) // the umask may have narrowed it
+	}
+	if err == nil {
+		err = os.Rename(p.tmp, p.path)
+	}
+	if err != nil {
+		os.Remove(p.tmp)
+		return fmt.Errorf("write %s: %w", p.path, err)
+	}
+	dir := filepath.Dir(p.path)
+	if d == SyncAll {
+		SyncDir(dir)
+	}
+	removeOrphans(dir, filepath.Base(p.path))
+	return nil
+}
+
+// Abort drops the next version.
+func (p *Pending) Abort() {
+	p.Close()
+	os.Remove(p.tmp)
+}
+
+// SyncDir makes the renames and creations in dir durable. Errors are
+// ignored: some file systems cannot sync a directory, and there is nothing
+// better to do then.
+func SyncDir(dir string) {
+	if f, err := os.Open(dir); err == nil {
+		f.Sync()
+		f.Close()
+	}
+}
+
+// removeOrphans deletes the temporary files a killed lore process left
+// beside base, so that they do not linger (in git status, for one). A
+// file whose process still runs is left alone.
+func removeOrphans(dir, base string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".lore-*.tmp"))
+	for _, m := range matches {
+		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".lore-")
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		os.Remove(m)
+	}
+}
