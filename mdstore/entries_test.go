@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lore/internal/loretest"
 )
 
 func TestSlugify(t *testing.T) {
@@ -102,7 +104,7 @@ func TestKnowledgeFileGolden(t *testing.T) {
 	k := Knowledge{Title: "Cargo bench requires nightly", Tags: []string{"testing", "cargo", "nightly"}, Feature: "perf-optimization",
 		CreatedAt: "2026-02-17T12:00:00Z", Body: "Running `cargo bench` requires the nightly Rust toolchain.\n\nUse `rustup run nightly cargo bench`."}
 	data := renderKnowledge(k)
-	golden(t, "knowledge.golden.md", string(data))
+	loretest.Golden(t, "testdata/knowledge.golden.md", string(data))
 	back, err := parseKnowledge(data, KnowledgeDir+"/cargo-bench-requires-nightly.md")
 	k.Slug, k.Path = "cargo-bench-requires-nightly", KnowledgeDir+"/cargo-bench-requires-nightly.md"
 	if err != nil || !reflect.DeepEqual(back, k) {
@@ -156,7 +158,7 @@ func TestLearningFileGolden(t *testing.T) {
 		CreatedAt: "2026-02-17T12:00:00Z", Status: "active", Kind: "strategy", TaskType: "test-fix", Confidence: &conf, SuccessRate: &rate,
 		SourceRuns: []string{"run-0a1b2c3d"}, Body: "Enable PRAGMA foreign_keys = ON at connection time.", Path: LearningsDir + "/l-1a2b3c.md"}
 	data := renderLearning(l)
-	golden(t, "learning.golden.md", string(data))
+	loretest.Golden(t, "testdata/learning.golden.md", string(data))
 	back, err := parseLearning(data, l.Path)
 	if err != nil || !reflect.DeepEqual(back, l) {
 		t.Fatalf("round trip: %v\n%+v", err, back)
@@ -171,7 +173,7 @@ func TestJournalFileGolden(t *testing.T) {
 			RetrySuggestion: "Create iteration_outcomes first."},
 		Notes: "Verification failed on an edge case.", Path: journalPath("run-0a1b2c3d", 4)}
 	data := renderJournal(e)
-	golden(t, "journal.golden.md", string(data))
+	loretest.Golden(t, "testdata/journal.golden.md", string(data))
 	back, err := parseJournal(data, e.Path)
 	if err != nil || !reflect.DeepEqual(back, e) {
 		t.Fatalf("round trip: %v\n%+v\n%+v", err, back, e)
@@ -225,7 +227,7 @@ func TestMalformedFilesAreReportedWithLineAndSkipped(t *testing.T) {
 	if len(ks) != 1 || len(ls) != 0 || len(js) != 0 {
 		t.Fatalf("read %d knowledge, %d learnings, %d journal entries", len(ks), len(ls), len(js))
 	}
-	golden(t, "malformed.warnings", warningsText(append(append(kw, lw...), jw...)))
+	loretest.Golden(t, "testdata/malformed.warnings", warningsText(append(append(kw, lw...), jw...)))
 }
 
 func TestSkillsDiscovery(t *testing.T) {

@@ -2,15 +2,14 @@ package mdstore
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
+	"lore/internal/loretest"
+)
 
 func readTestdata(t testing.TB, name string) []byte {
 	t.Helper()
@@ -19,25 +18,6 @@ func readTestdata(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-// golden compares got with testdata/<name>, rewriting it with -update.
-func golden(t *testing.T, name string, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
 }
 
 func warningsText(ws []Warning) string {
@@ -68,7 +48,7 @@ func TestParseSeedExample(t *testing.T) {
 	if f.memories[0].Content != "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API." {
 		t.Fatalf("content = %q", f.memories[0].Content)
 	}
-	golden(t, "seed-example.warnings", warningsText(f.warnings))
+	loretest.Golden(t, "testdata/seed-example.warnings", warningsText(f.warnings))
 }
 
 func TestParseChaos(t *testing.T) {
@@ -85,7 +65,7 @@ func TestParseChaos(t *testing.T) {
 	if f.memories[1].ID != "mem-1737372100-c3d4" || f.memories[1].Created != "2025-01-20" {
 		t.Fatalf("second memory = %+v", f.memories[1])
 	}
-	golden(t, "chaos.warnings", warningsText(f.warnings))
+	loretest.Golden(t, "testdata/chaos.warnings", warningsText(f.warnings))
 }
 
 func TestAddThenDeleteRestoresEveryByte(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"lore/internal/loretest"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -988,7 +990,7 @@ func TestMergeFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("merge", filepath.Base(dir), "want"), string(res.Data))
+			loretest.Golden(t, filepath.Join("testdata", "merge", filepath.Base(dir), "want"), string(res.Data))
 			if want := strings.Count(string(res.Data), "\n<<<<<<< ours\n"); res.Conflicts != want {
 				t.Fatalf("%d conflicts, %d marked", res.Conflicts, want)
 			}

@@ -5,41 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"lore/internal/loretest"
 )
 
 // gitRepo makes a repository with one commit and returns its directory
 // and a function that runs C git in it.
 func gitRepo(t *testing.T) (string, func(args ...string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	dir := t.TempDir()
-	home := t.TempDir()
-	env := []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH")}
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimRight(string(out), "\n")
-	}
-	run("init", "-q", "-b", "main")
-	run("config", "user.name", "Test Person")
-	run("config", "user.email", "test@example.com")
-	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# p\n"), 0o644)
-	run("add", "README.md")
-	run("commit", "-q", "-m", "initial")
-	return dir, run
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n"})
+	return r.Dir, r.Git
 }
 
 // testOptions gives a store a fixed clock and id source.

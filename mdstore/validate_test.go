@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"lore/internal/loretest"
 )
 
 // loadStoreFiles reads every file under dir as a store would hold it:
@@ -42,29 +44,12 @@ func problemsText(ps []Problem) string {
 	return b.String()
 }
 
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test ./mdstore -run Validate -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test ./mdstore -run Validate -update rewrites it):\n--- got\n%s--- want\n%s", golden, got, want)
-	}
-}
-
 // Every malformed file of the corpus — every kind, every rule — yields its
 // path:line message; the well-formed files beside them yield none.
 func TestValidateCorpus(t *testing.T) {
 	files := loadStoreFiles(t, "testdata/validate/store")
 	problems := Validate(files)
-	checkGolden(t, "testdata/validate/store.golden", problemsText(problems))
+	loretest.Golden(t, "testdata/validate/store.golden", problemsText(problems))
 
 	flagged := map[string]bool{}
 	for _, p := range problems {
@@ -105,7 +90,7 @@ func TestValidateMemoriesCases(t *testing.T) {
 			t.Errorf("%s: no problem found", e.Name())
 		}
 	}
-	checkGolden(t, "testdata/validate/memories.golden", b.String())
+	loretest.Golden(t, "testdata/validate/memories.golden", b.String())
 }
 
 // What is not in a fixture: size caps, unmerged paths, a clean store.

@@ -1,33 +1,13 @@
 package prompt
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"lore/internal/loretest"
 	"lore/mdstore"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 func mem(id string, typ mdstore.MemoryType, content string, tags ...string) mdstore.Memory {
 	if tags == nil {
@@ -49,7 +29,7 @@ func TestUnlimitedBudgetRendersEverythingGrouped(t *testing.T) {
 	if b.Omitted != 0 || b.Notice != "" || len(b.Included) != 5 {
 		t.Fatalf("block = %+v", b)
 	}
-	golden(t, "prime-all.md", b.Markdown)
+	loretest.Golden(t, "testdata/prime-all.md", b.Markdown)
 }
 
 func TestBudgetCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
@@ -76,7 +56,7 @@ func TestBudgetCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
 	if len(b.Included) != 2 || b.Included[0].ID != "mem-1737400000-0c9d" || b.Included[1].ID != "mem-1737390000-0a7b" {
 		t.Fatalf("included = %v", ids(b.Included))
 	}
-	golden(t, "prime-budget-120.md", b.Markdown)
+	loretest.Golden(t, "testdata/prime-budget-120.md", b.Markdown)
 }
 
 func TestExactFit(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"lore/internal/loretest"
 	"lore/mdstore"
 	"lore/strategy"
 )
@@ -126,7 +127,7 @@ func TestSeedExamples(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("prime differs from seed 002's example %d\n--- got\n%s\n--- want\n%s", n, got, want)
 			}
-			golden(t, fmt.Sprintf("prime-example%d.md", n), ctx.Markdown())
+			loretest.Golden(t, fmt.Sprintf("testdata/prime-example%d.md", n), ctx.Markdown())
 		})
 	}
 }

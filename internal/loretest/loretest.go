@@ -1,0 +1,186 @@
+// Package loretest is what lore's tests share, written once: golden files
+// under testdata/ that `go test -update` rewrites, and real git
+// repositories in temporary directories, driven and checked with C git —
+// the oracle users trust. Only tests import it.
+package loretest
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files (and testscript cmp files) under testdata")
+
+// Updating reports whether the tests run with -update: golden files are
+// then rewritten instead of compared.
+func Updating() bool { return *update }
+
+// Golden compares got with the file at path (relative to the test's
+// package, such as testdata/list.txt), byte for byte; with -update it
+// writes got there instead.
+func Golden(t testing.TB, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// Repo is a git repository in a temporary directory, made and checked
+// with C git. Its git runs with a HOME of its own, without the system
+// configuration, and with an identity in the repository's configuration.
+type Repo struct {
+	t    testing.TB
+	Dir  string // the worktree
+	Home string // HOME for git and for lore
+	env  []string
+}
+
+// NewRepo makes an empty repository on branch main. Without git installed
+// the test is skipped.
+func NewRepo(t testing.TB) *Repo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	r := &Repo{t: t, Dir: filepath.Join(t.TempDir(), "repo"), Home: t.TempDir()}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			r.env = append(r.env, kv)
+		}
+	}
+	r.env = append(r.env, "HOME="+r.Home, "GIT_CONFIG_NOSYSTEM=1", "XDG_CONFIG_HOME="+filepath.Join(r.Home, ".config"))
+	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.Git("init", "-q", "-b", "main")
+	r.Git("config", "user.name", "Test Person")
+	r.Git("config", "user.email", "test@example.com")
+	return r
+}
+
+// Getenv is the environment lore sees beside this repository: its HOME,
+// nothing else.
+func (r *Repo) Getenv(key string) string {
+	if key == "HOME" {
+		return r.Home
+	}
+	return ""
+}
+
+// Command is C git with args, to run in dir (the repository when "") with
+// the repository's environment.
+func (r *Repo) Command(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Dir
+	if dir != "" {
+		cmd.Dir = dir
+	}
+	cmd.Env = append([]string(nil), r.env...)
+	return cmd
+}
+
+// Git runs C git in the repository and returns its output without the
+// final line breaks, failing the test if git fails.
+func (r *Repo) Git(args ...string) string {
+	r.t.Helper()
+	return r.GitIn("", args...)
+}
+
+// GitIn is Git in another directory (a clone, a second worktree).
+func (r *Repo) GitIn(dir string, args ...string) string {
+	r.t.Helper()
+	out, err := r.run(r.Command(dir, args...))
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// GitErr runs C git in the repository and returns its output and error.
+func (r *Repo) GitErr(args ...string) (string, error) {
+	return r.run(r.Command("", args...))
+}
+
+func (r *Repo) run(cmd *exec.Cmd) (string, error) {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return strings.TrimRight(out.String(), "\n"), err
+}
+
+// Path is the absolute path of p, slash-separated and relative to the
+// worktree.
+func (r *Repo) Path(p string) string { return filepath.Join(r.Dir, filepath.FromSlash(p)) }
+
+// Write writes a file of the worktree, making its directories.
+func (r *Repo) Write(p, content string) {
+	r.t.Helper()
+	full := r.Path(p)
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// Read reads a file of the worktree.
+func (r *Repo) Read(p string) string {
+	r.t.Helper()
+	data, err := os.ReadFile(r.Path(p))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return string(data)
+}
+
+// Commit writes files (path → content), adds everything and commits it.
+func (r *Repo) Commit(message string, files map[string]string) {
+	r.t.Helper()
+	for p, content := range files {
+		r.Write(p, content)
+	}
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", message)
+}
+
+// AssertHealthy checks with git fsck --strict that the repository is
+// consistent.
+func (r *Repo) AssertHealthy() {
+	r.t.Helper()
+	if out, err := r.GitErr("fsck", "--strict", "--no-progress"); err != nil {
+		r.t.Fatalf("git fsck: %v\n%s", err, out)
+	}
+}
+
+// AssertClean checks that the repository is healthy, that git status has
+// nothing to say, and that the index's cache tree is not stale (git
+// write-tree uses it).
+func (r *Repo) AssertClean() {
+	r.t.Helper()
+	r.AssertHealthy()
+	if out := r.Git("status", "--porcelain"); out != "" {
+		r.t.Fatalf("git status not clean:\n%s", out)
+	}
+	if tree, head := r.Git("write-tree"), r.Git("rev-parse", "HEAD^{tree}"); tree != head {
+		r.t.Fatalf("git write-tree = %s, HEAD^{tree} = %s", tree, head)
+	}
+}
