@@ -3,32 +3,10 @@ package index
 import (
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 
 	"lore/mdstore"
 )
-
-// Roots are the directories entries live under, relative to the store
-// root.
-var Roots = []string{mdstore.Dir, ".claude/skills"}
-
-// Descend says whether a walk of the store goes into directory name
-// inside dir: .agent's entry folders, journal runs and skills.
-func Descend(dir, name string) bool {
-	if strings.HasPrefix(name, ".") {
-		return false
-	}
-	switch dir {
-	case mdstore.Dir:
-		return name == path.Base(mdstore.KnowledgeDir) || name == path.Base(mdstore.LearningsDir) ||
-			name == path.Base(mdstore.JournalDir) || name == "skills"
-	case mdstore.JournalDir, ".agent/skills", ".claude/skills":
-		return true
-	}
-	return false
-}
 
 // LoadDocs reads every entry file of the store at root into documents,
 // with the problems of the files that do not read.
@@ -53,7 +31,7 @@ func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
 				}
 			}
 			if isDir {
-				if Descend(dir, e.Name()) {
+				if mdstore.Descend(dir, e.Name()) {
 					if err := walk(p); err != nil {
 						return err
 					}
@@ -74,7 +52,7 @@ func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
 		}
 		return nil
 	}
-	for _, r := range Roots {
+	for _, r := range mdstore.Roots {
 		if err := walk(r); err != nil {
 			return nil, nil, err
 		}

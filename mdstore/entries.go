@@ -186,7 +186,7 @@ func (s *Store) KnowledgeEntry(slug string) (Knowledge, error) {
 	if slug == "" || strings.ContainsAny(slug, `/\`) || strings.HasPrefix(slug, ".") {
 		return Knowledge{}, fmt.Errorf("%w: %s", ErrNotFound, slug)
 	}
-	p := KnowledgeDir + "/" + slug + ".md"
+	p := KnowledgePath(slug)
 	data, ok, err := s.read(p)
 	if err != nil {
 		return Knowledge{}, err
@@ -205,7 +205,7 @@ func (s *Store) Learning(id string) (Learning, error) {
 	if !ValidLearningID(id) {
 		return Learning{}, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
-	p := LearningsDir + "/" + id + ".md"
+	p := LearningPath(id)
 	data, ok, err := s.read(p)
 	if err != nil {
 		return Learning{}, err
@@ -225,7 +225,7 @@ func (s *Store) JournalEntry(key string) (JournalEntry, error) {
 	if err != nil {
 		return JournalEntry{}, err
 	}
-	p := journalPath(run, it)
+	p := JournalPath(run, it)
 	data, ok, err := s.read(p)
 	if err != nil {
 		return JournalEntry{}, err
@@ -288,7 +288,7 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 			k = merged
 		} else {
 			k.Slug = freeSlug(taken, Slugify(in.Title))
-			k.Path = KnowledgeDir + "/" + k.Slug + ".md"
+			k.Path = KnowledgePath(k.Slug)
 		}
 		*plan = knowledgePlan{entry: k, action: action}
 	}
@@ -374,7 +374,7 @@ func (s *Store) DeleteKnowledge(slug string) (Knowledge, *WriteResult, error) {
 	if err != nil && !errors.As(err, &fe) {
 		return Knowledge{}, nil, err
 	}
-	p := KnowledgeDir + "/" + strings.TrimSuffix(slug, ".md") + ".md"
+	p := KnowledgePath(strings.TrimSuffix(slug, ".md"))
 	res, err := s.removeFile(p, "knowledge", strings.TrimSuffix(slug, ".md"), k.Title)
 	return k, res, err
 }
@@ -420,14 +420,14 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 			if taken[id] {
 				return true
 			}
-			_, exists, _ := tx.read(LearningsDir + "/" + id + ".md") // a malformed file still holds its id
+			_, exists, _ := tx.read(LearningPath(id)) // a malformed file still holds its id
 			return exists
 		})
 		if err != nil {
 			return err
 		}
 		l := Learning{ID: id, Category: in.Category, Tags: in.Tags, Task: in.Task, CreatedAt: now.UTC().Format(time.RFC3339),
-			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: LearningsDir + "/" + id + ".md"}
+			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: LearningPath(id)}
 		*plan = learningPlan{decided: true, entry: l}
 	}
 	if plan.duplicate {
@@ -468,7 +468,7 @@ func (s *Store) DeleteLearning(id string) (Learning, *WriteResult, error) {
 	if err != nil && !errors.As(err, &fe) {
 		return Learning{}, nil, err
 	}
-	res, err := s.removeFile(LearningsDir+"/"+id+".md", "learning", id, l.Body)
+	res, err := s.removeFile(LearningPath(id), "learning", id, l.Body)
 	return l, res, err
 }
 
@@ -524,7 +524,7 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 			}
 			e.Iteration = next
 		}
-		e.Path = journalPath(e.RunID, e.Iteration)
+		e.Path = JournalPath(e.RunID, e.Iteration)
 		e.CreatedAt = now.UTC().Format(time.RFC3339)
 		if data, ok, err := tx.read(e.Path); err != nil {
 			return err

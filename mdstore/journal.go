@@ -13,10 +13,6 @@ import (
 	"lore/sigils"
 )
 
-// JournalDir holds one directory per run and one file per iteration:
-// .agent/journal/<run-id>/<NNNN>.md (seeds 000 and 002).
-const JournalDir = ".agent/journal"
-
 // Outcomes of an iteration (seed 000). An iteration without a task sigil
 // is blocked.
 var Outcomes = []string{"done", "failed", "retried", "blocked", "interrupted"}
@@ -71,11 +67,6 @@ func NewRunID(random io.Reader) (string, error) {
 		return "", fmt.Errorf("mdstore: run id: %w", err)
 	}
 	return "run-" + hex.EncodeToString(b[:]), nil
-}
-
-// journalPath is where an iteration's entry lives.
-func journalPath(run string, iteration int) string {
-	return fmt.Sprintf("%s/%s/%04d.md", JournalDir, run, iteration)
 }
 
 // parseJournalKey splits "run/0003" (or "run/3").

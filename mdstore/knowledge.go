@@ -10,9 +10,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// KnowledgeDir holds one file per knowledge entry (seed 000).
-const KnowledgeDir = ".agent/knowledge"
-
 // Knowledge is a reusable insight: .agent/knowledge/<slug>.md with
 // frontmatter title, tags, feature, created_at (seed 000), and optional
 // updated_at and sources.

@@ -10,9 +10,6 @@ import (
 	"unicode"
 )
 
-// LearningsDir holds one file per learning (seeds 002 and 004).
-const LearningsDir = ".agent/learnings"
-
 // Learning categories of seed 002. Others are kept as written.
 var LearningCategories = []string{"success_pattern", "pitfall", "tool_usage", "code_structure", "testing_strategy", "debugging_technique", "other"}
 

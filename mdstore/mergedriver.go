@@ -14,7 +14,6 @@ import (
 // driver runs. Without the configuration git falls back to its own merge.
 const (
 	MergeDriver        = "lore"
-	AttributesPath     = ".gitattributes"
 	mergeDriverCommand = "lore merge-driver %O %A %B %P"
 )
 

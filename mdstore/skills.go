@@ -8,10 +8,6 @@ import (
 	"strings"
 )
 
-// SkillDirs are where skills are discovered (seed 003): lore's own and
-// Claude Code's.
-var SkillDirs = []string{".agent/skills", ".claude/skills"}
-
 // NoDescription is what a skill without a readable description shows.
 const NoDescription = "No description"
 

@@ -12,13 +12,6 @@ import (
 	"lore/internal/gitx"
 )
 
-// Paths of the store's files, relative to the store root.
-const (
-	Dir          = ".agent"
-	MemoriesPath = ".agent/memories.md"
-	ConfigPath   = ".agent/config.yaml"
-)
-
 // Store is the .agent/ directory of one project and the git repository
 // it lives in, if any.
 type Store struct {

@@ -77,7 +77,7 @@ func Validate(files []File) []Problem {
 	}
 	var supersedes []supersede
 	for _, f := range files {
-		if !inStore(f.Path) {
+		if !InStore(f.Path) {
 			continue
 		}
 		ps, l := validateFile(f)
@@ -112,11 +112,6 @@ func HasErrors(ps []Problem) bool {
 		}
 	}
 	return false
-}
-
-// inStore says whether p is a file validation looks at.
-func inStore(p string) bool {
-	return strings.HasPrefix(p, Dir+"/") || KindOf(p) == KindSkill
 }
 
 // validateFile checks one file; for a learning that parses it also

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -53,7 +51,7 @@ func runMergeDriver(e *env, opts mergeDriverOptions) error {
 		}
 		sides[i] = data
 	}
-	res, err := mdstore.MergeFile(storePath(opts.path), sides[0], sides[1], sides[2],
+	res, err := mdstore.MergeFile(mdstore.StorePath(opts.path), sides[0], sides[1], sides[2],
 		mdstore.MergeLabels{Ours: "ours", Base: "base", Theirs: "theirs"})
 	if err != nil {
 		// git keeps OURS as it was and reports a conflict.
@@ -69,20 +67,4 @@ func runMergeDriver(e *env, opts mergeDriverOptions) error {
 		return &reportedError{code: exitFailure}
 	}
 	return nil
-}
-
-// storePath turns a path relative to the worktree's top into one relative
-// to the store root, which is what tells the kind of a file: the store
-// may live in a subdirectory (sub/.agent/memories.md).
-func storePath(p string) string {
-	p = path.Clean(filepath.ToSlash(p))
-	for _, root := range []string{mdstore.Dir + "/", ".claude/skills/"} {
-		if strings.HasPrefix(p, root) {
-			return p
-		}
-		if i := strings.Index(p, "/"+root); i >= 0 {
-			return p[i+1:]
-		}
-	}
-	return p
 }

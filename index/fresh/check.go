@@ -66,7 +66,7 @@ type checker struct {
 }
 
 func isRoot(p string) bool {
-	for _, r := range index.Roots {
+	for _, r := range mdstore.Roots {
 		if p == r {
 			return true
 		}
@@ -113,7 +113,7 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 			dirty = append(dirty, p)
 		}
 	}
-	for _, r := range index.Roots {
+	for _, r := range mdstore.Roots {
 		if _, ok := m.watch[r]; !ok {
 			if st, err := fsx.Lstat(c.abs(r)); err == nil && st.Dir {
 				dirty = append(dirty, r)
@@ -230,7 +230,7 @@ func (c *checker) other(d string, seg *segment, e dirent, listed *int, others ma
 		}
 	}
 	switch {
-	case isDir && index.Descend(d, name):
+	case isDir && mdstore.Descend(d, name):
 		others[name] = true
 		if _, known := c.m.watch[child]; !known {
 			return c.relist(child)

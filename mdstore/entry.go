@@ -2,7 +2,6 @@ package mdstore
 
 import (
 	"path"
-	"strings"
 )
 
 // Kind names what an entry is: the five kinds a store holds.
@@ -19,42 +18,6 @@ const (
 
 // Kinds lists every kind in the order lore shows them.
 var Kinds = []Kind{KindMemory, KindKnowledge, KindLearning, KindJournal, KindSkill}
-
-// KindOf says which kind of entry the store file p holds, "" when p is not
-// an entry file. p is relative to the store root with '/' separators:
-// .agent/memories.md, .agent/knowledge/<slug>.md, .agent/learnings/<id>.md,
-// .agent/journal/<run>/<NNNN>.md, or <skill dir>/<name>/SKILL.md.
-func KindOf(p string) Kind {
-	if p == MemoriesPath {
-		return KindMemory
-	}
-	dir, name := path.Split(p)
-	dir = strings.TrimSuffix(dir, "/")
-	if strings.HasPrefix(name, ".") {
-		return ""
-	}
-	if name == "SKILL.md" {
-		parent := path.Dir(dir)
-		for _, d := range SkillDirs {
-			if parent == d {
-				return KindSkill
-			}
-		}
-		return ""
-	}
-	if !strings.HasSuffix(name, ".md") {
-		return ""
-	}
-	switch {
-	case dir == KnowledgeDir:
-		return KindKnowledge
-	case dir == LearningsDir:
-		return KindLearning
-	case path.Dir(dir) == JournalDir && !strings.HasPrefix(path.Base(dir), "."):
-		return KindJournal
-	}
-	return ""
-}
 
 // FileEntries is what one store file holds: the memories of memories.md,
 // or the single entry of any other kind's file.

@@ -1,0 +1,124 @@
+package mdstore
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// The layout of a store: where each kind of entry lives. Every path is
+// relative to the store root (the directory that holds .agent/) with '/'
+// separators. This file is the one place that says it; the search index,
+// the merge driver and validation ask it.
+const (
+	Dir          = ".agent"
+	MemoriesPath = ".agent/memories.md"
+	ConfigPath   = ".agent/config.yaml"
+	// KnowledgeDir holds one file per knowledge entry, <slug>.md (seed 000).
+	KnowledgeDir = ".agent/knowledge"
+	// LearningsDir holds one file per learning, <id>.md (seeds 002, 004).
+	LearningsDir = ".agent/learnings"
+	// JournalDir holds one directory per run and one file per iteration,
+	// <run-id>/<NNNN>.md (seeds 000 and 002).
+	JournalDir = ".agent/journal"
+	// AgentSkillsDir and ClaudeSkillsDir hold skills, <name>/SKILL.md
+	// (seed 003): lore's own and Claude Code's.
+	AgentSkillsDir  = ".agent/skills"
+	ClaudeSkillsDir = ".claude/skills"
+	// AttributesPath is the .gitattributes lore init writes the merge
+	// driver's lines to.
+	AttributesPath = ".gitattributes"
+)
+
+// SkillDirs are where skills are discovered.
+var SkillDirs = []string{AgentSkillsDir, ClaudeSkillsDir}
+
+// Roots are the directories entries live under.
+var Roots = []string{Dir, ClaudeSkillsDir}
+
+// KnowledgePath is where the knowledge entry with this slug lives.
+func KnowledgePath(slug string) string { return KnowledgeDir + "/" + slug + ".md" }
+
+// LearningPath is where the learning with this id lives.
+func LearningPath(id string) string { return LearningsDir + "/" + id + ".md" }
+
+// JournalPath is where an iteration's entry lives.
+func JournalPath(run string, iteration int) string {
+	return fmt.Sprintf("%s/%s/%04d.md", JournalDir, run, iteration)
+}
+
+// KindOf says which kind of entry the store file p holds, "" when p is not
+// an entry file. p is relative to the store root with '/' separators:
+// .agent/memories.md, .agent/knowledge/<slug>.md, .agent/learnings/<id>.md,
+// .agent/journal/<run>/<NNNN>.md, or <skill dir>/<name>/SKILL.md.
+func KindOf(p string) Kind {
+	if p == MemoriesPath {
+		return KindMemory
+	}
+	dir, name := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if strings.HasPrefix(name, ".") {
+		return ""
+	}
+	if name == "SKILL.md" {
+		parent := path.Dir(dir)
+		for _, d := range SkillDirs {
+			if parent == d {
+				return KindSkill
+			}
+		}
+		return ""
+	}
+	if !strings.HasSuffix(name, ".md") {
+		return ""
+	}
+	switch {
+	case dir == KnowledgeDir:
+		return KindKnowledge
+	case dir == LearningsDir:
+		return KindLearning
+	case path.Dir(dir) == JournalDir && !strings.HasPrefix(path.Base(dir), "."):
+		return KindJournal
+	}
+	return ""
+}
+
+// Descend says whether a walk of the store goes into directory name
+// inside dir: .agent's entry folders, journal runs and skills.
+func Descend(dir, name string) bool {
+	if strings.HasPrefix(name, ".") {
+		return false
+	}
+	switch dir {
+	case Dir:
+		return name == path.Base(KnowledgeDir) || name == path.Base(LearningsDir) ||
+			name == path.Base(JournalDir) || name == path.Base(AgentSkillsDir)
+	case JournalDir, AgentSkillsDir, ClaudeSkillsDir:
+		return true
+	}
+	return false
+}
+
+// InStore says whether p is a file of the store: under .agent/, or a
+// skill.
+func InStore(p string) bool {
+	return strings.HasPrefix(p, Dir+"/") || KindOf(p) == KindSkill
+}
+
+// StorePath turns a path relative to the worktree's top into one relative
+// to the store root, which is what tells the kind of a file: the store may
+// live in a subdirectory (sub/.agent/memories.md).
+func StorePath(p string) string {
+	p = path.Clean(filepath.ToSlash(p))
+	for _, root := range Roots {
+		root += "/"
+		if strings.HasPrefix(p, root) {
+			return p
+		}
+		if i := strings.Index(p, "/"+root); i >= 0 {
+			return p[i+1:]
+		}
+	}
+	return p
+}
