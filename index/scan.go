@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"lore/internal/words"
 	"lore/mdstore"
 )
 
@@ -154,7 +155,7 @@ func MayMatch(d Doc, q Query, terms []string) bool {
 // holdsMatch says whether a word of text matches one of terms.
 func holdsMatch(text string, terms []string) bool {
 	found := false
-	Words(text, func(start, end int) bool {
+	words.Each(text, func(start, end int) bool {
 		w := text[start:end]
 		for _, t := range terms {
 			if wordMatches(t, w) {
@@ -188,7 +189,7 @@ func wordMatches(term, word string) bool {
 	if fz == 0 {
 		return false
 	}
-	_, ok := EditDistance(term, strings.ToLower(word), fz) // ToLower allocates only to change something
+	_, ok := words.EditDistance(term, strings.ToLower(word), fz) // ToLower allocates only to change something
 	return ok
 }
 

@@ -2,8 +2,9 @@ package index
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"lore/internal/words"
 )
 
 // StopWords are the English words a query ignores (Lucene's list): they
@@ -16,35 +17,11 @@ var StopWords = map[string]bool{
 	"they": true, "this": true, "to": true, "was": true, "will": true, "with": true,
 }
 
-// IsWordRune says whether r belongs to a word: letters and digits.
-func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// Words calls fn with the byte range of each word of s — each run of
-// letters and digits — in order, until fn returns false.
-func Words(s string, fn func(start, end int) bool) {
-	start := -1
-	for i, r := range s {
-		if IsWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-		} else if start >= 0 {
-			if !fn(start, i) {
-				return
-			}
-			start = -1
-		}
-	}
-	if start >= 0 {
-		fn(start, len(s))
-	}
-}
-
 // Tokens splits s into the words search compares: its Words, lowercased,
 // without stop words. The bleve index analyzes entries with the same rule.
 func Tokens(s string) []string {
 	var out []string
-	Words(s, func(start, end int) bool {
+	words.Each(s, func(start, end int) bool {
 		if w := strings.ToLower(s[start:end]); !StopWords[w] {
 			out = append(out, w)
 		}
@@ -66,77 +43,13 @@ func Fuzziness(term string) int {
 	return 2
 }
 
-// EditDistance is the optimal-string-alignment distance between a and b
-// (insertions, deletions, substitutions and swaps of two neighbours each
-// count one — what bleve's Levenshtein automaton counts), compared rune by
-// rune. It stops early and reports false once the distance exceeds max.
-func EditDistance(a, b string, max int) (int, bool) {
-	if a == b {
-		return 0, true
-	}
-	// Words are short: their runes and the rows live on the stack, so that
-	// comparing a query word with every word of many entries allocates
-	// nothing.
-	var bufA, bufB [shortWord]rune
-	ra, rb := appendRunes(bufA[:0], a), appendRunes(bufB[:0], b)
-	if d := len(ra) - len(rb); d > max || -d > max {
-		return 0, false
-	}
-	// Three rows of the dynamic programme: two back (for swaps), one back,
-	// current.
-	var rows [3][shortWord + 1]int
-	prev2, prev, cur := rows[0][:], rows[1][:], rows[2][:]
-	if len(rb) >= shortWord {
-		prev2, prev, cur = make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)
-	}
-	for j := 0; j <= len(rb); j++ {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			best = min(best, v)
-		}
-		if best > max {
-			return 0, false
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	if d := prev[len(rb)]; d <= max {
-		return d, true
-	}
-	return 0, false
-}
-
-// shortWord is the length in runes up to which EditDistance works on the
-// stack.
-const shortWord = 32
-
-// appendRunes appends the runes of s to buf.
-func appendRunes(buf []rune, s string) []rune {
-	for _, r := range s {
-		buf = append(buf, r)
-	}
-	return buf
-}
-
 // Matches says whether a word of an entry matches a query word: exactly,
 // or within the query word's fuzziness.
 func Matches(queryTerm, docTerm string) (exact, fuzzy bool) {
 	if queryTerm == docTerm {
 		return true, false
 	}
-	_, ok := EditDistance(queryTerm, docTerm, Fuzziness(queryTerm))
+	_, ok := words.EditDistance(queryTerm, docTerm, Fuzziness(queryTerm))
 	return false, ok && Fuzziness(queryTerm) > 0
 }
 
@@ -195,7 +108,7 @@ func Snippet(text string, terms []string, width int) string {
 // exactly, else fuzzily; -1 when none does.
 func firstMatch(text string, terms []string) int {
 	exactAt, fuzzyAt := -1, -1
-	Words(text, func(start, end int) bool {
+	words.Each(text, func(start, end int) bool {
 		w := strings.ToLower(text[start:end])
 		for _, t := range terms {
 			exact, fuzzy := Matches(t, w)
@@ -244,7 +157,7 @@ func Suggest(query string, vocabulary func(yield func(term string, docFreq int) 
 				continue
 			}
 			limit := max(2, Fuzziness(t)+1)
-			d, ok := EditDistance(t, term, limit)
+			d, ok := words.EditDistance(t, term, limit)
 			if !ok {
 				continue
 			}

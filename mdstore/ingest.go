@@ -119,14 +119,16 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		knowledge = mergeSameTitle(knowledge, nk)
 	}
 	var learnings []NewLearning
+	var dups Duplicates
 	for _, l := range sig.Learnings {
 		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: entry.TaskID, Body: l.Body, Runs: []string{entry.RunID}}.normalize()
 		if err != nil {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("learning (%s): %s", l.Category, inputMessage(err)))
 			continue
 		}
-		if !nearDuplicateOfAny(learnings, nl) {
+		if dups.Of(nl.Category, nl.Body) < 0 {
 			learnings = append(learnings, nl)
+			dups.Add(nl.Category, nl.Body)
 		}
 	}
 
@@ -207,16 +209,6 @@ func mergeSameTitle(ks []NewKnowledge, k NewKnowledge) []NewKnowledge {
 		}
 	}
 	return append(ks, k)
-}
-
-func nearDuplicateOfAny(ls []NewLearning, l NewLearning) bool {
-	words := LearningWords(l.Body)
-	for _, other := range ls {
-		if other.Category == l.Category && NearDuplicateWords(words, LearningWords(other.Body)) {
-			return true
-		}
-	}
-	return false
 }
 
 func inputMessage(err error) string {

@@ -7,7 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
+
+	"lore/internal/words"
 )
 
 // Learning categories of seed 002. Others are kept as written.
@@ -183,24 +184,63 @@ func renderLearning(l Learning) []byte {
 	return w.done(l.Body)
 }
 
-// LearningWords are the words of a learning that count for near-duplicate
-// detection: lowercase, longer than two characters.
-func LearningWords(text string) map[string]bool {
-	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if len([]rune(w)) > 2 {
-			words[w] = true
-		}
-	}
-	return words
+// Duplicates tells whether a learning says nearly what one of a list of
+// learnings says: the same category and more than 80% of their keywords
+// in common (seed 002). Each learning's keywords are taken once.
+type Duplicates struct {
+	categories []string
+	words      []map[string]bool
+	// the last body asked about and its keywords, for the Add or Set
+	// that follows
+	lastBody  string
+	lastWords map[string]bool
 }
 
-// wordOverlap is the Jaccard similarity of two word sets.
-func wordOverlap(a, b map[string]bool) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
+// Of returns the position of the first learning of the list that a
+// learning of this category and body nearly duplicates, or -1.
+func (d *Duplicates) Of(category, body string) int {
+	w := d.keywords(body)
+	for i, c := range d.categories {
+		if c == category && nearDuplicateWords(w, d.words[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Add appends a learning to the list.
+func (d *Duplicates) Add(category, body string) {
+	d.categories = append(d.categories, category)
+	d.words = append(d.words, d.keywords(body))
+}
+
+// Set replaces the learning at position i.
+func (d *Duplicates) Set(i int, category, body string) {
+	d.categories[i], d.words[i] = category, d.keywords(body)
+}
+
+// Len is how many learnings the list holds.
+func (d *Duplicates) Len() int { return len(d.categories) }
+
+func (d *Duplicates) keywords(body string) map[string]bool {
+	if d.lastWords != nil && body == d.lastBody {
+		return d.lastWords
+	}
+	w := map[string]bool{}
+	for _, k := range words.Keywords(body) {
+		w[k] = true
+	}
+	d.lastBody, d.lastWords = body, w
+	return w
+}
+
+// nearDuplicateWords says whether two learnings' keywords make them near
+// duplicates: more than 80% shared (Jaccard). Sets whose sizes differ by
+// more than that are told apart without comparing words.
+func nearDuplicateWords(a, b map[string]bool) bool {
+	small, large := min(len(a), len(b)), max(len(a), len(b))
+	if small == 0 || float64(small) <= 0.8*float64(large) { // the overlap is at most small/large
+		return false
 	}
 	common := 0
 	for w := range a {
@@ -208,37 +248,22 @@ func wordOverlap(a, b map[string]bool) float64 {
 			common++
 		}
 	}
-	return float64(common) / float64(len(a)+len(b)-common)
+	return float64(common)/float64(len(a)+len(b)-common) > 0.8
 }
 
-// NearDuplicateLearnings says whether two learnings say the same thing:
-// the same category and more than 80% of their words shared (seed 002).
-func NearDuplicateLearnings(a, b Learning) bool {
-	return a.Category == b.Category && NearDuplicateWords(LearningWords(a.Body), LearningWords(b.Body))
-}
-
-// NearDuplicateWords says whether two learnings' words (LearningWords)
-// make them near duplicates: more than 80% shared. Sets whose sizes
-// differ by more than that are told apart without comparing words.
-func NearDuplicateWords(a, b map[string]bool) bool {
-	small, large := min(len(a), len(b)), max(len(a), len(b))
-	if float64(small) <= 0.8*float64(large) { // the overlap is at most small/large
-		return false
-	}
-	return wordOverlap(a, b) > 0.8
-}
-
-// findNearDuplicateLearning returns the active or staged learning of the
-// same category whose words overlap the body's by more than 80%.
+// findNearDuplicateLearning returns the active or staged learning that a
+// new one of this category and body nearly duplicates.
 func findNearDuplicateLearning(existing []Learning, category, body string) (Learning, bool) {
-	words := LearningWords(body)
+	var dups Duplicates
+	var candidates []Learning
 	for _, l := range existing {
-		if l.Category != category || (l.Status != "active" && l.Status != "staged") {
-			continue
+		if l.Status == "active" || l.Status == "staged" {
+			dups.Add(l.Category, l.Body)
+			candidates = append(candidates, l)
 		}
-		if NearDuplicateWords(words, LearningWords(l.Body)) {
-			return l, true
-		}
+	}
+	if i := dups.Of(category, body); i >= 0 {
+		return candidates[i], true
 	}
 	return Learning{}, false
 }

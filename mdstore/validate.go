@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"lore/internal/words"
 	"lore/secrets"
 )
 
@@ -334,9 +335,9 @@ func unknownFields(d *frontmatterDoc, known map[string]map[string]bool) []Proble
 
 // didYouMean names the known field closest to a misspelt one.
 func didYouMean(k string, known map[string]map[string]bool) string {
-	best, bestD := "", 3
+	best, bestD := "", 2 // at most two edits away
 	for name := range known {
-		if d := editDistance(k, name); d < bestD || (d == bestD && name < best) {
+		if d, ok := words.EditDistance(k, name, bestD); ok && (best == "" || d < bestD || (d == bestD && name < best)) {
 			best, bestD = name, d
 		}
 	}
@@ -344,27 +345,6 @@ func didYouMean(k string, known map[string]map[string]bool) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance of two short field names.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // invalidUTF8Line is the line of the first byte that is not UTF-8.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
+	"lore/internal/words"
 	"lore/mdstore"
 	"lore/sigils"
 	"lore/strategy"
@@ -367,7 +367,7 @@ type keywords struct {
 
 func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
 	kw := keywords{text: map[string]bool{}, files: map[string]bool{}, all: map[string]bool{}}
-	for _, w := range words(t.Title + " " + t.Description) {
+	for _, w := range words.Keywords(t.Title + " " + t.Description) {
 		kw.text[w], kw.all[w] = true, true
 	}
 	if t.Feature != "" {
@@ -422,20 +422,6 @@ func utcSeconds(s string) bool {
 		}
 	}
 	return true
-}
-
-// words splits text into lowercase words of letters and digits longer than
-// two characters.
-func words(text string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if len([]rune(w)) > 2 {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // pathWords splits a path on / . - _ into words longer than two
@@ -552,24 +538,17 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw map[string]bool, rel map[st
 		}
 		return newer(list[i].l.CreatedAt, list[j].l.CreatedAt)
 	})
-	// Near duplicates shown once, the newest: each learning's words are
-	// taken once (mdstore.NearDuplicateLearnings would take them for
-	// every pair).
+	// Near duplicates shown once, the newest.
 	var out []mdstore.Learning
-	var words []map[string]bool
+	var dups mdstore.Duplicates
 	for _, s := range list {
-		w := mdstore.LearningWords(s.l.Body)
-		dup := -1
-		for i, o := range out {
-			if o.Category == s.l.Category && mdstore.NearDuplicateWords(words[i], w) {
-				dup = i
-			}
-		}
-		switch {
+		switch dup := dups.Of(s.l.Category, s.l.Body); {
 		case dup < 0:
-			out, words = append(out, s.l), append(words, w)
+			out = append(out, s.l)
+			dups.Add(s.l.Category, s.l.Body)
 		case newer(s.l.CreatedAt, out[dup].CreatedAt):
-			out[dup], words[dup] = s.l, w
+			out[dup] = s.l
+			dups.Set(dup, s.l.Category, s.l.Body)
 		}
 	}
 	return out

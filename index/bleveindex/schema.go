@@ -9,6 +9,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"lore/index"
+	"lore/internal/words"
 )
 
 // The fields of a document. Text fields are analyzed by field.Analyze (the
@@ -165,11 +166,11 @@ func (f *field) Analyze() {
 		}
 		keys = string(lower)
 	}
-	words := 0
-	index.Words(text, func(start, end int) bool { words++; return true })
-	f.freqs = make(bindex.TokenFrequencies, words/2+1)
-	chunk := make([]bindex.TokenFreq, 0, words/2+1)
-	index.Words(text, func(start, end int) bool {
+	n := 0
+	words.Each(text, func(start, end int) bool { n++; return true })
+	f.freqs = make(bindex.TokenFrequencies, n/2+1)
+	chunk := make([]bindex.TokenFreq, 0, n/2+1)
+	words.Each(text, func(start, end int) bool {
 		var key string
 		var term []byte
 		if ascii {

@@ -1,0 +1,113 @@
+// Package words is lore's one definition of a word — a run of letters and
+// digits — and of how far apart two words are. Search splits queries and
+// entries with it, prime takes a task's keywords with it, the
+// near-duplicate check compares learnings by their keywords, and
+// validation suggests the field name a typo meant.
+package words
+
+import (
+	"strings"
+	"unicode"
+)
+
+// IsWordRune says whether r belongs to a word: letters and digits.
+func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// Each calls fn with the byte range of each word of s — each run of
+// letters and digits — in order, until fn returns false.
+func Each(s string, fn func(start, end int) bool) {
+	start := -1
+	for i, r := range s {
+		if IsWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			if !fn(start, i) {
+				return
+			}
+			start = -1
+		}
+	}
+	if start >= 0 {
+		fn(start, len(s))
+	}
+}
+
+// Keywords are the words of text that say what it is about: lowercase,
+// longer than two characters, in order, repeats kept.
+func Keywords(text string) []string {
+	lower := strings.ToLower(text)
+	var out []string
+	Each(lower, func(start, end int) bool {
+		if w := lower[start:end]; len([]rune(w)) > 2 {
+			out = append(out, w)
+		}
+		return true
+	})
+	return out
+}
+
+// EditDistance is the optimal-string-alignment distance between a and b
+// (insertions, deletions, substitutions and swaps of two neighbours each
+// count one — what bleve's Levenshtein automaton counts), compared rune by
+// rune. It stops early and reports false once the distance exceeds max.
+func EditDistance(a, b string, max int) (int, bool) {
+	if a == b {
+		return 0, true
+	}
+	// Words are short: their runes and the rows live on the stack, so that
+	// comparing a query word with every word of many entries allocates
+	// nothing.
+	var bufA, bufB [shortWord]rune
+	ra, rb := appendRunes(bufA[:0], a), appendRunes(bufB[:0], b)
+	if d := len(ra) - len(rb); d > max || -d > max {
+		return 0, false
+	}
+	// Three rows of the dynamic programme: two back (for swaps), one back,
+	// current.
+	var rows [3][shortWord + 1]int
+	prev2, prev, cur := rows[0][:], rows[1][:], rows[2][:]
+	if len(rb) >= shortWord {
+		prev2, prev, cur = make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)
+	}
+	for j := 0; j <= len(rb); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			best = min(best, v)
+		}
+		if best > max {
+			return 0, false
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if d := prev[len(rb)]; d <= max {
+		return d, true
+	}
+	return 0, false
+}
+
+// shortWord is the length in runes up to which EditDistance works on the
+// stack.
+const shortWord = 32
+
+// appendRunes appends the runes of s to buf.
+func appendRunes(buf []rune, s string) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
+}

@@ -1,0 +1,105 @@
+package words
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+func TestKeywords(t *testing.T) {
+	got := Keywords("The go-git index.lock isn't HELD by Ümlaut v2.6.1, the INDEX")
+	want := []string{"the", "git", "index", "lock", "isn", "held", "ümlaut", "the", "index"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Keywords = %q, want %q", got, want)
+	}
+}
+
+// Keywords splits the lowercased text where a rune is neither a letter nor
+// a digit, and keeps words of three runes or more: what prime and the
+// near-duplicate check always did with strings.FieldsFunc.
+func FuzzKeywords(f *testing.F) {
+	f.Add("The go-git index.lock isn't HELD by Ümlaut v2.6.1")
+	f.Add("İstanbul ǅemal ﬃ")
+	f.Fuzz(func(t *testing.T, text string) {
+		var want []string
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}) {
+			if len([]rune(w)) > 2 {
+				want = append(want, w)
+			}
+		}
+		if got := Keywords(text); !slices.Equal(got, want) {
+			t.Fatalf("Keywords(%q) = %q, want %q", text, got, want)
+		}
+	})
+}
+
+func TestEachGivesTheWordsByteRanges(t *testing.T) {
+	s := "go-git: Ümlaut v2.6"
+	var got []string
+	Each(s, func(start, end int) bool {
+		got = append(got, s[start:end])
+		return len(got) < 4
+	})
+	if want := []string{"go", "git", "Ümlaut", "v2"}; !slices.Equal(got, want) {
+		t.Errorf("Each = %q, want %q (stopping after four)", got, want)
+	}
+}
+
+// referenceDistance is the textbook optimal-string-alignment distance.
+func referenceDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"search", "serach", 1}, {"bleve", "bleev", 1}, {"lock", "lcok", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"größe", "grösse", 2}} {
+		if d, ok := EditDistance(c.a, c.b, 5); !ok || d != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, %v; want %d", c.a, c.b, d, ok, c.want)
+		}
+	}
+	if _, ok := EditDistance("kitten", "sitting", 2); ok {
+		t.Error("kitten/sitting within 2")
+	}
+}
+
+func FuzzEditDistance(f *testing.F) {
+	f.Add("search", "serach", 2)
+	f.Add("größe", "grosse", 1)
+	f.Fuzz(func(t *testing.T, a, b string, max int) {
+		if len(a) > 64 || len(b) > 64 {
+			return
+		}
+		max = max & 3
+		want := referenceDistance(a, b)
+		d, ok := EditDistance(a, b, max)
+		if ok != (want <= max) || (ok && d != want) {
+			t.Fatalf("EditDistance(%q, %q, %d) = %d, %v; reference %d", a, b, max, d, ok, want)
+		}
+	})
+}
