@@ -236,15 +236,6 @@ func (s *Store) JournalEntry(key string) (JournalEntry, error) {
 	return parseJournal(data, p)
 }
 
-// TaskStats derives the per-task figures from the journal.
-func (s *Store) TaskStats() (map[string]TaskStats, []Warning, error) {
-	es, ws, err := s.Journal()
-	if err != nil {
-		return nil, ws, err
-	}
-	return TaskFigures(es), ws, nil
-}
-
 // --- writes ---
 
 // knowledgePlan is the decision for one knowledge entry, made once under

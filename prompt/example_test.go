@@ -7,13 +7,15 @@ import (
 	"lore/prompt"
 )
 
-func ExampleMemories() {
-	memories := []mdstore.Memory{
+// Prime fills each section within its share of the budget, whole entries
+// only, and says in one line what it left out.
+func ExamplePrime() {
+	in := prompt.Input{Memories: []mdstore.Memory{
 		{ID: "mem-1737372000-a1b2", Type: mdstore.Pattern, Content: "Barrel exports at module boundaries.", Tags: []string{"imports"}, Created: "2025-01-20"},
 		{ID: "mem-1737390000-0a7b", Type: mdstore.Fix, Content: "ECONNREFUSED on 5432: start PostgreSQL.", Tags: []string{"docker"}, Created: "2025-01-21"},
-	}
-	block := prompt.Memories(memories, 60) // 60 tokens: room for one of the two
-	fmt.Print(block.Markdown)
+	}}
+	ctx := prompt.Prime(in, prompt.Options{Budgets: prompt.Budgets{Memories: 40}}) // 40 tokens: room for one of the two
+	fmt.Print(ctx.Markdown())
 	// Output:
 	// # Memories
 	//
@@ -23,5 +25,5 @@ func ExampleMemories() {
 	// > ECONNREFUSED on 5432: start PostgreSQL.
 	// <!-- tags: docker | created: 2025-01-21 -->
 	//
-	// _1 more memory not shown (budget: 60 tokens); find them with `lore search`._
+	// _Left out to stay within the budget: 1 memory. `lore search` finds them._
 }

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -24,68 +25,83 @@ var sample = []mdstore.Memory{
 	mem("mem-1737400000-0c9d", mdstore.Context, "The `ralph-core` crate is the shared library; `ralph-cli` is the binary entry point.", "architecture", "crates"),
 }
 
-func TestUnlimitedBudgetRendersEverythingGrouped(t *testing.T) {
-	b := Memories(sample, 0)
-	if b.Omitted != 0 || b.Notice != "" || len(b.Included) != 5 {
-		t.Fatalf("block = %+v", b)
+// memoriesSection primes with memories alone, within a share of tokens,
+// and returns the Memories section and the line that says what was left
+// out.
+func memoriesSection(ms []mdstore.Memory, tokens int) (Section, string) {
+	ctx := Prime(Input{Memories: ms}, Options{Budgets: Budgets{Memories: tokens}})
+	for _, sec := range ctx.Sections {
+		if sec.Name == SectionMemories {
+			return sec, ctx.Omitted
+		}
 	}
-	loretest.Golden(t, "testdata/prime-all.md", b.Markdown)
+	return Section{Omitted: len(ms)}, ctx.Omitted
 }
 
-func TestBudgetCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
-	full := Memories(sample, 0).Markdown
-	for budget := 1; budget <= utf8.RuneCountInString(full)/CharsPerToken+1; budget++ {
-		b := Memories(sample, budget)
-		if n := utf8.RuneCountInString(b.Markdown); n > budget*CharsPerToken {
+func TestAnAmpleShareRendersEverythingGrouped(t *testing.T) {
+	sec, omitted := memoriesSection(sample, 100000)
+	if sec.Omitted != 0 || omitted != "" || sec.Shown != 5 || len(sec.Entries) != 5 {
+		t.Fatalf("section = %+v, omitted %q", sec, omitted)
+	}
+	loretest.Golden(t, "testdata/prime-all.md", sec.Markdown)
+}
+
+func TestTheShareCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
+	full, _ := memoriesSection(sample, 100000)
+	for budget := 1; budget <= utf8.RuneCountInString(full.Markdown)/CharsPerToken+1; budget++ {
+		sec, omitted := memoriesSection(sample, budget)
+		if n := utf8.RuneCountInString(sec.Markdown); n > budget*CharsPerToken {
 			t.Fatalf("budget %d: %d characters", budget, n)
 		}
-		if len(b.Included)+b.Omitted != len(sample) {
-			t.Fatalf("budget %d: counts do not add up", budget)
+		if sec.Shown+sec.Omitted != len(sample) {
+			t.Fatalf("budget %d: counts do not add up: %+v", budget, sec)
 		}
-		for _, m := range b.Included {
-			if !strings.Contains(b.Markdown, mdstore.FormatMemory(m)) {
+		for _, m := range sample {
+			if strings.Contains(sec.Markdown, "### "+m.ID) && !strings.Contains(sec.Markdown, mdstore.FormatMemory(m)) {
 				t.Fatalf("budget %d: %s not whole", budget, m.ID)
 			}
 		}
-		if b.Omitted > 0 && b.Notice == "" {
-			t.Fatalf("budget %d: cut without a notice", budget)
+		if sec.Omitted > 0 && !strings.Contains(omitted, "memor") {
+			t.Fatalf("budget %d: cut without saying so (%q)", budget, omitted)
 		}
 	}
 	// With room for about two memories, the newest two are kept.
-	b := Memories(sample, 120)
-	if len(b.Included) != 2 || b.Included[0].ID != "mem-1737400000-0c9d" || b.Included[1].ID != "mem-1737390000-0a7b" {
-		t.Fatalf("included = %v", ids(b.Included))
+	sec, omitted := memoriesSection(sample, 120)
+	if want := []string{"memory:mem-1737400000-0c9d", "memory:mem-1737390000-0a7b"}; !slices.Equal(sec.Entries, want) {
+		t.Fatalf("shown %v, want %v", sec.Entries, want)
 	}
-	loretest.Golden(t, "testdata/prime-budget-120.md", b.Markdown)
+	if omitted != "_Left out to stay within the budget: 3 memories. `lore search` finds them._" {
+		t.Errorf("omitted line %q", omitted)
+	}
+	loretest.Golden(t, "testdata/prime-budget-120.md", sec.Markdown)
 }
 
 func TestExactFit(t *testing.T) {
 	one := []mdstore.Memory{mem("mem-1-aaaa", mdstore.Fix, "abcd")}
-	text := Memories(one, 0).Markdown
+	text := Render(one)
 	n := utf8.RuneCountInString(text)
 	if n%CharsPerToken != 0 {
 		one[0].Content += strings.Repeat("x", CharsPerToken-n%CharsPerToken)
-		text = Memories(one, 0).Markdown
+		text = Render(one)
 		n = utf8.RuneCountInString(text)
 	}
-	if b := Memories(one, n/CharsPerToken); b.Markdown != text || b.Omitted != 0 {
-		t.Fatalf("exact fit cut: %+v", b)
+	if sec, _ := memoriesSection(one, n/CharsPerToken); sec.Markdown != text || sec.Omitted != 0 {
+		t.Fatalf("exact fit cut: %+v", sec)
 	}
-	// One token short, only the notice is left: the agent still learns
-	// that there is a memory to search for.
-	if b := Memories(one, n/CharsPerToken-1); b.Markdown != b.Notice+"\n" || b.Omitted != 1 || len(b.Included) != 0 {
-		t.Fatalf("one token short: %+v", b)
+	// One token short, nothing is shown and the prime says a memory was
+	// left out: the agent still learns that there is one to search for.
+	if sec, omitted := memoriesSection(one, n/CharsPerToken-1); sec.Markdown != "" || sec.Omitted != 1 || !strings.Contains(omitted, "1 memory") {
+		t.Fatalf("one token short: %+v, %q", sec, omitted)
 	}
 }
 
 func TestMultibyteTextCountsCharacters(t *testing.T) {
 	// 3-byte characters: a byte-counting budget would keep a third.
 	m := mem("mem-1-aaaa", mdstore.Context, strings.Repeat("日", 100))
-	text := Memories([]mdstore.Memory{m}, 0).Markdown
+	text := Render([]mdstore.Memory{m})
 	budget := (utf8.RuneCountInString(text) + CharsPerToken - 1) / CharsPerToken
-	b := Memories([]mdstore.Memory{m}, budget)
-	if b.Markdown != text || !utf8.ValidString(b.Markdown) {
-		t.Fatalf("cut: %q", b.Markdown)
+	if sec, _ := memoriesSection([]mdstore.Memory{m}, budget); sec.Markdown != text || !utf8.ValidString(sec.Markdown) {
+		t.Fatalf("cut: %q", sec.Markdown)
 	}
 }
 
@@ -94,27 +110,19 @@ func TestLargeMemorySkippedSmallerOlderKept(t *testing.T) {
 		mem("mem-2-bbbb", mdstore.Pattern, strings.Repeat("long ", 200)),
 		mem("mem-1-aaaa", mdstore.Pattern, "short"),
 	}
-	b := Memories(ms, 60)
-	if len(b.Included) != 1 || b.Included[0].ID != "mem-1-aaaa" || b.Omitted != 1 {
-		t.Fatalf("block = %+v", b)
+	sec, omitted := memoriesSection(ms, 60)
+	if !slices.Equal(sec.Entries, []string{"memory:mem-1-aaaa"}) || sec.Omitted != 1 {
+		t.Fatalf("section = %+v", sec)
 	}
-	if !strings.Contains(b.Markdown, "_1 more memory not shown (budget: 60 tokens)") {
-		t.Fatalf("no notice:\n%s", b.Markdown)
+	if !strings.Contains(omitted, "1 memory") {
+		t.Fatalf("the prime does not say a memory was left out: %q", omitted)
 	}
 }
 
 func TestNoMemoriesRendersNothing(t *testing.T) {
-	if b := Memories(nil, 100); b.Markdown != "" || b.Omitted != 0 {
-		t.Fatalf("block = %+v", b)
+	if sec, omitted := memoriesSection(nil, 100); sec.Markdown != "" || sec.Omitted != 0 || omitted != "" {
+		t.Fatalf("section = %+v, %q", sec, omitted)
 	}
-}
-
-func ids(ms []mdstore.Memory) []string {
-	var out []string
-	for _, m := range ms {
-		out = append(out, m.ID)
-	}
-	return out
 }
 
 func TestFormattedLenMatchesFormatMemory(t *testing.T) {

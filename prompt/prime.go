@@ -689,7 +689,7 @@ func journalSection(picks []journalPick, limit int) part {
 }
 
 // loopStatusSection renders seed 002's Loop Status, whole or not at all,
-// with the stuck-loop warning when the task failed StuckThreshold times in
+// with the stuck-loop warning when the task failed strategy.StuckThreshold times in
 // a row. It is shown when the run or the task has a history.
 func loopStatusSection(st strategy.Status, taskID string, limit int) part {
 	if st.Run.Total == 0 && st.Task.Attempts == 0 {

@@ -92,7 +92,7 @@ func RunOf(entries []mdstore.JournalEntry, id string) Run {
 		switch {
 		case e.Outcome == "done":
 			r.Successes++
-		case mdstore.FailedOutcome(e.Outcome):
+		case FailedOutcome(e.Outcome):
 			r.Failures++
 		}
 	}
@@ -108,7 +108,7 @@ type Choice struct {
 // Select picks the model for the next attempt at a task. A hint (the
 // agent's <next-model>, or one given by the orchestrator) wins; fixed is
 // the model of the Fixed strategy (sonnet when "").
-func Select(k Kind, task mdstore.TaskStats, run Run, hint, fixed string) Choice {
+func Select(k Kind, task TaskStats, run Run, hint, fixed string) Choice {
 	if hint != "" {
 		return Choice{hint, "hinted by previous iteration"}
 	}
@@ -141,13 +141,13 @@ func Select(k Kind, task mdstore.TaskStats, run Run, hint, fixed string) Choice 
 // Status is the Loop Status of seed 002: where the loop is, how the task
 // and the run are doing, and the model for the next attempt.
 type Status struct {
-	Iteration int               `json:"iteration"`
-	Limit     int               `json:"limit"` // 0: unlimited
-	Task      mdstore.TaskStats `json:"task"`
-	Attempt   int               `json:"attempt"` // the number of the coming attempt
-	Run       Run               `json:"run"`
-	Model     Choice            `json:"model"`
-	Stuck     bool              `json:"stuck"`
+	Iteration int       `json:"iteration"`
+	Limit     int       `json:"limit"` // 0: unlimited
+	Task      TaskStats `json:"task"`
+	Attempt   int       `json:"attempt"` // the number of the coming attempt
+	Run       Run       `json:"run"`
+	Model     Choice    `json:"model"`
+	Stuck     bool      `json:"stuck"`
 }
 
 // Input is what Compute needs beyond the journal.
@@ -166,7 +166,7 @@ func Compute(entries []mdstore.JournalEntry, in Input) Status {
 	st := Status{Limit: in.Limit, Run: RunOf(entries, in.Run)}
 	attempts := Attempts(entries, in.TaskID)
 	if in.TaskID != "" {
-		st.Task = mdstore.TaskFigures(attempts)[in.TaskID]
+		st.Task = TaskFigures(attempts)[in.TaskID]
 		st.Task.TaskID = in.TaskID
 	}
 	st.Attempt = st.Task.Attempts + 1

@@ -28,7 +28,7 @@ func TestSelect(t *testing.T) {
 		{Fixed, 4, rough, "", Choice{Sonnet, "fixed strategy"}},
 	}
 	for _, c := range cases {
-		got := Select(c.kind, mdstore.TaskStats{ConsecutiveFailures: c.failures}, c.run, c.hint, "")
+		got := Select(c.kind, TaskStats{ConsecutiveFailures: c.failures}, c.run, c.hint, "")
 		if got != c.want {
 			t.Errorf("Select(%s, %d failures, %+v, hint %q) = %+v, want %+v", c.kind, c.failures, c.run, c.hint, got, c.want)
 		}

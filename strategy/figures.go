@@ -1,0 +1,60 @@
+package strategy
+
+import "lore/mdstore"
+
+// StuckThreshold is how many consecutive failures make a task stuck
+// (seed 002).
+const StuckThreshold = 3
+
+// TaskStats are the per-task figures seed 002 keeps in its
+// strategy_metrics table, derived from the journal instead of stored.
+type TaskStats struct {
+	TaskID              string `json:"task_id"`
+	Attempts            int    `json:"attempts"`
+	ConsecutiveFailures int    `json:"consecutive_failures"`
+	LastAttemptAt       string `json:"last_attempt_at,omitempty"`
+	LastSuccessAt       string `json:"last_success_at,omitempty"`
+	Stuck               bool   `json:"stuck"`
+	Difficulty          string `json:"difficulty,omitempty"`     // the latest estimate
+	SucceededWith       string `json:"succeeded_with,omitempty"` // the model of the latest success
+	LastOutcome         string `json:"last_outcome,omitempty"`
+}
+
+// FailedOutcome reports whether an outcome counts as a failed attempt.
+// done resets the count; interrupted (the person stopped the iteration)
+// neither counts nor resets.
+func FailedOutcome(outcome string) bool {
+	return outcome == "failed" || outcome == "retried" || outcome == "blocked"
+}
+
+// TaskFigures computes the figures of every task in the journal, in the
+// order the attempts happened (creation time, then run and iteration).
+func TaskFigures(entries []mdstore.JournalEntry) map[string]TaskStats {
+	ordered := append([]mdstore.JournalEntry(nil), entries...)
+	mdstore.SortChronological(ordered)
+	stats := map[string]TaskStats{}
+	for _, e := range ordered {
+		if e.TaskID == "" {
+			continue
+		}
+		s := stats[e.TaskID]
+		s.TaskID = e.TaskID
+		s.Attempts++
+		s.LastAttemptAt = e.CreatedAt
+		s.LastOutcome = e.Outcome
+		switch {
+		case e.Outcome == "done":
+			s.ConsecutiveFailures = 0
+			s.LastSuccessAt = e.CreatedAt
+			s.SucceededWith = e.Model
+		case FailedOutcome(e.Outcome):
+			s.ConsecutiveFailures++
+		}
+		if e.Difficulty != "" {
+			s.Difficulty = e.Difficulty
+		}
+		s.Stuck = s.ConsecutiveFailures >= StuckThreshold
+		stats[e.TaskID] = s
+	}
+	return stats
+}
