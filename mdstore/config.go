@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -32,9 +31,10 @@ type Config struct {
 	// Learn: when false, prime still shows what lore holds but no longer
 	// asks the agent to write new memory (seed 003's learn flag).
 	Learn bool
-	// Budgets are prime's section shares set under "budgets", by name
-	// (see BudgetKeys); a section not named keeps its default.
-	Budgets map[string]int
+	// Budgets are prime's section shares: the seeds' defaults, or what the
+	// "budgets" block sets. Total is left to the caller (memories.budget,
+	// or a flag).
+	Budgets Budgets
 	// Warnings are problems that did not stop lore, such as unknown keys.
 	Warnings []Warning
 }
@@ -67,17 +67,68 @@ type MemoriesFilter struct {
 	RecentDays int
 }
 
-// BudgetKeys are the names the "budgets" block takes, each in the unit
-// it names: prime's sections and their seeds' defaults.
-var BudgetKeys = []string{
-	"previous_attempts_chars", "memories_tokens", "knowledge_tokens", "learnings_chars",
-	"journal_tokens", "loop_status_chars", "skills_chars",
+// Budgets are the shares of prime's memory sections: Total in tokens for
+// all of them (0: no total, only the shares), each section's share in the
+// unit its seed gives it. A section that does not use its share leaves
+// the rest to the next one. Each share's JSON name is its key in
+// config.yaml's "budgets" block (see BudgetKeys).
+type Budgets struct {
+	Total      int `json:"total_tokens"`
+	Attempts   int `json:"previous_attempts_chars"`
+	Memories   int `json:"memories_tokens"`
+	Knowledge  int `json:"knowledge_tokens"`
+	Learnings  int `json:"learnings_chars"`
+	Journal    int `json:"journal_tokens"`
+	LoopStatus int `json:"loop_status_chars"`
+	Skills     int `json:"skills_chars"`
+}
+
+// budgetShares names each share of Budgets, in the order of prime's
+// sections: the one list of the "budgets" block's keys.
+var budgetShares = []struct {
+	key   string
+	share func(*Budgets) *int
+}{
+	{"previous_attempts_chars", func(b *Budgets) *int { return &b.Attempts }},
+	{"memories_tokens", func(b *Budgets) *int { return &b.Memories }},
+	{"knowledge_tokens", func(b *Budgets) *int { return &b.Knowledge }},
+	{"learnings_chars", func(b *Budgets) *int { return &b.Learnings }},
+	{"journal_tokens", func(b *Budgets) *int { return &b.Journal }},
+	{"loop_status_chars", func(b *Budgets) *int { return &b.LoopStatus }},
+	{"skills_chars", func(b *Budgets) *int { return &b.Skills }},
+}
+
+// BudgetKeys are the keys the "budgets" block takes, each in the unit it
+// names.
+func BudgetKeys() []string {
+	keys := make([]string, len(budgetShares))
+	for i, s := range budgetShares {
+		keys[i] = s.key
+	}
+	return keys
+}
+
+// Share is the share named key (a BudgetKeys name), nil if there is none.
+func (b *Budgets) Share(key string) *int {
+	for _, s := range budgetShares {
+		if s.key == key {
+			return s.share(b)
+		}
+	}
+	return nil
+}
+
+// DefaultBudgets are the seeds' shares: previous attempts, learnings and
+// loop status 3000, 1500 and 500 characters (seed 002), memories 2000
+// tokens (seed 001), knowledge 2000 and journal 3000 tokens (seed 000).
+func DefaultBudgets() Budgets {
+	return Budgets{Attempts: 3000, Memories: 2000, Knowledge: 2000, Learnings: 1500, Journal: 3000, LoopStatus: 500, Skills: 2000}
 }
 
 // DefaultConfig is the configuration without a config.yaml.
 func DefaultConfig() Config {
 	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second, Learn: true,
-		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}}
+		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets()}
 }
 
 // loadConfig reads the config file at path (relPath names it in messages).
@@ -248,15 +299,13 @@ func (r *configReader) filter(key string, value *yaml.Node, bad func(string, ...
 }
 
 func (r *configReader) budgets(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
-	if !slices.Contains(BudgetKeys, key) {
-		return true, bad("unknown section budget (use %s)", strings.Join(BudgetKeys, ", "))
+	share := r.cfg.Budgets.Share(key)
+	if share == nil {
+		return true, bad("unknown section budget (use %s)", strings.Join(BudgetKeys(), ", "))
 	}
 	n, err := countSetting(value, bad, strings.ReplaceAll(key[strings.LastIndex(key, "_")+1:], "chars", "characters"))
 	if err == nil {
-		if r.cfg.Budgets == nil {
-			r.cfg.Budgets = map[string]int{}
-		}
-		r.cfg.Budgets[key] = n
+		*share = n
 	}
 	return true, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -272,7 +273,7 @@ func TestPrimeConfig(t *testing.T) {
 		}
 		return s.Config()
 	}
-	if c := load(); c.Memories.Inject != InjectAuto || !c.Memories.SkillInjection || !c.Learn || c.Memories.Budget != 0 || c.Budgets != nil {
+	if c := load(); c.Memories.Inject != InjectAuto || !c.Memories.SkillInjection || !c.Learn || c.Memories.Budget != 0 || c.Budgets != DefaultBudgets() {
 		t.Fatalf("defaults: %+v", c)
 	}
 	write(`memories:
@@ -292,8 +293,10 @@ budgets:
   previous_attempts_chars: 0
 `)
 	c := load()
+	wantBudgets := DefaultBudgets()
+	wantBudgets.Journal, wantBudgets.Attempts = 1000, 0
 	want := MemoriesConfig{Inject: InjectManual, Budget: 1500, Filter: MemoriesFilter{Types: []MemoryType{Fix, Decision}, Tags: []string{"sqlite", "db"}, RecentDays: 30}}
-	if fmt.Sprint(c.Memories) != fmt.Sprint(want) || c.Learn || fmt.Sprint(c.Budgets) != "map[journal_tokens:1000 previous_attempts_chars:0]" || len(c.Warnings) != 0 {
+	if fmt.Sprint(c.Memories) != fmt.Sprint(want) || c.Learn || c.Budgets != wantBudgets || len(c.Warnings) != 0 {
 		t.Fatalf("got %+v", c)
 	}
 	write("memories:\n  enabled: false\n  inject: auto\nskill_injection: false\n")
@@ -329,5 +332,34 @@ budgets:
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: err = %v, want prefix %q", content, err, want)
 		}
+	}
+}
+
+// Each share of Budgets is named alike in config.yaml's budgets block and
+// in prime's JSON, and every share but the total has a key.
+func TestBudgetKeysNameEveryShare(t *testing.T) {
+	typ := reflect.TypeOf(Budgets{})
+	var b Budgets
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		name := f.Tag.Get("json")
+		if f.Name == "Total" {
+			if b.Share(name) != nil {
+				t.Errorf("the total is a share")
+			}
+			continue
+		}
+		p := b.Share(name)
+		if p == nil {
+			t.Errorf("field %s (%q) is not a key of the budgets block", f.Name, name)
+			continue
+		}
+		*p = i + 1
+		if got := int(reflect.ValueOf(b).Field(i).Int()); got != i+1 {
+			t.Errorf("key %q sets another field than %s", name, f.Name)
+		}
+	}
+	if len(BudgetKeys()) != typ.NumField()-1 {
+		t.Errorf("%d keys for %d shares", len(BudgetKeys()), typ.NumField()-1)
 	}
 }

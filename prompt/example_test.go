@@ -14,7 +14,7 @@ func ExamplePrime() {
 		{ID: "mem-1737372000-a1b2", Type: mdstore.Pattern, Content: "Barrel exports at module boundaries.", Tags: []string{"imports"}, Created: "2025-01-20"},
 		{ID: "mem-1737390000-0a7b", Type: mdstore.Fix, Content: "ECONNREFUSED on 5432: start PostgreSQL.", Tags: []string{"docker"}, Created: "2025-01-21"},
 	}}
-	ctx := prompt.Prime(in, prompt.Options{Budgets: prompt.Budgets{Memories: 40}}) // 40 tokens: room for one of the two
+	ctx := prompt.Prime(in, prompt.Options{Budgets: mdstore.Budgets{Memories: 40}}) // 40 tokens: room for one of the two
 	fmt.Print(ctx.Markdown())
 	// Output:
 	// # Memories

@@ -29,7 +29,7 @@ var sample = []mdstore.Memory{
 // and returns the Memories section and the line that says what was left
 // out.
 func memoriesSection(ms []mdstore.Memory, tokens int) (Section, string) {
-	ctx := Prime(Input{Memories: ms}, Options{Budgets: Budgets{Memories: tokens}})
+	ctx := Prime(Input{Memories: ms}, Options{Budgets: mdstore.Budgets{Memories: tokens}})
 	for _, sec := range ctx.Sections {
 		if sec.Name == SectionMemories {
 			return sec, ctx.Omitted

@@ -27,43 +27,6 @@ func (t Task) Given() bool {
 	return t.ID != "" || t.Title != "" || t.Description != "" || t.Feature != "" || len(t.Files) > 0
 }
 
-// Budgets are the shares of the memory sections: Total in tokens for all
-// of them (0: no total, only the shares), each section's share in the unit
-// its seed gives it. A section that does not use its share leaves the rest
-// to the next one.
-type Budgets struct {
-	Total      int `json:"total_tokens"`
-	Attempts   int `json:"previous_attempts_chars"`
-	Memories   int `json:"memories_tokens"`
-	Knowledge  int `json:"knowledge_tokens"`
-	Learnings  int `json:"learnings_chars"`
-	Journal    int `json:"journal_tokens"`
-	LoopStatus int `json:"loop_status_chars"`
-	Skills     int `json:"skills_chars"`
-}
-
-// Set sets the share named as in Budgets' JSON (and config.yaml's
-// "budgets" block); it reports whether the name is one.
-func (b *Budgets) Set(name string, n int) bool {
-	share := map[string]*int{
-		"previous_attempts_chars": &b.Attempts, "memories_tokens": &b.Memories, "knowledge_tokens": &b.Knowledge,
-		"learnings_chars": &b.Learnings, "journal_tokens": &b.Journal, "loop_status_chars": &b.LoopStatus,
-		"skills_chars": &b.Skills,
-	}[name]
-	if share == nil {
-		return false
-	}
-	*share = n
-	return true
-}
-
-// DefaultBudgets are the seeds' shares: previous attempts, learnings and
-// loop status 3000, 1500 and 500 characters (seed 002), memories 2000
-// tokens (seed 001), knowledge 2000 and journal 3000 tokens (seed 000).
-func DefaultBudgets() Budgets {
-	return Budgets{Attempts: 3000, Memories: 2000, Knowledge: 2000, Learnings: 1500, Journal: 3000, LoopStatus: 500, Skills: 2000}
-}
-
 // Limits on how many entries a section shows.
 const (
 	MaxLearnings       = 5 // seed 002
@@ -96,7 +59,7 @@ func Key(kind mdstore.Kind, id string) string { return string(kind) + ":" + id }
 
 // Options shape a prime.
 type Options struct {
-	Budgets Budgets
+	Budgets mdstore.Budgets
 	// Instructions adds the fixed block on how to use lore (outside the
 	// budget); Learn keeps its part on writing new memory.
 	Instructions bool

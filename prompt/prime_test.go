@@ -111,7 +111,7 @@ func TestSeedExamples(t *testing.T) {
 		t.Run(fmt.Sprintf("example%d", n), func(t *testing.T) {
 			in, loop := seedScenario(t, n)
 			in.Loop = strategy.Compute(in.Journal, loop)
-			ctx := Prime(in, Options{Budgets: DefaultBudgets()})
+			ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets()})
 			var parts []string
 			for _, s := range ctx.Sections {
 				switch s.Name {
@@ -141,7 +141,7 @@ func TestPrimeBudgets(t *testing.T) {
 		{ID: "mem-1", Type: mdstore.Pattern, Content: "Grüße aus Köln: 日本語のテキスト " + strings.Repeat("é", 40), Tags: []string{"i18n"}, Created: "2026-01-02"},
 		{ID: "mem-2", Type: mdstore.Fix, Content: "Short fix.", Created: "2026-01-01"},
 	}
-	full := Prime(in, Options{Budgets: DefaultBudgets()})
+	full := Prime(in, Options{Budgets: mdstore.DefaultBudgets()})
 	if full.Omitted != "" {
 		t.Fatalf("default budgets left something out: %s", full.Omitted)
 	}
@@ -150,7 +150,7 @@ func TestPrimeBudgets(t *testing.T) {
 		fullSize += runeLen(s.Markdown)
 	}
 	for _, tokens := range []int{1, 10, 50, 100, 200, 300, 400, 500, 700, 1000, 5000} {
-		b := DefaultBudgets()
+		b := mdstore.DefaultBudgets()
 		b.Total = tokens
 		ctx := Prime(in, Options{Budgets: b})
 		used := 0
@@ -179,7 +179,7 @@ func TestPrimeBudgets(t *testing.T) {
 		}
 	}
 	// Exact fit: a budget of exactly the full size leaves nothing out.
-	b := DefaultBudgets()
+	b := mdstore.DefaultBudgets()
 	b.Total = (fullSize + CharsPerToken - 1) / CharsPerToken
 	if ctx := Prime(in, Options{Budgets: b}); ctx.Omitted != "" || ctx.Markdown() != full.Markdown() {
 		t.Errorf("an exact-fit budget (%d tokens) changed the prime: %s", b.Total, ctx.Omitted)
@@ -191,7 +191,7 @@ func TestPrimeBudgets(t *testing.T) {
 func TestPrimeAttemptsKeepNewest(t *testing.T) {
 	in, loop := seedScenario(t, 3)
 	in.Loop = strategy.Compute(in.Journal, loop)
-	b := DefaultBudgets()
+	b := mdstore.DefaultBudgets()
 	b.Attempts = 900
 	ctx := Prime(in, Options{Budgets: b})
 	md := ctx.Sections[0].Markdown
@@ -211,7 +211,7 @@ func TestPrimeNoTask(t *testing.T) {
 	in, _ := seedScenario(t, 3)
 	in.Task = Task{}
 	in.Loop = strategy.Compute(in.Journal, strategy.Input{})
-	ctx := Prime(in, Options{Budgets: DefaultBudgets(), Instructions: true, Learn: false})
+	ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets(), Instructions: true, Learn: false})
 	md := ctx.Markdown()
 	for _, want := range []string{"### Learnings from Previous Iterations", "## Run Journal", "### Loop Status", "## Using Project Memory"} {
 		if !strings.Contains(md, want) {

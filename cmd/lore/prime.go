@@ -174,10 +174,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	in.Loop = strategy.Compute(in.Journal, opts.loop)
 	in.Task.Run = opts.loop.Run
 	in.Relevance = <-relevance
-	budgets := prompt.DefaultBudgets()
-	for name, n := range cfg.Budgets {
-		budgets.Set(name, n)
-	}
+	budgets := cfg.Budgets
 	budgets.Total = cfg.Memories.Budget
 	if opts.set["budget"] {
 		budgets.Total = opts.budget
@@ -197,7 +194,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Task     prompt.Task      `json:"task"`
-			Budgets  prompt.Budgets   `json:"budgets"`
+			Budgets  mdstore.Budgets  `json:"budgets"`
 			Sections []prompt.Section `json:"sections"`
 			Omitted  string           `json:"omitted,omitempty"`
 			Loop     strategy.Status  `json:"loop_status"`
