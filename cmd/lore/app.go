@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -11,8 +12,65 @@ import (
 	"lore/mdstore"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version, when set at build time with -ldflags "-X main.version=…",
+// is what lore --version says; otherwise it reads the build info.
+var version string
+
+// versionText is what lore --version says of a binary built as bi: the
+// module's version for a release ("v1.2.3"); for a build from a checkout
+// "devel", the commit and its time, and "(modified)" when the worktree had
+// changes; "devel" alone when the build recorded neither (go run, tests,
+// -buildvcs=false, a git worktree: go finds no .git directory there).
+func versionText(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "devel"
+	}
+	var rev, when string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	short := rev[:min(len(rev), 12)]
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		// A build from a checkout gets a pseudo-version holding the commit
+		// (v0.0.0-20260101120000-6fcc3f9a1b2c), "+dirty" when modified; only
+		// a tagged, clean commit gets its tag. Without VCS settings the
+		// version is the one the module was fetched at.
+		if rev == "" || !modified && !strings.Contains(v, "+dirty") && !strings.Contains(v, short) {
+			return v
+		}
+	}
+	out := "devel"
+	for _, part := range []string{short, when} {
+		if part != "" {
+			out += " " + part
+		}
+	}
+	if modified {
+		out += " (modified)"
+	}
+	return out
+}
+
+// appVersion is the version newApp gives urfave/cli, which prints it for
+// --version and in the main help.
+func appVersion(e *env) string {
+	if version != "" {
+		return version
+	}
+	if e.buildInfo == nil {
+		return versionText(nil)
+	}
+	bi, _ := e.buildInfo()
+	return versionText(bi)
+}
 
 // Exit codes: 0 success, 1 failure or not found, 2 usage.
 const (
@@ -146,7 +204,7 @@ func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:    "lore",
 		Usage:   "a git-native memory store for coding agents that work in loops",
-		Version: version,
+		Version: appVersion(e),
 		Description: "lore keeps what an agent learns as Markdown under .agent/ in your git repository,\n" +
 			"commits every change, and hands the next iteration a budgeted context block.",
 		Reader:    e.stdin,

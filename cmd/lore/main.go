@@ -39,6 +39,9 @@ type env struct {
 	workDir        string
 	stdoutTerminal bool
 	stderrTerminal bool
+	// buildInfo reads how the binary was built, for lore --version; nil
+	// is a build that recorded nothing.
+	buildInfo func() (*debug.BuildInfo, bool)
 }
 
 func systemEnv() *env {
@@ -56,6 +59,7 @@ func systemEnv() *env {
 		workDir:        wd,
 		stdoutTerminal: isTerminal(os.Stdout),
 		stderrTerminal: isTerminal(os.Stderr),
+		buildInfo:      debug.ReadBuildInfo,
 	}
 }
 
