@@ -321,9 +321,15 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			positional = append(positional, arg)
 			continue
 		}
+		// A flag whose value is missing ends what urfave/cli gets, so that
+		// it says so instead of taking the command, or the "--" before the
+		// arguments, for the value.
 		if known, needsValue := takesValue(app.Flags, arg); known {
 			global = append(global, arg)
-			if needsValue && i < len(args) {
+			if needsValue && i == len(args) {
+				return global
+			}
+			if needsValue {
 				global = append(global, args[i])
 				i++
 			}
@@ -331,7 +337,10 @@ func normalizeArgs(app *cli.App, args []string) []string {
 		}
 		known, needsValue := takesValue(cmd.Flags, arg)
 		flags = append(flags, arg)
-		if known && needsValue && i < len(args) {
+		if known && needsValue && i == len(args) {
+			return append(append(global, path...), flags...)
+		}
+		if known && needsValue {
 			flags = append(flags, args[i])
 			i++
 		}

@@ -65,6 +65,16 @@ func TestNormalizeArgs(t *testing.T) {
 		// -v is a global flag only before the command (urfave/cli adds it
 		// at set-up, after normalizeArgs ran).
 		{"version after the command", []string{"add", "x", "-v"}, []string{"add", "-v", "--", "x"}},
+		// A flag missing its value ends the arguments, so that urfave/cli
+		// reports it: followed by "--" it would take "--" for its value (lore
+		// add x --tags stored a memory tagged "--"), a global one would take
+		// the command (lore add x --color: invalid --color "add").
+		{"flag missing its value after the argument", []string{"add", "x", "--type"}, []string{"add", "--type"}},
+		{"flag missing its value after a flag", []string{"add", "x", "-t", "fix", "--tags"}, []string{"add", "-t", "fix", "--tags"}},
+		{"flag missing its value, no argument", []string{"list", "--last"}, []string{"list", "--last"}},
+		{"global flag missing its value after the command", []string{"add", "x", "--color"}, []string{"--color"}},
+		{"global flag missing its value after a subcommand", []string{"journal", "list", "x", "--root"}, []string{"--root"}},
+		{"subcommand flag missing its value", []string{"knowledge", "add", "body", "--title"}, []string{"knowledge", "add", "--title"}},
 
 		// "--" ends the flags: what follows is arguments, even flags.
 		{"-- ends the flags", []string{"add", "--type", "fix", "--", "--not-a-flag", "-t"},
