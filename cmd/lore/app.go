@@ -150,6 +150,16 @@ func globalsFrom(c *cli.Context) globals {
 	return globals{root: c.String("root"), color: c.String("color")}
 }
 
+// runWith is how a command's Action ends once its flags are checked: it
+// calls the command's run function with the options they built, or hands
+// them to e.runCommand when that is set.
+func runWith[O any](e *env, g globals, opts O, run func(*env, globals, O) error) error {
+	if e.runCommand != nil {
+		return e.runCommand(g, opts)
+	}
+	return run(e, g, opts)
+}
+
 // openStore opens the store named by --root or, by default, the one of
 // the enclosing git worktree.
 func (g globals) openStore(e *env) (*mdstore.Store, error) {

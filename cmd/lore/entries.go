@@ -74,7 +74,8 @@ func knowledgeCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					return runKnowledgeAdd(e, globalsFrom(c), knowledgeAddOptions{title: c.String("title"), tags: c.String("tags"), feature: c.String("feature"), body: body, format: c.String("format")})
+					opts := knowledgeAddOptions{title: c.String("title"), tags: c.String("tags"), feature: c.String("feature"), body: body, format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runKnowledgeAdd)
 				},
 			},
 			{
@@ -292,7 +293,8 @@ func learningCommand(e *env) *cli.Command {
 					if err := checkFormat(c.String("format"), listFormats...); err != nil {
 						return err
 					}
-					return runLearningList(e, globalsFrom(c), learningListOptions{category: c.String("category"), status: c.String("status"), tags: c.String("tags"), format: c.String("format")})
+					opts := learningListOptions{category: c.String("category"), status: c.String("status"), tags: c.String("tags"), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runLearningList)
 				},
 			},
 			{

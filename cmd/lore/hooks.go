@@ -51,7 +51,7 @@ func hooksCommand(e *env) *cli.Command {
 				UsageText: "lore hooks install [--git] [--claude]",
 				Flags:     flags(),
 				Action: func(c *cli.Context) error {
-					return runHooksInstall(e, globalsFrom(c), which(c))
+					return runWith(e, globalsFrom(c), which(c), runHooksInstall)
 				},
 			},
 			{
@@ -60,7 +60,7 @@ func hooksCommand(e *env) *cli.Command {
 				UsageText: "lore hooks uninstall [--git] [--claude]",
 				Flags:     flags(),
 				Action: func(c *cli.Context) error {
-					return runHooksUninstall(e, globalsFrom(c), which(c))
+					return runWith(e, globalsFrom(c), which(c), runHooksUninstall)
 				},
 			},
 			{

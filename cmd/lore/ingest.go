@@ -54,7 +54,7 @@ func ingestCommand(e *env) *cli.Command {
 			}
 			err := checkIngestOptions(c, opts)
 			if err == nil {
-				err = runIngest(e, globalsFrom(c), opts)
+				err = runWith(e, globalsFrom(c), opts, runIngest)
 			}
 			if opts.hook != "" {
 				return hookExit(e, err)

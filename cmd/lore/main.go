@@ -42,6 +42,10 @@ type env struct {
 	// buildInfo reads how the binary was built, for lore --version; nil
 	// is a build that recorded nothing.
 	buildInfo func() (*debug.BuildInfo, bool)
+	// runCommand, when set, is handed the options a command's flags built
+	// in place of the command's run function (see runWith): the flag
+	// wiring's tests see what a command line turns into.
+	runCommand func(g globals, opts any) error
 }
 
 func systemEnv() *env {

@@ -85,7 +85,7 @@ func initCommand(e *env) *cli.Command {
 			if c.Args().Present() {
 				return usagef("init takes no arguments")
 			}
-			return runInit(e, globalsFrom(c), initOptions{force: c.Bool("force")})
+			return runWith(e, globalsFrom(c), initOptions{force: c.Bool("force")}, runInit)
 		},
 	}
 }
@@ -145,7 +145,7 @@ func addCommand(e *env) *cli.Command {
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
-			return runAdd(e, globalsFrom(c), opts)
+			return runWith(e, globalsFrom(c), opts, runAdd)
 		},
 	}
 }
@@ -205,7 +205,7 @@ func listCommand(e *env) *cli.Command {
 			if c.IsSet("last") && opts.last < 1 {
 				return usagef("--last must be at least 1")
 			}
-			return runList(e, globalsFrom(c), opts)
+			return runWith(e, globalsFrom(c), opts, runList)
 		},
 	}
 }
@@ -266,7 +266,7 @@ func showCommand(e *env) *cli.Command {
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
-			return runShow(e, globalsFrom(c), opts)
+			return runWith(e, globalsFrom(c), opts, runShow)
 		},
 	}
 }
@@ -320,7 +320,7 @@ func deleteCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("delete needs exactly one memory id")
 			}
-			return runDelete(e, globalsFrom(c), deleteOptions{id: c.Args().First()})
+			return runWith(e, globalsFrom(c), deleteOptions{id: c.Args().First()}, runDelete)
 		},
 	}
 }

@@ -89,12 +89,12 @@ func primeCommand(e *env) *cli.Command {
 				Feature: c.String("feature"), Files: splitList(c.String("files")), Run: loop.Run}
 			switch opts.hook {
 			case "":
-				return runPrime(e, globalsFrom(c), opts)
+				return runWith(e, globalsFrom(c), opts, runPrime)
 			case "claude":
 				if c.IsSet("format") {
 					return usagef("--hook claude prints the hook's JSON; leave out --format")
 				}
-				return hookExit(e, runPrimeHook(e, globalsFrom(c), opts))
+				return hookExit(e, runWith(e, globalsFrom(c), opts, runPrimeHook))
 			}
 			return usagef("unknown --hook %q (lore knows: claude)", opts.hook)
 		},

@@ -64,7 +64,7 @@ func searchCommand(e *env) *cli.Command {
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
-			return runSearch(e, globalsFrom(c), opts)
+			return runWith(e, globalsFrom(c), opts, runSearch)
 		},
 	}
 }

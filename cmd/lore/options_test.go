@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"lore/mdstore"
+	"lore/prompt"
+	"lore/strategy"
+)
+
+// TestFlagsToOptions: the options struct a command line turns into, seen
+// through env.runCommand in place of the command's run function, so
+// nothing runs. The whole of run takes part: normalizeArgs, urfave/cli's
+// parsing and each Action's checks. A command that ends its Action with
+// runWith gets its rows here.
+func TestFlagsToOptions(t *testing.T) {
+	dir := t.TempDir()
+	defaults := globals{color: "auto"}
+	noneSet := map[string]bool{"budget": false, "type": false, "tags": false, "recent": false}
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		g     globals // the zero value: defaults
+		want  any     // nil: refused with status 2 before running
+	}{
+		{args: []string{"init"}, want: initOptions{}},
+		{args: []string{"init", "--force"}, want: initOptions{force: true}},
+		{args: []string{"init", "extra"}},
+
+		{args: []string{"add", "x"}, want: addOptions{content: "x", typ: "pattern", format: "table"}},
+		{args: []string{"add", "barrel", "exports", "-t", "fix", "--tags", "a,b", "--format", "quiet"},
+			want: addOptions{content: "barrel exports", typ: "fix", tags: "a,b", format: "quiet"}},
+		{args: []string{"add", "--type=decision", "--", "-5 degrees", "--is cold"}, want: addOptions{content: "-5 degrees --is cold", typ: "decision", format: "table"}},
+		{args: []string{"add", "-", "--format", "json"}, stdin: "from stdin\n", want: addOptions{content: "from stdin\n", typ: "pattern", format: "json"}},
+		{args: []string{"--color", "never", "add", "x", "--root", "sub"}, g: globals{root: "sub", color: "never"},
+			want: addOptions{content: "x", typ: "pattern", format: "table"}},
+		{args: []string{"add", "-t", "fix"}},
+		{args: []string{"add", "x", "--format", "yaml"}},
+
+		{args: []string{"list"}, want: listOptions{format: "table"}},
+		{args: []string{"list", "-t", "fix,pattern", "--last", "3", "--format", "json"}, want: listOptions{types: "fix,pattern", last: 3, format: "json"}},
+		{args: []string{"list", "--last", "0"}},
+
+		{args: []string{"show", "mem-1-abcd", "--format", "markdown"}, want: showOptions{id: "mem-1-abcd", format: "markdown"}},
+		{args: []string{"show", "mem-1-abcd", "mem-2-abcd"}},
+
+		{args: []string{"delete", "mem-1-abcd"}, want: deleteOptions{id: "mem-1-abcd"}},
+		{args: []string{"delete"}},
+
+		{args: []string{"search"}, want: searchOptions{format: "table"}},
+		{args: []string{"search", "barrel", "exports", "--kind", "memory,knowledge", "-t", "fix", "--tags", "db", "--category", "pitfall",
+			"--task", "T-1", "--run", "r1", "--since", "7d", "--all", "--format", "json"},
+			want: searchOptions{query: "barrel exports", kinds: "memory,knowledge", types: "fix", tags: "db", categories: "pitfall",
+				task: "T-1", run: "r1", since: "7d", all: true, format: "json"}},
+
+		{args: []string{"prime"}, want: primeOptions{format: "markdown", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}},
+		{args: []string{"prime", "--task-id", "T-1", "--title", "Add migrations", "--description", "D", "--feature", "F", "--files", "a.go, b.go",
+			"--run", "r1", "--iteration", "3", "--limit", "10", "--model", "opus", "--strategy", "escalate",
+			"--budget", "2000", "-t", "fix", "--tags", "db", "--recent", "7", "--no-instructions", "--no-learn", "--format", "json"},
+			want: primeOptions{budget: 2000, types: "fix", tags: "db", recent: 7, format: "json", noInstructions: true, noLearn: true,
+				set:  map[string]bool{"budget": true, "type": true, "tags": true, "recent": true},
+				task: prompt.Task{ID: "T-1", Title: "Add migrations", Description: "D", Feature: "F", Files: []string{"a.go", "b.go"}, Run: "r1"},
+				loop: strategy.Input{TaskID: "T-1", Run: "r1", Iteration: 3, Limit: 10, Model: "opus", Strategy: strategy.Escalate}}},
+		{args: []string{"prime", "--task", "T-2", "--budget", "0"},
+			want: primeOptions{format: "markdown", set: map[string]bool{"budget": true, "type": false, "tags": false, "recent": false},
+				task: prompt.Task{ID: "T-2"}, loop: strategy.Input{TaskID: "T-2", Strategy: strategy.CostOptimized}}},
+		{args: []string{"prime", "--hook", "claude"},
+			want: primeOptions{format: "markdown", hook: "claude", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}},
+		{args: []string{"prime", "--budget", "-1"}},
+		{args: []string{"prime", "--strategy", "cheapest"}},
+
+		{args: []string{"ingest", "out.txt", "--run", "r1", "--iteration", "2", "--task", "T-1", "--feature", "F", "--model", "sonnet",
+			"--duration", "12.5", "--cost", "0.25", "--files", "a.go,b.go", "--format", "json"},
+			want: ingestOptions{source: "out.txt", format: "json", setRun: true, setIter: true, setModel: true,
+				in: mdstore.IngestInput{RunID: "r1", Iteration: 2, TaskID: "T-1", FeatureID: "F", Model: "sonnet",
+					DurationSecs: 12.5, CostUSD: 0.25, Files: []string{"a.go", "b.go"}}}},
+		{args: []string{"ingest", "--transcript", "t.jsonl"}, want: ingestOptions{transcript: "t.jsonl", format: "table"}},
+		{args: []string{"ingest"}},
+		{args: []string{"ingest", "out.txt", "--cost", "-1"}},
+
+		{args: []string{"knowledge", "add", "One schema per service.", "--title", "Database layout", "--tags", "db,schema", "--feature", "F", "--format", "quiet"},
+			want: knowledgeAddOptions{title: "Database layout", tags: "db,schema", feature: "F", body: "One schema per service.", format: "quiet"}},
+		{args: []string{"knowledge", "add", "--title", "T"}},
+
+		{args: []string{"learning", "list"}, want: learningListOptions{format: "table"}},
+		{args: []string{"learnings", "list", "--category", "pitfall", "--status", "active", "--tags", "db", "--format", "markdown"},
+			want: learningListOptions{category: "pitfall", status: "active", tags: "db", format: "markdown"}},
+
+		{args: []string{"hooks", "install"}, want: hooksOptions{git: true}},
+		{args: []string{"hooks", "install", "--claude"}, want: hooksOptions{claude: true}},
+		{args: []string{"hooks", "uninstall", "--git", "--claude"}, want: hooksOptions{git: true, claude: true}},
+	} {
+		name := fmt.Sprintf("%q", tc.args)
+		e, _, stderr := testEnv(dir)
+		e.stdin = strings.NewReader(tc.stdin)
+		var got []any
+		var gotGlobals globals
+		e.runCommand = func(g globals, opts any) error {
+			got = append(got, opts)
+			gotGlobals = g
+			return nil
+		}
+		code := run(tc.args, e)
+		if tc.want == nil {
+			if code != exitUsage || got != nil {
+				t.Errorf("%s: exit %d with options %#v, want a usage error\n%s", name, code, got, stderr)
+			}
+			continue
+		}
+		if code != exitOK || len(got) != 1 {
+			t.Errorf("%s: exit %d, run %d times\n%s", name, code, len(got), stderr)
+			continue
+		}
+		if !reflect.DeepEqual(got[0], tc.want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", name, got[0], tc.want)
+		}
+		wantGlobals := tc.g
+		if wantGlobals == (globals{}) {
+			wantGlobals = defaults
+		}
+		if gotGlobals != wantGlobals {
+			t.Errorf("%s: globals %+v, want %+v", name, gotGlobals, wantGlobals)
+		}
+	}
+}
