@@ -289,12 +289,12 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 	k := plan.entry
 	tx.edit(k.Path, func(old []byte, exists bool) ([]byte, bool, error) {
 		if plan.action == KnowledgeCreated || !exists {
-			return renderKnowledge(k), true, nil
+			return RenderKnowledge(k), true, nil
 		}
 		// An update keeps what this version of the file says otherwise.
 		cur, err := parseKnowledge(old, k.Path)
 		if err != nil {
-			return renderKnowledge(k), true, nil
+			return RenderKnowledge(k), true, nil
 		}
 		cur.Tags = mergeTags(cur.Tags, k.Tags)
 		cur.Body, cur.UpdatedAt = k.Body, k.UpdatedAt
@@ -304,7 +304,7 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 		if len(k.Sources) > 0 {
 			cur.Sources = k.Sources
 		}
-		return renderKnowledge(cur), true, nil
+		return RenderKnowledge(cur), true, nil
 	})
 	return nil
 }
@@ -425,7 +425,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		return nil
 	}
 	l := plan.entry
-	tx.edit(l.Path, func([]byte, bool) ([]byte, bool, error) { return renderLearning(l), true, nil })
+	tx.edit(l.Path, func([]byte, bool) ([]byte, bool, error) { return RenderLearning(l), true, nil })
 	return nil
 }
 
@@ -528,7 +528,7 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 		plan.entry, plan.decided = e, true
 	}
 	e := plan.entry
-	tx.edit(e.Path, func([]byte, bool) ([]byte, bool, error) { return renderJournal(e), true, nil })
+	tx.edit(e.Path, func([]byte, bool) ([]byte, bool, error) { return RenderJournal(e), true, nil })
 	return nil
 }
 

@@ -102,7 +102,7 @@ func TestKnowledgeDedupRules(t *testing.T) {
 func TestKnowledgeFileGolden(t *testing.T) {
 	k := Knowledge{Title: "Cargo bench requires nightly", Tags: []string{"testing", "cargo", "nightly"}, Feature: "perf-optimization",
 		CreatedAt: "2026-02-17T12:00:00Z", Body: "Running `cargo bench` requires the nightly Rust toolchain.\n\nUse `rustup run nightly cargo bench`."}
-	data := renderKnowledge(k)
+	data := RenderKnowledge(k)
 	loretest.Golden(t, "testdata/knowledge.golden.md", string(data))
 	back, err := parseKnowledge(data, KnowledgeDir+"/cargo-bench-requires-nightly.md")
 	k.Slug, k.Path = "cargo-bench-requires-nightly", KnowledgeDir+"/cargo-bench-requires-nightly.md"
@@ -156,7 +156,7 @@ func TestLearningFileGolden(t *testing.T) {
 	l := Learning{ID: "l-1a2b3c", Category: "success_pattern", Tags: []string{"rust", "sqlite", "foreign keys"}, Task: "t-abc123",
 		CreatedAt: "2026-02-17T12:00:00Z", Status: "active", Kind: "strategy", TaskType: "test-fix", Confidence: &conf, SuccessRate: &rate,
 		SourceRuns: []string{"run-0a1b2c3d"}, Body: "Enable PRAGMA foreign_keys = ON at connection time.", Path: LearningsDir + "/l-1a2b3c.md"}
-	data := renderLearning(l)
+	data := RenderLearning(l)
 	loretest.Golden(t, "testdata/learning.golden.md", string(data))
 	back, err := parseLearning(data, l.Path)
 	if err != nil || !reflect.DeepEqual(back, l) {
@@ -171,7 +171,7 @@ func TestJournalFileGolden(t *testing.T) {
 			ErrorCategory: "dependency_error", RelevantFiles: []string{"src/dag/db.rs"}, StackTrace: "FOREIGN KEY constraint failed\n  at db.rs:45",
 			RetrySuggestion: "Create iteration_outcomes first."},
 		Notes: "Verification failed on an edge case.", Path: JournalPath("run-0a1b2c3d", 4)}
-	data := renderJournal(e)
+	data := RenderJournal(e)
 	loretest.Golden(t, "testdata/journal.golden.md", string(data))
 	back, err := parseJournal(data, e.Path)
 	if err != nil || !reflect.DeepEqual(back, e) {
@@ -398,17 +398,17 @@ func FuzzFrontmatterCodecs(f *testing.F) {
 	f.Add([]byte("---\ntitle: x\ntags: a, b\n---\nbody"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if k, err := parseKnowledge(data, KnowledgeDir+"/x.md"); err == nil {
-			if back, err := parseKnowledge(renderKnowledge(k), k.Path); err != nil || !reflect.DeepEqual(back, k) {
+			if back, err := parseKnowledge(RenderKnowledge(k), k.Path); err != nil || !reflect.DeepEqual(back, k) {
 				t.Fatalf("knowledge round trip: %v\n%+v\n%+v", err, k, back)
 			}
 		}
 		if l, err := parseLearning(data, LearningsDir+"/l-1a2b3c.md"); err == nil {
-			if back, err := parseLearning(renderLearning(l), l.Path); err != nil || !reflect.DeepEqual(back, l) {
+			if back, err := parseLearning(RenderLearning(l), l.Path); err != nil || !reflect.DeepEqual(back, l) {
 				t.Fatalf("learning round trip: %v\n%+v\n%+v", err, l, back)
 			}
 		}
 		if e, err := parseJournal(data, JournalDir+"/run-0a1b2c3d/0004.md"); err == nil {
-			if back, err := parseJournal(renderJournal(e), e.Path); err != nil || !reflect.DeepEqual(back, e) {
+			if back, err := parseJournal(RenderJournal(e), e.Path); err != nil || !reflect.DeepEqual(back, e) {
 				t.Fatalf("journal round trip: %v\n%+v\n%+v", err, e, back)
 			}
 		}

@@ -69,3 +69,24 @@ func ParseFile(p string, data []byte) (FileEntries, []Warning) {
 	}
 	return out, nil
 }
+
+// ParsesAs reports whether data is a valid file of the kind path holds
+// (see KindOf): a knowledge entry, learning or journal entry that its
+// parser accepts, or otherwise a file whose frontmatter reads.
+func ParsesAs(path string, data []byte) bool {
+	var err error
+	switch KindOf(path) {
+	case KindKnowledge:
+		_, err = parseKnowledge(data, path)
+	case KindLearning:
+		_, err = parseLearning(data, path)
+	case KindJournal:
+		_, err = parseJournal(data, path)
+	default:
+		var d *frontmatterDoc
+		if d, err = parseFrontmatter(data, path); err == nil {
+			err = d.err()
+		}
+	}
+	return err == nil
+}

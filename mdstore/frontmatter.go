@@ -280,7 +280,7 @@ func newFrontmatterWriter() *frontmatterWriter {
 // str writes key: "value", skipping empty values.
 func (w *frontmatterWriter) str(key, value string) {
 	if value != "" {
-		w.b.WriteString(w.indent + key + ": " + yamlQuote(value) + "\n")
+		w.b.WriteString(w.indent + key + ": " + YAMLQuote(value) + "\n")
 	}
 }
 
@@ -300,7 +300,7 @@ func (w *frontmatterWriter) list(key string, values []string, always bool) {
 	}
 	items := make([]string, len(values))
 	for i, v := range values {
-		items[i] = yamlFlowItem(v)
+		items[i] = YAMLFlowItem(v)
 	}
 	w.b.WriteString(w.indent + key + ": [" + strings.Join(items, ", ") + "]\n")
 }
@@ -322,10 +322,10 @@ func (w *frontmatterWriter) done(body string) []byte {
 	return []byte(w.b.String())
 }
 
-// yamlQuote writes s as a YAML double-quoted scalar. Everything outside
+// YAMLQuote writes s as a YAML double-quoted scalar. Everything outside
 // YAML's printable set is escaped, and so are the characters YAML reads as
 // line breaks (U+0085, U+2028, U+2029).
-func yamlQuote(s string) string {
+func YAMLQuote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
@@ -351,18 +351,18 @@ func yamlQuote(s string) string {
 	return b.String()
 }
 
-// yamlFlowItem leaves simple words unquoted, as the seeds write tags, and
+// YAMLFlowItem leaves simple words unquoted, as the seeds write tags, and
 // quotes what YAML would read as something else.
-func yamlFlowItem(s string) string {
+func YAMLFlowItem(s string) string {
 	switch strings.ToLower(s) {
 	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~":
-		return yamlQuote(s)
+		return YAMLQuote(s)
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return yamlQuote(s)
+		return YAMLQuote(s)
 	}
 	if isPlainFlowItem(s) {
 		return s
 	}
-	return yamlQuote(s)
+	return YAMLQuote(s)
 }

@@ -131,7 +131,7 @@ func parseJournal(data []byte, path string) (JournalEntry, error) {
 	return e, nil
 }
 
-func renderJournal(e JournalEntry) []byte {
+func RenderJournal(e JournalEntry) []byte {
 	w := newFrontmatterWriter()
 	w.plain("run_id", e.RunID)
 	w.plain("iteration", strconv.Itoa(e.Iteration))

@@ -178,8 +178,8 @@ func parseKnowledge(data []byte, path string) (Knowledge, error) {
 	return k, nil
 }
 
-// renderKnowledge writes a knowledge file in seed 000's format.
-func renderKnowledge(k Knowledge) []byte {
+// RenderKnowledge writes a knowledge file in seed 000's format.
+func RenderKnowledge(k Knowledge) []byte {
 	w := newFrontmatterWriter()
 	w.str("title", k.Title)
 	w.list("tags", k.Tags, true)
@@ -190,9 +190,9 @@ func renderKnowledge(k Knowledge) []byte {
 		w.b.WriteString("sources:\n")
 		for _, s := range k.Sources {
 			if s.Blob == "" {
-				w.b.WriteString("  - path: " + yamlQuote(s.Path) + "\n")
+				w.b.WriteString("  - path: " + YAMLQuote(s.Path) + "\n")
 			} else {
-				w.b.WriteString("  - path: " + yamlQuote(s.Path) + "\n    blob: " + s.Blob + "\n")
+				w.b.WriteString("  - path: " + YAMLQuote(s.Path) + "\n    blob: " + s.Blob + "\n")
 			}
 		}
 	}

@@ -163,7 +163,7 @@ func parseLearning(data []byte, path string) (Learning, error) {
 	return l, nil
 }
 
-func renderLearning(l Learning) []byte {
+func RenderLearning(l Learning) []byte {
 	w := newFrontmatterWriter()
 	w.plain("id", l.ID)
 	w.plain("category", l.Category)

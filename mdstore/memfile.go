@@ -108,8 +108,8 @@ func eachLine(text string) iter.Seq[line] {
 	}
 }
 
-// headingLevel returns the level of an ATX heading ("## x" is 2), or 0.
-func headingLevel(text string) int {
+// HeadingLevel returns the level of an ATX heading ("## x" is 2), or 0.
+func HeadingLevel(text string) int {
 	level := 0
 	for level < len(text) && text[level] == '#' {
 		level++
@@ -204,7 +204,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 			warn(ln.number, "line is not valid UTF-8")
 			text = strings.ToValidUTF8(text, "\uFFFD")
 		}
-		if level := headingLevel(text); level > 0 {
+		if level := HeadingLevel(text); level > 0 {
 			flush()
 			title := strings.TrimSpace(text[level:])
 			switch level {
@@ -296,6 +296,56 @@ func (f *memoriesFile) ids() map[string]bool {
 	return ids
 }
 
+// ParseMemories reads memories.md: every valid memory in file order, and
+// every problem as a warning naming path and the line. It never fails.
+func ParseMemories(src []byte, path string) ([]Memory, []Warning) {
+	f := parseMemories(src, path)
+	return f.memories, f.warnings
+}
+
+// MemoryBlock is where one "### <id>" block of memories.md is: the bytes
+// from its heading to the end of its last content or metadata line.
+type MemoryBlock struct {
+	ID         string
+	Start, End int
+}
+
+// MemoryBlocks locates every memory block of memories.md, valid or not, in
+// file order: what an edit of one memory touches.
+func MemoryBlocks(src []byte) []MemoryBlock {
+	f := parseMemories(src, "")
+	out := make([]MemoryBlock, len(f.blocks))
+	for i, b := range f.blocks {
+		out[i] = MemoryBlock{ID: b.id, Start: b.start, End: b.end}
+	}
+	return out
+}
+
+// SectionOf reads a line of memories.md as the parser does (with or
+// without its line break) and reports the type whose "## " section it
+// opens.
+func SectionOf(line string) (MemoryType, bool) {
+	text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if HeadingLevel(text) != 2 {
+		return "", false
+	}
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	return typeOfSection(strings.TrimSpace(text[2:]))
+}
+
+// IsBlockLine reports whether the parser reads text (a line without its
+// line break) as part of a memory block: a quote line or the metadata
+// comment.
+func IsBlockLine(text string) bool {
+	if _, quote := contentLine(text); quote {
+		return true
+	}
+	_, _, meta := matchMetadata(text)
+	return meta
+}
+
 // FormatMemory renders one memory block the way seed 001 writes it, with
 // blank content lines as ">" so that they survive a round trip.
 func FormatMemory(m Memory) string {
@@ -312,22 +362,22 @@ func FormatMemory(m Memory) string {
 	return b.String()
 }
 
-// insertMemory returns src with m added directly under its section header
+// InsertMemory returns src with m added directly under its section header
 // (after an introductory paragraph attached to the header, if any). A
 // missing section is created in the canonical order; an empty file becomes
 // the template first.
-func insertMemory(src []byte, m Memory) []byte {
+func InsertMemory(src []byte, m Memory) []byte {
 	if len(bytes.TrimSpace(src)) == 0 {
 		src = []byte(MemoriesTemplate)
 	}
 	return insertParsed(parseMemories(src, ""), m)
 }
 
-// addMemory is insertMemory made idempotent: a file that already has a
+// addMemory is InsertMemory made idempotent: a file that already has a
 // block with m's id is returned unchanged.
 func addMemory(src []byte, m Memory) []byte {
 	if len(bytes.TrimSpace(src)) == 0 {
-		return insertMemory(src, m)
+		return InsertMemory(src, m)
 	}
 	f := parseMemories(src, "")
 	if f.ids()[m.ID] {
@@ -348,7 +398,7 @@ func insertParsed(f *memoriesFile, m Memory) []byte {
 		}
 		// Keep a paragraph that starts right under the header with it.
 		for ln := range eachLine(string(src[at:])) {
-			if strings.TrimSpace(ln.text) == "" || headingLevel(ln.text) > 0 {
+			if strings.TrimSpace(ln.text) == "" || HeadingLevel(ln.text) > 0 {
 				break
 			}
 			at += ln.end - ln.start
@@ -377,9 +427,9 @@ func insertParsed(f *memoriesFile, m Memory) []byte {
 	return splice(src, len(src), len(src), sep+section)
 }
 
-// removeMemory returns src without the blocks headed "### id" (and the
+// RemoveMemory returns src without the blocks headed "### id" (and the
 // blank line before each), and whether there was one.
-func removeMemory(src []byte, id string) ([]byte, bool) {
+func RemoveMemory(src []byte, id string) ([]byte, bool) {
 	f := parseMemories(src, "")
 	out := src
 	found := false

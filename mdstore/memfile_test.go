@@ -73,7 +73,7 @@ func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
 		original := readTestdata(t, name)
 		for _, typ := range MemoryTypes {
 			m := Memory{ID: "mem-1800000000-beef", Type: typ, Content: "new\n\nmemory ✓", Tags: []string{"a", "b"}, Created: "2027-01-15"}
-			added := insertMemory(original, m)
+			added := InsertMemory(original, m)
 			f := parseMemories(added, "")
 			var found *Memory
 			for i := range f.memories {
@@ -84,7 +84,7 @@ func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
 			if found == nil || found.Type != typ || found.Content != m.Content {
 				t.Fatalf("%s/%s: added memory read back as %+v", name, typ, found)
 			}
-			removed, ok := removeMemory(added, m.ID)
+			removed, ok := RemoveMemory(added, m.ID)
 			if !ok || !bytes.Equal(removed, original) {
 				t.Fatalf("%s/%s: add then delete changed the file:\n%s", name, typ, removed)
 			}
@@ -95,7 +95,7 @@ func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
 func TestAddGoesDirectlyUnderTheSectionHeader(t *testing.T) {
 	src := readTestdata(t, "seed-example.md")
 	m := Memory{ID: "mem-1800000000-beef", Type: Decision, Content: "Chose Go.", Tags: []string{"lang"}, Created: "2027-01-15"}
-	got := string(insertMemory(src, m))
+	got := string(InsertMemory(src, m))
 	want := strings.Replace(string(src), "## Decisions\n", "## Decisions\n\n### mem-1800000000-beef\n> Chose Go.\n<!-- tags: lang | created: 2027-01-15 -->\n", 1)
 	if got != want {
 		t.Fatalf("got:\n%s", got)
@@ -106,7 +106,7 @@ func TestAddToEmptyOrMissingFileUsesTheTemplate(t *testing.T) {
 	m := Memory{ID: "mem-1800000000-beef", Type: Fix, Content: "x", Tags: []string{}, Created: "2027-01-15"}
 	want := "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n### mem-1800000000-beef\n> x\n<!-- tags:  | created: 2027-01-15 -->\n\n## Context\n"
 	for _, src := range []string{"", "\n\n"} {
-		if got := string(insertMemory([]byte(src), m)); got != want {
+		if got := string(InsertMemory([]byte(src), m)); got != want {
 			t.Fatalf("got:\n%q", got)
 		}
 	}
@@ -115,7 +115,7 @@ func TestAddToEmptyOrMissingFileUsesTheTemplate(t *testing.T) {
 func TestMissingSectionIsCreatedInCanonicalOrder(t *testing.T) {
 	src := "# Memories\n\n## Patterns\n\n## Context\n\n### mem-1-aaaa\n> c\n<!-- tags: x | created: 2025-01-01 -->\n"
 	m := Memory{ID: "mem-1800000000-beef", Type: Fix, Content: "fix it", Tags: []string{"t"}, Created: "2027-01-15"}
-	got := string(insertMemory([]byte(src), m))
+	got := string(InsertMemory([]byte(src), m))
 	want := "# Memories\n\n## Patterns\n\n## Fixes\n\n### mem-1800000000-beef\n> fix it\n<!-- tags: t | created: 2027-01-15 -->\n\n## Context\n\n### mem-1-aaaa\n> c\n<!-- tags: x | created: 2025-01-01 -->\n"
 	if got != want {
 		t.Fatalf("got:\n%s", got)
@@ -123,7 +123,7 @@ func TestMissingSectionIsCreatedInCanonicalOrder(t *testing.T) {
 	// With no later section the new one goes at the end.
 	src = "# Memories\n\n## Patterns\nno trailing newline"
 	m.Type = Context
-	got = string(insertMemory([]byte(src), m))
+	got = string(InsertMemory([]byte(src), m))
 	want = src + "\n\n## Context\n\n### mem-1800000000-beef\n> fix it\n<!-- tags: t | created: 2027-01-15 -->\n"
 	if got != want {
 		t.Fatalf("got:\n%q", got)
@@ -133,7 +133,7 @@ func TestMissingSectionIsCreatedInCanonicalOrder(t *testing.T) {
 func TestIntroParagraphStaysWithItsHeader(t *testing.T) {
 	src := "# Memories\n\n## Patterns\nHow this codebase does things.\n\n### mem-1-aaaa\n> old\n<!-- tags: x | created: 2025-01-01 -->\n"
 	m := Memory{ID: "mem-1800000000-beef", Type: Pattern, Content: "new", Tags: []string{}, Created: "2027-01-15"}
-	got := string(insertMemory([]byte(src), m))
+	got := string(InsertMemory([]byte(src), m))
 	want := "# Memories\n\n## Patterns\nHow this codebase does things.\n\n### mem-1800000000-beef\n> new\n<!-- tags:  | created: 2027-01-15 -->\n\n### mem-1-aaaa\n> old\n<!-- tags: x | created: 2025-01-01 -->\n"
 	if got != want {
 		t.Fatalf("got:\n%s", got)
@@ -145,7 +145,7 @@ func TestIntroParagraphStaysWithItsHeader(t *testing.T) {
 
 func TestDeleteRemovesOnlyThatBlock(t *testing.T) {
 	src := readTestdata(t, "seed-example.md")
-	got, ok := removeMemory(src, "mem-1737372100-c3d4")
+	got, ok := RemoveMemory(src, "mem-1737372100-c3d4")
 	if !ok {
 		t.Fatal("not found")
 	}
@@ -153,7 +153,7 @@ func TestDeleteRemovesOnlyThatBlock(t *testing.T) {
 	if string(got) != want {
 		t.Fatalf("got:\n%s", got)
 	}
-	if _, ok := removeMemory(src, "mem-9-ffff"); ok {
+	if _, ok := RemoveMemory(src, "mem-9-ffff"); ok {
 		t.Fatal("removed a memory that does not exist")
 	}
 }
@@ -219,7 +219,7 @@ func TestWrittenFileIsReadableBySeedRegexes(t *testing.T) {
 		{ID: "mem-1800000003-0004", Type: Context, Content: "  indented line\n> quoted\n<!-- not metadata -->", Tags: []string{}, Created: "2027-01-16"},
 	}
 	for _, m := range memories {
-		src = insertMemory(src, m)
+		src = InsertMemory(src, m)
 	}
 	seed := seedParse(string(src))
 	ours := parseMemories(src, "").memories
@@ -236,7 +236,7 @@ func TestWrittenFileIsReadableBySeedRegexes(t *testing.T) {
 
 func TestBlankContentLinesRoundTrip(t *testing.T) {
 	m := Memory{ID: "mem-1800000000-beef", Type: Pattern, Content: "first\n\nthird", Tags: []string{}, Created: "2027-01-15"}
-	src := insertMemory(nil, m)
+	src := InsertMemory(nil, m)
 	if !strings.Contains(string(src), "> first\n>\n> third\n") {
 		t.Fatalf("written as:\n%s", src)
 	}
@@ -265,7 +265,7 @@ func FuzzParseMemories(f *testing.F) {
 		if parsed.ids()[m.ID] {
 			return
 		}
-		added := insertMemory(src, m)
+		added := InsertMemory(src, m)
 		var found []Memory
 		for _, got := range parseMemories(added, "").memories {
 			if got.ID == m.ID {
@@ -275,7 +275,7 @@ func FuzzParseMemories(f *testing.F) {
 		if len(found) != 1 || found[0].Content != m.Content || found[0].Type != Fix {
 			t.Fatalf("added memory read back as %+v from:\n%q", found, added)
 		}
-		removed, ok := removeMemory(added, m.ID)
+		removed, ok := RemoveMemory(added, m.ID)
 		if !ok {
 			t.Fatal("added memory not found for removal")
 		}

@@ -8,7 +8,7 @@ import (
 	"lore/internal/gitx"
 )
 
-// Git merges lore's files with lore's merge driver (MergeFile) when two
+// Git merges lore's files with lore's merge driver (package merge) when two
 // things are in place: .gitattributes, committed, sends the files to the
 // driver named "lore"; and each clone's git configuration says what that
 // driver runs. Without the configuration git falls back to its own merge.

@@ -336,7 +336,7 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 			}
 		}
 		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
-			out, _ := removeMemory(old, id)
+			out, _ := RemoveMemory(old, id)
 			return out, exists, nil
 		})
 		kind := "memory"

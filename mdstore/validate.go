@@ -256,7 +256,7 @@ func memoryProblems(path, text string, mf *memoriesFile) []Problem {
 		byLine[m.Line] = m
 	}
 	for ln := range eachLine(text) {
-		level := headingLevel(ln.text)
+		level := HeadingLevel(ln.text)
 		switch {
 		case level == 2:
 			heading, headingLine = strings.TrimSpace(ln.text[level:]), ln.number

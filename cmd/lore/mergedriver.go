@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/merge"
 )
 
 // --- merge-driver ---
@@ -51,8 +52,8 @@ func runMergeDriver(e *env, opts mergeDriverOptions) error {
 		}
 		sides[i] = data
 	}
-	res, err := mdstore.MergeFile(mdstore.StorePath(opts.path), sides[0], sides[1], sides[2],
-		mdstore.MergeLabels{Ours: "ours", Base: "base", Theirs: "theirs"})
+	res, err := merge.File(mdstore.StorePath(opts.path), sides[0], sides[1], sides[2],
+		merge.Labels{Ours: "ours", Base: "base", Theirs: "theirs"})
 	if err != nil {
 		// git keeps OURS as it was and reports a conflict.
 		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, humanMessage(err))

@@ -1,8 +1,11 @@
-package mdstore
+package merge
 
 import (
 	"strconv"
 	"strings"
+
+	"lore/internal/diff3"
+	"lore/mdstore"
 
 	"gopkg.in/yaml.v3"
 )
@@ -47,7 +50,7 @@ func splitFrontmatterDoc(data []byte) (*fmDoc, bool) {
 	if !strings.HasPrefix(s, "---") {
 		return nil, false
 	}
-	lines := splitLines(s)
+	lines := diff3.SplitLines(s)
 	if strings.TrimSpace(lines[0]) != "---" {
 		return nil, false
 	}
@@ -173,7 +176,7 @@ func fieldsOf(n *yaml.Node) []fmField {
 
 // fmMerger merges frontmatter fields and counts the conflicts.
 type fmMerger struct {
-	labels    MergeLabels
+	labels    Labels
 	conflicts int
 }
 
@@ -224,7 +227,7 @@ func (m *fmMerger) mergeFields(base, ours, theirs []fmField, indent string) stri
 		}
 		m.conflicts++
 		var sb strings.Builder
-		m.labels.writeConflict(&sb, fieldText(o, indent), fieldText(t, indent))
+		m.labels.WriteConflict(&sb, fieldText(o, indent), fieldText(t, indent))
 		return sb.String(), true
 	}
 	for _, o := range ours {
@@ -254,7 +257,7 @@ func (m *fmMerger) mergeFields(base, ours, theirs []fmField, indent string) stri
 	}
 	var b strings.Builder
 	for _, it := range out {
-		writeLines(&b, it.text)
+		diff3.WriteLines(&b, it.text)
 	}
 	return b.String()
 }
@@ -395,7 +398,7 @@ func flowYAML(n *yaml.Node) string {
 		items := make([]string, len(n.Content))
 		for i, c := range n.Content {
 			if c.Kind == yaml.ScalarNode && c.ShortTag() == "!!str" {
-				items[i] = yamlFlowItem(c.Value)
+				items[i] = mdstore.YAMLFlowItem(c.Value)
 			} else {
 				items[i] = flowYAML(c)
 			}
@@ -416,10 +419,10 @@ func flowYAML(n *yaml.Node) string {
 func scalarYAML(n *yaml.Node) string {
 	switch n.ShortTag() {
 	case "!!str":
-		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && yamlFlowItem(n.Value) == n.Value {
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && mdstore.YAMLFlowItem(n.Value) == n.Value {
 			return n.Value
 		}
-		return yamlQuote(n.Value)
+		return mdstore.YAMLQuote(n.Value)
 	case "!!null":
 		return "null"
 	case "!!int", "!!float", "!!bool", "!!timestamp":
@@ -427,45 +430,45 @@ func scalarYAML(n *yaml.Node) string {
 			return n.Value
 		}
 	}
-	return n.ShortTag() + " " + yamlQuote(n.Value)
+	return n.ShortTag() + " " + mdstore.YAMLQuote(n.Value)
 }
 
 // yamlKey writes a mapping key, quoted when it is not a simple word.
 func yamlKey(k string) string {
-	if yamlFlowItem(k) == k {
+	if mdstore.YAMLFlowItem(k) == k {
 		return k
 	}
-	return yamlQuote(k)
+	return mdstore.YAMLQuote(k)
 }
 
 // mergeEntryFile merges a file with YAML frontmatter (mergeFrontmatter).
 // A merge without conflicts that the kind's parser refuses, when it
 // accepts every side, becomes the line-based merge of the whole file if
 // that one is clean and valid, or else one conflict over the whole file.
-func mergeEntryFile(path string, base, ours, theirs []byte, labels MergeLabels) ([]byte, int) {
+func mergeEntryFile(path string, base, ours, theirs []byte, labels Labels) ([]byte, int) {
 	data, n := mergeFrontmatter(base, ours, theirs, labels)
-	if n > 0 || parsesAs(path, data) || (len(base) > 0 && !parsesAs(path, base)) || !parsesAs(path, ours) || !parsesAs(path, theirs) {
+	if n > 0 || mdstore.ParsesAs(path, data) || (len(base) > 0 && !mdstore.ParsesAs(path, base)) || !mdstore.ParsesAs(path, ours) || !mdstore.ParsesAs(path, theirs) {
 		return data, n
 	}
 	// Each side is a valid entry and the merge is not (a body emptied by
 	// two deletions, say): say so rather than write a broken file.
-	if text, n := mergeLines(string(base), string(ours), string(theirs), labels); n == 0 && parsesAs(path, []byte(text)) {
+	if text, n := diff3.Merge(string(base), string(ours), string(theirs), labels); n == 0 && mdstore.ParsesAs(path, []byte(text)) {
 		return []byte(text), 0
 	}
 	var b strings.Builder
-	labels.writeConflict(&b, string(ours), string(theirs))
+	labels.WriteConflict(&b, string(ours), string(theirs))
 	return []byte(b.String()), 1
 }
 
 // mergeFrontmatter merges the frontmatter field by field, then the body
 // by lines. A side whose frontmatter cannot be taken apart makes it a
 // line-based merge of the whole file.
-func mergeFrontmatter(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) {
+func mergeFrontmatter(base, ours, theirs []byte, labels Labels) ([]byte, int) {
 	db, okB := splitFrontmatterDoc(base)
 	do, okO := splitFrontmatterDoc(ours)
 	dt, okT := splitFrontmatterDoc(theirs)
 	if !okB || !okO || !okT || len(ours) == 0 || len(theirs) == 0 {
-		text, n := mergeLines(string(base), string(ours), string(theirs), labels)
+		text, n := diff3.Merge(string(base), string(ours), string(theirs), labels)
 		return []byte(text), n
 	}
 	m := &fmMerger{labels: labels}
@@ -478,7 +481,7 @@ func mergeFrontmatter(base, ours, theirs []byte, labels MergeLabels) ([]byte, in
 	body, _, conflict := merge3(db.body, do.body, dt.body, true)
 	if conflict {
 		var n int
-		body, n = mergeLines(db.body, do.body, dt.body, labels)
+		body, n = diff3.Merge(db.body, do.body, dt.body, labels)
 		m.conflicts += n
 	}
 	if body != "" && !strings.HasSuffix(do.closing, "\n") {
@@ -486,23 +489,4 @@ func mergeFrontmatter(base, ours, theirs []byte, labels MergeLabels) ([]byte, in
 	}
 	out.WriteString(body)
 	return []byte(out.String()), m.conflicts
-}
-
-// parsesAs reports whether data is a valid entry of the kind path holds.
-func parsesAs(path string, data []byte) bool {
-	var err error
-	switch KindOf(path) {
-	case KindKnowledge:
-		_, err = parseKnowledge(data, path)
-	case KindLearning:
-		_, err = parseLearning(data, path)
-	case KindJournal:
-		_, err = parseJournal(data, path)
-	default:
-		var d *frontmatterDoc
-		if d, err = parseFrontmatter(data, path); err == nil {
-			err = d.err()
-		}
-	}
-	return err == nil
 }

@@ -1,4 +1,4 @@
-package mdstore
+package merge
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
+	"lore/mdstore"
 
 	"gopkg.in/yaml.v3"
 )
@@ -18,12 +19,34 @@ import (
 // --- helpers ---
 
 // blk is a memory block as lore writes it.
+// readTestdata reads a file of mdstore's test data: the seed's example
+// memories.md, the chaos fixture and entries as lore writes them.
+func readTestdata(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// parsed is memories.md as lore reads it.
+type parsed struct {
+	memories []mdstore.Memory
+	warnings []mdstore.Warning
+}
+
+func parseMemories(src []byte, path string) parsed {
+	ms, ws := mdstore.ParseMemories(src, path)
+	return parsed{ms, ws}
+}
+
 func blk(id, content string) string {
-	return FormatMemory(Memory{ID: id, Content: content, Tags: []string{"t"}, Created: "2026-01-01"})
+	return mdstore.FormatMemory(mdstore.Memory{ID: id, Content: content, Tags: []string{"t"}, Created: "2026-01-01"})
 }
 
 // memDoc is memories.md with the four sections in canonical order, laid
-// out as insertMemory lays them out.
+// out as mdstore.InsertMemory lays them out.
 func memDoc(patterns, decisions, fixes, context []string) string {
 	section := func(name string, blocks []string) string {
 		s := "## " + name + "\n"
@@ -36,9 +59,9 @@ func memDoc(patterns, decisions, fixes, context []string) string {
 		section("Fixes", fixes) + "\n" + section("Context", context)
 }
 
-func mergeOK(t *testing.T, path, base, ours, theirs string) MergeResult {
+func mergeOK(t *testing.T, path, base, ours, theirs string) Result {
 	t.Helper()
-	res, err := MergeFile(path, []byte(base), []byte(ours), []byte(theirs), MergeLabels{})
+	res, err := File(path, []byte(base), []byte(ours), []byte(theirs), Labels{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +105,7 @@ func TestMergeFileMissingSides(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := MergeFile(".agent/config.yaml", tt.base, tt.ours, tt.theirs, MergeLabels{})
+			res, err := File(".agent/config.yaml", tt.base, tt.ours, tt.theirs, Labels{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,90 +117,12 @@ func TestMergeFileMissingSides(t *testing.T) {
 }
 
 func TestMergeFileLabels(t *testing.T) {
-	res, err := MergeFile("notes.txt", []byte("a\n"), []byte("b\n"), []byte("c\n"), MergeLabels{Ours: "HEAD", Base: "merged common ancestors", Theirs: "feature/x"})
+	res, err := File("notes.txt", []byte("a\n"), []byte("b\n"), []byte("c\n"), Labels{Ours: "HEAD", Base: "merged common ancestors", Theirs: "feature/x"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> feature/x\n"; string(res.Data) != want {
 		t.Fatalf("got %q", res.Data)
-	}
-}
-
-// --- diff3 ---
-
-func TestDiff3(t *testing.T) {
-	tests := []struct {
-		name, base, ours, theirs, want string
-		conflicts                      int
-	}{
-		{"disjoint changes", "a\nb\nc\nd\ne\n", "A\nb\nc\nd\ne\n", "a\nb\nc\nd\nE\n", "A\nb\nc\nd\nE\n", 0},
-		{"insertions at both ends", "m\n", "top\nm\n", "m\nbottom\n", "top\nm\nbottom\n", 0},
-		{"the same change on both sides", "a\nb\nc\n", "a\nB\nc\n", "a\nB\nc\n", "a\nB\nc\n", 0},
-		{"deletion and an edit elsewhere", "a\nb\nc\nd\n", "a\nc\nd\n", "a\nb\nc\nD\n", "a\nc\nD\n", 0},
-		{"overlapping edits", "a\nb\nc\n", "a\nB1\nc\n", "a\nB2\nc\n", "a\n<<<<<<< ours\nB1\n=======\nB2\n>>>>>>> theirs\nc\n", 1},
-		{"common lines leave the markers", "a\nb\nz\n", "a\nx\nsame\nB1\nz\n", "a\nx\nsame\nB2\nz\n", "a\nx\nsame\n<<<<<<< ours\nB1\n=======\nB2\n>>>>>>> theirs\nz\n", 1},
-		{"adjacent edits conflict", "a\nb\n", "A\nb\n", "a\nB\n", "<<<<<<< ours\nA\nb\n=======\na\nB\n>>>>>>> theirs\n", 1},
-		{"two conflicts", "1\n2\n3\n4\n5\n", "x\n2\n3\n4\ny\n", "X\n2\n3\n4\nY\n", "<<<<<<< ours\nx\n=======\nX\n>>>>>>> theirs\n2\n3\n4\n<<<<<<< ours\ny\n=======\nY\n>>>>>>> theirs\n", 2},
-		{"no final line break", "a\nb", "A\nb", "a\nb\nc", "<<<<<<< ours\nA\nb\n=======\na\nb\nc\n>>>>>>> theirs\n", 1},
-		{"no final line break, kept", "a\nb\nc", "A\nb\nc", "a\nb\nC", "A\nb\nC", 0},
-		{"empty base", "", "x\n", "x\n", "x\n", 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, n := mergeLines(tt.base, tt.ours, tt.theirs, MergeLabels{}.withDefaults())
-			if got != tt.want || n != tt.conflicts {
-				t.Fatalf("got %d conflicts:\n%s\nwant %d:\n%s", n, got, tt.conflicts, tt.want)
-			}
-		})
-	}
-}
-
-func TestDiff3LineMatchesIsALongestCommonSubsequence(t *testing.T) {
-	lcsLength := func(a, b []int) int {
-		dp := make([][]int, len(a)+1)
-		for i := range dp {
-			dp[i] = make([]int, len(b)+1)
-		}
-		for i := len(a) - 1; i >= 0; i-- {
-			for j := len(b) - 1; j >= 0; j-- {
-				if a[i] == b[j] {
-					dp[i][j] = dp[i+1][j+1] + 1
-				} else {
-					dp[i][j] = max(dp[i+1][j], dp[i][j+1])
-				}
-			}
-		}
-		return dp[0][0]
-	}
-	seed := uint32(1)
-	random := func(n int) int {
-		seed = seed*1664525 + 1013904223
-		return int(seed>>16) % n
-	}
-	for round := 0; round < 2000; round++ {
-		a, b := make([]int, random(12)), make([]int, random(12))
-		alphabet := 1 + random(4)
-		for i := range a {
-			a[i] = random(alphabet)
-		}
-		for i := range b {
-			b[i] = random(alphabet)
-		}
-		m := lineMatches(a, b)
-		n, last := 0, -1
-		for i, j := range m {
-			if j < 0 {
-				continue
-			}
-			if j <= last || a[i] != b[j] {
-				t.Fatalf("%v %v: matches %v are not a common subsequence", a, b, m)
-			}
-			last = j
-			n++
-		}
-		if want := lcsLength(a, b); n != want {
-			t.Fatalf("%v %v: matches %v have %d pairs, the LCS has %d", a, b, m, n, want)
-		}
 	}
 }
 
@@ -398,7 +343,7 @@ func TestMergeMemories(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mergeOK(t, MemoriesPath, tt.base, tt.ours, tt.theirs)
+			res := mergeOK(t, mdstore.MemoriesPath, tt.base, tt.ours, tt.theirs)
 			if string(res.Data) != tt.want || res.Conflicts != tt.conflicts {
 				t.Fatalf("%d conflicts:\n%s\nwant %d:\n%s", res.Conflicts, res.Data, tt.conflicts, tt.want)
 			}
@@ -413,13 +358,13 @@ func TestMergeMemories(t *testing.T) {
 
 func TestMergeMemoriesMatchesInsertMemory(t *testing.T) {
 	// Where theirs adds one memory to a section ours has no memory in, the
-	// merge puts it where insertMemory would have: under the header, or in
+	// merge puts it where mdstore.InsertMemory would have: under the header, or in
 	// a new section in canonical order.
-	b := Memory{ID: idB, Type: Pattern, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"}
-	fix := Memory{ID: idC, Type: Fix, Content: "C", Tags: []string{"t"}, Created: "2026-01-01"}
+	b := mdstore.Memory{ID: idB, Type: mdstore.Pattern, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"}
+	fix := mdstore.Memory{ID: idC, Type: mdstore.Fix, Content: "C", Tags: []string{"t"}, Created: "2026-01-01"}
 	check := func(base, ours, theirs, want []byte) {
 		t.Helper()
-		res := mergeOK(t, MemoriesPath, string(base), string(ours), string(theirs))
+		res := mergeOK(t, mdstore.MemoriesPath, string(base), string(ours), string(theirs))
 		if string(res.Data) != string(want) || res.Conflicts != 0 {
 			t.Fatalf("%d conflicts:\n%s\nwant:\n%s", res.Conflicts, res.Data, want)
 		}
@@ -427,55 +372,55 @@ func TestMergeMemoriesMatchesInsertMemory(t *testing.T) {
 
 	// Both sides create the missing Fixes section: once.
 	noFixes := []byte("# Memories\n\n## Patterns\n\n## Decisions\n\n## Context\n")
-	ours := insertMemory(insertMemory(noFixes, b), Memory{ID: idX, Type: Fix, Content: "X", Tags: []string{"t"}, Created: "2026-01-01"})
-	check(noFixes, ours, insertMemory(noFixes, fix), insertMemory(ours, fix))
+	ours := mdstore.InsertMemory(mdstore.InsertMemory(noFixes, b), mdstore.Memory{ID: idX, Type: mdstore.Fix, Content: "X", Tags: []string{"t"}, Created: "2026-01-01"})
+	check(noFixes, ours, mdstore.InsertMemory(noFixes, fix), mdstore.InsertMemory(ours, fix))
 
 	// Theirs adds to a section ours has no memory in.
-	template := []byte(MemoriesTemplate)
-	ours = insertMemory(template, b)
-	check(template, ours, insertMemory(template, fix), insertMemory(ours, fix))
+	template := []byte(mdstore.MemoriesTemplate)
+	ours = mdstore.InsertMemory(template, b)
+	check(template, ours, mdstore.InsertMemory(template, fix), mdstore.InsertMemory(ours, fix))
 
 	// Ours dropped the Fixes heading: the merge creates it again.
-	ours = []byte(strings.Replace(string(insertMemory(template, b)), "## Fixes\n\n", "", 1))
-	check(template, ours, insertMemory(template, fix), insertMemory(ours, fix))
+	ours = []byte(strings.Replace(string(mdstore.InsertMemory(template, b)), "## Fixes\n\n", "", 1))
+	check(template, ours, mdstore.InsertMemory(template, fix), mdstore.InsertMemory(ours, fix))
 
 	// Ours emptied the file: theirs' new memory starts from the template.
-	check(template, []byte{}, insertMemory(template, fix), insertMemory(nil, fix))
+	check(template, []byte{}, mdstore.InsertMemory(template, fix), mdstore.InsertMemory(nil, fix))
 }
 
 // TestMergeMemoriesAcceptance is the issue's check: two branches add a
 // hundred memories each, one edits a memory and the other deletes one.
 func TestMergeMemoriesAcceptance(t *testing.T) {
-	mem := func(unix int, n int, typ MemoryType, who string) Memory {
-		return Memory{ID: fmt.Sprintf("mem-%d-%04x", unix, n), Type: typ, Content: fmt.Sprintf("%s memory %d\nsecond line", who, n), Tags: []string{who}, Created: "2026-03-01"}
+	mem := func(unix int, n int, typ mdstore.MemoryType, who string) mdstore.Memory {
+		return mdstore.Memory{ID: fmt.Sprintf("mem-%d-%04x", unix, n), Type: typ, Content: fmt.Sprintf("%s memory %d\nsecond line", who, n), Tags: []string{who}, Created: "2026-03-01"}
 	}
 	var base []byte
 	var baseIDs []string
 	for i := 0; i < 12; i++ {
-		m := mem(1_700_000_000+i, i, MemoryTypes[i%4], "base")
-		base = insertMemory(base, m)
+		m := mem(1_700_000_000+i, i, mdstore.MemoryTypes[i%4], "base")
+		base = mdstore.InsertMemory(base, m)
 		baseIDs = append(baseIDs, m.ID)
 	}
 	edited, deleted := baseIDs[5], baseIDs[2]
 	ours, theirs := base, base
 	var added []string
 	for i := 0; i < 100; i++ {
-		o := mem(1_800_000_000+2*i, 0x1000+i, MemoryTypes[i%4], "ours")
-		th := mem(1_800_000_001+2*i, 0x2000+i, MemoryTypes[(i/3)%4], "theirs")
-		ours, theirs = insertMemory(ours, o), insertMemory(theirs, th)
+		o := mem(1_800_000_000+2*i, 0x1000+i, mdstore.MemoryTypes[i%4], "ours")
+		th := mem(1_800_000_001+2*i, 0x2000+i, mdstore.MemoryTypes[(i/3)%4], "theirs")
+		ours, theirs = mdstore.InsertMemory(ours, o), mdstore.InsertMemory(theirs, th)
 		added = append(added, o.ID, th.ID)
 	}
-	oldBlock := FormatMemory(parseMemoriesByID(t, ours)[edited])
+	oldBlock := mdstore.FormatMemory(parseMemoriesByID(t, ours)[edited])
 	editedMemory := parseMemoriesByID(t, ours)[edited]
 	editedMemory.Content = "edited on ours"
-	ours = []byte(strings.Replace(string(ours), oldBlock, FormatMemory(editedMemory), 1))
-	theirs, _ = removeMemory(theirs, deleted)
+	ours = []byte(strings.Replace(string(ours), oldBlock, mdstore.FormatMemory(editedMemory), 1))
+	theirs, _ = mdstore.RemoveMemory(theirs, deleted)
 
-	res := mergeOK(t, MemoriesPath, string(base), string(ours), string(theirs))
+	res := mergeOK(t, mdstore.MemoriesPath, string(base), string(ours), string(theirs))
 	if res.Conflicts != 0 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
-	f := parseMemories(res.Data, MemoriesPath)
+	f := parseMemories(res.Data, mdstore.MemoriesPath)
 	if len(f.warnings) > 0 {
 		t.Fatalf("warnings: %v", f.warnings)
 	}
@@ -488,7 +433,7 @@ func TestMergeMemoriesAcceptance(t *testing.T) {
 	if byID[edited].Content != "edited on ours" {
 		t.Fatalf("edit lost: %+v", byID[edited])
 	}
-	last := map[MemoryType]int64{}
+	last := map[mdstore.MemoryType]int64{}
 	for _, m := range f.memories {
 		if prev, ok := last[m.Type]; ok && m.Unix() > prev {
 			t.Fatalf("%s is above an older memory in %s", m.ID, m.Type.Section())
@@ -497,9 +442,9 @@ func TestMergeMemoriesAcceptance(t *testing.T) {
 		want := m.Type
 		switch m.Tags[0] {
 		case "ours":
-			want = MemoryTypes[(m.Unix()-1_800_000_000)/2%4]
+			want = mdstore.MemoryTypes[(m.Unix()-1_800_000_000)/2%4]
 		case "theirs":
-			want = MemoryTypes[(m.Unix()-1_800_000_001)/2/3%4]
+			want = mdstore.MemoryTypes[(m.Unix()-1_800_000_001)/2/3%4]
 		}
 		if m.Type != want {
 			t.Fatalf("%s is in %s, want %s", m.ID, m.Type, want)
@@ -507,9 +452,9 @@ func TestMergeMemoriesAcceptance(t *testing.T) {
 	}
 }
 
-func parseMemoriesByID(t *testing.T, src []byte) map[string]Memory {
+func parseMemoriesByID(t *testing.T, src []byte) map[string]mdstore.Memory {
 	t.Helper()
-	out := map[string]Memory{}
+	out := map[string]mdstore.Memory{}
 	for _, m := range parseMemories(src, "").memories {
 		m.Line = 0
 		out[m.ID] = m
@@ -522,13 +467,13 @@ func parseMemoriesByID(t *testing.T, src []byte) map[string]Memory {
 func TestMergeMemoriesConflictOnlyAroundTheEntry(t *testing.T) {
 	var base []byte
 	for i := 0; i < 20; i++ {
-		base = insertMemory(base, Memory{ID: fmt.Sprintf("mem-%d-%04x", 1_700_000_000+i, i), Type: MemoryTypes[i%4], Content: fmt.Sprintf("memory %d", i), Tags: []string{"t"}, Created: "2026-03-01"})
+		base = mdstore.InsertMemory(base, mdstore.Memory{ID: fmt.Sprintf("mem-%d-%04x", 1_700_000_000+i, i), Type: mdstore.MemoryTypes[i%4], Content: fmt.Sprintf("memory %d", i), Tags: []string{"t"}, Created: "2026-03-01"})
 	}
 	target := "mem-1700000009-0009"
 	old := "> memory 9\n"
-	ours := insertMemory([]byte(strings.Replace(string(base), old, "> memory 9, ours\n", 1)), Memory{ID: "mem-1800000000-aaaa", Type: Fix, Content: "new on ours", Tags: []string{"t"}, Created: "2026-03-02"})
-	theirs := insertMemory([]byte(strings.Replace(string(base), old, "> memory 9, theirs\n", 1)), Memory{ID: "mem-1800000001-bbbb", Type: Fix, Content: "new on theirs", Tags: []string{"t"}, Created: "2026-03-02"})
-	res := mergeOK(t, MemoriesPath, string(base), string(ours), string(theirs))
+	ours := mdstore.InsertMemory([]byte(strings.Replace(string(base), old, "> memory 9, ours\n", 1)), mdstore.Memory{ID: "mem-1800000000-aaaa", Type: mdstore.Fix, Content: "new on ours", Tags: []string{"t"}, Created: "2026-03-02"})
+	theirs := mdstore.InsertMemory([]byte(strings.Replace(string(base), old, "> memory 9, theirs\n", 1)), mdstore.Memory{ID: "mem-1800000001-bbbb", Type: mdstore.Fix, Content: "new on theirs", Tags: []string{"t"}, Created: "2026-03-02"})
+	res := mergeOK(t, mdstore.MemoriesPath, string(base), string(ours), string(theirs))
 	if res.Conflicts != 1 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
@@ -555,9 +500,9 @@ func TestMergeMemoriesConflictOnlyAroundTheEntry(t *testing.T) {
 func TestMergeMemoriesIdentities(t *testing.T) {
 	for _, name := range []string{"seed-example.md", "chaos.md"} {
 		x := string(readTestdata(t, name))
-		y := string(insertMemory([]byte(x), Memory{ID: "mem-1900000000-abcd", Type: Context, Content: "new", Tags: []string{"t"}, Created: "2030-01-01"}))
-		checkMergeIdentities(t, MemoriesPath, x, y)
-		checkMergeIdentities(t, MemoriesPath, y, x)
+		y := string(mdstore.InsertMemory([]byte(x), mdstore.Memory{ID: "mem-1900000000-abcd", Type: mdstore.Context, Content: "new", Tags: []string{"t"}, Created: "2030-01-01"}))
+		checkMergeIdentities(t, mdstore.MemoriesPath, x, y)
+		checkMergeIdentities(t, mdstore.MemoriesPath, y, x)
 	}
 }
 
@@ -573,7 +518,7 @@ func checkMergeIdentities(t *testing.T, path, base, x string) {
 
 // --- files with frontmatter ---
 
-const knowledgePath = KnowledgeDir + "/cargo-bench-requires-nightly.md"
+const knowledgePath = mdstore.KnowledgeDir + "/cargo-bench-requires-nightly.md"
 
 const knowledgeBase = `---
 title: "Cargo bench requires nightly"
@@ -669,8 +614,8 @@ func TestMergeKnowledge(t *testing.T) {
 			if string(res.Data) != tt.want || res.Conflicts != tt.conflicts {
 				t.Fatalf("%d conflicts:\n%s\nwant %d:\n%s", res.Conflicts, res.Data, tt.conflicts, tt.want)
 			}
-			if _, err := parseKnowledge(res.Data, knowledgePath); err != nil && tt.conflicts == 0 {
-				t.Fatalf("parse: %v", err)
+			if _, ws := mdstore.ParseFile(knowledgePath, res.Data); len(ws) > 0 && tt.conflicts == 0 {
+				t.Fatalf("parse: %v", ws)
 			}
 		})
 	}
@@ -679,17 +624,18 @@ func TestMergeKnowledge(t *testing.T) {
 // TestMergeKnowledgeAcceptance: tags added on both sides, the body edited
 // on one and a field on the other; the result parses and holds all.
 func TestMergeKnowledgeAcceptance(t *testing.T) {
-	base := renderKnowledge(Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly."})
-	ours := renderKnowledge(Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo", "nightly", "bench"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly: rustup run nightly cargo bench."})
-	theirs := renderKnowledge(Knowledge{Title: "Bench on nightly", Tags: []string{"cargo", "rust", "testing"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", UpdatedAt: "2026-02-18T09:00:00Z", Body: "Use nightly."})
+	base := mdstore.RenderKnowledge(mdstore.Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly."})
+	ours := mdstore.RenderKnowledge(mdstore.Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo", "nightly", "bench"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly: rustup run nightly cargo bench."})
+	theirs := mdstore.RenderKnowledge(mdstore.Knowledge{Title: "Bench on nightly", Tags: []string{"cargo", "rust", "testing"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", UpdatedAt: "2026-02-18T09:00:00Z", Body: "Use nightly."})
 	res := mergeOK(t, knowledgePath, string(base), string(ours), string(theirs))
 	if res.Conflicts != 0 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
-	k, err := parseKnowledge(res.Data, knowledgePath)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, res.Data)
+	fe, ws := mdstore.ParseFile(knowledgePath, res.Data)
+	if len(ws) > 0 {
+		t.Fatalf("%v\n%s", ws, res.Data)
 	}
+	k := fe.Knowledge
 	if want := []string{"testing", "cargo", "nightly", "bench", "rust"}; !reflect.DeepEqual(k.Tags, want) {
 		t.Fatalf("tags %v, want %v", k.Tags, want)
 	}
@@ -698,7 +644,7 @@ func TestMergeKnowledgeAcceptance(t *testing.T) {
 	}
 }
 
-const journalPath0004 = JournalDir + "/run-0a1b2c3d/0004.md"
+const journalPath0004 = mdstore.JournalDir + "/run-0a1b2c3d/0004.md"
 
 func TestMergeJournalFailureMap(t *testing.T) {
 	base := string(readTestdata(t, "journal.golden.md"))
@@ -718,8 +664,8 @@ func TestMergeJournalFailureMap(t *testing.T) {
 	if string(res.Data) != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", res.Data, want)
 	}
-	if _, err := parseJournal(res.Data, journalPath0004); err != nil {
-		t.Fatal(err)
+	if _, ws := mdstore.ParseFile(journalPath0004, res.Data); len(ws) > 0 {
+		t.Fatal(ws)
 	}
 
 	// The same key of the map changed differently: markers around it only.
@@ -735,7 +681,7 @@ func TestMergeJournalFailureMap(t *testing.T) {
 }
 
 func TestMergeLearning(t *testing.T) {
-	path := LearningsDir + "/l-1a2b3c.md"
+	path := mdstore.LearningsDir + "/l-1a2b3c.md"
 	base := string(readTestdata(t, "learning.golden.md"))
 	edit := func(pairs ...string) string { return strings.NewReplacer(pairs...).Replace(base) }
 	ours := edit("source_runs: [run-0a1b2c3d]", "source_runs: [run-0a1b2c3d, run-11111111]", "confidence: 0.85", "confidence: 0.9")
@@ -745,8 +691,8 @@ func TestMergeLearning(t *testing.T) {
 	if string(res.Data) != want || res.Conflicts != 0 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
-	if _, err := parseLearning(res.Data, path); err != nil {
-		t.Fatal(err)
+	if _, ws := mdstore.ParseFile(path, res.Data); len(ws) > 0 {
+		t.Fatal(ws)
 	}
 	checkMergeIdentities(t, path, base, ours)
 }
@@ -788,7 +734,7 @@ func TestMergeFrontmatterRefusesABrokenEntry(t *testing.T) {
 func TestMergeFrontmatterAddedOnBothSides(t *testing.T) {
 	ours := "---\ntitle: \"T\"\ntags: [a, b]\n---\n\nbody\n"
 	theirs := "---\ntitle: \"T\"\ntags: [c]\n---\n\nbody\n"
-	res, err := MergeFile(knowledgePath, nil, []byte(ours), []byte(theirs), MergeLabels{})
+	res, err := File(knowledgePath, nil, []byte(ours), []byte(theirs), Labels{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -800,7 +746,7 @@ func TestMergeFrontmatterAddedOnBothSides(t *testing.T) {
 func TestMergeFrontmatterIdentities(t *testing.T) {
 	for _, c := range []struct{ path, file string }{
 		{knowledgePath, "knowledge.golden.md"},
-		{LearningsDir + "/l-1a2b3c.md", "learning.golden.md"},
+		{mdstore.LearningsDir + "/l-1a2b3c.md", "learning.golden.md"},
 		{journalPath0004, "journal.golden.md"},
 	} {
 		x := string(readTestdata(t, c.file))
@@ -830,12 +776,12 @@ func mergeFuzzSeeds(t testing.TB) [][3]string {
 	seeds := [][3]string{
 		{memDoc([]string{A, X}, none, none, none), memDoc([]string{B, A1, X}, none, none, none), memDoc([]string{C, A, X}, none, none, none)},
 		{memDoc([]string{A, X}, none, none, none), memDoc([]string{A}, []string{B}, none, none), memDoc(none, []string{X}, []string{C}, []string{A2})},
-		{"", MemoriesTemplate, memDoc(none, none, none, []string{A})},
-		{MemoriesTemplate, "# Memories\n\n## Notes\nhand-written\n\n## Patterns\n\n" + B, "# Memories\n## Patterns\n" + C + "## Fixes\n\n" + X},
+		{"", mdstore.MemoriesTemplate, memDoc(none, none, none, []string{A})},
+		{mdstore.MemoriesTemplate, "# Memories\n\n## Notes\nhand-written\n\n## Patterns\n\n" + B, "# Memories\n## Patterns\n" + C + "## Fixes\n\n" + X},
 	}
 	for _, name := range []string{"seed-example.md", "chaos.md"} {
 		x := string(readTestdata(t, name))
-		seeds = append(seeds, [3]string{x, string(insertMemory([]byte(x), Memory{ID: idB, Type: Fix, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"})), strings.Replace(x, "barrel", "BARREL", 1)})
+		seeds = append(seeds, [3]string{x, string(mdstore.InsertMemory([]byte(x), mdstore.Memory{ID: idB, Type: mdstore.Fix, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"})), strings.Replace(x, "barrel", "BARREL", 1)})
 	}
 	return seeds
 }
@@ -845,12 +791,12 @@ func FuzzMergeMemories(f *testing.F) {
 		f.Add(s[0], s[1], s[2])
 	}
 	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
-		res, err := MergeFile(MemoriesPath, []byte(base), []byte(ours), []byte(theirs), MergeLabels{})
+		res, err := File(mdstore.MemoriesPath, []byte(base), []byte(ours), []byte(theirs), Labels{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []struct{ base, ours, theirs, want string }{{base, ours, base, ours}, {base, base, theirs, theirs}, {base, ours, ours, ours}} {
-			got, err := MergeFile(MemoriesPath, []byte(c.base), []byte(c.ours), []byte(c.theirs), MergeLabels{})
+			got, err := File(mdstore.MemoriesPath, []byte(c.base), []byte(c.ours), []byte(c.theirs), Labels{})
 			if err != nil || string(got.Data) != c.want || got.Conflicts != 0 {
 				t.Fatalf("identity: got %q, %d conflicts, %v; want %q", got.Data, got.Conflicts, err, c.want)
 			}
@@ -864,8 +810,8 @@ func FuzzMergeMemories(f *testing.F) {
 			t.Fatalf("clean inputs, no conflict, and the result has warnings %v:\n%s", fr.warnings, res.Data)
 		}
 		// Every memory is where the rules put it, once.
-		in := func(f *memoriesFile) map[string]Memory {
-			out := map[string]Memory{}
+		in := func(f parsed) map[string]mdstore.Memory {
+			out := map[string]mdstore.Memory{}
 			for _, m := range f.memories {
 				m.Line = 0
 				out[m.ID] = m
@@ -899,83 +845,11 @@ func FuzzMergeMemories(f *testing.F) {
 	})
 }
 
-func FuzzDiff3(f *testing.F) {
-	f.Add("a\nb\nc\nd\ne\n", "A\nb\nc\nd\ne\n", "a\nb\nc\nd\nE\n", uint8(0), uint8(1), uint8(3), uint8(4))
-	f.Add("a\na\na\nb\na\n", "x\n", "", uint8(1), uint8(2), uint8(2), uint8(0))
-	f.Add("", "x", "y", uint8(0), uint8(0), uint8(0), uint8(0))
-	f.Fuzz(func(t *testing.T, base, ours, theirs string, i, j, k, l uint8) {
-		labels := MergeLabels{}.withDefaults()
-		mergeLines(base, ours, theirs, labels) // must not panic
-		for _, c := range []struct{ base, ours, theirs, want string }{{base, ours, base, ours}, {base, base, theirs, theirs}, {base, ours, ours, ours}} {
-			if got, n := mergeLines(c.base, c.ours, c.theirs, labels); got != c.want || n != 0 {
-				t.Fatalf("identity: merge(%q, %q, %q) = %q, %d conflicts", c.base, c.ours, c.theirs, got, n)
-			}
-		}
-		// Disjoint changes: ours replaces base lines [i, j) and theirs
-		// [k, l), with at least one line between.
-		if base != "" && !strings.HasSuffix(base, "\n") {
-			base += "\n"
-		}
-		lines := splitLines(base)
-		n := len(lines)
-		if n == 0 {
-			return
-		}
-		pos := []int{int(i) % (n + 1), int(j) % (n + 1), int(k) % (n + 1), int(l) % (n + 1)}
-		sort.Ints(pos)
-		if pos[2] <= pos[1] {
-			if pos[1] == n {
-				return
-			}
-			pos[2], pos[3] = pos[1]+1, max(pos[3], pos[1]+1)
-		}
-		fresh := func(tag, s string) []string {
-			var out []string
-			for i, l := range splitLines(s) {
-				l = fmt.Sprintf("\x00%s%d %s", tag, i, strings.TrimSuffix(l, "\n")) + "\n"
-				if strings.Contains(base, strings.TrimSuffix(l, "\n")) {
-					return nil
-				}
-				out = append(out, l)
-			}
-			return out
-		}
-		newOurs, newTheirs := fresh("ours", ours), fresh("theirs", theirs)
-		join := func(parts ...[]string) string {
-			var b strings.Builder
-			for _, p := range parts {
-				b.WriteString(strings.Join(p, ""))
-			}
-			return b.String()
-		}
-		o := join(lines[:pos[0]], newOurs, lines[pos[1]:])
-		th := join(lines[:pos[2]], newTheirs, lines[pos[3]:])
-		got, conflicts := mergeLines(base, o, th, labels)
-		if conflicts == 0 {
-			for _, l := range append(newOurs, newTheirs...) {
-				if !strings.Contains(got, l) {
-					t.Fatalf("merge lost %q:\n%s", l, got)
-				}
-			}
-		}
-		distinct := map[string]bool{}
-		for _, l := range lines {
-			distinct[l] = true
-		}
-		if len(distinct) == n {
-			want := join(lines[:pos[0]], newOurs, lines[pos[1]:pos[2]], newTheirs, lines[pos[3]:])
-			if got != want || conflicts != 0 {
-				t.Fatalf("disjoint changes of distinct lines: got %d conflicts\n%q\nwant\n%q", conflicts, got, want)
-			}
-		}
-	})
-}
-
-// TestMergeFixtures merges every case under testdata/merge: <name>/base,
+// TestMergeFixtures merges every case under testdata: <name>/base,
 // ours, theirs and want (a missing file is a missing side), with the
 // store path in <name>/path.
 func TestMergeFixtures(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join("testdata", "merge", "*"))
+	dirs, _ := filepath.Glob(filepath.Join("testdata", "*"))
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			read := func(name string) []byte {
@@ -986,11 +860,11 @@ func TestMergeFixtures(t *testing.T) {
 				return data
 			}
 			path := strings.TrimSpace(string(read("path")))
-			res, err := MergeFile(path, read("base"), read("ours"), read("theirs"), MergeLabels{})
+			res, err := File(path, read("base"), read("ours"), read("theirs"), Labels{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			loretest.Golden(t, filepath.Join("testdata", "merge", filepath.Base(dir), "want"), string(res.Data))
+			loretest.Golden(t, filepath.Join("testdata", filepath.Base(dir), "want"), string(res.Data))
 			if want := strings.Count(string(res.Data), "\n<<<<<<< ours\n"); res.Conflicts != want {
 				t.Fatalf("%d conflicts, %d marked", res.Conflicts, want)
 			}
@@ -1017,16 +891,16 @@ func FuzzMergeMemoryEdits(f *testing.F) {
 			return int(b)
 		}
 		clock := 1_700_000_000
-		mem := func(typ MemoryType, content string) Memory {
+		mem := func(typ mdstore.MemoryType, content string) mdstore.Memory {
 			clock += 1 + next()%3 // sometimes the same second: ids stay distinct by their hex
-			return Memory{ID: fmt.Sprintf("mem-%d-%04x", clock/2, clock%65536), Type: typ, Content: content, Tags: []string{"t"}, Created: "2026-01-01"}
+			return mdstore.Memory{ID: fmt.Sprintf("mem-%d-%04x", clock/2, clock%65536), Type: typ, Content: content, Tags: []string{"t"}, Created: "2026-01-01"}
 		}
-		base := []byte(MemoriesTemplate)
+		base := []byte(mdstore.MemoriesTemplate)
 		for n := next() % 10; n > 0; n-- {
-			base = insertMemory(base, mem(MemoryTypes[next()%4], fmt.Sprintf("base %d", clock)))
+			base = mdstore.InsertMemory(base, mem(mdstore.MemoryTypes[next()%4], fmt.Sprintf("base %d", clock)))
 		}
 		type value struct {
-			typ     MemoryType
+			typ     mdstore.MemoryType
 			content string
 		}
 		values := func(src []byte) map[string]value {
@@ -1040,28 +914,30 @@ func FuzzMergeMemoryEdits(f *testing.F) {
 			for n := next() % 8; n > 0; n-- {
 				ms := parseMemories(src, "").memories
 				op, arg := next()%6, next()
-				var m Memory
+				var m mdstore.Memory
 				if len(ms) > 0 {
 					m = ms[arg%len(ms)]
 				}
 				switch {
 				case op == 0 || len(ms) == 0:
-					src = insertMemory(src, mem(MemoryTypes[arg%4], side+" added"))
+					src = mdstore.InsertMemory(src, mem(mdstore.MemoryTypes[arg%4], side+" added"))
 				case op == 1:
-					src, _ = removeMemory(src, m.ID)
+					src, _ = mdstore.RemoveMemory(src, m.ID)
 				case op == 2:
 					edited := m
 					edited.Content = fmt.Sprintf("%s edited %d", side, arg%2) // both sides may make the same edit
-					src = []byte(strings.Replace(string(src), FormatMemory(m), FormatMemory(edited), 1))
+					src = []byte(strings.Replace(string(src), mdstore.FormatMemory(m), mdstore.FormatMemory(edited), 1))
 				case op == 3:
-					src, _ = removeMemory(src, m.ID)
-					m.Type = MemoryTypes[arg%4]
-					src = insertMemory(src, m)
+					src, _ = mdstore.RemoveMemory(src, m.ID)
+					m.Type = mdstore.MemoryTypes[arg%4]
+					src = mdstore.InsertMemory(src, m)
 				case op == 4:
-					section := "## " + MemoryTypes[arg%2+2*strings.Count(intro, "x")].Section() + "\n"
+					section := "## " + mdstore.MemoryTypes[arg%2+2*strings.Count(intro, "x")].Section() + "\n"
 					src = []byte(strings.Replace(string(src), section, section+intro+"\n", 1))
 				default:
-					src = addMemory(src, Memory{ID: "mem-1700000000-0000", Type: Context, Content: "added on both", Tags: []string{"t"}, Created: "2026-01-01"})
+					if !slices.ContainsFunc(mdstore.MemoryBlocks(src), func(b mdstore.MemoryBlock) bool { return b.ID == "mem-1700000000-0000" }) {
+						src = mdstore.InsertMemory(src, mdstore.Memory{ID: "mem-1700000000-0000", Type: mdstore.Context, Content: "added on both", Tags: []string{"t"}, Created: "2026-01-01"})
+					}
 				}
 			}
 			return src
@@ -1071,7 +947,7 @@ func FuzzMergeMemoryEdits(f *testing.F) {
 		clock = startClock // theirs' ids may be the same as ours': same id, other text
 		theirs := branch("theirs", "Their intro, x.", base)
 
-		res, err := MergeFile(MemoriesPath, base, ours, theirs, MergeLabels{})
+		res, err := File(mdstore.MemoriesPath, base, ours, theirs, Labels{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1143,12 +1019,12 @@ func FuzzMergeFrontmatter(f *testing.F) {
 	f.Add("---\na: 1\n---\n", "---\na: {x: [1, {y: z}]}\n---\n", "---\na: {x: [2]}\n---\n")
 	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
 		for _, path := range []string{knowledgePath, journalPath0004} {
-			if _, err := MergeFile(path, []byte(base), []byte(ours), []byte(theirs), MergeLabels{}); err != nil {
+			if _, err := File(path, []byte(base), []byte(ours), []byte(theirs), Labels{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		checkMergeIdentities(t, knowledgePath, base, ours)
-		data, n := mergeFrontmatter([]byte(base), []byte(ours), []byte(theirs), MergeLabels{}.withDefaults())
+		data, n := mergeFrontmatter([]byte(base), []byte(ours), []byte(theirs), Labels{})
 		db, okB := splitFrontmatterDoc([]byte(base))
 		do, okO := splitFrontmatterDoc([]byte(ours))
 		dt, okT := splitFrontmatterDoc([]byte(theirs))

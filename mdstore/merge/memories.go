@@ -1,23 +1,26 @@
-package mdstore
+package merge
 
 import (
 	"bytes"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"lore/internal/diff3"
+	"lore/mdstore"
 )
 
 // --- memories.md ---
 
 // memUnit is one memory block of memories.md as the merge sees it: the
-// blank line written before it (kept with the block, as insertMemory adds
-// and removeMemory removes them together) and the block itself.
+// blank line written before it (kept with the block, as mdstore.InsertMemory adds
+// and mdstore.RemoveMemory removes them together) and the block itself.
 type memUnit struct {
 	id    string
-	typ   MemoryType // the section it is under
-	blank string     // the blank line before the block, "" if none
-	block string     // from "### <id>" to its last content or metadata line
-	gap   int        // how many prose lines come before it
+	typ   mdstore.MemoryType // the section it is under
+	blank string             // the blank line before the block, "" if none
+	block string             // from "### <id>" to its last content or metadata line
+	gap   int                // how many prose lines come before it
 }
 
 // text is the block without its final line break, for comparisons.
@@ -34,24 +37,23 @@ type memLayout struct {
 }
 
 func layoutMemories(src []byte) *memLayout {
-	f := parseMemories(src, "")
 	text := string(src)
 	l := &memLayout{byID: map[string]*memUnit{}}
-	typ := Pattern // seed 001 starts in Patterns
+	typ := mdstore.Pattern // seed 001 starts in Patterns
 	addProse := func(s string) {
-		for _, line := range splitLines(s) {
-			if t, ok := sectionHeading(line); ok {
+		for _, line := range diff3.SplitLines(s) {
+			if t, ok := mdstore.SectionOf(line); ok {
 				typ = t
 			}
 			l.prose = append(l.prose, line)
 		}
 	}
 	pos := 0
-	for _, b := range f.blocks {
-		if _, dup := l.byID[b.id]; dup {
+	for _, b := range mdstore.MemoryBlocks(src) {
+		if _, dup := l.byID[b.ID]; dup {
 			continue // stays in the prose
 		}
-		start := b.start
+		start := b.Start
 		blank := ""
 		if start > pos && text[start-1] == '\n' {
 			prev := strings.LastIndexByte(text[:start-1], '\n') + 1
@@ -60,26 +62,13 @@ func layoutMemories(src []byte) *memLayout {
 			}
 		}
 		addProse(text[pos:start])
-		u := &memUnit{id: b.id, typ: typ, blank: blank, block: text[b.start:b.end], gap: len(l.prose)}
+		u := &memUnit{id: b.ID, typ: typ, blank: blank, block: text[b.Start:b.End], gap: len(l.prose)}
 		l.units = append(l.units, u)
-		l.byID[b.id] = u
-		pos = b.end
+		l.byID[b.ID] = u
+		pos = b.End
 	}
 	addProse(text[pos:])
 	return l
-}
-
-// sectionHeading reads a line as the parser does and reports the type
-// whose "## " section it opens.
-func sectionHeading(line string) (MemoryType, bool) {
-	text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-	if headingLevel(text) != 2 {
-		return "", false
-	}
-	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, "\uFFFD")
-	}
-	return typeOfSection(strings.TrimSpace(text[2:]))
 }
 
 // memPiece is a piece of the merged memories.md: a prose line, or a memory
@@ -96,12 +85,12 @@ type memPiece struct {
 type memOut struct {
 	id    string
 	unix  int64
-	typ   MemoryType
+	typ   mdstore.MemoryType
 	blank string
 	text  string
 }
 
-func memoryUnix(id string) int64 { return Memory{ID: id}.Unix() }
+func memoryUnix(id string) int64 { return mdstore.Memory{ID: id}.Unix() }
 
 // merge3 is the three-way rule for one value: a side that did not change
 // it gives way to the other; the same change on both sides is that change.
@@ -120,7 +109,7 @@ func merge3[T comparable](base, ours, theirs T, inBase bool) (v T, fromTheirs, c
 // mergeMemories merges memories.md by memory id. The result is ours' file
 // with theirs' changes applied: theirs' new memories go into their sections,
 // newest first; the prose outside the blocks merges line by line.
-func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) {
+func mergeMemories(base, ours, theirs []byte, labels Labels) ([]byte, int) {
 	lb, lo, lt := layoutMemories(base), layoutMemories(ours), layoutMemories(theirs)
 	conflicts := 0
 	conflictText := func(o, t *memUnit) string {
@@ -132,7 +121,7 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 		if t != nil {
 			theirsBlock = t.block
 		}
-		labels.writeConflict(&b, oursBlock, theirsBlock)
+		labels.WriteConflict(&b, oursBlock, theirsBlock)
 		return b.String()
 	}
 
@@ -156,7 +145,7 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 			if b != nil {
 				bt, bb, bbl = string(b.typ), b.text(), b.blank
 			}
-			typ, _, typConflict := merge3(MemoryType(bt), o.typ, t.typ, b != nil)
+			typ, _, typConflict := merge3(mdstore.MemoryType(bt), o.typ, t.typ, b != nil)
 			_, textTheirs, textConflict := merge3(bb, o.text(), t.text(), b != nil)
 			if blank, _, c := merge3(bbl, o.blank, t.blank, b != nil); !c {
 				out.blank = blank
@@ -178,7 +167,7 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 	}
 
 	// The prose, with ours' memories in the gaps between its lines.
-	d := newDiff3(lb.prose, lo.prose, lt.prose)
+	d := diff3.New(lb.prose, lo.prose, lt.prose)
 	gaps := make([][]*memOut, len(lo.prose)+1)
 	for _, o := range lo.units {
 		if out := kept[o]; out != nil {
@@ -189,9 +178,9 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 	for i := range exact {
 		exact[i] = true
 	}
-	for _, c := range d.chunks {
-		if d.resolve(c) != takeOurs {
-			for g := c.ours.lo; g <= c.ours.hi; g++ {
+	for _, c := range d.Chunks {
+		if d.Resolve(c) != diff3.TakeOurs {
+			for g := c.Ours.Lo; g <= c.Ours.Hi; g++ {
 				exact[g] = false
 			}
 		}
@@ -203,9 +192,9 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 			pieces = append(pieces, memPiece{unit: u})
 		}
 	}
-	for _, c := range d.chunks {
-		if d.resolve(c) == takeOurs {
-			for k := c.ours.lo; k < c.ours.hi; k++ {
+	for _, c := range d.Chunks {
+		if d.Resolve(c) == diff3.TakeOurs {
+			for k := c.Ours.Lo; k < c.Ours.Hi; k++ {
 				if exact[k] {
 					emitUnits(gaps[k])
 				}
@@ -217,22 +206,22 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 		// before the new lines up to the last one theirs has before them
 		// too, the others after (as under a heading whose intro changed).
 		var us []*memOut
-		for g := c.ours.lo; g <= c.ours.hi; g++ {
+		for g := c.Ours.Lo; g <= c.Ours.Hi; g++ {
 			us = append(us, gaps[g]...)
 		}
 		before := 0
 		for i, u := range us {
-			if t := lt.byID[u.id]; t != nil && t.gap <= c.theirs.lo {
+			if t := lt.byID[u.id]; t != nil && t.gap <= c.Theirs.Lo {
 				before = i + 1
 			}
 		}
 		emitUnits(us[:before])
-		if d.resolve(c) == takeTheirs {
-			for _, l := range lt.prose[c.theirs.lo:c.theirs.hi] {
+		if d.Resolve(c) == diff3.TakeTheirs {
+			for _, l := range lt.prose[c.Theirs.Lo:c.Theirs.Hi] {
 				pieces = append(pieces, memPiece{line: l, fromTheirs: true})
 			}
 		} else {
-			conflicts += d.writeChunk(emitLine, c, labels)
+			conflicts += d.WriteChunk(emitLine, c, labels)
 		}
 		emitUnits(us[before:])
 	}
@@ -262,13 +251,13 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 	}
 
 	pieces = settleMemories(placeMemories(pieces))
-	var w lineWriter
+	var w diff3.LineWriter
 	for _, p := range pieces {
 		if p.unit != nil {
-			w.add(p.unit.blank)
-			w.add(p.unit.text)
+			w.Add(p.unit.blank)
+			w.Add(p.unit.text)
 		} else {
-			w.add(p.line)
+			w.Add(p.line)
 		}
 	}
 	return []byte(w.String()), conflicts
@@ -279,19 +268,19 @@ func mergeMemories(base, ours, theirs []byte, labels MergeLabels) ([]byte, int) 
 // second. A section without memories gets it under its heading (after an
 // introductory paragraph); a missing section is created in the canonical
 // order, as insertParsed does.
-func insertMemoryPiece(pieces []memPiece, u *memOut, typ MemoryType) []memPiece {
+func insertMemoryPiece(pieces []memPiece, u *memOut, typ mdstore.MemoryType) []memPiece {
 	insert := func(at int, ps ...memPiece) []memPiece {
 		out := make([]memPiece, 0, len(pieces)+len(ps))
 		out = append(out, pieces[:at]...)
 		out = append(out, ps...)
 		return append(out, pieces[at:]...)
 	}
-	cur := Pattern
+	cur := mdstore.Pattern
 	header, last := -1, -1
-	headers := map[MemoryType]int{}
+	headers := map[mdstore.MemoryType]int{}
 	for i, p := range pieces {
 		if p.unit == nil {
-			if t, ok := sectionHeading(p.line); ok {
+			if t, ok := mdstore.SectionOf(p.line); ok {
 				cur = t
 				if _, seen := headers[t]; !seen {
 					headers[t] = i
@@ -320,7 +309,7 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ MemoryType) []memPiece 
 		at := header + 1
 		for at < len(pieces) && pieces[at].unit == nil {
 			text := strings.TrimSuffix(strings.TrimSuffix(pieces[at].line, "\n"), "\r")
-			if strings.TrimSpace(text) == "" || headingLevel(text) > 0 {
+			if strings.TrimSpace(text) == "" || mdstore.HeadingLevel(text) > 0 {
 				break
 			}
 			at++
@@ -329,7 +318,7 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ MemoryType) []memPiece 
 	}
 	section := memPiece{line: "## " + typ.Section() + "\n"}
 	after := false
-	for _, t := range MemoryTypes {
+	for _, t := range mdstore.MemoryTypes {
 		if t == typ {
 			after = true
 			continue
@@ -341,7 +330,7 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ MemoryType) []memPiece 
 	// At the end, after a blank line; an empty file becomes the template.
 	if blankPieces(pieces) {
 		pieces = nil
-		for _, l := range splitLines(MemoriesTemplate) {
+		for _, l := range diff3.SplitLines(mdstore.MemoriesTemplate) {
 			pieces = append(pieces, memPiece{line: l})
 		}
 		return insertMemoryPiece(pieces, u, typ)
@@ -367,25 +356,25 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ MemoryType) []memPiece 
 // place, the file keeps one heading (ours' if it has one), as many as the
 // side with more of them has.
 func dropDuplicateSections(pieces []memPiece, ours, theirs []string) []memPiece {
-	count := func(lines []string) map[MemoryType]int {
-		n := map[MemoryType]int{}
+	count := func(lines []string) map[mdstore.MemoryType]int {
+		n := map[mdstore.MemoryType]int{}
 		for _, l := range lines {
-			if t, ok := sectionHeading(l); ok {
+			if t, ok := mdstore.SectionOf(l); ok {
 				n[t]++
 			}
 		}
 		return n
 	}
 	no, nt := count(ours), count(theirs)
-	merged := map[MemoryType]int{}
+	merged := map[mdstore.MemoryType]int{}
 	for _, p := range pieces {
-		if t, ok := sectionHeading(p.line); ok && p.unit == nil {
+		if t, ok := mdstore.SectionOf(p.line); ok && p.unit == nil {
 			merged[t]++
 		}
 	}
 	for i := len(pieces) - 1; i >= 0; i-- {
 		p := pieces[i]
-		if t, ok := sectionHeading(p.line); ok && p.unit == nil && p.fromTheirs && merged[t] > max(no[t], nt[t]) {
+		if t, ok := mdstore.SectionOf(p.line); ok && p.unit == nil && p.fromTheirs && merged[t] > max(no[t], nt[t]) {
 			pieces = slices.Delete(pieces, i, i+1)
 			merged[t]--
 		}
@@ -399,10 +388,10 @@ func dropDuplicateSections(pieces []memPiece, ours, theirs []string) []memPiece 
 func placeMemories(pieces []memPiece) []memPiece {
 	for moved := true; moved; {
 		moved = false
-		cur := Pattern
+		cur := mdstore.Pattern
 		for i, p := range pieces {
 			if p.unit == nil {
-				if t, ok := sectionHeading(p.line); ok {
+				if t, ok := mdstore.SectionOf(p.line); ok {
 					cur = t
 				}
 				continue
@@ -439,12 +428,10 @@ func settleMemories(pieces []memPiece) []memPiece {
 			if !utf8.ValidString(text) {
 				text = strings.ToValidUTF8(text, "\uFFFD")
 			}
-			if headingLevel(text) > 0 {
+			if mdstore.HeadingLevel(text) > 0 {
 				break
 			}
-			if _, quote := contentLine(text); quote {
-				last = j
-			} else if _, _, meta := matchMetadata(text); meta {
+			if mdstore.IsBlockLine(text) {
 				last = j
 			}
 		}

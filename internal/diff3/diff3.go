@@ -1,13 +1,17 @@
-package mdstore
+// Package diff3 merges three versions of a text line by line, as GNU diff3
+// and git do: each side is lined up with the base by a longest common
+// subsequence (Myers' algorithm in linear space), and what only one side
+// changed is taken from it; what both changed differently is a conflict,
+// marked in git's default style. It is what lore's merge driver falls
+// back to for anything it cannot merge entry by entry.
+package diff3
 
 import (
 	"strings"
 )
 
-// --- diff3, line by line ---
-
-// splitLines cuts s after every '\n'; the last line may have none.
-func splitLines(s string) []string {
+// SplitLines cuts s after every '\n'; the last line may have none.
+func SplitLines(s string) []string {
 	var lines []string
 	for s != "" {
 		i := strings.IndexByte(s, '\n')
@@ -21,34 +25,38 @@ func splitLines(s string) []string {
 	return lines
 }
 
-// span is the lines [lo, hi) of one side.
-type span struct{ lo, hi int }
+// Span is the lines [Lo, Hi) of one side.
+type Span struct{ Lo, Hi int }
 
-// diff3Chunk is a run of lines that all three sides share (stable) or the
+// Chunk is a run of lines that all three sides share (Stable) or the
 // lines between two such runs.
-type diff3Chunk struct {
-	stable             bool
-	base, ours, theirs span
+type Chunk struct {
+	Stable             bool
+	Base, Ours, Theirs Span
 }
+
+// Resolution is the way a chunk resolves.
+type Resolution int
 
 // The ways a chunk resolves.
 const (
-	takeOurs = iota // stable, changed by ours only, or changed alike on both sides
-	takeTheirs
-	takeConflict
+	TakeOurs     Resolution = iota // stable, changed by ours only, or changed alike on both sides
+	TakeTheirs                     // changed by theirs only
+	TakeConflict                   // changed differently on both sides
 )
 
-// diff3 lines up ours and theirs against base, as GNU diff3 and git do:
+// Diff lines up ours and theirs against base, as GNU diff3 and git do:
 // each side is matched with base by a longest common subsequence, and the
 // base lines matched on both sides, in order, split the files into chunks.
-type diff3 struct {
+type Diff struct {
 	base, ours, theirs []string
 	b, o, t            []int // the lines as numbers, equal lines equal numbers
-	chunks             []diff3Chunk
+	Chunks             []Chunk
 }
 
-func newDiff3(base, ours, theirs []string) *diff3 {
-	d := &diff3{base: base, ours: ours, theirs: theirs}
+// New lines up the lines of three versions (SplitLines).
+func New(base, ours, theirs []string) *Diff {
+	d := &Diff{base: base, ours: ours, theirs: theirs}
 	ids := map[string]int{}
 	number := func(lines []string) []int {
 		out := make([]int, len(lines))
@@ -71,7 +79,7 @@ func newDiff3(base, ours, theirs []string) *diff3 {
 			i, j, k = i+1, j+1, k+1
 		}
 		if n := i - start; n > 0 {
-			d.chunks = append(d.chunks, diff3Chunk{stable: true, base: span{start, i}, ours: span{j - n, j}, theirs: span{k - n, k}})
+			d.Chunks = append(d.Chunks, Chunk{Stable: true, Base: Span{start, i}, Ours: Span{j - n, j}, Theirs: Span{k - n, k}})
 		}
 		next := i
 		for next < len(d.b) && (mo[next] < 0 || mt[next] < 0) {
@@ -79,67 +87,67 @@ func newDiff3(base, ours, theirs []string) *diff3 {
 		}
 		if next == len(d.b) {
 			if i < len(d.b) || j < len(d.o) || k < len(d.t) {
-				d.chunks = append(d.chunks, diff3Chunk{base: span{i, len(d.b)}, ours: span{j, len(d.o)}, theirs: span{k, len(d.t)}})
+				d.Chunks = append(d.Chunks, Chunk{Base: Span{i, len(d.b)}, Ours: Span{j, len(d.o)}, Theirs: Span{k, len(d.t)}})
 			}
 			return d
 		}
-		d.chunks = append(d.chunks, diff3Chunk{base: span{i, next}, ours: span{j, mo[next]}, theirs: span{k, mt[next]}})
+		d.Chunks = append(d.Chunks, Chunk{Base: Span{i, next}, Ours: Span{j, mo[next]}, Theirs: Span{k, mt[next]}})
 		i, j, k = next, mo[next], mt[next]
 	}
 }
 
-func equalRuns(a []int, as span, b []int, bs span) bool {
-	if as.hi-as.lo != bs.hi-bs.lo {
+func equalRuns(a []int, as Span, b []int, bs Span) bool {
+	if as.Hi-as.Lo != bs.Hi-bs.Lo {
 		return false
 	}
-	for i := 0; i < as.hi-as.lo; i++ {
-		if a[as.lo+i] != b[bs.lo+i] {
+	for i := 0; i < as.Hi-as.Lo; i++ {
+		if a[as.Lo+i] != b[bs.Lo+i] {
 			return false
 		}
 	}
 	return true
 }
 
-// resolve says which side a chunk takes.
-func (d *diff3) resolve(c diff3Chunk) int {
+// Resolve says which side a chunk takes.
+func (d *Diff) Resolve(c Chunk) Resolution {
 	switch {
-	case c.stable, equalRuns(d.t, c.theirs, d.b, c.base), equalRuns(d.o, c.ours, d.t, c.theirs):
-		return takeOurs
-	case equalRuns(d.o, c.ours, d.b, c.base):
-		return takeTheirs
+	case c.Stable, equalRuns(d.t, c.Theirs, d.b, c.Base), equalRuns(d.o, c.Ours, d.t, c.Theirs):
+		return TakeOurs
+	case equalRuns(d.o, c.Ours, d.b, c.Base):
+		return TakeTheirs
 	}
-	return takeConflict
+	return TakeConflict
 }
 
-// writeChunk writes the merged lines of a chunk that is not a conflict, or
+// WriteChunk writes the merged lines of a chunk that is not a conflict, or
 // the conflict with the lines both sides share at its start and end left
 // outside the markers (git's "zealous" merge). It returns the conflicts
 // written.
-func (d *diff3) writeChunk(emit func(string), c diff3Chunk, labels MergeLabels) int {
-	switch d.resolve(c) {
-	case takeOurs:
-		for _, l := range d.ours[c.ours.lo:c.ours.hi] {
+func (d *Diff) WriteChunk(emit func(string), c Chunk, labels Labels) int {
+	switch d.Resolve(c) {
+	case TakeOurs:
+		for _, l := range d.ours[c.Ours.Lo:c.Ours.Hi] {
 			emit(l)
 		}
 		return 0
-	case takeTheirs:
-		for _, l := range d.theirs[c.theirs.lo:c.theirs.hi] {
+	case TakeTheirs:
+		for _, l := range d.theirs[c.Theirs.Lo:c.Theirs.Hi] {
 			emit(l)
 		}
 		return 0
 	}
-	o, t := c.ours, c.theirs
-	for o.lo < o.hi && t.lo < t.hi && d.o[o.lo] == d.t[t.lo] {
-		emit(d.ours[o.lo])
-		o.lo, t.lo = o.lo+1, t.lo+1
+	o, t := c.Ours, c.Theirs
+	for o.Lo < o.Hi && t.Lo < t.Hi && d.o[o.Lo] == d.t[t.Lo] {
+		emit(d.ours[o.Lo])
+		o.Lo, t.Lo = o.Lo+1, t.Lo+1
 	}
 	var suffix []string
-	for o.lo < o.hi && t.lo < t.hi && d.o[o.hi-1] == d.t[t.hi-1] {
-		suffix = append(suffix, d.ours[o.hi-1])
-		o.hi, t.hi = o.hi-1, t.hi-1
+	for o.Lo < o.Hi && t.Lo < t.Hi && d.o[o.Hi-1] == d.t[t.Hi-1] {
+		suffix = append(suffix, d.ours[o.Hi-1])
+		o.Hi, t.Hi = o.Hi-1, t.Hi-1
 	}
 	var b strings.Builder
-	labels.writeConflict(&b, strings.Join(d.ours[o.lo:o.hi], ""), strings.Join(d.theirs[t.lo:t.hi], ""))
+	labels.WriteConflict(&b, strings.Join(d.ours[o.Lo:o.Hi], ""), strings.Join(d.theirs[t.Lo:t.Hi], ""))
 	emit(b.String())
 	for i := len(suffix) - 1; i >= 0; i-- {
 		emit(suffix[i])
@@ -147,14 +155,14 @@ func (d *diff3) writeChunk(emit func(string), c diff3Chunk, labels MergeLabels) 
 	return 1
 }
 
-// mergeLines is a three-way merge of text by lines, with git's default
-// conflict style.
-func mergeLines(base, ours, theirs string, labels MergeLabels) (string, int) {
-	d := newDiff3(splitLines(base), splitLines(ours), splitLines(theirs))
-	var w lineWriter
+// Merge merges ours and theirs, both descended from base, by lines, and
+// returns the result and how many conflicts it holds.
+func Merge(base, ours, theirs string, labels Labels) (string, int) {
+	d := New(SplitLines(base), SplitLines(ours), SplitLines(theirs))
+	var w LineWriter
 	conflicts := 0
-	for _, c := range d.chunks {
-		conflicts += d.writeChunk(w.add, c, labels)
+	for _, c := range d.Chunks {
+		conflicts += d.WriteChunk(w.Add, c, labels)
 	}
 	return w.String(), conflicts
 }
@@ -275,4 +283,56 @@ func middleSnake(a, b []int) (x, y int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// Labels name the sides in conflict markers. Base is accepted for git's
+// %O but not shown: markers are git's default "merge" style, which shows
+// ours and theirs only. An empty label is "ours", "base" or "theirs".
+type Labels struct{ Ours, Base, Theirs string }
+
+func (l Labels) withDefaults() Labels {
+	clean := func(s, def string) string {
+		s = strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+		if strings.TrimSpace(s) == "" {
+			return def
+		}
+		return s
+	}
+	return Labels{Ours: clean(l.Ours, "ours"), Base: clean(l.Base, "base"), Theirs: clean(l.Theirs, "theirs")}
+}
+
+// WriteConflict writes one conflict: ours' text and theirs' text between
+// markers, each side ending with a line break.
+func (l Labels) WriteConflict(b *strings.Builder, ours, theirs string) {
+	l = l.withDefaults()
+	b.WriteString("<<<<<<< " + l.Ours + "\n")
+	WriteLines(b, ours)
+	b.WriteString("=======\n")
+	WriteLines(b, theirs)
+	b.WriteString(">>>>>>> " + l.Theirs + "\n")
+}
+
+// WriteLines writes s, ending it with a line break if it has none.
+func WriteLines(b *strings.Builder, s string) {
+	b.WriteString(s)
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		b.WriteByte('\n')
+	}
+}
+
+// LineWriter joins lines and blocks of text, starting each on a new line:
+// a piece that follows one without a final line break gets one first. Only
+// the last line of a side can lack its break, so joining a side's own
+// pieces in order gives back its bytes.
+type LineWriter struct{ strings.Builder }
+
+// Add writes s on a line of its own.
+func (w *LineWriter) Add(s string) {
+	if s == "" {
+		return
+	}
+	if n := w.Len(); n > 0 && w.String()[n-1] != '\n' {
+		w.WriteByte('\n')
+	}
+	w.WriteString(s)
 }
