@@ -119,6 +119,11 @@ func (s *Store) GitIndex() (path, prefix string) {
 // InRepository reports whether the store is inside a git worktree.
 func (s *Store) InRepository() bool { return s.repo != nil }
 
+// Repo is the git repository the store is in, nil outside git: for what
+// lore sets up around the store (hooks, the merge driver's registration).
+// Changes to the store itself go through the Store.
+func (s *Store) Repo() *gitx.Repo { return s.repo }
+
 // Config is the store's configuration.
 func (s *Store) Config() Config { return s.config }
 
@@ -352,22 +357,31 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 	return deleted, res, nil
 }
 
-// Init creates .agent/memories.md from the template and, in a git
-// repository, adds the MergeAttributes lines .gitattributes lacks, in one
-// commit. An existing memories.md is left alone unless force is set;
-// created reports whether it was written.
-func (s *Store) Init(force bool) (created bool, res *WriteResult, err error) {
+// FileEdit is a change to a file of the repository beside the store's
+// own, such as .gitattributes, committed with the store's changes: Apply
+// returns the file's new content, or nil when it needs no change. Subject
+// says what it does, for a commit that makes no other change.
+type FileEdit struct {
+	Path    string // relative to the store root
+	Subject string
+	Apply   func(old []byte) []byte
+}
+
+// Init creates .agent/memories.md from the template and applies the
+// extra edits (lore's merge lines in .gitattributes, say), in one commit.
+// An existing memories.md is left alone unless force is set; created
+// reports whether it was written.
+func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteResult, err error) {
 	res, err = s.write(func(tx *storeTx) error {
 		_, exists, err := tx.read(MemoriesPath)
 		if err != nil {
 			return err
 		}
-		attributes, _, err := tx.read(AttributesPath)
+		applied, err := applyEdits(tx, extra)
 		if err != nil {
 			return err
 		}
-		addAttrs := s.repo != nil && addAttributes(attributes) != nil
-		if exists && !force && !addAttrs {
+		if exists && !force && len(applied) == 0 {
 			return nil
 		}
 		verb := "init"
@@ -380,21 +394,49 @@ func (s *Store) Init(force bool) (created bool, res *WriteResult, err error) {
 				verb = "reinit"
 			}
 		}
-		if addAttrs {
-			// Branches that carry memories merge entry by entry.
-			tx.edit(AttributesPath, func(old []byte, _ bool) ([]byte, bool, error) {
-				if next := addAttributes(old); next != nil {
-					return next, true, nil
-				}
-				return old, true, nil
-			})
-		}
 		if !created {
-			tx.message(commitMessage("lore: merge memory files with lore's merge driver", "", "Lore-Kind", "store"))
+			tx.message(commitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
 			return nil
 		}
 		tx.message(commitMessage("lore: "+verb+" memory store", "", "Lore-Kind", "store"))
 		return nil
 	})
 	return created, res, err
+}
+
+// EditFiles applies edits in one commit (of those files alone); changed
+// is false when none of them changed anything.
+func (s *Store) EditFiles(edits ...FileEdit) (changed bool, res *WriteResult, err error) {
+	res, err = s.write(func(tx *storeTx) error {
+		applied, err := applyEdits(tx, edits)
+		if err != nil || len(applied) == 0 {
+			return err
+		}
+		changed = true
+		tx.message(commitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
+		return nil
+	})
+	return changed, res, err
+}
+
+// applyEdits registers the edits that change their file and returns them.
+func applyEdits(tx *storeTx, edits []FileEdit) ([]FileEdit, error) {
+	var applied []FileEdit
+	for _, e := range edits {
+		data, _, err := tx.read(e.Path)
+		if err != nil {
+			return nil, err
+		}
+		if e.Apply(data) == nil {
+			continue
+		}
+		applied = append(applied, e)
+		tx.edit(e.Path, func(old []byte, _ bool) ([]byte, bool, error) {
+			if next := e.Apply(old); next != nil {
+				return next, true, nil
+			}
+			return old, true, nil
+		})
+	}
+	return applied, nil
 }

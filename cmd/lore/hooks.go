@@ -89,17 +89,17 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		if !s.InRepository() {
 			return fmt.Errorf("lore hooks install needs a git repository (%s is not in one); use --claude for Claude Code's hooks alone", s.Root())
 		}
-		changes, err := hooks.InstallGitHooks(s.HooksDir())
+		changes, err := hooks.InstallGitHooks(s.Repo().HooksDir())
 		printHookChanges(p, e, changes)
 		if err != nil {
 			return err
 		}
-		if changed, err := s.RegisterMergeDriver(); err != nil {
+		if changed, err := hooks.RegisterMergeDriver(s.Repo()); err != nil {
 			return err
 		} else if changed {
 			fmt.Fprintln(p.out, "merge driver: registered in .git/config ([merge \"lore\"])")
 		}
-		changed, res, err := s.AddMergeAttributes()
+		changed, res, err := s.EditFiles(hooks.AttributesEdit)
 		if err != nil {
 			return err
 		}
@@ -133,12 +133,12 @@ func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
 	}
 	p := g.printer(e)
 	if opts.git && s.InRepository() {
-		changes, err := hooks.UninstallGitHooks(s.HooksDir())
+		changes, err := hooks.UninstallGitHooks(s.Repo().HooksDir())
 		printHookChanges(p, e, changes)
 		if err != nil {
 			return err
 		}
-		if changed, err := s.UnregisterMergeDriver(); err != nil {
+		if changed, err := hooks.UnregisterMergeDriver(s.Repo()); err != nil {
 			return err
 		} else if changed {
 			fmt.Fprintln(p.out, "merge driver: removed from .git/config (git merges .agent/ files line by line again)")
@@ -181,14 +181,15 @@ func runHooksStatus(e *env, g globals, format string) error {
 		return err
 	}
 	p := g.printer(e)
-	st := hooksStatus{MergeDriver: s.MergeDriverCommand(), ClaudeSettings: hooks.ClaudeSettingsPath(s.Root())}
+	st := hooksStatus{ClaudeSettings: hooks.ClaudeSettingsPath(s.Root())}
 	if s.InRepository() {
-		st.HooksDir = s.HooksDir()
+		st.HooksDir = s.Repo().HooksDir()
+		st.MergeDriver = hooks.MergeDriverCommand(s.Repo())
 		if st.Hooks, err = hooks.GitHooksStatus(st.HooksDir); err != nil {
 			return err
 		}
 	}
-	if st.MergeAttributes, err = s.HasMergeAttributes(); err != nil {
+	if st.MergeAttributes, err = hooks.HasMergeAttributes(s); err != nil {
 		return err
 	}
 	if st.Claude, err = hooks.ClaudeStatus(st.ClaudeSettings); err != nil {

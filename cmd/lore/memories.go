@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/hooks"
 	"lore/mdstore"
 	"lore/prompt"
 	"lore/usage"
@@ -96,15 +97,21 @@ func runInit(e *env, g globals, opts initOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	created, res, err := s.Init(opts.force)
+	// In a repository, branches that carry memories merge entry by entry:
+	// .gitattributes, committed with the store, says which files go to
+	// lore's merge driver, and each clone's configuration says what it
+	// runs.
+	var attributes []mdstore.FileEdit
+	if s.InRepository() {
+		attributes = append(attributes, hooks.AttributesEdit)
+	}
+	created, res, err := s.Init(opts.force, attributes...)
 	if err != nil {
 		return err
 	}
 	printNotices(p, res)
 	if s.InRepository() {
-		// Each clone says what the merge driver runs; .gitattributes,
-		// committed, says which files go to it.
-		if _, err := s.RegisterMergeDriver(); err != nil {
+		if _, err := hooks.RegisterMergeDriver(s.Repo()); err != nil {
 			p.notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", humanMessage(err)))
 		}
 	}
