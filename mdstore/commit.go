@@ -1,0 +1,188 @@
+package mdstore
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"lore/internal/gitx"
+)
+
+// WriteResult says what a change did in git.
+type WriteResult struct {
+	Mode    string // "commit", "stage" or "files"
+	Commit  string // the new commit, "" when nothing was committed
+	Branch  string // the branch committed to, "" when detached
+	Notices []string
+}
+
+// write runs one change: build registers edits (with store paths) and the
+// commit message. It becomes one commit, or less if the configuration or
+// the repository's state says so.
+func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
+	opts := gitx.Options{LockTimeout: s.config.LockTimeout, Now: s.now}
+	switch s.config.Commit {
+	case CommitStage:
+		opts.Mode = gitx.ModeStage
+	case CommitNone:
+		opts.Mode = gitx.ModeFiles
+	}
+	var res *gitx.Result
+	var err error
+	if s.repo == nil {
+		lock := filepath.Join(s.root, Dir, ".lore")
+		stx := &storeTx{}
+		res, err = gitx.UpdateFiles(s.root, lock, opts, func(tx *gitx.Tx) error {
+			stx.tx = tx
+			return build(stx)
+		})
+		if err == nil && stx.edits > 0 {
+			res.Notices = append(res.Notices, "not a git repository: lore wrote the files only (no commit)")
+		}
+	} else {
+		res, err = s.repo.Update(opts, func(tx *gitx.Tx) error {
+			return build(&storeTx{tx: tx, prefix: s.prefix})
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteResult{Mode: res.Mode.String(), Branch: res.Branch, Notices: res.Notices}
+	if !res.Commit.IsZero() {
+		out.Commit = res.Commit.String()
+	}
+	return out, nil
+}
+
+// storeTx adapts a gitx.Tx to store paths.
+type storeTx struct {
+	tx     *gitx.Tx
+	prefix string
+	edits  int
+}
+
+func (t *storeTx) path(p string) string {
+	if t.prefix == "" {
+		return p
+	}
+	return t.prefix + "/" + p
+}
+
+func (t *storeTx) read(p string) ([]byte, bool, error) { return t.tx.ReadFile(t.path(p)) }
+
+func (t *storeTx) readDir(p string) ([]os.DirEntry, error) { return t.tx.ReadDir(t.path(p)) }
+
+func (t *storeTx) edit(p string, fn gitx.EditFunc) {
+	t.edits++
+	t.tx.Edit(t.path(p), fn)
+}
+
+func (t *storeTx) message(m string) { t.tx.SetMessage(m) }
+
+// commitMessage builds "lore: <verb> <what> <id>", the body and the
+// trailers that make lore's commits searchable with git log --grep.
+func commitMessage(subject, body string, trailers ...string) string {
+	var b strings.Builder
+	b.WriteString(subject + "\n")
+	if body = strings.TrimSpace(body); body != "" {
+		if len(body) > 2000 {
+			cut := 2000
+			for cut > 0 && body[cut]&0xC0 == 0x80 { // do not split a UTF-8 character
+				cut--
+			}
+			body = body[:cut] + " …"
+		}
+		b.WriteString("\n" + body + "\n")
+	}
+	if len(trailers) > 0 {
+		b.WriteString("\n")
+		for i := 0; i+1 < len(trailers); i += 2 {
+			b.WriteString(trailers[i] + ": " + trailers[i+1] + "\n")
+		}
+	}
+	return b.String()
+}
+
+// FileEdit is a change to a file of the repository beside the store's
+// own, such as .gitattributes, committed with the store's changes: Apply
+// returns the file's new content, or nil when it needs no change. Subject
+// says what it does, for a commit that makes no other change.
+type FileEdit struct {
+	Path    string // relative to the store root
+	Subject string
+	Apply   func(old []byte) []byte
+}
+
+// Init creates .agent/memories.md from the template and applies the
+// extra edits (lore's merge lines in .gitattributes, say), in one commit.
+// An existing memories.md is left alone unless force is set; created
+// reports whether it was written.
+func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteResult, err error) {
+	res, err = s.write(func(tx *storeTx) error {
+		_, exists, err := tx.read(MemoriesPath)
+		if err != nil {
+			return err
+		}
+		applied, err := applyEdits(tx, extra)
+		if err != nil {
+			return err
+		}
+		if exists && !force && len(applied) == 0 {
+			return nil
+		}
+		verb := "init"
+		if !exists || force {
+			created = true
+			tx.edit(MemoriesPath, func([]byte, bool) ([]byte, bool, error) {
+				return []byte(MemoriesTemplate), true, nil
+			})
+			if exists {
+				verb = "reinit"
+			}
+		}
+		if !created {
+			tx.message(commitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
+			return nil
+		}
+		tx.message(commitMessage("lore: "+verb+" memory store", "", "Lore-Kind", "store"))
+		return nil
+	})
+	return created, res, err
+}
+
+// EditFiles applies edits in one commit (of those files alone); changed
+// is false when none of them changed anything.
+func (s *Store) EditFiles(edits ...FileEdit) (changed bool, res *WriteResult, err error) {
+	res, err = s.write(func(tx *storeTx) error {
+		applied, err := applyEdits(tx, edits)
+		if err != nil || len(applied) == 0 {
+			return err
+		}
+		changed = true
+		tx.message(commitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
+		return nil
+	})
+	return changed, res, err
+}
+
+// applyEdits registers the edits that change their file and returns them.
+func applyEdits(tx *storeTx, edits []FileEdit) ([]FileEdit, error) {
+	var applied []FileEdit
+	for _, e := range edits {
+		data, _, err := tx.read(e.Path)
+		if err != nil {
+			return nil, err
+		}
+		if e.Apply(data) == nil {
+			continue
+		}
+		applied = append(applied, e)
+		tx.edit(e.Path, func(old []byte, _ bool) ([]byte, bool, error) {
+			if next := e.Apply(old); next != nil {
+				return next, true, nil
+			}
+			return old, true, nil
+		})
+	}
+	return applied, nil
+}

@@ -1,0 +1,124 @@
+package mdstore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"lore/sigils"
+)
+
+// normalize checks a journal entry to record. An empty RunID means the
+// current run (started if there is none); Iteration 0 means the next one.
+func (in JournalEntry) normalize() (JournalEntry, error) {
+	if in.Outcome == "" {
+		in.Outcome = "blocked"
+	}
+	if !contains(Outcomes, in.Outcome) {
+		return in, &InputError{Field: "outcome", Msg: fmt.Sprintf("outcome %q must be one of %s", in.Outcome, strings.Join(Outcomes, ", "))}
+	}
+	if in.Difficulty != "" && !contains(sigils.Difficulties, in.Difficulty) {
+		return in, &InputError{Field: "difficulty", Msg: fmt.Sprintf("difficulty %q must be one of %s", in.Difficulty, strings.Join(sigils.Difficulties, ", "))}
+	}
+	if in.RunID != "" && !ValidRunID(in.RunID) {
+		return in, &InputError{Field: "run", Msg: fmt.Sprintf("run id %q may only hold lowercase letters, digits, '.', '_' and '-'", in.RunID)}
+	}
+	if in.DurationSecs < 0 || in.CostUSD < 0 || in.Iteration < 0 {
+		return in, &InputError{Field: "journal", Msg: "duration, cost and iteration cannot be negative"}
+	}
+	if in.FilesModified == nil {
+		in.FilesModified = []string{}
+	}
+	in.Notes = strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n"))
+	return in, nil
+}
+
+// journalPlan is the decision for one journal entry.
+type journalPlan struct {
+	decided  bool
+	entry    JournalEntry
+	replaced bool // an entry for this run and iteration existed
+}
+
+// planJournal fills in the run and iteration and registers the edit. An
+// existing entry for the same run and iteration is replaced, keeping its
+// creation time, so recording an iteration twice changes nothing.
+func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *journalPlan) error {
+	if !plan.decided {
+		e := in
+		if e.RunID == "" {
+			run, _, err := s.currentOrNewRun()
+			if err != nil {
+				return err
+			}
+			e.RunID = run
+		}
+		if e.Iteration == 0 {
+			next, err := nextIteration(tx, e.RunID)
+			if err != nil {
+				return err
+			}
+			e.Iteration = next
+		}
+		e.Path = JournalPath(e.RunID, e.Iteration)
+		e.CreatedAt = now.UTC().Format(time.RFC3339)
+		if data, ok, err := tx.read(e.Path); err != nil {
+			return err
+		} else if ok {
+			plan.replaced = true
+			if old, err := parseJournal(data, e.Path); err == nil && old.CreatedAt != "" {
+				e.CreatedAt = old.CreatedAt
+			}
+		}
+		plan.entry, plan.decided = e, true
+	}
+	e := plan.entry
+	tx.edit(e.Path, func([]byte, bool) ([]byte, bool, error) { return RenderJournal(e), true, nil })
+	return nil
+}
+
+// nextIteration is one more than the highest iteration recorded for run.
+func nextIteration(r fileReader, run string) (int, error) {
+	entries, err := r.readDir(JournalDir + "/" + run)
+	if err != nil {
+		return 0, err
+	}
+	highest := 0
+	for _, e := range entries {
+		if n, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".md")); err == nil && n > highest {
+			highest = n
+		}
+	}
+	return highest + 1, nil
+}
+
+// AddJournal records one iteration, as one commit.
+func (s *Store) AddJournal(in JournalEntry) (JournalEntry, bool, *WriteResult, error) {
+	in, err := in.normalize()
+	if err != nil {
+		return JournalEntry{}, false, nil, err
+	}
+	now := s.now()
+	var plan journalPlan
+	res, err := s.write(func(tx *storeTx) error {
+		if err := planJournal(tx, s, in, now, &plan); err != nil {
+			return err
+		}
+		e := plan.entry
+		tx.message(commitMessage("lore: add journal "+e.Key()+" ("+e.Outcome+")", e.Notes, journalTrailers(e, "journal")...))
+		return nil
+	})
+	if err != nil {
+		return JournalEntry{}, false, nil, err
+	}
+	return plan.entry, plan.replaced, res, nil
+}
+
+func journalTrailers(e JournalEntry, kind string) []string {
+	t := []string{"Lore-Id", e.Key(), "Lore-Kind", kind, "Run-Id", e.RunID, "Iteration", strconv.Itoa(e.Iteration)}
+	if e.TaskID != "" {
+		t = append(t, "Task-Id", e.TaskID)
+	}
+	return t
+}

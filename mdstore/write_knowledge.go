@@ -1,0 +1,155 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// knowledgePlan is the decision for one knowledge entry, made once under
+// the lock and kept if the commit is retried.
+type knowledgePlan struct {
+	entry  Knowledge
+	action KnowledgeAction
+}
+
+// planKnowledge decides where a new knowledge entry goes (seed 000's
+// dedup rules) and registers the edit. planned are the entries decided
+// earlier in the same change, whose slugs are taken too.
+func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgePlan, planned []knowledgePlan) error {
+	if plan.action == "" {
+		existing, _, err := loadKnowledge(tx)
+		if err != nil {
+			return err
+		}
+		taken := append([]Knowledge(nil), existing...)
+		for _, p := range planned {
+			taken = append(taken, p.entry)
+		}
+		k := Knowledge{Title: in.Title, Tags: in.Tags, Feature: in.Feature, Body: in.Body, Sources: in.Sources, CreatedAt: now.UTC().Format(time.RFC3339)}
+		i, action := findKnowledgeDuplicate(existing, in.Title, in.Tags)
+		if i >= 0 {
+			old := existing[i]
+			merged := old
+			merged.Tags = mergeTags(old.Tags, in.Tags)
+			merged.Body = in.Body
+			if in.Feature != "" {
+				merged.Feature = in.Feature
+			}
+			if len(in.Sources) > 0 {
+				merged.Sources = in.Sources
+			}
+			if merged.Body == old.Body && len(merged.Tags) == len(old.Tags) && merged.Feature == old.Feature && len(in.Sources) == 0 {
+				*plan = knowledgePlan{entry: old, action: KnowledgeUnchanged}
+				return nil
+			}
+			merged.UpdatedAt = now.UTC().Format(time.RFC3339)
+			k = merged
+		} else {
+			k.Slug = freeSlug(taken, Slugify(in.Title))
+			k.Path = KnowledgePath(k.Slug)
+		}
+		*plan = knowledgePlan{entry: k, action: action}
+	}
+	if plan.action == KnowledgeUnchanged {
+		return nil
+	}
+	k := plan.entry
+	tx.edit(k.Path, func(old []byte, exists bool) ([]byte, bool, error) {
+		if plan.action == KnowledgeCreated || !exists {
+			return RenderKnowledge(k), true, nil
+		}
+		// An update keeps what this version of the file says otherwise.
+		cur, err := parseKnowledge(old, k.Path)
+		if err != nil {
+			return RenderKnowledge(k), true, nil
+		}
+		cur.Tags = mergeTags(cur.Tags, k.Tags)
+		cur.Body, cur.UpdatedAt = k.Body, k.UpdatedAt
+		if k.Feature != "" {
+			cur.Feature = k.Feature
+		}
+		if len(k.Sources) > 0 {
+			cur.Sources = k.Sources
+		}
+		return RenderKnowledge(cur), true, nil
+	})
+	return nil
+}
+
+// freeSlug returns slug, or slug-2, slug-3… when another entry has it.
+func freeSlug(existing []Knowledge, slug string) string {
+	taken := map[string]bool{}
+	for _, k := range existing {
+		taken[k.Slug] = true
+	}
+	if !taken[slug] {
+		return slug
+	}
+	for n := 2; ; n++ {
+		suffix := "-" + strconv.Itoa(n)
+		base := slug
+		if len(base)+len(suffix) > MaxSlugLength {
+			base = strings.TrimRight(base[:MaxSlugLength-len(suffix)], "-")
+		}
+		if !taken[base+suffix] {
+			return base + suffix
+		}
+	}
+}
+
+// AddKnowledge writes a knowledge entry following seed 000's dedup rules:
+// the same title replaces the entry's body and merges its tags; a similar
+// title with mostly the same tags updates that entry; otherwise a new file.
+func (s *Store) AddKnowledge(in NewKnowledge) (Knowledge, KnowledgeAction, *WriteResult, error) {
+	in, err := in.normalize()
+	if err != nil {
+		return Knowledge{}, "", nil, err
+	}
+	now := s.now()
+	var plan knowledgePlan
+	res, err := s.write(func(tx *storeTx) error {
+		if err := planKnowledge(tx, in, now, &plan, nil); err != nil {
+			return err
+		}
+		verb := "add"
+		if plan.action != KnowledgeCreated {
+			verb = "update"
+		}
+		tx.message(commitMessage("lore: "+verb+" knowledge "+plan.entry.Slug, plan.entry.Title,
+			"Lore-Id", plan.entry.Slug, "Lore-Kind", "knowledge"))
+		return nil
+	})
+	if err != nil {
+		return Knowledge{}, "", nil, err
+	}
+	return plan.entry, plan.action, res, nil
+}
+
+// DeleteKnowledge removes .agent/knowledge/<slug>.md, as one commit.
+func (s *Store) DeleteKnowledge(slug string) (Knowledge, *WriteResult, error) {
+	k, err := s.KnowledgeEntry(slug)
+	var fe *FileError
+	if err != nil && !errors.As(err, &fe) {
+		return Knowledge{}, nil, err
+	}
+	p := KnowledgePath(strings.TrimSuffix(slug, ".md"))
+	res, err := s.removeFile(p, "knowledge", strings.TrimSuffix(slug, ".md"), k.Title)
+	return k, res, err
+}
+
+// removeFile deletes one store file as one commit; ErrNotFound if absent.
+func (s *Store) removeFile(p, kind, id, body string) (*WriteResult, error) {
+	return s.write(func(tx *storeTx) error {
+		if _, ok, err := tx.read(p); err != nil {
+			return err
+		} else if !ok {
+			return fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		tx.edit(p, func([]byte, bool) ([]byte, bool, error) { return nil, false, nil })
+		tx.message(commitMessage("lore: delete "+kind+" "+id, body, "Lore-Id", id, "Lore-Kind", kind))
+		return nil
+	})
+}

@@ -1,0 +1,94 @@
+package mdstore
+
+import "fmt"
+
+// NewMemory is what a caller provides to add a memory.
+type NewMemory struct {
+	Type    MemoryType
+	Content string
+	Tags    []string
+}
+
+// AddMemory validates m, gives it an id and the creation date and adds it
+// under its section in memories.md, as one commit.
+func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
+	typ, err := ParseMemoryType(string(in.Type))
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	content, err := normalizeContent(in.Content)
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	tags, err := NormalizeTags(in.Tags)
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	if err := refuseSecrets("content", append([]string{content}, tags...)...); err != nil {
+		return Memory{}, nil, err
+	}
+	now := s.now()
+	m := Memory{Type: typ, Content: content, Tags: tags, Created: now.UTC().Format(dateLayout)}
+	res, err := s.write(func(tx *storeTx) error {
+		// The id is chosen once, under the lock, and kept if the commit
+		// is retried: the file may already hold this memory by then.
+		if m.ID == "" {
+			data, _, err := tx.read(MemoriesPath)
+			if err != nil {
+				return err
+			}
+			if m.ID, err = newMemoryID(now, s.random, parseMemories(data, MemoriesPath).ids()); err != nil {
+				return err
+			}
+		}
+		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
+			return addMemory(old, m), true, nil
+		})
+		tx.message(commitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
+			"Lore-Id", m.ID, "Lore-Kind", "memory"))
+		return nil
+	})
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	return m, res, nil
+}
+
+// DeleteMemory removes the memory's block from memories.md, as one commit.
+// It returns ErrNotFound when no block has that id.
+func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
+	if !ValidMemoryID(id) {
+		return Memory{}, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	var deleted Memory
+	res, err := s.write(func(tx *storeTx) error {
+		data, _, err := tx.read(MemoriesPath)
+		if err != nil {
+			return err
+		}
+		f := parseMemories(data, MemoriesPath)
+		if !f.ids()[id] {
+			return fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		deleted = Memory{ID: id}
+		for _, m := range f.memories {
+			if m.ID == id {
+				deleted = m
+			}
+		}
+		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
+			out, _ := RemoveMemory(old, id)
+			return out, exists, nil
+		})
+		kind := "memory"
+		if deleted.Type != "" {
+			kind = string(deleted.Type)
+		}
+		tx.message(commitMessage("lore: delete "+kind+" "+id, deleted.Content, "Lore-Id", id, "Lore-Kind", "memory"))
+		return nil
+	})
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	return deleted, res, nil
+}

@@ -1,0 +1,117 @@
+package mdstore
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestKnowledgeDedupRules(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	add := func(title, tags, body string) (Knowledge, KnowledgeAction) {
+		t.Helper()
+		k, action, _, err := s.AddKnowledge(NewKnowledge{Title: title, Tags: SplitTags(tags), Body: body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k, action
+	}
+	k, action := add("Cargo bench requires nightly", "testing,cargo,nightly", "Use rustup run nightly.")
+	if action != KnowledgeCreated || k.Slug != "cargo-bench-requires-nightly" {
+		t.Fatalf("%s %s", action, k.Slug)
+	}
+	// 1. The same title, in another case: the body is replaced, tags merged.
+	k, action = add("CARGO BENCH REQUIRES NIGHTLY", "cargo,toolchain", "Set channel = \"nightly\".")
+	if action != KnowledgeReplaced || k.Slug != "cargo-bench-requires-nightly" || strings.Join(k.Tags, ",") != "testing,cargo,nightly,toolchain" || k.Body != "Set channel = \"nightly\"." {
+		t.Fatalf("%s %+v", action, k)
+	}
+	// 2. A title containing the other and >50% tag overlap: that entry is updated.
+	k, action = add("Cargo bench requires nightly on CI", "cargo,nightly,ci", "CI needs it too.")
+	if action != KnowledgeUpdated || k.Slug != "cargo-bench-requires-nightly" || k.Title != "CARGO BENCH REQUIRES NIGHTLY" && k.Title != "Cargo bench requires nightly" {
+		t.Fatalf("%s %+v", action, k)
+	}
+	// A substring title with little tag overlap is a new entry.
+	k, action = add("Cargo bench", "benchmarks", "Different topic.")
+	if action != KnowledgeCreated || k.Slug != "cargo-bench" {
+		t.Fatalf("%s %+v", action, k)
+	}
+	// The same entry again changes nothing and makes no commit.
+	before := git("rev-list", "--count", "HEAD")
+	_, action = add("Cargo bench", "benchmarks", "Different topic.")
+	if action != KnowledgeUnchanged || git("rev-list", "--count", "HEAD") != before {
+		t.Fatalf("%s: a commit was made", action)
+	}
+	// A different title with the same slug gets a suffix.
+	k, action = add("Cargo: bench!", "other", "Same slug, other entry.")
+	if action != KnowledgeCreated || k.Slug != "cargo-bench-2" {
+		t.Fatalf("%s %+v", action, k)
+	}
+	ks, warnings, _ := s.Knowledge()
+	if len(ks) != 3 || len(warnings) != 0 {
+		t.Fatalf("%d entries, warnings %v", len(ks), warnings)
+	}
+	if got := git("log", "--format=%s", "-5"); got != "lore: add knowledge cargo-bench-2\nlore: add knowledge cargo-bench\nlore: update knowledge cargo-bench-requires-nightly\nlore: update knowledge cargo-bench-requires-nightly\nlore: add knowledge cargo-bench-requires-nightly" {
+		t.Fatalf("log:\n%s", got)
+	}
+	if got := git("status", "--porcelain"); got != "" {
+		t.Fatalf("status: %s", got)
+	}
+}
+
+func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	l, dup, res, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"SQLite", "foreign keys"}, Task: "t-abc123",
+		Body: "Enable PRAGMA foreign_keys = ON at connection time, or the constraints are silently ignored."})
+	if err != nil || dup || !ValidLearningID(l.ID) || res.Commit == "" || strings.Join(l.Tags, ",") != "sqlite,foreign keys" {
+		t.Fatalf("%+v %v %v", l, dup, err)
+	}
+	// Same category, nearly the same words: not added, the existing id is reported.
+	again, dup, res, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"sqlite"},
+		Body: "Enable PRAGMA foreign_keys = ON at connection time, or foreign key constraints are silently ignored."})
+	if err != nil || !dup || again.ID != l.ID || res.Commit != "" {
+		t.Fatalf("%+v %v %+v %v", again, dup, res, err)
+	}
+	// The same words in another category are a different learning.
+	if _, dup, _, err := s.AddLearning(NewLearning{Category: "tool_usage", Tags: []string{"sqlite"}, Body: l.Body}); err != nil || dup {
+		t.Fatalf("%v %v", dup, err)
+	}
+	// Unknown categories are kept as written.
+	other, _, _, err := s.AddLearning(NewLearning{Category: "deployment_gotcha", Tags: []string{"deploy"}, Body: "Staging needs the VPN."})
+	if err != nil || other.Category != "deployment_gotcha" {
+		t.Fatalf("%+v %v", other, err)
+	}
+	got, err := s.Learning(other.ID)
+	if err != nil || got.Category != "deployment_gotcha" || got.Status != "active" {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Body: "no tags"}); err == nil {
+		t.Fatal("a learning without tags was accepted")
+	}
+	if n := git("rev-list", "--count", "HEAD"); n != "4" {
+		t.Fatalf("%s commits", n)
+	}
+}
+
+func TestDeleteEntries(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	k, _, _, _ := s.AddKnowledge(NewKnowledge{Title: "T", Tags: []string{"a"}, Body: "b"})
+	l, _, _, _ := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"a"}, Body: "b"})
+	if _, _, err := s.DeleteKnowledge(k.Slug); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.DeleteLearning(l.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.DeleteLearning(l.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+	if got := git("log", "--format=%s", "-2"); got != "lore: delete learning "+l.ID+"\nlore: delete knowledge t" {
+		t.Fatalf("log:\n%s", got)
+	}
+	if got := git("ls-files", ".agent"); got != "" {
+		t.Fatalf("files left: %s", got)
+	}
+}
