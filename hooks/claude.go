@@ -23,10 +23,10 @@ type ClaudeStop struct {
 func ReadClaudeStop(r io.Reader) (ClaudeStop, error) {
 	var p ClaudeStop
 	if err := json.NewDecoder(r).Decode(&p); err != nil {
-		return p, fmt.Errorf("hooks: the Stop hook payload is not JSON: %w", err)
+		return p, fmt.Errorf("the Stop hook payload is not JSON: %w", err)
 	}
 	if p.TranscriptPath == "" {
-		return p, errors.New("hooks: the Stop hook payload has no transcript_path")
+		return p, errors.New("the Stop hook payload has no transcript_path")
 	}
 	return p, nil
 }
@@ -95,7 +95,7 @@ func LastTurn(r io.Reader) (Turn, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return t, fmt.Errorf("hooks: read transcript: %w", err)
+		return t, fmt.Errorf("read transcript: %w", err)
 	}
 	t.Text = strings.Join(texts, "\n\n")
 	return t, nil
@@ -172,7 +172,7 @@ type ClaudeSessionStart struct {
 func ReadClaudeSessionStart(r io.Reader) (ClaudeSessionStart, error) {
 	var p ClaudeSessionStart
 	if err := json.NewDecoder(r).Decode(&p); err != nil {
-		return p, fmt.Errorf("hooks: the SessionStart hook payload is not JSON: %w", err)
+		return p, fmt.Errorf("the SessionStart hook payload is not JSON: %w", err)
 	}
 	return p, nil
 }

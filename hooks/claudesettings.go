@@ -168,13 +168,13 @@ func editSettings(path string, edit func(*jsonObject)) (bool, error) {
 			return false, nil
 		}
 		if err := os.Remove(path); err != nil {
-			return false, fmt.Errorf("hooks: %w", err)
+			return false, err
 		}
 		os.Remove(filepath.Dir(path)) // .claude/, if nothing else is in it
 		return true, nil
 	}
 	if err := fsx.WriteFile(path, after, fsx.SyncAll); err != nil {
-		return false, fmt.Errorf("hooks: %w", err)
+		return false, err
 	}
 	return true, nil
 }
@@ -186,7 +186,7 @@ func readSettings(path string) (*jsonObject, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("hooks: %w", err)
+		return nil, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &jsonObject{}, nil
@@ -200,11 +200,11 @@ func readSettings(path string) (*jsonObject, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("hooks: %s is not valid JSON (%v); fix it or move it away, lore changes nothing", path, err)
+		return nil, fmt.Errorf("%s is not valid JSON (%v); fix it or move it away, lore changes nothing", path, err)
 	}
 	obj, ok := v.(*jsonObject)
 	if !ok {
-		return nil, fmt.Errorf("hooks: %s holds no JSON object; lore changes nothing", path)
+		return nil, fmt.Errorf("%s holds no JSON object; lore changes nothing", path)
 	}
 	return obj, nil
 }

@@ -79,7 +79,7 @@ type HookChange struct {
 // after lore's part. Installing twice changes nothing.
 func InstallGitHooks(dir string) ([]HookChange, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("hooks: %w", err)
+		return nil, err
 	}
 	var out []HookChange
 	for _, h := range GitHooks {
@@ -102,7 +102,7 @@ func installHook(dir string, h GitHook) (HookChange, error) {
 		change.Action = "created"
 		return change, writeHook(path, []byte(shebang+"\n"+block))
 	case err != nil:
-		return change, fmt.Errorf("hooks: %w", err)
+		return change, err
 	}
 	text := string(data)
 	if start, end, ok := findBlock(text); ok {
@@ -126,10 +126,10 @@ func installHook(dir string, h GitHook) (HookChange, error) {
 	// of lore's.
 	user := path + userHookSuffix
 	if _, err := os.Stat(user); err == nil {
-		return change, fmt.Errorf("hooks: %s is not a shell script and %s already exists; move one of them away and install again", path, user)
+		return change, fmt.Errorf("%s is not a shell script and %s already exists; move one of them away and install again", path, user)
 	}
 	if err := os.Rename(path, user); err != nil {
-		return change, fmt.Errorf("hooks: %w", err)
+		return change, err
 	}
 	change.Action = "chained to"
 	chained := shebang + "\n" + block + chainLine(h.Name)
@@ -155,7 +155,7 @@ func UninstallGitHooks(dir string) ([]HookChange, error) {
 			continue
 		}
 		if err != nil {
-			return out, fmt.Errorf("hooks: %w", err)
+			return out, err
 		}
 		text := string(data)
 		start, end, ok := findBlock(text)
@@ -168,12 +168,12 @@ func UninstallGitHooks(dir string) ([]HookChange, error) {
 		switch {
 		case rest == shebang+"\n"+chainLine(h.Name):
 			if err := os.Rename(user, path); err != nil {
-				return out, fmt.Errorf("hooks: %w", err)
+				return out, err
 			}
 			change.Action = "unchained from"
 		case strings.TrimSpace(rest) == shebang || strings.TrimSpace(rest) == "":
 			if err := os.Remove(path); err != nil {
-				return out, fmt.Errorf("hooks: %w", err)
+				return out, err
 			}
 			change.Action = "removed"
 		default:
@@ -195,7 +195,7 @@ func GitHooksStatus(dir string) ([]HookState, error) {
 		st := HookState{Name: h.Name, Path: filepath.Join(dir, h.Name)}
 		data, err := os.ReadFile(st.Path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("hooks: %w", err)
+			return nil, err
 		}
 		text := string(data)
 		if start, end, ok := findBlock(text); ok {
@@ -255,10 +255,10 @@ func isShellScript(text string) bool {
 // an existing hook's mode); a new one is made executable.
 func writeHook(path string, data []byte) error {
 	if err := fsx.WriteFile(path, data, fsx.SyncAll); err != nil {
-		return fmt.Errorf("hooks: %w", err)
+		return err
 	}
 	if err := os.Chmod(path, 0o755); err != nil {
-		return fmt.Errorf("hooks: %w", err)
+		return err
 	}
 	return nil
 }

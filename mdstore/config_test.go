@@ -1,12 +1,15 @@
 package mdstore
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestConfigCommitModes(t *testing.T) {
@@ -160,5 +163,33 @@ func TestBudgetKeysNameEveryShare(t *testing.T) {
 	}
 	if len(BudgetKeys()) != typ.NumField()-1 {
 		t.Errorf("%d keys for %d shares", len(BudgetKeys()), typ.NumField()-1)
+	}
+}
+
+// yaml.v3 says where a syntax error is only in its message: yamlProblem
+// must read the messages yaml.v3 really writes.
+func TestYAMLProblem(t *testing.T) {
+	cases := []struct {
+		doc  string
+		line int
+		msg  string
+	}{
+		{"a: [unclosed\nb: c\n", 1, "did not find expected ',' or ']'"},
+		{"a: b\n  c: d\n", 2, "mapping values are not allowed in this context"},
+		{"a: \"x\n", 2, "found unexpected end of stream"},
+		{"\tbad: tab\n", 0, "found character that cannot start any token"}, // yaml.v3 names no line here
+	}
+	for _, c := range cases {
+		var n yaml.Node
+		err := yaml.Unmarshal([]byte(c.doc), &n)
+		if err == nil {
+			t.Fatalf("%q parsed", c.doc)
+		}
+		if line, msg := yamlProblem(err); line != c.line || !strings.Contains(msg, c.msg) {
+			t.Errorf("%q: yamlProblem(%q) = %d, %q; want %d, %q", c.doc, err, line, msg, c.line, c.msg)
+		}
+	}
+	if line, msg := yamlProblem(errors.New("yaml: unknown anchor 'x' referenced")); line != 0 || msg != "unknown anchor 'x' referenced" {
+		t.Errorf("no line: %d, %q", line, msg)
 	}
 }

@@ -200,7 +200,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			return nil, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("mdstore: read %s: %w", dir, err)
+			return nil, fmt.Errorf("read %s: %w", dir, err)
 		}
 		stamp = stamp.IfSettled(now)
 		l.dirs, l.dirStamps = append(l.dirs, dir), append(l.dirStamps, stamp)
@@ -481,7 +481,7 @@ func readEntryCache(path string) entryCache {
 	return c
 }
 
-var errBadCache = errors.New("mdstore: entries.cache is damaged")
+var errBadCache = errors.New("entries.cache is damaged")
 
 type encoder struct{ buf bytes.Buffer }
 

@@ -5,8 +5,21 @@ import (
 	"fmt"
 )
 
-// ErrNotFound is returned when no entry has the requested id.
-var ErrNotFound = errors.New("mdstore: not found")
+// ErrNotFound is what every NotFoundError is (errors.Is).
+var ErrNotFound = errors.New("not found")
+
+// NotFoundError says that no entry of Kind has ID.
+type NotFoundError struct {
+	Kind Kind
+	ID   string
+}
+
+func (e *NotFoundError) Error() string { return string(e.Kind) + " not found: " + e.ID }
+
+// Is makes a NotFoundError match ErrNotFound.
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+func notFound(kind Kind, id string) error { return &NotFoundError{Kind: kind, ID: id} }
 
 // Warning is a problem found while reading a file that did not stop lore
 // from reading the rest of it.
@@ -33,7 +46,7 @@ type InputError struct {
 	Msg   string
 }
 
-func (e *InputError) Error() string { return "mdstore: invalid " + e.Field + ": " + e.Msg }
+func (e *InputError) Error() string { return "invalid " + e.Field + ": " + e.Msg }
 
 // FileError is a file lore cannot use at all, named with the line at fault.
 type FileError struct {

@@ -37,13 +37,13 @@ func parseFrontmatter(data []byte, path string) (*frontmatterDoc, error) {
 	var node yaml.Node
 	body, err := frontmatter.MustParse(bytes.NewReader(data), &node, yamlFrontmatter)
 	if err != nil {
-		line := yamlErrorLine(err)
+		line, problem := yamlProblem(err)
 		if line > 0 {
 			line++ // the opening --- is line 1
 		} else {
 			line = 1
 		}
-		msg := "frontmatter is not valid YAML: " + yamlErrorText(err)
+		msg := "frontmatter is not valid YAML: " + problem
 		if err == frontmatter.ErrNotFound {
 			msg = "frontmatter is not closed by a --- line"
 		}

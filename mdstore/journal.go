@@ -60,7 +60,7 @@ func NewRunID(random io.Reader) (string, error) {
 	}
 	var b [4]byte
 	if _, err := io.ReadFull(random, b[:]); err != nil {
-		return "", fmt.Errorf("mdstore: run id: %w", err)
+		return "", fmt.Errorf("run id: %w", err)
 	}
 	return "run-" + hex.EncodeToString(b[:]), nil
 }

@@ -118,8 +118,8 @@ func (in NewKnowledge) normalize() (NewKnowledge, error) {
 	}
 	in.Tags = tags
 	in.Feature = strings.TrimSpace(in.Feature)
-	if in.Body, err = normalizeContent(in.Body); err != nil {
-		return in, &InputError{Field: "body", Msg: strings.Replace(err.(*InputError).Msg, "content", "body", 1)}
+	if in.Body, err = normalizeText("body", in.Body); err != nil {
+		return in, err
 	}
 	if err := refuseSecrets("knowledge entry", append([]string{in.Title, in.Feature, in.Body}, in.Tags...)...); err != nil {
 		return in, err

@@ -49,14 +49,14 @@ func newLearningID(random io.Reader, taken func(string) bool) (string, error) {
 	for i := 0; i < 1000; i++ {
 		var b [3]byte
 		if _, err := io.ReadFull(random, b[:]); err != nil {
-			return "", fmt.Errorf("mdstore: id: %w", err)
+			return "", fmt.Errorf("id: %w", err)
 		}
 		id := "l-" + hex.EncodeToString(b[:])
 		if !taken(id) {
 			return id, nil
 		}
 	}
-	return "", fmt.Errorf("mdstore: no free learning id")
+	return "", fmt.Errorf("no free learning id")
 }
 
 // NewLearning is what a caller provides to add a learning.
@@ -88,8 +88,8 @@ func (in NewLearning) normalize() (NewLearning, error) {
 	}
 	in.Tags = tags
 	in.Task = strings.TrimSpace(in.Task)
-	if in.Body, err = normalizeContent(in.Body); err != nil {
-		return in, &InputError{Field: "body", Msg: strings.Replace(err.(*InputError).Msg, "content", "body", 1)}
+	if in.Body, err = normalizeText("body", in.Body); err != nil {
+		return in, err
 	}
 	if in.Status == "" {
 		in.Status = "active"

@@ -257,7 +257,7 @@ func FuzzParseMemories(f *testing.F) {
 				t.Fatalf("warning without a line: %v", w)
 			}
 		}
-		content, err := normalizeContent(content)
+		content, err := normalizeText("content", content)
 		if err != nil {
 			return
 		}

@@ -134,14 +134,14 @@ func newMemoryID(now time.Time, random io.Reader, taken map[string]bool) (string
 	for i := 0; i < 1000; i++ {
 		var b [2]byte
 		if _, err := io.ReadFull(random, b[:]); err != nil {
-			return "", fmt.Errorf("mdstore: id: %w", err)
+			return "", fmt.Errorf("id: %w", err)
 		}
 		id := fmt.Sprintf("mem-%d-%s", now.Unix(), hex.EncodeToString(b[:]))
 		if !taken[id] {
 			return id, nil
 		}
 	}
-	return "", fmt.Errorf("mdstore: no free memory id for second %d", now.Unix())
+	return "", fmt.Errorf("no free memory id for second %d", now.Unix())
 }
 
 // NormalizeTags lowercases and trims tags and drops duplicates. A tag that
@@ -187,20 +187,21 @@ func SplitTags(s string) []string {
 	return strings.Split(s, ",")
 }
 
-// normalizeContent turns CR LF and lone CR into LF and trims blank lines
-// and spaces around the whole text; it refuses empty text and NUL bytes.
-func normalizeContent(s string) (string, error) {
+// normalizeText turns CR LF and lone CR into LF and trims blank lines and
+// spaces around the whole text; it refuses empty text, NUL bytes and
+// bytes that are not UTF-8, naming field ("content", "body").
+func normalizeText(field, s string) (string, error) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", &InputError{Field: "content", Msg: "content is empty"}
+		return "", &InputError{Field: field, Msg: field + " is empty"}
 	}
 	if strings.ContainsRune(s, 0) {
-		return "", &InputError{Field: "content", Msg: "content contains a NUL byte"}
+		return "", &InputError{Field: field, Msg: field + " contains a NUL byte"}
 	}
 	if !utf8.ValidString(s) {
-		return "", &InputError{Field: "content", Msg: "content is not valid UTF-8"}
+		return "", &InputError{Field: field, Msg: field + " is not valid UTF-8"}
 	}
 	return s, nil
 }

@@ -31,7 +31,7 @@ func (s *Store) readFileText(p string) (string, error) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("mdstore: read %s: %w", p, err)
+		return "", fmt.Errorf("read %s: %w", p, err)
 	}
 	defer f.Close()
 	var b strings.Builder
@@ -39,12 +39,12 @@ func (s *Store) readFileText(p string) (string, error) {
 		b.Grow(int(info.Size()))
 	}
 	if _, err := io.Copy(&b, f); err != nil {
-		return "", fmt.Errorf("mdstore: read %s: %w", p, err)
+		return "", fmt.Errorf("read %s: %w", p, err)
 	}
 	return b.String(), nil
 }
 
-// Memory returns the memory with the given id, or ErrNotFound.
+// Memory returns the memory with the given id, or a NotFoundError.
 func (s *Store) Memory(id string) (Memory, []Warning, error) {
 	all, warnings, err := s.Memories()
 	if err != nil {
@@ -55,7 +55,7 @@ func (s *Store) Memory(id string) (Memory, []Warning, error) {
 			return m, warnings, nil
 		}
 	}
-	return Memory{}, warnings, fmt.Errorf("%w: %s", ErrNotFound, id)
+	return Memory{}, warnings, notFound(KindMemory, id)
 }
 
 // fileReader reads store files: the Store reads the worktree directly, a
@@ -71,7 +71,7 @@ func (s *Store) read(p string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("mdstore: read %s: %w", p, err)
+		return nil, false, fmt.Errorf("read %s: %w", p, err)
 	}
 	return data, true, nil
 }
@@ -82,7 +82,7 @@ func (s *Store) readDir(p string) ([]os.DirEntry, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("mdstore: read %s: %w", p, err)
+		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
 	return entries, nil
 }
@@ -222,11 +222,11 @@ func (s *Store) Knowledge() ([]Knowledge, []Warning, error) {
 	return ks, ws, err
 }
 
-// KnowledgeEntry returns the entry stored as <slug>.md, or ErrNotFound.
+// KnowledgeEntry returns the entry stored as <slug>.md, or a NotFoundError.
 func (s *Store) KnowledgeEntry(slug string) (Knowledge, error) {
 	slug = strings.TrimSuffix(slug, ".md")
 	if slug == "" || strings.ContainsAny(slug, `/\`) || strings.HasPrefix(slug, ".") {
-		return Knowledge{}, fmt.Errorf("%w: %s", ErrNotFound, slug)
+		return Knowledge{}, notFound(KindKnowledge, slug)
 	}
 	p := KnowledgePath(slug)
 	data, ok, err := s.read(p)
@@ -234,7 +234,7 @@ func (s *Store) KnowledgeEntry(slug string) (Knowledge, error) {
 		return Knowledge{}, err
 	}
 	if !ok {
-		return Knowledge{}, fmt.Errorf("%w: %s", ErrNotFound, slug)
+		return Knowledge{}, notFound(KindKnowledge, slug)
 	}
 	return parseKnowledge(data, p)
 }
@@ -242,10 +242,10 @@ func (s *Store) KnowledgeEntry(slug string) (Knowledge, error) {
 // Learnings returns every readable learning, oldest first.
 func (s *Store) Learnings() ([]Learning, []Warning, error) { return loadLearnings(s) }
 
-// Learning returns the learning with the given id, or ErrNotFound.
+// Learning returns the learning with the given id, or a NotFoundError.
 func (s *Store) Learning(id string) (Learning, error) {
 	if !ValidLearningID(id) {
-		return Learning{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return Learning{}, notFound(KindLearning, id)
 	}
 	p := LearningPath(id)
 	data, ok, err := s.read(p)
@@ -253,7 +253,7 @@ func (s *Store) Learning(id string) (Learning, error) {
 		return Learning{}, err
 	}
 	if !ok {
-		return Learning{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return Learning{}, notFound(KindLearning, id)
 	}
 	return parseLearning(data, p)
 }
@@ -261,7 +261,7 @@ func (s *Store) Learning(id string) (Learning, error) {
 // Journal returns every readable journal entry by run and iteration.
 func (s *Store) Journal() ([]JournalEntry, []Warning, error) { return loadJournal(s) }
 
-// JournalEntry returns the entry "<run>/<iteration>", or ErrNotFound.
+// JournalEntry returns the entry "<run>/<iteration>", or a NotFoundError.
 func (s *Store) JournalEntry(key string) (JournalEntry, error) {
 	run, it, err := parseJournalKey(key)
 	if err != nil {
@@ -273,7 +273,7 @@ func (s *Store) JournalEntry(key string) (JournalEntry, error) {
 		return JournalEntry{}, err
 	}
 	if !ok {
-		return JournalEntry{}, fmt.Errorf("%w: %s", ErrNotFound, key)
+		return JournalEntry{}, notFound(KindJournal, key)
 	}
 	return parseJournal(data, p)
 }

@@ -22,7 +22,7 @@ func (s *Store) CurrentRun() (string, error) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("mdstore: read current run: %w", err)
+		return "", fmt.Errorf("read current run: %w", err)
 	}
 	run := strings.TrimSpace(string(data))
 	if !ValidRunID(run) {

@@ -38,10 +38,10 @@ type Options struct {
 func Open(root string, opts Options) (*Store, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("mdstore: %w", err)
+		return nil, err
 	}
 	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("mdstore: %s is not a directory", root)
+		return nil, fmt.Errorf("%s is not a directory", root)
 	}
 	repo, err := gitx.Discover(abs, opts.Getenv)
 	if err != nil && !errors.Is(err, gitx.ErrNotRepository) {
@@ -56,7 +56,7 @@ func Open(root string, opts Options) (*Store, error) {
 func Find(dir string, opts Options) (*Store, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("mdstore: %w", err)
+		return nil, err
 	}
 	repo, err := gitx.Discover(abs, opts.Getenv)
 	switch {

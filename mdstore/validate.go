@@ -390,7 +390,7 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 	var out []File
 	if staged {
 		if s.repo == nil {
-			return nil, fmt.Errorf("mdstore: --staged needs a git repository (%s is not in one)", s.root)
+			return nil, fmt.Errorf("--staged needs a git repository (%s is not in one)", s.root)
 		}
 		seen := map[string]bool{}
 		for _, d := range dirs {
@@ -442,7 +442,7 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("mdstore: %w", err)
+			return nil, err
 		}
 	}
 	return out, nil

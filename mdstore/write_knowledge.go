@@ -2,7 +2,6 @@ package mdstore
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -136,20 +135,21 @@ func (s *Store) DeleteKnowledge(slug string) (Knowledge, *WriteResult, error) {
 		return Knowledge{}, nil, err
 	}
 	p := KnowledgePath(strings.TrimSuffix(slug, ".md"))
-	res, err := s.removeFile(p, "knowledge", strings.TrimSuffix(slug, ".md"), k.Title)
+	res, err := s.removeFile(p, KindKnowledge, strings.TrimSuffix(slug, ".md"), k.Title)
 	return k, res, err
 }
 
-// removeFile deletes one store file as one commit; ErrNotFound if absent.
-func (s *Store) removeFile(p, kind, id, body string) (*WriteResult, error) {
+// removeFile deletes one store file as one commit; a NotFoundError if
+// absent.
+func (s *Store) removeFile(p string, kind Kind, id, body string) (*WriteResult, error) {
 	return s.write(func(tx *storeTx) error {
 		if _, ok, err := tx.read(p); err != nil {
 			return err
 		} else if !ok {
-			return fmt.Errorf("%w: %s", ErrNotFound, id)
+			return notFound(kind, id)
 		}
 		tx.edit(p, func([]byte, bool) ([]byte, bool, error) { return nil, false, nil })
-		tx.message(commitMessage("lore: delete "+kind+" "+id, body, "Lore-Id", id, "Lore-Kind", kind))
+		tx.message(commitMessage("lore: delete "+string(kind)+" "+id, body, "Lore-Id", id, "Lore-Kind", string(kind)))
 		return nil
 	})
 }

@@ -80,6 +80,6 @@ func (s *Store) DeleteLearning(id string) (Learning, *WriteResult, error) {
 	if err != nil && !errors.As(err, &fe) {
 		return Learning{}, nil, err
 	}
-	res, err := s.removeFile(LearningPath(id), "learning", id, l.Body)
+	res, err := s.removeFile(LearningPath(id), KindLearning, id, l.Body)
 	return l, res, err
 }

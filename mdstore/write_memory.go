@@ -1,7 +1,5 @@
 package mdstore
 
-import "fmt"
-
 // NewMemory is what a caller provides to add a memory.
 type NewMemory struct {
 	Type    MemoryType
@@ -16,7 +14,7 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 	if err != nil {
 		return Memory{}, nil, err
 	}
-	content, err := normalizeContent(in.Content)
+	content, err := normalizeText("content", in.Content)
 	if err != nil {
 		return Memory{}, nil, err
 	}
@@ -55,10 +53,10 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 }
 
 // DeleteMemory removes the memory's block from memories.md, as one commit.
-// It returns ErrNotFound when no block has that id.
+// It returns a NotFoundError when no block has that id.
 func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 	if !ValidMemoryID(id) {
-		return Memory{}, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return Memory{}, nil, notFound(KindMemory, id)
 	}
 	var deleted Memory
 	res, err := s.write(func(tx *storeTx) error {
@@ -68,7 +66,7 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 		}
 		f := parseMemories(data, MemoriesPath)
 		if !f.ids()[id] {
-			return fmt.Errorf("%w: %s", ErrNotFound, id)
+			return notFound(KindMemory, id)
 		}
 		deleted = Memory{ID: id}
 		for _, m := range f.memories {

@@ -159,7 +159,7 @@ func (l *Log) compact() error {
 func (l *Log) locked(exclusive bool, fn func() (int64, error)) (int64, error) {
 	unlock, err := fsx.Lock(filepath.Join(l.dir, "usage.lock"), exclusive, time.Second)
 	if errors.Is(err, fsx.ErrLocked) {
-		return 0, errors.New("usage: the usage log is locked by another process")
+		return 0, errors.New("the usage log is locked by another process")
 	}
 	if err != nil {
 		return 0, err

@@ -111,6 +111,7 @@ func exitCode(e *env, err error) int {
 	var reported *reportedError
 	var usage *usageError
 	var input *mdstore.InputError
+	var missing *mdstore.NotFoundError
 	switch {
 	case errors.As(err, &reported):
 		return reported.code
@@ -120,19 +121,30 @@ func exitCode(e *env, err error) int {
 	case errors.As(err, &input):
 		fmt.Fprintf(e.stderr, "Error: %s\n", input.Msg)
 		return exitUsage
+	case errors.As(err, &missing):
+		fmt.Fprintf(e.stderr, "Error: %s not found: %s\n", kindNoun(missing.Kind), missing.ID)
+		return exitFailure
 	}
-	fmt.Fprintf(e.stderr, "Error: %s\n", humanMessage(err))
+	fmt.Fprintf(e.stderr, "Error: %s\n", err)
 	return exitFailure
 }
 
-// humanMessage drops the package prefixes that Go error strings carry
-// ("mdstore: ", "gitx: "); people do not need them.
-func humanMessage(err error) string {
-	msg := err.Error()
-	for _, prefix := range []string{"mdstore: ", "gitx: "} {
-		msg = strings.ReplaceAll(msg, prefix, "")
+// kindNoun names a kind of entry in a sentence of its own ("Memory not
+// found: …", seed 001's words).
+func kindNoun(k mdstore.Kind) string {
+	switch k {
+	case mdstore.KindMemory:
+		return "Memory"
+	case mdstore.KindKnowledge:
+		return "Knowledge"
+	case mdstore.KindLearning:
+		return "Learning"
+	case mdstore.KindJournal:
+		return "Journal entry"
+	case mdstore.KindSkill:
+		return "Skill"
 	}
-	return msg
+	return "Entry"
 }
 
 var globalFlags = []cli.Flag{

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -28,11 +27,6 @@ func bodyFrom(e *env, args []string, what string) (string, error) {
 		return string(data), nil
 	}
 	return strings.Join(args, " "), nil
-}
-
-func notFoundKind(e *env, kind, id string) error {
-	fmt.Fprintf(e.stderr, "Error: %s not found: %s\n", kind, id)
-	return &reportedError{code: exitFailure}
 }
 
 // table writes aligned columns with a bold header.
@@ -197,9 +191,6 @@ func runKnowledgeShow(e *env, g globals, slug, format string) error {
 	}
 	p := g.printer(e)
 	k, err := s.KnowledgeEntry(slug)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return notFoundKind(e, "Knowledge", slug)
-	}
 	if err != nil {
 		return err
 	}
@@ -222,9 +213,6 @@ func runKnowledgeDelete(e *env, g globals, slug string) error {
 		return err
 	}
 	_, res, err := s.DeleteKnowledge(slug)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return notFoundKind(e, "Knowledge", slug)
-	}
 	if err != nil {
 		return err
 	}
@@ -406,9 +394,6 @@ func runLearningShow(e *env, g globals, id, format string) error {
 	}
 	p := g.printer(e)
 	l, err := s.Learning(id)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return notFoundKind(e, "Learning", id)
-	}
 	if err != nil {
 		return err
 	}
@@ -431,9 +416,6 @@ func runLearningDelete(e *env, g globals, id string) error {
 		return err
 	}
 	_, res, err := s.DeleteLearning(id)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return notFoundKind(e, "Learning", id)
-	}
 	if err != nil {
 		return err
 	}
@@ -722,9 +704,6 @@ func runJournalShow(e *env, g globals, key, format string) error {
 	}
 	p := g.printer(e)
 	je, err := s.JournalEntry(key)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return notFoundKind(e, "Journal entry", key)
-	}
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -112,7 +111,7 @@ func runInit(e *env, g globals, opts initOptions) error {
 	printNotices(p, res)
 	if s.InRepository() {
 		if _, err := hooks.RegisterMergeDriver(s.Repo()); err != nil {
-			p.notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", humanMessage(err)))
+			p.notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", err))
 		}
 	}
 	if !created {
@@ -286,9 +285,6 @@ func runShow(e *env, g globals, opts showOptions) error {
 	p := g.printer(e)
 	m, warnings, err := s.Memory(opts.id)
 	p.warnings(warnings)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return notFound(e, opts.id)
-	}
 	if err != nil {
 		return err
 	}
@@ -304,12 +300,6 @@ func runShow(e *env, g globals, opts showOptions) error {
 		p.memoryDetail(m)
 	}
 	return nil
-}
-
-// notFound prints seed 001's message and exits with status 1.
-func notFound(e *env, id string) error {
-	fmt.Fprintf(e.stderr, "Error: Memory not found: %s\n", id)
-	return &reportedError{code: exitFailure}
 }
 
 // --- delete ---
@@ -339,9 +329,6 @@ func runDelete(e *env, g globals, opts deleteOptions) error {
 	}
 	p := g.printer(e)
 	_, res, err := s.DeleteMemory(opts.id)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return notFound(e, opts.id)
-	}
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func runMergeDriver(e *env, opts mergeDriverOptions) error {
 		merge.Labels{Ours: "ours", Base: "base", Theirs: "theirs"})
 	if err != nil {
 		// git keeps OURS as it was and reports a conflict.
-		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, humanMessage(err))
+		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, err)
 		return &reportedError{code: exitFailure}
 	}
 	if err := os.WriteFile(abs(opts.ours), res.Data, 0o644); err != nil {

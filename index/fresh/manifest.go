@@ -76,7 +76,7 @@ const manifestMagic = "LOREMAN2"
 // part (which is written last, after the segments).
 const manifestHeaderLen = 8 + 4 + 8 + 4 + 4
 
-var ErrBadManifest = errors.New("Manifest is damaged")
+var ErrBadManifest = errors.New("the index manifest is damaged")
 
 // Kinds of watched record.
 const (

@@ -129,11 +129,11 @@ func (c *gitConfig) readFile(path string, src configSource, depth int) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("gitx: read %s: %w", path, err)
+		return fmt.Errorf("read %s: %w", path, err)
 	}
 	entries, err := parseConfigFile(string(data))
 	if err != nil {
-		return fmt.Errorf("gitx: %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	for _, e := range entries {
 		prefix := e.section

@@ -91,10 +91,10 @@ func (r *Repo) editLocalConfig(edit func(lines []string) []string) (bool, error)
 	lock := path + ".lock"
 	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return false, fmt.Errorf("gitx: %s exists: another git process is changing the configuration (remove it if none is running)", lock)
+		return false, fmt.Errorf("%s exists: another git process is changing the configuration (remove it if none is running)", lock)
 	}
 	if err != nil {
-		return false, fmt.Errorf("gitx: %w", err)
+		return false, err
 	}
 	done := false
 	defer func() {
@@ -105,10 +105,10 @@ func (r *Repo) editLocalConfig(edit func(lines []string) []string) (bool, error)
 	}()
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("gitx: %w", err)
+		return false, err
 	}
 	if _, err := parseConfigFile(string(data)); err != nil {
-		return false, fmt.Errorf("gitx: %s: %w", path, err)
+		return false, fmt.Errorf("%s: %w", path, err)
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
@@ -119,17 +119,17 @@ func (r *Repo) editLocalConfig(edit func(lines []string) []string) (bool, error)
 		return false, nil
 	}
 	if _, err := f.WriteString(next); err != nil {
-		return false, fmt.Errorf("gitx: %w", err)
+		return false, err
 	}
 	if err := f.Sync(); err != nil {
-		return false, fmt.Errorf("gitx: %w", err)
+		return false, err
 	}
 	if err := f.Close(); err != nil {
-		return false, fmt.Errorf("gitx: %w", err)
+		return false, err
 	}
 	if err := os.Rename(lock, path); err != nil {
 		os.Remove(lock)
-		return false, fmt.Errorf("gitx: %w", err)
+		return false, err
 	}
 	done = true
 	return true, nil

@@ -26,7 +26,7 @@ func (r *Repo) identities(now time.Time) (author, committer signature, err error
 		if raw := r.getenv("GIT_" + upper + "_DATE"); raw != "" {
 			t, err := parseGitDate(raw)
 			if err != nil {
-				return signature{}, fmt.Errorf("gitx: GIT_%s_DATE: %w", upper, err)
+				return signature{}, fmt.Errorf("GIT_%s_DATE: %w", upper, err)
 			}
 			when = t
 		}

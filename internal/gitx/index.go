@@ -17,7 +17,7 @@ import (
 // ErrIndexUnsupported is returned for an index lore cannot rewrite without
 // losing information (an unknown required extension or version). Callers
 // fall back to writing files without staging them.
-var ErrIndexUnsupported = errors.New("gitx: index format not supported")
+var ErrIndexUnsupported = errors.New("index format not supported")
 
 const (
 	indexSignature = "DIRC"
@@ -76,11 +76,11 @@ func readIndex(path string) (*gitIndex, error) {
 		return &gitIndex{version: 2}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gitx: read index: %w", err)
+		return nil, fmt.Errorf("read index: %w", err)
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("gitx: read index: %w", err)
+		return nil, fmt.Errorf("read index: %w", err)
 	}
 	idx, link, err := decodeIndex(data, path)
 	if err != nil {
@@ -99,7 +99,7 @@ func readIndex(path string) (*gitIndex, error) {
 // returns the content of its "link" extension.
 func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("gitx: %s: corrupt index: %s", name, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s: corrupt index: %s", name, fmt.Sprintf(format, args...))
 	}
 	if len(data) < 12+sha1.Size {
 		return nil, nil, bad("too short")
@@ -209,7 +209,7 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 // entries, and this file's remaining entries are added.
 func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 	if len(link) < sha1.Size {
-		return fmt.Errorf("gitx: corrupt link extension")
+		return fmt.Errorf("corrupt link extension")
 	}
 	var base Hash
 	copy(base[:], link[:sha1.Size])
@@ -219,10 +219,10 @@ func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 		var n int
 		var err error
 		if deleted, n, err = decodeEWAH(rest); err != nil {
-			return fmt.Errorf("gitx: link extension delete bitmap: %w", err)
+			return fmt.Errorf("link extension delete bitmap: %w", err)
 		}
 		if replaced, _, err = decodeEWAH(rest[n:]); err != nil {
-			return fmt.Errorf("gitx: link extension replace bitmap: %w", err)
+			return fmt.Errorf("link extension replace bitmap: %w", err)
 		}
 	}
 	own := idx.entries
@@ -231,14 +231,14 @@ func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 		sharedPath := filepath.Join(dir, "sharedindex."+base.String())
 		data, err := os.ReadFile(sharedPath)
 		if err != nil {
-			return fmt.Errorf("gitx: read shared index: %w", err)
+			return fmt.Errorf("read shared index: %w", err)
 		}
 		shared, link2, err := decodeIndex(data, sharedPath)
 		if err != nil {
 			return err
 		}
 		if link2 != nil {
-			return fmt.Errorf("gitx: %s is itself split", sharedPath)
+			return fmt.Errorf("%s is itself split", sharedPath)
 		}
 		sharedEntries = shared.entries
 	}
@@ -249,7 +249,7 @@ func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 	next := 0
 	for _, p := range replaced {
 		if p >= uint64(len(sharedEntries)) || next >= len(own) {
-			return fmt.Errorf("gitx: corrupt link extension: replacement %d out of range", p)
+			return fmt.Errorf("corrupt link extension: replacement %d out of range", p)
 		}
 		repl := own[next]
 		repl.path = sharedEntries[p].path

@@ -33,12 +33,12 @@ func EachIndexStat(indexPath, prefix string, fn func(path []byte, st IndexStat) 
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("gitx: read index: %w", err)
+		return fmt.Errorf("read index: %w", err)
 	}
 	defer f.Close()
 	data, release, err := fsx.MapPopulated(f)
 	if err != nil {
-		return fmt.Errorf("gitx: read index: %w", err)
+		return fmt.Errorf("read index: %w", err)
 	}
 	defer release()
 	return eachIndexStat(data, []byte(prefix), fn)
@@ -46,7 +46,7 @@ func EachIndexStat(indexPath, prefix string, fn func(path []byte, st IndexStat) 
 
 func eachIndexStat(data, prefix []byte, fn func(path []byte, st IndexStat) bool) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("gitx: corrupt index: %s", fmt.Sprintf(format, args...))
+		return fmt.Errorf("corrupt index: %s", fmt.Sprintf(format, args...))
 	}
 	if len(data) < 12 || string(data[:4]) != indexSignature {
 		return bad("bad signature")

@@ -23,7 +23,7 @@ func (e *LockError) Error() string {
 	if e.Age > 0 {
 		age = fmt.Sprintf(", created %s ago", e.Age.Round(time.Second))
 	}
-	return fmt.Sprintf("gitx: %s exists (waited %s%s): another git process seems to be running in this repository; "+
+	return fmt.Sprintf("%s exists (waited %s%s): another git process seems to be running in this repository; "+
 		"if none is, a crashed process left it behind: remove %s and try again",
 		e.Path, e.Waited.Round(time.Millisecond), age, e.Path)
 }
@@ -48,7 +48,7 @@ func acquireLock(target string, timeout time.Duration) (*lockFile, error) {
 			return &lockFile{target: target, path: path, f: f}, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("gitx: create %s: %w", path, err)
+			return nil, fmt.Errorf("create %s: %w", path, err)
 		}
 		waited := time.Since(start)
 		if waited >= timeout {
@@ -82,18 +82,18 @@ func (l *lockFile) writeWith(write func(io.Writer) error) error {
 	if l.f == nil { // closed by prepare: writing again, for a retry
 		f, err := os.OpenFile(l.path, os.O_RDWR, 0)
 		if err != nil {
-			return fmt.Errorf("gitx: write %s: %w", l.path, err)
+			return fmt.Errorf("write %s: %w", l.path, err)
 		}
 		l.f = f
 	}
 	if err := l.f.Truncate(0); err != nil {
-		return fmt.Errorf("gitx: write %s: %w", l.path, err)
+		return fmt.Errorf("write %s: %w", l.path, err)
 	}
 	if _, err := l.f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("gitx: write %s: %w", l.path, err)
+		return fmt.Errorf("write %s: %w", l.path, err)
 	}
 	if err := write(l.f); err != nil {
-		return fmt.Errorf("gitx: write %s: %w", l.path, err)
+		return fmt.Errorf("write %s: %w", l.path, err)
 	}
 	return nil
 }
@@ -113,7 +113,7 @@ func (l *lockFile) prepare(durable bool) error {
 	}
 	l.f = nil
 	if err != nil {
-		return fmt.Errorf("gitx: sync %s: %w", l.path, err)
+		return fmt.Errorf("sync %s: %w", l.path, err)
 	}
 	return nil
 }
@@ -122,7 +122,7 @@ func (l *lockFile) prepare(durable bool) error {
 // lock. The rename is made durable by a later fsx.SyncDir of the directory.
 func (l *lockFile) publish() error {
 	if err := os.Rename(l.path, l.target); err != nil {
-		return fmt.Errorf("gitx: rename %s: %w", l.path, err)
+		return fmt.Errorf("rename %s: %w", l.path, err)
 	}
 	// The lock path is free now and may be another process's next lock:
 	// a later rollback must not remove it.

@@ -24,7 +24,7 @@ var ZeroHash = plumbing.ZeroHash
 
 // ErrObjectNotFound is returned when an object is missing from the
 // repository (a shallow or partial clone, or a damaged one).
-var ErrObjectNotFound = errors.New("gitx: object not found")
+var ErrObjectNotFound = errors.New("object not found")
 
 func hashObject(typ plumbing.ObjectType, data []byte) Hash {
 	h := sha1.New()
@@ -42,7 +42,7 @@ func (r *Repo) readObject(typ plumbing.ObjectType, h Hash) ([]byte, error) {
 		return nil, err
 	}
 	if got != typ {
-		return nil, fmt.Errorf("gitx: object %s is a %s, not a %s", h, got, typ)
+		return nil, fmt.Errorf("object %s is a %s, not a %s", h, got, typ)
 	}
 	return data, nil
 }
@@ -67,7 +67,7 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 		return h, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return h, fmt.Errorf("gitx: write object: %w", err)
+		return h, fmt.Errorf("write object: %w", err)
 	}
 	var buf bytes.Buffer
 	// A zlib writer allocates about a megabyte of tables: one is reused
@@ -80,15 +80,15 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	fmt.Fprintf(r.zlib, "%s %d\x00", typ.Bytes(), len(data))
 	r.zlib.Write(data)
 	if err := r.zlib.Close(); err != nil {
-		return h, fmt.Errorf("gitx: compress object: %w", err)
+		return h, fmt.Errorf("compress object: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, "tmp_obj_")
 	if err != nil {
-		return h, fmt.Errorf("gitx: write object: %w", err)
+		return h, fmt.Errorf("write object: %w", err)
 	}
 	r.pending = append(r.pending, pendingObject{file: tmp, final: path})
 	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		return h, fmt.Errorf("gitx: write object %s: %w", hex, err)
+		return h, fmt.Errorf("write object %s: %w", hex, err)
 	}
 	return h, nil
 }
@@ -105,16 +105,16 @@ func (r *Repo) flushObjects() error {
 	defer r.discardObjects()
 	for _, p := range r.pending {
 		if err := p.file.Sync(); err != nil {
-			return fmt.Errorf("gitx: sync object: %w", err)
+			return fmt.Errorf("sync object: %w", err)
 		}
 	}
 	for _, p := range r.pending {
 		if err := p.file.Close(); err != nil {
-			return fmt.Errorf("gitx: write object: %w", err)
+			return fmt.Errorf("write object: %w", err)
 		}
 		os.Chmod(p.file.Name(), 0o444)
 		if err := os.Rename(p.file.Name(), p.final); err != nil {
-			return fmt.Errorf("gitx: write object: %w", err)
+			return fmt.Errorf("write object: %w", err)
 		}
 	}
 	r.pending = r.pending[:0]
@@ -146,7 +146,7 @@ func parseTree(data []byte) ([]treeEntry, error) {
 		sp := bytes.IndexByte(data, ' ')
 		nul := bytes.IndexByte(data, 0)
 		if sp < 0 || nul < sp || len(data) < nul+21 {
-			return nil, errors.New("gitx: malformed tree object")
+			return nil, errors.New("malformed tree object")
 		}
 		var h Hash
 		copy(h[:], data[nul+1:nul+21])
@@ -190,7 +190,7 @@ func (r *Repo) commitTree(h Hash) (Hash, error) {
 	line, _, _ := bytes.Cut(data, []byte{'\n'})
 	hex, ok := bytes.CutPrefix(line, []byte("tree "))
 	if !ok || len(hex) != 40 {
-		return ZeroHash, fmt.Errorf("gitx: commit %s has no tree line", h)
+		return ZeroHash, fmt.Errorf("commit %s has no tree line", h)
 	}
 	return plumbing.NewHash(string(hex)), nil
 }

@@ -67,7 +67,7 @@ func (db *objectDB) read(h Hash) (plumbing.ObjectType, []byte, error) {
 			return typ, data, nil
 		}
 		if !errors.Is(err, os.ErrNotExist) {
-			return 0, nil, fmt.Errorf("gitx: read object %s: %w", hex, err)
+			return 0, nil, fmt.Errorf("read object %s: %w", hex, err)
 		}
 	}
 	// Packs, rescanned once if the object is not found: a concurrent
@@ -80,7 +80,7 @@ func (db *objectDB) read(h Hash) (plumbing.ObjectType, []byte, error) {
 			if off, ok := p.find(h); ok {
 				typ, data, err := p.readAt(off, db, 0)
 				if err != nil {
-					return 0, nil, fmt.Errorf("gitx: read object %s from %s: %w", hex, filepath.Base(p.path), err)
+					return 0, nil, fmt.Errorf("read object %s from %s: %w", hex, filepath.Base(p.path), err)
 				}
 				return typ, data, nil
 			}

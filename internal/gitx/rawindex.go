@@ -49,16 +49,16 @@ func openIndex(path string) (*indexFile, error) {
 		return parseIndexFile(empty, func() {}, time.Time{}, path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gitx: read index: %w", err)
+		return nil, fmt.Errorf("read index: %w", err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("gitx: read index: %w", err)
+		return nil, fmt.Errorf("read index: %w", err)
 	}
 	data, release, err := fsx.Map(f)
 	if err != nil {
-		return nil, fmt.Errorf("gitx: read index: %w", err)
+		return nil, fmt.Errorf("read index: %w", err)
 	}
 	idx, err := parseIndexFile(data, release, info.ModTime(), path)
 	if err != nil {
@@ -83,7 +83,7 @@ func openIndex(path string) (*indexFile, error) {
 
 func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (*indexFile, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("gitx: %s: corrupt index: %s", name, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s: corrupt index: %s", name, fmt.Sprintf(format, args...))
 	}
 	if len(data) < 12+sha1.Size {
 		return nil, bad("too short")

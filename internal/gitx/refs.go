@@ -15,7 +15,7 @@ import (
 
 // ErrRefMoved is returned when a branch no longer holds the commit lore
 // built on: another process committed in between. The caller retries.
-var ErrRefMoved = errors.New("gitx: ref moved")
+var ErrRefMoved = errors.New("ref moved")
 
 // head describes what HEAD points to.
 type head struct {
@@ -32,13 +32,13 @@ func (h head) detached() bool { return h.Branch == "" }
 func (r *Repo) readHead() (head, error) {
 	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
 	if err != nil {
-		return head{}, fmt.Errorf("gitx: read HEAD: %w", err)
+		return head{}, fmt.Errorf("read HEAD: %w", err)
 	}
 	line := strings.TrimSpace(string(data))
 	target, symbolic := strings.CutPrefix(line, "ref:")
 	if !symbolic {
 		if !plumbing.IsHash(line) {
-			return head{}, fmt.Errorf("gitx: HEAD is neither a ref nor a commit: %q", line)
+			return head{}, fmt.Errorf("HEAD is neither a ref nor a commit: %q", line)
 		}
 		return head{Commit: plumbing.NewHash(line)}, nil
 	}
@@ -54,7 +54,7 @@ func (r *Repo) readHead() (head, error) {
 		}
 		name = sym
 	}
-	return head{}, fmt.Errorf("gitx: symbolic ref chain from HEAD is too deep")
+	return head{}, fmt.Errorf("symbolic ref chain from HEAD is too deep")
 }
 
 // refPath returns where a loose ref lives: per-worktree refs in GitDir,
@@ -78,7 +78,7 @@ func (r *Repo) readRef(name string) (Hash, string, error) {
 			return ZeroHash, strings.TrimSpace(target), nil
 		}
 		if !plumbing.IsHash(line) {
-			return ZeroHash, "", fmt.Errorf("gitx: ref %s is corrupt: %q", name, line)
+			return ZeroHash, "", fmt.Errorf("ref %s is corrupt: %q", name, line)
 		}
 		return plumbing.NewHash(line), "", nil
 	}
@@ -86,7 +86,7 @@ func (r *Repo) readRef(name string) (Hash, string, error) {
 		// A directory where the ref file would be (refs/heads/a when
 		// refs/heads/a/b exists) means there is no loose ref.
 		if info, serr := os.Stat(r.refPath(name)); serr != nil || !info.IsDir() {
-			return ZeroHash, "", fmt.Errorf("gitx: read ref %s: %w", name, err)
+			return ZeroHash, "", fmt.Errorf("read ref %s: %w", name, err)
 		}
 	}
 	return r.readPackedRef(name)
@@ -98,7 +98,7 @@ func (r *Repo) readPackedRef(name string) (Hash, string, error) {
 		return ZeroHash, "", nil
 	}
 	if err != nil {
-		return ZeroHash, "", fmt.Errorf("gitx: read packed-refs: %w", err)
+		return ZeroHash, "", fmt.Errorf("read packed-refs: %w", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -111,7 +111,7 @@ func (r *Repo) readPackedRef(name string) (Hash, string, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return ZeroHash, "", fmt.Errorf("gitx: read packed-refs: %w", err)
+		return ZeroHash, "", fmt.Errorf("read packed-refs: %w", err)
 	}
 	return ZeroHash, "", nil
 }
@@ -132,7 +132,7 @@ type refUpdate struct {
 func (r *Repo) lockRef(u refUpdate, timeout time.Duration) (*lockFile, error) {
 	path := r.refPath(u.name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("gitx: update %s: %w", u.name, err)
+		return nil, fmt.Errorf("update %s: %w", u.name, err)
 	}
 	lock, err := acquireLock(path, timeout)
 	if err != nil {
@@ -158,7 +158,7 @@ func (r *Repo) lockRef(u refUpdate, timeout time.Duration) (*lockFile, error) {
 		}
 		if sym != "" {
 			lock.rollback()
-			return nil, fmt.Errorf("gitx: %s became a symbolic ref", u.name)
+			return nil, fmt.Errorf("%s became a symbolic ref", u.name)
 		}
 		current = h
 	}
@@ -206,19 +206,19 @@ func (r *Repo) appendReflog(name, line string) error {
 			return nil
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("gitx: reflog %s: %w", name, err)
+			return fmt.Errorf("reflog %s: %w", name, err)
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
-		return fmt.Errorf("gitx: reflog %s: %w", name, err)
+		return fmt.Errorf("reflog %s: %w", name, err)
 	}
 	_, err = f.WriteString(line)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("gitx: reflog %s: %w", name, err)
+		return fmt.Errorf("reflog %s: %w", name, err)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 
 // ErrNotRepository is returned by Discover when no git worktree encloses the
 // directory.
-var ErrNotRepository = errors.New("gitx: not a git repository")
+var ErrNotRepository = errors.New("not a git repository")
 
 // Repo is a non-bare git repository: one worktree and its git directories.
 type Repo struct {
@@ -51,7 +51,7 @@ func Discover(dir string, getenv func(string) string) (*Repo, error) {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("gitx: %w", err)
+		return nil, err
 	}
 	for d := abs; ; {
 		gitDir, err := findGitDir(d)
@@ -86,18 +86,18 @@ func findGitDir(d string) (string, error) {
 	// A linked worktree or a submodule: ".git" is a file "gitdir: <path>".
 	data, err := os.ReadFile(dotGit)
 	if err != nil {
-		return "", fmt.Errorf("gitx: read %s: %w", dotGit, err)
+		return "", fmt.Errorf("read %s: %w", dotGit, err)
 	}
 	line := strings.TrimSpace(string(data))
 	if !strings.HasPrefix(line, "gitdir:") {
-		return "", fmt.Errorf("gitx: %s: not a gitdir file", dotGit)
+		return "", fmt.Errorf("%s: not a gitdir file", dotGit)
 	}
 	target := strings.TrimSpace(strings.TrimPrefix(line, "gitdir:"))
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(d, target)
 	}
 	if !isGitDir(target) {
-		return "", fmt.Errorf("gitx: %s points to %s, which is not a git directory", dotGit, target)
+		return "", fmt.Errorf("%s points to %s, which is not a git directory", dotGit, target)
 	}
 	return filepath.Clean(target), nil
 }
@@ -133,7 +133,7 @@ func open(workTree, gitDir string, getenv func(string) string) (*Repo, error) {
 	}
 	r.config = cfg
 	if cfg.bool("core.bare", false) {
-		return nil, fmt.Errorf("gitx: %s is a bare repository; lore needs a worktree", commonDir)
+		return nil, fmt.Errorf("%s is a bare repository; lore needs a worktree", commonDir)
 	}
 	if err := r.checkExtensions(); err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func open(workTree, gitDir string, getenv func(string) string) (*Repo, error) {
 func (r *Repo) checkExtensions() error {
 	version, _ := r.config.get("core.repositoryformatversion")
 	if version != "" && version != "0" && version != "1" {
-		return fmt.Errorf("gitx: repository format version %s is not supported", version)
+		return fmt.Errorf("repository format version %s is not supported", version)
 	}
 	var unknown []string
 	for _, v := range r.config.values {
@@ -165,7 +165,7 @@ func (r *Repo) checkExtensions() error {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("gitx: repository uses extensions lore does not support: %s", strings.Join(unknown, ", "))
+		return fmt.Errorf("repository uses extensions lore does not support: %s", strings.Join(unknown, ", "))
 	}
 	return nil
 }
@@ -180,7 +180,7 @@ func (r *Repo) Rel(path string) (string, error) {
 	}
 	rel, err := filepath.Rel(r.WorkTree, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("gitx: %s is outside the worktree %s", path, r.WorkTree)
+		return "", fmt.Errorf("%s is outside the worktree %s", path, r.WorkTree)
 	}
 	return filepath.ToSlash(rel), nil
 }

@@ -14,7 +14,7 @@ import (
 func fillStat(e *indexEntry, path string) error {
 	st, err := fsx.Lstat(path)
 	if err != nil {
-		return fmt.Errorf("gitx: stat %s: %w", path, err)
+		return fmt.Errorf("stat %s: %w", path, err)
 	}
 	e.ctimeSec, e.ctimeNsec = uint32(st.Ctime/1e9), uint32(st.Ctime%1e9)
 	e.mtimeSec, e.mtimeNsec = uint32(st.Mtime/1e9), uint32(st.Mtime%1e9)

@@ -64,7 +64,7 @@ func (tx *Tx) ReadFile(path string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("gitx: read %s: %w", path, err)
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
 	}
 	return data, true, nil
 }
@@ -77,7 +77,7 @@ func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gitx: read %s: %w", path, err)
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return entries, nil
 }
@@ -214,7 +214,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 	if idx != nil {
 		for _, e := range tx.edits {
 			if idx.conflicted(e.path) {
-				return fmt.Errorf("gitx: %s has unresolved merge conflicts; resolve them and `git add %s` first", e.path, e.path)
+				return fmt.Errorf("%s has unresolved merge conflicts; resolve them and `git add %s` first", e.path, e.path)
 			}
 			if dir, ok := idx.sparseDirFor(e.path); ok {
 				res.Mode = ModeFiles
@@ -414,7 +414,7 @@ func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd 
 		full := filepath.Join(r.WorkTree, filepath.FromSlash(p.path))
 		if !p.new.exists {
 			if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
-				return fmt.Errorf("gitx: remove %s: %w", p.path, err)
+				return fmt.Errorf("remove %s: %w", p.path, err)
 			}
 			continue
 		}
