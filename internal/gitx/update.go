@@ -321,7 +321,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 	if err := r.flushObjects(); err != nil {
 		return err
 	}
-	return r.stageAndMove(plans, idx, lock, hd, commit, committer, tx.message, res)
+	return r.stageAndMove(plans, idx, lock, hd, commit, committer, tx.message, res, opts.LockTimeout)
 }
 
 // plan reads the three versions of one file and applies the edit to each.
@@ -403,8 +403,9 @@ func (r *Repo) plan(e fileEdit, idx *indexFile, headTree Hash, tx *Tx) (planned,
 // stageAndMove writes the worktree files, prepares the new index in the
 // lock file, moves the branch to commit (when there is one) and finally
 // puts the index in place. Before the branch moves nothing visible to git
-// has changed but the files on disk.
-func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result) error {
+// has changed but the files on disk. The branch lock is waited for at most
+// lockTimeout, as index.lock is.
+func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result, lockTimeout time.Duration) error {
 	// 2. The files on disk.
 	var written []string
 	for _, p := range plans {
@@ -471,7 +472,7 @@ func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd 
 			u.name, u.logHEAD = "HEAD", false
 		}
 		var err error
-		if refLock, err = r.lockRef(u, 5*time.Second); err != nil {
+		if refLock, err = r.lockRef(u, lockTimeout); err != nil {
 			return err
 		}
 		defer refLock.rollback()

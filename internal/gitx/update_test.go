@@ -251,7 +251,13 @@ func TestBranchLockHeldByAnotherProcessFailsCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := r.git("rev-parse", "HEAD")
-	_, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	// The branch lock is waited for as long as Options.LockTimeout says:
+	// a short one keeps the test from waiting out the default.
+	_, err := r.open().Update(Options{Mode: ModeCommit, LockTimeout: 100 * time.Millisecond, Now: fixedNow}, func(tx *Tx) error {
+		tx.Edit(memPath, appendLine("m"))
+		tx.SetMessage("lore: add\n")
+		return nil
+	})
 	var lerr *LockError
 	if !errors.As(err, &lerr) || lerr.Path != refLock {
 		t.Fatalf("err = %v", err)
