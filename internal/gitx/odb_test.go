@@ -3,7 +3,9 @@ package gitx
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,46 +13,117 @@ import (
 )
 
 // historyWithDeltas makes 30 versions of a few files, so that packing
-// stores most of them as deltas.
+// stores most of them as deltas. One git fast-import writes the 30 commits
+// on top of the initial one (HEAD's tree is not checked out).
 func historyWithDeltas(t *testing.T) *testRepo {
 	r := newTestRepoWithCommit(t)
+	var stream bytes.Buffer
 	for i := 0; i < 30; i++ {
 		var b strings.Builder
 		for j := 0; j < 200; j++ {
 			fmt.Fprintf(&b, "line %d of a long file, version %d\n", j, i*(j%3))
 		}
-		r.write("big.txt", b.String())
-		r.write(fmt.Sprintf("dir/f%d.txt", i%4), fmt.Sprintf("content %d\n", i))
-		r.git("add", "-A")
-		r.git("commit", "-q", "-m", fmt.Sprintf("version %d", i))
+		message := fmt.Sprintf("version %d\n", i)
+		fmt.Fprintf(&stream, "commit refs/heads/main\ncommitter Test Person <test@example.com> %d +0000\ndata %d\n%s", 1737372000+i, len(message), message)
+		if i == 0 {
+			stream.WriteString("from refs/heads/main^0\n")
+		}
+		writeInline(&stream, "big.txt", b.String())
+		writeInline(&stream, fmt.Sprintf("dir/f%d.txt", i%4), fmt.Sprintf("content %d\n", i))
+	}
+	cmd := r.command("fast-import", "--quiet")
+	cmd.Stdin = &stream
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git fast-import: %v\n%s", err, out)
 	}
 	return r
+}
+
+// writeInline writes a git fast-import file change that sets path to
+// content.
+func writeInline(stream *bytes.Buffer, path, content string) {
+	fmt.Fprintf(stream, "M 100644 inline %s\ndata %d\n%s\n", path, len(content), content)
+}
+
+// gitObject is one object as C git prints it.
+type gitObject struct {
+	hex, typ string
+	data     []byte
+}
+
+// catAllObjects reads every object of the repository with one
+// git cat-file --batch-all-objects --batch.
+func catAllObjects(t *testing.T, r *testRepo) []gitObject {
+	t.Helper()
+	out, err := r.command("cat-file", "--batch-all-objects", "--batch").Output()
+	if err != nil {
+		t.Fatalf("git cat-file: %v", err)
+	}
+	var objects []gitObject
+	for len(out) > 0 {
+		header, rest, _ := bytes.Cut(out, []byte("\n"))
+		fields := strings.Fields(string(header))
+		if len(fields) != 3 {
+			t.Fatalf("git cat-file header %q", header)
+		}
+		size, err := strconv.Atoi(fields[2])
+		if err != nil || len(rest) <= size || rest[size] != '\n' {
+			t.Fatalf("git cat-file: %q not followed by %s bytes", header, fields[2])
+		}
+		objects = append(objects, gitObject{hex: fields[0], typ: fields[1], data: rest[:size]})
+		out = rest[size+1:]
+	}
+	return objects
 }
 
 // assertReadsEveryObject compares every object of the repository, read by
 // lore's object database, with what C git prints for it.
 func assertReadsEveryObject(t *testing.T, r *testRepo, db *objectDB) {
 	t.Helper()
-	list := r.git("cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")
 	n := 0
-	for _, line := range strings.Split(list, "\n") {
-		hex, typName, _ := strings.Cut(line, " ")
-		typ, data, err := db.read(plumbing.NewHash(hex))
+	for _, o := range catAllObjects(t, r) {
+		typ, data, err := db.read(plumbing.NewHash(o.hex))
 		if err != nil {
-			t.Fatalf("%s: %v", hex, err)
+			t.Fatalf("%s: %v", o.hex, err)
 		}
-		if typ.String() != typName {
-			t.Fatalf("%s: type %s, git says %s", hex, typ, typName)
+		if typ.String() != o.typ {
+			t.Fatalf("%s: type %s, git says %s", o.hex, typ, o.typ)
 		}
-		out, _ := r.command("cat-file", typName, hex).Output()
-		if !bytes.Equal(data, out) {
-			t.Fatalf("%s (%s): content differs from git cat-file", hex, typName)
+		if !bytes.Equal(data, o.data) {
+			t.Fatalf("%s (%s): content differs from git cat-file", o.hex, o.typ)
 		}
 		n++
 	}
 	if n < 100 {
 		t.Fatalf("only %d objects: the test did not exercise much", n)
 	}
+}
+
+// packEntryKinds counts the entries of the repository's one pack by the
+// type in each entry's header (whole objects, OFS_DELTA, REF_DELTA), at
+// the offsets git verify-pack -v gives; it also returns that output.
+func packEntryKinds(t *testing.T, r *testRepo) (map[plumbing.ObjectType]int, string) {
+	t.Helper()
+	idx := mustGlob(t, filepath.Join(r.dir, ".git/objects/pack/*.idx"))
+	pack, err := os.ReadFile(strings.TrimSuffix(idx, ".idx") + ".pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify := r.git("verify-pack", "-v", idx)
+	kinds := map[plumbing.ObjectType]int{}
+	for _, line := range strings.Split(verify, "\n") {
+		// <name> <type> <size> <size in pack> <offset> [<depth> <base>]
+		fields := strings.Fields(line)
+		if len(fields) < 5 || len(fields[0]) != 40 {
+			continue
+		}
+		offset, err := strconv.Atoi(fields[4])
+		if err != nil || offset >= len(pack) {
+			t.Fatalf("verify-pack line %q", line)
+		}
+		kinds[plumbing.ObjectType(pack[offset]>>4&7)]++
+	}
+	return kinds, verify
 }
 
 func TestReadPackedObjectsWithOffsetDeltas(t *testing.T) {
@@ -60,8 +133,12 @@ func TestReadPackedObjectsWithOffsetDeltas(t *testing.T) {
 	if got := r.git("count-objects", "-v"); !strings.Contains(got, "count: 0") {
 		t.Fatalf("objects left loose:\n%s", got)
 	}
-	if deltas := r.git("verify-pack", "-v", mustGlob(t, filepath.Join(r.dir, ".git/objects/pack/*.idx"))); !strings.Contains(deltas, "chain length") {
+	kinds, verify := packEntryKinds(t, r)
+	if !strings.Contains(verify, "chain length") {
 		t.Fatal("the pack has no deltas")
+	}
+	if kinds[plumbing.OFSDeltaObject] == 0 || kinds[plumbing.REFDeltaObject] != 0 {
+		t.Fatalf("want offset deltas only, the pack has %v", kinds)
 	}
 	assertReadsEveryObject(t, r, newObjectDB(filepath.Join(r.dir, ".git", "objects")))
 }
@@ -70,6 +147,9 @@ func TestReadPackedObjectsWithRefDeltas(t *testing.T) {
 	r := historyWithDeltas(t)
 	r.git("-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq")
 	r.git("prune-packed")
+	if kinds, _ := packEntryKinds(t, r); kinds[plumbing.REFDeltaObject] == 0 || kinds[plumbing.OFSDeltaObject] != 0 {
+		t.Fatalf("want ref deltas only, the pack has %v", kinds)
+	}
 	assertReadsEveryObject(t, r, newObjectDB(filepath.Join(r.dir, ".git", "objects")))
 }
 
