@@ -25,7 +25,7 @@ func TestConcurrentWritersAndGit(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	tmp := t.TempDir()
-	bin := buildLore(t, tmp)
+	bin := buildLore(t)
 	repo := filepath.Join(tmp, "repo")
 	home := filepath.Join(tmp, "home")
 	os.MkdirAll(repo, 0o755)
@@ -207,7 +207,7 @@ func TestKilledWritersLeaveAConsistentRepository(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	tmp := t.TempDir()
-	bin := buildLore(t, tmp)
+	bin := buildLore(t)
 	repo := filepath.Join(tmp, "repo")
 	os.MkdirAll(repo, 0o755)
 	environ := []string{"HOME=" + tmp, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH"),
@@ -287,13 +287,42 @@ func TestKilledWritersLeaveAConsistentRepository(t *testing.T) {
 	}
 }
 
-// buildLore compiles the lore binary into dir: these tests run it as
-// separate processes, as an orchestrator would.
-func buildLore(t *testing.T, dir string) string {
+// builtLore is the lore binary the tests of this file run, built once for
+// all of them into dir; TestMain removes dir after the tests.
+var builtLore struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildLore compiles the lore binary, once per test run: these tests run
+// it as separate processes, as an orchestrator would.
+func buildLore(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(dir, "lore")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	builtLore.once.Do(func() {
+		dir, err := os.MkdirTemp("", "lore-build-")
+		if err != nil {
+			builtLore.err = err
+			return
+		}
+		builtLore.dir, builtLore.bin = dir, filepath.Join(dir, "lore")
+		if out, err := exec.Command("go", "build", "-o", builtLore.bin, ".").CombinedOutput(); err != nil {
+			builtLore.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if builtLore.err != nil {
+		t.Fatal(builtLore.err)
 	}
-	return bin
+	return builtLore.bin
+}
+
+// removeBuiltLore runs the tests, then removes the lore binary they built.
+type removeBuiltLore struct{ m *testing.M }
+
+func (r removeBuiltLore) Run() int {
+	code := r.m.Run()
+	if builtLore.dir != "" {
+		os.RemoveAll(builtLore.dir)
+	}
+	return code
 }

@@ -16,7 +16,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the files that cmp compares in testdata/script")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removeBuiltLore{m}, map[string]func(){
 		"lore":       func() { os.Exit(run(os.Args[1:], systemEnv())) },
 		"lore-index": func() { os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.Detach)) },
 	})
