@@ -12,8 +12,8 @@ import (
 // file as it was.
 func TestSetLocalSection(t *testing.T) {
 	r := newTestRepo(t)
-	r.git("config", "merge.other.driver", "other-tool %A")
-	cfgPath := filepath.Join(r.dir, ".git", "config")
+	r.Git("config", "merge.other.driver", "other-tool %A")
+	cfgPath := filepath.Join(r.Dir, ".git", "config")
 	before, _ := os.ReadFile(cfgPath)
 	repo := r.open()
 	settings := []ConfigSetting{{"name", "lore memory merge"}, {"driver", "lore merge-driver %O %A %B %P"}}
@@ -21,10 +21,10 @@ func TestSetLocalSection(t *testing.T) {
 	if err != nil || !changed {
 		t.Fatalf("first write: changed %v, %v", changed, err)
 	}
-	if got := r.git("config", "--get", "merge.lore.driver"); got != "lore merge-driver %O %A %B %P" {
+	if got := r.Git("config", "--get", "merge.lore.driver"); got != "lore merge-driver %O %A %B %P" {
 		t.Fatalf("git reads merge.lore.driver as %q", got)
 	}
-	if got := r.git("config", "--get", "merge.lore.name"); got != "lore memory merge" {
+	if got := r.Git("config", "--get", "merge.lore.name"); got != "lore memory merge" {
 		t.Fatalf("git reads merge.lore.name as %q", got)
 	}
 	after, _ := os.ReadFile(cfgPath)
@@ -36,13 +36,13 @@ func TestSetLocalSection(t *testing.T) {
 	}
 
 	// A value changed by hand is set back in place; a comment stays.
-	r.git("config", "merge.lore.driver", "something else")
+	r.Git("config", "merge.lore.driver", "something else")
 	data, _ := os.ReadFile(cfgPath)
 	os.WriteFile(cfgPath, []byte(strings.Replace(string(data), "[merge \"lore\"]", "[merge \"lore\"]\n\t# set by lore", 1)), 0o644)
 	if changed, err := r.open().SetLocalSection("merge", "lore", settings); err != nil || !changed {
 		t.Fatalf("rewrite: changed %v, %v", changed, err)
 	}
-	if got := r.git("config", "--get-all", "merge.lore.driver"); got != "lore merge-driver %O %A %B %P" {
+	if got := r.Git("config", "--get-all", "merge.lore.driver"); got != "lore merge-driver %O %A %B %P" {
 		t.Fatalf("after the rewrite git reads %q", got)
 	}
 	if data, _ := os.ReadFile(cfgPath); !strings.Contains(string(data), "# set by lore") {
@@ -52,22 +52,22 @@ func TestSetLocalSection(t *testing.T) {
 	if changed, err := r.open().RemoveLocalSection("merge", "lore"); err != nil || !changed {
 		t.Fatalf("remove: changed %v, %v", changed, err)
 	}
-	if out, err := r.gitErr("config", "--get", "merge.lore.driver"); err == nil {
+	if out, err := r.GitErr("config", "--get", "merge.lore.driver"); err == nil {
 		t.Fatalf("merge.lore.driver still set: %q", out)
 	}
-	if got := r.git("config", "--get", "merge.other.driver"); got != "other-tool %A" {
+	if got := r.Git("config", "--get", "merge.other.driver"); got != "other-tool %A" {
 		t.Fatalf("the other driver became %q", got)
 	}
 	if changed, err := r.open().RemoveLocalSection("merge", "lore"); err != nil || changed {
 		t.Fatalf("second remove: changed %v, %v", changed, err)
 	}
-	r.git("fsck", "--no-progress")
+	r.Git("fsck", "--no-progress")
 }
 
 // A held config.lock is never taken over.
 func TestSetLocalSectionRespectsTheLock(t *testing.T) {
 	r := newTestRepo(t)
-	lock := filepath.Join(r.dir, ".git", "config.lock")
+	lock := filepath.Join(r.Dir, ".git", "config.lock")
 	os.WriteFile(lock, nil, 0o644)
 	if _, err := r.open().SetLocalSection("merge", "lore", []ConfigSetting{{"name", "x"}}); err == nil || !strings.Contains(err.Error(), "config.lock exists") {
 		t.Fatalf("err = %v, want the lock named", err)
@@ -79,11 +79,11 @@ func TestSetLocalSectionRespectsTheLock(t *testing.T) {
 
 func TestHooksDir(t *testing.T) {
 	r := newTestRepo(t)
-	if got, want := r.open().HooksDir(), filepath.Join(r.dir, ".git", "hooks"); got != want {
+	if got, want := r.open().HooksDir(), filepath.Join(r.Dir, ".git", "hooks"); got != want {
 		t.Fatalf("HooksDir = %s, want %s", got, want)
 	}
-	r.git("config", "core.hooksPath", ".githooks")
-	if got, want := r.open().HooksDir(), filepath.Join(r.dir, ".githooks"); got != want {
+	r.Git("config", "core.hooksPath", ".githooks")
+	if got, want := r.open().HooksDir(), filepath.Join(r.Dir, ".githooks"); got != want {
 		t.Fatalf("with core.hooksPath: %s, want %s", got, want)
 	}
 }

@@ -9,35 +9,35 @@ import (
 
 func TestAuthorFromEnvironmentWins(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.env["GIT_AUTHOR_NAME"] = "Env Author"
-	r.env["GIT_AUTHOR_EMAIL"] = "env@example.com"
-	r.env["GIT_COMMITTER_DATE"] = "@1700000000 +0200"
+	r.Setenv("GIT_AUTHOR_NAME", "Env Author")
+	r.Setenv("GIT_AUTHOR_EMAIL", "env@example.com")
+	r.Setenv("GIT_COMMITTER_DATE", "@1700000000 +0200")
 	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.git("log", "-1", "--format=%an <%ae>|%cn <%ce>|%ct %ci"); got != "Env Author <env@example.com>|Test Person <test@example.com>|1700000000 2023-11-15 00:13:20 +0200" {
+	if got := r.Git("log", "-1", "--format=%an <%ae>|%cn <%ce>|%ct %ci"); got != "Env Author <env@example.com>|Test Person <test@example.com>|1700000000 2023-11-15 00:13:20 +0200" {
 		t.Fatalf("log = %q", got)
 	}
 }
 
 func TestAuthorFromGlobalConfigAndIncludeIf(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.git("config", "--unset", "user.name")
-	r.git("config", "--unset", "user.email")
-	work := filepath.Join(r.home, "work.gitconfig")
+	r.Git("config", "--unset", "user.name")
+	r.Git("config", "--unset", "user.email")
+	work := filepath.Join(r.Home, "work.gitconfig")
 	if err := os.WriteFile(work, []byte("[user]\n\temail = work@example.com\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	global := "[user]\n\tname = Global Person\n\temail = home@example.com\n" +
-		"[includeIf \"gitdir:" + filepath.Dir(r.dir) + "/\"]\n\tpath = work.gitconfig\n"
-	if err := os.WriteFile(filepath.Join(r.home, ".gitconfig"), []byte(global), 0o644); err != nil {
+		"[includeIf \"gitdir:" + filepath.Dir(r.Dir) + "/\"]\n\tpath = work.gitconfig\n"
+	if err := os.WriteFile(filepath.Join(r.Home, ".gitconfig"), []byte(global), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	want := r.git("var", "GIT_AUTHOR_IDENT") // C git's own answer
-	got := r.git("log", "-1", "--format=%an <%ae>")
+	want := r.Git("var", "GIT_AUTHOR_IDENT") // C git's own answer
+	got := r.Git("log", "-1", "--format=%an <%ae>")
 	if got != "Global Person <work@example.com>" || want[:len(got)] != got {
 		t.Fatalf("author = %q, git var says %q", got, want)
 	}
@@ -45,9 +45,9 @@ func TestAuthorFromGlobalConfigAndIncludeIf(t *testing.T) {
 
 func TestIdentityFallbackWithoutConfig(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.git("config", "--unset", "user.name")
-	r.git("config", "--unset", "user.email")
-	r.env["USER"] = "agent"
+	r.Git("config", "--unset", "user.name")
+	r.Git("config", "--unset", "user.email")
+	r.Setenv("USER", "agent")
 	repo := r.open()
 	author, _, err := repo.identities(time.Unix(0, 0))
 	if err != nil {

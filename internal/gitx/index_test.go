@@ -15,10 +15,10 @@ import (
 // populate adds n files in nested directories and commits them.
 func populate(r *testRepo, n int) {
 	for i := 0; i < n; i++ {
-		r.write(fmt.Sprintf("dir%d/sub%d/file-%03d.txt", i%3, i%5, i), fmt.Sprintf("content %d\n", i))
+		r.Write(fmt.Sprintf("dir%d/sub%d/file-%03d.txt", i%3, i%5, i), fmt.Sprintf("content %d\n", i))
 	}
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", "populate")
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "populate")
 }
 
 func TestIndexRoundTripIsByteExact(t *testing.T) {
@@ -26,12 +26,12 @@ func TestIndexRoundTripIsByteExact(t *testing.T) {
 		t.Run("v"+version, func(t *testing.T) {
 			r := newTestRepoWithCommit(t)
 			populate(r, 60)
-			r.git("update-index", "--index-version", version)
-			r.write("intent.txt", "x\n")
-			r.git("add", "-N", "intent.txt") // an extended flag
-			r.git("update-index", "--assume-unchanged", "README.md")
-			r.git("status", "--porcelain") // refreshes and writes the cache tree
-			path := filepath.Join(r.dir, ".git", "index")
+			r.Git("update-index", "--index-version", version)
+			r.Write("intent.txt", "x\n")
+			r.Git("add", "-N", "intent.txt") // an extended flag
+			r.Git("update-index", "--assume-unchanged", "README.md")
+			r.Git("status", "--porcelain") // refreshes and writes the cache tree
+			path := filepath.Join(r.Dir, ".git", "index")
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -53,16 +53,16 @@ func TestIndexRoundTripIsByteExact(t *testing.T) {
 func TestIndexVersion4StaysVersion4(t *testing.T) {
 	r := newTestRepoWithCommit(t)
 	populate(r, 30)
-	r.git("update-index", "--index-version", "4")
+	r.Git("update-index", "--index-version", "4")
 	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertClean()
-	data, _ := os.ReadFile(filepath.Join(r.dir, ".git", "index"))
+	r.AssertClean()
+	data, _ := os.ReadFile(filepath.Join(r.Dir, ".git", "index"))
 	if v := binary.BigEndian.Uint32(data[4:8]); v != 4 {
 		t.Fatalf("version = %d", v)
 	}
-	if got := r.git("ls-files", memPath); got != memPath {
+	if got := r.Git("ls-files", memPath); got != memPath {
 		t.Fatalf("ls-files = %q", got)
 	}
 }
@@ -70,18 +70,18 @@ func TestIndexVersion4StaysVersion4(t *testing.T) {
 func TestSplitIndex(t *testing.T) {
 	r := newTestRepoWithCommit(t)
 	populate(r, 40)
-	r.git("update-index", "--split-index")
+	r.Git("update-index", "--split-index")
 	// Give the split file replacements, deletions and additions.
-	r.write("dir0/sub0/file-000.txt", "changed\n")
-	r.git("add", "dir0/sub0/file-000.txt")
-	r.git("rm", "-q", "--cached", "dir1/sub1/file-001.txt")
-	r.write("added.txt", "added\n")
-	r.git("add", "added.txt")
-	if _, err := os.Stat(filepath.Join(r.dir, ".git", "index")); err != nil {
+	r.Write("dir0/sub0/file-000.txt", "changed\n")
+	r.Git("add", "dir0/sub0/file-000.txt")
+	r.Git("rm", "-q", "--cached", "dir1/sub1/file-001.txt")
+	r.Write("added.txt", "added\n")
+	r.Git("add", "added.txt")
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "index")); err != nil {
 		t.Fatal(err)
 	}
-	before := r.git("ls-files", "-s")
-	shared, _ := filepath.Glob(filepath.Join(r.dir, ".git", "sharedindex.*"))
+	before := r.Git("ls-files", "-s")
+	shared, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "sharedindex.*"))
 	if len(shared) == 0 {
 		t.Fatal("git did not split the index")
 	}
@@ -89,8 +89,8 @@ func TestSplitIndex(t *testing.T) {
 	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertHealthy()
-	after := r.git("ls-files", "-s")
+	r.AssertHealthy()
+	after := r.Git("ls-files", "-s")
 	want := strings.Split(before, "\n")
 	got := strings.Split(after, "\n")
 	var withoutLore []string
@@ -102,32 +102,32 @@ func TestSplitIndex(t *testing.T) {
 	if strings.Join(withoutLore, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("index entries changed:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	if status := r.git("status", "--porcelain"); status != "M  added.txt\nD  dir1/sub1/file-001.txt\nM  dir0/sub0/file-000.txt\n?? dir1/sub1/file-001.txt" &&
+	if status := r.Git("status", "--porcelain"); status != "M  added.txt\nD  dir1/sub1/file-001.txt\nM  dir0/sub0/file-000.txt\n?? dir1/sub1/file-001.txt" &&
 		!strings.Contains(status, "D  dir1/sub1/file-001.txt") {
 		t.Fatalf("status = %q", status)
 	}
-	if got := r.git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
+	if got := r.Git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
 		t.Fatalf("commit = %q", got)
 	}
 }
 
 func TestDeepPathInvalidatesCacheTreeNodes(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.write(".agent/journal/run-1/0001.md", "one\n")
-	r.write(".agent/journal/run-2/0001.md", "other run\n")
-	r.write(".agent/memories.md", "m\n")
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", "journal")
-	r.git("status") // makes sure the cache tree is complete
+	r.Write(".agent/journal/run-1/0001.md", "one\n")
+	r.Write(".agent/journal/run-2/0001.md", "other run\n")
+	r.Write(".agent/memories.md", "m\n")
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "journal")
+	r.Git("status") // makes sure the cache tree is complete
 	if _, err := r.update(ModeCommit, ".agent/journal/run-1/0002.md", appendLine("two"), "lore: journal\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertClean()
+	r.AssertClean()
 	if _, err := r.update(ModeCommit, ".agent/journal/run-1/0001.md", func([]byte, bool) ([]byte, bool, error) { return nil, false, nil }, "lore: rm\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertClean()
-	if got := r.git("ls-tree", "-r", "--name-only", "HEAD", ".agent/journal"); got != ".agent/journal/run-1/0002.md\n.agent/journal/run-2/0001.md" {
+	r.AssertClean()
+	if got := r.Git("ls-tree", "-r", "--name-only", "HEAD", ".agent/journal"); got != ".agent/journal/run-1/0002.md\n.agent/journal/run-2/0001.md" {
 		t.Fatalf("tree = %q", got)
 	}
 }
@@ -198,11 +198,11 @@ func TestSplicedIndexEqualsReencoded(t *testing.T) {
 		t.Run("v"+version, func(t *testing.T) {
 			r := newTestRepoWithCommit(t)
 			populate(r, 50)
-			r.git("update-index", "--index-version", version)
-			r.write("intent.txt", "x\n")
-			r.git("add", "-N", "intent.txt")
-			r.git("status", "--porcelain")
-			path := filepath.Join(r.dir, ".git", "index")
+			r.Git("update-index", "--index-version", version)
+			r.Write("intent.txt", "x\n")
+			r.Git("add", "-N", "intent.txt")
+			r.Git("status", "--porcelain")
+			path := filepath.Join(r.Dir, ".git", "index")
 			data, _ := os.ReadFile(path)
 			h := func(s string) (out Hash) { copy(out[:], s); return }
 			ops := []struct {
@@ -258,9 +258,9 @@ func TestSplicedIndexEqualsReencoded(t *testing.T) {
 func TestUnchangedIndexIsCopiedExactly(t *testing.T) {
 	r := newTestRepoWithCommit(t)
 	populate(r, 30)
-	r.git("update-index", "--index-version", "4")
-	r.git("status", "--porcelain")
-	data, _ := os.ReadFile(filepath.Join(r.dir, ".git", "index"))
+	r.Git("update-index", "--index-version", "4")
+	r.Git("status", "--porcelain")
+	data, _ := os.ReadFile(filepath.Join(r.Dir, ".git", "index"))
 	idx, err := parseIndexFile(data, func() {}, time.Time{}, "idx")
 	if err != nil {
 		t.Fatal(err)
@@ -286,7 +286,7 @@ func TestVarint(t *testing.T) {
 
 func TestCorruptIndexIsAnError(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	path := filepath.Join(r.dir, ".git", "index")
+	path := filepath.Join(r.Dir, ".git", "index")
 	data, _ := os.ReadFile(path)
 	data[20] ^= 0xff
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -296,7 +296,7 @@ func TestCorruptIndexIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(r.dir, memPath)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(r.Dir, memPath)); !os.IsNotExist(err) {
 		t.Fatal("file written despite the error")
 	}
 }

@@ -14,20 +14,20 @@ func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
 		t.Run("v"+version, func(t *testing.T) {
 			r := newTestRepoWithCommit(t)
 			for i := 0; i < 40; i++ {
-				r.write(fmt.Sprintf(".agent/knowledge/entry-%02d.md", i), fmt.Sprintf("entry %d\n", i))
+				r.Write(fmt.Sprintf(".agent/knowledge/entry-%02d.md", i), fmt.Sprintf("entry %d\n", i))
 			}
-			r.write(".agent/memories.md", "# Memories\n")
-			r.write(".agent/learnings/"+strings.Repeat("l", 4100)[:200]+".md", "long name\n")
-			r.write(".agentx/other.md", "not under the prefix\n")
-			r.write("zz/last.md", "after\n")
-			r.git("add", "-A")
-			r.git("commit", "-q", "-m", "entries")
+			r.Write(".agent/memories.md", "# Memories\n")
+			r.Write(".agent/learnings/"+strings.Repeat("l", 4100)[:200]+".md", "long name\n")
+			r.Write(".agentx/other.md", "not under the prefix\n")
+			r.Write("zz/last.md", "after\n")
+			r.Git("add", "-A")
+			r.Git("commit", "-q", "-m", "entries")
 			if version == "3" {
-				r.write(".agent/knowledge/intended.md", "not yet added\n")
-				r.git("add", "-N", ".agent/knowledge/intended.md") // an entry with extended flags
+				r.Write(".agent/knowledge/intended.md", "not yet added\n")
+				r.Git("add", "-N", ".agent/knowledge/intended.md") // an entry with extended flags
 			}
-			r.git("update-index", "--index-version", version)
-			whole, err := readIndex(filepath.Join(r.dir, ".git", "index"))
+			r.Git("update-index", "--index-version", version)
+			whole, err := readIndex(filepath.Join(r.Dir, ".git", "index"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +38,7 @@ func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
 						want = append(want, fmt.Sprintf("%s %d.%d ino=%d size=%d", e.path, e.mtimeSec, e.mtimeNsec, e.ino, e.size))
 					}
 				}
-				err := EachIndexStat(filepath.Join(r.dir, ".git", "index"), prefix, func(p []byte, st IndexStat) bool {
+				err := EachIndexStat(filepath.Join(r.Dir, ".git", "index"), prefix, func(p []byte, st IndexStat) bool {
 					got = append(got, fmt.Sprintf("%s %d.%d ino=%d size=%d", p, st.MtimeSec, st.MtimeNsec, st.Ino, st.Size))
 					return true
 				})

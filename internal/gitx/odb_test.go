@@ -31,7 +31,7 @@ func historyWithDeltas(t *testing.T) *testRepo {
 		writeInline(&stream, "big.txt", b.String())
 		writeInline(&stream, fmt.Sprintf("dir/f%d.txt", i%4), fmt.Sprintf("content %d\n", i))
 	}
-	cmd := r.command("fast-import", "--quiet")
+	cmd := r.Command("", "fast-import", "--quiet")
 	cmd.Stdin = &stream
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git fast-import: %v\n%s", err, out)
@@ -55,7 +55,7 @@ type gitObject struct {
 // git cat-file --batch-all-objects --batch.
 func catAllObjects(t *testing.T, r *testRepo) []gitObject {
 	t.Helper()
-	out, err := r.command("cat-file", "--batch-all-objects", "--batch").Output()
+	out, err := r.Command("", "cat-file", "--batch-all-objects", "--batch").Output()
 	if err != nil {
 		t.Fatalf("git cat-file: %v", err)
 	}
@@ -104,12 +104,12 @@ func assertReadsEveryObject(t *testing.T, r *testRepo, db *objectDB) {
 // the offsets git verify-pack -v gives; it also returns that output.
 func packEntryKinds(t *testing.T, r *testRepo) (map[plumbing.ObjectType]int, string) {
 	t.Helper()
-	idx := mustGlob(t, filepath.Join(r.dir, ".git/objects/pack/*.idx"))
+	idx := mustGlob(t, filepath.Join(r.Dir, ".git/objects/pack/*.idx"))
 	pack, err := os.ReadFile(strings.TrimSuffix(idx, ".idx") + ".pack")
 	if err != nil {
 		t.Fatal(err)
 	}
-	verify := r.git("verify-pack", "-v", idx)
+	verify := r.Git("verify-pack", "-v", idx)
 	kinds := map[plumbing.ObjectType]int{}
 	for _, line := range strings.Split(verify, "\n") {
 		// <name> <type> <size> <size in pack> <offset> [<depth> <base>]
@@ -128,9 +128,9 @@ func packEntryKinds(t *testing.T, r *testRepo) (map[plumbing.ObjectType]int, str
 
 func TestReadPackedObjectsWithOffsetDeltas(t *testing.T) {
 	r := historyWithDeltas(t)
-	r.git("repack", "-adfq", "--depth=50", "--window=50")
-	r.git("prune-packed")
-	if got := r.git("count-objects", "-v"); !strings.Contains(got, "count: 0") {
+	r.Git("repack", "-adfq", "--depth=50", "--window=50")
+	r.Git("prune-packed")
+	if got := r.Git("count-objects", "-v"); !strings.Contains(got, "count: 0") {
 		t.Fatalf("objects left loose:\n%s", got)
 	}
 	kinds, verify := packEntryKinds(t, r)
@@ -140,24 +140,24 @@ func TestReadPackedObjectsWithOffsetDeltas(t *testing.T) {
 	if kinds[plumbing.OFSDeltaObject] == 0 || kinds[plumbing.REFDeltaObject] != 0 {
 		t.Fatalf("want offset deltas only, the pack has %v", kinds)
 	}
-	assertReadsEveryObject(t, r, newObjectDB(filepath.Join(r.dir, ".git", "objects")))
+	assertReadsEveryObject(t, r, newObjectDB(filepath.Join(r.Dir, ".git", "objects")))
 }
 
 func TestReadPackedObjectsWithRefDeltas(t *testing.T) {
 	r := historyWithDeltas(t)
-	r.git("-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq")
-	r.git("prune-packed")
+	r.Git("-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq")
+	r.Git("prune-packed")
 	if kinds, _ := packEntryKinds(t, r); kinds[plumbing.REFDeltaObject] == 0 || kinds[plumbing.OFSDeltaObject] != 0 {
 		t.Fatalf("want ref deltas only, the pack has %v", kinds)
 	}
-	assertReadsEveryObject(t, r, newObjectDB(filepath.Join(r.dir, ".git", "objects")))
+	assertReadsEveryObject(t, r, newObjectDB(filepath.Join(r.Dir, ".git", "objects")))
 }
 
 func TestReadObjectsThroughAlternates(t *testing.T) {
 	r := historyWithDeltas(t)
-	r.git("repack", "-adq")
-	clone := filepath.Join(filepath.Dir(r.dir), "shared-clone")
-	r.git("clone", "-q", "--shared", r.dir, clone)
+	r.Git("repack", "-adq")
+	clone := filepath.Join(filepath.Dir(r.Dir), "shared-clone")
+	r.Git("clone", "-q", "--shared", r.Dir, clone)
 	db := newObjectDB(filepath.Join(clone, ".git", "objects"))
 	if len(db.dirs) != 2 {
 		t.Fatalf("alternates: %v", db.dirs)
@@ -167,7 +167,7 @@ func TestReadObjectsThroughAlternates(t *testing.T) {
 
 func TestMissingObject(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	db := newObjectDB(filepath.Join(r.dir, ".git", "objects"))
+	db := newObjectDB(filepath.Join(r.Dir, ".git", "objects"))
 	if _, _, err := db.read(plumbing.NewHash(strings.Repeat("ab", 20))); err == nil || !strings.Contains(err.Error(), "object not found") {
 		t.Fatalf("err = %v", err)
 	}

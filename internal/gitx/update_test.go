@@ -13,7 +13,7 @@ const memPath = ".agent/memories.md"
 
 func TestCommitTouchesOnlyTheEditedPath(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	before := r.git("rev-parse", "HEAD")
+	before := r.Git("rev-parse", "HEAD")
 
 	res, err := r.update(ModeCommit, memPath, appendLine("first memory"), "lore: add pattern mem-1\n\nLore-Id: mem-1\nLore-Kind: memory\n")
 	if err != nil {
@@ -22,26 +22,26 @@ func TestCommitTouchesOnlyTheEditedPath(t *testing.T) {
 	if res.Mode != ModeCommit || res.Commit.IsZero() || res.Branch != "main" || len(res.Notices) != 0 {
 		t.Fatalf("result = %+v", res)
 	}
-	r.assertClean()
-	if got := r.git("rev-parse", "HEAD"); got != res.Commit.String() {
+	r.AssertClean()
+	if got := r.Git("rev-parse", "HEAD"); got != res.Commit.String() {
 		t.Fatalf("HEAD = %s, want %s", got, res.Commit)
 	}
-	if got := r.git("rev-parse", "HEAD^"); got != before {
+	if got := r.Git("rev-parse", "HEAD^"); got != before {
 		t.Fatalf("parent = %s, want %s", got, before)
 	}
-	if got := r.git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
+	if got := r.Git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
 		t.Fatalf("commit changes %q", got)
 	}
-	if got := r.git("show", "HEAD:"+memPath); got != "first memory" {
+	if got := r.Git("show", "HEAD:"+memPath); got != "first memory" {
 		t.Fatalf("committed content %q", got)
 	}
-	if got := r.git("log", "-1", "--format=%s|%an|%ae|%(trailers:key=Lore-Id,valueonly)"); got != "lore: add pattern mem-1|Test Person|test@example.com|mem-1" {
+	if got := r.Git("log", "-1", "--format=%s|%an|%ae|%(trailers:key=Lore-Id,valueonly)"); got != "lore: add pattern mem-1|Test Person|test@example.com|mem-1" {
 		t.Fatalf("log = %q", got)
 	}
-	if got := r.git("reflog", "-1", "--format=%gs"); got != "commit: lore: add pattern mem-1" {
+	if got := r.Git("reflog", "-1", "--format=%gs"); got != "commit: lore: add pattern mem-1" {
 		t.Fatalf("reflog = %q", got)
 	}
-	if got := r.git("reflog", "-1", "--format=%gs", "main"); got != "commit: lore: add pattern mem-1" {
+	if got := r.Git("reflog", "-1", "--format=%gs", "main"); got != "commit: lore: add pattern mem-1" {
 		t.Fatalf("branch reflog = %q", got)
 	}
 
@@ -49,8 +49,8 @@ func TestCommitTouchesOnlyTheEditedPath(t *testing.T) {
 	if _, err := r.update(ModeCommit, memPath, appendLine("second memory"), "lore: add pattern mem-2\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertClean()
-	if got := r.git("show", "HEAD:"+memPath); got != "first memory\nsecond memory" {
+	r.AssertClean()
+	if got := r.Git("show", "HEAD:"+memPath); got != "first memory\nsecond memory" {
 		t.Fatalf("committed content %q", got)
 	}
 }
@@ -64,110 +64,110 @@ func TestUnbornBranch(t *testing.T) {
 	if res.Commit.IsZero() {
 		t.Fatal("no commit")
 	}
-	r.assertClean()
-	if got := r.git("rev-list", "--count", "HEAD"); got != "1" {
+	r.AssertClean()
+	if got := r.Git("rev-list", "--count", "HEAD"); got != "1" {
 		t.Fatalf("commits = %s", got)
 	}
-	if got := r.git("reflog", "-1", "--format=%gs"); got != "commit (initial): lore: init" {
+	if got := r.Git("reflog", "-1", "--format=%gs"); got != "commit (initial): lore: init" {
 		t.Fatalf("reflog = %q", got)
 	}
 }
 
 func TestUnbornBranchKeepsUserStagedFiles(t *testing.T) {
 	r := newTestRepo(t)
-	r.write("staged.txt", "staged\n")
-	r.git("add", "staged.txt")
+	r.Write("staged.txt", "staged\n")
+	r.Git("add", "staged.txt")
 	if _, err := r.update(ModeCommit, memPath, appendLine("hello"), "lore: init\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertHealthy()
-	if got := r.git("ls-tree", "-r", "--name-only", "HEAD"); got != memPath {
+	r.AssertHealthy()
+	if got := r.Git("ls-tree", "-r", "--name-only", "HEAD"); got != memPath {
 		t.Fatalf("HEAD tree = %q", got)
 	}
-	if got := r.git("status", "--porcelain"); got != "A  staged.txt" {
+	if got := r.Git("status", "--porcelain"); got != "A  staged.txt" {
 		t.Fatalf("status = %q", got)
 	}
 }
 
 func TestUserStagedAndUnstagedChangesSurvive(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.write("README.md", "# project\nstaged line\n")
-	r.git("add", "README.md")
-	r.write("src/main.go", "package main\n// unstaged\n")
-	r.write("new.txt", "untracked\n")
-	r.git("add", "-N", "new.txt") // intent to add
+	r.Write("README.md", "# project\nstaged line\n")
+	r.Git("add", "README.md")
+	r.Write("src/main.go", "package main\n// unstaged\n")
+	r.Write("new.txt", "untracked\n")
+	r.Git("add", "-N", "new.txt") // intent to add
 
 	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertHealthy()
-	if got := r.git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
+	r.AssertHealthy()
+	if got := r.Git("diff", "--name-only", "HEAD^", "HEAD"); got != memPath {
 		t.Fatalf("commit swept in other paths: %q", got)
 	}
-	if got := r.git("status", "--porcelain"); got != "M  README.md\n A new.txt\n M src/main.go" {
+	if got := r.Git("status", "--porcelain"); got != "M  README.md\n A new.txt\n M src/main.go" {
 		t.Fatalf("status = %q", got)
 	}
-	if got := r.git("diff", "--cached"); !strings.Contains(got, "+staged line") {
+	if got := r.Git("diff", "--cached"); !strings.Contains(got, "+staged line") {
 		t.Fatalf("staged change lost: %s", got)
 	}
 }
 
 func TestUserEditsOfTheSameFileAreNeitherCommittedNorLost(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.write(memPath, "committed\n")
-	r.git("add", memPath)
-	r.git("commit", "-q", "-m", "add memories")
-	r.write(memPath, "committed\nstaged by user\n")
-	r.git("add", memPath)
-	r.write(memPath, "committed\nstaged by user\nunstaged by user\n")
+	r.Write(memPath, "committed\n")
+	r.Git("add", memPath)
+	r.Git("commit", "-q", "-m", "add memories")
+	r.Write(memPath, "committed\nstaged by user\n")
+	r.Git("add", memPath)
+	r.Write(memPath, "committed\nstaged by user\nunstaged by user\n")
 
 	if _, err := r.update(ModeCommit, memPath, appendLine("from lore"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertHealthy()
-	if got := r.git("show", "HEAD:"+memPath); got != "committed\nfrom lore" {
+	r.AssertHealthy()
+	if got := r.Git("show", "HEAD:"+memPath); got != "committed\nfrom lore" {
 		t.Fatalf("HEAD = %q", got)
 	}
-	if got := r.git("show", ":"+memPath); got != "committed\nstaged by user\nfrom lore" {
+	if got := r.Git("show", ":"+memPath); got != "committed\nstaged by user\nfrom lore" {
 		t.Fatalf("index = %q", got)
 	}
-	if got := r.read(memPath); got != "committed\nstaged by user\nunstaged by user\nfrom lore\n" {
+	if got := r.Read(memPath); got != "committed\nstaged by user\nunstaged by user\nfrom lore\n" {
 		t.Fatalf("worktree = %q", got)
 	}
 }
 
 func TestDetachedHeadCommitsOnHead(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	main := r.git("rev-parse", "main")
-	r.git("checkout", "-q", "--detach")
+	main := r.Git("rev-parse", "main")
+	r.Git("checkout", "-q", "--detach")
 	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.assertClean()
+	r.AssertClean()
 	if res.Branch != "" || len(res.Notices) != 1 || !strings.Contains(res.Notices[0], "detached") {
 		t.Fatalf("result = %+v", res)
 	}
-	if got := r.git("rev-parse", "HEAD"); got != res.Commit.String() {
+	if got := r.Git("rev-parse", "HEAD"); got != res.Commit.String() {
 		t.Fatalf("HEAD = %s", got)
 	}
-	if got := r.git("rev-parse", "main"); got != main {
+	if got := r.Git("rev-parse", "main"); got != main {
 		t.Fatal("branch moved")
 	}
 }
 
 func TestMergeInProgressStagesInstead(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.git("checkout", "-q", "-b", "other")
-	r.write("other.txt", "other\n")
-	r.git("add", "other.txt")
-	r.git("commit", "-q", "-m", "other")
-	r.git("checkout", "-q", "main")
-	r.write("mainline.txt", "main\n")
-	r.git("add", "mainline.txt")
-	r.git("commit", "-q", "-m", "main")
-	r.git("merge", "-q", "--no-commit", "--no-ff", "other")
-	head := r.git("rev-parse", "HEAD")
+	r.Git("checkout", "-q", "-b", "other")
+	r.Write("other.txt", "other\n")
+	r.Git("add", "other.txt")
+	r.Git("commit", "-q", "-m", "other")
+	r.Git("checkout", "-q", "main")
+	r.Write("mainline.txt", "main\n")
+	r.Git("add", "mainline.txt")
+	r.Git("commit", "-q", "-m", "main")
+	r.Git("merge", "-q", "--no-commit", "--no-ff", "other")
+	head := r.Git("rev-parse", "HEAD")
 
 	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
 	if err != nil {
@@ -176,28 +176,28 @@ func TestMergeInProgressStagesInstead(t *testing.T) {
 	if res.Mode != ModeStage || !res.Commit.IsZero() || len(res.Notices) != 1 || !strings.Contains(res.Notices[0], "a merge is in progress") {
 		t.Fatalf("result = %+v", res)
 	}
-	r.assertHealthy()
-	if got := r.git("rev-parse", "HEAD"); got != head {
+	r.AssertHealthy()
+	if got := r.Git("rev-parse", "HEAD"); got != head {
 		t.Fatal("HEAD moved during a merge")
 	}
-	if got := r.git("status", "--porcelain"); got != "A  .agent/memories.md\nA  other.txt" {
+	if got := r.Git("status", "--porcelain"); got != "A  .agent/memories.md\nA  other.txt" {
 		t.Fatalf("status = %q", got)
 	}
-	r.git("commit", "-q", "--no-edit")
-	if got := r.git("rev-list", "--count", "--merges", "HEAD"); got != "1" {
+	r.Git("commit", "-q", "--no-edit")
+	if got := r.Git("rev-list", "--count", "--merges", "HEAD"); got != "1" {
 		t.Fatal("merge commit not made")
 	}
-	r.assertClean()
+	r.AssertClean()
 }
 
 func TestRebaseInProgressStagesInstead(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.write("a.txt", "a\n")
-	r.git("add", "a.txt")
-	r.git("commit", "-q", "-m", "a")
-	r.env["GIT_SEQUENCE_EDITOR"] = "sed -i -e s/^pick/edit/"
-	r.git("rebase", "-q", "-i", "HEAD~1")
-	delete(r.env, "GIT_SEQUENCE_EDITOR")
+	r.Write("a.txt", "a\n")
+	r.Git("add", "a.txt")
+	r.Git("commit", "-q", "-m", "a")
+	r.Setenv("GIT_SEQUENCE_EDITOR", "sed -i -e s/^pick/edit/")
+	r.Git("rebase", "-q", "-i", "HEAD~1")
+	r.Setenv("GIT_SEQUENCE_EDITOR", "")
 	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
 	if err != nil {
 		t.Fatal(err)
@@ -205,19 +205,19 @@ func TestRebaseInProgressStagesInstead(t *testing.T) {
 	if res.Mode != ModeStage || !strings.Contains(res.Notices[0], "rebase") {
 		t.Fatalf("result = %+v", res)
 	}
-	r.assertHealthy()
-	if got := r.git("status", "--porcelain", "--untracked-files=no"); got != "A  .agent/memories.md" {
+	r.AssertHealthy()
+	if got := r.Git("status", "--porcelain", "--untracked-files=no"); got != "A  .agent/memories.md" {
 		t.Fatalf("status = %q", got)
 	}
 }
 
 func TestStaleIndexLockIsReportedNeverRemoved(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	lockPath := filepath.Join(r.dir, ".git", "index.lock")
+	lockPath := filepath.Join(r.Dir, ".git", "index.lock")
 	if err := os.WriteFile(lockPath, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	head := r.git("rev-parse", "HEAD")
+	head := r.Git("rev-parse", "HEAD")
 	start := time.Now()
 	_, err := r.open().Update(Options{LockTimeout: 200 * time.Millisecond}, func(tx *Tx) error {
 		tx.Edit(memPath, appendLine("m"))
@@ -236,21 +236,21 @@ func TestStaleIndexLockIsReportedNeverRemoved(t *testing.T) {
 	if _, err := os.Stat(lockPath); err != nil {
 		t.Fatal("lock was removed")
 	}
-	if _, err := os.Stat(filepath.Join(r.dir, memPath)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(r.Dir, memPath)); !os.IsNotExist(err) {
 		t.Fatal("file written without the lock")
 	}
-	if r.git("rev-parse", "HEAD") != head {
+	if r.Git("rev-parse", "HEAD") != head {
 		t.Fatal("HEAD moved")
 	}
 }
 
 func TestBranchLockHeldByAnotherProcessFailsCleanly(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	refLock := filepath.Join(r.dir, ".git", "refs", "heads", "main.lock")
+	refLock := filepath.Join(r.Dir, ".git", "refs", "heads", "main.lock")
 	if err := os.WriteFile(refLock, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	head := r.git("rev-parse", "HEAD")
+	head := r.Git("rev-parse", "HEAD")
 	// The branch lock is waited for as long as Options.LockTimeout says:
 	// a short one keeps the test from waiting out the default.
 	_, err := r.open().Update(Options{Mode: ModeCommit, LockTimeout: 100 * time.Millisecond, Now: fixedNow}, func(tx *Tx) error {
@@ -263,41 +263,41 @@ func TestBranchLockHeldByAnotherProcessFailsCleanly(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	os.Remove(refLock)
-	if r.git("rev-parse", "HEAD") != head {
+	if r.Git("rev-parse", "HEAD") != head {
 		t.Fatal("HEAD moved")
 	}
 	// The index was not replaced: git sees the file lore wrote as untracked.
-	r.assertHealthy()
-	if got := r.git("status", "--porcelain"); got != "?? .agent/" {
+	r.AssertHealthy()
+	if got := r.Git("status", "--porcelain"); got != "?? .agent/" {
 		t.Fatalf("status = %q", got)
 	}
 }
 
 func TestPackedRefsAndPackedObjects(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.write(memPath, "packed\n")
-	r.git("add", memPath)
-	r.git("commit", "-q", "-m", "memories")
-	r.git("gc", "-q", "--prune=now")
-	if _, err := os.Stat(filepath.Join(r.dir, ".git", "refs", "heads", "main")); !os.IsNotExist(err) {
+	r.Write(memPath, "packed\n")
+	r.Git("add", memPath)
+	r.Git("commit", "-q", "-m", "memories")
+	r.Git("gc", "-q", "--prune=now")
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "refs", "heads", "main")); !os.IsNotExist(err) {
 		t.Fatal("expected main to be packed")
 	}
 	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	r.assertClean()
-	if got := r.git("show", "HEAD:"+memPath); got != "packed\nm" {
+	r.AssertClean()
+	if got := r.Git("show", "HEAD:"+memPath); got != "packed\nm" {
 		t.Fatalf("HEAD = %q", got)
 	}
 }
 
 func TestLinkedWorktree(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	wtDir := filepath.Join(filepath.Dir(r.dir), "wt")
-	r.git("worktree", "add", "-q", "-b", "feature", wtDir)
-	main := r.git("rev-parse", "main")
+	wtDir := filepath.Join(filepath.Dir(r.Dir), "wt")
+	r.Git("worktree", "add", "-q", "-b", "feature", wtDir)
+	main := r.Git("rev-parse", "main")
 
-	wt := &testRepo{t: t, dir: wtDir, home: r.home, env: r.env}
+	wt := &testRepo{Repo: r.At(wtDir), t: t}
 	res, err := wt.update(ModeCommit, memPath, appendLine("from worktree"), "lore: add\n")
 	if err != nil {
 		t.Fatal(err)
@@ -305,12 +305,12 @@ func TestLinkedWorktree(t *testing.T) {
 	if res.Branch != "feature" {
 		t.Fatalf("branch = %q", res.Branch)
 	}
-	wt.assertClean()
-	r.assertClean()
-	if r.git("rev-parse", "main") != main {
+	wt.AssertClean()
+	r.AssertClean()
+	if r.Git("rev-parse", "main") != main {
 		t.Fatal("main moved")
 	}
-	if got := r.git("show", "feature:"+memPath); got != "from worktree" {
+	if got := r.Git("show", "feature:"+memPath); got != "from worktree" {
 		t.Fatalf("feature = %q", got)
 	}
 }
@@ -326,9 +326,9 @@ func TestBranchMovedByAnotherWriterIsRetried(t *testing.T) {
 				// another writer that does not take index.lock (git
 				// update-ref, a fetch into this branch) moves main.
 				moved = true
-				tree := r.git("rev-parse", "HEAD^{tree}")
-				c := r.git("commit-tree", tree, "-p", "HEAD", "-m", "concurrent")
-				r.git("update-ref", "refs/heads/main", c)
+				tree := r.Git("rev-parse", "HEAD^{tree}")
+				c := r.Git("commit-tree", tree, "-p", "HEAD", "-m", "concurrent")
+				r.Git("update-ref", "refs/heads/main", c)
 			}
 			return appendLine("m")(old, exists)
 		})
@@ -341,39 +341,39 @@ func TestBranchMovedByAnotherWriterIsRetried(t *testing.T) {
 	if calls != 2 {
 		t.Fatalf("build called %d times", calls)
 	}
-	if got := r.git("log", "--format=%s", "-2"); got != "lore: add\nconcurrent" {
+	if got := r.Git("log", "--format=%s", "-2"); got != "lore: add\nconcurrent" {
 		t.Fatalf("log = %q", got)
 	}
-	if res.Commit.String() != r.git("rev-parse", "HEAD") {
+	if res.Commit.String() != r.Git("rev-parse", "HEAD") {
 		t.Fatal("result commit is not HEAD")
 	}
-	r.assertClean()
+	r.AssertClean()
 }
 
 func TestStageAndFilesModes(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	head := r.git("rev-parse", "HEAD")
+	head := r.Git("rev-parse", "HEAD")
 	if _, err := r.update(ModeStage, memPath, appendLine("staged"), ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.git("status", "--porcelain"); got != "A  .agent/memories.md" {
+	if got := r.Git("status", "--porcelain"); got != "A  .agent/memories.md" {
 		t.Fatalf("status = %q", got)
 	}
 	if _, err := r.update(ModeFiles, memPath, appendLine("file only"), ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.git("status", "--porcelain"); got != "AM .agent/memories.md" {
+	if got := r.Git("status", "--porcelain"); got != "AM .agent/memories.md" {
 		t.Fatalf("status = %q", got)
 	}
-	if r.git("rev-parse", "HEAD") != head {
+	if r.Git("rev-parse", "HEAD") != head {
 		t.Fatal("HEAD moved")
 	}
-	r.assertHealthy()
+	r.AssertHealthy()
 }
 
 func TestGpgSignFallsBackToStaging(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.git("config", "commit.gpgSign", "true")
+	r.Git("config", "commit.gpgSign", "true")
 	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
 	if err != nil {
 		t.Fatal(err)
@@ -385,81 +385,81 @@ func TestGpgSignFallsBackToStaging(t *testing.T) {
 
 func TestRemoveFile(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.write(".agent/knowledge/a.md", "a\n")
-	r.git("add", ".agent")
-	r.git("commit", "-q", "-m", "knowledge")
+	r.Write(".agent/knowledge/a.md", "a\n")
+	r.Git("add", ".agent")
+	r.Git("commit", "-q", "-m", "knowledge")
 	_, err := r.update(ModeCommit, ".agent/knowledge/a.md", func([]byte, bool) ([]byte, bool, error) { return nil, false, nil }, "lore: delete\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.assertClean()
-	if got := r.git("ls-tree", "-r", "--name-only", "HEAD"); got != "README.md\nsrc/main.go" {
+	r.AssertClean()
+	if got := r.Git("ls-tree", "-r", "--name-only", "HEAD"); got != "README.md\nsrc/main.go" {
 		t.Fatalf("tree = %q", got)
 	}
 }
 
 func TestEditErrorChangesNothing(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	head := r.git("rev-parse", "HEAD")
+	head := r.Git("rev-parse", "HEAD")
 	boom := errors.New("boom")
 	_, err := r.update(ModeCommit, memPath, func([]byte, bool) ([]byte, bool, error) { return nil, false, boom }, "x\n")
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
-	r.assertClean()
-	if r.git("rev-parse", "HEAD") != head {
+	r.AssertClean()
+	if r.Git("rev-parse", "HEAD") != head {
 		t.Fatal("HEAD moved")
 	}
-	if _, err := os.Stat(filepath.Join(r.dir, ".git", "index.lock")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "index.lock")); !os.IsNotExist(err) {
 		t.Fatal("index.lock left behind")
 	}
 }
 
 func TestConflictedPathIsRefused(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.write(memPath, "base\n")
-	r.git("add", memPath)
-	r.git("commit", "-q", "-m", "base")
-	r.git("checkout", "-q", "-b", "other")
-	r.write(memPath, "other\n")
-	r.git("commit", "-q", "-am", "other")
-	r.git("checkout", "-q", "main")
-	r.write(memPath, "mine\n")
-	r.git("commit", "-q", "-am", "mine")
-	if _, err := r.gitErr("merge", "-q", "other"); err == nil {
+	r.Write(memPath, "base\n")
+	r.Git("add", memPath)
+	r.Git("commit", "-q", "-m", "base")
+	r.Git("checkout", "-q", "-b", "other")
+	r.Write(memPath, "other\n")
+	r.Git("commit", "-q", "-am", "other")
+	r.Git("checkout", "-q", "main")
+	r.Write(memPath, "mine\n")
+	r.Git("commit", "-q", "-am", "mine")
+	if _, err := r.GitErr("merge", "-q", "other"); err == nil {
 		t.Fatal("expected a conflict")
 	}
-	before := r.read(memPath)
+	before := r.Read(memPath)
 	_, err := r.update(ModeCommit, memPath, appendLine("m"), "x\n")
 	if err == nil || !strings.Contains(err.Error(), "unresolved merge conflicts") {
 		t.Fatalf("err = %v", err)
 	}
-	if r.read(memPath) != before {
+	if r.Read(memPath) != before {
 		t.Fatal("conflicted file was changed")
 	}
 }
 
 func TestUnsupportedExtensionIsRefused(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.git("config", "core.repositoryFormatVersion", "1")
-	r.git("config", "extensions.objectFormat", "sha256")
-	if _, err := Discover(r.dir, r.getenv); err == nil || !strings.Contains(err.Error(), "objectformat=sha256") {
+	r.Git("config", "core.repositoryFormatVersion", "1")
+	r.Git("config", "extensions.objectFormat", "sha256")
+	if _, err := Discover(r.Dir, r.Getenv); err == nil || !strings.Contains(err.Error(), "objectformat=sha256") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestWorktreeConfigExtensionIsAccepted(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.git("config", "core.repositoryFormatVersion", "1")
-	r.git("config", "extensions.worktreeConfig", "true")
-	r.git("config", "--worktree", "user.name", "Worktree Person")
+	r.Git("config", "core.repositoryFormatVersion", "1")
+	r.Git("config", "extensions.worktreeConfig", "true")
+	r.Git("config", "--worktree", "user.name", "Worktree Person")
 	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.git("log", "-1", "--format=%an"); got != "Worktree Person" {
+	if got := r.Git("log", "-1", "--format=%an"); got != "Worktree Person" {
 		t.Fatalf("author = %q", got)
 	}
-	r.assertClean()
+	r.AssertClean()
 }
 
 func TestNotARepository(t *testing.T) {
@@ -471,11 +471,11 @@ func TestNotARepository(t *testing.T) {
 
 func TestDiscoverFromSubdirectory(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	repo, err := Discover(filepath.Join(r.dir, "src"), r.getenv)
+	repo, err := Discover(filepath.Join(r.Dir, "src"), r.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if repo.WorkTree != r.dir {
+	if repo.WorkTree != r.Dir {
 		t.Fatalf("worktree = %s", repo.WorkTree)
 	}
 }

@@ -45,12 +45,13 @@ func Golden(t testing.TB, path, got string) {
 
 // Repo is a git repository in a temporary directory, made and checked
 // with C git. Its git runs with a HOME of its own, without the system
-// configuration, and with an identity in the repository's configuration.
+// configuration, and with an identity in the repository's configuration;
+// lore, given Getenv, sees the same environment.
 type Repo struct {
 	t    testing.TB
 	Dir  string // the worktree
 	Home string // HOME for git and for lore
-	env  []string
+	env  map[string]string
 }
 
 // NewRepo makes an empty repository on branch main. Without git installed
@@ -61,12 +62,11 @@ func NewRepo(t testing.TB) *Repo {
 		t.Skip("git not installed")
 	}
 	r := &Repo{t: t, Dir: filepath.Join(t.TempDir(), "repo"), Home: t.TempDir()}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
-			r.env = append(r.env, kv)
-		}
+	r.env = map[string]string{
+		"HOME":                r.Home,
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"XDG_CONFIG_HOME":     filepath.Join(r.Home, ".config"),
 	}
-	r.env = append(r.env, "HOME="+r.Home, "GIT_CONFIG_NOSYSTEM=1", "XDG_CONFIG_HOME="+filepath.Join(r.Home, ".config"))
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +77,24 @@ func NewRepo(t testing.TB) *Repo {
 }
 
 // Getenv is the environment lore sees beside this repository: its HOME,
-// nothing else.
-func (r *Repo) Getenv(key string) string {
-	if key == "HOME" {
-		return r.Home
+// no system git configuration, and what Setenv set; nothing else.
+func (r *Repo) Getenv(key string) string { return r.env[key] }
+
+// Setenv sets (or, with "", unsets) a variable for C git and for lore.
+func (r *Repo) Setenv(key, value string) {
+	if value == "" {
+		delete(r.env, key)
+		return
 	}
-	return ""
+	r.env[key] = value
+}
+
+// At is the repository seen from another directory (a linked worktree, a
+// subdirectory), with the same environment.
+func (r *Repo) At(dir string) *Repo {
+	at := *r
+	at.Dir = dir
+	return &at
 }
 
 // Command is C git with args, to run in dir (the repository when "") with
@@ -93,7 +105,14 @@ func (r *Repo) Command(dir string, args ...string) *exec.Cmd {
 	if dir != "" {
 		cmd.Dir = dir
 	}
-	cmd.Env = append([]string(nil), r.env...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	for k, v := range r.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	return cmd
 }
 

@@ -22,6 +22,11 @@ func TestRepoIsDrivenAndCheckedByGit(t *testing.T) {
 	if r.Getenv("HOME") != r.Home || r.Getenv("USER") != "" {
 		t.Error("Getenv")
 	}
+	r.Setenv("GIT_AUTHOR_NAME", "Env Author")
+	r.Git("commit", "-q", "--allow-empty", "-m", "second")
+	if got := r.Git("log", "-1", "--format=%an"); got != "Env Author" || r.Getenv("GIT_AUTHOR_NAME") != "Env Author" {
+		t.Errorf("Setenv: author %q", got)
+	}
 	clone := filepath.Join(t.TempDir(), "clone")
 	r.GitIn("", "clone", "-q", r.Dir, clone)
 	if r.GitIn(clone, "rev-parse", "HEAD") != r.Git("rev-parse", "HEAD") {
