@@ -16,7 +16,7 @@ import (
 
 	"lore/index"
 	"lore/internal/fsx"
-	"lore/internal/gitx"
+	"lore/internal/gitx/gitindex"
 	"lore/mdstore"
 )
 
@@ -288,7 +288,7 @@ func (c *checker) rewrittenByGit() error {
 	var dir string
 	var seg *segment
 	var segErr error
-	err = gitx.EachIndexStat(c.git.GitIndex, prefix, func(p []byte, g gitx.IndexStat) bool {
+	err = gitindex.EachStat(c.git.GitIndex, prefix, func(p []byte, g gitindex.Stat) bool {
 		if int64(g.MtimeSec)*1e9+int64(g.MtimeNsec) < since {
 			return true
 		}
@@ -314,7 +314,7 @@ func (c *checker) rewrittenByGit() error {
 	if segErr != nil {
 		return segErr
 	}
-	if err != nil && !errors.Is(err, gitx.ErrIndexUnsupported) {
+	if err != nil && !errors.Is(err, gitindex.ErrUnsupported) {
 		return err
 	}
 	c.m.git = fileRecord{stat: st, hash: uint64(c.now)}

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lore/internal/gitx/gitindex"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -29,7 +31,7 @@ func (r *Repo) StagedFiles(prefix string) ([]StagedFile, error) {
 			path = filepath.Join(r.WorkTree, p) // git runs hooks at the top of the worktree
 		}
 	}
-	idx, err := readIndex(path)
+	idx, err := gitindex.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -37,26 +39,26 @@ func (r *Repo) StagedFiles(prefix string) ([]StagedFile, error) {
 		prefix += "/"
 	}
 	var out []StagedFile
-	for i := range idx.entries {
-		e := &idx.entries[i]
-		if !strings.HasPrefix(e.path, prefix) || e.mode&0o170000 == 0o160000 { // gitlinks hold no blob
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		if !strings.HasPrefix(e.Path, prefix) || e.Mode&0o170000 == 0o160000 { // gitlinks hold no blob
 			continue
 		}
-		if n := len(out); n > 0 && out[n-1].Path == e.path {
+		if n := len(out); n > 0 && out[n-1].Path == e.Path {
 			continue // another stage of an unmerged path
 		}
-		if e.stage() != 0 {
-			out = append(out, StagedFile{Path: e.path, Unmerged: true})
+		if e.Stage() != 0 {
+			out = append(out, StagedFile{Path: e.Path, Unmerged: true})
 			continue
 		}
-		if e.extFlags&extFlagIntentToAdd != 0 {
+		if e.ExtFlags&gitindex.ExtFlagIntentToAdd != 0 {
 			continue // git add -N: nothing staged yet
 		}
-		data, err := r.readObject(plumbing.BlobObject, e.hash)
+		data, err := r.readObject(plumbing.BlobObject, e.Hash)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, StagedFile{Path: e.path, Data: data})
+		out = append(out, StagedFile{Path: e.Path, Data: data})
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"lore/internal/fsx"
+	"lore/internal/gitx/gitindex"
 )
 
 // Mode says how far a change goes.
@@ -196,14 +197,14 @@ type planned struct {
 }
 
 func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
-	var idx *indexFile
+	var idx *gitindex.File
 	if res.Mode != ModeFiles {
 		var err error
-		idx, err = openIndex(filepath.Join(r.GitDir, "index"))
+		idx, err = gitindex.Open(filepath.Join(r.GitDir, "index"))
 		if idx != nil {
-			defer idx.close()
+			defer idx.Close()
 		}
-		if errors.Is(err, ErrIndexUnsupported) {
+		if errors.Is(err, gitindex.ErrUnsupported) {
 			res.Mode = ModeFiles
 			res.Notices = append(res.Notices, fmt.Sprintf("the index uses a format lore cannot write (%v): lore wrote the files without staging them", err))
 			idx = nil
@@ -213,13 +214,13 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 	}
 	if idx != nil {
 		for _, e := range tx.edits {
-			if idx.conflicted(e.path) {
+			if idx.Conflicted(e.path) {
 				return fmt.Errorf("%s has unresolved merge conflicts; resolve them and `git add %s` first", e.path, e.path)
 			}
-			if dir, ok := idx.sparseDirFor(e.path); ok {
+			if dir, ok := idx.SparseDirFor(e.path); ok {
 				res.Mode = ModeFiles
 				res.Notices = append(res.Notices, fmt.Sprintf("%s is outside the sparse checkout (%s): lore wrote the files without staging them", e.path, dir))
-				idx.close()
+				idx.Close()
 				idx = nil
 				break
 			}
@@ -314,7 +315,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 	// Nothing the user can see has changed yet: a corrupt index stops
 	// here, and the objects become durable before anything names them.
 	if idx != nil {
-		if err := idx.checkSum(); err != nil {
+		if err := idx.CheckSum(); err != nil {
 			return err
 		}
 	}
@@ -325,7 +326,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 }
 
 // plan reads the three versions of one file and applies the edit to each.
-func (r *Repo) plan(e fileEdit, idx *indexFile, headTree Hash, tx *Tx) (planned, error) {
+func (r *Repo) plan(e fileEdit, idx *gitindex.File, headTree Hash, tx *Tx) (planned, error) {
 	p := planned{path: e.path}
 	data, exists, err := tx.ReadFile(e.path)
 	if err != nil {
@@ -346,11 +347,11 @@ func (r *Repo) plan(e fileEdit, idx *indexFile, headTree Hash, tx *Tx) (planned,
 		}
 	}
 	if idx != nil {
-		if ent, ok := idx.lookup(e.path); ok {
-			v := version{exists: true, hash: ent.hash, mode: fmt.Sprintf("%o", ent.mode)}
-			if p.head.exists && ent.hash == p.head.hash {
+		if ent, ok := idx.Lookup(e.path); ok {
+			v := version{exists: true, hash: ent.Hash, mode: fmt.Sprintf("%o", ent.Mode)}
+			if p.head.exists && ent.Hash == p.head.hash {
 				v.data = p.head.data
-			} else if v.data, err = r.readObject(plumbing.BlobObject, ent.hash); err != nil {
+			} else if v.data, err = r.readObject(plumbing.BlobObject, ent.Hash); err != nil {
 				return p, err
 			}
 			p.index = v
@@ -405,7 +406,7 @@ func (r *Repo) plan(e fileEdit, idx *indexFile, headTree Hash, tx *Tx) (planned,
 // puts the index in place. Before the branch moves nothing visible to git
 // has changed but the files on disk. The branch lock is waited for at most
 // lockTimeout, as index.lock is.
-func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result, lockTimeout time.Duration) error {
+func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result, lockTimeout time.Duration) error {
 	// 2. The files on disk.
 	var written []string
 	for _, p := range plans {
@@ -429,25 +430,27 @@ func (r *Repo) stageAndMove(plans []planned, idx *indexFile, lock *lockFile, hd 
 	if idx != nil {
 		for _, p := range plans {
 			if !p.newIndex.exists {
-				idx.remove(p.path)
+				idx.Remove(p.path)
 				continue
 			}
-			entry := indexEntry{mode: parseOctalMode(p.newIndex.mode), hash: p.newIndex.hash, path: p.path}
-			if old, ok := idx.lookup(p.path); ok {
-				entry.flags = old.flags & flagAssumeValid
-				entry.extFlags = old.extFlags &^ extFlagIntentToAdd
+			entry := gitindex.Entry{Mode: parseOctalMode(p.newIndex.mode), Hash: p.newIndex.hash, Path: p.path}
+			if old, ok := idx.Lookup(p.path); ok {
+				entry.Flags = old.Flags & gitindex.FlagAssumeValid
+				entry.ExtFlags = old.ExtFlags &^ gitindex.ExtFlagIntentToAdd
 			}
 			// Stat data says "the file on disk has this content"; it is
 			// only filled in when that is true.
 			if p.new.same(p.newIndex) {
 				full := filepath.Join(r.WorkTree, filepath.FromSlash(p.path))
-				if err := fillStat(&entry, full); err != nil {
-					return err
+				st, err := fsx.Lstat(full)
+				if err != nil {
+					return fmt.Errorf("stat %s: %w", full, err)
 				}
+				entry.SetStat(st)
 			}
-			idx.set(entry)
+			idx.Set(entry)
 		}
-		if err := lock.writeWith(idx.writeTo); err != nil {
+		if err := lock.writeWith(idx.Write); err != nil {
 			return err
 		}
 		// The index is derived state and is not fsynced, as C git does

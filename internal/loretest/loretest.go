@@ -7,6 +7,7 @@ package loretest
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,4 +203,16 @@ func (r *Repo) AssertClean() {
 	if tree, head := r.Git("write-tree"), r.Git("rev-parse", "HEAD^{tree}"); tree != head {
 		r.t.Fatalf("git write-tree = %s, HEAD^{tree} = %s", tree, head)
 	}
+}
+
+// Populate commits n files spread over nested directories
+// (dir<i%3>/sub<i%5>/file-<i>.txt): a worktree and an index with some
+// depth to them.
+func (r *Repo) Populate(n int) {
+	r.t.Helper()
+	for i := 0; i < n; i++ {
+		r.Write(fmt.Sprintf("dir%d/sub%d/file-%03d.txt", i%3, i%5, i), fmt.Sprintf("content %d\n", i))
+	}
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "populate")
 }

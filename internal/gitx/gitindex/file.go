@@ -1,4 +1,4 @@
-package gitx
+package gitindex
 
 import (
 	"bufio"
@@ -16,14 +16,14 @@ import (
 	"lore/internal/fsx"
 )
 
-// indexFile is the index kept as the bytes git wrote, with the boundaries
+// File is the index kept as the bytes git wrote, with the boundaries
 // of its entries. lore changes a handful of entries in an index of maybe
 // 100,000: the others are never decoded, and when the index is written
 // back they are copied byte for byte (an entry that is racily clean gets
 // its size zeroed on the way, see smudge). Only the changed entries are
 // encoded, and in a version 4 index the one after each change, whose path
 // is stored relative to its predecessor's.
-type indexFile struct {
+type File struct {
 	data    []byte // the whole file
 	release func() // unmaps data
 	version uint32
@@ -36,16 +36,16 @@ type indexFile struct {
 	extensions []indexExtension
 	mtime      time.Time // entries modified at or after it are racy
 	verify     chan error
-	changes    map[string]*indexEntry // path → new stage-0 entry, or nil to remove
+	changes    map[string]*Entry // path → new stage-0 entry, or nil to remove
 }
 
-// openIndex reads the index at path. The file's checksum is verified in
+// Open reads the index at path. The file's checksum is verified in
 // the background; call checkSum before relying on it. A missing file is an
 // empty index.
-func openIndex(path string) (*indexFile, error) {
+func Open(path string) (*File, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
-		empty := (&gitIndex{version: 2}).encode()
+		empty := (&Index{version: 2}).encode()
 		return parseIndexFile(empty, func() {}, time.Time{}, path)
 	}
 	if err != nil {
@@ -69,10 +69,10 @@ func openIndex(path string) (*indexFile, error) {
 		// A split index is merged with its shared index through the
 		// entry-by-entry codec and then handled as one whole index.
 		defer release()
-		if err := idx.checkSum(); err != nil {
+		if err := idx.CheckSum(); err != nil {
 			return nil, err
 		}
-		whole, err := readIndex(path)
+		whole, err := Read(path)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +81,7 @@ func openIndex(path string) (*indexFile, error) {
 	return idx, nil
 }
 
-func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (*indexFile, error) {
+func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (*File, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: corrupt index: %s", name, fmt.Sprintf(format, args...))
 	}
@@ -92,9 +92,9 @@ func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (
 	if string(body[:4]) != indexSignature {
 		return nil, bad("bad signature")
 	}
-	idx := &indexFile{data: data, release: release, mtime: mtime, version: binary.BigEndian.Uint32(body[4:8]), verify: make(chan error, 1)}
+	idx := &File{data: data, release: release, mtime: mtime, version: binary.BigEndian.Uint32(body[4:8]), verify: make(chan error, 1)}
 	if idx.version < 2 || idx.version > 4 {
-		return nil, fmt.Errorf("%w: version %d", ErrIndexUnsupported, idx.version)
+		return nil, fmt.Errorf("%w: version %d", ErrUnsupported, idx.version)
 	}
 	go func() {
 		sum := data[len(data)-sha1.Size:]
@@ -149,11 +149,11 @@ func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (
 		case "TREE", "REUC", "sdir", "link":
 			// Kept: the cache tree is invalidated along changed paths,
 			// resolve-undo does not depend on entry positions, sdir only
-			// marks a sparse index; link is resolved by openIndex.
+			// marks a sparse index; link is resolved by Open.
 			idx.extensions = append(idx.extensions, indexExtension{sig: sig, data: ext})
 		default:
 			if sig[0] < 'A' || sig[0] > 'Z' {
-				return nil, fmt.Errorf("%w: required extension %q", ErrIndexUnsupported, sig)
+				return nil, fmt.Errorf("%w: required extension %q", ErrUnsupported, sig)
 			}
 			// Optional caches (UNTR, FSMN, EOIE, IEOT, ...) describe
 			// entry positions or the worktree as it was; git rebuilds
@@ -225,7 +225,7 @@ func walkEntries(body []byte, version uint32, count int, fn func(i, at int, path
 	return pos, ""
 }
 
-func (idx *indexFile) splitLink() []byte {
+func (idx *File) splitLink() []byte {
 	for _, e := range idx.extensions {
 		if e.sig == "link" {
 			return e.data
@@ -235,7 +235,7 @@ func (idx *indexFile) splitLink() []byte {
 }
 
 // checkSum waits for the background verification of the file's checksum.
-func (idx *indexFile) checkSum() error {
+func (idx *File) CheckSum() error {
 	if idx.verify == nil {
 		return nil
 	}
@@ -245,16 +245,16 @@ func (idx *indexFile) checkSum() error {
 }
 
 // close releases the mapped file.
-func (idx *indexFile) close() {
+func (idx *File) Close() {
 	if idx.release != nil {
-		idx.checkSum() // the verifying goroutine reads data
+		idx.CheckSum() // the verifying goroutine reads data
 		idx.release()
 		idx.release = nil
 	}
 }
 
 // path returns the path of entry i without copying.
-func (idx *indexFile) path(i int) []byte {
+func (idx *File) path(i int) []byte {
 	if idx.version == 4 {
 		return idx.pathData[idx.pathStart[i] : idx.pathStart[i+1]-1]
 	}
@@ -266,24 +266,24 @@ func (idx *indexFile) path(i int) []byte {
 	return idx.data[name : name+bytes.IndexByte(idx.data[name:], 0)]
 }
 
-func (idx *indexFile) stage(i int) int {
+func (idx *File) stage(i int) int {
 	return int(binary.BigEndian.Uint16(idx.data[idx.offsets[i]+60:])&flagStageMask) >> 12
 }
 
 // search returns the first entry whose (path, stage) is not before
 // (path, stage 0).
-func (idx *indexFile) search(path string) int {
+func (idx *File) search(path string) int {
 	return sort.Search(idx.count, func(i int) bool { return string(idx.path(i)) >= path })
 }
 
 // find returns the position of path's stage-0 entry.
-func (idx *indexFile) find(path string) (int, bool) {
+func (idx *File) find(path string) (int, bool) {
 	i := idx.search(path)
 	return i, i < idx.count && string(idx.path(i)) == path && idx.stage(i) == 0
 }
 
 // conflicted reports whether path has entries at stages 1 to 3.
-func (idx *indexFile) conflicted(path string) bool {
+func (idx *File) Conflicted(path string) bool {
 	for i := idx.search(path); i < idx.count && string(idx.path(i)) == path; i++ {
 		if idx.stage(i) > 0 {
 			return true
@@ -293,7 +293,7 @@ func (idx *indexFile) conflicted(path string) bool {
 }
 
 // sparseDirFor returns the sparse directory entry containing path, if any.
-func (idx *indexFile) sparseDirFor(path string) (string, bool) {
+func (idx *File) SparseDirFor(path string) (string, bool) {
 	for dir := path; ; {
 		slash := strings.LastIndexByte(dir, '/')
 		if slash < 0 {
@@ -307,54 +307,54 @@ func (idx *indexFile) sparseDirFor(path string) (string, bool) {
 }
 
 // entry decodes entry i.
-func (idx *indexFile) entry(i int) indexEntry {
+func (idx *File) entry(i int) Entry {
 	b := idx.data[idx.offsets[i]:]
 	e := decodeEntryFields(b)
-	e.path = string(idx.path(i))
-	if e.flags&flagExtended != 0 {
-		e.extFlags = binary.BigEndian.Uint16(b[62:])
+	e.Path = string(idx.path(i))
+	if e.Flags&flagExtended != 0 {
+		e.ExtFlags = binary.BigEndian.Uint16(b[62:])
 	}
 	return e
 }
 
 // lookup returns path's stage-0 entry, taking pending changes into account.
-func (idx *indexFile) lookup(path string) (indexEntry, bool) {
+func (idx *File) Lookup(path string) (Entry, bool) {
 	if e, changed := idx.changes[path]; changed {
 		if e == nil {
-			return indexEntry{}, false
+			return Entry{}, false
 		}
 		return *e, true
 	}
 	i, ok := idx.find(path)
 	if !ok {
-		return indexEntry{}, false
+		return Entry{}, false
 	}
 	return idx.entry(i), true
 }
 
 // set records e as path's new stage-0 entry.
-func (idx *indexFile) set(e indexEntry) {
+func (idx *File) Set(e Entry) {
 	if idx.changes == nil {
-		idx.changes = map[string]*indexEntry{}
+		idx.changes = map[string]*Entry{}
 	}
-	e.flags &^= flagStageMask
-	idx.changes[e.path] = &e
-	idx.invalidateCacheTree(e.path)
+	e.Flags &^= flagStageMask
+	idx.changes[e.Path] = &e
+	idx.invalidateCacheTree(e.Path)
 }
 
 // remove records that path's stage-0 entry goes.
-func (idx *indexFile) remove(path string) {
-	if _, ok := idx.lookup(path); !ok {
+func (idx *File) Remove(path string) {
+	if _, ok := idx.Lookup(path); !ok {
 		return
 	}
 	if idx.changes == nil {
-		idx.changes = map[string]*indexEntry{}
+		idx.changes = map[string]*Entry{}
 	}
 	idx.changes[path] = nil
 	idx.invalidateCacheTree(path)
 }
 
-func (idx *indexFile) invalidateCacheTree(path string) {
+func (idx *File) invalidateCacheTree(path string) {
 	for i := range idx.extensions {
 		if idx.extensions[i].sig != "TREE" {
 			continue
@@ -372,7 +372,7 @@ func (idx *indexFile) invalidateCacheTree(path string) {
 
 // racy reports whether entry i was modified at or after the index was
 // written, so that its stat data alone does not prove it clean.
-func (idx *indexFile) racy(i int) bool {
+func (idx *File) racy(i int) bool {
 	if idx.mtime.IsZero() {
 		return false
 	}
@@ -388,10 +388,10 @@ func (idx *indexFile) racy(i int) bool {
 
 // writeTo streams the new index to w: header, entries (copied or
 // encoded), kept extensions and the checksum.
-func (idx *indexFile) writeTo(w io.Writer) error {
+func (idx *File) Write(w io.Writer) error {
 	type change struct {
 		path  string
-		entry *indexEntry
+		entry *Entry
 	}
 	var changes []change
 	count := idx.count
@@ -405,7 +405,7 @@ func (idx *indexFile) writeTo(w io.Writer) error {
 		case e != nil && !exists:
 			count++
 		}
-		if e != nil && e.extFlags != 0 && version == 2 {
+		if e != nil && e.ExtFlags != 0 && version == 2 {
 			version = 3 // extended flags need version 3; other entries are unchanged
 		}
 	}
@@ -427,9 +427,9 @@ func (idx *indexFile) writeTo(w io.Writer) error {
 		spanFrom = to
 	}
 	var lastPath []byte // the last path written, for version 4
-	emit := func(e *indexEntry) {
+	emit := func(e *Entry) {
 		out.write(appendIndexEntry(nil, e, version, string(lastPath)))
-		lastPath = []byte(e.path)
+		lastPath = []byte(e.Path)
 	}
 	ci := 0
 	for i := 0; i <= idx.count; i++ {
@@ -470,7 +470,7 @@ func (idx *indexFile) writeTo(w io.Writer) error {
 				flush(i)
 				e := idx.entry(i)
 				if idx.racy(i) {
-					e.size = 0
+					e.Size = 0
 				}
 				emit(&e)
 				spanFrom = i + 1
@@ -515,7 +515,7 @@ func (w *indexWriter) write(b []byte) {
 
 // copyEntries copies entries [from, to) byte for byte, zeroing the size
 // of racily clean ones (git's "smudging").
-func (w *indexWriter) copyEntries(idx *indexFile, from, to int) {
+func (w *indexWriter) copyEntries(idx *File, from, to int) {
 	if from >= to {
 		return
 	}
@@ -534,44 +534,44 @@ func (w *indexWriter) copyEntries(idx *indexFile, from, to int) {
 
 // appendIndexEntry encodes one entry; prevPath is the path of the entry
 // written before it (used by version 4's prefix compression).
-func appendIndexEntry(dst []byte, e *indexEntry, version uint32, prevPath string) []byte {
+func appendIndexEntry(dst []byte, e *Entry, version uint32, prevPath string) []byte {
 	start := len(dst)
 	var b [entryFixedSize + 2]byte
-	binary.BigEndian.PutUint32(b[0:], e.ctimeSec)
-	binary.BigEndian.PutUint32(b[4:], e.ctimeNsec)
-	binary.BigEndian.PutUint32(b[8:], e.mtimeSec)
-	binary.BigEndian.PutUint32(b[12:], e.mtimeNsec)
-	binary.BigEndian.PutUint32(b[16:], e.dev)
-	binary.BigEndian.PutUint32(b[20:], e.ino)
-	binary.BigEndian.PutUint32(b[24:], e.mode)
-	binary.BigEndian.PutUint32(b[28:], e.uid)
-	binary.BigEndian.PutUint32(b[32:], e.gid)
-	binary.BigEndian.PutUint32(b[36:], e.size)
-	copy(b[40:60], e.hash[:])
-	flags := e.flags &^ (flagNameMask | flagExtended)
-	if len(e.path) < flagNameMask {
-		flags |= uint16(len(e.path))
+	binary.BigEndian.PutUint32(b[0:], e.CtimeSec)
+	binary.BigEndian.PutUint32(b[4:], e.CtimeNsec)
+	binary.BigEndian.PutUint32(b[8:], e.MtimeSec)
+	binary.BigEndian.PutUint32(b[12:], e.MtimeNsec)
+	binary.BigEndian.PutUint32(b[16:], e.Dev)
+	binary.BigEndian.PutUint32(b[20:], e.Ino)
+	binary.BigEndian.PutUint32(b[24:], e.Mode)
+	binary.BigEndian.PutUint32(b[28:], e.UID)
+	binary.BigEndian.PutUint32(b[32:], e.GID)
+	binary.BigEndian.PutUint32(b[36:], e.Size)
+	copy(b[40:60], e.Hash[:])
+	flags := e.Flags &^ (flagNameMask | flagExtended)
+	if len(e.Path) < flagNameMask {
+		flags |= uint16(len(e.Path))
 	} else {
 		flags |= flagNameMask
 	}
 	n := entryFixedSize
-	if e.extFlags != 0 {
+	if e.ExtFlags != 0 {
 		flags |= flagExtended
-		binary.BigEndian.PutUint16(b[62:], e.extFlags)
+		binary.BigEndian.PutUint16(b[62:], e.ExtFlags)
 		n += 2
 	}
 	binary.BigEndian.PutUint16(b[60:], flags)
 	dst = append(dst, b[:n]...)
 	if version == 4 {
 		common := 0
-		for common < len(prevPath) && common < len(e.path) && prevPath[common] == e.path[common] {
+		for common < len(prevPath) && common < len(e.Path) && prevPath[common] == e.Path[common] {
 			common++
 		}
 		dst = appendVarint(dst, uint64(len(prevPath)-common))
-		dst = append(dst, e.path[common:]...)
+		dst = append(dst, e.Path[common:]...)
 		return append(dst, 0)
 	}
-	dst = append(dst, e.path...)
+	dst = append(dst, e.Path...)
 	dst = append(dst, 0)
 	for (len(dst)-start)%8 != 0 {
 		dst = append(dst, 0)

@@ -1,4 +1,4 @@
-package gitx
+package gitindex
 
 import (
 	"fmt"
@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// EachIndexStat reads in place what the full decoder reads, for every
+// EachStat reads in place what the full decoder reads, for every
 // index version, a prefix or none, long paths and conflict stages.
 func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
 	for _, version := range []string{"2", "3", "4"} {
 		t.Run("v"+version, func(t *testing.T) {
-			r := newTestRepoWithCommit(t)
+			r := newRepo(t)
 			for i := 0; i < 40; i++ {
 				r.Write(fmt.Sprintf(".agent/knowledge/entry-%02d.md", i), fmt.Sprintf("entry %d\n", i))
 			}
@@ -27,18 +27,18 @@ func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
 				r.Git("add", "-N", ".agent/knowledge/intended.md") // an entry with extended flags
 			}
 			r.Git("update-index", "--index-version", version)
-			whole, err := readIndex(filepath.Join(r.Dir, ".git", "index"))
+			whole, err := Read(filepath.Join(r.Dir, ".git", "index"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, prefix := range []string{"", ".agent/", ".agent/knowledge/", "nothing/"} {
 				var want, got []string
-				for _, e := range whole.entries {
-					if strings.HasPrefix(e.path, prefix) && e.stage() == 0 {
-						want = append(want, fmt.Sprintf("%s %d.%d ino=%d size=%d", e.path, e.mtimeSec, e.mtimeNsec, e.ino, e.size))
+				for _, e := range whole.Entries {
+					if strings.HasPrefix(e.Path, prefix) && e.Stage() == 0 {
+						want = append(want, fmt.Sprintf("%s %d.%d ino=%d size=%d", e.Path, e.MtimeSec, e.MtimeNsec, e.Ino, e.Size))
 					}
 				}
-				err := EachIndexStat(filepath.Join(r.Dir, ".git", "index"), prefix, func(p []byte, st IndexStat) bool {
+				err := EachStat(filepath.Join(r.Dir, ".git", "index"), prefix, func(p []byte, st Stat) bool {
 					got = append(got, fmt.Sprintf("%s %d.%d ino=%d size=%d", p, st.MtimeSec, st.MtimeNsec, st.Ino, st.Size))
 					return true
 				})
@@ -54,7 +54,7 @@ func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
 }
 
 func TestEachIndexStatMissingIndex(t *testing.T) {
-	if err := EachIndexStat(filepath.Join(t.TempDir(), "index"), "", func([]byte, IndexStat) bool {
+	if err := EachStat(filepath.Join(t.TempDir(), "index"), "", func([]byte, Stat) bool {
 		t.Fatal("an entry in a missing index")
 		return false
 	}); err != nil {
@@ -62,11 +62,11 @@ func TestEachIndexStatMissingIndex(t *testing.T) {
 	}
 }
 
-// Whatever the bytes, EachIndexStat returns: no panic, no endless loop.
+// Whatever the bytes, EachStat returns: no panic, no endless loop.
 func FuzzEachIndexStat(f *testing.F) {
 	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00"), "")
 	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x02"+strings.Repeat("\x00", 60)+"\x00\x03\x00abc\x00"), "a")
 	f.Fuzz(func(t *testing.T, data []byte, prefix string) {
-		eachIndexStat(data, []byte(prefix), func([]byte, IndexStat) bool { return true })
+		eachStat(data, []byte(prefix), func([]byte, Stat) bool { return true })
 	})
 }

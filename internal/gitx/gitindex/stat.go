@@ -1,4 +1,4 @@
-package gitx
+package gitindex
 
 import (
 	"bytes"
@@ -12,22 +12,22 @@ import (
 	"lore/internal/fsx"
 )
 
-// IndexStat is the stat data git keeps for a file in its index: what the
+// Stat is the stat data git keeps for a file in its index: what the
 // file looked like when git last wrote it or found it unchanged. git
 // truncates inode and size to 32 bits.
-type IndexStat struct {
+type Stat struct {
 	MtimeSec, MtimeNsec uint32
 	Ino, Size           uint32
 }
 
-// EachIndexStat calls fn with the path and stat data of every stage-0
+// EachStat calls fn with the path and stat data of every stage-0
 // entry of the git index file at indexPath whose path starts with prefix,
 // in path order, and stops early when fn returns false. The entries are
 // read in place from the mapped file: nothing is decoded or allocated but
 // what fn is handed, and the file is not verified (a damaged index yields
 // fewer entries, or an error). A missing file has no entries. Entries
 // kept in the shared index of a split index are not seen.
-func EachIndexStat(indexPath, prefix string, fn func(path []byte, st IndexStat) bool) error {
+func EachStat(indexPath, prefix string, fn func(path []byte, st Stat) bool) error {
 	f, err := os.Open(indexPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -41,10 +41,10 @@ func EachIndexStat(indexPath, prefix string, fn func(path []byte, st IndexStat) 
 		return fmt.Errorf("read index: %w", err)
 	}
 	defer release()
-	return eachIndexStat(data, []byte(prefix), fn)
+	return eachStat(data, []byte(prefix), fn)
 }
 
-func eachIndexStat(data, prefix []byte, fn func(path []byte, st IndexStat) bool) error {
+func eachStat(data, prefix []byte, fn func(path []byte, st Stat) bool) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("corrupt index: %s", fmt.Sprintf(format, args...))
 	}
@@ -53,7 +53,7 @@ func eachIndexStat(data, prefix []byte, fn func(path []byte, st IndexStat) bool)
 	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	if version < 2 || version > 4 {
-		return fmt.Errorf("%w: version %d", ErrIndexUnsupported, version)
+		return fmt.Errorf("%w: version %d", ErrUnsupported, version)
 	}
 	count := int(binary.BigEndian.Uint32(data[8:12]))
 	body := data
@@ -68,7 +68,7 @@ func eachIndexStat(data, prefix []byte, fn func(path []byte, st IndexStat) bool)
 		if binary.BigEndian.Uint16(entry[60:])&flagStageMask != 0 {
 			return true
 		}
-		return fn(path, IndexStat{
+		return fn(path, Stat{
 			MtimeSec: binary.BigEndian.Uint32(entry[8:]), MtimeNsec: binary.BigEndian.Uint32(entry[12:]),
 			Ino: binary.BigEndian.Uint32(entry[20:]), Size: binary.BigEndian.Uint32(entry[36:]),
 		})

@@ -1,4 +1,4 @@
-package gitx
+package gitindex
 
 import (
 	"bytes"
@@ -12,43 +12,62 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"lore/internal/fsx"
 )
 
-// ErrIndexUnsupported is returned for an index lore cannot rewrite without
+// ErrUnsupported is returned for an index lore cannot rewrite without
 // losing information (an unknown required extension or version). Callers
 // fall back to writing files without staging them.
-var ErrIndexUnsupported = errors.New("index format not supported")
+var ErrUnsupported = errors.New("index format not supported")
 
 const (
 	indexSignature = "DIRC"
 
-	flagAssumeValid = 0x8000
+	FlagAssumeValid = 0x8000
 	flagExtended    = 0x4000
 	flagStageMask   = 0x3000
 	flagNameMask    = 0x0fff
 
 	extFlagSkipWorktree = 0x4000
-	extFlagIntentToAdd  = 0x2000
+	ExtFlagIntentToAdd  = 0x2000
 
 	entryFixedSize = 62 // stat data, mode, ids, size, hash and flags
 )
 
-// indexEntry is one entry of the index, with every field kept so that an
+// Entry is one entry of the index, with every field kept so that an
 // entry lore does not touch is written back exactly as it was read.
-type indexEntry struct {
-	ctimeSec, ctimeNsec uint32
-	mtimeSec, mtimeNsec uint32
-	dev, ino            uint32
-	mode                uint32
-	uid, gid            uint32
-	size                uint32
-	hash                Hash
-	flags               uint16 // assume-valid, extended, stage; the name length is recomputed
-	extFlags            uint16 // skip-worktree, intent-to-add (version 3 and later)
-	path                string
+type Entry struct {
+	CtimeSec, CtimeNsec uint32
+	MtimeSec, MtimeNsec uint32
+	Dev, Ino            uint32
+	Mode                uint32
+	UID, GID            uint32
+	Size                uint32
+	Hash                plumbing.Hash
+	Flags               uint16 // assume-valid, extended, stage; the name length is recomputed
+	ExtFlags            uint16 // skip-worktree, intent-to-add (version 3 and later)
+	Path                string
 }
 
-func (e *indexEntry) stage() int { return int(e.flags&flagStageMask) >> 12 }
+// Stage is the entry's merge stage: 0 for a resolved path, 1 to 3 for the
+// base, ours and theirs of a conflict.
+func (e *Entry) Stage() int { return int(e.Flags&flagStageMask) >> 12 }
+
+// SetStat records the stat of the file the entry describes, as git does,
+// so that git sees the file as unchanged without hashing it. Where the
+// system does not say (an inode, a change time), git compares against
+// what is recorded and re-reads the file when they differ, which costs a
+// hash but is never wrong.
+func (e *Entry) SetStat(st fsx.Stamp) {
+	e.CtimeSec, e.CtimeNsec = uint32(st.Ctime/1e9), uint32(st.Ctime%1e9)
+	e.MtimeSec, e.MtimeNsec = uint32(st.Mtime/1e9), uint32(st.Mtime%1e9)
+	e.Dev, e.Ino = st.Dev, uint32(st.Ino)
+	e.UID, e.GID = st.UID, st.GID
+	e.Size = uint32(st.Size)
+}
 
 // indexExtension is an extension kept for writing back.
 type indexExtension struct {
@@ -56,10 +75,10 @@ type indexExtension struct {
 	data []byte
 }
 
-// gitIndex is a whole index file in memory.
-type gitIndex struct {
+// Index is a whole index file in memory.
+type Index struct {
 	version    uint32
-	entries    []indexEntry
+	Entries    []Entry
 	extensions []indexExtension
 	// mtime of the file when it was read: entries modified at or after it
 	// are "racily clean" (see smudgeRacyEntries).
@@ -69,11 +88,11 @@ type gitIndex struct {
 	split bool
 }
 
-// readIndex reads the index at path. A missing file is an empty index.
-func readIndex(path string) (*gitIndex, error) {
+// Read reads the index at path. A missing file is an empty index.
+func Read(path string) (*Index, error) {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		return &gitIndex{version: 2}, nil
+		return &Index{version: 2}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
@@ -97,7 +116,7 @@ func readIndex(path string) (*gitIndex, error) {
 
 // decodeIndex parses an index file. When the file is a split index it also
 // returns the content of its "link" extension.
-func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
+func decodeIndex(data []byte, name string) (*Index, []byte, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: corrupt index: %s", name, fmt.Sprintf(format, args...))
 	}
@@ -113,13 +132,13 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 	if string(body[:4]) != indexSignature {
 		return nil, nil, bad("bad signature")
 	}
-	idx := &gitIndex{version: binary.BigEndian.Uint32(body[4:8])}
+	idx := &Index{version: binary.BigEndian.Uint32(body[4:8])}
 	if idx.version < 2 || idx.version > 4 {
-		return nil, nil, fmt.Errorf("%w: version %d", ErrIndexUnsupported, idx.version)
+		return nil, nil, fmt.Errorf("%w: version %d", ErrUnsupported, idx.version)
 	}
 	count := binary.BigEndian.Uint32(body[8:12])
 	// The count comes from the file: allocate no more than the file can hold.
-	idx.entries = make([]indexEntry, 0, min(int(count), len(body)/entryFixedSize))
+	idx.Entries = make([]Entry, 0, min(int(count), len(body)/entryFixedSize))
 	pos := 12
 	prevPath := ""
 	for i := uint32(0); i < count; i++ {
@@ -129,14 +148,14 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 		}
 		e := decodeEntryFields(body[pos:])
 		pos += entryFixedSize
-		if e.flags&flagExtended != 0 {
+		if e.Flags&flagExtended != 0 {
 			if idx.version < 3 {
 				return nil, nil, bad("entry %d has extended flags in a version 2 index", i)
 			}
 			if len(body)-pos < 2 {
 				return nil, nil, bad("entry %d truncated", i)
 			}
-			e.extFlags = binary.BigEndian.Uint16(body[pos:])
+			e.ExtFlags = binary.BigEndian.Uint16(body[pos:])
 			pos += 2
 		}
 		if idx.version == 4 {
@@ -149,14 +168,14 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 			if nul < 0 {
 				return nil, nil, bad("entry %d path not terminated", i)
 			}
-			e.path = prevPath[:len(prevPath)-int(strip)] + string(body[pos:pos+nul])
+			e.Path = prevPath[:len(prevPath)-int(strip)] + string(body[pos:pos+nul])
 			pos += nul + 1
 		} else {
 			nul := bytes.IndexByte(body[pos:], 0)
 			if nul < 0 {
 				return nil, nil, bad("entry %d path not terminated", i)
 			}
-			e.path = string(body[pos : pos+nul])
+			e.Path = string(body[pos : pos+nul])
 			pos += nul + 1
 			// Entries are padded with NULs to a multiple of 8 bytes.
 			for (pos-start)%8 != 0 {
@@ -166,8 +185,8 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 				return nil, nil, bad("entry %d truncated", i)
 			}
 		}
-		prevPath = e.path
-		idx.entries = append(idx.entries, e)
+		prevPath = e.Path
+		idx.Entries = append(idx.Entries, e)
 	}
 	var link []byte
 	for pos < len(body) {
@@ -193,7 +212,7 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 			idx.split = true
 		default:
 			if sig[0] < 'A' || sig[0] > 'Z' {
-				return nil, nil, fmt.Errorf("%w: required extension %q", ErrIndexUnsupported, sig)
+				return nil, nil, fmt.Errorf("%w: required extension %q", ErrUnsupported, sig)
 			}
 			// Optional caches (UNTR, FSMN, EOIE, IEOT, ...) describe
 			// entry positions or the worktree as it was; git rebuilds
@@ -207,11 +226,11 @@ func decodeIndex(data []byte, name string) (*gitIndex, []byte, error) {
 // "sharedindex.<hash>" provides the base entries, the link extension's
 // bitmaps say which of them are deleted or replaced by this file's first
 // entries, and this file's remaining entries are added.
-func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
+func (idx *Index) mergeSharedIndex(dir string, link []byte) error {
 	if len(link) < sha1.Size {
 		return fmt.Errorf("corrupt link extension")
 	}
-	var base Hash
+	var base plumbing.Hash
 	copy(base[:], link[:sha1.Size])
 	rest := link[sha1.Size:]
 	var deleted, replaced []uint64
@@ -225,8 +244,8 @@ func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 			return fmt.Errorf("link extension replace bitmap: %w", err)
 		}
 	}
-	own := idx.entries
-	var sharedEntries []indexEntry
+	own := idx.Entries
+	var sharedEntries []Entry
 	if !base.IsZero() {
 		sharedPath := filepath.Join(dir, "sharedindex."+base.String())
 		data, err := os.ReadFile(sharedPath)
@@ -240,7 +259,7 @@ func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 		if link2 != nil {
 			return fmt.Errorf("%s is itself split", sharedPath)
 		}
-		sharedEntries = shared.entries
+		sharedEntries = shared.Entries
 	}
 	isDeleted := map[uint64]bool{}
 	for _, p := range deleted {
@@ -252,11 +271,11 @@ func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 			return fmt.Errorf("corrupt link extension: replacement %d out of range", p)
 		}
 		repl := own[next]
-		repl.path = sharedEntries[p].path
+		repl.Path = sharedEntries[p].Path
 		sharedEntries[p] = repl
 		next++
 	}
-	merged := make([]indexEntry, 0, len(sharedEntries)+len(own)-next)
+	merged := make([]Entry, 0, len(sharedEntries)+len(own)-next)
 	for i, e := range sharedEntries {
 		if !isDeleted[uint64(i)] {
 			merged = append(merged, e)
@@ -265,7 +284,7 @@ func (idx *gitIndex) mergeSharedIndex(dir string, link []byte) error {
 	for _, e := range own[next:] {
 		merged = insertIndexEntry(merged, e)
 	}
-	idx.entries = merged
+	idx.Entries = merged
 	return nil
 }
 
@@ -312,37 +331,37 @@ func decodeEWAH(data []byte) ([]uint64, int, error) {
 
 // decodeEntryFields reads the fixed-size part of an entry (stat data,
 // mode, hash, flags); b holds at least entryFixedSize bytes.
-func decodeEntryFields(b []byte) indexEntry {
-	e := indexEntry{
-		ctimeSec: binary.BigEndian.Uint32(b[0:]), ctimeNsec: binary.BigEndian.Uint32(b[4:]),
-		mtimeSec: binary.BigEndian.Uint32(b[8:]), mtimeNsec: binary.BigEndian.Uint32(b[12:]),
-		dev: binary.BigEndian.Uint32(b[16:]), ino: binary.BigEndian.Uint32(b[20:]),
-		mode: binary.BigEndian.Uint32(b[24:]),
-		uid:  binary.BigEndian.Uint32(b[28:]), gid: binary.BigEndian.Uint32(b[32:]),
-		size:  binary.BigEndian.Uint32(b[36:]),
-		flags: binary.BigEndian.Uint16(b[60:]),
+func decodeEntryFields(b []byte) Entry {
+	e := Entry{
+		CtimeSec: binary.BigEndian.Uint32(b[0:]), CtimeNsec: binary.BigEndian.Uint32(b[4:]),
+		MtimeSec: binary.BigEndian.Uint32(b[8:]), MtimeNsec: binary.BigEndian.Uint32(b[12:]),
+		Dev: binary.BigEndian.Uint32(b[16:]), Ino: binary.BigEndian.Uint32(b[20:]),
+		Mode: binary.BigEndian.Uint32(b[24:]),
+		UID:  binary.BigEndian.Uint32(b[28:]), GID: binary.BigEndian.Uint32(b[32:]),
+		Size:  binary.BigEndian.Uint32(b[36:]),
+		Flags: binary.BigEndian.Uint16(b[60:]),
 	}
-	copy(e.hash[:], b[40:60])
+	copy(e.Hash[:], b[40:60])
 	return e
 }
 
 // compareIndexEntry orders entries by path, then stage.
-func compareIndexEntry(path string, stage int, e *indexEntry) int {
-	if c := strings.Compare(path, e.path); c != 0 {
+func compareIndexEntry(path string, stage int, e *Entry) int {
+	if c := strings.Compare(path, e.Path); c != 0 {
 		return c
 	}
-	return stage - e.stage()
+	return stage - e.Stage()
 }
 
-func insertIndexEntry(entries []indexEntry, e indexEntry) []indexEntry {
+func insertIndexEntry(entries []Entry, e Entry) []Entry {
 	i := sort.Search(len(entries), func(i int) bool {
-		return compareIndexEntry(e.path, e.stage(), &entries[i]) <= 0
+		return compareIndexEntry(e.Path, e.Stage(), &entries[i]) <= 0
 	})
-	if i < len(entries) && entries[i].path == e.path && entries[i].stage() == e.stage() {
+	if i < len(entries) && entries[i].Path == e.Path && entries[i].Stage() == e.Stage() {
 		entries[i] = e
 		return entries
 	}
-	entries = append(entries, indexEntry{})
+	entries = append(entries, Entry{})
 	copy(entries[i+1:], entries[i:])
 	entries[i] = e
 	return entries
@@ -423,28 +442,28 @@ func invalidateTreeExtension(data []byte, path string) ([]byte, error) {
 
 // encode writes the index in its version, without a split and with the
 // kept extensions, followed by its checksum.
-func (idx *gitIndex) encode() []byte {
+func (idx *Index) encode() []byte {
 	var buf bytes.Buffer
-	buf.Grow(len(idx.entries)*(entryFixedSize+48) + 1024)
+	buf.Grow(len(idx.Entries)*(entryFixedSize+48) + 1024)
 	var hdr [12]byte
 	copy(hdr[:], indexSignature)
 	version := idx.version
 	if version == 2 {
-		for i := range idx.entries {
-			if idx.entries[i].extFlags != 0 {
+		for i := range idx.Entries {
+			if idx.Entries[i].ExtFlags != 0 {
 				version = 3 // extended flags need version 3
 				break
 			}
 		}
 	}
 	binary.BigEndian.PutUint32(hdr[4:], version)
-	binary.BigEndian.PutUint32(hdr[8:], uint32(len(idx.entries)))
+	binary.BigEndian.PutUint32(hdr[8:], uint32(len(idx.Entries)))
 	buf.Write(hdr[:])
 	prevPath := ""
 	out := buf.Bytes()
-	for i := range idx.entries {
-		out = appendIndexEntry(out, &idx.entries[i], version, prevPath)
-		prevPath = idx.entries[i].path
+	for i := range idx.Entries {
+		out = appendIndexEntry(out, &idx.Entries[i], version, prevPath)
+		prevPath = idx.Entries[i].Path
 	}
 	buf = *bytes.NewBuffer(out)
 	for _, ext := range idx.extensions {
