@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,71 +11,35 @@ import (
 	"time"
 
 	"lore/index"
+	"lore/internal/loretest"
 	"lore/mdstore"
 )
 
-// testRepo is a git repository holding a lore store, with the C git that
-// checks it and the index under test.
+// testRepo is a lore store in a real git repository (C git, through
+// loretest), with the index under test.
 type testRepo struct {
+	*loretest.Repo
 	t     *testing.T
-	dir   string
-	home  string
 	store *mdstore.Store
 }
 
 func newTestRepo(t *testing.T) *testRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	r := &testRepo{t: t, dir: t.TempDir(), home: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	r.git("config", "user.name", "Test Person")
-	r.git("config", "user.email", "test@example.com")
-	r.open()
-	if _, _, err := r.store.Init(false); err != nil {
+	r := &testRepo{Repo: loretest.NewRepo(t), t: t}
+	s, err := mdstore.Open(r.Dir, mdstore.Options{Getenv: r.Getenv})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return r
-}
-
-func (r *testRepo) open() {
-	s, err := mdstore.Open(r.dir, mdstore.Options{Getenv: r.getenv})
-	if err != nil {
-		r.t.Fatal(err)
+	if _, _, err := s.Init(false); err != nil {
+		t.Fatal(err)
 	}
 	r.store = s
-}
-
-func (r *testRepo) getenv(k string) string {
-	if k == "HOME" {
-		return r.home
-	}
-	return ""
-}
-
-func (r *testRepo) git(args ...string) string {
-	r.t.Helper()
-	return gitIn(r.t, r.dir, r.home, args...)
-}
-
-func gitIn(t *testing.T, dir, home string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH"),
-		"GIT_AUTHOR_NAME=Test Person", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test Person", "GIT_COMMITTER_EMAIL=test@example.com"}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimRight(string(out), "\n")
+	return r
 }
 
 func (r *testRepo) index(opts Options) *Index {
 	opts.GitIndex, opts.Prefix = r.store.GitIndex()
-	return New(r.dir, index.Dir(r.store), opts)
+	return New(r.Dir, index.Dir(r.store), opts)
 }
 
 func (r *testRepo) addMemory(content string, tags ...string) mdstore.Memory {
@@ -95,17 +58,6 @@ func (r *testRepo) addKnowledge(title, body string, tags ...string) mdstore.Know
 		r.t.Fatal(err)
 	}
 	return k
-}
-
-func (r *testRepo) write(p, content string) {
-	r.t.Helper()
-	full := filepath.Join(r.dir, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
 }
 
 // ids searches and returns the entry ids of the hits.
@@ -146,7 +98,7 @@ func TestFirstSearchBuildsTheIndex(t *testing.T) {
 	if !strings.Contains(res.Hits[0].Snippet, "opener") {
 		t.Errorf("snippet %q does not show the match", res.Hits[0].Snippet)
 	}
-	if out := r.git("status", "--porcelain"); out != "" {
+	if out := r.Git("status", "--porcelain"); out != "" {
 		t.Errorf("the index is not under the worktree: git status says\n%s", out)
 	}
 	// Nothing changed: the next search indexes nothing. (It may read
@@ -171,115 +123,6 @@ func TestLoreWritesAreSeen(t *testing.T) {
 	wantIDs(t, ids(t, ix, "zeppelin"), k.Slug)
 }
 
-func TestHandEditsAreSeen(t *testing.T) {
-	for _, sweep := range []int{DefaultSweepLimit, -1} {
-		t.Run(fmt.Sprintf("sweep=%d", sweep), func(t *testing.T) {
-			r := newTestRepo(t)
-			k := r.addKnowledge("Release checklist", "Tag, build, publish.", "release")
-			m := r.addMemory("the release script needs a clean tree")
-			ix := r.index(Options{SweepLimit: sweep})
-			wantIDs(t, ids(t, ix, "gondola"))
-
-			// memories.md is watched whatever the store's size.
-			text, _ := os.ReadFile(filepath.Join(r.dir, ".agent/memories.md"))
-			r.write(".agent/memories.md", strings.Replace(string(text), "clean tree", "clean tree and a gondola", 1))
-			wantIDs(t, ids(t, ix, "gondola"), m.ID)
-
-			// A new file, written by hand, changes its directory.
-			r.write(".agent/knowledge/cable-cars.md", "---\ntitle: \"Gondola lifts\"\ntags: [\"lifts\"]\n---\n\nCable cars.\n")
-			wantIDs(t, ids(t, ix, "gondola"), "cable-cars", m.ID)
-
-			// An editor that saves by renaming a new file over the old one.
-			p := filepath.Join(r.dir, ".agent/knowledge", k.Slug+".md")
-			data, _ := os.ReadFile(p)
-			os.WriteFile(p+".tmp", []byte(strings.Replace(string(data), "publish", "publish the gondola", 1)), 0o644)
-			if err := os.Rename(p+".tmp", p); err != nil {
-				t.Fatal(err)
-			}
-			got := ids(t, ix, "gondola")
-			if len(got) != 3 {
-				t.Fatalf("after a rename-save: hits %v, want three", got)
-			}
-
-			// Rewritten in place (same inode, same directory): seen in a
-			// small store, where every file is stat'ed before each search.
-			// A large store sees it on rebuild (documented).
-			r.write(".agent/knowledge/cable-cars.md", "---\ntitle: \"Chair lifts\"\ntags: [\"lifts\"]\n---\n\nOpen chairs.\n")
-			if sweep < 0 {
-				if _, err := ix.Rebuild("test"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if got := ids(t, ix, "gondola"); len(got) != 2 {
-				t.Fatalf("after an in-place edit: hits %v, want two", got)
-			}
-
-			// Deleted by hand.
-			os.Remove(filepath.Join(r.dir, ".agent/knowledge/cable-cars.md"))
-			wantIDs(t, ids(t, ix, "chair"))
-		})
-	}
-}
-
-// A pull is seen in a small store, where every file is stat'ed, and in a
-// large one, where only directories are: git rewrites a file by removing
-// it and creating it again, which often gives it back its inode number,
-// so there the stat git keeps in its index is what tells.
-func TestPullIsSeen(t *testing.T) {
-	for _, sweep := range []int{DefaultSweepLimit, -1} {
-		t.Run(fmt.Sprintf("sweep=%d", sweep), func(t *testing.T) {
-			r := newTestRepo(t)
-			keep := r.addKnowledge("Kept entry", "Nothing about airships.", "misc")
-			gone := r.addKnowledge("Doomed entry", "The balloon pops.", "misc")
-			var edited []string
-			for i := 0; i < 20; i++ {
-				edited = append(edited, r.addKnowledge(fmt.Sprintf("Entry %02d", i), "Plain words.", "misc").Slug)
-			}
-			ix := r.index(Options{SweepLimit: sweep})
-			wantIDs(t, ids(t, ix, "balloon"), gone.Slug)
-
-			// A second clone adds, edits and deletes, and pushes; the first pulls.
-			other := t.TempDir()
-			gitIn(t, r.dir, r.home, "clone", "-q", r.dir, other)
-			r.git("config", "receive.denyCurrentBranch", "ignore")
-			os.WriteFile(filepath.Join(other, ".agent/knowledge/balloon-rides.md"), []byte("---\ntitle: \"Balloon rides\"\ntags: [\"balloons\"]\n---\n\nHot air.\n"), 0o644)
-			os.WriteFile(filepath.Join(other, ".agent/knowledge", keep.Slug+".md"), []byte("---\ntitle: \"Kept entry\"\ntags: [\"misc\"]\n---\n\nNow about a balloon.\n"), 0o644)
-			os.Remove(filepath.Join(other, ".agent/knowledge", gone.Slug+".md"))
-			for _, slug := range edited {
-				p := filepath.Join(other, ".agent/knowledge", slug+".md")
-				data, _ := os.ReadFile(p)
-				os.WriteFile(p, append(data, "A dirigible.\n"...), 0o644)
-			}
-			gitIn(t, other, r.home, "add", "-A")
-			gitIn(t, other, r.home, "commit", "-q", "-m", "balloons")
-			gitIn(t, other, r.home, "push", "-q", "origin", "HEAD:incoming")
-			r.git("merge", "-q", "--ff-only", "incoming")
-
-			got := ids(t, ix, "balloon")
-			if strings.Join(got, " ") != "balloon-rides "+keep.Slug && strings.Join(got, " ") != keep.Slug+" balloon-rides" {
-				t.Fatalf("after the pull: hits %v, want balloon-rides and %s", got, keep.Slug)
-			}
-			if got := ids(t, ix, "dirigible"); len(got) != len(edited) {
-				t.Fatalf("after the pull: %d entries mention the dirigible, want %d", len(got), len(edited))
-			}
-
-			// git restoring files without moving HEAD (a checkout of paths,
-			// a stash) is seen too.
-			gitIn(t, r.dir, r.home, "checkout", "-q", "HEAD~1", "--", ".agent/knowledge")
-			if got := ids(t, ix, "dirigible"); len(got) != 0 {
-				t.Fatalf("after checking out the old entries: %v still mention the dirigible", got)
-			}
-			gitIn(t, r.dir, r.home, "stash", "-q")
-			if got := ids(t, ix, "dirigible"); len(got) != len(edited) {
-				t.Fatalf("after git stash: %d entries mention the dirigible, want %d", len(got), len(edited))
-			}
-			if st, err := ix.Status(); err != nil || !st.Fresh {
-				t.Fatalf("status after the searches: %+v, %v; want fresh", st, err)
-			}
-		})
-	}
-}
-
 // A search that finds changes answers once the changed entries it can
 // find are searchable, then indexes the others: what it answered is what
 // the index answers once it holds everything.
@@ -298,7 +141,7 @@ func TestSearchAnswersBeforeIndexingTheRest(t *testing.T) {
 		} else if i%5 == 1 {
 			word = "Gondloa" // a typo, found fuzzily
 		}
-		p := filepath.Join(r.dir, ".agent/knowledge", slug+".md")
+		p := filepath.Join(r.Dir, ".agent/knowledge", slug+".md")
 		data, _ := os.ReadFile(p)
 		os.WriteFile(p+".tmp", append(data, "About the "+word+".\n"...), 0o644)
 		os.Rename(p+".tmp", p)
@@ -435,7 +278,7 @@ func TestStatus(t *testing.T) {
 	if err != nil || !st.Fresh || st.Documents != 2 || st.Files != 2 || !st.EveryFile {
 		t.Fatalf("status after a refresh: %+v, %v", st, err)
 	}
-	r.write(".agent/knowledge/kestrels.md", "---\ntitle: \"Kestrels\"\ntags: [\"birds\"]\n---\n\nHovering falcons.\n")
+	r.Write(".agent/knowledge/kestrels.md", "---\ntitle: \"Kestrels\"\ntags: [\"birds\"]\n---\n\nHovering falcons.\n")
 	st, err = ix.Status()
 	if err != nil || st.Fresh || st.StaleFiles != 1 {
 		t.Fatalf("status after a hand edit: %+v, %v", st, err)
@@ -489,7 +332,7 @@ func TestManyFilesOfTwoDirectoriesChanged(t *testing.T) {
 	wantIDs(t, ids(t, ix, "zeppelin"))
 
 	saveAs := func(p string) {
-		full := filepath.Join(r.dir, p)
+		full := filepath.Join(r.Dir, p)
 		data, err := os.ReadFile(full)
 		if err != nil {
 			t.Fatal(err)
@@ -508,8 +351,8 @@ func TestManyFilesOfTwoDirectoriesChanged(t *testing.T) {
 		saveAs(".agent/learnings/" + id + ".md")
 		want = append(want, id)
 	}
-	os.Remove(filepath.Join(r.dir, ".agent/knowledge", knowledge[11]+".md"))
-	os.Remove(filepath.Join(r.dir, ".agent/learnings", learnings[11]+".md"))
+	os.Remove(filepath.Join(r.Dir, ".agent/knowledge", knowledge[11]+".md"))
+	os.Remove(filepath.Join(r.Dir, ".agent/learnings", learnings[11]+".md"))
 
 	res, rep, err := ix.Search(index.Query{Text: "zeppelin"})
 	if err != nil {
