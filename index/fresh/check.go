@@ -289,7 +289,9 @@ func (c *checker) rewrittenByGit() error {
 	var seg *segment
 	var segErr error
 	err = gitindex.EachStat(c.git.GitIndex, prefix, func(p []byte, g gitindex.Stat) bool {
-		if int64(g.MtimeSec)*1e9+int64(g.MtimeNsec) < since {
+		// An entry whose stat git did not take when it wrote the file
+		// (git stash pop leaves it zero) is compared too.
+		if at := int64(g.MtimeSec)*1e9 + int64(g.MtimeNsec); at < since && at != 0 {
 			return true
 		}
 		rel := p[cut:]

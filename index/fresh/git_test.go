@@ -136,3 +136,28 @@ func TestStoreWithoutAGitIndex(t *testing.T) {
 		})
 	}
 }
+
+// git stash pop writes the stashed files back without recording their
+// stat in git's index (it leaves the entries' stat data zero, for git
+// to refresh later), under the inode number the file had: a large store
+// sees them all the same.
+func TestStashPopIsSeen(t *testing.T) {
+	t.Parallel()
+	sweeps(t, func(t *testing.T, sweep int) {
+		r := newStoreRepo(t, sweep)
+		k := r.addKnowledge("Cache layout", "Entries live in shards of 256.", "cache")
+		wantChanges(t, "the first build", r.rebuild(), []string{k.Slug}, nil)
+
+		r.write(knowledgePath(k.Slug), knowledgeFile("Cache layout", "Entries live in shards of 512."))
+		r.Git("add", knowledgePath(k.Slug))
+		r.expect("an in-place edit, staged", []string{k.Slug}, nil)
+		r.Git("stash", "-q")
+		r.expect("the edit stashed", []string{k.Slug}, nil)
+
+		r.Git("stash", "pop", "-q")
+		ch := r.expect("the stash popped", []string{k.Slug}, nil)
+		if d := doc(t, ch.Docs, k.Slug); d.Content != "Entries live in shards of 512." {
+			t.Fatalf("after git stash pop: %+v", d)
+		}
+	})
+}
