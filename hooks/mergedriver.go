@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lore/internal/gitx"
+	"lore/internal/gitx/gitconfig"
 	"lore/mdstore"
 )
 
@@ -86,7 +87,7 @@ func HasMergeAttributes(s *mdstore.Store) (bool, error) {
 // .gitattributes sends to it. It reports whether the configuration
 // changed.
 func RegisterMergeDriver(repo *gitx.Repo) (bool, error) {
-	return repo.SetLocalSection("merge", MergeDriver, []gitx.ConfigSetting{
+	return repo.SetLocalSection("merge", MergeDriver, []gitconfig.Setting{
 		{Key: "name", Value: "lore: merge memory files entry by entry"},
 		{Key: "driver", Value: mergeDriverCommand},
 	})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lore/internal/gitx/gitconfig"
 )
 
 // A section written by lore reads back with C git, a second write changes
@@ -16,7 +18,7 @@ func TestSetLocalSection(t *testing.T) {
 	cfgPath := filepath.Join(r.Dir, ".git", "config")
 	before, _ := os.ReadFile(cfgPath)
 	repo := r.open()
-	settings := []ConfigSetting{{"name", "lore memory merge"}, {"driver", "lore merge-driver %O %A %B %P"}}
+	settings := []gitconfig.Setting{{Key: "name", Value: "lore memory merge"}, {Key: "driver", Value: "lore merge-driver %O %A %B %P"}}
 	changed, err := repo.SetLocalSection("merge", "lore", settings)
 	if err != nil || !changed {
 		t.Fatalf("first write: changed %v, %v", changed, err)
@@ -69,7 +71,7 @@ func TestSetLocalSectionRespectsTheLock(t *testing.T) {
 	r := newTestRepo(t)
 	lock := filepath.Join(r.Dir, ".git", "config.lock")
 	os.WriteFile(lock, nil, 0o644)
-	if _, err := r.open().SetLocalSection("merge", "lore", []ConfigSetting{{"name", "x"}}); err == nil || !strings.Contains(err.Error(), "config.lock exists") {
+	if _, err := r.open().SetLocalSection("merge", "lore", []gitconfig.Setting{{Key: "name", Value: "x"}}); err == nil || !strings.Contains(err.Error(), "config.lock exists") {
 		t.Fatalf("err = %v, want the lock named", err)
 	}
 	if _, err := os.Stat(lock); err != nil {

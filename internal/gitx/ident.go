@@ -40,7 +40,7 @@ func (r *Repo) identities(now time.Time) (author, committer signature, err error
 }
 
 func (r *Repo) configValue(key string) string {
-	v, _ := r.config.get(key)
+	v, _ := r.config.Get(key)
 	return v
 }
 

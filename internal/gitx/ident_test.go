@@ -76,23 +76,3 @@ func TestParseGitDate(t *testing.T) {
 		t.Error("accepted a bad date")
 	}
 }
-
-func TestGlobMatch(t *testing.T) {
-	cases := []struct {
-		pattern, name string
-		want          bool
-	}{
-		{"**/work/**", "/home/me/work/repo/.git", true},
-		{"/home/*/work/**", "/home/me/work/repo/.git", true},
-		{"/home/*/work/**", "/home/me/x/work/repo/.git", false},
-		{"feature/**", "feature/a/b", true},
-		{"main", "main", true},
-		{"ma?n", "main", true},
-		{"[mn]ain", "main", true},
-	}
-	for _, c := range cases {
-		if got := globMatch(c.pattern, c.name, false); got != c.want {
-			t.Errorf("globMatch(%q, %q) = %v", c.pattern, c.name, got)
-		}
-	}
-}

@@ -199,10 +199,10 @@ func (r *Repo) appendReflog(name, line string) error {
 		path = filepath.Join(r.GitDir, "logs", "HEAD")
 	}
 	if _, err := os.Stat(path); os.IsNotExist(err) {
-		mode, _ := r.config.get("core.logallrefupdates")
+		mode, _ := r.config.Get("core.logallrefupdates")
 		always := strings.EqualFold(mode, "always")
 		autoCreate := name == "HEAD" || strings.HasPrefix(name, "refs/heads/")
-		if !always && !(autoCreate && r.config.bool("core.logallrefupdates", true)) {
+		if !always && !(autoCreate && r.config.Bool("core.logallrefupdates", true)) {
 			return nil
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

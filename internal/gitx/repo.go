@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"lore/internal/gitx/gitconfig"
 )
 
 // ErrNotRepository is returned by Discover when no git worktree encloses the
@@ -25,7 +27,7 @@ type Repo struct {
 	CommonDir string
 
 	getenv  func(string) string
-	config  *gitConfig
+	config  *gitconfig.Config
 	objects *objectDB
 	zlib    *zlib.Writer    // reused by writeObject
 	pending []pendingObject // objects written but not yet flushed
@@ -127,12 +129,12 @@ func open(workTree, gitDir string, getenv func(string) string) (*Repo, error) {
 	if head, err := r.readHead(); err == nil && head.Branch != "" {
 		branch = strings.TrimPrefix(head.Branch, "refs/heads/")
 	}
-	cfg, err := loadConfig(configSource{commonDir: commonDir, gitDir: gitDir, getenv: getenv, branch: branch})
+	cfg, err := gitconfig.Load(gitconfig.Source{CommonDir: commonDir, GitDir: gitDir, Getenv: getenv, Branch: branch})
 	if err != nil {
 		return nil, err
 	}
 	r.config = cfg
-	if cfg.bool("core.bare", false) {
+	if cfg.Bool("core.bare", false) {
 		return nil, fmt.Errorf("%s is a bare repository; lore needs a worktree", commonDir)
 	}
 	if err := r.checkExtensions(); err != nil {
@@ -145,24 +147,20 @@ func open(workTree, gitDir string, getenv func(string) string) (*Repo, error) {
 // checkExtensions refuses repositories whose [extensions] change the
 // on-disk format in ways lore does not implement.
 func (r *Repo) checkExtensions() error {
-	version, _ := r.config.get("core.repositoryformatversion")
+	version, _ := r.config.Get("core.repositoryformatversion")
 	if version != "" && version != "0" && version != "1" {
 		return fmt.Errorf("repository format version %s is not supported", version)
 	}
 	var unknown []string
-	for _, v := range r.config.values {
-		name, ok := strings.CutPrefix(v.key, "extensions.")
-		if !ok {
-			continue
-		}
+	r.config.Each("extensions.", func(name, value string) {
 		switch {
 		case knownExtensions[name]:
-		case name == "objectformat" && strings.EqualFold(v.value, "sha1"):
-		case name == "refstorage" && strings.EqualFold(v.value, "files"):
+		case name == "objectformat" && strings.EqualFold(value, "sha1"):
+		case name == "refstorage" && strings.EqualFold(value, "files"):
 		default:
-			unknown = append(unknown, name+"="+v.value)
+			unknown = append(unknown, name+"="+value)
 		}
-	}
+	})
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
 		return fmt.Errorf("repository uses extensions lore does not support: %s", strings.Join(unknown, ", "))

@@ -153,7 +153,7 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 		if op := r.operationInProgress(); op != "" {
 			res.Mode = ModeStage
 			res.Notices = append(res.Notices, op+" is in progress: lore staged its change instead of committing; it becomes part of your next commit")
-		} else if r.config.bool("commit.gpgsign", false) {
+		} else if r.config.Bool("commit.gpgsign", false) {
 			res.Mode = ModeStage
 			res.Notices = append(res.Notices, "commit.gpgSign is set and lore cannot sign commits: lore staged its change instead of committing")
 		}

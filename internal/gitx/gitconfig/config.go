@@ -1,4 +1,4 @@
-package gitx
+package gitconfig
 
 import (
 	"fmt"
@@ -9,23 +9,23 @@ import (
 	"strings"
 )
 
-// gitConfig is the merged view of the git configuration files that apply to
+// Config is the merged view of the git configuration files that apply to
 // a repository, in git's order of precedence: system, global, local,
 // worktree, then GIT_CONFIG_COUNT pairs from the environment. The last value
 // set for a key wins.
-type gitConfig struct {
-	values []configValue
+type Config struct {
+	values []value
 }
 
-type configValue struct {
+type value struct {
 	key   string // "section.key" or "section.subsection.key", section and key lowercased
 	value string
 	bare  bool // "key" without "=", git's spelling of true
 }
 
-// get returns the last value set for key ("user.name", "includeif.gitdir:x.path").
-func (c *gitConfig) get(key string) (string, bool) {
-	key = normalizeConfigKey(key)
+// Get returns the last value set for key ("user.name", "includeif.gitdir:x.path").
+func (c *Config) Get(key string) (string, bool) {
+	key = normalizeKey(key)
 	for i := len(c.values) - 1; i >= 0; i-- {
 		if c.values[i].key == key {
 			if c.values[i].bare {
@@ -37,10 +37,26 @@ func (c *gitConfig) get(key string) (string, bool) {
 	return "", false
 }
 
-// bool interprets key as a git boolean, returning def when it is unset or
+// Each calls fn with every value set for a key that starts with prefix
+// ("extensions."), in the order they were set: the key without the prefix
+// (lowercased) and the value ("true" for a bare key).
+func (c *Config) Each(prefix string, fn func(key, value string)) {
+	prefix = strings.ToLower(prefix)
+	for _, v := range c.values {
+		if name, ok := strings.CutPrefix(v.key, prefix); ok {
+			value := v.value
+			if v.bare {
+				value = "true"
+			}
+			fn(name, value)
+		}
+	}
+}
+
+// Bool interprets key as a git boolean, returning def when it is unset or
 // not a boolean.
-func (c *gitConfig) bool(key string, def bool) bool {
-	v, ok := c.get(key)
+func (c *Config) Bool(key string, def bool) bool {
+	v, ok := c.Get(key)
 	if !ok {
 		return def
 	}
@@ -53,7 +69,7 @@ func (c *gitConfig) bool(key string, def bool) bool {
 	return def
 }
 
-func normalizeConfigKey(key string) string {
+func normalizeKey(key string) string {
 	first := strings.IndexByte(key, '.')
 	last := strings.LastIndexByte(key, '.')
 	if first < 0 {
@@ -63,33 +79,33 @@ func normalizeConfigKey(key string) string {
 	return strings.ToLower(key[:first]) + key[first:last] + strings.ToLower(key[last:])
 }
 
-// configSource describes where the configuration of one repository lives.
-type configSource struct {
-	commonDir    string
-	gitDir       string
-	getenv       func(string) string
-	branch       string // short name of the checked-out branch, for includeIf "onbranch:"
-	worktreeFile bool   // extensions.worktreeConfig: read <gitdir>/config.worktree
+// Source describes where the configuration of one repository lives.
+type Source struct {
+	CommonDir    string
+	GitDir       string
+	Getenv       func(string) string
+	Branch       string // short name of the checked-out branch, for includeIf "onbranch:"
+	WorktreeFile bool   // extensions.worktreeConfig: read <gitdir>/config.worktree
 }
 
-// loadConfig reads the files in precedence order. A file that does not
+// Load reads the files in precedence order. A file that does not
 // exist is skipped; a local config that cannot be parsed is an error
 // (everything else about the repository depends on it), a broken global or
 // system file is skipped so that it cannot stop lore from writing.
-func loadConfig(src configSource) (*gitConfig, error) {
-	c := &gitConfig{}
-	home := src.getenv("HOME")
-	if src.getenv("GIT_CONFIG_NOSYSTEM") == "" {
-		system := src.getenv("GIT_CONFIG_SYSTEM")
+func Load(src Source) (*Config, error) {
+	c := &Config{}
+	home := src.Getenv("HOME")
+	if src.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		system := src.Getenv("GIT_CONFIG_SYSTEM")
 		if system == "" {
 			system = "/etc/gitconfig"
 		}
 		_ = c.readFile(system, src, 0)
 	}
-	if global := src.getenv("GIT_CONFIG_GLOBAL"); global != "" {
+	if global := src.Getenv("GIT_CONFIG_GLOBAL"); global != "" {
 		_ = c.readFile(global, src, 0)
 	} else {
-		xdg := src.getenv("XDG_CONFIG_HOME")
+		xdg := src.Getenv("XDG_CONFIG_HOME")
 		if xdg == "" && home != "" {
 			xdg = filepath.Join(home, ".config")
 		}
@@ -100,22 +116,22 @@ func loadConfig(src configSource) (*gitConfig, error) {
 			_ = c.readFile(filepath.Join(home, ".gitconfig"), src, 0)
 		}
 	}
-	local := filepath.Join(src.commonDir, "config")
+	local := filepath.Join(src.CommonDir, "config")
 	if err := c.readFile(local, src, 0); err != nil {
 		return nil, err
 	}
-	if src.worktreeFile || c.bool("extensions.worktreeconfig", false) {
-		if err := c.readFile(filepath.Join(src.gitDir, "config.worktree"), src, 0); err != nil {
+	if src.WorktreeFile || c.Bool("extensions.worktreeconfig", false) {
+		if err := c.readFile(filepath.Join(src.GitDir, "config.worktree"), src, 0); err != nil {
 			return nil, err
 		}
 	}
-	if n, err := strconv.Atoi(src.getenv("GIT_CONFIG_COUNT")); err == nil {
+	if n, err := strconv.Atoi(src.Getenv("GIT_CONFIG_COUNT")); err == nil {
 		for i := 0; i < n; i++ {
-			key := src.getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
+			key := src.Getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
 			if key == "" {
 				continue
 			}
-			c.values = append(c.values, configValue{key: normalizeConfigKey(key), value: src.getenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i))})
+			c.values = append(c.values, value{key: normalizeKey(key), value: src.Getenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i))})
 		}
 	}
 	return c, nil
@@ -123,7 +139,7 @@ func loadConfig(src configSource) (*gitConfig, error) {
 
 // readFile appends the values of one config file and, where an include
 // stands, those of the file it includes. A missing file is not an error.
-func (c *gitConfig) readFile(path string, src configSource, depth int) error {
+func (c *Config) readFile(path string, src Source, depth int) error {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) || os.IsPermission(err) {
 		return nil
@@ -131,7 +147,7 @@ func (c *gitConfig) readFile(path string, src configSource, depth int) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	entries, err := parseConfigFile(string(data))
+	entries, err := Parse(string(data))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -140,12 +156,12 @@ func (c *gitConfig) readFile(path string, src configSource, depth int) error {
 		if e.subsection != "" {
 			prefix += "." + e.subsection
 		}
-		c.values = append(c.values, configValue{key: prefix + "." + e.key, value: e.value, bare: e.bare})
+		c.values = append(c.values, value{key: prefix + "." + e.key, value: e.value, bare: e.bare})
 		include := e.key == "path" && !e.bare && depth < 10 &&
 			((e.section == "include" && e.subsection == "") ||
 				(e.section == "includeif" && includeConditionHolds(e.subsection, src)))
 		if include {
-			inc := expandHome(e.value, src.getenv("HOME"))
+			inc := ExpandHome(e.value, src.Getenv("HOME"))
 			if !filepath.IsAbs(inc) {
 				inc = filepath.Join(filepath.Dir(path), inc)
 			}
@@ -157,25 +173,25 @@ func (c *gitConfig) readFile(path string, src configSource, depth int) error {
 
 // includeConditionHolds evaluates the condition of an [includeIf "..."]
 // section: gitdir:, gitdir/i: and onbranch:.
-func includeConditionHolds(cond string, src configSource) bool {
-	home := src.getenv("HOME")
+func includeConditionHolds(cond string, src Source) bool {
+	home := src.Getenv("HOME")
 	switch {
 	case strings.HasPrefix(cond, "gitdir:"):
-		return gitdirMatches(strings.TrimPrefix(cond, "gitdir:"), src.gitDir, home, false)
+		return gitdirMatches(strings.TrimPrefix(cond, "gitdir:"), src.GitDir, home, false)
 	case strings.HasPrefix(cond, "gitdir/i:"):
-		return gitdirMatches(strings.TrimPrefix(cond, "gitdir/i:"), src.gitDir, home, true)
+		return gitdirMatches(strings.TrimPrefix(cond, "gitdir/i:"), src.GitDir, home, true)
 	case strings.HasPrefix(cond, "onbranch:"):
 		pattern := strings.TrimPrefix(cond, "onbranch:")
 		if strings.HasSuffix(pattern, "/") {
 			pattern += "**"
 		}
-		return src.branch != "" && globMatch(pattern, src.branch, false)
+		return src.Branch != "" && globMatch(pattern, src.Branch, false)
 	}
 	return false
 }
 
 func gitdirMatches(pattern, gitDir, home string, fold bool) bool {
-	pattern = expandHome(pattern, home)
+	pattern = ExpandHome(pattern, home)
 	if !strings.HasPrefix(pattern, "/") && !strings.HasPrefix(pattern, "**/") {
 		pattern = "**/" + pattern
 	}
@@ -194,7 +210,7 @@ func gitdirMatches(pattern, gitDir, home string, fold bool) bool {
 	return false
 }
 
-func expandHome(path, home string) string {
+func ExpandHome(path, home string) string {
 	if home != "" && strings.HasPrefix(path, "~/") {
 		return filepath.Join(home, path[2:])
 	}

@@ -1,12 +1,12 @@
-package gitx
+package gitconfig
 
 import (
 	"fmt"
 	"strings"
 )
 
-// configEntry is one variable of a git config file, in file order.
-type configEntry struct {
+// Entry is one variable of a git config file, in file order.
+type Entry struct {
 	section    string // lowercased
 	subsection string // as written ("" when none)
 	key        string // lowercased
@@ -15,12 +15,12 @@ type configEntry struct {
 	line       int
 }
 
-// parseConfigFile parses git's config syntax: [section] and
+// Parse parses git's config syntax: [section] and
 // [section "subsection"] headers (and the legacy [section.subsection]),
 // "key = value" lines and bare keys, quoting, the escapes \" \\ \n \t \b,
 // backslash-newline continuations, and # or ; comments.
-func parseConfigFile(text string) ([]configEntry, error) {
-	var out []configEntry
+func Parse(text string) ([]Entry, error) {
+	var out []Entry
 	section, subsection := "", ""
 	line := 1
 	i := 0
@@ -100,7 +100,7 @@ func parseConfigFile(text string) ([]configEntry, error) {
 			for i < n && isConfigNameChar(text[i]) {
 				i++
 			}
-			e := configEntry{section: section, subsection: subsection, key: strings.ToLower(text[start:i]), line: line}
+			e := Entry{section: section, subsection: subsection, key: strings.ToLower(text[start:i]), line: line}
 			skipSpace()
 			if i >= n || text[i] == '\n' || text[i] == '#' || text[i] == ';' {
 				e.bare = true
