@@ -18,6 +18,8 @@ type Scan struct {
 	docs map[string]Doc
 }
 
+var _ Index = (*Scan)(nil)
+
 // NewScan holds docs for searching.
 func NewScan(docs ...Doc) *Scan {
 	s := &Scan{docs: make(map[string]Doc, len(docs))}

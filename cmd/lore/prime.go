@@ -134,10 +134,10 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	var helper *index.Helper
+	var searcher *index.Searcher
 	if taskText(opts.task) != "" {
-		helper, _ = startHelper(e, io.Discard) // it starts up while the store is opened
-		defer helper.Abandon()
+		searcher = index.NewSearcher(e.getenv, io.Discard) // lore-index starts up while the store is opened
+		defer searcher.Close()
 	}
 	s, err := g.openStore(e)
 	if err != nil {
@@ -146,7 +146,8 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	p := g.printer(e)
 	cfg := s.Config()
 	p.warnings(cfg.Warnings)
-	relevance := taskRelevance(s, helper, opts.task) // asked of the search index while the files are read
+	// Asked of the search index while the files are read.
+	relevance := searcher.Relevance(s, taskText(opts.task), mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
 	in := prompt.Input{Task: opts.task}
 	var warnings []mdstore.Warning
 	if cfg.Memories.Inject == mdstore.InjectAuto {
@@ -261,51 +262,10 @@ func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Cont
 	return out, ctx
 }
 
-// taskRelevance asks the search index (helper, a lore-index started by
-// startHelper) how relevant the knowledge, learnings and journal entries
-// are to the task's words: for each kind, the best hits by the path of
-// their file, scored 0 to 1 (the best of the kind 1). The answer is nil
-// without a task text or without a usable index; prime then ranks by tags
-// alone.
-func taskRelevance(s *mdstore.Store, helper *index.Helper, t prompt.Task) <-chan map[string]float64 {
-	out := make(chan map[string]float64, 1)
-	text := taskText(t)
-	if text == "" || helper == nil {
-		out <- nil
-		return out
-	}
-	go func() {
-		req := index.StoreRequest(s, index.OpSearch)
-		req.Query = index.Query{Text: text, Kinds: []mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal},
-			Limit: relevantHits, Bare: true}
-		req.TimeoutMS = int(indexTimeout / time.Millisecond)
-		resp, err := helper.Ask(req)
-		if err != nil || resp.Error != "" || resp.Result == nil {
-			out <- nil
-			return
-		}
-		best := map[mdstore.Kind]float64{}
-		for _, h := range resp.Result.Hits {
-			best[h.Kind] = max(best[h.Kind], h.Score)
-		}
-		rel := make(map[string]float64, len(resp.Result.Hits))
-		for _, h := range resp.Result.Hits {
-			if best[h.Kind] > 0 {
-				rel[h.Path] = h.Score / best[h.Kind]
-			}
-		}
-		out <- rel
-	}()
-	return out
-}
-
 // taskText is what of a task the search index is asked about.
 func taskText(t prompt.Task) string {
 	return strings.TrimSpace(strings.Join([]string{t.Title, t.Description, t.Feature}, " "))
 }
-
-// relevantHits is how many of the best search hits prime's ranking hears of.
-const relevantHits = 100
 
 // recordUse counts the entries a prime put before the agent in the
 // clone's usage log (for pruning). A failure to record is said, never

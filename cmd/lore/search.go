@@ -30,10 +30,6 @@ type searchOptions struct {
 // searchLimit is how many results search shows without --all.
 const searchLimit = 10
 
-// indexTimeout bounds how long a command waits for another process that
-// holds the search index before it scans the files instead.
-const indexTimeout = 500 * time.Millisecond
-
 func searchCommand(e *env) *cli.Command {
 	formats := []string{"table", "json", "markdown"}
 	return &cli.Command{
@@ -130,68 +126,22 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 	if err != nil {
 		return err
 	}
-	helper, helperErr := startHelper(e, e.stderr) // it starts up while the store is opened
-	defer helper.Abandon()
+	searcher := index.NewSearcher(e.getenv, e.stderr) // lore-index starts up while the store is opened
+	defer searcher.Close()
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
-	res, err := searchIndex(e, s, q, p, helper, helperErr)
+	answer, err := searcher.Search(s, q)
+	for _, n := range answer.Notices {
+		p.notice(n)
+	}
+	p.warnings(answer.Warnings)
 	if err != nil {
 		return err
 	}
-	return printHits(p, res, q, opts.format)
-}
-
-// startHelper finds and starts lore-index; stderr hears its progress.
-func startHelper(e *env, stderr io.Writer) (*index.Helper, error) {
-	name, err := index.FindHelper(e.getenv)
-	if err != nil {
-		return nil, err
-	}
-	return index.Start(name, stderr)
-}
-
-// searchIndex answers q with the bleve index (helper, a lore-index started
-// by startHelper, unless that failed with helperErr), or by scanning the
-// files when it is not installed, busy or broken — saying so.
-func searchIndex(e *env, s *mdstore.Store, q index.Query, p *printer, helper *index.Helper, helperErr error) (index.Result, error) {
-	switch err := helperErr; {
-	case errors.Is(err, index.ErrNoHelper):
-		if e.getenv("LORE_INDEX") == "" { // LORE_INDEX=off asks for scanning
-			p.notice(err.Error() + "; searched by scanning the files")
-		}
-	case err != nil:
-		p.notice(fmt.Sprintf("the search index failed (%v); searched by scanning the files", err))
-	default:
-		req := index.StoreRequest(s, index.OpSearch)
-		req.Query, req.TimeoutMS = q, int(indexTimeout/time.Millisecond)
-		resp, err := helper.Ask(req)
-		switch {
-		case err != nil:
-			p.notice(fmt.Sprintf("the search index failed (%v); searched by scanning the files", err))
-		case resp.Busy:
-			p.notice("the search index is busy (another lore process is writing it); searched by scanning the files")
-		case resp.Error != "":
-			p.notice(fmt.Sprintf("the search index failed (%s); searched by scanning the files", resp.Error))
-		default:
-			if resp.Report.Rebuilt {
-				p.notice(fmt.Sprintf("built the search index (%s): %d entries", resp.Report.Reason, resp.Report.Indexed))
-			}
-			p.warnings(resp.Report.Warnings)
-			if resp.Report.LastError != "" {
-				p.notice("the search index could not be brought fully up to date after an earlier search (" + resp.Report.LastError + "); this search found every change again; lore index rebuild starts it afresh")
-			}
-			return *resp.Result, nil
-		}
-	}
-	docs, warnings, err := index.LoadDocs(s.Root())
-	if err != nil {
-		return index.Result{}, err
-	}
-	p.warnings(warnings)
-	return index.NewScan(docs...).Search(q)
+	return printHits(p, answer.Result, q, opts.format)
 }
 
 // hitJSON is a search hit as lore prints it in JSON: a memory keeps the
@@ -412,9 +362,9 @@ func runIndex(e *env, g globals, op, format string) error {
 		return errors.New("lore index needs lore-index, next to lore or on PATH (go install ./cmd/... installs both)")
 	}
 	req := index.StoreRequest(s, op)
-	req.TimeoutMS = int(indexTimeout / time.Millisecond)
+	req.TimeoutMS = int(index.Timeout / time.Millisecond)
 	if op == index.OpRebuild {
-		req.TimeoutMS = int(10 * indexTimeout / time.Millisecond)
+		req.TimeoutMS = int(10 * index.Timeout / time.Millisecond)
 		req.Progress = e.stderrTerminal && format == "text"
 	}
 	start := time.Now()

@@ -114,6 +114,10 @@ func (x *Scorch) Close() error {
 	return err
 }
 
+// Scorch is an index.Index: the conformance suite (index/indextest) holds
+// it to the same rules as the Scan it stands in for.
+var _ index.Index = (*Scorch)(nil)
+
 // Index adds or replaces documents in one batch; it returns once the batch
 // is on disk.
 func (x *Scorch) Index(docs ...index.Doc) error {

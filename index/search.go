@@ -1,0 +1,145 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"lore/mdstore"
+)
+
+// Timeout bounds how long a search waits for another process that holds
+// the search index before it scans the files instead.
+const Timeout = 500 * time.Millisecond
+
+// Searcher answers the searches of one command: through lore-index when
+// it is installed and answers, else by scanning the files — the one
+// fallback policy, for the CLI and any other front end. It is made before
+// the store is opened, so that lore-index starts up while lore opens the
+// store, and answers one question: Search, or Relevance; Close lets an
+// unasked lore-index go.
+type Searcher struct {
+	helper *Helper
+	err    error // why there is no helper
+	// quiet: the environment asked for scanning (LORE_INDEX=off), so
+	// scanning is not worth a notice.
+	quiet bool
+}
+
+// NewSearcher finds and starts lore-index (see FindHelper); progress
+// hears what it says while it works (a rebuild's progress bar).
+func NewSearcher(getenv func(string) string, progress io.Writer) *Searcher {
+	name, err := FindHelper(getenv)
+	if err != nil {
+		return &Searcher{err: err, quiet: getenv("LORE_INDEX") != ""}
+	}
+	if progress == nil {
+		progress = io.Discard
+	}
+	h, err := Start(name, progress)
+	return &Searcher{helper: h, err: err}
+}
+
+// Close lets lore-index go if it was not asked anything. A nil Searcher
+// (none was started) is closed too.
+func (sr *Searcher) Close() {
+	if sr != nil {
+		sr.helper.Abandon()
+	}
+}
+
+// Answer is a search's result with what the person should hear about how
+// it was found: the problems of the files read (Warnings) and one line
+// each on a rebuilt index, a fallback to scanning, or an earlier update
+// that failed (Notices).
+type Answer struct {
+	Result   Result
+	Warnings []mdstore.Warning
+	Notices  []string
+}
+
+// Search answers q about store s with the index, or by scanning the files
+// when lore-index is not installed, busy or broken, saying so.
+func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
+	var a Answer
+	scan := func(why string) (Answer, error) {
+		if why != "" {
+			a.Notices = append(a.Notices, why+"; searched by scanning the files")
+		}
+		docs, warnings, err := LoadDocs(s.Root())
+		if err != nil {
+			return a, err
+		}
+		a.Warnings = append(a.Warnings, warnings...)
+		a.Result, err = NewScan(docs...).Search(q)
+		return a, err
+	}
+	switch {
+	case errors.Is(sr.err, ErrNoHelper) && sr.quiet:
+		return scan("")
+	case errors.Is(sr.err, ErrNoHelper):
+		return scan(sr.err.Error())
+	case sr.err != nil:
+		return scan(fmt.Sprintf("the search index failed (%v)", sr.err))
+	}
+	req := StoreRequest(s, OpSearch)
+	req.Query, req.TimeoutMS = q, int(Timeout/time.Millisecond)
+	resp, err := sr.helper.Ask(req)
+	switch {
+	case err != nil:
+		return scan(fmt.Sprintf("the search index failed (%v)", err))
+	case resp.Busy:
+		return scan("the search index is busy (another lore process is writing it)")
+	case resp.Error != "":
+		return scan(fmt.Sprintf("the search index failed (%s)", resp.Error))
+	}
+	if resp.Report.Rebuilt {
+		a.Notices = append(a.Notices, fmt.Sprintf("built the search index (%s): %d entries", resp.Report.Reason, resp.Report.Indexed))
+	}
+	a.Warnings = resp.Report.Warnings
+	if resp.Report.LastError != "" {
+		a.Notices = append(a.Notices, "the search index could not be brought fully up to date after an earlier search ("+
+			resp.Report.LastError+"); this search found every change again; lore index rebuild starts it afresh")
+	}
+	a.Result = *resp.Result
+	return a, nil
+}
+
+// RelevantHits is how many of the best hits Relevance hears of.
+const RelevantHits = 100
+
+// Relevance asks the index, in the background, how relevant the entries
+// of kinds are to text: for each kind, the best hits by the store path of
+// their file, scored 0 to 1 (the best of its kind 1). The answer is nil
+// without a text, a Searcher or a usable index; the caller then ranks
+// without it. It says nothing of why: the ranking stands without it.
+func (sr *Searcher) Relevance(s *mdstore.Store, text string, kinds ...mdstore.Kind) <-chan map[string]float64 {
+	out := make(chan map[string]float64, 1)
+	if text == "" || sr == nil || sr.helper == nil {
+		out <- nil
+		return out
+	}
+	go func() {
+		req := StoreRequest(s, OpSearch)
+		req.Query = Query{Text: text, Kinds: kinds, Limit: RelevantHits, Bare: true}
+		req.TimeoutMS = int(Timeout / time.Millisecond)
+		resp, err := sr.helper.Ask(req)
+		if err != nil || resp.Error != "" || resp.Result == nil {
+			out <- nil
+			return
+		}
+		best := map[mdstore.Kind]float64{}
+		for _, h := range resp.Result.Hits {
+			best[h.Kind] = max(best[h.Kind], h.Score)
+		}
+		rel := make(map[string]float64, len(resp.Result.Hits))
+		for _, h := range resp.Result.Hits {
+			if best[h.Kind] > 0 {
+				rel[h.Path] = h.Score / best[h.Kind]
+			}
+		}
+		out <- rel
+	}()
+	return out
+}

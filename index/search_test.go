@@ -1,0 +1,61 @@
+package index_test
+
+import (
+	"strings"
+	"testing"
+
+	"lore/index"
+	"lore/internal/loretest"
+	"lore/mdstore"
+)
+
+// Without a usable lore-index a search scans the files, and says so unless
+// the environment asked for scanning.
+func TestSearchFallsBackToScanning(t *testing.T) {
+	r := loretest.NewRepo(t)
+	s, err := mdstore.Open(r.Dir, mdstore.Options{Getenv: r.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := s.AddMemory(mdstore.NewMemory{Type: mdstore.Fix, Content: "the gondola needs a grease gun"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		loreIndex string
+		notice    string // "" for none
+	}{
+		{"off", ""},
+		{"scan", ""},
+		{"/nonexistent/lore-index", "the search index failed"},
+	} {
+		sr := index.NewSearcher(func(k string) string {
+			if k == "LORE_INDEX" {
+				return c.loreIndex
+			}
+			return ""
+		}, nil)
+		a, err := sr.Search(s, index.Query{Text: "gondla"})
+		sr.Close()
+		if err != nil {
+			t.Fatalf("LORE_INDEX=%s: %v", c.loreIndex, err)
+		}
+		if len(a.Result.Hits) != 1 || a.Result.Hits[0].EntryID != m.ID {
+			t.Errorf("LORE_INDEX=%s: hits %+v", c.loreIndex, a.Result.Hits)
+		}
+		switch {
+		case c.notice == "" && len(a.Notices) > 0:
+			t.Errorf("LORE_INDEX=%s: notices %q, want none", c.loreIndex, a.Notices)
+		case c.notice != "" && (len(a.Notices) != 1 || !strings.Contains(a.Notices[0], c.notice) || !strings.HasSuffix(a.Notices[0], "searched by scanning the files")):
+			t.Errorf("LORE_INDEX=%s: notices %q, want one saying %q and that the files were scanned", c.loreIndex, a.Notices, c.notice)
+		}
+		if rel := <-sr.Relevance(s, "gondola", mdstore.KindMemory); rel != nil {
+			t.Errorf("LORE_INDEX=%s: relevance without an index: %v", c.loreIndex, rel)
+		}
+	}
+	var none *index.Searcher
+	none.Close()
+	if rel := <-none.Relevance(s, "gondola"); rel != nil {
+		t.Errorf("relevance without a searcher: %v", rel)
+	}
+}
