@@ -4,18 +4,29 @@
 // linking bleve adds 10–15 ms to the start of every process, which lore's
 // write commands (add, ingest) cannot afford. Install it next to lore:
 // go install ./cmd/...
+//
+// LORE_TRACE=<file> appends the time of each phase of its work to file.
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
 
+	"lore/cmd/internal/detach"
 	"lore/index/bleveindex"
 )
 
 func main() {
+	// lore-index lives for one request: collecting garbage it is about to
+	// drop costs more than it saves. GOGC, when set, still decides (a
+	// rebuild lowers it itself).
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.Detach))
+	err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lore-index:", err)
+		os.Exit(1)
+	}
 }

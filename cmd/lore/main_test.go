@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"lore/cmd/internal/detach"
 	"lore/index/bleveindex"
 )
 
@@ -17,8 +18,13 @@ var update = flag.Bool("update", false, "rewrite the files that cmp compares in 
 
 func TestMain(m *testing.M) {
 	testscript.Main(removeBuiltLore{m}, map[string]func(){
-		"lore":       func() { os.Exit(run(os.Args[1:], systemEnv())) },
-		"lore-index": func() { os.Exit(bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.Detach)) },
+		"lore": func() { os.Exit(run(os.Args[1:], systemEnv())) },
+		"lore-index": func() {
+			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE")}); err != nil {
+				os.Exit(1)
+			}
+			os.Exit(0)
+		},
 	})
 }
 

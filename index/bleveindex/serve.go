@@ -12,17 +12,28 @@ import (
 	"lore/index"
 )
 
+// ServeOptions are what the process running Serve decides.
+type ServeOptions struct {
+	// Detach, when set, lets the caller go once a search is answered
+	// (cmd/internal/detach): the rest of the update goes on unwatched.
+	Detach func()
+	// Trace, when set, is a file each phase of the work is appended to
+	// (see trace).
+	Trace string
+}
+
 // Serve answers one index.Request read from stdin with one index.Response
 // on stdout: the whole of the lore-index program. stderr gets a progress
-// bar during a rebuild when the request asks for one. The exit status is
-// 0 whenever a response was written.
+// bar during a rebuild when the request asks for one. The error is non-nil
+// only when no response could be written.
 //
 // A search that had changes to index is answered as soon as the entries
-// it can find are searchable (Index.SearchThen); then detach, when set,
-// lets the caller go (see Detach) while the rest of the changes are
-// indexed and written. What goes wrong after the answer is kept in the
-// index directory and told with the next answer (Report.LastError).
-func Serve(stdin io.Reader, stdout, stderr io.Writer, detach func()) int {
+// it can find are searchable (Index.SearchThen); then opts.Detach lets the
+// caller go while the rest of the changes are indexed and written. What
+// goes wrong after the answer is kept in the index directory and told with
+// the next answer (Report.LastError).
+func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
+	startTrace(opts.Trace)
 	var req index.Request
 	resp := index.Response{Protocol: index.Protocol}
 	err := json.NewDecoder(stdin).Decode(&req)
@@ -33,31 +44,25 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, detach func()) int {
 		resp.Error = fmt.Sprintf("lore speaks protocol %d, this lore-index %d: install both from the same source (go install ./cmd/...)", req.Protocol, index.Protocol)
 	default:
 		answered := false
+		var answerErr error
 		answer := func(resp index.Response) bool {
 			answered = true
-			if err := json.NewEncoder(stdout).Encode(resp); err != nil {
-				fmt.Fprintln(stderr, "lore-index:", err)
-				return false
-			}
-			return true
+			answerErr = json.NewEncoder(stdout).Encode(resp)
+			return answerErr == nil
 		}
 		trace("%s request read", req.Op)
 		resp = serve(req, stderr, func(early index.Response) {
-			if answer(early) && detach != nil {
-				detach()
+			if answer(early) && opts.Detach != nil {
+				opts.Detach()
 			}
 			trace("answered; finishing the update")
 		})
 		trace("done")
 		if answered {
-			return 0
+			return answerErr
 		}
 	}
-	if err := json.NewEncoder(stdout).Encode(resp); err != nil {
-		fmt.Fprintln(stderr, "lore-index:", err)
-		return 1
-	}
-	return 0
+	return json.NewEncoder(stdout).Encode(resp)
 }
 
 // serve carries out req and returns the response; a search may instead

@@ -7,15 +7,21 @@ import (
 	"time"
 )
 
-// LORE_TRACE=<file> makes lore-index append a line to file at each phase
-// of its work (time since start, memory allocated so far, collections),
-// also after it has let lore go: what to look at first when a search is
-// slow. Reading the memory statistics stops the world for a moment, so
-// the trace itself costs a little.
+// A trace (ServeOptions.Trace; lore-index takes it from LORE_TRACE) is a
+// line appended to a file at each phase of lore-index's work (time since
+// it started serving, memory allocated so far, collections), also after it
+// has let lore go: what to look at first when a search is slow. Reading
+// the memory statistics stops the world for a moment, so the trace itself
+// costs a little.
 var (
-	traceFile  = os.Getenv("LORE_TRACE")
-	traceStart = time.Now()
+	traceFile  string
+	traceStart time.Time
 )
+
+// startTrace sends the trace to file ("" for none).
+func startTrace(file string) {
+	traceFile, traceStart = file, time.Now()
+}
 
 func trace(format string, args ...any) {
 	if traceFile == "" {

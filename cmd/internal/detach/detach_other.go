@@ -1,6 +1,6 @@
 //go:build !linux
 
-package bleveindex
+package detach
 
 // Detach does nothing here: the caller waits until the process ends.
 func Detach() {}

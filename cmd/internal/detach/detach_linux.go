@@ -1,4 +1,4 @@
-package bleveindex
+package detach
 
 import (
 	"os"
