@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"lore/internal/fsx"
 )
 
 // Entries through the cache are what the loaders read from the files,
@@ -13,7 +15,7 @@ import (
 func TestEntriesCache(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-	s, err := Open(dir, testOptions(t.TempDir()))
+	s, err := Open(dir, realClock(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +57,7 @@ func TestEntriesCache(t *testing.T) {
 	time.Sleep(60 * time.Millisecond) // past the racy window: the next read uses the cache
 	check("written")
 	check("from the cache")
-	if _, err := os.Stat(filepath.Join(s.StateDir(), "entries.cache")); err != nil {
-		t.Fatal(err)
-	}
+	served(t, s, slugs[0], true)
 
 	// Changed by renaming a new file over it, rewritten in place, deleted,
 	// added.
@@ -71,8 +71,11 @@ func TestEntriesCache(t *testing.T) {
 	os.Remove(filepath.Join(dir, ".agent/knowledge", slugs[2]+".md"))
 	s.AddKnowledge(NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
 	check("after changes")
+	served(t, s, slugs[0], false) // changed less than the racy window ago: read again
 	time.Sleep(60 * time.Millisecond)
 	check("after changes, cached")
+	served(t, s, slugs[0], true)
+	served(t, s, slugs[1], true)
 
 	// A new run's directory, a learning deleted: directories whose stamp
 	// changed are listed again.
@@ -112,7 +115,7 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir, "knowledge"), 0o755)
-	s, err := Open(dir, testOptions(t.TempDir()))
+	s, err := Open(dir, realClock(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,5 +126,64 @@ func TestEntriesCacheKeepsWarnings(t *testing.T) {
 		if err != nil || len(ws) != 1 || ws[0].Path != ".agent/knowledge/broken.md" {
 			t.Fatalf("read %d: %v %v", i, ws, err)
 		}
+	}
+}
+
+// realClock gives a store the real clock: the cache trusts a file's stamp
+// only once the file is older than the racy window, by the clock the file
+// system stamps files with.
+func realClock(t *testing.T) Options {
+	opts := testOptions(t.TempDir())
+	opts.Now = time.Now
+	return opts
+}
+
+// served checks whether the knowledge entry slug is served from the cache:
+// the cache file is rewritten with the entry's body changed (its stamps
+// kept), so a read that uses the cache returns that body, and a read of the
+// file returns the file's.
+func served(t *testing.T, s *Store, slug string, want bool) {
+	t.Helper()
+	path := filepath.Join(s.StateDir(), "entries.cache")
+	c := readEntryCache(path)
+	if len(c.paths) == 0 {
+		t.Fatal("no cache to doctor")
+	}
+	l := listing{dirs: c.dirs, dirStamps: c.dirStamps, unchanged: true}
+	var out Entries
+	var stamps []fsx.Stamp
+	for i, p := range c.paths {
+		l.paths = append(l.paths, p)
+		stamps = append(stamps, c.stamps[i])
+		switch c.kinds[i] {
+		case 'k':
+			k := c.k[c.index[i]]
+			if k.Slug == slug {
+				k.Body = "FROM THE CACHE"
+			}
+			out.Knowledge = append(out.Knowledge, k)
+		case 'l':
+			out.Learnings = append(out.Learnings, c.l[c.index[i]])
+		case 'j':
+			out.Journal = append(out.Journal, c.j[c.index[i]])
+		}
+	}
+	if err := writeEntryCache(path, l, stamps, out); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := s.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range got.Knowledge {
+		if k.Slug == slug && (k.Body == "FROM THE CACHE") != want {
+			t.Fatalf("%s: served from the cache %v, want %v", slug, !want, want)
+		}
+	}
+	// The doctored cache must not serve later reads: a new one is written
+	// from the files.
+	os.Remove(path)
+	if _, _, err := s.Entries(); err != nil {
+		t.Fatal(err)
 	}
 }
