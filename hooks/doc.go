@@ -1,5 +1,30 @@
-// Package hooks connects lore to the tools around it. For now that is
-// Claude Code: reading its Stop hook payload and its session transcript
-// so that `lore ingest --hook claude` records the agent's last turn. Git
-// hooks and the merge driver come here too.
+// Package hooks is what lore installs around a repository and an agent,
+// and what it reads back from them.
+//
+// Git hooks: InstallGitHooks writes lore's part of pre-commit,
+// post-merge, post-checkout and post-rewrite into the hooks directory git
+// uses (core.hooksPath, relative to the worktree's top when relative, else
+// .git/hooks of the common directory). lore's part is a block between
+// "# >>> lore: …" and "# <<< lore <<<": in a new hook after #!/bin/sh, in
+// a user's shell hook right after its first line (so that an exit 0 at its
+// end cannot skip it); a user's hook in another language is kept as
+// <hook>.lore-user and exec'd after lore's block. Uninstall removes the
+// block, deletes a hook that held nothing else, and puts a kept hook back.
+// The hooks call lore by name and only warn when it is not on PATH; the
+// post-* hooks start `lore index refresh` in the background and return at
+// once.
+//
+// The merge driver: .gitattributes (committed with the store, through
+// AttributesEdit) sends .agent/memories.md and .agent/**/*.md to the
+// driver named "lore"; each clone's .git/config says it runs `lore
+// merge-driver %O %A %B %P` (RegisterMergeDriver, which changes only the
+// lines of [merge "lore"], under config.lock). Without the configuration
+// git falls back to its own line merge. The merge itself is package
+// mdstore/merge.
+//
+// Claude Code: its .claude/settings.json gets lore's SessionStart and Stop
+// hooks, merged into the user's settings as an ordered JSON tree so that
+// their keys keep their order; lore's entries are found by their command.
+// The Stop hook's payload and the session transcript are read back so
+// that `lore ingest --hook claude` records the agent's last turn.
 package hooks

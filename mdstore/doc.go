@@ -1,10 +1,85 @@
 // Package mdstore is lore's domain core: the kinds of entries an agent
-// remembers, their Markdown files under .agent/, and the Store that reads
-// and changes them. Every change goes through one gitx transaction, so it
-// becomes one commit that contains only the files it wrote.
+// remembers, their Markdown files under .agent/ (layout.go says where each
+// kind lives), and the Store that reads and changes them. Every change
+// goes through one gitx transaction, so it becomes one commit that holds
+// only the files it wrote.
 //
 // The files belong to the user. Parsers report problems as warnings with a
 // line number and return every entry they could read; writers change only
-// the bytes of the entry they add or remove and keep everything else (prose,
-// other headings, damaged blocks) exactly as it was.
+// the bytes of the entry they add or remove and keep everything else
+// (prose, other headings, damaged blocks) exactly as it was.
+//
+// # memories.md
+//
+// memfile.go reads the file line by line with seed 001's rules, so both
+// read the same memories from a file. It never fails: each problem (an
+// invalid id, an unclosed comment, a block without content, a duplicate
+// id, a line that is not UTF-8) becomes one Warning and every valid memory
+// is returned. It also records the byte range of every block and section
+// header. Adding a memory inserts "\n" + block right after its section's
+// header line (after an introductory paragraph glued to the header);
+// removing one cuts its range and the blank line before it. Nothing else
+// changes, so an add followed by a delete gives back the original bytes,
+// which FuzzParseMemories checks on arbitrary files. Two deliberate
+// differences from the seed's parser: a block ends at its metadata comment
+// (the seed would append later quote lines to it, which let a memory
+// inserted above a stray ">" line silently change), and ids must match
+// mem-\d+-[0-9a-f]{4} exactly as the seed's own regex says.
+//
+// # Files with frontmatter
+//
+// Knowledge, learnings and journal entries are Markdown files with YAML
+// frontmatter. frontmatter.go splits them with adrg/frontmatter and
+// decodes the block into yaml.v3 nodes, so every problem names its file
+// and line; it writes them in a fixed field order in the seeds' style
+// (strings double-quoted with YAML's escapes, lists in flow style, free
+// text never unquoted). A file that does not read is reported and
+// skipped, never fatal. FuzzFrontmatterCodecs checks that whatever parses
+// comes back the same after lore writes it.
+//
+// # Writes and ingest
+//
+// Decisions that depend on what the store holds — the knowledge entry a
+// new one deduplicates into and its free slug, a learning's id and whether
+// it nearly duplicates another (Duplicates), a journal entry's iteration —
+// are made once, under the lock, in a plan kept across a retried commit
+// (the worktree may already hold the change by then). Store.Ingest runs
+// the journal, knowledge and learning plans in one transaction: one commit
+// per iteration, with Run-Id, Iteration and Task-Id trailers. The same run
+// and iteration again yields no change and no commit. The current run of a
+// clone is a file under the state directory (<git-dir>/lore, or
+// .agent/.lore outside git), never committed.
+//
+// # Validation
+//
+// Validate takes a list of files — the worktree's, or the staged blobs
+// (the index git will commit, GIT_INDEX_FILE included, so that a
+// pre-commit hook of git commit -a sees the temporary index) — and returns
+// every problem as path:line: error|warning: message, sorted. It reuses the
+// parsers, which collect every problem of a file (FileError carries them
+// all), and adds what only a reviewer needs: fields lore does not read
+// (with the nearest known name), memories under a heading that is not a
+// memory section, tags lore would have written otherwise, size caps,
+// leftover conflict markers, unmerged paths, a superseded_by naming no
+// learning, and secrets. Errors are what lore would misread or must not
+// commit; warnings what it reads as meant.
+//
+// # The entries cache
+//
+// Prime needs every knowledge entry, learning and journal entry; at 10,000
+// entries reading and parsing them took ~450 ms. Store.Entries reads them
+// through <state dir>/entries.cache: the parsed entries of every file with
+// the file's fsx.Stamp, and the stamp of every directory listed. A
+// directory whose stamp is the one recorded has the files the cache lists
+// (a file created, deleted or renamed in it changes its mtime), so only
+// changed directories are listed; every file is stamped (relative to its
+// directory's descriptor, on every core), which catches in-place rewrites,
+// and only files whose stamp changed are read and parsed. A stamp within
+// the racy window is not trusted, and a file that does not parse is never
+// cached, so its warning is said every time. The cache is a flat binary
+// file (varints and strings) mapped read-only; the entries' strings point
+// into the mapping, which is never unmapped (the file is replaced by a
+// rename, never rewritten in place): a long-lived process will want to
+// copy or unmap. cacheVersion must change with any entry type; a test
+// counts their fields.
 package mdstore

@@ -1,9 +1,3 @@
-// Package bleveindex is lore's search index: a bleve (scorch) index in an
-// index directory (see package fresh for its layout, the manifest of what
-// it holds and the check of what changed) under <git-dir>/lore/index,
-// never committed, brought up to date before every search. Every wait for
-// a lock is bounded by Options.Timeout; a caller that gets ErrBusy
-// answers by scanning instead.
 package bleveindex
 
 import (

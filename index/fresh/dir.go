@@ -1,18 +1,3 @@
-// Package fresh keeps lore's search index fresh without linking bleve: it
-// owns the layout of the index directory, the manifest of what the index
-// holds, and the check of what changed in the store since it was written.
-//
-// Layout of an index directory:
-//
-//	current               "lore-index <format> <generation>": the live index
-//	<generation>/         the scorch index (package bleveindex)
-//	<generation>.manifest what that index holds (see Manifest)
-//	write.lock            held (flock) by the one process updating the index
-//	last-error            what went wrong finishing an update after its search
-//	                      was answered; removed by the next update that succeeds
-//
-// A rebuild writes a new generation and switches current to it, so readers
-// of the old one are never disturbed.
 package fresh
 
 import (
