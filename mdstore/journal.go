@@ -1,8 +1,6 @@
 package mdstore
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"sort"
@@ -55,14 +53,7 @@ func ValidRunID(id string) bool { return isRunID(id) && !strings.Contains(id, ".
 
 // NewRunID makes run-{8 hex}.
 func NewRunID(random io.Reader) (string, error) {
-	if random == nil {
-		random = rand.Reader
-	}
-	var b [4]byte
-	if _, err := io.ReadFull(random, b[:]); err != nil {
-		return "", fmt.Errorf("run id: %w", err)
-	}
-	return "run-" + hex.EncodeToString(b[:]), nil
+	return newID(random, "run-", 4, nil, "")
 }
 
 // parseJournalKey splits "run/0003" (or "run/3").

@@ -1,8 +1,6 @@
 package mdstore
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
@@ -42,21 +40,9 @@ type Learning struct {
 // ValidLearningID reports whether id has the form l-{6 hex}.
 func ValidLearningID(id string) bool { return isLearningID(id) }
 
+// newLearningID makes l-{6 hex}, avoiding the ids taken says are taken.
 func newLearningID(random io.Reader, taken func(string) bool) (string, error) {
-	if random == nil {
-		random = rand.Reader
-	}
-	for i := 0; i < 1000; i++ {
-		var b [3]byte
-		if _, err := io.ReadFull(random, b[:]); err != nil {
-			return "", fmt.Errorf("id: %w", err)
-		}
-		id := "l-" + hex.EncodeToString(b[:])
-		if !taken(id) {
-			return id, nil
-		}
-	}
-	return "", fmt.Errorf("no free learning id")
+	return newID(random, "l-", 3, taken, "no free learning id")
 }
 
 // NewLearning is what a caller provides to add a learning.

@@ -3,6 +3,7 @@ package mdstore
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -128,20 +129,27 @@ func ValidMemoryID(id string) bool {
 // newMemoryID makes mem-{unix}-{4 hex} from the clock and random source,
 // avoiding every id in taken.
 func newMemoryID(now time.Time, random io.Reader, taken map[string]bool) (string, error) {
+	return newID(random, fmt.Sprintf("mem-%d-", now.Unix()), 2, func(id string) bool { return taken[id] },
+		fmt.Sprintf("no free memory id for second %d", now.Unix()))
+}
+
+// newID makes prefix followed by n random bytes in hex, trying again while
+// taken says the id is taken (up to 1000 times; then the error says
+// exhausted). random nil is the system's source.
+func newID(random io.Reader, prefix string, n int, taken func(string) bool, exhausted string) (string, error) {
 	if random == nil {
 		random = rand.Reader
 	}
+	b := make([]byte, n)
 	for i := 0; i < 1000; i++ {
-		var b [2]byte
-		if _, err := io.ReadFull(random, b[:]); err != nil {
+		if _, err := io.ReadFull(random, b); err != nil {
 			return "", fmt.Errorf("id: %w", err)
 		}
-		id := fmt.Sprintf("mem-%d-%s", now.Unix(), hex.EncodeToString(b[:]))
-		if !taken[id] {
+		if id := prefix + hex.EncodeToString(b); taken == nil || !taken(id) {
 			return id, nil
 		}
 	}
-	return "", fmt.Errorf("no free memory id for second %d", now.Unix())
+	return "", errors.New(exhausted)
 }
 
 // NormalizeTags lowercases and trims tags and drops duplicates. A tag that
