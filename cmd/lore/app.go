@@ -129,6 +129,19 @@ func exitCode(e *env, err error) int {
 	return exitFailure
 }
 
+// hookExit keeps a hook's failure from blocking the agent: Claude Code
+// reads exit status 2 from a Stop hook as "do not stop", so every error
+// is reported on stderr with status 1.
+func hookExit(e *env, err error) error {
+	if err == nil {
+		return nil
+	}
+	if code := exitCode(e, err); code != exitOK {
+		return &reportedError{code: exitFailure}
+	}
+	return nil
+}
+
 // kindNoun names a kind of entry in a sentence of its own ("Memory not
 // found: …", seed 001's words).
 func kindNoun(k mdstore.Kind) string {
@@ -374,15 +387,4 @@ func normalizeArgs(app *cli.App, args []string) []string {
 		out = append(out, positional...)
 	}
 	return out
-}
-
-// printNotices tells the user, once each, what a write did differently
-// from a plain commit.
-func printNotices(p *printer, res *mdstore.WriteResult) {
-	if res == nil {
-		return
-	}
-	for _, n := range res.Notices {
-		p.notice(n)
-	}
 }

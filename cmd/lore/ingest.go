@@ -84,19 +84,6 @@ func checkIngestOptions(c *cli.Context, opts ingestOptions) error {
 	return checkFormat(opts.format, "table", "json")
 }
 
-// hookExit keeps a hook's failure from blocking the agent: Claude Code
-// reads exit status 2 from a Stop hook as "do not stop", so every error
-// is reported on stderr with status 1.
-func hookExit(e *env, err error) error {
-	if err == nil {
-		return nil
-	}
-	if code := exitCode(e, err); code != exitOK {
-		return &reportedError{code: exitFailure}
-	}
-	return nil
-}
-
 func runIngest(e *env, g globals, opts ingestOptions) error {
 	in := opts.in
 	switch {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -11,50 +10,6 @@ import (
 	"lore/prompt"
 	"lore/usage"
 )
-
-// Flags shared by the memory commands.
-
-func formatFlag(def string, allowed ...string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "format", Value: def, Usage: "output format: " + strings.Join(allowed, ", ")}
-}
-
-func checkFormat(format string, allowed ...string) error {
-	for _, a := range allowed {
-		if format == a {
-			return nil
-		}
-	}
-	return usagef("invalid --format %q (use %s)", format, strings.Join(allowed, ", "))
-}
-
-var typeFilterFlag = &cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "only these types (comma-separated): pattern, decision, fix, context"}
-var tagsFilterFlag = &cli.StringFlag{Name: "tags", Usage: "only memories with any of these tags (comma-separated)"}
-
-// parseTypes turns "fix,pattern" into types; "" is no filter.
-func parseTypes(s string) ([]mdstore.MemoryType, error) {
-	var out []mdstore.MemoryType
-	for _, part := range strings.Split(s, ",") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		t, err := mdstore.ParseMemoryType(part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-func parseTagFilter(s string) []string {
-	var out []string
-	for _, t := range strings.Split(s, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, strings.ToLower(t))
-		}
-	}
-	return out
-}
 
 // readMemories opens the store and reads its memories, reporting the
 // file's problems; it is where list, search and prime begin.

@@ -127,3 +127,47 @@ func summary(s string, n int) string {
 	}
 	return line
 }
+
+// table writes aligned columns with a bold header.
+func (p *printer) table(header []string, rows [][]string) {
+	tw := tabwriter.NewWriter(p.out, 0, 0, 2, ' ', 0)
+	for i, h := range header {
+		header[i] = p.paint(ansiBold, h)
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+}
+
+// fields prints "Name: value" lines, skipping empty values.
+func (p *printer) fields(pairs [][2]string) {
+	width := 0
+	for _, kv := range pairs {
+		width = max(width, len(kv[0]))
+	}
+	for _, kv := range pairs {
+		if kv[1] != "" {
+			fmt.Fprintf(p.out, "%s %s\n", p.paint(ansiBold, kv[0]+":"+strings.Repeat(" ", width-len(kv[0]))), kv[1])
+		}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// printNotices tells the user, once each, what a write did differently
+// from a plain commit.
+func printNotices(p *printer, res *mdstore.WriteResult) {
+	if res == nil {
+		return
+	}
+	for _, n := range res.Notices {
+		p.notice(n)
+	}
+}

@@ -30,16 +30,6 @@ type primeOptions struct {
 	noLearn        bool
 }
 
-// taskFlags describe the coming iteration, for prime, status and model.
-var taskFlags = []cli.Flag{
-	&cli.StringFlag{Name: "task-id", Aliases: []string{"task"}, Usage: "the task the iteration works on"},
-	&cli.StringFlag{Name: "run", Usage: "the run id (default: the current run)"},
-	&cli.IntFlag{Name: "iteration", Usage: "the iteration's number (default: the run's next)"},
-	&cli.IntFlag{Name: "limit", Usage: "the run's iteration limit (0: unlimited)"},
-	&cli.StringFlag{Name: "model", Usage: "the model the orchestrator will use (default: lore chooses)"},
-	&cli.StringFlag{Name: "strategy", Value: string(strategy.CostOptimized), Usage: "model strategy: cost-optimized, escalate or fixed"},
-}
-
 func primeCommand(e *env) *cli.Command {
 	formats := []string{"markdown", "json"}
 	return &cli.Command{
@@ -99,34 +89,6 @@ func primeCommand(e *env) *cli.Command {
 			return usagef("unknown --hook %q (lore knows: claude)", opts.hook)
 		},
 	}
-}
-
-// loopInput reads the task flags.
-func loopInput(c *cli.Context) (strategy.Input, error) {
-	k, err := strategy.ParseKind(c.String("strategy"))
-	if err != nil {
-		return strategy.Input{}, usagef("--strategy: %v", err)
-	}
-	in := strategy.Input{TaskID: c.String("task-id"), Run: c.String("run"), Iteration: c.Int("iteration"),
-		Limit: c.Int("limit"), Model: c.String("model"), Strategy: k}
-	if in.Iteration < 0 || in.Limit < 0 {
-		return in, usagef("--iteration and --limit must be 0 or more")
-	}
-	return in, nil
-}
-
-// loadLoop reads the journal and computes the loop status; the run
-// defaults to the current one.
-func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]mdstore.JournalEntry, strategy.Status, strategy.Input, error) {
-	journal, warnings, err := s.Journal()
-	p.warnings(warnings)
-	if err != nil {
-		return nil, strategy.Status{}, in, err
-	}
-	if in.Run == "" {
-		in.Run, _ = s.CurrentRun()
-	}
-	return journal, strategy.Compute(journal, in), in, nil
 }
 
 func runPrime(e *env, g globals, opts primeOptions) error {
@@ -299,87 +261,4 @@ func memoryFilter(e *env, cfg mdstore.MemoriesFilter, opts primeOptions, types [
 		f.Since = today.AddDate(0, 0, -recent)
 	}
 	return f
-}
-
-// --- status and model ---
-
-func statusCommand(e *env) *cli.Command {
-	formats := []string{"text", "json"}
-	return &cli.Command{
-		Name:      "status",
-		Usage:     "print how a task and the run are doing, and the model for the next attempt",
-		UsageText: "lore status [--task ID] [--run R] [--iteration N] [--limit N] [--strategy S] [--format text|json]",
-		Flags:     append([]cli.Flag{formatFlag("text", formats...)}, taskFlags...),
-		Action: func(c *cli.Context) error {
-			if c.Args().Present() {
-				return usagef("status takes no arguments; name the task with --task")
-			}
-			if err := checkFormat(c.String("format"), formats...); err != nil {
-				return err
-			}
-			in, err := loopInput(c)
-			if err != nil {
-				return err
-			}
-			g := globalsFrom(c)
-			s, err := g.openStore(e)
-			if err != nil {
-				return err
-			}
-			p := g.printer(e)
-			_, st, in, err := loadLoop(s, p, in)
-			if err != nil {
-				return err
-			}
-			if c.String("format") == "json" {
-				return writeJSON(p.out, st)
-			}
-			fmt.Fprint(p.out, prompt.LoopStatus(st, in.TaskID))
-			return nil
-		},
-	}
-}
-
-func modelCommand(e *env) *cli.Command {
-	formats := []string{"text", "json"}
-	return &cli.Command{
-		Name:  "model",
-		Usage: "print the model the next attempt at a task should use, and why",
-		UsageText: "lore model --task ID [--strategy cost-optimized|escalate|fixed] [--hint MODEL] [--format text|json]\n\n" +
-			"cost-optimized: sonnet; opus after 2 consecutive failures; haiku when the run's recent\n" +
-			"success rate is over 80% with no failures. escalate: haiku, sonnet after 1 failure, opus after 2.\n" +
-			"A hint (or the agent's <next-model> in the last iteration) wins.",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "hint", Usage: "a model asked for: it wins"},
-			formatFlag("text", formats...),
-		}, taskFlags...),
-		Action: func(c *cli.Context) error {
-			if c.Args().Present() {
-				return usagef("model takes no arguments; name the task with --task")
-			}
-			if err := checkFormat(c.String("format"), formats...); err != nil {
-				return err
-			}
-			in, err := loopInput(c)
-			if err != nil {
-				return err
-			}
-			in.Hint = c.String("hint")
-			g := globalsFrom(c)
-			s, err := g.openStore(e)
-			if err != nil {
-				return err
-			}
-			p := g.printer(e)
-			_, st, _, err := loadLoop(s, p, in)
-			if err != nil {
-				return err
-			}
-			if c.String("format") == "json" {
-				return writeJSON(p.out, st.Model)
-			}
-			fmt.Fprintf(p.out, "%s\t%s\n", st.Model.Model, st.Model.Reason)
-			return nil
-		},
-	}
 }

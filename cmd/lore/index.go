@@ -1,0 +1,131 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/index"
+)
+
+func indexCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "index",
+		Usage: "the search index: its status, a refresh, or a rebuild",
+		Description: "The index lives under the git directory (never committed) and is brought up to date\n" +
+			"before every search; these commands are for looking at it and starting over.",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "status",
+				Usage:     "what the index holds and whether it is fresh",
+				UsageText: "lore index status [--format text|json]",
+				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+						return err
+					}
+					return runIndex(e, globalsFrom(c), index.OpStatus, c.String("format"))
+				},
+			},
+			{
+				Name:  "refresh",
+				Usage: "bring the index up to date now (what every search does first)",
+				UsageText: "lore index refresh [--format text|json]\n\n" +
+					"The git hooks that lore hooks install writes run it after a merge, a checkout or a rebase,\n" +
+					"so that the next search finds the index fresh.",
+				Flags: []cli.Flag{formatFlag("text", "text", "json")},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+						return err
+					}
+					return runIndex(e, globalsFrom(c), index.OpRefresh, c.String("format"))
+				},
+			},
+			{
+				Name:      "rebuild",
+				Usage:     "build the index again from the files",
+				UsageText: "lore index rebuild [--format text|json]",
+				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+						return err
+					}
+					return runIndex(e, globalsFrom(c), index.OpRebuild, c.String("format"))
+				},
+			},
+		},
+	}
+}
+
+func runIndex(e *env, g globals, op, format string) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	helper, err := index.FindHelper(e.getenv)
+	if err != nil {
+		return errors.New("lore index needs lore-index, next to lore or on PATH (go install ./cmd/... installs both)")
+	}
+	req := index.StoreRequest(s, op)
+	req.TimeoutMS = int(index.Timeout / time.Millisecond)
+	if op == index.OpRebuild {
+		req.TimeoutMS = int(10 * index.Timeout / time.Millisecond)
+		req.Progress = e.stderrTerminal && format == "text"
+	}
+	start := time.Now()
+	resp, err := index.Call(helper, req, e.stderr)
+	if err != nil {
+		return err
+	}
+	if resp.Busy {
+		return errors.New("the search index is busy (another lore process is writing it); try again")
+	}
+	if resp.Error != "" {
+		return errors.New(resp.Error)
+	}
+	p.warnings(resp.Report.Warnings)
+	if format == "json" {
+		return writeJSON(p.out, struct {
+			Status *index.Status `json:"status"`
+			Report index.Report  `json:"report"`
+		}{resp.Status, resp.Report})
+	}
+	switch {
+	case op == index.OpRebuild || resp.Report.Rebuilt:
+		fmt.Fprintf(p.out, "Rebuilt the search index: %d entries from %d files in %.1fs\n",
+			resp.Report.Indexed, resp.Report.Files, time.Since(start).Seconds())
+	case op == index.OpRefresh:
+		r := resp.Report
+		fmt.Fprintf(p.out, "The search index is up to date: %d %s read again, %d %s indexed, %d removed\n",
+			r.Files, plural(r.Files, "file", "files"), r.Indexed, plural(r.Indexed, "entry", "entries"), r.Removed)
+	}
+	printStatus(p, resp.Status)
+	return nil
+}
+
+func printStatus(p *printer, st *index.Status) {
+	if st == nil {
+		return
+	}
+	if st.Problem != "" {
+		fmt.Fprintf(p.out, "Index:     %s\nStatus:    no usable index: %s; the next search builds it\n", st.Dir, st.Problem)
+		return
+	}
+	fresh := "fresh"
+	if !st.Fresh {
+		fresh = fmt.Sprintf("%d changed %s not indexed yet; the next search indexes %s",
+			st.StaleFiles, plural(st.StaleFiles, "file", "files"), plural(st.StaleFiles, "it", "them"))
+	}
+	checked := "directories, memories.md and skills (a file rewritten in place is seen once its directory changes, or by lore index rebuild)"
+	if st.EveryFile {
+		checked = "every file"
+	}
+	fmt.Fprintf(p.out, "Index:     %s\nEntries:   %d in %d files\nStatus:    %s\nChecked:   %s, before every search\n",
+		st.Dir, st.Documents, st.Files, fresh, checked)
+	if st.LastError != "" {
+		fmt.Fprintf(p.out, "Problem:   an update after a search failed: %s\n", st.LastError)
+	}
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/mdstore"
+	"lore/prompt"
+)
+
+func knowledgeCommand(e *env) *cli.Command {
+	listFormats := []string{"table", "json", "markdown"}
+	return &cli.Command{
+		Name:  "knowledge",
+		Usage: "reusable project knowledge: .agent/knowledge/<slug>.md",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "add",
+				Usage:     "add a knowledge entry (the same or a similar title updates the existing entry)",
+				UsageText: "lore knowledge add --title TITLE --tags a,b [--feature NAME] [--format table|json|quiet] <body|->",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "title", Usage: "short descriptive title (names the file)"},
+					&cli.StringFlag{Name: "tags", Usage: "comma-separated lowercase keywords (at least one)"},
+					&cli.StringFlag{Name: "feature", Usage: "the feature this knowledge belongs to"},
+					formatFlag("table", "table", "json", "quiet"),
+				},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), "table", "json", "quiet"); err != nil {
+						return err
+					}
+					body, err := bodyFrom(e, c.Args().Slice(), "the knowledge body")
+					if err != nil {
+						return err
+					}
+					opts := knowledgeAddOptions{title: c.String("title"), tags: c.String("tags"), feature: c.String("feature"), body: body, format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runKnowledgeAdd)
+				},
+			},
+			{
+				Name:      "list",
+				Usage:     "list knowledge entries by title",
+				UsageText: "lore knowledge list [--tags a,b] [--format table|json|markdown]",
+				Flags:     []cli.Flag{tagsFilterFlag, formatFlag("table", listFormats...)},
+				Action: func(c *cli.Context) error {
+					if err := checkFormat(c.String("format"), listFormats...); err != nil {
+						return err
+					}
+					return runKnowledgeList(e, globalsFrom(c), c.String("tags"), c.String("format"))
+				},
+			},
+			{
+				Name:      "show",
+				Usage:     "show one knowledge entry",
+				UsageText: "lore knowledge show <slug> [--format table|json|markdown]",
+				Flags:     []cli.Flag{formatFlag("table", listFormats...)},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return usagef("knowledge show needs exactly one slug")
+					}
+					if err := checkFormat(c.String("format"), listFormats...); err != nil {
+						return err
+					}
+					return runKnowledgeShow(e, globalsFrom(c), c.Args().First(), c.String("format"))
+				},
+			},
+			{
+				Name:      "delete",
+				Usage:     "delete a knowledge entry",
+				UsageText: "lore knowledge delete <slug>",
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return usagef("knowledge delete needs exactly one slug")
+					}
+					return runKnowledgeDelete(e, globalsFrom(c), c.Args().First())
+				},
+			},
+		},
+	}
+}
+
+type knowledgeAddOptions struct {
+	title, tags, feature, body, format string
+}
+
+func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	k, action, res, err := s.AddKnowledge(mdstore.NewKnowledge{Title: opts.title, Tags: mdstore.SplitTags(opts.tags), Feature: opts.feature, Body: opts.body})
+	if err != nil {
+		return err
+	}
+	printNotices(p, res)
+	switch opts.format {
+	case "json":
+		return writeJSON(p.out, struct {
+			mdstore.Knowledge
+			Action string `json:"action"`
+			Commit string `json:"commit,omitempty"`
+		}{k, string(action), res.Commit})
+	case "quiet":
+		fmt.Fprintln(p.out, k.Slug)
+	default:
+		fmt.Fprintf(p.out, "%sKnowledge %s: %s\n", p.emoji("📚"), action, p.paint(ansiYellow, k.Slug))
+	}
+	return nil
+}
+
+func runKnowledgeList(e *env, g globals, tags, format string) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	all, warnings, err := s.Knowledge()
+	p.warnings(warnings)
+	if err != nil {
+		return err
+	}
+	want := parseTagFilter(tags)
+	var ks []mdstore.Knowledge
+	for _, k := range all {
+		if len(want) == 0 || mdstore.HasAnyTag(k.Tags, want) {
+			ks = append(ks, k)
+		}
+	}
+	switch format {
+	case "json":
+		if ks == nil {
+			ks = []mdstore.Knowledge{}
+		}
+		return writeJSON(p.out, ks)
+	case "markdown":
+		fmt.Fprint(p.out, prompt.KnowledgeSection(ks))
+		return nil
+	}
+	if len(ks) == 0 {
+		fmt.Fprintln(p.out, "No knowledge yet. Add some with: lore knowledge add --title \"…\" --tags a,b \"…\"")
+		return nil
+	}
+	var rows [][]string
+	for _, k := range ks {
+		rows = append(rows, []string{p.paint(ansiYellow, k.Slug), p.paint(ansiDim, strings.Join(k.Tags, ",")), summary(k.Title, 60)})
+	}
+	p.table([]string{"SLUG", "TAGS", "TITLE"}, rows)
+	return nil
+}
+
+func runKnowledgeShow(e *env, g globals, slug, format string) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	k, err := s.KnowledgeEntry(slug)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "json":
+		return writeJSON(p.out, k)
+	case "markdown":
+		fmt.Fprint(p.out, prompt.KnowledgeBlock(k))
+		return nil
+	}
+	p.fields([][2]string{{"Slug", p.paint(ansiYellow, k.Slug)}, {"Title", k.Title}, {"Tags", strings.Join(k.Tags, ", ")},
+		{"Feature", k.Feature}, {"Created", k.CreatedAt}, {"Updated", k.UpdatedAt}, {"File", k.Path}})
+	fmt.Fprintf(p.out, "\n%s\n", k.Body)
+	return nil
+}
+
+func runKnowledgeDelete(e *env, g globals, slug string) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	_, res, err := s.DeleteKnowledge(slug)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	printNotices(p, res)
+	fmt.Fprintf(p.out, "%sKnowledge deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, slug))
+	return nil
+}

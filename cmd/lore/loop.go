@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/mdstore"
+	"lore/prompt"
+	"lore/strategy"
+)
+
+func statusCommand(e *env) *cli.Command {
+	formats := []string{"text", "json"}
+	return &cli.Command{
+		Name:      "status",
+		Usage:     "print how a task and the run are doing, and the model for the next attempt",
+		UsageText: "lore status [--task ID] [--run R] [--iteration N] [--limit N] [--strategy S] [--format text|json]",
+		Flags:     append([]cli.Flag{formatFlag("text", formats...)}, taskFlags...),
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("status takes no arguments; name the task with --task")
+			}
+			if err := checkFormat(c.String("format"), formats...); err != nil {
+				return err
+			}
+			in, err := loopInput(c)
+			if err != nil {
+				return err
+			}
+			g := globalsFrom(c)
+			s, err := g.openStore(e)
+			if err != nil {
+				return err
+			}
+			p := g.printer(e)
+			_, st, in, err := loadLoop(s, p, in)
+			if err != nil {
+				return err
+			}
+			if c.String("format") == "json" {
+				return writeJSON(p.out, st)
+			}
+			fmt.Fprint(p.out, prompt.LoopStatus(st, in.TaskID))
+			return nil
+		},
+	}
+}
+
+func modelCommand(e *env) *cli.Command {
+	formats := []string{"text", "json"}
+	return &cli.Command{
+		Name:  "model",
+		Usage: "print the model the next attempt at a task should use, and why",
+		UsageText: "lore model --task ID [--strategy cost-optimized|escalate|fixed] [--hint MODEL] [--format text|json]\n\n" +
+			"cost-optimized: sonnet; opus after 2 consecutive failures; haiku when the run's recent\n" +
+			"success rate is over 80% with no failures. escalate: haiku, sonnet after 1 failure, opus after 2.\n" +
+			"A hint (or the agent's <next-model> in the last iteration) wins.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "hint", Usage: "a model asked for: it wins"},
+			formatFlag("text", formats...),
+		}, taskFlags...),
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("model takes no arguments; name the task with --task")
+			}
+			if err := checkFormat(c.String("format"), formats...); err != nil {
+				return err
+			}
+			in, err := loopInput(c)
+			if err != nil {
+				return err
+			}
+			in.Hint = c.String("hint")
+			g := globalsFrom(c)
+			s, err := g.openStore(e)
+			if err != nil {
+				return err
+			}
+			p := g.printer(e)
+			_, st, _, err := loadLoop(s, p, in)
+			if err != nil {
+				return err
+			}
+			if c.String("format") == "json" {
+				return writeJSON(p.out, st.Model)
+			}
+			fmt.Fprintf(p.out, "%s\t%s\n", st.Model.Model, st.Model.Reason)
+			return nil
+		},
+	}
+}
+
+// loadLoop reads the journal and computes the loop status; the run
+// defaults to the current one.
+func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]mdstore.JournalEntry, strategy.Status, strategy.Input, error) {
+	journal, warnings, err := s.Journal()
+	p.warnings(warnings)
+	if err != nil {
+		return nil, strategy.Status{}, in, err
+	}
+	if in.Run == "" {
+		in.Run, _ = s.CurrentRun()
+	}
+	return journal, strategy.Compute(journal, in), in, nil
+}
