@@ -65,7 +65,7 @@ func journalCommand(e *env) *cli.Command {
 					if c.Int("iteration") < 0 || c.Float64("duration") < 0 || c.Float64("cost") < 0 {
 						return usagef("--iteration, --duration and --cost cannot be negative")
 					}
-					return runJournalAdd(e, globalsFrom(c), entry, c.String("format"))
+					return runWith(e, globalsFrom(c), journalAddOptions{entry: entry, format: c.String("format")}, runJournalAdd)
 				},
 			},
 			{
@@ -85,7 +85,8 @@ func journalCommand(e *env) *cli.Command {
 					if c.IsSet("last") && c.Int("last") < 1 {
 						return usagef("--last must be at least 1")
 					}
-					return runJournalList(e, globalsFrom(c), c.String("run"), c.String("task"), c.Int("last"), c.String("format"))
+					opts := journalListOptions{run: c.String("run"), task: c.String("task"), last: c.Int("last"), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runJournalList)
 				},
 			},
 			{
@@ -100,7 +101,8 @@ func journalCommand(e *env) *cli.Command {
 					if err := checkFormat(c.String("format"), formats...); err != nil {
 						return err
 					}
-					return runJournalShow(e, globalsFrom(c), c.Args().First(), c.String("format"))
+					opts := journalShowOptions{key: c.Args().First(), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runJournalShow)
 				},
 			},
 			{
@@ -111,7 +113,7 @@ func journalCommand(e *env) *cli.Command {
 					if c.NArg() > 1 {
 						return usagef("journal start takes at most one name")
 					}
-					return runJournalStart(e, globalsFrom(c), c.Args().First())
+					return runWith(e, globalsFrom(c), journalStartOptions{name: c.Args().First()}, runJournalStart)
 				},
 			},
 			{
@@ -119,26 +121,31 @@ func journalCommand(e *env) *cli.Command {
 				Usage:     "print the current run",
 				UsageText: "lore journal current",
 				Action: func(c *cli.Context) error {
-					return runJournalCurrent(e, globalsFrom(c))
+					return runWith(e, globalsFrom(c), journalCurrentOptions{}, runJournalCurrent)
 				},
 			},
 		},
 	}
 }
 
-func runJournalAdd(e *env, g globals, entry mdstore.JournalEntry, format string) error {
+type journalAddOptions struct {
+	entry  mdstore.JournalEntry
+	format string
+}
+
+func runJournalAdd(e *env, g globals, opts journalAddOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
 	started := false
-	if entry.RunID == "" {
+	if opts.entry.RunID == "" {
 		if run, _ := s.CurrentRun(); run == "" {
 			started = true
 		}
 	}
-	je, replaced, res, err := s.AddJournal(entry)
+	je, replaced, res, err := s.AddJournal(opts.entry)
 	if err != nil {
 		return err
 	}
@@ -146,7 +153,7 @@ func runJournalAdd(e *env, g globals, entry mdstore.JournalEntry, format string)
 		p.notice("started run " + je.RunID + " (lore journal start names one)")
 	}
 	printNotices(p, res)
-	switch format {
+	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
 			mdstore.JournalEntry
@@ -165,7 +172,13 @@ func runJournalAdd(e *env, g globals, entry mdstore.JournalEntry, format string)
 	return nil
 }
 
-func runJournalList(e *env, g globals, run, task string, last int, format string) error {
+type journalListOptions struct {
+	run, task string
+	last      int // 0: every entry
+	format    string
+}
+
+func runJournalList(e *env, g globals, opts journalListOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
@@ -178,14 +191,14 @@ func runJournalList(e *env, g globals, run, task string, last int, format string
 	}
 	es := []mdstore.JournalEntry{}
 	for _, je := range all {
-		if (run == "" || je.RunID == run) && (task == "" || je.TaskID == task) {
+		if (opts.run == "" || je.RunID == opts.run) && (opts.task == "" || je.TaskID == opts.task) {
 			es = append(es, je)
 		}
 	}
-	if last > 0 && len(es) > last {
-		es = es[len(es)-last:]
+	if opts.last > 0 && len(es) > opts.last {
+		es = es[len(es)-opts.last:]
 	}
-	switch format {
+	switch opts.format {
 	case "json":
 		return writeJSON(p.out, es)
 	case "markdown":
@@ -215,17 +228,22 @@ func outcomeColour(p *printer, outcome string) string {
 	return outcome
 }
 
-func runJournalShow(e *env, g globals, key, format string) error {
+type journalShowOptions struct {
+	key    string // <run>/<iteration>
+	format string
+}
+
+func runJournalShow(e *env, g globals, opts journalShowOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
-	je, err := s.JournalEntry(key)
+	je, err := s.JournalEntry(opts.key)
 	if err != nil {
 		return err
 	}
-	switch format {
+	switch opts.format {
 	case "json":
 		return writeJSON(p.out, je)
 	case "markdown":
@@ -253,12 +271,16 @@ func runJournalShow(e *env, g globals, key, format string) error {
 	return nil
 }
 
-func runJournalStart(e *env, g globals, name string) error {
+type journalStartOptions struct {
+	name string // "": lore names the run
+}
+
+func runJournalStart(e *env, g globals, opts journalStartOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
-	run, err := s.StartRun(name)
+	run, err := s.StartRun(opts.name)
 	if err != nil {
 		return err
 	}
@@ -266,7 +288,10 @@ func runJournalStart(e *env, g globals, name string) error {
 	return nil
 }
 
-func runJournalCurrent(e *env, g globals) error {
+// journalCurrentOptions is empty: lore journal current has no flags.
+type journalCurrentOptions struct{}
+
+func runJournalCurrent(e *env, g globals, _ journalCurrentOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err

@@ -47,7 +47,8 @@ func knowledgeCommand(e *env) *cli.Command {
 					if err := checkFormat(c.String("format"), listFormats...); err != nil {
 						return err
 					}
-					return runKnowledgeList(e, globalsFrom(c), c.String("tags"), c.String("format"))
+					opts := knowledgeListOptions{tags: c.String("tags"), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runKnowledgeList)
 				},
 			},
 			{
@@ -62,7 +63,8 @@ func knowledgeCommand(e *env) *cli.Command {
 					if err := checkFormat(c.String("format"), listFormats...); err != nil {
 						return err
 					}
-					return runKnowledgeShow(e, globalsFrom(c), c.Args().First(), c.String("format"))
+					opts := knowledgeShowOptions{slug: c.Args().First(), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runKnowledgeShow)
 				},
 			},
 			{
@@ -73,7 +75,7 @@ func knowledgeCommand(e *env) *cli.Command {
 					if c.NArg() != 1 {
 						return usagef("knowledge delete needs exactly one slug")
 					}
-					return runKnowledgeDelete(e, globalsFrom(c), c.Args().First())
+					return runWith(e, globalsFrom(c), knowledgeDeleteOptions{slug: c.Args().First()}, runKnowledgeDelete)
 				},
 			},
 		},
@@ -110,7 +112,11 @@ func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
 	return nil
 }
 
-func runKnowledgeList(e *env, g globals, tags, format string) error {
+type knowledgeListOptions struct {
+	tags, format string
+}
+
+func runKnowledgeList(e *env, g globals, opts knowledgeListOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
@@ -121,14 +127,14 @@ func runKnowledgeList(e *env, g globals, tags, format string) error {
 	if err != nil {
 		return err
 	}
-	want := parseTagFilter(tags)
+	want := parseTagFilter(opts.tags)
 	var ks []mdstore.Knowledge
 	for _, k := range all {
 		if len(want) == 0 || mdstore.HasAnyTag(k.Tags, want) {
 			ks = append(ks, k)
 		}
 	}
-	switch format {
+	switch opts.format {
 	case "json":
 		if ks == nil {
 			ks = []mdstore.Knowledge{}
@@ -150,17 +156,21 @@ func runKnowledgeList(e *env, g globals, tags, format string) error {
 	return nil
 }
 
-func runKnowledgeShow(e *env, g globals, slug, format string) error {
+type knowledgeShowOptions struct {
+	slug, format string
+}
+
+func runKnowledgeShow(e *env, g globals, opts knowledgeShowOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
-	k, err := s.KnowledgeEntry(slug)
+	k, err := s.KnowledgeEntry(opts.slug)
 	if err != nil {
 		return err
 	}
-	switch format {
+	switch opts.format {
 	case "json":
 		return writeJSON(p.out, k)
 	case "markdown":
@@ -173,17 +183,21 @@ func runKnowledgeShow(e *env, g globals, slug, format string) error {
 	return nil
 }
 
-func runKnowledgeDelete(e *env, g globals, slug string) error {
+type knowledgeDeleteOptions struct {
+	slug string
+}
+
+func runKnowledgeDelete(e *env, g globals, opts knowledgeDeleteOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
-	_, res, err := s.DeleteKnowledge(slug)
+	_, res, err := s.DeleteKnowledge(opts.slug)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
 	printNotices(p, res)
-	fmt.Fprintf(p.out, "%sKnowledge deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, slug))
+	fmt.Fprintf(p.out, "%sKnowledge deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, opts.slug))
 	return nil
 }

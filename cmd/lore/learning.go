@@ -37,8 +37,9 @@ func learningCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					return runLearningAdd(e, globalsFrom(c), mdstore.NewLearning{Category: c.String("category"), Tags: mdstore.SplitTags(c.String("tags")),
-						Task: c.String("task"), Status: c.String("status"), Kind: c.String("kind"), Body: body}, c.String("format"))
+					opts := learningAddOptions{format: c.String("format"), learning: mdstore.NewLearning{Category: c.String("category"),
+						Tags: mdstore.SplitTags(c.String("tags")), Task: c.String("task"), Status: c.String("status"), Kind: c.String("kind"), Body: body}}
+					return runWith(e, globalsFrom(c), opts, runLearningAdd)
 				},
 			},
 			{
@@ -70,7 +71,8 @@ func learningCommand(e *env) *cli.Command {
 					if err := checkFormat(c.String("format"), listFormats...); err != nil {
 						return err
 					}
-					return runLearningShow(e, globalsFrom(c), c.Args().First(), c.String("format"))
+					opts := learningShowOptions{id: c.Args().First(), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runLearningShow)
 				},
 			},
 			{
@@ -81,25 +83,30 @@ func learningCommand(e *env) *cli.Command {
 					if c.NArg() != 1 {
 						return usagef("learning delete needs exactly one id")
 					}
-					return runLearningDelete(e, globalsFrom(c), c.Args().First())
+					return runWith(e, globalsFrom(c), learningDeleteOptions{id: c.Args().First()}, runLearningDelete)
 				},
 			},
 		},
 	}
 }
 
-func runLearningAdd(e *env, g globals, in mdstore.NewLearning, format string) error {
+type learningAddOptions struct {
+	learning mdstore.NewLearning
+	format   string
+}
+
+func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
-	l, duplicate, res, err := s.AddLearning(in)
+	l, duplicate, res, err := s.AddLearning(opts.learning)
 	if err != nil {
 		return err
 	}
 	printNotices(p, res)
-	switch format {
+	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
 			mdstore.Learning
@@ -160,17 +167,21 @@ func runLearningList(e *env, g globals, opts learningListOptions) error {
 	return nil
 }
 
-func runLearningShow(e *env, g globals, id, format string) error {
+type learningShowOptions struct {
+	id, format string
+}
+
+func runLearningShow(e *env, g globals, opts learningShowOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
-	l, err := s.Learning(id)
+	l, err := s.Learning(opts.id)
 	if err != nil {
 		return err
 	}
-	switch format {
+	switch opts.format {
 	case "json":
 		return writeJSON(p.out, l)
 	case "markdown":
@@ -183,17 +194,21 @@ func runLearningShow(e *env, g globals, id, format string) error {
 	return nil
 }
 
-func runLearningDelete(e *env, g globals, id string) error {
+type learningDeleteOptions struct {
+	id string
+}
+
+func runLearningDelete(e *env, g globals, opts learningDeleteOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
-	_, res, err := s.DeleteLearning(id)
+	_, res, err := s.DeleteLearning(opts.id)
 	if err != nil {
 		return err
 	}
 	p := g.printer(e)
 	printNotices(p, res)
-	fmt.Fprintf(p.out, "%sLearning deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, id))
+	fmt.Fprintf(p.out, "%sLearning deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, opts.id))
 	return nil
 }

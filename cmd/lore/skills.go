@@ -24,13 +24,17 @@ func skillsCommand(e *env) *cli.Command {
 				if err := checkFormat(c.String("format"), formats...); err != nil {
 					return err
 				}
-				return runSkillsList(e, globalsFrom(c), c.String("format"))
+				return runWith(e, globalsFrom(c), skillsListOptions{format: c.String("format")}, runSkillsList)
 			},
 		}},
 	}
 }
 
-func runSkillsList(e *env, g globals, format string) error {
+type skillsListOptions struct {
+	format string
+}
+
+func runSkillsList(e *env, g globals, opts skillsListOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
@@ -41,7 +45,7 @@ func runSkillsList(e *env, g globals, format string) error {
 	if err != nil {
 		return err
 	}
-	switch format {
+	switch opts.format {
 	case "json":
 		if skills == nil {
 			skills = []mdstore.Skill{}
