@@ -72,7 +72,7 @@ func hooksCommand(e *env) *cli.Command {
 					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
 						return err
 					}
-					return runHooksStatus(e, globalsFrom(c), c.String("format"))
+					return runWith(e, globalsFrom(c), hooksStatusOptions{format: c.String("format")}, runHooksStatus)
 				},
 			},
 		},
@@ -175,7 +175,11 @@ type hooksStatus struct {
 	ClaudeSettings  string            `json:"claude_settings"`
 }
 
-func runHooksStatus(e *env, g globals, format string) error {
+type hooksStatusOptions struct {
+	format string
+}
+
+func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
@@ -195,7 +199,7 @@ func runHooksStatus(e *env, g globals, format string) error {
 	if st.Claude, err = hooks.ClaudeStatus(st.ClaudeSettings); err != nil {
 		return err
 	}
-	if format == "json" {
+	if opts.format == "json" {
 		if st.Hooks == nil {
 			st.Hooks = []hooks.HookState{}
 		}

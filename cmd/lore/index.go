@@ -10,7 +10,21 @@ import (
 	"lore/index"
 )
 
+type indexOptions struct {
+	op     string // index.OpStatus, OpRefresh or OpRebuild
+	format string
+}
+
 func indexCommand(e *env) *cli.Command {
+	// action is a subcommand's: op is what it asks of the index.
+	action := func(op string) cli.ActionFunc {
+		return func(c *cli.Context) error {
+			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+				return err
+			}
+			return runWith(e, globalsFrom(c), indexOptions{op: op, format: c.String("format")}, runIndex)
+		}
+	}
 	return &cli.Command{
 		Name:  "index",
 		Usage: "the search index: its status, a refresh, or a rebuild",
@@ -22,12 +36,7 @@ func indexCommand(e *env) *cli.Command {
 				Usage:     "what the index holds and whether it is fresh",
 				UsageText: "lore index status [--format text|json]",
 				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
-				Action: func(c *cli.Context) error {
-					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
-						return err
-					}
-					return runIndex(e, globalsFrom(c), index.OpStatus, c.String("format"))
-				},
+				Action:    action(index.OpStatus),
 			},
 			{
 				Name:  "refresh",
@@ -35,31 +44,21 @@ func indexCommand(e *env) *cli.Command {
 				UsageText: "lore index refresh [--format text|json]\n\n" +
 					"The git hooks that lore hooks install writes run it after a merge, a checkout or a rebase,\n" +
 					"so that the next search finds the index fresh.",
-				Flags: []cli.Flag{formatFlag("text", "text", "json")},
-				Action: func(c *cli.Context) error {
-					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
-						return err
-					}
-					return runIndex(e, globalsFrom(c), index.OpRefresh, c.String("format"))
-				},
+				Flags:  []cli.Flag{formatFlag("text", "text", "json")},
+				Action: action(index.OpRefresh),
 			},
 			{
 				Name:      "rebuild",
 				Usage:     "build the index again from the files",
 				UsageText: "lore index rebuild [--format text|json]",
 				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
-				Action: func(c *cli.Context) error {
-					if err := checkFormat(c.String("format"), "text", "json"); err != nil {
-						return err
-					}
-					return runIndex(e, globalsFrom(c), index.OpRebuild, c.String("format"))
-				},
+				Action:    action(index.OpRebuild),
 			},
 		},
 	}
 }
 
-func runIndex(e *env, g globals, op, format string) error {
+func runIndex(e *env, g globals, opts indexOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
@@ -69,11 +68,11 @@ func runIndex(e *env, g globals, op, format string) error {
 	if err != nil {
 		return errors.New("lore index needs lore-index, next to lore or on PATH (go install ./cmd/... installs both)")
 	}
-	req := index.StoreRequest(s, op)
+	req := index.StoreRequest(s, opts.op)
 	req.TimeoutMS = int(index.Timeout / time.Millisecond)
-	if op == index.OpRebuild {
+	if opts.op == index.OpRebuild {
 		req.TimeoutMS = int(10 * index.Timeout / time.Millisecond)
-		req.Progress = e.stderrTerminal && format == "text"
+		req.Progress = e.stderrTerminal && opts.format == "text"
 	}
 	start := time.Now()
 	resp, err := index.Call(helper, req, e.stderr)
@@ -87,17 +86,17 @@ func runIndex(e *env, g globals, op, format string) error {
 		return errors.New(resp.Error)
 	}
 	p.warnings(resp.Report.Warnings)
-	if format == "json" {
+	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Status *index.Status `json:"status"`
 			Report index.Report  `json:"report"`
 		}{resp.Status, resp.Report})
 	}
 	switch {
-	case op == index.OpRebuild || resp.Report.Rebuilt:
+	case opts.op == index.OpRebuild || resp.Report.Rebuilt:
 		fmt.Fprintf(p.out, "Rebuilt the search index: %d entries from %d files in %.1fs\n",
 			resp.Report.Indexed, resp.Report.Files, time.Since(start).Seconds())
-	case op == index.OpRefresh:
+	case opts.op == index.OpRefresh:
 		r := resp.Report
 		fmt.Fprintf(p.out, "The search index is up to date: %d %s read again, %d %s indexed, %d removed\n",
 			r.Files, plural(r.Files, "file", "files"), r.Indexed, plural(r.Indexed, "entry", "entries"), r.Removed)

@@ -24,27 +24,35 @@ func statusCommand(e *env) *cli.Command {
 			if err := checkFormat(c.String("format"), formats...); err != nil {
 				return err
 			}
-			in, err := loopInput(c)
+			loop, err := loopInput(c)
 			if err != nil {
 				return err
 			}
-			g := globalsFrom(c)
-			s, err := g.openStore(e)
-			if err != nil {
-				return err
-			}
-			p := g.printer(e)
-			_, st, in, err := loadLoop(s, p, in)
-			if err != nil {
-				return err
-			}
-			if c.String("format") == "json" {
-				return writeJSON(p.out, st)
-			}
-			fmt.Fprint(p.out, prompt.LoopStatus(st, in.TaskID))
-			return nil
+			return runWith(e, globalsFrom(c), statusOptions{loop: loop, format: c.String("format")}, runStatus)
 		},
 	}
+}
+
+type statusOptions struct {
+	loop   strategy.Input
+	format string
+}
+
+func runStatus(e *env, g globals, opts statusOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	_, st, in, err := loadLoop(s, p, opts.loop)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		return writeJSON(p.out, st)
+	}
+	fmt.Fprint(p.out, prompt.LoopStatus(st, in.TaskID))
+	return nil
 }
 
 func modelCommand(e *env) *cli.Command {
@@ -67,28 +75,36 @@ func modelCommand(e *env) *cli.Command {
 			if err := checkFormat(c.String("format"), formats...); err != nil {
 				return err
 			}
-			in, err := loopInput(c)
+			loop, err := loopInput(c)
 			if err != nil {
 				return err
 			}
-			in.Hint = c.String("hint")
-			g := globalsFrom(c)
-			s, err := g.openStore(e)
-			if err != nil {
-				return err
-			}
-			p := g.printer(e)
-			_, st, _, err := loadLoop(s, p, in)
-			if err != nil {
-				return err
-			}
-			if c.String("format") == "json" {
-				return writeJSON(p.out, st.Model)
-			}
-			fmt.Fprintf(p.out, "%s\t%s\n", st.Model.Model, st.Model.Reason)
-			return nil
+			loop.Hint = c.String("hint")
+			return runWith(e, globalsFrom(c), modelOptions{loop: loop, format: c.String("format")}, runModel)
 		},
 	}
+}
+
+type modelOptions struct {
+	loop   strategy.Input // with the --hint
+	format string
+}
+
+func runModel(e *env, g globals, opts modelOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	_, st, _, err := loadLoop(s, p, opts.loop)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		return writeJSON(p.out, st.Model)
+	}
+	fmt.Fprintf(p.out, "%s\t%s\n", st.Model.Model, st.Model.Reason)
+	return nil
 }
 
 // loadLoop reads the journal and computes the loop status; the run

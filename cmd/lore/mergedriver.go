@@ -32,12 +32,14 @@ func mergeDriverCommand(e *env) *cli.Command {
 				return usagef("merge-driver takes four arguments: %%O %%A %%B %%P")
 			}
 			a := c.Args().Slice()
-			return runMergeDriver(e, mergeDriverOptions{base: a[0], ours: a[1], theirs: a[2], path: a[3]})
+			return runWith(e, globalsFrom(c), mergeDriverOptions{base: a[0], ours: a[1], theirs: a[2], path: a[3]}, runMergeDriver)
 		},
 	}
 }
 
-func runMergeDriver(e *env, opts mergeDriverOptions) error {
+// runMergeDriver ignores the globals: git names the files, and the store
+// is not opened.
+func runMergeDriver(e *env, _ globals, opts mergeDriverOptions) error {
 	abs := func(p string) string {
 		if filepath.IsAbs(p) {
 			return p

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"lore/index"
 	"lore/mdstore"
 	"lore/prompt"
 	"lore/strategy"
@@ -55,6 +56,12 @@ func TestFlagsToOptions(t *testing.T) {
 			"--task", "T-1", "--run", "r1", "--since", "7d", "--all", "--format", "json"},
 			want: searchOptions{query: "barrel exports", kinds: "memory,knowledge", types: "fix", tags: "db", categories: "pitfall",
 				task: "T-1", run: "r1", since: "7d", all: true, format: "json"}},
+		{args: []string{"search", "x", "--format", "quiet"}},
+
+		{args: []string{"index", "status"}, want: indexOptions{op: index.OpStatus, format: "text"}},
+		{args: []string{"index", "refresh", "--format", "json"}, want: indexOptions{op: index.OpRefresh, format: "json"}},
+		{args: []string{"index", "rebuild"}, want: indexOptions{op: index.OpRebuild, format: "text"}},
+		{args: []string{"index", "rebuild", "--format", "table"}},
 
 		{args: []string{"prime"}, want: primeOptions{format: "markdown", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}},
 		{args: []string{"prime", "--task-id", "T-1", "--title", "Add migrations", "--description", "D", "--feature", "F", "--files", "a.go, b.go",
@@ -71,6 +78,32 @@ func TestFlagsToOptions(t *testing.T) {
 			want: primeOptions{format: "markdown", hook: "claude", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}},
 		{args: []string{"prime", "--budget", "-1"}},
 		{args: []string{"prime", "--strategy", "cheapest"}},
+
+		{args: []string{"status"}, want: statusOptions{format: "text", loop: strategy.Input{Strategy: strategy.CostOptimized}}},
+		{args: []string{"status", "--task", "T-1", "--run", "r1", "--iteration", "3", "--limit", "10", "--model", "opus", "--strategy", "fixed", "--format", "json"},
+			want: statusOptions{format: "json", loop: strategy.Input{TaskID: "T-1", Run: "r1", Iteration: 3, Limit: 10, Model: "opus", Strategy: strategy.Fixed}}},
+		{args: []string{"status", "T-1"}},
+		{args: []string{"status", "--limit", "-1"}},
+		{args: []string{"status", "--format", "markdown"}},
+
+		{args: []string{"model", "--task-id", "T-1", "--hint", "opus", "--strategy", "escalate", "--format", "json"},
+			want: modelOptions{format: "json", loop: strategy.Input{TaskID: "T-1", Hint: "opus", Strategy: strategy.Escalate}}},
+		{args: []string{"model", "T-1"}},
+		{args: []string{"model", "--strategy", "cheapest"}},
+
+		{args: []string{"usage"}, want: usageOptions{format: "table"}},
+		{args: []string{"usage", "--format", "json"}, want: usageOptions{format: "json"}},
+		{args: []string{"usage", "extra"}},
+		{args: []string{"usage", "--format", "text"}},
+
+		{args: []string{"validate"}, want: validateOptions{paths: []string{}, format: "text"}},
+		{args: []string{"validate", ".agent/memories.md", ".agent/knowledge", "--staged", "--format", "json"},
+			want: validateOptions{staged: true, paths: []string{".agent/memories.md", ".agent/knowledge"}, format: "json"}},
+		{args: []string{"validate", "--format", "table"}},
+
+		{args: []string{"merge-driver", "base", "ours", "theirs", ".agent/memories.md"},
+			want: mergeDriverOptions{base: "base", ours: "ours", theirs: "theirs", path: ".agent/memories.md"}},
+		{args: []string{"merge-driver", "base", "ours", "theirs"}},
 
 		{args: []string{"ingest", "out.txt", "--run", "r1", "--iteration", "2", "--task", "T-1", "--feature", "F", "--model", "sonnet",
 			"--duration", "12.5", "--cost", "0.25", "--files", "a.go,b.go", "--format", "json"},
@@ -141,6 +174,8 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"hooks", "install"}, want: hooksOptions{git: true}},
 		{args: []string{"hooks", "install", "--claude"}, want: hooksOptions{claude: true}},
 		{args: []string{"hooks", "uninstall", "--git", "--claude"}, want: hooksOptions{git: true, claude: true}},
+		{args: []string{"hooks", "status", "--format", "json"}, want: hooksStatusOptions{format: "json"}},
+		{args: []string{"hooks", "status", "--format", "table"}},
 	} {
 		name := fmt.Sprintf("%q", tc.args)
 		e, _, stderr := testEnv(dir)

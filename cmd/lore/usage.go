@@ -24,32 +24,39 @@ func usageCommand(e *env) *cli.Command {
 			if err := checkFormat(c.String("format"), formats...); err != nil {
 				return err
 			}
-			g := globalsFrom(c)
-			s, err := g.openStore(e)
-			if err != nil {
-				return err
-			}
-			p := g.printer(e)
-			stats, err := usage.Open(s.StateDir()).Read()
-			if err != nil {
-				return err
-			}
-			if c.String("format") == "json" {
-				if stats == nil {
-					stats = []usage.Stat{}
-				}
-				return writeJSON(p.out, stats)
-			}
-			if len(stats) == 0 {
-				fmt.Fprintln(p.out, "No entry has been used yet (lore prime and lore show count uses).")
-				return nil
-			}
-			w := tabwriter.NewWriter(p.out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(w, "ENTRY\tUSES\tLAST USED")
-			for _, st := range stats {
-				fmt.Fprintf(w, "%s\t%d\t%s\n", st.Key, st.Count, st.Last.Format("2006-01-02 15:04"))
-			}
-			return w.Flush()
+			return runWith(e, globalsFrom(c), usageOptions{format: c.String("format")}, runUsage)
 		},
 	}
+}
+
+type usageOptions struct {
+	format string
+}
+
+func runUsage(e *env, g globals, opts usageOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	stats, err := usage.Open(s.StateDir()).Read()
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		if stats == nil {
+			stats = []usage.Stat{}
+		}
+		return writeJSON(p.out, stats)
+	}
+	if len(stats) == 0 {
+		fmt.Fprintln(p.out, "No entry has been used yet (lore prime and lore show count uses).")
+		return nil
+	}
+	w := tabwriter.NewWriter(p.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ENTRY\tUSES\tLAST USED")
+	for _, st := range stats {
+		fmt.Fprintf(w, "%s\t%d\t%s\n", st.Key, st.Count, st.Last.Format("2006-01-02 15:04"))
+	}
+	return w.Flush()
 }

@@ -27,21 +27,28 @@ func validateCommand(e *env) *cli.Command {
 			if err := checkFormat(c.String("format"), formats...); err != nil {
 				return err
 			}
-			return runValidate(e, globalsFrom(c), c.Bool("staged"), c.Args().Slice(), c.String("format"))
+			opts := validateOptions{staged: c.Bool("staged"), paths: c.Args().Slice(), format: c.String("format")}
+			return runWith(e, globalsFrom(c), opts, runValidate)
 		},
 	}
 }
 
-func runValidate(e *env, g globals, staged bool, paths []string, format string) error {
+type validateOptions struct {
+	staged bool
+	paths  []string // relative to the working directory; none: the whole store
+	format string
+}
+
+func runValidate(e *env, g globals, opts validateOptions) error {
 	s, err := g.open(e, true)
 	if err != nil {
 		return err
 	}
-	only, err := storePaths(e, s, paths)
+	only, err := storePaths(e, s, opts.paths)
 	if err != nil {
 		return err
 	}
-	files, err := s.ValidationFiles(staged)
+	files, err := s.ValidationFiles(opts.staged)
 	if err != nil {
 		return err
 	}
@@ -52,7 +59,7 @@ func runValidate(e *env, g globals, staged bool, paths []string, format string) 
 		}
 	}
 	p := g.printer(e)
-	if format == "json" {
+	if opts.format == "json" {
 		if problems == nil {
 			problems = []mdstore.Problem{}
 		}
@@ -68,11 +75,11 @@ func runValidate(e *env, g globals, staged bool, paths []string, format string) 
 			}
 		}
 		what := plural(len(files), "file", "files")
-		if staged {
+		if opts.staged {
 			what = plural(len(files), "staged file", "staged files")
 		}
 		switch {
-		case len(problems) == 0 && staged:
+		case len(problems) == 0 && opts.staged:
 			// A pre-commit hook says nothing when all is well.
 		case len(problems) == 0:
 			p.notice(fmt.Sprintf("%d %s checked: no problems", len(files), what))
