@@ -52,14 +52,17 @@ func ingestCommand(e *env) *cli.Command {
 					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files"))},
 				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setModel: c.IsSet("model"),
 			}
-			err := checkIngestOptions(c, opts)
-			if err == nil {
-				err = runWith(e, globalsFrom(c), opts, runIngest)
+			if err := checkIngestOptions(c, opts); err != nil {
+				if opts.hook != "" {
+					return hookExit(e, err) // a hook's usage errors too
+				}
+				return err
 			}
-			if opts.hook != "" {
-				return hookExit(e, err)
+			run := runIngest
+			if opts.hook == "claude" {
+				run = runIngestHook
 			}
-			return err
+			return runWith(e, globalsFrom(c), opts, run)
 		},
 	}
 }
@@ -84,19 +87,24 @@ func checkIngestOptions(c *cli.Context, opts ingestOptions) error {
 	return checkFormat(opts.format, "table", "json")
 }
 
+// runIngestHook is ingest as a Claude Code Stop hook: the payload on
+// stdin gives the project directory and the transcript. It reports a
+// failure itself, with exit status 1 (hookExit).
+func runIngestHook(e *env, g globals, opts ingestOptions) error {
+	payload, err := hooks.ReadClaudeStop(e.stdin)
+	if err != nil {
+		return hookExit(e, err)
+	}
+	if g.root == "" && payload.Cwd != "" {
+		g.root = payload.Cwd
+	}
+	opts.transcript = payload.TranscriptPath // never "": ReadClaudeStop refuses a payload without one
+	return hookExit(e, runIngest(e, g, opts))
+}
+
 func runIngest(e *env, g globals, opts ingestOptions) error {
 	in := opts.in
 	switch {
-	case opts.hook == "claude":
-		payload, err := hooks.ReadClaudeStop(e.stdin)
-		if err != nil {
-			return err
-		}
-		if g.root == "" && payload.Cwd != "" {
-			g.root = payload.Cwd
-		}
-		opts.transcript = payload.TranscriptPath
-		fallthrough
 	case opts.transcript != "":
 		f, err := os.Open(resolvePath(e, opts.transcript))
 		if err != nil {

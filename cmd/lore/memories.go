@@ -12,7 +12,7 @@ import (
 )
 
 // readMemories opens the store and reads its memories, reporting the
-// file's problems; it is where list, search and prime begin.
+// file's problems; it is where list begins.
 func (g globals) readMemories(e *env) ([]mdstore.Memory, *printer, error) {
 	s, err := g.openStore(e)
 	if err != nil {

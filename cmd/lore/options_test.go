@@ -78,6 +78,9 @@ func TestFlagsToOptions(t *testing.T) {
 			want: primeOptions{format: "markdown", hook: "claude", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}},
 		{args: []string{"prime", "--budget", "-1"}},
 		{args: []string{"prime", "--strategy", "cheapest"}},
+		{args: []string{"prime", "--hook", "claude", "--format", "json"}}, // status 2 even as a hook: unlike ingest, prime checks its flags outside hookExit
+		{args: []string{"prime", "--hook", "cursor"}},
+		{args: []string{"prime", "extra"}},
 
 		{args: []string{"status"}, want: statusOptions{format: "text", loop: strategy.Input{Strategy: strategy.CostOptimized}}},
 		{args: []string{"status", "--task", "T-1", "--run", "r1", "--iteration", "3", "--limit", "10", "--model", "opus", "--strategy", "fixed", "--format", "json"},
@@ -111,6 +114,8 @@ func TestFlagsToOptions(t *testing.T) {
 				in: mdstore.IngestInput{RunID: "r1", Iteration: 2, TaskID: "T-1", FeatureID: "F", Model: "sonnet",
 					DurationSecs: 12.5, CostUSD: 0.25, Files: []string{"a.go", "b.go"}}}},
 		{args: []string{"ingest", "--transcript", "t.jsonl"}, want: ingestOptions{transcript: "t.jsonl", format: "table"}},
+		{args: []string{"ingest", "-"}, want: ingestOptions{source: "-", format: "table"}},
+		{args: []string{"ingest", "--hook", "claude"}, want: ingestOptions{hook: "claude", format: "table"}},
 		{args: []string{"ingest"}},
 		{args: []string{"ingest", "out.txt", "--cost", "-1"}},
 

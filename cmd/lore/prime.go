@@ -77,16 +77,18 @@ func primeCommand(e *env) *cli.Command {
 			opts.loop = loop
 			opts.task = prompt.Task{ID: loop.TaskID, Title: c.String("title"), Description: c.String("description"),
 				Feature: c.String("feature"), Files: splitList(c.String("files")), Run: loop.Run}
+			run := runPrime
 			switch opts.hook {
 			case "":
-				return runWith(e, globalsFrom(c), opts, runPrime)
 			case "claude":
 				if c.IsSet("format") {
 					return usagef("--hook claude prints the hook's JSON; leave out --format")
 				}
-				return hookExit(e, runWith(e, globalsFrom(c), opts, runPrimeHook))
+				run = runPrimeHook
+			default:
+				return usagef("unknown --hook %q (lore knows: claude)", opts.hook)
 			}
-			return usagef("unknown --hook %q (lore knows: claude)", opts.hook)
+			return runWith(e, globalsFrom(c), opts, run)
 		},
 	}
 }
@@ -169,11 +171,12 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 
 // runPrimeHook is prime as a Claude Code SessionStart hook: the payload
 // on stdin gives the project directory and the session, whose run lore
-// ingest --hook claude records the session's iterations under.
+// ingest --hook claude records the session's iterations under. It reports
+// a failure itself, with exit status 1 (hookExit).
 func runPrimeHook(e *env, g globals, opts primeOptions) error {
 	payload, err := hooks.ReadClaudeSessionStart(e.stdin)
 	if err != nil {
-		return err
+		return hookExit(e, err)
 	}
 	if g.root == "" && payload.Cwd != "" {
 		g.root = payload.Cwd
@@ -182,7 +185,7 @@ func runPrimeHook(e *env, g globals, opts primeOptions) error {
 		opts.loop.Run = hooks.RunID(payload.SessionID)
 		opts.task.Run = opts.loop.Run
 	}
-	return runPrime(e, g, opts)
+	return hookExit(e, runPrime(e, g, opts))
 }
 
 // claudeHookOutput is the prime as a SessionStart hook's JSON, within the
