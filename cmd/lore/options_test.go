@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 
 	"lore/index"
 	"lore/mdstore"
@@ -15,11 +18,15 @@ import (
 // TestFlagsToOptions: the options struct a command line turns into, seen
 // through env.runCommand in place of the command's run function, so
 // nothing runs. The whole of run takes part: normalizeArgs, urfave/cli's
-// parsing and each Action's checks. A command that ends its Action with
-// runWith gets its rows here.
+// parsing and each Action's checks. Every command ends its Action with
+// runWith, and every command has a row here that it runs with: the
+// subtest "every command has a row" fails for one that has none.
 func TestFlagsToOptions(t *testing.T) {
 	dir := t.TempDir()
 	defaults := globals{color: "auto"}
+	e, _, _ := testEnv(dir)
+	app := newApp(e)
+	covered := map[string]bool{} // the commands a row runs with
 	noneSet := map[string]bool{"budget": false, "type": false, "tags": false, "recent": false}
 	for _, tc := range []struct {
 		args  []string
@@ -182,6 +189,9 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"hooks", "status", "--format", "json"}, want: hooksStatusOptions{format: "json"}},
 		{args: []string{"hooks", "status", "--format", "table"}},
 	} {
+		if tc.want != nil {
+			covered[commandOf(app, tc.args)] = true
+		}
 		name := fmt.Sprintf("%q", tc.args)
 		e, _, stderr := testEnv(dir)
 		e.stdin = strings.NewReader(tc.stdin)
@@ -214,4 +224,55 @@ func TestFlagsToOptions(t *testing.T) {
 			t.Errorf("%s: globals %+v, want %+v", name, gotGlobals, wantGlobals)
 		}
 	}
+
+	t.Run("every command has a row", func(t *testing.T) {
+		commands := runnableCommands("", app.Commands)
+		if len(commands) == 0 {
+			t.Fatal("no commands found")
+		}
+		for _, path := range commands {
+			if !covered[path] {
+				t.Errorf("lore %s: no row of TestFlagsToOptions runs it; add one with its flags set", path)
+			}
+		}
+	})
+}
+
+// commandOf is the command that args run, as "journal add": the words
+// naming a command and its subcommands once normalizeArgs has put the
+// global flags first.
+func commandOf(app *cli.App, args []string) string {
+	args = normalizeArgs(app, slices.Clone(args))
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if !strings.Contains(args[0], "=") {
+			args = args[1:] // --root and --color take a value
+		}
+		args = args[1:]
+	}
+	var path []string
+	cmds := app.Commands
+	for _, a := range args {
+		i := slices.IndexFunc(cmds, func(c *cli.Command) bool { return c.HasName(a) })
+		if i < 0 {
+			break
+		}
+		path = append(path, cmds[i].Name)
+		cmds = cmds[i].Subcommands
+	}
+	return strings.Join(path, " ")
+}
+
+// runnableCommands lists cmds and their subcommands, below prefix, that
+// run something of their own: a command with subcommands and no Action
+// only prints its help.
+func runnableCommands(prefix string, cmds []*cli.Command) []string {
+	var out []string
+	for _, c := range cmds {
+		path := strings.TrimSpace(prefix + " " + c.Name)
+		if c.Action != nil || len(c.Subcommands) == 0 {
+			out = append(out, path)
+		}
+		out = append(out, runnableCommands(path, c.Subcommands)...)
+	}
+	return out
 }
