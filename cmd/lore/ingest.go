@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -106,7 +105,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	in := opts.in
 	switch {
 	case opts.transcript != "":
-		f, err := os.Open(resolvePath(e, opts.transcript))
+		f, err := os.Open(e.abs(opts.transcript))
 		if err != nil {
 			return fmt.Errorf("read transcript: %w", err)
 		}
@@ -136,7 +135,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		}
 		in.Output = string(data)
 	default:
-		data, err := os.ReadFile(resolvePath(e, opts.source))
+		data, err := os.ReadFile(e.abs(opts.source))
 		if err != nil {
 			return fmt.Errorf("read output: %w", err)
 		}
@@ -205,11 +204,4 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		fmt.Fprintf(p.out, "  %-10s %s\n", r[0], r[1])
 	}
 	return nil
-}
-
-func resolvePath(e *env, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(e.workDir, p)
 }

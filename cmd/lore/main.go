@@ -13,6 +13,7 @@ import (
 	"crypto/rand"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 )
@@ -65,6 +66,14 @@ func systemEnv() *env {
 		stderrTerminal: isTerminal(os.Stderr),
 		buildInfo:      debug.ReadBuildInfo,
 	}
+}
+
+// abs is path p, given relative to the working directory, made absolute.
+func (e *env) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.workDir, p)
 }
 
 func isTerminal(f *os.File) bool {

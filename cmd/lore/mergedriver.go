@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/fsx"
 	"lore/mdstore"
 	"lore/mdstore/merge"
 )
@@ -40,15 +40,9 @@ func mergeDriverCommand(e *env) *cli.Command {
 // runMergeDriver ignores the globals: git names the files, and the store
 // is not opened.
 func runMergeDriver(e *env, _ globals, opts mergeDriverOptions) error {
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(e.workDir, p)
-	}
 	var sides [3][]byte
 	for i, p := range []string{opts.base, opts.ours, opts.theirs} {
-		data, err := os.ReadFile(abs(p))
+		data, err := os.ReadFile(e.abs(p))
 		if err != nil {
 			return fmt.Errorf("merge-driver: %w", err)
 		}
@@ -61,7 +55,7 @@ func runMergeDriver(e *env, _ globals, opts mergeDriverOptions) error {
 		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, err)
 		return &reportedError{code: exitFailure}
 	}
-	if err := os.WriteFile(abs(opts.ours), res.Data, 0o644); err != nil {
+	if err := fsx.WriteFile(e.abs(opts.ours), res.Data, fsx.Unsynced); err != nil {
 		return fmt.Errorf("merge-driver: %w", err)
 	}
 	if res.Conflicts > 0 {
