@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"lore/internal/loretest"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -45,7 +47,7 @@ func TestHelpGolden(t *testing.T) {
 			if code != exitOK {
 				t.Errorf("exit status %d", code)
 			}
-			goldenFile(t, name, got)
+			loretest.Golden(t, filepath.Join("testdata", name), got)
 		})
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "help", "*.txt"))
@@ -54,7 +56,7 @@ func TestHelpGolden(t *testing.T) {
 		if want[name] {
 			continue
 		}
-		if *update {
+		if loretest.Updating() {
 			os.Remove(f)
 		} else {
 			t.Errorf("%s: no such command any more (go test -update removes the file)", f)
@@ -130,7 +132,7 @@ func TestOutputGolden(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit status %d, want %d", code, tc.code)
 			}
-			goldenFile(t, "cli/"+tc.name+".txt", got)
+			loretest.Golden(t, filepath.Join("testdata", "cli", tc.name+".txt"), got)
 		})
 	}
 }
@@ -167,16 +169,4 @@ func transcript(dir string, args []string) (string, int) {
 		}
 	}
 	return strings.ReplaceAll(b.String(), dir, "$WORK"), code
-}
-
-// goldenFile is golden for a file in a subdirectory of testdata, which
-// -update creates.
-func goldenFile(t *testing.T, name, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join("testdata", name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	golden(t, name, got)
 }

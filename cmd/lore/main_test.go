@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,9 +11,8 @@ import (
 
 	"lore/cmd/internal/detach"
 	"lore/index/bleveindex"
+	"lore/internal/loretest"
 )
-
-var update = flag.Bool("update", false, "rewrite the files that cmp compares in testdata/script")
 
 func TestMain(m *testing.M) {
 	testscript.Main(removeBuiltLore{m}, map[string]func(){
@@ -37,7 +35,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		UpdateScripts:       *update,
+		UpdateScripts:       loretest.Updating(), // go test -update rewrites the cmp files
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {

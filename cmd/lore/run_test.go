@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lore/internal/loretest"
 	"lore/strategy"
 )
 
@@ -67,7 +68,7 @@ func TestRunFunctionsInProcess(t *testing.T) {
 	if err := runPrime(e, g, primeOptions{format: "markdown", budget: 60, set: map[string]bool{"budget": true}, noInstructions: true, loop: strategy.Input{Strategy: strategy.CostOptimized}}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "run-list-and-prime.txt", stdout.String())
+	loretest.Golden(t, "testdata/run-list-and-prime.txt", stdout.String())
 	if stderr.Len() != 0 {
 		t.Errorf("stderr: %s", stderr.String())
 	}
@@ -76,22 +77,6 @@ func TestRunFunctionsInProcess(t *testing.T) {
 	}
 	if err := runShow(e, g, showOptions{id: "mem-1-ffff", format: "table"}); exitCode(e, err) != exitFailure {
 		t.Fatalf("show of a missing id: %v", err)
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
 
