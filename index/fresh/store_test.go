@@ -66,25 +66,10 @@ func newStoreRepoIn(t *testing.T, sweep int, sub string) *storeRepo {
 func (r *storeRepo) path(p string) string { return filepath.Join(r.root, filepath.FromSlash(p)) }
 
 // write writes store file p by hand, in place, making its directories.
-func (r *storeRepo) write(p, content string) {
-	r.t.Helper()
-	if err := os.MkdirAll(filepath.Dir(r.path(p)), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(r.path(p), []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
+func (r *storeRepo) write(p, content string) { r.At(r.root).Write(p, content) }
 
 // read reads store file p.
-func (r *storeRepo) read(p string) string {
-	r.t.Helper()
-	data, err := os.ReadFile(r.path(p))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	return string(data)
-}
+func (r *storeRepo) read(p string) string { return r.At(r.root).Read(p) }
 
 // saveAs replaces store file p the way many editors save: a new file
 // renamed over the old one.
