@@ -105,4 +105,7 @@ func TestCorruptIndexIsAnError(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.Dir, memPath)); !os.IsNotExist(err) {
 		t.Fatal("file written despite the error")
 	}
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "index.lock")); !os.IsNotExist(err) {
+		t.Fatal("index.lock left behind")
+	}
 }

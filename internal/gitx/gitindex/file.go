@@ -81,7 +81,10 @@ func Open(path string) (*File, error) {
 	return idx, nil
 }
 
-func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (*File, error) {
+// parseIndexFile reads the entry boundaries of data; the checksum is
+// verified meanwhile in a goroutine that reads data, so that on an error
+// the goroutine is waited for before returning: the caller unmaps data.
+func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (idx *File, err error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: corrupt index: %s", name, fmt.Sprintf(format, args...))
 	}
@@ -92,21 +95,27 @@ func parseIndexFile(data []byte, release func(), mtime time.Time, name string) (
 	if string(body[:4]) != indexSignature {
 		return nil, bad("bad signature")
 	}
-	idx := &File{data: data, release: release, mtime: mtime, version: binary.BigEndian.Uint32(body[4:8]), verify: make(chan error, 1)}
+	idx = &File{data: data, release: release, mtime: mtime, version: binary.BigEndian.Uint32(body[4:8]), verify: make(chan error, 1)}
 	if idx.version < 2 || idx.version > 4 {
 		return nil, fmt.Errorf("%w: version %d", ErrUnsupported, idx.version)
 	}
+	verifying := idx.verify
+	defer func() {
+		if err != nil {
+			<-verifying // the goroutine below reads data, which the caller releases
+		}
+	}()
 	go func() {
 		sum := data[len(data)-sha1.Size:]
 		if bytes.Equal(sum, make([]byte, sha1.Size)) { // index.skipHash
-			idx.verify <- nil
+			verifying <- nil
 			return
 		}
 		if got := sha1.Sum(body); !bytes.Equal(got[:], sum) {
-			idx.verify <- bad("checksum mismatch")
+			verifying <- bad("checksum mismatch")
 			return
 		}
-		idx.verify <- nil
+		verifying <- nil
 	}()
 	count := int(binary.BigEndian.Uint32(body[8:12]))
 	if count > len(body)/entryFixedSize {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"lore/internal/loretest"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -291,4 +293,26 @@ func FuzzSplicedIndex(f *testing.F) {
 			t.Fatalf("spliced and re-encoded indexes differ")
 		}
 	})
+}
+
+// A truncated index is an error, never a crash: the checksum goroutine
+// still reads the mapped file when parsing fails, and Open unmaps it.
+func TestTruncatedIndexIsAnErrorNotACrash(t *testing.T) {
+	r := loretest.NewRepo(t)
+	r.Populate(2000)
+	data, err := os.ReadFile(r.Path(".git/index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "index")
+	for i := 0; i < 200; i++ {
+		cut := len(data) * (50 + i%45) / 100
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if idx, err := Open(path); err == nil {
+			idx.Close()
+			t.Fatalf("an index cut to %d of %d bytes opened", cut, len(data))
+		}
+	}
 }
