@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -82,7 +83,15 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	if err := r.zlib.Close(); err != nil {
 		return h, fmt.Errorf("compress object: %w", err)
 	}
+	// git prune-packed (run by git repack -d and git gc) removes an
+	// emptied objects/xx/ directory: one can vanish between MkdirAll and
+	// the create. Like C git, make it again and retry.
 	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	for try := 0; errors.Is(err, fs.ErrNotExist) && try < 10; try++ {
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			tmp, err = os.CreateTemp(dir, "tmp_obj_")
+		}
+	}
 	if err != nil {
 		return h, fmt.Errorf("write object: %w", err)
 	}

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -495,5 +496,43 @@ func TestUpdateFilesOutsideGit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".agent", "lore.lock")); !os.IsNotExist(err) {
 		t.Fatal("lock left behind")
+	}
+}
+
+// git repack -ad and git prune-packed remove emptied objects/xx/
+// directories while lore writes loose objects into them: no write fails.
+func TestWritesBesideRepackAndPrune(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		rounds := 0
+		for {
+			select {
+			case <-stop:
+				done <- rounds
+				return
+			default:
+			}
+			r.GitErr("repack", "-adq")
+			r.GitErr("prune-packed")
+			rounds++
+		}
+	}()
+	failures := 0
+	for i := 0; i < 150; i++ {
+		if _, err := r.update(ModeCommit, fmt.Sprintf(".agent/knowledge/n%03d.md", i), appendLine(fmt.Sprintf("note %d", i)), "lore: add\n"); err != nil {
+			failures++
+			t.Logf("write %d: %v", i, err)
+		}
+	}
+	close(stop)
+	rounds := <-done
+	if failures > 0 {
+		t.Fatalf("%d of 150 writes failed beside %d rounds of repack and prune-packed", failures, rounds)
+	}
+	r.AssertHealthy()
+	if got := r.Git("ls-tree", "-r", "--name-only", "HEAD", ".agent/knowledge"); strings.Count(got, "\n")+1 != 150 {
+		t.Fatalf("HEAD holds %d notes, want 150", strings.Count(got, "\n")+1)
 	}
 }
