@@ -109,7 +109,7 @@ func (in NewKnowledge) normalize() (NewKnowledge, error) {
 	if Slugify(in.Title) == "" {
 		return in, &InputError{Field: "title", Msg: fmt.Sprintf("title %q has no letters or digits to name the file after", in.Title)}
 	}
-	tags, err := NormalizeTags(in.Tags)
+	tags, err := inputTags(in.Tags)
 	if err != nil {
 		return in, err
 	}

@@ -65,7 +65,7 @@ func (in NewLearning) normalize() (NewLearning, error) {
 	if !isCategory(in.Category) {
 		return in, &InputError{Field: "category", Msg: fmt.Sprintf("category %q must be a lowercase word such as pitfall or tool_usage", in.Category)}
 	}
-	tags, err := NormalizeTags(in.Tags)
+	tags, err := inputTags(in.Tags)
 	if err != nil {
 		return in, err
 	}

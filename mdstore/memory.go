@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -150,6 +151,25 @@ func newID(random io.Reader, prefix string, n int, taken func(string) bool, exha
 		}
 	}
 	return "", errors.New(exhausted)
+}
+
+// inputTags is NormalizeTags for the tags a command was given: control
+// characters (a tab, an escape) are refused, and a run of spaces inside a
+// tag becomes one space ("foreign  keys" is "foreign keys"). A file
+// written by hand keeps the tags it has; NormalizeTags reads them.
+func inputTags(tags []string) ([]string, error) {
+	clean := make([]string, len(tags))
+	for i, raw := range tags {
+		switch {
+		case strings.ContainsAny(raw, "\n\r"):
+			clean[i] = raw // NormalizeTags refuses a line break
+		case strings.IndexFunc(raw, unicode.IsControl) >= 0:
+			return nil, &InputError{Field: "tags", Msg: fmt.Sprintf("tag %d (%q) contains a control character", i+1, raw)}
+		default:
+			clean[i] = strings.Join(strings.Fields(raw), " ")
+		}
+	}
+	return NormalizeTags(clean)
 }
 
 // NormalizeTags lowercases and trims tags and drops duplicates. A tag that

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -24,8 +25,8 @@ func (in JournalEntry) normalize() (JournalEntry, error) {
 	if in.RunID != "" && !ValidRunID(in.RunID) {
 		return in, &InputError{Field: "run", Msg: fmt.Sprintf("run id %q may only hold lowercase letters, digits, '.', '_' and '-'", in.RunID)}
 	}
-	if in.DurationSecs < 0 || in.CostUSD < 0 || in.Iteration < 0 {
-		return in, &InputError{Field: "journal", Msg: "duration, cost and iteration cannot be negative"}
+	if !(in.DurationSecs >= 0) || !(in.CostUSD >= 0) || math.IsInf(in.DurationSecs, 0) || math.IsInf(in.CostUSD, 0) || in.Iteration < 0 { // NaN is not >= 0
+		return in, &InputError{Field: "journal", Msg: "duration and cost must be finite numbers of 0 or more, and iteration cannot be negative"}
 	}
 	if in.FilesModified == nil {
 		in.FilesModified = []string{}

@@ -18,7 +18,7 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 	if err != nil {
 		return Memory{}, nil, err
 	}
-	tags, err := NormalizeTags(in.Tags)
+	tags, err := inputTags(in.Tags)
 	if err != nil {
 		return Memory{}, nil, err
 	}

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -113,5 +114,45 @@ func TestDeleteEntries(t *testing.T) {
 	}
 	if got := git("ls-files", ".agent"); got != "" {
 		t.Fatalf("files left: %s", got)
+	}
+}
+
+// A duration or cost that is not a finite number of 0 or more is refused
+// (NaN compares false with everything, so "< 0" let it through).
+func TestJournalRefusesNaNAndInfinities(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, err := Open(dir, testOptions(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := git("rev-parse", "HEAD")
+	for _, e := range []JournalEntry{
+		{RunID: "r1", Outcome: "done", DurationSecs: math.NaN()},
+		{RunID: "r1", Outcome: "done", CostUSD: math.Inf(1)},
+		{RunID: "r1", Outcome: "done", DurationSecs: math.Inf(-1)},
+		{RunID: "r1", Outcome: "done", CostUSD: -0.5},
+	} {
+		var ie *InputError
+		if _, _, _, err := s.AddJournal(e); !errors.As(err, &ie) {
+			t.Errorf("%+v: %v, want an input error", e, err)
+		}
+	}
+	if git("rev-parse", "HEAD") != head || git("status", "--porcelain") != "" {
+		t.Error("a refused entry changed the repository")
+	}
+}
+
+// A tag from a command is one line of printable text: control characters
+// are refused, runs of spaces become one.
+func TestInputTags(t *testing.T) {
+	got, err := inputTags([]string{" Foreign   Keys ", "db\u00a0layer", "db"})
+	if err != nil || strings.Join(got, "|") != "foreign keys|db layer|db" {
+		t.Errorf("got %q, %v", got, err)
+	}
+	for _, bad := range []string{"tab\tinside", "esc\x1b[31m", "bell\a", "line\nbreak", ""} {
+		var ie *InputError
+		if _, err := inputTags([]string{"ok", bad}); !errors.As(err, &ie) {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }

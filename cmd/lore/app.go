@@ -108,6 +108,7 @@ func exitCode(e *env, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	stderr := &terminalSafe{w: e.stderr} // a message may quote what an entry holds
 	var reported *reportedError
 	var usage *usageError
 	var input *mdstore.InputError
@@ -116,16 +117,16 @@ func exitCode(e *env, err error) int {
 	case errors.As(err, &reported):
 		return reported.code
 	case errors.As(err, &usage):
-		fmt.Fprintf(e.stderr, "Error: %s\nRun 'lore --help' for usage.\n", usage.msg)
+		fmt.Fprintf(stderr, "Error: %s\nRun 'lore --help' for usage.\n", usage.msg)
 		return exitUsage
 	case errors.As(err, &input):
-		fmt.Fprintf(e.stderr, "Error: %s\n", input.Msg)
+		fmt.Fprintf(stderr, "Error: %s\n", input.Msg)
 		return exitUsage
 	case errors.As(err, &missing):
-		fmt.Fprintf(e.stderr, "Error: %s not found: %s\n", kindNoun(missing.Kind), missing.ID)
+		fmt.Fprintf(stderr, "Error: %s not found: %s\n", kindNoun(missing.Kind), missing.ID)
 		return exitFailure
 	}
-	fmt.Fprintf(e.stderr, "Error: %s\n", err)
+	fmt.Fprintf(stderr, "Error: %s\n", err)
 	return exitFailure
 }
 
@@ -224,7 +225,7 @@ func (g globals) printer(e *env) *printer {
 	case "auto", "":
 		decorate = e.stdoutTerminal && e.getenv("NO_COLOR") == "" && e.getenv("TERM") != "dumb"
 	}
-	return &printer{out: e.stdout, err: e.stderr, decorate: decorate}
+	return newPrinter(e.stdout, e.stderr, decorate)
 }
 
 func (g globals) validate() error {
@@ -267,15 +268,31 @@ func newApp(e *env) *cli.App {
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // exit codes are decided in run
 	}
-	var setUsageError func([]*cli.Command)
-	setUsageError = func(cmds []*cli.Command) {
+	var setUsageError func(parent string, cmds []*cli.Command)
+	setUsageError = func(parent string, cmds []*cli.Command) {
 		for _, cmd := range cmds {
 			cmd.OnUsageError = app.OnUsageError
-			setUsageError(cmd.Subcommands)
+			if len(cmd.Subcommands) > 0 && cmd.Action == nil {
+				cmd.Action = unknownSubcommand(parent + " " + cmd.Name)
+			}
+			setUsageError(parent+" "+cmd.Name, cmd.Subcommands)
 		}
 	}
-	setUsageError(app.Commands)
+	setUsageError("lore", app.Commands)
 	return app
+}
+
+// unknownSubcommand is the Action of a command that only groups
+// subcommands (lore journal …): without one it shows its help; with an
+// argument that names none of them it is a usage error (exit 2), where
+// urfave/cli would say "No help topic" and exit 1.
+func unknownSubcommand(path string) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.Args().Present() {
+			return usagef("unknown command %q for %s", c.Args().First(), path)
+		}
+		return cli.ShowSubcommandHelp(c)
+	}
 }
 
 // normalizeArgs lets flags follow arguments, as in seed 001's examples

@@ -58,6 +58,14 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"delete", "mem-1-abcd"}, want: deleteOptions{id: "mem-1-abcd"}},
 		{args: []string{"delete"}},
 
+		// A group of subcommands given a word that names none of them.
+		{args: []string{"journal", "bogus"}},
+		{args: []string{"index", "bogus"}},
+		{args: []string{"hooks", "bogus", "--git"}},
+		{args: []string{"knowledge", "bogus"}},
+		{args: []string{"learning", "bogus"}},
+		{args: []string{"skills", "bogus"}},
+
 		{args: []string{"search"}, want: searchOptions{format: "table"}},
 		{args: []string{"search", "barrel", "exports", "--kind", "memory,knowledge", "-t", "fix", "--tags", "db", "--category", "pitfall",
 			"--task", "T-1", "--run", "r1", "--since", "7d", "--all", "--format", "json"},
@@ -269,7 +277,7 @@ func runnableCommands(prefix string, cmds []*cli.Command) []string {
 	var out []string
 	for _, c := range cmds {
 		path := strings.TrimSpace(prefix + " " + c.Name)
-		if c.Action != nil || len(c.Subcommands) == 0 {
+		if len(c.Subcommands) == 0 { // a group's Action only shows its help or refuses
 			out = append(out, path)
 		}
 		out = append(out, runnableCommands(path, c.Subcommands)...)

@@ -12,26 +12,87 @@ import (
 )
 
 // printer writes for people: colour and emoji only when decorate is set
-// (a terminal, or --color always).
+// (a terminal, or --color always). Everything it writes goes through a
+// terminalSafe writer, so that what entries hold cannot drive the
+// terminal; lore's own colours are the only escape sequences it emits.
 type printer struct {
 	out, err io.Writer
 	decorate bool
 }
 
+func newPrinter(out, err io.Writer, decorate bool) *printer {
+	return &printer{out: &terminalSafe{w: out}, err: &terminalSafe{w: err}, decorate: decorate}
+}
+
+// lore's colours, written as marks (runes of Unicode's private use area)
+// that terminalSafe turns into their escape sequences: an escape sequence
+// in an entry's text is shown, never obeyed.
 const (
-	ansiReset  = "\x1b[0m"
-	ansiBold   = "\x1b[1m"
-	ansiDim    = "\x1b[2m"
-	ansiYellow = "\x1b[33m"
-	ansiCyan   = "\x1b[36m"
-	ansiRed    = "\x1b[31m"
+	ansiReset  = "\ue000"
+	ansiBold   = "\ue001"
+	ansiDim    = "\ue002"
+	ansiYellow = "\ue003"
+	ansiCyan   = "\ue004"
+	ansiRed    = "\ue005"
 )
+
+// colourSequences are the escape sequences of the colour marks, in order.
+var colourSequences = [...]string{"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[33m", "\x1b[36m", "\x1b[31m"}
 
 func (p *printer) paint(code, s string) string {
 	if !p.decorate || s == "" {
 		return s
 	}
 	return code + s + ansiReset
+}
+
+// terminalSafe writes text for a terminal: a control character a terminal
+// would act on (escape, bell, backspace, carriage return, the C1 codes,
+// delete) is written as a visible escape such as \x1b, so that no text
+// lore shows can move the cursor, retitle the window or hide what follows;
+// line breaks and tabs pass; colour marks become their escape sequences.
+type terminalSafe struct{ w io.Writer }
+
+func (t *terminalSafe) Write(b []byte) (int, error) {
+	if !needsEscaping(b) {
+		return t.w.Write(b)
+	}
+	var out []byte
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		switch {
+		case r >= 0xe000 && r <= 0xe005 && n == 3:
+			out = append(out, colourSequences[r-0xe000]...)
+		case r == '\n' || r == '\t':
+			out = append(out, byte(r))
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f && n == 2):
+			out = fmt.Appendf(out, "\\x%02x", r)
+		default:
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// needsEscaping says whether b holds a control character or a colour mark
+// (whose UTF-8 starts 0xee 0x80): most writes hold neither and pass as
+// they are.
+func needsEscaping(b []byte) bool {
+	for i, c := range b {
+		switch {
+		case c < 0x20 && c != '\n' && c != '\t', c == 0x7f:
+			return true
+		case c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
+			return true
+		case c == 0xee && i+1 < len(b) && b[i+1] == 0x80:
+			return true
+		}
+	}
+	return false
 }
 
 // emoji returns symbol followed by a space on a decorated output, else "".
