@@ -365,12 +365,14 @@ func FormatMemory(m Memory) string {
 // InsertMemory returns src with m added directly under its section header
 // (after an introductory paragraph attached to the header, if any). A
 // missing section is created in the canonical order; an empty file becomes
-// the template first.
+// the template first. A file whose lines all end in CR LF gets CR LF lines.
 func InsertMemory(src []byte, m Memory) []byte {
-	if len(bytes.TrimSpace(src)) == 0 {
-		src = []byte(MemoriesTemplate)
-	}
-	return insertParsed(parseMemories(src, ""), m)
+	return keepingCRLF(src, func(src []byte) []byte {
+		if len(bytes.TrimSpace(src)) == 0 {
+			src = []byte(MemoriesTemplate)
+		}
+		return insertParsed(parseMemories(src, ""), m)
+	})
 }
 
 // addMemory is InsertMemory made idempotent: a file that already has a
@@ -379,11 +381,26 @@ func addMemory(src []byte, m Memory) []byte {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return InsertMemory(src, m)
 	}
-	f := parseMemories(src, "")
-	if f.ids()[m.ID] {
-		return src
+	return keepingCRLF(src, func(src []byte) []byte {
+		f := parseMemories(src, "")
+		if f.ids()[m.ID] {
+			return src
+		}
+		return insertParsed(f, m)
+	})
+}
+
+// keepingCRLF applies edit to src as it is, or, when every line of src
+// ends in CR LF (a file saved on Windows), to src with LF line ends, and
+// gives the result CR LF line ends again: what lore adds matches the file.
+// A file that mixes both is edited as it is.
+func keepingCRLF(src []byte, edit func([]byte) []byte) []byte {
+	lf := bytes.Count(src, []byte("\n"))
+	if lf == 0 || bytes.Count(src, []byte("\r\n")) != lf {
+		return edit(src)
 	}
-	return insertParsed(f, m)
+	out := edit(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")))
+	return bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 }
 
 // insertParsed adds m to the parsed file f.

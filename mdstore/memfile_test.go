@@ -329,3 +329,25 @@ func FuzzValidMemoryIDMatchesSeedRegex(f *testing.F) {
 		}
 	})
 }
+
+// A memory added to a file saved with CR LF line ends gets CR LF lines
+// too, and every other byte stays; removing it gives the file back.
+func TestCRLFFilesGetCRLFLines(t *testing.T) {
+	src := []byte(strings.ReplaceAll(string(readTestdata(t, "seed-example.md")), "\n", "\r\n"))
+	m := Memory{ID: "mem-1900000000-abcd", Type: Fix, Content: "two\nlines", Tags: []string{"t"}, Created: "2030-01-01"}
+	for name, out := range map[string][]byte{"InsertMemory": InsertMemory(src, m), "addMemory": addMemory(src, m)} {
+		if bytes.Count(out, []byte("\n")) != bytes.Count(out, []byte("\r\n")) {
+			t.Errorf("%s wrote LF-only lines into a CR LF file:\n%q", name, out)
+		}
+		if ms, _ := ParseMemories(out, ""); len(ms) != 4 {
+			t.Errorf("%s: %d memories", name, len(ms))
+		}
+		if back, _ := RemoveMemory(out, m.ID); !bytes.Equal(back, src) {
+			t.Errorf("%s then RemoveMemory did not give the file back", name)
+		}
+	}
+	mixed := append([]byte("# Memories\n\r\n## Fixes\n"), src...)
+	if out := InsertMemory(mixed, m); !bytes.Contains(out, []byte("### mem-1900000000-abcd\n")) {
+		t.Errorf("a mixed file is edited as it is: %q", out)
+	}
+}
