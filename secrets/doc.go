@@ -22,7 +22,9 @@
 // secret whose Shannon entropy is not above the rule's threshold, or that an
 // allowlist accepts, is not reported. gitleaks' global allowlist applies to
 // every rule. Where a rule differs from gitleaks', a comment at the rule says
-// how and why.
+// how and why; one change applies to all of them: a secret may be followed
+// by '<', so that a token right before a tag ("<journal>…sk_live_…</journal>")
+// is found (rules.go).
 //
 // Three rules are lore's own, for credentials that gitleaks' default set
 // leaves to its generic rule or to its private-key rule:

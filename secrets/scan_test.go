@@ -90,6 +90,28 @@ func TestCredentials(t *testing.T) {
 	}
 }
 
+// TestCredentialBeforeATag checks that a secret written right before a
+// tag, as agents write sigils ("<journal>used sk_live_…</journal>"), is
+// found as it is at the end of a line: each line of
+// testdata/credentials.txt, cut where its secret ends, is wrapped in a
+// <task-failed> tag.
+func TestCredentialBeforeATag(t *testing.T) {
+	_, lines := readTestdata(t, "credentials.txt")
+	for _, l := range lines {
+		wantRule, text, _ := strings.Cut(l.text, " ")
+		found := Scan(text)
+		if len(found) != 1 {
+			continue // TestCredentials reports it
+		}
+		secret := text[found[0].Start:found[0].End]
+		wrapped := "<task-failed>" + text[:found[0].End] + "</task-failed>"
+		got := Scan(wrapped)
+		if len(got) != 1 || got[0].Rule != wantRule || wrapped[got[0].Start:got[0].End] != secret {
+			t.Errorf("line %d: in %q found %s, want %s «%s»", l.number, wrapped, describe(wrapped, got), wantRule, secret)
+		}
+	}
+}
+
 // endsValue reports whether a secret between before and after stands alone
 // as a value: it starts the text after the rule id, or follows a space,
 // quote, operator or bracket, and it ends the line or is followed by one.
