@@ -26,11 +26,15 @@
 // by '<', so that a token right before a tag ("<journal>…sk_live_…</journal>")
 // is found (rules.go).
 //
-// Three rules are lore's own, for credentials that gitleaks' default set
-// leaves to its generic rule or to its private-key rule:
-// aws-secret-access-key, gcp-service-account-key and
-// azure-storage-account-key. lore adds to the generic rule's allowlists the
-// placeholders people write for a secret (changeme, your_token, dummy…).
+// Six rules are lore's own, for credentials that gitleaks' default set
+// leaves to its generic rule or to its private-key rule, or misses:
+// aws-secret-access-key, gcp-service-account-key,
+// azure-storage-account-key, url-password (the password of
+// scheme://user:password@host), authorization-header (Basic, Bearer and
+// Token credentials wherever the header is written, not only in curl) and
+// django-secret-key. lore adds to the generic rule's allowlists the
+// placeholders people write for a secret (changeme, your_token, dummy…),
+// and gives its own rules the same.
 //
 // # Cost
 //

@@ -586,6 +586,90 @@ var rules = [...]*rule{
 		keywords:    []string{"eyj"},
 	},
 	{
+		// lore's own: the password of a URL's user information, in any
+		// scheme: postgres://app:S3cr3t@db:5432/app, redis://:S3cr3t@cache,
+		// https://deploy:S3cr3t@example.com. A URL with a user alone
+		// (https://user@host) has none; a placeholder (:password@,
+		// :***@, :${DB_PASSWORD}@) or a default that setup guides print
+		// (postgres:postgres, guest:guest) is allowed. The user ends at
+		// the first ':' and the password may hold more, as RFC 3986
+		// allows, and '#', which people leave unencoded in a DSN. The scheme is ASCII, so a match begins at most 20
+		// bytes before "://".
+		id:          "url-password",
+		description: "password in a URL",
+		pattern:     lazyRegexp{expr: `\b[a-zA-Z][a-zA-Z0-9+.-]{1,19}://[^\s:@/?#'"\x60<>]{0,128}:([^\s@/?'"\x60<>]{3,256})@[^\s:@/?#'"\x60<>]`},
+		keywords:    []string{"://"},
+		before:      20,
+		allow: []*allowlist{
+			{secret: &lazyRegexp{expr: `^(?:(?i:admin|changeit|default|guest|mysql|pass|passwd|password|postgres|pwd|redis|root|secret|test|user|username)|` +
+				`\$\{?\w+\}?|\$\(.*\)|%\(?\w*\)?s|\{\{.*\}\}|\{\w*\}|\[\w*\])$`}},
+			&lorePlaceholders,
+		},
+	},
+	{
+		// lore's own: the credentials of an HTTP Authorization header,
+		// wherever one is written: a request ("Authorization: Bearer …"),
+		// a curl -H, a dictionary or a call in code ("Authorization":
+		// "Basic …", Header.Set("Authorization", "Token …")). gitleaks'
+		// curl-auth-header finds them in curl commands only. A reference
+		// (Bearer $TOKEN, Bearer ${token}, Bearer <token>) has no
+		// credential; a placeholder (YOUR_TOKEN, ACCESS_TOKEN, xxxx) and
+		// the examples of RFC 7617 and of many guides (Aladdin:open
+		// sesame, user:pass, username:password) are allowed.
+		id:          "authorization-header",
+		description: "credentials in an HTTP Authorization header",
+		pattern: lazyRegexp{expr: `(?i)\bauthorization['"\x60]?[ \t]*(?:[:=,]|=>)[ \t]*['"\x60]?` +
+			`(?:basic[ \t]+([a-z0-9+/]{8,1000}={0,3})|(?:bearer|token)[ \t]+([\w~.+/-]{8,1000}={0,3}))(?:[\x60'"\s;,<]|\\[nr]|$)`},
+		entropy:  2.75,
+		keywords: []string{"authorization"},
+		allow: []*allowlist{
+			{secret: &lazyRegexp{expr: `^(?:[A-Z_]+|[a-z_-]+|QWxhZGRpbjpvcGVuIHNlc2FtZQ==|dXNlcjpwYXNz|dXNlcm5hbWU6cGFzc3dvcmQ=)$`}},
+			&lorePlaceholders,
+		},
+	},
+	{
+		// The user and password given to curl with -u or --user, on the
+		// command's line or up to five continued lines later.
+		// Changed from gitleaks: the expression begins with "curl", not
+		// "\bcurl\b", so that Go's regexp searches for the literal
+		// rather than trying every byte of a text that holds it; the
+		// runs before -u are lazy, as in gitleaks' curl-auth-header, so
+		// that of two curl commands a few lines apart the first one's
+		// user is found too (greedy, the match ran on to the second's,
+		// and the first was found only once that was redacted); and '<'
+		// may follow the secret, as in the other rules.
+		id:          "curl-auth-user",
+		description: "user and password given to curl",
+		pattern: lazyRegexp{expr: `curl\b(?:.*?|.*?(?:[\r\n]{1,2}.*?){1,5})[ \t\n\r](?:-u|--user)(?:=|[ \t]{0,5})` +
+			`("(:[^"]{3,}|[^:"]{3,}:|[^:"]{3,}:[^"]{3,})"|'([^:']{3,}:[^']{3,})'|((?:"[^"]{3,}"|'[^']{3,}'|[\w$@.-]+):(?:"[^"]{3,}"|'[^']{3,}'|[\w${}@.-]+)))(?:[\s<]|\z)`},
+		entropy:  2,
+		keywords: []string{"curl"},
+		allow: []*allowlist{{secret: &lazyRegexp{expr: `[^:]+:(?:change(?:it|me)|pass(?:word)?|pwd|test|token|\*+|x+)|` +
+			`['"]?<[^>]+>['"]?:['"]?<[^>]+>|<[^:]+:[^>]+>['"]?|` +
+			`[^:]+:\[[^]]+]|` +
+			`['"]?[^:]+['"]?:['"]?\$(?:\d|\w+|\{(?:\d|\w+)})['"]?|` +
+			`\$\([^)]+\):\$\([^)]+\)|` +
+			`['"]?\$?{{[^}]+}}['"]?:['"]?\$?{{[^}]+}}['"]?`}}},
+	},
+	{
+		// lore's own: Django's SECRET_KEY setting (or Flask's
+		// app.config['SECRET_KEY']) given as a quoted string. Django's
+		// keys hold punctuation (!@#$%^&*(-_=+)) that the generic rule's
+		// values may not, so it missed them; gitleaks' later
+		// django-insecure-secret-key finds only the development keys
+		// that begin "django-insecure-". Words alone ('change-me',
+		// 'dev-secret-key') are not keys.
+		id:          "django-secret-key",
+		description: "Django secret key",
+		pattern:     lazyRegexp{expr: `SECRET_KEY['"\]]{0,2}[ \t]*(?::[ \t]*\w+[ \t]*)?=[ \t]*[bru]?(?:"([^"\s]{8,250})"|'([^'\s]{8,250})')`},
+		entropy:     3,
+		keywords:    []string{"secret_key"},
+		allow: []*allowlist{
+			{secret: &lazyRegexp{expr: `^[a-zA-Z_.-]+$`}},
+			&lorePlaceholders,
+		},
+	},
+	{
 		// Changed from gitleaks: "pwd" is among the names; the pattern is
 		// in assignment form (see assignment); and a fourth allowlist,
 		// lore's, accepts placeholders and references to the environment.
