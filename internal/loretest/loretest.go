@@ -205,6 +205,60 @@ func (r *Repo) AssertClean() {
 	}
 }
 
+// Holding returns where the repository holds needle, compared without
+// regard to ASCII case: each object in its object store, loose or packed,
+// reachable or not (git cat-file --batch-all-objects), as "object <hash>
+// (<type>)"; and each file of its worktree and git directory as it lies
+// on disk (the index, logs, COMMIT_EDITMSG, lore's state), by its path
+// relative to the worktree. It returns nothing when needle is nowhere.
+func (r *Repo) Holding(needle string) []string {
+	r.t.Helper()
+	lower := bytes.ToLower([]byte(needle))
+	var where []string
+	cmd := r.Command("", "cat-file", "--batch-all-objects", "--batch", "--unordered")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		r.t.Fatalf("git cat-file --batch-all-objects: %v\n%s", err, errOut.String())
+	}
+	for rest := out.Bytes(); len(rest) > 0; {
+		header, body, ok := bytes.Cut(rest, []byte("\n"))
+		var hash, typ string
+		var size int
+		if _, err := fmt.Sscanf(string(header), "%s %s %d", &hash, &typ, &size); !ok || err != nil || size+1 > len(body) {
+			r.t.Fatalf("git cat-file --batch: cannot read %q", header)
+		}
+		if bytes.Contains(bytes.ToLower(body[:size]), lower) {
+			where = append(where, "object "+hash+" ("+typ+")")
+		}
+		rest = body[size+1:]
+	}
+	objects := filepath.Join(r.Dir, ".git", "objects")
+	err := filepath.WalkDir(r.Dir, func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && p == objects:
+			return filepath.SkipDir // compressed: read through git above
+		case !d.Type().IsRegular():
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(bytes.ToLower(data), lower) {
+			rel, _ := filepath.Rel(r.Dir, p)
+			where = append(where, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return where
+}
+
 // Populate commits n files spread over nested directories
 // (dir<i%3>/sub<i%5>/file-<i>.txt): a worktree and an index with some
 // depth to them.

@@ -3,6 +3,7 @@ package loretest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,4 +54,31 @@ func TestGoldenComparesByteForByte(t *testing.T) {
 	if !probe.Failed() {
 		t.Error("a missing line break went unnoticed")
 	}
+}
+
+// TestHoldingFindsAValueWhereverGitKeepsIt: in a loose object, a packed
+// one, an unreachable one, the worktree and the git directory; in any
+// case; and nowhere for a value the repository never held.
+func TestHoldingFindsAValueWhereverGitKeepsIt(t *testing.T) {
+	r := NewRepo(t)
+	r.Commit("initial", map[string]string{"a.txt": "the Needle-1 is here\n"})
+	want := func(needle string, n int) {
+		t.Helper()
+		if got := r.Holding(needle); len(got) != n {
+			t.Errorf("Holding(%q) = %v, want %d places", needle, got, n)
+		}
+	}
+	want("NEEDLE-1", 2) // the blob and a.txt
+	r.Git("commit", "-q", "--allow-empty", "-m", "subject with needle-2")
+	want("needle-2", 4) // the commit, COMMIT_EDITMSG and two reflogs (HEAD's and main's)
+	r.Git("gc", "-q")   // packs everything
+	if loose := r.Git("count-objects"); !strings.HasPrefix(loose, "0 objects") {
+		t.Fatalf("after git gc: %s", loose)
+	}
+	want("needle-1", 2)
+	r.Write("b.txt", "needle-3\n")
+	r.Git("add", "b.txt")
+	r.Git("rm", "-q", "--cached", "b.txt") // an unreachable blob
+	want("needle-3", 2)
+	want("needle-4", 0)
 }
