@@ -50,6 +50,24 @@
 // clone is a file under the state directory (<git-dir>/lore, or
 // .agent/.lore outside git), never committed.
 //
+// # Secrets
+//
+// Every text a caller gives lore to write is checked for credentials in
+// one place, secretCheck (secrets.go): each input type's normalize —
+// NewMemory, NewKnowledge, NewLearning, JournalEntry — passes every field
+// it takes through it, before it reads the field otherwise, so that no
+// message about a field can echo a secret either. Whatever reaches a
+// file, a commit message or a trailer is made from those fields. The
+// direct writes (AddMemory, AddKnowledge, AddLearning, AddJournal, and a
+// run's name in StartRun) refuse: an InputError naming the field and the
+// rule, never the value. Ingest redacts, with the same rules: first the
+// agent's output whole, for what is taken from it as it is (a minimal
+// failure report's stack trace), then each field of the journal entry,
+// knowledge entries and learnings its sigils and its IngestInput make —
+// which sees what the first pass could not, such as a key among a
+// sigil's comma-separated tags. IngestResult.Redacted says where each
+// secret was: its line in the output, or its field.
+//
 // # Validation
 //
 // Validate takes a list of files — the worktree's, or the staged blobs

@@ -31,17 +31,20 @@ type IngestResult struct {
 	Knowledge       []IngestedEntry `json:"knowledge"`
 	Learnings       []IngestedEntry `json:"learnings"`
 	Skipped         []string        `json:"skipped"` // sigils refused, with the reason
-	Sigils          sigils.Result   `json:"-"`
 	RunStarted      bool            `json:"run_started"`
-	// Redacted are the secrets found in the output, each replaced by
-	// [REDACTED:<rule>] before anything was read from it.
+	// Redacted are the secrets ingest found, each replaced by
+	// [REDACTED:<rule>] in what it recorded.
 	Redacted []Redaction `json:"redacted,omitempty"`
 }
 
-// Redaction is a secret ingest left out of what it recorded.
+// Redaction is a secret ingest left out of what it recorded: where it was
+// in the output ingested or, for one that came from elsewhere (an
+// IngestInput field such as TaskID), the field it was found in. Never the
+// value.
 type Redaction struct {
-	Rule string `json:"rule"`
-	Line int    `json:"line"` // in the output ingested
+	Rule  string `json:"rule"`
+	Line  int    `json:"line,omitempty"`  // in the output ingested; 0 when it was not there
+	Field string `json:"field,omitempty"` // the field it was found in, when Line is 0
 }
 
 // IngestedEntry is one knowledge entry or learning an ingest handled.
@@ -61,14 +64,16 @@ const MinimalFailureReason = "Task failed (no structured report)"
 // dedup) and the learnings (skipping near-duplicates). Recording the same
 // run and iteration again changes nothing.
 func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
-	// Secrets never reach the journal, a knowledge entry or a learning: the
-	// output is redacted before its sigils are read.
+	// Secrets never reach git or the terminal through ingest. The output
+	// is redacted before its sigils are read, for what is taken from it
+	// whole (a minimal failure report's stack trace); then every field
+	// of what they yield, and every field of in, is checked as a direct
+	// command's input is, redacting what the first pass could not see
+	// (a token right against a tag, a tag split from its sigil).
 	output, found := secrets.Redact(in.Output)
 	sig := sigils.Parse(output)
-	out := &IngestResult{Sigils: sig}
-	for _, f := range found {
-		out.Redacted = append(out.Redacted, Redaction{Rule: f.Rule, Line: f.Line})
-	}
+	out := &IngestResult{}
+	check := &secretCheck{redact: true}
 	entry := JournalEntry{
 		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
 		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
@@ -96,7 +101,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		}
 		entry.Failure.RetrySuggestion = sig.RetrySuggestion
 	}
-	entry, err := entry.normalize()
+	entry, err := entry.normalize(check)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -111,9 +116,9 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	// Sigils that do not make a valid entry are reported, not fatal.
 	var knowledge []NewKnowledge
 	for _, k := range sig.Knowledge {
-		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: in.FeatureID, Body: k.Body}.normalize()
+		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: entry.FeatureID, Body: k.Body}.normalize(check)
 		if err != nil {
-			out.Skipped = append(out.Skipped, fmt.Sprintf("knowledge %q: %s", k.Title, inputMessage(err)))
+			out.Skipped = append(out.Skipped, fmt.Sprintf("knowledge %q: %s", nk.Title, inputMessage(err)))
 			continue
 		}
 		knowledge = mergeSameTitle(knowledge, nk)
@@ -121,9 +126,9 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	var learnings []NewLearning
 	var dups Duplicates
 	for _, l := range sig.Learnings {
-		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: entry.TaskID, Body: l.Body, Runs: []string{entry.RunID}}.normalize()
+		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: entry.TaskID, Body: l.Body, Runs: []string{entry.RunID}}.normalize(check)
 		if err != nil {
-			out.Skipped = append(out.Skipped, fmt.Sprintf("learning (%s): %s", l.Category, inputMessage(err)))
+			out.Skipped = append(out.Skipped, fmt.Sprintf("learning (%s): %s", nl.Category, inputMessage(err)))
 			continue
 		}
 		if dups.Of(nl.Category, nl.Body) < 0 {
@@ -131,6 +136,8 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 			dups.Add(nl.Category, nl.Body)
 		}
 	}
+
+	out.Redacted = redactions(in.Output, found, check.found)
 
 	now := s.now()
 	var jplan journalPlan
@@ -196,6 +203,32 @@ func ingestSummary(e JournalEntry, kplans []knowledgePlan, lplans []learningPlan
 		lines = append(lines, "retry suggestion recorded")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// redactions says where the secrets ingest redacted were: those of the
+// first pass over the output at their line, then those found in a field,
+// at the line of the output that holds the secret, or by their field when
+// none does (a flag's value, a tag lower-cased). Each is said once.
+func redactions(output string, inOutput []secrets.Finding, inFields []fieldSecret) []Redaction {
+	var out []Redaction
+	seen := map[Redaction]bool{}
+	add := func(r Redaction) {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	for _, f := range inOutput {
+		add(Redaction{Rule: f.Rule, Line: f.Line})
+	}
+	for _, f := range inFields {
+		if i := strings.Index(output, f.secret); i >= 0 {
+			add(Redaction{Rule: f.rule, Line: 1 + strings.Count(output[:i], "\n")})
+		} else {
+			add(Redaction{Rule: f.rule, Field: f.field})
+		}
+	}
+	return out
 }
 
 // mergeSameTitle adds k to ks, folding it into an earlier entry of the

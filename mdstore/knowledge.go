@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -98,7 +99,25 @@ type NewKnowledge struct {
 	Sources []Source
 }
 
-func (in NewKnowledge) normalize() (NewKnowledge, error) {
+// normalize checks a knowledge entry to add: no secret in any field
+// (check), a title to name the file after, tags, a body cut to
+// MaxKnowledgeWords.
+func (in NewKnowledge) normalize(check *secretCheck) (NewKnowledge, error) {
+	if err := check.texts(textField{"title", &in.Title}, textField{"feature", &in.Feature}, textField{"body", &in.Body}); err != nil {
+		return in, err
+	}
+	if err := check.list("tags", &in.Tags); err != nil {
+		return in, err
+	}
+	if len(in.Sources) > 0 {
+		sources := slices.Clone(in.Sources)
+		for i := range sources {
+			if err := check.text("sources", &sources[i].Path); err != nil {
+				return in, err
+			}
+		}
+		in.Sources = sources
+	}
 	in.Title = strings.Join(strings.Fields(in.Title), " ")
 	if in.Title == "" {
 		return in, &InputError{Field: "title", Msg: "a knowledge entry needs a title"}
@@ -119,9 +138,6 @@ func (in NewKnowledge) normalize() (NewKnowledge, error) {
 	in.Tags = tags
 	in.Feature = strings.TrimSpace(in.Feature)
 	if in.Body, err = normalizeText("body", in.Body); err != nil {
-		return in, err
-	}
-	if err := refuseSecrets("knowledge entry", append([]string{in.Title, in.Feature, in.Body}, in.Tags...)...); err != nil {
 		return in, err
 	}
 	in.Body = truncateWords(in.Body, MaxKnowledgeWords)

@@ -39,6 +39,8 @@ func (s *Store) StartRun(name string) (string, error) {
 		if name, err = NewRunID(s.random); err != nil {
 			return "", err
 		}
+	} else if err := refuseSecretIn("run", name); err != nil {
+		return "", err
 	} else if !ValidRunID(name) {
 		return "", &InputError{Field: "run", Msg: fmt.Sprintf("run name %q may only hold lowercase letters, digits, '.', '_' and '-'", name)}
 	}

@@ -2,21 +2,105 @@ package mdstore
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"lore/secrets"
 )
 
-// refuseSecrets is the error for the first secret in what a caller asked
-// lore to write as field: lore does not store credentials, and a secret in
-// a commit outlives its deletion.
-func refuseSecrets(field string, texts ...string) error {
-	for _, text := range texts {
-		if found := secrets.Scan(text); len(found) > 0 {
-			f := found[0]
-			return &InputError{Field: field, Msg: fmt.Sprintf(
-				"%s holds what looks like a %s (rule %s, line %d): lore does not store credentials; remove it, and rotate it if it is real",
-				field, f.Description, f.Rule, f.Line)}
+// A secretCheck is the one place where what a caller asks lore to write is
+// checked for credentials: lore does not store them, and a secret in a
+// commit outlives its deletion. Each input type's normalize (NewMemory,
+// NewKnowledge, NewLearning, JournalEntry) passes every field it takes
+// through text or list first, before it reads the field otherwise, so that
+// no message it gives about a field can echo a secret either. Whatever
+// reaches a file, a commit message or a trailer comes from those fields.
+//
+// A direct command refuses (the zero secretCheck): the first secret is an
+// InputError naming the field and the rule, never the value. Ingest
+// redacts: each secret is replaced by "[REDACTED:<rule>]" and kept in
+// found, for ingest to say where it was.
+type secretCheck struct {
+	redact bool
+	found  []fieldSecret
+}
+
+// fieldSecret is a secret redacted from a field.
+type fieldSecret struct {
+	field, rule string
+	// secret is the value, kept only to find where in the agent's output
+	// it came from; it is never shown.
+	secret string
+}
+
+// textField is a text field of an input: its name and where its value is.
+type textField struct {
+	name  string
+	value *string
+}
+
+// texts checks each field in turn (see text).
+func (c *secretCheck) texts(fields ...textField) error {
+	for _, f := range fields {
+		if err := c.text(f.name, f.value); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// text checks the field's value s; in redact mode it replaces each secret
+// in *s.
+func (c *secretCheck) text(field string, s *string) error {
+	if !c.redact {
+		if found := secrets.Scan(*s); len(found) > 0 {
+			return secretError(field, *s, found[0])
+		}
+		return nil
+	}
+	redacted, found := secrets.Redact(*s)
+	for _, f := range found {
+		c.found = append(c.found, fieldSecret{field: field, rule: f.Rule, secret: (*s)[f.Start:f.End]})
+	}
+	*s = redacted
+	return nil
+}
+
+// list checks each item of a list field; in redact mode it replaces *l by
+// a copy with the secrets redacted, leaving the caller's slice as it was.
+func (c *secretCheck) list(field string, l *[]string) error {
+	copied := false
+	for i := range *l {
+		item := (*l)[i]
+		if err := c.text(field, &item); err != nil {
+			return err
+		}
+		if item != (*l)[i] {
+			if !copied {
+				*l, copied = slices.Clone(*l), true
+			}
+			(*l)[i] = item
+		}
+	}
+	return nil
+}
+
+// secretError refuses a field holding a secret. It names the field, the
+// kind of credential and the rule, and the line for a text of several
+// lines; never the value.
+func secretError(field, text string, f secrets.Finding) error {
+	where := ""
+	if strings.Contains(text, "\n") {
+		where = fmt.Sprintf(", line %d", f.Line)
+	}
+	return &InputError{Field: field, Msg: fmt.Sprintf(
+		"%s holds what looks like a %s (rule %s%s): lore does not store credentials; remove it, and rotate it if it is real",
+		field, f.Description, f.Rule, where)}
+}
+
+// refuseSecretIn is the check of a single value that no input type
+// holds, such as the name of a run.
+func refuseSecretIn(field, value string) error {
+	var c secretCheck
+	return c.text(field, &value)
 }

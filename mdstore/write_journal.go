@@ -10,9 +10,30 @@ import (
 	"lore/sigils"
 )
 
-// normalize checks a journal entry to record. An empty RunID means the
-// current run (started if there is none); Iteration 0 means the next one.
-func (in JournalEntry) normalize() (JournalEntry, error) {
+// normalize checks a journal entry to record: no secret in any field
+// (check), a known outcome and difficulty, a run id that can name a
+// directory. An empty RunID means the current run (started if there is
+// none); Iteration 0 means the next one.
+func (in JournalEntry) normalize(check *secretCheck) (JournalEntry, error) {
+	err := check.texts(textField{"run_id", &in.RunID}, textField{"task_id", &in.TaskID}, textField{"feature_id", &in.FeatureID},
+		textField{"outcome", &in.Outcome}, textField{"model", &in.Model}, textField{"next_model", &in.NextModel},
+		textField{"difficulty", &in.Difficulty}, textField{"notes", &in.Notes})
+	if err == nil {
+		err = check.list("files_modified", &in.FilesModified)
+	}
+	if err == nil && in.Failure != nil {
+		f := *in.Failure // the caller's stays as it was
+		in.Failure = &f
+		err = check.texts(textField{"what_tried", &f.WhatTried}, textField{"why_failed", &f.WhyFailed},
+			textField{"error_category", &f.ErrorCategory}, textField{"stack_trace", &f.StackTrace},
+			textField{"retry_suggestion", &f.RetrySuggestion})
+		if err == nil {
+			err = check.list("relevant_files", &f.RelevantFiles)
+		}
+	}
+	if err != nil {
+		return in, err
+	}
 	if in.Outcome == "" {
 		in.Outcome = "blocked"
 	}
@@ -96,7 +117,7 @@ func nextIteration(r fileReader, run string) (int, error) {
 
 // AddJournal records one iteration, as one commit.
 func (s *Store) AddJournal(in JournalEntry) (JournalEntry, bool, *WriteResult, error) {
-	in, err := in.normalize()
+	in, err := in.normalize(&secretCheck{})
 	if err != nil {
 		return JournalEntry{}, false, nil, err
 	}

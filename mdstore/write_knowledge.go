@@ -103,7 +103,7 @@ func freeSlug(existing []Knowledge, slug string) string {
 // the same title replaces the entry's body and merges its tags; a similar
 // title with mostly the same tags updates that entry; otherwise a new file.
 func (s *Store) AddKnowledge(in NewKnowledge) (Knowledge, KnowledgeAction, *WriteResult, error) {
-	in, err := in.normalize()
+	in, err := in.normalize(&secretCheck{})
 	if err != nil {
 		return Knowledge{}, "", nil, err
 	}

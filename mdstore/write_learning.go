@@ -54,7 +54,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 // more than 80% of the words in common) exists: then that one is returned
 // with duplicate set and nothing is written.
 func (s *Store) AddLearning(in NewLearning) (l Learning, duplicate bool, res *WriteResult, err error) {
-	if in, err = in.normalize(); err != nil {
+	if in, err = in.normalize(&secretCheck{}); err != nil {
 		return Learning{}, false, nil, err
 	}
 	now := s.now()

@@ -7,26 +7,41 @@ type NewMemory struct {
 	Tags    []string
 }
 
+// normalize checks a memory to add: no secret in any field (check), a
+// known type, content, tags lore can write.
+func (in NewMemory) normalize(check *secretCheck) (NewMemory, error) {
+	typ := string(in.Type)
+	if err := check.text("type", &typ); err != nil {
+		return in, err
+	}
+	if err := check.text("content", &in.Content); err != nil {
+		return in, err
+	}
+	if err := check.list("tags", &in.Tags); err != nil {
+		return in, err
+	}
+	var err error
+	if in.Type, err = ParseMemoryType(typ); err != nil {
+		return in, err
+	}
+	if in.Content, err = normalizeText("content", in.Content); err != nil {
+		return in, err
+	}
+	if in.Tags, err = inputTags(in.Tags); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
 // AddMemory validates m, gives it an id and the creation date and adds it
 // under its section in memories.md, as one commit.
 func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
-	typ, err := ParseMemoryType(string(in.Type))
+	in, err := in.normalize(&secretCheck{})
 	if err != nil {
-		return Memory{}, nil, err
-	}
-	content, err := normalizeText("content", in.Content)
-	if err != nil {
-		return Memory{}, nil, err
-	}
-	tags, err := inputTags(in.Tags)
-	if err != nil {
-		return Memory{}, nil, err
-	}
-	if err := refuseSecrets("content", append([]string{content}, tags...)...); err != nil {
 		return Memory{}, nil, err
 	}
 	now := s.now()
-	m := Memory{Type: typ, Content: content, Tags: tags, Created: now.UTC().Format(dateLayout)}
+	m := Memory{Type: in.Type, Content: in.Content, Tags: in.Tags, Created: now.UTC().Format(dateLayout)}
 	res, err := s.write(func(tx *storeTx) error {
 		// The id is chosen once, under the lock, and kept if the commit
 		// is retried: the file may already hold this memory by then.

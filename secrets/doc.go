@@ -1,12 +1,14 @@
 // Package secrets finds credentials in text, so that lore never lets one
 // reach git through its memory files.
 //
-// Three callers use it: `lore add` and `lore knowledge add` / `lore learning
-// add` refuse text holding a secret and name the rule that matched (Scan);
+// Package mdstore checks every field of what it is asked to write: `lore
+// add`, `lore knowledge add`, `lore learning add` and `lore journal add`
+// refuse a field holding a secret and name the rule that matched (Scan);
 // `lore ingest` keeps what it records but replaces each secret with
-// "[REDACTED:<rule>]" (Redact); and `lore validate`, the pre-commit hook,
-// blocks files holding one, with "path:line" messages built from
-// Finding.Line.
+// "[REDACTED:<rule>]" (Redact). `lore validate`, which the pre-commit hook
+// runs, blocks files holding one, with "path:line" messages built from
+// Finding.Line. And cmd/lore redacts any secret an error message would
+// echo back to the terminal.
 //
 // # Where the rules come from
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/secrets"
 )
 
 // version, when set at build time with -ldflags "-X main.version=…",
@@ -108,7 +109,6 @@ func exitCode(e *env, err error) int {
 	if err == nil {
 		return exitOK
 	}
-	stderr := &terminalSafe{w: e.stderr} // a message may quote what an entry holds
 	var reported *reportedError
 	var usage *usageError
 	var input *mdstore.InputError
@@ -117,17 +117,27 @@ func exitCode(e *env, err error) int {
 	case errors.As(err, &reported):
 		return reported.code
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "Error: %s\nRun 'lore --help' for usage.\n", usage.msg)
+		printError(e, usage.msg+"\nRun 'lore --help' for usage.")
 		return exitUsage
 	case errors.As(err, &input):
-		fmt.Fprintf(stderr, "Error: %s\n", input.Msg)
+		printError(e, input.Msg)
 		return exitUsage
 	case errors.As(err, &missing):
-		fmt.Fprintf(stderr, "Error: %s not found: %s\n", kindNoun(missing.Kind), missing.ID)
+		printError(e, kindNoun(missing.Kind)+" not found: "+missing.ID)
 		return exitFailure
 	}
-	fmt.Fprintf(stderr, "Error: %s\n", err)
+	printError(e, err.Error())
 	return exitFailure
+}
+
+// printError prints "Error: msg" on stderr, with any secret in it
+// redacted: lore's own messages name a secret's rule, never its value,
+// but a value echoed back — by urfave/cli ("invalid value … for flag
+// -cost"), or as an unknown command, format or id — may be one pasted
+// in the wrong place.
+func printError(e *env, msg string) {
+	msg, _ = secrets.Redact(msg)
+	fmt.Fprintf(&terminalSafe{w: e.stderr}, "Error: %s\n", msg) // a message may quote what an entry holds
 }
 
 // hookExit keeps a hook's failure from blocking the agent: Claude Code

@@ -116,6 +116,8 @@ func TestOutputGolden(t *testing.T) {
 		{"input-unknown-type", repo, []string{"add", "x", "-t", "bogus"}, exitUsage},
 		{"input-bad-tag", repo, []string{"add", "x", "--tags", "db,a|b"}, exitUsage},
 		{"input-journal-outcome", repo, []string{"journal", "add", "--outcome", "won"}, exitUsage},
+		{"input-secret", repo, []string{"journal", "add", "--outcome", "failed", "--stack-trace", "panic: dial postgres://app:9naHVck6pbd4ZRj2@db:5432/app"}, exitUsage},
+		{"usage-secret-echoed", repo, []string{"journal", "add", "--outcome", "done", "--cost", "sk_live_pkdkdt6hLalKeYmocvNjn3yV"}, exitUsage},
 
 		{"notfound-memory", repo, []string{"show", "mem-1-abcd"}, exitFailure},
 		{"notfound-memory-delete", repo, []string{"delete", "mem-1-abcd"}, exitFailure},

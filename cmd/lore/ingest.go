@@ -156,9 +156,13 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	if n := len(res.Redacted); n > 0 {
 		var where []string
 		for _, r := range res.Redacted {
-			where = append(where, fmt.Sprintf("%s at line %d", r.Rule, r.Line))
+			if r.Line > 0 {
+				where = append(where, fmt.Sprintf("%s at line %d", r.Rule, r.Line))
+			} else {
+				where = append(where, fmt.Sprintf("%s in %s", r.Rule, r.Field))
+			}
 		}
-		p.notice(fmt.Sprintf("redacted %d %s in the output before recording it: %s", n, plural(n, "secret", "secrets"), strings.Join(where, ", ")))
+		p.notice(fmt.Sprintf("redacted %d %s before recording the iteration: %s", n, plural(n, "secret", "secrets"), strings.Join(where, ", ")))
 	}
 	printNotices(p, wr)
 	if opts.format == "json" {
