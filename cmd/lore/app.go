@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -99,6 +100,7 @@ func (e *reportedError) Error() string { return fmt.Sprintf("exit status %d", e.
 // run executes lore with args (without the program name) and returns the
 // exit status.
 func run(args []string, e *env) int {
+	e.argSecrets = secretsIn(args)
 	app := newApp(e)
 	err := app.Run(append([]string{"lore"}, normalizeArgs(app, args)...))
 	return exitCode(e, err)
@@ -134,10 +136,33 @@ func exitCode(e *env, err error) int {
 // redacted: lore's own messages name a secret's rule, never its value,
 // but a value echoed back — by urfave/cli ("invalid value … for flag
 // -cost"), or as an unknown command, format or id — may be one pasted
-// in the wrong place.
+// in the wrong place. A secret of the command line is replaced as it is
+// and as Go quotes it (urfave/cli quotes values with %q, whose escapes
+// can hide a secret from the rules: `\"Bearer …\"`); then the message is
+// scanned.
 func printError(e *env, msg string) {
+	for _, s := range e.argSecrets {
+		quoted := strconv.Quote(s.value)
+		for _, form := range []string{s.value, quoted[1 : len(quoted)-1]} {
+			msg = strings.ReplaceAll(msg, form, "[REDACTED:"+s.rule+"]")
+		}
+	}
 	msg, _ = secrets.Redact(msg)
 	fmt.Fprintf(&terminalSafe{w: e.stderr}, "Error: %s\n", msg) // a message may quote what an entry holds
+}
+
+// argSecret is a secret found in the command line.
+type argSecret struct{ value, rule string }
+
+// secretsIn returns the secrets the arguments hold.
+func secretsIn(args []string) []argSecret {
+	var found []argSecret
+	for _, a := range args {
+		for _, f := range secrets.Scan(a) {
+			found = append(found, argSecret{value: a[f.Start:f.End], rule: f.Rule})
+		}
+	}
+	return found
 }
 
 // hookExit keeps a hook's failure from blocking the agent: Claude Code

@@ -47,6 +47,9 @@ type env struct {
 	// in place of the command's run function (see runWith): the flag
 	// wiring's tests see what a command line turns into.
 	runCommand func(g globals, opts any) error
+	// argSecrets are the secrets the command line holds, which no error
+	// message may echo (printError); run sets them.
+	argSecrets []argSecret
 }
 
 func systemEnv() *env {

@@ -6,8 +6,10 @@ package loretest
 
 import (
 	"bytes"
+	"compress/zlib"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,41 +207,41 @@ func (r *Repo) AssertClean() {
 	}
 }
 
-// Holding returns where the repository holds needle, compared without
-// regard to ASCII case: each object in its object store, loose or packed,
-// reachable or not (git cat-file --batch-all-objects), as "object <hash>
-// (<type>)"; and each file of its worktree and git directory as it lies
-// on disk (the index, logs, COMMIT_EDITMSG, lore's state), by its path
-// relative to the worktree. It returns nothing when needle is nowhere.
-func (r *Repo) Holding(needle string) []string {
+// Holding returns where the repository holds any of needles, compared
+// without regard to ASCII case: each object in its object store, loose or
+// packed, reachable or not, as "object <hash> (<type>)"; and each file of
+// its worktree and git directory as it lies on disk (the index, logs,
+// COMMIT_EDITMSG, lore's state), by its path relative to the worktree. It
+// returns nothing when they are nowhere. Loose objects are inflated here;
+// packs, when there are any, are read with git cat-file
+// --batch-all-objects.
+func (r *Repo) Holding(needles ...string) []string {
 	r.t.Helper()
-	lower := bytes.ToLower([]byte(needle))
+	var lower [][]byte
+	for _, n := range needles {
+		lower = append(lower, bytes.ToLower([]byte(n)))
+	}
+	holds := func(data []byte) bool {
+		data = bytes.ToLower(data)
+		for _, n := range lower {
+			if bytes.Contains(data, n) {
+				return true
+			}
+		}
+		return false
+	}
 	var where []string
-	cmd := r.Command("", "cat-file", "--batch-all-objects", "--batch", "--unordered")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		r.t.Fatalf("git cat-file --batch-all-objects: %v\n%s", err, errOut.String())
-	}
-	for rest := out.Bytes(); len(rest) > 0; {
-		header, body, ok := bytes.Cut(rest, []byte("\n"))
-		var hash, typ string
-		var size int
-		if _, err := fmt.Sscanf(string(header), "%s %s %d", &hash, &typ, &size); !ok || err != nil || size+1 > len(body) {
-			r.t.Fatalf("git cat-file --batch: cannot read %q", header)
-		}
-		if bytes.Contains(bytes.ToLower(body[:size]), lower) {
-			where = append(where, "object "+hash+" ("+typ+")")
-		}
-		rest = body[size+1:]
-	}
 	objects := filepath.Join(r.Dir, ".git", "objects")
+	packs, _ := filepath.Glob(filepath.Join(objects, "pack", "*.pack"))
+	if len(packs) > 0 {
+		where = append(where, r.holdingInObjects(holds)...)
+	}
 	err := filepath.WalkDir(r.Dir, func(p string, d os.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err
-		case d.IsDir() && p == objects:
-			return filepath.SkipDir // compressed: read through git above
+		case len(packs) > 0 && d.IsDir() && p == objects:
+			return filepath.SkipDir // read through git above
 		case !d.Type().IsRegular():
 			return nil
 		}
@@ -247,7 +249,23 @@ func (r *Repo) Holding(needle string) []string {
 		if err != nil {
 			return err
 		}
-		if bytes.Contains(bytes.ToLower(data), lower) {
+		rel, _ := filepath.Rel(objects, p)
+		if dir, file, ok := strings.Cut(filepath.ToSlash(rel), "/"); ok && isHex(dir, 2) && isHex(file, 38) {
+			// A loose object: "<type> <size>\0<content>", deflated.
+			z, err := zlib.NewReader(bytes.NewReader(data))
+			if err == nil {
+				data, err = io.ReadAll(z)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			if holds(data) {
+				typ, _, _ := strings.Cut(string(data[:min(len(data), 10)]), " ")
+				where = append(where, "object "+dir+file+" ("+typ+")")
+			}
+			return nil
+		}
+		if holds(data) {
 			rel, _ := filepath.Rel(r.Dir, p)
 			where = append(where, filepath.ToSlash(rel))
 		}
@@ -255,6 +273,45 @@ func (r *Repo) Holding(needle string) []string {
 	})
 	if err != nil {
 		r.t.Fatal(err)
+	}
+	return where
+}
+
+// isHex reports whether s is n lower-case hexadecimal digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// holdingInObjects is Holding's search of every object, through git
+// cat-file --batch-all-objects.
+func (r *Repo) holdingInObjects(holds func([]byte) bool) []string {
+	r.t.Helper()
+	cmd := r.Command("", "cat-file", "--batch-all-objects", "--batch", "--unordered")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		r.t.Fatalf("git cat-file --batch-all-objects: %v\n%s", err, errOut.String())
+	}
+	var where []string
+	for rest := out.Bytes(); len(rest) > 0; {
+		header, body, ok := bytes.Cut(rest, []byte("\n"))
+		var hash, typ string
+		var size int
+		if _, err := fmt.Sscanf(string(header), "%s %s %d", &hash, &typ, &size); !ok || err != nil || size+1 > len(body) {
+			r.t.Fatalf("git cat-file --batch: cannot read %q", header)
+		}
+		if holds(body[:size]) {
+			where = append(where, "object "+hash+" ("+typ+")")
+		}
+		rest = body[size+1:]
 	}
 	return where
 }

@@ -68,7 +68,10 @@ func TestHoldingFindsAValueWhereverGitKeepsIt(t *testing.T) {
 			t.Errorf("Holding(%q) = %v, want %d places", needle, got, n)
 		}
 	}
-	want("NEEDLE-1", 2) // the blob and a.txt
+	want("NEEDLE-1", 2) // the loose blob and a.txt
+	if got := r.Holding("needle-1"); !strings.HasPrefix(got[0], "object ") || !strings.HasSuffix(got[0], "(blob)") {
+		t.Errorf("Holding names a loose object %q", got[0])
+	}
 	r.Git("commit", "-q", "--allow-empty", "-m", "subject with needle-2")
 	want("needle-2", 4) // the commit, COMMIT_EDITMSG and two reflogs (HEAD's and main's)
 	r.Git("gc", "-q")   // packs everything
@@ -78,7 +81,10 @@ func TestHoldingFindsAValueWhereverGitKeepsIt(t *testing.T) {
 	want("needle-1", 2)
 	r.Write("b.txt", "needle-3\n")
 	r.Git("add", "b.txt")
-	r.Git("rm", "-q", "--cached", "b.txt") // an unreachable blob
+	r.Git("rm", "-q", "--cached", "b.txt") // an unreachable blob, loose beside the pack
 	want("needle-3", 2)
 	want("needle-4", 0)
+	if got := r.Holding("needle-4", "needle-3"); len(got) != 2 {
+		t.Errorf("Holding of two needles = %v, want the places of either", got)
+	}
 }
