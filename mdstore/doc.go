@@ -80,7 +80,10 @@
 // memory section, tags lore would have written otherwise, size caps,
 // leftover conflict markers, unmerged paths, a superseded_by naming no
 // learning, and secrets. Errors are what lore would misread or must not
-// commit; warnings what it reads as meant.
+// commit; warnings what it reads as meant. A staged file that HEAD holds
+// as it is is marked InHead, and InChanges keeps only the problems of the
+// files a commit changes, for the pre-commit hook: what it judges is the
+// commit, not what earlier commits hold.
 //
 // # The entries cache
 //

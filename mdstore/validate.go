@@ -53,6 +53,9 @@ type File struct {
 	Data []byte
 	// Unmerged is set for a file the index holds in conflict stages.
 	Unmerged bool
+	// InHead is set for a staged file that HEAD holds as it is: the next
+	// commit does not change it (see InChanges).
+	InHead bool
 }
 
 // Size caps. An entry is a note, not a log: a file past these is a
@@ -103,6 +106,32 @@ func Validate(files []File) []Problem {
 		return out[i].Line < out[j].Line
 	})
 	return out
+}
+
+// InChanges keeps the problems of the files the next commit changes
+// (those not InHead) and counts the errors it leaves out. What a
+// pre-commit hook judges is the commit: an error already in HEAD — a
+// secret committed before the hook was installed, or with --no-verify —
+// is not this commit's doing, and refusing every later commit for it,
+// however unrelated, only teaches people to skip the hook. Validate over
+// all the files still sees them (lore validate without --staged says
+// them all).
+func InChanges(files []File, ps []Problem) (changed []Problem, errorsElsewhere int) {
+	inHead := map[string]bool{}
+	for _, f := range files {
+		if f.InHead {
+			inHead[f.Path] = true
+		}
+	}
+	for _, p := range ps {
+		switch {
+		case !inHead[p.Path]:
+			changed = append(changed, p)
+		case p.Severity == SeverityError:
+			errorsElsewhere++
+		}
+	}
+	return changed, errorsElsewhere
 }
 
 // HasErrors reports whether any problem is an error.
@@ -384,7 +413,8 @@ func bodyLine(data []byte) int {
 
 // ValidationFiles lists the store's files for Validate: every file under
 // .agent/ and every skill directory, from the worktree — or, with staged
-// set, as the git index holds them (what the next commit will contain).
+// set, as the git index holds them (what the next commit will contain),
+// each marked InHead when HEAD holds it as staged.
 func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 	dirs := append([]string{Dir}, SkillDirs...)
 	var out []File
@@ -406,7 +436,7 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 				}
 				if !seen[p] {
 					seen[p] = true
-					out = append(out, File{Path: p, Data: f.Data, Unmerged: f.Unmerged})
+					out = append(out, File{Path: p, Data: f.Data, Unmerged: f.Unmerged, InHead: f.InHead})
 				}
 			}
 		}

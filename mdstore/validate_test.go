@@ -123,3 +123,20 @@ func TestValidateLimits(t *testing.T) {
 		t.Fatal("problems are not in path and line order")
 	}
 }
+
+// TestInChangesJudgesTheCommit: of the staged files, only those the
+// commit changes have their problems reported; errors in the others are
+// counted.
+func TestInChangesJudgesTheCommit(t *testing.T) {
+	secret := "---\ntitle: \"Deploy\"\ntags: [\"deploy\"]\n---\n\nUse postgres://app:Z1U9ueHK7CN1w4zPbW@db:5432/app.\n"
+	files := []File{
+		{Path: ".agent/knowledge/old.md", Data: []byte(secret), InHead: true},
+		{Path: ".agent/knowledge/new.md", Data: []byte(strings.Replace(secret, "Deploy", "Deploy again", 1))},
+		{Path: ".agent/knowledge/untitled.md", Data: []byte("---\ntags: [\"x\"]\n---\n\nBody.\n"), InHead: true},
+	}
+	all := Validate(files)
+	changed, elsewhere := InChanges(files, all)
+	if len(all) != 3 || len(changed) != 1 || changed[0].Path != ".agent/knowledge/new.md" || changed[0].Rule != "url-password" || elsewhere != 2 {
+		t.Fatalf("all %v\nchanged %v, %d errors elsewhere", all, changed, elsewhere)
+	}
+}

@@ -18,7 +18,8 @@ func validateCommand(e *env) *cli.Command {
 		UsageText: "lore validate [--staged] [PATH...] [--format text|json]\n\n" +
 			"Prints every problem as path:line: error|warning: message and exits 1 when there is an error.\n" +
 			"--staged checks the files as the git index holds them: what the next commit will contain\n" +
-			"(the pre-commit hook runs this). PATHs limit the report to those files or directories.",
+			"(the pre-commit hook runs this), and reports problems only in the files that commit changes\n" +
+			"from HEAD. PATHs limit the report to those files or directories.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "staged", Usage: "check the staged files (the git index), not the working files"},
 			formatFlag("text", formats...),
@@ -58,7 +59,15 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 			problems = append(problems, p)
 		}
 	}
+	elsewhere := 0
+	if opts.staged {
+		problems, elsewhere = mdstore.InChanges(files, problems)
+	}
 	p := g.printer(e)
+	if elsewhere > 0 {
+		p.notice(fmt.Sprintf("%d %s in files this commit does not change %s not checked here (lore validate lists them)",
+			elsewhere, plural(elsewhere, "error", "errors"), plural(elsewhere, "is", "are")))
+	}
 	if opts.format == "json" {
 		if problems == nil {
 			problems = []mdstore.Problem{}
