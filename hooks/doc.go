@@ -10,9 +10,15 @@
 // end cannot skip it); a user's hook in another language is kept as
 // <hook>.lore-user and exec'd after lore's block. Uninstall removes the
 // block, deletes a hook that held nothing else, and puts a kept hook back.
-// The hooks call lore by name and only warn when it is not on PATH; the
-// post-* hooks start `lore index refresh` in the background and return at
-// once.
+// The hooks run the lore that installed them, by the absolute path
+// InstallGitHooks records (LoreBinary: os.Executable's answer, symlinks
+// resolved), else lore on PATH (FindLore): git run from a GUI client or an
+// IDE often has no lore on its PATH. pre-commit runs `lore validate
+// --staged`, which judges what the commit changes from HEAD, and fails
+// closed: with no lore to run it refuses the commit and says how to go on
+// (install lore, or git commit --no-verify). The post-* hooks start `lore
+// index refresh` in the background, return at once, and without lore do
+// nothing. GitHooksStatus reads back the path each hook records.
 //
 // The merge driver: .gitattributes (committed with the store, through
 // AttributesEdit) sends .agent/memories.md and .agent/**/*.md to the

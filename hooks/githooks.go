@@ -15,28 +15,36 @@ import (
 // A GitHook is a git hook lore takes part in, and the lines it runs there.
 type GitHook struct {
 	Name string
-	// Body is lore's part: shell lines run with the hook's arguments.
+	// Body is lore's part: shell lines run with the hook's arguments,
+	// after FindLore's, so $lore_bin is the lore to run or "" for none.
 	Body string
 }
 
 // GitHooks are the hooks `lore hooks install` writes. pre-commit refuses
-// a commit whose staged .agent/ files do not validate; the others bring
-// the search index up to date after git moved the worktree, in the
-// background and never failing the git command.
+// a commit whose changes to the staged .agent/ files do not validate, and
+// fails closed: with no lore to run, it refuses the commit and says how
+// to go on. The others bring the search index up to date after git moved
+// the worktree, in the background, and never fail the git command.
 var GitHooks = []GitHook{
-	{Name: "pre-commit", Body: `if command -v lore >/dev/null 2>&1; then
-	lore validate --staged || exit 1
-else
-	echo "lore hooks: lore is not on PATH; the staged .agent/ files were not validated" >&2
-fi`},
+	{Name: "pre-commit", Body: `if [ -z "$lore_bin" ]; then
+	echo "lore hooks: lore is not at ${lore_want:-a recorded path} and not on PATH, so the staged .agent/ files cannot be checked for secrets: the commit is refused." >&2
+	echo "lore hooks: install lore and run lore hooks install again (or put lore on PATH), or commit with git commit --no-verify to skip the check." >&2
+	exit 1
+fi
+"$lore_bin" validate --staged || exit 1`},
 	{Name: "post-merge", Body: refreshIndex},
 	{Name: "post-checkout", Body: refreshIndex},
 	{Name: "post-rewrite", Body: refreshIndex},
 }
 
-const refreshIndex = `if command -v lore >/dev/null 2>&1; then
-	(lore index refresh >/dev/null 2>&1 &) # in the background: never slows or fails git
+const refreshIndex = `if [ -n "$lore_bin" ]; then
+	("$lore_bin" index refresh >/dev/null 2>&1 &) # in the background: never slows or fails git
 fi`
+
+// block is lore's part of hook h, running the lore at path.
+func (h GitHook) block(lore string) string {
+	return blockStart + "\n" + FindLore(lore) + h.Body + "\n" + blockEnd + "\n"
+}
 
 // Lore's lines in a hook file sit between these markers, so that they can
 // be found, replaced and removed without touching the user's own lines.
@@ -54,6 +62,9 @@ const userHookSuffix = ".lore-user"
 type HookState struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
+	// Lore is the lore the hook runs, recorded when it was installed
+	// ("" for none: it runs lore on PATH).
+	Lore string `json:"lore,omitempty"`
 	// Installed: the file runs lore's current lines; Outdated: it runs
 	// an older version of them.
 	Installed bool `json:"installed"`
@@ -73,17 +84,19 @@ type HookChange struct {
 }
 
 // InstallGitHooks writes lore's part of every hook in GitHooks into dir,
-// creating it if needed. A hook that does not exist is created; a shell
+// creating it if needed; the hooks run the lore at path (LoreBinary; ""
+// for lore on PATH alone). A hook that does not exist is created; a shell
 // script of the user's gets lore's block right after its first line; any
 // other program is kept as <name>.lore-user and called by a new hook
-// after lore's part. Installing twice changes nothing.
-func InstallGitHooks(dir string) ([]HookChange, error) {
+// after lore's part. Installing twice changes nothing; installing with
+// another lore updates the path.
+func InstallGitHooks(dir, lore string) ([]HookChange, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var out []HookChange
 	for _, h := range GitHooks {
-		c, err := installHook(dir, h)
+		c, err := installHook(dir, h, lore)
 		if err != nil {
 			return out, err
 		}
@@ -92,10 +105,10 @@ func InstallGitHooks(dir string) ([]HookChange, error) {
 	return out, nil
 }
 
-func installHook(dir string, h GitHook) (HookChange, error) {
+func installHook(dir string, h GitHook, lore string) (HookChange, error) {
 	path := filepath.Join(dir, h.Name)
 	change := HookChange{Name: h.Name, Path: path}
-	block := blockStart + "\n" + h.Body + "\n" + blockEnd + "\n"
+	block := h.block(lore)
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -199,8 +212,9 @@ func GitHooksStatus(dir string) ([]HookState, error) {
 		}
 		text := string(data)
 		if start, end, ok := findBlock(text); ok {
-			block := blockStart + "\n" + h.Body + "\n" + blockEnd + "\n"
-			st.Installed = text[start:end] == block
+			lore, recorded := recordedLore(text[start:end])
+			st.Lore = lore
+			st.Installed = recorded && text[start:end] == h.block(lore)
 			st.Outdated = !st.Installed
 			rest := text[:start] + text[end:]
 			st.Chained = rest == shebang+"\n"+chainLine(h.Name)

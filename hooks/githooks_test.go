@@ -25,9 +25,25 @@ func actions(changes []HookChange) string {
 	return strings.Join(out, " ")
 }
 
+// standInLore is a program in a directory of its own, named lore, that
+// records its arguments in ran.txt beside it and exits 0: it stands in for
+// lore where these tests run a hook by itself (cmd/lore's tests run the
+// real lore through git).
+func standInLore(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lore")
+	script := "#!/bin/sh\necho \"$*\" >> \"$(dirname \"$0\")/ran.txt\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestInstallIntoAnEmptyDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "hooks")
-	changes, err := InstallGitHooks(dir)
+	lore := "/opt/lore's tools/bin/lore" // a quote and a space, for the shell
+	changes, err := InstallGitHooks(dir, lore)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,15 +59,23 @@ func TestInstallIntoAnEmptyDirectory(t *testing.T) {
 	if err := exec.Command("sh", "-n", filepath.Join(dir, "pre-commit")).Run(); err != nil {
 		t.Fatalf("pre-commit is not valid sh: %v", err)
 	}
-	again, err := InstallGitHooks(dir)
+	again, err := InstallGitHooks(dir, lore)
 	if err != nil || actions(again) != "pre-commit: post-merge: post-checkout: post-rewrite:" {
 		t.Fatalf("second install: %s, %v; want nothing done", actions(again), err)
 	}
 	states, _ := GitHooksStatus(dir)
 	for _, st := range states {
-		if !st.Installed || st.Shared || st.Chained {
+		if !st.Installed || st.Shared || st.Chained || st.Lore != lore {
 			t.Fatalf("status %+v", st)
 		}
+	}
+	// Installed by another lore, the hooks run that one.
+	other, err := InstallGitHooks(dir, "/usr/local/bin/lore")
+	if err != nil || actions(other) != "pre-commit:updated in post-merge:updated in post-checkout:updated in post-rewrite:updated in" {
+		t.Fatalf("install with another lore: %s, %v", actions(other), err)
+	}
+	if states, _ := GitHooksStatus(dir); !states[0].Installed || states[0].Lore != "/usr/local/bin/lore" {
+		t.Fatalf("status %+v", states[0])
 	}
 	removed, err := UninstallGitHooks(dir)
 	if err != nil || actions(removed) != "pre-commit:removed post-merge:removed post-checkout:removed post-rewrite:removed" {
@@ -68,7 +92,8 @@ func TestInstallBesideAUsersShellHook(t *testing.T) {
 	dir := t.TempDir()
 	user := "#!/bin/bash\n# the team's checks\necho user-hook-ran > \"$(dirname \"$0\")/ran\"\nexit 0\n"
 	os.WriteFile(filepath.Join(dir, "pre-commit"), []byte(user), 0o755)
-	changes, err := InstallGitHooks(dir)
+	lore := standInLore(t)
+	changes, err := InstallGitHooks(dir, lore)
 	if err != nil || !strings.HasPrefix(actions(changes), "pre-commit:added to ") {
 		t.Fatalf("install: %s, %v", actions(changes), err)
 	}
@@ -76,12 +101,15 @@ func TestInstallBesideAUsersShellHook(t *testing.T) {
 	if !strings.HasPrefix(got, "#!/bin/bash\n"+blockStart) || !strings.HasSuffix(got, user[len("#!/bin/bash\n"):]) {
 		t.Fatalf("hook after install:\n%s", got)
 	}
-	// With lore missing from PATH the block only warns, and the user's part runs.
+	// With no lore on PATH, the hook runs the lore that installed it, and
+	// then the user's part.
 	cmd := exec.Command("/bin/bash", filepath.Join(dir, "pre-commit"))
 	cmd.Env = []string{"PATH=/usr/bin:/bin"} // no lore there
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "lore is not on PATH") {
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hook run: %v\n%s", err, out)
+	}
+	if readFile(t, filepath.Join(filepath.Dir(lore), "ran.txt")) != "validate --staged\n" {
+		t.Fatal("the recorded lore did not run")
 	}
 	if readFile(t, filepath.Join(dir, "ran")) != "user-hook-ran\n" {
 		t.Fatal("the user's lines did not run")
@@ -98,13 +126,53 @@ func TestInstallBesideAUsersShellHook(t *testing.T) {
 	}
 }
 
+// TestPreCommitFailsClosed: with neither the lore that installed the hook
+// nor one on PATH, pre-commit refuses the commit and says how to go on
+// (it used to warn and let a commit carrying a token through); with the
+// recorded one gone, it falls back to lore on PATH; the other hooks never
+// fail.
+func TestPreCommitFailsClosed(t *testing.T) {
+	dir := t.TempDir()
+	gone := filepath.Join(t.TempDir(), "lore") // never created
+	if _, err := InstallGitHooks(dir, gone); err != nil {
+		t.Fatal(err)
+	}
+	runHook := func(name, path string) (string, error) {
+		cmd := exec.Command("/bin/sh", filepath.Join(dir, name))
+		cmd.Env = []string{"PATH=" + path}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := runHook("pre-commit", "/usr/bin:/bin")
+	if err == nil || !strings.Contains(out, "lore is not at "+gone+" and not on PATH") || !strings.Contains(out, "git commit --no-verify") {
+		t.Fatalf("pre-commit without lore: %v\n%s", err, out)
+	}
+	for _, h := range GitHooks[1:] {
+		if out, err := runHook(h.Name, "/usr/bin:/bin"); err != nil || out != "" {
+			t.Errorf("%s without lore: %v\n%s", h.Name, err, out)
+		}
+	}
+	onPath := standInLore(t)
+	if out, err := runHook("pre-commit", filepath.Dir(onPath)+":/usr/bin:/bin"); err != nil {
+		t.Fatalf("pre-commit with lore on PATH: %v\n%s", err, out)
+	}
+	if readFile(t, filepath.Join(filepath.Dir(onPath), "ran.txt")) != "validate --staged\n" {
+		t.Fatal("the lore on PATH did not run")
+	}
+	// A lore that fails its check fails the commit.
+	os.WriteFile(onPath, []byte("#!/bin/sh\necho 'a.md:1: error: secret' >&2\nexit 1\n"), 0o755)
+	if out, err := runHook("pre-commit", filepath.Dir(onPath)+":/usr/bin:/bin"); err == nil || !strings.Contains(out, "error: secret") {
+		t.Fatalf("pre-commit with a failing check: %v\n%s", err, out)
+	}
+}
+
 // A hook that is not a shell script is kept under another name and called
 // after lore's part; uninstall puts it back.
 func TestInstallChainsToAnotherProgram(t *testing.T) {
 	dir := t.TempDir()
 	py := "#!/usr/bin/env python3\nprint('hello')\n"
 	os.WriteFile(filepath.Join(dir, "post-merge"), []byte(py), 0o755)
-	changes, err := InstallGitHooks(dir)
+	changes, err := InstallGitHooks(dir, "")
 	if err != nil || !strings.Contains(actions(changes), "post-merge:chained to") {
 		t.Fatalf("install: %s, %v", actions(changes), err)
 	}
@@ -115,7 +183,7 @@ func TestInstallChainsToAnotherProgram(t *testing.T) {
 	if !states[1].Chained {
 		t.Fatalf("status %+v, want chained", states[1])
 	}
-	if _, err := InstallGitHooks(dir); err != nil {
+	if _, err := InstallGitHooks(dir, ""); err != nil {
 		t.Fatalf("second install: %v", err)
 	}
 	if _, err := UninstallGitHooks(dir); err != nil {
@@ -138,7 +206,7 @@ func TestInstallUpdatesAnOldBlock(t *testing.T) {
 	if !states[0].Outdated {
 		t.Fatalf("status %+v, want outdated", states[0])
 	}
-	changes, err := InstallGitHooks(dir)
+	changes, err := InstallGitHooks(dir, "")
 	if err != nil || !strings.HasPrefix(actions(changes), "pre-commit:updated in") {
 		t.Fatalf("install: %s, %v", actions(changes), err)
 	}

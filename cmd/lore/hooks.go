@@ -36,14 +36,19 @@ func hooksCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "hooks",
 		Usage: "git hooks, the merge driver and Claude Code hooks: install, uninstall, status",
-		Description: "git: pre-commit runs lore validate --staged (a commit with a broken or secret-bearing memory\n" +
-			"file is refused); post-merge, post-checkout and post-rewrite refresh the search index in the\n" +
-			"background. core.hooksPath is respected; a hook of yours is kept: lore's lines go into it\n" +
-			"between marker comments (or, for a hook that is not a shell script, yours is kept beside lore's\n" +
-			"and called after it). install also registers lore's merge driver in .git/config and adds its\n" +
-			"lines to .gitattributes (one commit). --claude: a SessionStart hook running lore prime --hook\n" +
-			"claude and a Stop hook running lore ingest --hook claude in .claude/settings.json, merged into\n" +
-			"your settings. Installing twice changes nothing; uninstall removes only what lore added.",
+		Description: "git: pre-commit runs lore validate --staged (a commit that changes a memory file so\n" +
+			"that it is broken or holds a secret is refused); post-merge, post-checkout and post-rewrite\n" +
+			"refresh the search index in the background. The hooks run the lore that installed them, by\n" +
+			"its absolute path (GUI clients and IDEs often have no lore on PATH), else lore on PATH; with\n" +
+			"neither, pre-commit refuses the commit and says so (git commit --no-verify skips it), the\n" +
+			"others do nothing. core.hooksPath is respected; a hook of yours is kept: lore's lines go into\n" +
+			"it between marker comments (or, for a hook that is not a shell script, yours is kept beside\n" +
+			"lore's and called after it). install also registers lore's merge driver in .git/config and\n" +
+			"adds its lines to .gitattributes (one commit). --claude: a SessionStart hook running lore\n" +
+			"prime --hook claude and a Stop hook running lore ingest --hook claude in\n" +
+			".claude/settings.json, merged into your settings. Installing twice changes nothing (installing\n" +
+			"with another lore records that one); uninstall removes only what lore added. status says\n" +
+			"what is installed, and which lore the hooks run.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "install",
@@ -89,7 +94,8 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		if !s.InRepository() {
 			return fmt.Errorf("lore hooks install needs a git repository (%s is not in one); use --claude for Claude Code's hooks alone", s.Root())
 		}
-		changes, err := hooks.InstallGitHooks(s.Repo().HooksDir())
+		lore := e.loreBinary()
+		changes, err := hooks.InstallGitHooks(s.Repo().HooksDir(), lore)
 		printHookChanges(p, e, changes)
 		if err != nil {
 			return err
@@ -107,8 +113,8 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		if changed {
 			fmt.Fprintf(p.out, "%s: added lore's merge lines%s\n", mdstore.AttributesPath, commitNote(res))
 		}
-		if _, err := exec.LookPath("lore"); err != nil {
-			p.notice("lore is not on PATH: the hooks call it by name (go install ./cmd/... puts it in $(go env GOPATH)/bin)")
+		if _, err := exec.LookPath("lore"); err != nil && lore == "" {
+			p.notice("cannot tell where this lore is, and lore is not on PATH: the pre-commit hook will refuse commits until it is (go install ./cmd/... puts it in $(go env GOPATH)/bin)")
 		}
 	}
 	if opts.claude {
@@ -157,6 +163,23 @@ func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
 	return nil
 }
 
+// loreBinary is the path of the running lore, symlinks resolved, for the
+// hooks to run it by (hooks.LoreBinary); "" when it cannot be told.
+func (e *env) loreBinary() string {
+	if e.executable == nil {
+		return ""
+	}
+	exe, err := e.executable()
+	if err != nil {
+		return ""
+	}
+	lore, err := hooks.LoreBinary(exe)
+	if err != nil {
+		return ""
+	}
+	return lore
+}
+
 func printHookChanges(p *printer, e *env, changes []hooks.HookChange) {
 	for _, c := range changes {
 		if c.Action != "" {
@@ -167,12 +190,17 @@ func printHookChanges(p *printer, e *env, changes []hooks.HookChange) {
 
 // hooksStatus is `lore hooks status --format json`.
 type hooksStatus struct {
-	HooksDir        string            `json:"hooks_dir,omitempty"`
-	Hooks           []hooks.HookState `json:"hooks"`
-	MergeDriver     string            `json:"merge_driver"`
-	MergeAttributes bool              `json:"merge_attributes"`
-	Claude          map[string]bool   `json:"claude"`
-	ClaudeSettings  string            `json:"claude_settings"`
+	HooksDir string            `json:"hooks_dir,omitempty"`
+	Hooks    []hooks.HookState `json:"hooks"`
+	// Lore is the lore the pre-commit hook runs, LoreFound whether it is
+	// there, LoreOnPath the one on this process's PATH it falls back to.
+	Lore            string          `json:"lore,omitempty"`
+	LoreFound       bool            `json:"lore_found"`
+	LoreOnPath      string          `json:"lore_on_path,omitempty"`
+	MergeDriver     string          `json:"merge_driver"`
+	MergeAttributes bool            `json:"merge_attributes"`
+	Claude          map[string]bool `json:"claude"`
+	ClaudeSettings  string          `json:"claude_settings"`
 }
 
 type hooksStatusOptions struct {
@@ -192,6 +220,12 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 		if st.Hooks, err = hooks.GitHooksStatus(st.HooksDir); err != nil {
 			return err
 		}
+		for _, h := range st.Hooks {
+			if h.Name == "pre-commit" {
+				st.Lore, st.LoreFound = h.Lore, h.Lore != "" && hooks.LoreFound(h.Lore)
+			}
+		}
+		st.LoreOnPath, _ = exec.LookPath("lore")
 	}
 	if st.MergeAttributes, err = hooks.HasMergeAttributes(s); err != nil {
 		return err
@@ -223,6 +257,7 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 			}
 			fmt.Fprintf(p.out, "  %-14s %s\n", h.Name+":", state)
 		}
+		fmt.Fprintf(p.out, "  %-14s %s\n", "runs:", loreState(e, st))
 	}
 	driver := "not registered in this clone (lore hooks install)"
 	if st.MergeDriver != "" {
@@ -243,6 +278,23 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 	}
 	fmt.Fprintf(p.out, "Claude Code:  %s (%s)\n", strings.Join(claude, ", "), relPath(e, st.ClaudeSettings))
 	return nil
+}
+
+// loreState says which lore the hooks run and whether it is there.
+func loreState(e *env, st hooksStatus) string {
+	fallback := "and lore is not on PATH either: the pre-commit hook refuses commits until lore hooks install is run again"
+	if st.LoreOnPath != "" {
+		fallback = "so the hooks run lore on PATH, " + relPath(e, st.LoreOnPath)
+	}
+	switch {
+	case st.Lore == "" && st.LoreOnPath != "":
+		return "lore on PATH, " + relPath(e, st.LoreOnPath) + " (no path recorded)"
+	case st.Lore == "":
+		return "lore on PATH, which has none: the pre-commit hook refuses commits until lore hooks install is run again"
+	case st.LoreFound:
+		return st.Lore
+	}
+	return st.Lore + ", which is missing, " + fallback
 }
 
 // relPath shows path relative to the working directory when it is below it.

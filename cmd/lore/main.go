@@ -43,6 +43,9 @@ type env struct {
 	// buildInfo reads how the binary was built, for lore --version; nil
 	// is a build that recorded nothing.
 	buildInfo func() (*debug.BuildInfo, bool)
+	// executable says where the running lore is (os.Executable), for
+	// the hooks to run it by path; nil when it cannot be told.
+	executable func() (string, error)
 	// runCommand, when set, is handed the options a command's flags built
 	// in place of the command's run function (see runWith): the flag
 	// wiring's tests see what a command line turns into.
@@ -68,6 +71,7 @@ func systemEnv() *env {
 		stdoutTerminal: isTerminal(os.Stdout),
 		stderrTerminal: isTerminal(os.Stderr),
 		buildInfo:      debug.ReadBuildInfo,
+		executable:     os.Executable,
 	}
 }
 
