@@ -76,6 +76,7 @@ type memoriesFile struct {
 type memoryBlock struct {
 	id         string
 	start, end int
+	line       int // of the heading
 }
 
 // sectionSpan locates a "## <Section>" header line.
@@ -174,7 +175,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 		}
 		b := cur
 		cur = nil
-		f.blocks = append(f.blocks, memoryBlock{id: b.id, start: b.line.start, end: b.lastEnd})
+		f.blocks = append(f.blocks, memoryBlock{id: b.id, start: b.line.start, end: b.lastEnd, line: b.line.number})
 		if len(b.content) == 0 {
 			warn(b.line.number, "memory %s has no content lines (\"> …\"); skipped", b.id)
 			return
@@ -444,30 +445,57 @@ func insertParsed(f *memoriesFile, m Memory) []byte {
 	return splice(src, len(src), len(src), sep+section)
 }
 
-// RemoveMemory returns src without the blocks headed "### id" (and the
-// blank line before each), and whether there was one.
+// RemoveMemory returns src without the memory with that id, and whether
+// there was one: the block list and show read as it (the first valid block
+// with the id, or the first block with it when none is valid) and the
+// blank line before it. A later block with the same id, which a hand edit
+// or a merge can leave, stays.
 func RemoveMemory(src []byte, id string) ([]byte, bool) {
 	f := parseMemories(src, "")
-	out := src
-	found := false
-	// From the last block to the first, so earlier offsets stay valid.
-	for i := len(f.blocks) - 1; i >= 0; i-- {
-		b := f.blocks[i]
+	b, ok := f.shownBlock(id)
+	if !ok {
+		return src, false
+	}
+	return f.remove(b), true
+}
+
+// shownBlock is the block of the memory with that id as list and show
+// read it: the first valid block with the id, or else the first block.
+func (f *memoriesFile) shownBlock(id string) (memoryBlock, bool) {
+	line := 0
+	for _, m := range f.memories {
+		if m.ID == id {
+			line = m.Line
+			break
+		}
+	}
+	first, found := memoryBlock{}, false
+	for _, b := range f.blocks {
 		if b.id != id {
 			continue
 		}
-		found = true
-		start := b.start
-		if start > 0 && out[start-1] == '\n' {
-			// The blank line written before the block when it was added.
-			prev := bytes.LastIndexByte(out[:start-1], '\n') + 1
-			if strings.TrimSpace(string(out[prev:start])) == "" {
-				start = prev
-			}
+		if b.line == line {
+			return b, true
 		}
-		out = splice(out, start, b.end, "")
+		if !found {
+			first, found = b, true
+		}
 	}
-	return out, found
+	return first, found
+}
+
+// remove returns the file without block b and the blank line before it.
+func (f *memoriesFile) remove(b memoryBlock) []byte {
+	src := f.src
+	start := b.start
+	if start > 0 && src[start-1] == '\n' {
+		// The blank line written before the block when it was added.
+		prev := bytes.LastIndexByte(src[:start-1], '\n') + 1
+		if strings.TrimSpace(string(src[prev:start])) == "" {
+			start = prev
+		}
+	}
+	return splice(src, start, b.end, "")
 }
 
 func splice(src []byte, start, end int, insert string) []byte {

@@ -207,3 +207,57 @@ func TestStoreInSubdirectoryOfRepository(t *testing.T) {
 		t.Fatalf("status: %s", got)
 	}
 }
+
+// TestDeleteRemovesTheMemoryShownNotItsDuplicate: a hand edit or a merge
+// can leave two blocks with one id. list and show read the first valid
+// one; delete removes that one alone, and its commit says which line.
+func TestDeleteRemovesTheMemoryShownNotItsDuplicate(t *testing.T) {
+	r := loretest.NewRepo(t)
+	const id = "mem-1737372000-a1b2"
+	src := "# Memories\n\n## Patterns\n\n### " + id + "\n> the one list shows\n<!-- tags: a | created: 2025-01-20 -->\n\n" +
+		"## Decisions\n\n## Fixes\n\n### " + id + "\n> a copy made by hand\n<!-- tags: b | created: 2025-01-20 -->\n\n## Context\n"
+	r.Commit("memories", map[string]string{MemoriesPath: src})
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	shown, _, err := s.Memory(id)
+	if err != nil || shown.Content != "the one list shows" {
+		t.Fatalf("show: %+v %v", shown, err)
+	}
+	deleted, _, err := s.DeleteMemory(id)
+	if err != nil || deleted.Content != "the one list shows" {
+		t.Fatalf("delete: %+v %v", deleted, err)
+	}
+	want := "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n### " + id + "\n> a copy made by hand\n<!-- tags: b | created: 2025-01-20 -->\n\n## Context\n"
+	if got := r.Git("show", "HEAD:"+MemoriesPath) + "\n"; got != want {
+		t.Fatalf("HEAD:\n%s", got)
+	}
+	r.AssertClean()
+	if got := r.Git("log", "-1", "--format=%b"); !strings.Contains(got, "Removed the block at .agent/memories.md:5; another block with this id, at line 13 before this commit, stays.") {
+		t.Fatalf("message body:\n%s", got)
+	}
+	// The copy is what show reads now, and a second delete removes it.
+	if again, _, err := s.Memory(id); err != nil || again.Content != "a copy made by hand" {
+		t.Fatalf("show after delete: %+v %v", again, err)
+	}
+	if _, _, err := s.DeleteMemory(id); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Git("show", "HEAD:"+MemoriesPath) + "\n"; got != "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n## Context\n" {
+		t.Fatalf("HEAD after the second delete:\n%s", got)
+	}
+}
+
+// TestDeleteSkipsABlockShowCannotRead: a first block without content is
+// not a memory; the valid block after it is the one shown and deleted.
+func TestDeleteSkipsABlockShowCannotRead(t *testing.T) {
+	r := loretest.NewRepo(t)
+	const id = "mem-1737372000-a1b2"
+	src := "# Memories\n\n## Patterns\n\n### " + id + "\n\n### " + id + "\n> valid\n<!-- tags: a | created: 2025-01-20 -->\n"
+	r.Commit("memories", map[string]string{MemoriesPath: src})
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	if _, _, err := s.DeleteMemory(id); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Git("show", "HEAD:"+MemoriesPath) + "\n"; got != "# Memories\n\n## Patterns\n\n### "+id+"\n" {
+		t.Fatalf("HEAD:\n%q", got)
+	}
+}

@@ -1,5 +1,7 @@
 package mdstore
 
+import "fmt"
+
 // NewMemory is what a caller provides to add a memory.
 type NewMemory struct {
 	Type    MemoryType
@@ -67,8 +69,10 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 	return m, res, nil
 }
 
-// DeleteMemory removes the memory's block from memories.md, as one commit.
-// It returns a NotFoundError when no block has that id.
+// DeleteMemory removes the memory's block from memories.md, as one
+// commit: the block list and show read (the first valid one with that id),
+// never a later duplicate; the commit says which line it was. It returns
+// a NotFoundError when no block has that id.
 func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 	if !ValidMemoryID(id) {
 		return Memory{}, nil, notFound(KindMemory, id)
@@ -80,13 +84,22 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 			return err
 		}
 		f := parseMemories(data, MemoriesPath)
-		if !f.ids()[id] {
+		block, ok := f.shownBlock(id)
+		if !ok {
 			return notFound(KindMemory, id)
 		}
 		deleted = Memory{ID: id}
 		for _, m := range f.memories {
 			if m.ID == id {
 				deleted = m
+				break
+			}
+		}
+		where := fmt.Sprintf("Removed the block at %s:%d", MemoriesPath, block.line)
+		for _, b := range f.blocks {
+			if b.id == id && b.line != block.line {
+				where += fmt.Sprintf("; another block with this id, at line %d before this commit, stays", b.line)
+				break
 			}
 		}
 		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
@@ -97,7 +110,7 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 		if deleted.Type != "" {
 			kind = string(deleted.Type)
 		}
-		tx.message(commitMessage("lore: delete "+kind+" "+id, deleted.Content, "Lore-Id", id, "Lore-Kind", "memory"))
+		tx.message(commitMessage("lore: delete "+kind+" "+id, where+".\n\n"+deleted.Content, "Lore-Id", id, "Lore-Kind", "memory"))
 		return nil
 	})
 	if err != nil {
