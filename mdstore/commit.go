@@ -68,9 +68,40 @@ func (t *storeTx) path(p string) string {
 	return t.prefix + "/" + p
 }
 
+// read and readDir see the store as the change builds on it: HEAD's
+// files for a commit, the index's when staging, the files on disk when
+// writing files only. Decisions (a duplicate, "unchanged", the next
+// iteration) are made from them, never from what a failed write may have
+// left on disk.
 func (t *storeTx) read(p string) ([]byte, bool, error) { return t.tx.ReadFile(t.path(p)) }
 
 func (t *storeTx) readDir(p string) ([]os.DirEntry, error) { return t.tx.ReadDir(t.path(p)) }
+
+// worktree reads the files on disk: for names a change must not take
+// (a person's uncommitted file), and for what a person may edit before
+// committing it.
+func (t *storeTx) worktree() fileReader { return worktreeReader{t} }
+
+type worktreeReader struct{ t *storeTx }
+
+func (w worktreeReader) read(p string) ([]byte, bool, error) {
+	return w.t.tx.ReadWorktreeFile(w.t.path(p))
+}
+
+func (w worktreeReader) readDir(p string) ([]os.DirEntry, error) {
+	return w.t.tx.ReadWorktreeDir(w.t.path(p))
+}
+
+// exists reports whether p is a file in the state the change builds on or
+// on disk.
+func (t *storeTx) exists(p string) (bool, error) {
+	for _, r := range []fileReader{t, t.worktree()} {
+		if _, ok, err := r.read(p); err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}
 
 func (t *storeTx) edit(p string, fn gitx.EditFunc) {
 	t.edits++
@@ -119,7 +150,9 @@ type FileEdit struct {
 // reports whether it was written.
 func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteResult, err error) {
 	res, err = s.write(func(tx *storeTx) error {
-		_, exists, err := tx.read(MemoriesPath)
+		// A memories.md on disk that is not committed is a person's (or
+		// was left by a write that failed): it is not overwritten.
+		exists, err := tx.exists(MemoriesPath)
 		if err != nil {
 			return err
 		}

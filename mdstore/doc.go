@@ -43,7 +43,14 @@
 // new one deduplicates into and its free slug, a learning's id and whether
 // it nearly duplicates another (Duplicates), a journal entry's iteration —
 // are made once, under the lock, in a plan kept across a retried commit
-// (the worktree may already hold the change by then). Store.Ingest runs
+// (the worktree may already hold the change by then). They are made from
+// the store as the commit builds on it — HEAD's files, the index's when
+// config.yaml says commit: stage, the files on disk only with commit:
+// none — never from files on disk that are not committed: those are what a
+// write that failed left behind, and a retry that took them for the store
+// would answer "unchanged" and commit nothing. Files on disk only keep
+// their names from being taken (an id, a slug), and a memory added there
+// by hand can still be deleted. Store.Ingest runs
 // the journal, knowledge and learning plans in one transaction: one commit
 // per iteration, with Run-Id, Iteration and Task-Id trailers. The same run
 // and iteration again yields no change and no commit. The current run of a

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"errors"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -23,9 +24,21 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 		if err != nil {
 			return err
 		}
-		taken := append([]Knowledge(nil), existing...)
+		// A slug is taken by an entry, by a file that does not read (it
+		// is still someone's), by one on disk only, and by the entries
+		// planned earlier in the same change.
+		taken := map[string]bool{}
+		for _, r := range []fileReader{tx, tx.worktree()} {
+			names, err := markdownFiles(r, KnowledgeDir)
+			if err != nil {
+				return err
+			}
+			for _, n := range names {
+				taken[strings.TrimSuffix(path.Base(n), ".md")] = true
+			}
+		}
 		for _, p := range planned {
-			taken = append(taken, p.entry)
+			taken[p.entry.Slug] = true
 		}
 		k := Knowledge{Title: in.Title, Tags: in.Tags, Feature: in.Feature, Body: in.Body, Sources: in.Sources, CreatedAt: now.UTC().Format(time.RFC3339)}
 		i, action := findKnowledgeDuplicate(existing, in.Title, in.Tags)
@@ -78,12 +91,8 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 	return nil
 }
 
-// freeSlug returns slug, or slug-2, slug-3… when another entry has it.
-func freeSlug(existing []Knowledge, slug string) string {
-	taken := map[string]bool{}
-	for _, k := range existing {
-		taken[k.Slug] = true
-	}
+// freeSlug returns slug, or slug-2, slug-3… when it is taken.
+func freeSlug(taken map[string]bool, slug string) string {
 	if !taken[slug] {
 		return slug
 	}
@@ -143,7 +152,7 @@ func (s *Store) DeleteKnowledge(slug string) (Knowledge, *WriteResult, error) {
 // absent.
 func (s *Store) removeFile(p string, kind Kind, id, body string) (*WriteResult, error) {
 	return s.write(func(tx *storeTx) error {
-		if _, ok, err := tx.read(p); err != nil {
+		if ok, err := tx.exists(p); err != nil {
 			return err
 		} else if !ok {
 			return notFound(kind, id)

@@ -32,7 +32,9 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 			if taken[id] {
 				return true
 			}
-			_, exists, _ := tx.read(LearningPath(id)) // a malformed file still holds its id
+			// A malformed file still holds its id, and so does one on
+			// disk only.
+			exists, _ := tx.exists(LearningPath(id))
 			return exists
 		})
 		if err != nil {

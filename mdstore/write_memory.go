@@ -1,6 +1,9 @@
 package mdstore
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // NewMemory is what a caller provides to add a memory.
 type NewMemory struct {
@@ -47,12 +50,18 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 	res, err := s.write(func(tx *storeTx) error {
 		// The id is chosen once, under the lock, and kept if the commit
 		// is retried: the file may already hold this memory by then.
+		// It is one no block has, committed or on disk.
 		if m.ID == "" {
-			data, _, err := tx.read(MemoriesPath)
-			if err != nil {
-				return err
+			taken := map[string]bool{}
+			for _, r := range []fileReader{tx, tx.worktree()} {
+				data, _, err := r.read(MemoriesPath)
+				if err != nil {
+					return err
+				}
+				maps.Copy(taken, parseMemories(data, MemoriesPath).ids())
 			}
-			if m.ID, err = newMemoryID(now, s.random, parseMemories(data, MemoriesPath).ids()); err != nil {
+			var err error
+			if m.ID, err = newMemoryID(now, s.random, taken); err != nil {
 				return err
 			}
 		}
@@ -79,13 +88,23 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 	}
 	var deleted Memory
 	res, err := s.write(func(tx *storeTx) error {
-		data, _, err := tx.read(MemoriesPath)
-		if err != nil {
-			return err
+		// The memory is looked for where the commit starts from, then on
+		// disk (a memory added by hand and not committed yet): a write
+		// that failed cannot make it "not found".
+		var f *memoriesFile
+		var block memoryBlock
+		found := false
+		for _, r := range []fileReader{tx, tx.worktree()} {
+			data, _, err := r.read(MemoriesPath)
+			if err != nil {
+				return err
+			}
+			f = parseMemories(data, MemoriesPath)
+			if block, found = f.shownBlock(id); found {
+				break
+			}
 		}
-		f := parseMemories(data, MemoriesPath)
-		block, ok := f.shownBlock(id)
-		if !ok {
+		if !found {
 			return notFound(KindMemory, id)
 		}
 		deleted = Memory{ID: id}

@@ -30,6 +30,26 @@
 // idempotent: the whole change is rebuilt and applied again when the
 // branch moved under it.
 //
+// The build function reads the state the change builds on: Tx.ReadFile and
+// Tx.ReadDir show HEAD's tree when the change is committed, the index when
+// it is staged, the worktree when only files are written. Whatever it
+// decides from them (a free id, "nothing to change", the next number)
+// holds in the commit; a file on disk that is not committed — left by a
+// write that failed, or a person's edit — is read only through
+// Tx.ReadWorktreeFile and Tx.ReadWorktreeDir, to keep from taking its
+// name. Objects read during an Update are kept until it returns, so the
+// plan does not inflate HEAD's version of a file a second time.
+//
+// The build function reads the state the change builds on: Tx.ReadFile and
+// Tx.ReadDir show HEAD's tree when the change is committed, the index when
+// it is staged, the worktree when only files are written. Whatever it
+// decides from them (a free id, "nothing to change", the next number)
+// holds in the commit; a file on disk that is not committed — left by a
+// write that failed, or a person's edit — is read only through
+// Tx.ReadWorktreeFile and Tx.ReadWorktreeDir, to keep from taking its
+// name. Objects read during an Update are kept until it returns, so the
+// plan does not inflate HEAD's version of a file a second time.
+//
 // # The protocol
 //
 //	1  index.lock         O_EXCL; held for the whole change. Busy: jittered backoff up to

@@ -29,7 +29,7 @@ func UpdateFiles(root, lockTarget string, opts Options, build func(*Tx) error) (
 	}
 	for _, e := range tx.edits {
 		full := filepath.Join(root, filepath.FromSlash(e.path))
-		old, exists, err := tx.ReadFile(e.path)
+		old, exists, err := tx.ReadWorktreeFile(e.path)
 		if err != nil {
 			return nil, err
 		}

@@ -37,15 +37,36 @@ func hashObject(typ plumbing.ObjectType, data []byte) Hash {
 }
 
 // readObject returns the content of an object of the given type.
+// During an Update every object read is kept (readCache): the build
+// function reads HEAD's version of a file, and the plan reads it again.
+// The data is shared: callers must not modify it.
 func (r *Repo) readObject(typ plumbing.ObjectType, h Hash) ([]byte, error) {
-	got, data, err := r.objects.read(h)
-	if err != nil {
-		return nil, err
+	got, data, cached := plumbing.InvalidObject, []byte(nil), false
+	if r.readCache != nil {
+		var c cachedObject
+		if c, cached = r.readCache[h]; cached {
+			got, data = c.typ, c.data
+		}
+	}
+	if !cached {
+		var err error
+		if got, data, err = r.objects.read(h); err != nil {
+			return nil, err
+		}
+		if r.readCache != nil {
+			r.readCache[h] = cachedObject{got, data}
+		}
 	}
 	if got != typ {
 		return nil, fmt.Errorf("object %s is a %s, not a %s", h, got, typ)
 	}
 	return data, nil
+}
+
+// cachedObject is an object read during an Update.
+type cachedObject struct {
+	typ  plumbing.ObjectType
+	data []byte
 }
 
 // writeObject stores data as a loose object and returns its name. The

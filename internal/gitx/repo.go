@@ -31,6 +31,8 @@ type Repo struct {
 	objects *objectDB
 	zlib    *zlib.Writer    // reused by writeObject
 	pending []pendingObject // objects written but not yet flushed
+	// readCache keeps the objects read during an Update, nil otherwise.
+	readCache map[Hash]cachedObject
 }
 
 // knownExtensions are the [extensions] lore can work with. Others (for

@@ -45,9 +45,12 @@ func (m Mode) String() string {
 type EditFunc func(old []byte, exists bool) (content []byte, keep bool, err error)
 
 // Tx collects the edits of one change. It is handed to the build function
-// of Update while the repository is locked.
+// of Update while the repository is locked, with the state the change
+// builds on (ReadFile, ReadDir).
 type Tx struct {
+	repo    *Repo // nil outside a git repository (UpdateFiles)
 	root    string
+	view    *view // nil outside a git repository: the worktree
 	edits   []fileEdit
 	message string
 }
@@ -55,32 +58,6 @@ type Tx struct {
 type fileEdit struct {
 	path string // slash-separated, relative to the worktree top
 	fn   EditFunc
-}
-
-// ReadFile returns the worktree version of path (slash-separated, relative
-// to the top of the worktree) and whether it exists.
-func (tx *Tx) ReadFile(path string) ([]byte, bool, error) {
-	data, err := os.ReadFile(filepath.Join(tx.root, filepath.FromSlash(path)))
-	if os.IsNotExist(err) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, true, nil
-}
-
-// ReadDir lists the names in the worktree directory path (slash-separated,
-// relative to the top of the worktree); a missing directory is empty.
-func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
-	entries, err := os.ReadDir(filepath.Join(tx.root, filepath.FromSlash(path)))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return entries, nil
 }
 
 // Edit registers an edit of path. Edits of the same path are composed
@@ -147,6 +124,8 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 	}
 	defer lock.rollback()
 	defer r.discardObjects()
+	r.readCache = map[Hash]cachedObject{}
+	defer func() { r.readCache = nil }()
 
 	res := &Result{Mode: opts.Mode}
 	if res.Mode == ModeCommit {
@@ -159,14 +138,16 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 		}
 	}
 	for attempt := 1; ; attempt++ {
-		tx := &Tx{root: r.WorkTree}
-		if err := build(tx); err != nil {
+		v, err := r.readView(res)
+		if err != nil {
 			return nil, err
 		}
-		if len(tx.edits) == 0 {
-			return res, nil
+		tx := &Tx{repo: r, root: r.WorkTree, view: v}
+		err = build(tx)
+		if err == nil && len(tx.edits) > 0 {
+			err = r.apply(tx, lock, res, opts)
 		}
-		err := r.apply(tx, lock, res, opts)
+		v.close()
 		if errors.Is(err, ErrRefMoved) && attempt < maxCommitAttempts {
 			continue
 		}
@@ -197,21 +178,7 @@ type planned struct {
 }
 
 func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
-	var idx *gitindex.File
-	if res.Mode != ModeFiles {
-		var err error
-		idx, err = gitindex.Open(filepath.Join(r.GitDir, "index"))
-		if idx != nil {
-			defer idx.Close()
-		}
-		if errors.Is(err, gitindex.ErrUnsupported) {
-			res.Mode = ModeFiles
-			res.Notices = append(res.Notices, fmt.Sprintf("the index uses a format lore cannot write (%v): lore wrote the files without staging them", err))
-			idx = nil
-		} else if err != nil {
-			return err
-		}
-	}
+	idx, hd, headTree := tx.view.idx, tx.view.hd, tx.view.headTree
 	if idx != nil {
 		for _, e := range tx.edits {
 			if idx.Conflicted(e.path) {
@@ -220,23 +187,8 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 			if dir, ok := idx.SparseDirFor(e.path); ok {
 				res.Mode = ModeFiles
 				res.Notices = append(res.Notices, fmt.Sprintf("%s is outside the sparse checkout (%s): lore wrote the files without staging them", e.path, dir))
-				idx.Close()
 				idx = nil
 				break
-			}
-		}
-	}
-
-	var hd head
-	headTree := ZeroHash
-	if res.Mode == ModeCommit {
-		var err error
-		if hd, err = r.readHead(); err != nil {
-			return err
-		}
-		if !hd.Commit.IsZero() {
-			if headTree, err = r.commitTree(hd.Commit); err != nil {
-				return err
 			}
 		}
 	}
@@ -328,7 +280,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 // plan reads the three versions of one file and applies the edit to each.
 func (r *Repo) plan(e fileEdit, idx *gitindex.File, headTree Hash, tx *Tx) (planned, error) {
 	p := planned{path: e.path}
-	data, exists, err := tx.ReadFile(e.path)
+	data, exists, err := tx.ReadWorktreeFile(e.path)
 	if err != nil {
 		return p, err
 	}

@@ -536,3 +536,58 @@ func TestWritesBesideRepackAndPrune(t *testing.T) {
 		t.Fatalf("HEAD holds %d notes, want 150", strings.Count(got, "\n")+1)
 	}
 }
+
+// TestBuildReadsTheStateItBuildsOn: ReadFile and ReadDir show HEAD's
+// files for a commit, the index's for a change that is staged, the disk's
+// for files only; a file left on disk is seen only through the
+// worktree readers.
+func TestBuildReadsTheStateItBuildsOn(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.Commit("memories", map[string]string{memPath: "committed\n", ".agent/knowledge/a.md": "a\n"})
+	r.Write(memPath, "committed\nstaged\n")
+	r.Git("add", memPath)
+	r.Write(memPath, "committed\nstaged\nleft on disk\n")
+	r.Write(".agent/knowledge/leftover.md", "x\n")
+	for _, c := range []struct {
+		mode      Mode
+		file, dir string
+	}{
+		{ModeCommit, "committed\n", "a.md knowledge/ memories.md"},
+		{ModeStage, "committed\nstaged\n", "a.md knowledge/ memories.md"},
+		{ModeFiles, "committed\nstaged\nleft on disk\n", "a.md leftover.md knowledge/ memories.md"},
+	} {
+		_, err := r.open().Update(Options{Mode: c.mode, LockTimeout: time.Second, Now: fixedNow}, func(tx *Tx) error {
+			data, ok, err := tx.ReadFile(memPath)
+			if err != nil || !ok || string(data) != c.file {
+				t.Errorf("%s: ReadFile = %q %v %v", c.mode, data, ok, err)
+			}
+			if data, _, _ := tx.ReadWorktreeFile(memPath); string(data) != "committed\nstaged\nleft on disk\n" {
+				t.Errorf("%s: ReadWorktreeFile = %q", c.mode, data)
+			}
+			var names []string
+			for _, dir := range []string{".agent/knowledge", ".agent"} {
+				entries, err := tx.ReadDir(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range entries {
+					name := e.Name()
+					if e.IsDir() {
+						name += "/"
+					}
+					names = append(names, name)
+				}
+			}
+			if got := strings.Join(names, " "); got != c.dir {
+				t.Errorf("%s: ReadDir = %q, want %q", c.mode, got, c.dir)
+			}
+			if _, ok, _ := tx.ReadFile(".agent/knowledge/leftover.md"); ok != (c.mode == ModeFiles) {
+				t.Errorf("%s: the leftover file is seen: %v", c.mode, ok)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -587,3 +587,51 @@ func appendIndexEntry(dst []byte, e *Entry, version uint32, prevPath string) []b
 	}
 	return dst
 }
+
+// Child is a name directly inside a directory of the index.
+type Child struct {
+	Name string
+	Dir  bool
+}
+
+// Children lists the names directly inside directory dir ("" for the top,
+// no trailing slash) as the index holds them, pending changes included:
+// each name once, in index order, and whether it is a directory (a path
+// below it, or a sparse directory entry). An entry added with git add -N
+// holds nothing yet and is left out.
+func (idx *File) Children(dir string) []Child {
+	prefix := ""
+	if dir != "" {
+		prefix = dir + "/"
+	}
+	seen := map[string]bool{}
+	var out []Child
+	add := func(rest string) {
+		name, _, below := strings.Cut(rest, "/")
+		if name == "" || seen[name] {
+			return
+		}
+		seen[name] = true
+		out = append(out, Child{Name: name, Dir: below})
+	}
+	for i := idx.search(prefix); i < idx.count; i++ {
+		p := idx.path(i)
+		if !bytes.HasPrefix(p, []byte(prefix)) {
+			break
+		}
+		path := string(p)
+		if _, changed := idx.changes[path]; changed {
+			continue
+		}
+		if e := idx.entry(i); e.ExtFlags&ExtFlagIntentToAdd != 0 {
+			continue
+		}
+		add(path[len(prefix):])
+	}
+	for path, e := range idx.changes {
+		if e != nil && strings.HasPrefix(path, prefix) {
+			add(path[len(prefix):])
+		}
+	}
+	return out
+}

@@ -316,3 +316,44 @@ func TestTruncatedIndexIsAnErrorNotACrash(t *testing.T) {
 		}
 	}
 }
+
+// TestChildrenListsADirectoryAsGitSeesIt compares Children with git
+// ls-files of the same directory, pending changes included.
+func TestChildrenListsADirectoryAsGitSeesIt(t *testing.T) {
+	r := newRepo(t)
+	for _, p := range []string{"a-b.txt", "a/x.md", "a/sub/y.md", "a/sub/z.md", "a/z.md", "ab/w.md"} {
+		r.Write(p, p+"\n")
+	}
+	r.Git("add", "-A")
+	r.Write("a/intent.md", "x\n")
+	r.Git("add", "-N", "a/intent.md")
+	idx, err := Open(filepath.Join(r.Dir, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	names := func(dir string) string {
+		var out []string
+		for _, c := range idx.Children(dir) {
+			if c.Dir {
+				c.Name += "/"
+			}
+			out = append(out, c.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := names("a"); got != "sub/ x.md z.md" {
+		t.Fatalf("a: %q (git ls-files: %q)", got, r.Git("ls-files", "a"))
+	}
+	if got := names(""); got != "README.md a-b.txt a/ ab/ src/" {
+		t.Fatalf("top: %q", got)
+	}
+	idx.Remove("a/x.md")
+	idx.Set(Entry{Mode: 0o100644, Path: "a/new.md"})
+	if got := names("a"); got != "sub/ z.md new.md" {
+		t.Fatalf("a with changes: %q", got)
+	}
+	if got := names("missing"); got != "" {
+		t.Fatalf("missing: %q", got)
+	}
+}

@@ -1,0 +1,182 @@
+package gitx
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"lore/internal/gitx/gitindex"
+)
+
+// view is the state one attempt at a change builds on, read under
+// index.lock: HEAD, its tree, the index (nil when the change does not
+// stage), and which of them Tx.ReadFile and Tx.ReadDir show.
+type view struct {
+	shows    Mode // ModeCommit: HEAD's tree; ModeStage: the index; ModeFiles: the worktree
+	hd       head
+	headTree Hash
+	idx      *gitindex.File
+}
+
+func (v *view) close() {
+	if v.idx != nil {
+		v.idx.Close()
+		v.idx = nil
+	}
+}
+
+// readView reads the state a change in mode res.Mode builds on. An index
+// lore cannot write lowers the mode to ModeFiles, with a notice.
+func (r *Repo) readView(res *Result) (*view, error) {
+	v := &view{shows: res.Mode}
+	if res.Mode != ModeFiles {
+		idx, err := gitindex.Open(filepath.Join(r.GitDir, "index"))
+		switch {
+		case errors.Is(err, gitindex.ErrUnsupported):
+			res.Mode, v.shows = ModeFiles, ModeFiles
+			res.Notices = append(res.Notices, fmt.Sprintf("the index uses a format lore cannot write (%v): lore wrote the files without staging them", err))
+		case err != nil:
+			return nil, err
+		default:
+			v.idx = idx
+		}
+	}
+	if res.Mode == ModeCommit {
+		var err error
+		if v.hd, err = r.readHead(); err != nil {
+			v.close()
+			return nil, err
+		}
+		if !v.hd.Commit.IsZero() {
+			if v.headTree, err = r.commitTree(v.hd.Commit); err != nil {
+				v.close()
+				return nil, err
+			}
+		}
+	}
+	return v, nil
+}
+
+// ReadFile returns path (slash-separated, relative to the top of the
+// worktree) as the change builds on it, and whether it exists there: HEAD's
+// version when the change is committed, the index's when it is staged, the
+// file on disk when only files are written. What a build function decides
+// from the store (a free id, "nothing to change", a duplicate) must come
+// from here: a file left on disk by a write that failed, or a person's
+// uncommitted edit, is not in the commit, and a decision made from it
+// would not hold there.
+func (tx *Tx) ReadFile(path string) ([]byte, bool, error) {
+	if tx.view == nil || tx.view.shows == ModeFiles {
+		return tx.ReadWorktreeFile(path)
+	}
+	var h Hash
+	switch tx.view.shows {
+	case ModeCommit:
+		e, ok, err := tx.repo.lookupPath(tx.view.headTree, path)
+		if err != nil || !ok || e.isTree() {
+			return nil, false, err
+		}
+		h = e.hash
+	case ModeStage:
+		e, ok := tx.view.idx.Lookup(path)
+		if !ok || e.ExtFlags&gitindex.ExtFlagIntentToAdd != 0 || e.Mode&0o170000 == 0o160000 {
+			return nil, false, nil
+		}
+		h = e.Hash
+	}
+	data, err := tx.repo.readObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, true, nil
+}
+
+// ReadDir lists the names in directory path (slash-separated, relative to
+// the top of the worktree) in the same state as ReadFile; a missing
+// directory is empty.
+func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
+	if tx.view == nil || tx.view.shows == ModeFiles {
+		return tx.ReadWorktreeDir(path)
+	}
+	var out []os.DirEntry
+	switch tx.view.shows {
+	case ModeCommit:
+		tree := tx.view.headTree
+		if path != "" && !tree.IsZero() {
+			e, ok, err := tx.repo.lookupPath(tree, path)
+			if err != nil || !ok || !e.isTree() {
+				return nil, err
+			}
+			tree = e.hash
+		}
+		if tree.IsZero() {
+			return nil, nil
+		}
+		data, err := tx.repo.readObject(plumbing.TreeObject, tree)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		entries, err := parseTree(data)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w (tree %s)", path, err, tree)
+		}
+		for _, e := range entries {
+			out = append(out, dirEntry{name: e.name, dir: e.isTree()})
+		}
+	case ModeStage:
+		for _, c := range tx.view.idx.Children(strings.TrimSuffix(path, "/")) {
+			out = append(out, dirEntry{name: c.Name, dir: c.Dir})
+		}
+	}
+	return out, nil
+}
+
+// ReadWorktreeFile returns the file on disk at path and whether it
+// exists: what a change must not overwrite by accident (a name that is
+// taken), never what it decides from.
+func (tx *Tx) ReadWorktreeFile(path string) ([]byte, bool, error) {
+	data, err := os.ReadFile(filepath.Join(tx.root, filepath.FromSlash(path)))
+	if os.IsNotExist(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, true, nil
+}
+
+// ReadWorktreeDir lists the worktree directory path; a missing directory
+// is empty.
+func (tx *Tx) ReadWorktreeDir(path string) ([]os.DirEntry, error) {
+	entries, err := os.ReadDir(filepath.Join(tx.root, filepath.FromSlash(path)))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return entries, nil
+}
+
+// dirEntry is a name listed from a tree or the index.
+type dirEntry struct {
+	name string
+	dir  bool
+}
+
+func (e dirEntry) Name() string { return e.name }
+func (e dirEntry) IsDir() bool  { return e.dir }
+func (e dirEntry) Type() fs.FileMode {
+	if e.dir {
+		return fs.ModeDir
+	}
+	return 0
+}
+func (e dirEntry) Info() (fs.FileInfo, error) {
+	return nil, fmt.Errorf("%s: listed from git, not from the file system", e.name)
+}

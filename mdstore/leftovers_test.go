@@ -1,0 +1,70 @@
+package mdstore
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"lore/internal/loretest"
+)
+
+// TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk: a write that failed (or
+// was killed) after writing the files on disk left them there, not
+// committed. The retry decides from the commit it builds on, so it does
+// the work instead of answering from the leftovers ("Knowledge
+// unchanged", "already says this", a skipped iteration, "Memory not
+// found") and committing nothing.
+func TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk(t *testing.T) {
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n"})
+	s, err := Open(r.Dir, testOptions(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Init(false); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "restart docker", Tags: []string{"docker"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _, err := s.AddJournal(JournalEntry{RunID: "run-1", Outcome: "done"})
+	if err != nil || first.Iteration != 1 {
+		t.Fatalf("%+v %v", first, err)
+	}
+	commits := func() string { return r.Git("rev-list", "--count", "HEAD") }
+
+	// What the failed attempts left on disk.
+	k := Knowledge{Slug: "cargo-bench", Title: "Cargo bench", Tags: []string{"cargo"}, Body: "Needs nightly.", CreatedAt: "2027-01-15T10:00:00Z", Path: KnowledgePath("cargo-bench")}
+	r.Write(k.Path, string(RenderKnowledge(k)))
+	l := Learning{ID: "l-abcdef", Category: "pitfall", Tags: []string{"sqlite"}, Status: "active", Body: "Foreign keys are off by default in SQLite.", CreatedAt: "2027-01-15T10:00:00Z", Path: LearningPath("l-abcdef")}
+	r.Write(l.Path, string(RenderLearning(l)))
+	r.Write(JournalPath("run-1", 2), string(RenderJournal(JournalEntry{RunID: "run-1", Iteration: 2, Outcome: "failed", FilesModified: []string{}, CreatedAt: "2027-01-15T10:00:00Z"})))
+	memories, _ := RemoveMemory([]byte(r.Read(MemoriesPath)), m.ID)
+	r.Write(MemoriesPath, string(memories))
+
+	before := commits()
+	gotK, action, res, err := s.AddKnowledge(NewKnowledge{Title: k.Title, Tags: k.Tags, Body: k.Body})
+	if err != nil || action != KnowledgeCreated || res.Commit == "" {
+		t.Errorf("knowledge: %s %+v %v (the leftover was taken for the entry)", action, res, err)
+	} else if got := r.Git("show", "HEAD:"+gotK.Path); !strings.Contains(got, `title: "Cargo bench"`) {
+		t.Errorf("HEAD:%s:\n%s", gotK.Path, got)
+	}
+	gotL, dup, res, err := s.AddLearning(NewLearning{Category: l.Category, Tags: l.Tags, Body: l.Body})
+	if err != nil || dup || res.Commit == "" || gotL.ID == l.ID {
+		t.Errorf("learning: %+v duplicate=%v %+v %v", gotL, dup, res, err)
+	}
+	je, replaced, res, err := s.AddJournal(JournalEntry{RunID: "run-1", Outcome: "done"})
+	if err != nil || je.Iteration != 2 || replaced || res.Commit == "" {
+		t.Errorf("journal: iteration %d, replaced %v, %+v %v", je.Iteration, replaced, res, err)
+	}
+	if _, res, err := s.DeleteMemory(m.ID); err != nil || res.Commit == "" {
+		t.Errorf("delete: %+v %v", res, err)
+	} else if strings.Contains(r.Git("show", "HEAD:"+MemoriesPath), m.ID) {
+		t.Errorf("%s is still in HEAD", m.ID)
+	}
+	if got, _ := strconv.Atoi(commits()); strconv.Itoa(got-4) != before {
+		t.Errorf("%d commits, want 4 more than %s", got, before)
+	}
+	r.AssertHealthy()
+}
