@@ -40,6 +40,7 @@ func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 			res.Notices = append(res.Notices, "not a git repository: lore wrote the files only (no commit)")
 		}
 	} else {
+		opts.PendingDir = s.pendingDir()
 		res, err = s.repo.Update(opts, func(tx *gitx.Tx) error {
 			return build(&storeTx{tx: tx, prefix: s.prefix})
 		})

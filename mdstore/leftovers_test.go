@@ -1,6 +1,8 @@
 package mdstore
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,4 +69,49 @@ func TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk(t *testing.T) {
 		t.Errorf("%d commits, want 4 more than %s", got, before)
 	}
 	r.AssertHealthy()
+}
+
+// TestIngestOnAFullDiskLeavesTheWorktreeAsItWas: the learning, the last
+// file of an ingest, does not fit on its file system. The journal entry
+// and the knowledge entry written before it are taken back, git status is
+// what it was, and the same ingest once there is room commits it all.
+func TestIngestOnAFullDiskLeavesTheWorktreeAsItWas(t *testing.T) {
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
+	learnings := r.Path(LearningsDir)
+	if err := os.MkdirAll(learnings, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	loretest.MountTmpfs(t, learnings, "16k")
+	filler := filepath.Join(learnings, "filler")
+	if err := os.WriteFile(filler, make([]byte, 16<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := r.Git("status", "--porcelain", "--untracked-files=all")
+	s, err := Open(r.Dir, testOptions(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := IngestInput{RunID: "run-1", TaskID: "t-1", Output: `<task-done>t-1</task-done>
+<journal>Did the thing.</journal>
+<knowledge tags="cargo" title="Cargo bench">Needs nightly.</knowledge>
+<learning category="pitfall" tags="sqlite">` + strings.Repeat("Foreign keys are off by default. ", 200) + `</learning>`}
+	if _, _, err := s.Ingest(in); err == nil || !strings.Contains(err.Error(), "no space left on device") {
+		t.Fatalf("err = %v", err)
+	}
+	if got := r.Git("status", "--porcelain", "--untracked-files=all"); got != before {
+		t.Fatalf("status after the failure:\n%s\nbefore:\n%s", got, before)
+	}
+	if _, err := os.Stat(r.Path(".git/lore/pending")); !os.IsNotExist(err) {
+		t.Errorf("pending directory left: %v", err)
+	}
+	os.Remove(filler)
+	out, res, err := s.Ingest(in)
+	if err != nil || res.Commit == "" || out.Journal.Iteration != 1 || len(out.Learnings) != 1 || out.Learnings[0].Action != "created" {
+		t.Fatalf("retry: %+v %+v %v", out, res, err)
+	}
+	if got := r.Git("show", "--name-only", "--format=", "HEAD"); strings.Count(got, "\n") != 2 {
+		t.Fatalf("the ingest committed:\n%s", got)
+	}
+	r.AssertClean()
 }

@@ -135,3 +135,7 @@ func (s *Store) StateDir() string {
 	}
 	return filepath.Join(s.root, Dir, ".lore")
 }
+
+// pendingDir holds what lore still owes the repository: the intent record
+// of a write in progress (gitx.Options.PendingDir).
+func (s *Store) pendingDir() string { return filepath.Join(s.StateDir(), "pending") }

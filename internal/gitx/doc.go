@@ -55,22 +55,34 @@
 //	1  index.lock         O_EXCL; held for the whole change. Busy: jittered backoff up to
 //	                      the lock timeout, then a LockError naming the file. Never
 //	                      removed if not ours.
-//	2  read               the index (mapped; checksum verified in the background), HEAD
-//	                      (loose ref or packed-refs), HEAD's tree along the changed paths
-//	3  plan               apply each EditFunc to the HEAD, index and worktree versions
-//	4  objects            blobs, the trees on the changed paths (others reused), the
+//	2  recover            an intent record a killed Update left (see below): finish or
+//	                      undo that change first
+//	3  read               the index (mapped; checksum verified in the background), HEAD
+//	                      (loose ref or packed-refs), HEAD's tree; the build function
+//	                      reads the state the change builds on
+//	4  plan               apply each EditFunc to the HEAD, index and worktree versions
+//	5  objects            blobs, the trees on the changed paths (others reused), the
 //	                      commit: temp files, fsynced, renamed into objects/
-//	5  worktree files     temp file, fsync, rename (fsx.WriteFile)
-//	6  index → index.lock changed entries encoded, all others copied byte for byte
-//	7  <ref>.lock         O_EXCL, compare-and-set: the branch must still be at the commit
-//	                      read in 2; the new value written and fsynced
-//	8  rename ref, rename index.lock, back to back (see below)
-//	9  fsync the ref's directory, append the reflogs (branch and HEAD)
+//	6  <ref>.lock         O_EXCL, compare-and-set: the branch must still be at the commit
+//	                      read in 3; the new value written and fsynced
+//	7  intent record      what the change is about to do, in Options.PendingDir
+//	8  worktree files     temp file, fsync, rename (fsx.WriteFile)
+//	9  index → index.lock changed entries encoded, all others copied byte for byte
+//	10 rename ref, rename index.lock, back to back (see below)
+//	11 fsync the ref's directory, remove the intent record, append the reflogs
 //
-// Before step 8 nothing git shows has changed but the files on disk. If
+// Before step 10 nothing git shows has changed but the files on disk. If
 // the branch moved (a writer that does not take index.lock, such as git
-// update-ref or a fetch), step 7 fails with ErrRefMoved and the change is
-// rebuilt from step 2, up to 10 times.
+// update-ref or a fetch), step 6 fails with ErrRefMoved and the change is
+// rebuilt from step 3, up to 10 times; the branch lock is taken before the
+// worktree is touched, so a branch that keeps moving, or a branch lock
+// another process holds, changes nothing. Any other failure before the
+// rename of the ref (a file that cannot be written, a full disk, an index
+// that cannot be written) puts back the files on disk that still hold what
+// the change wrote, from the old contents the plan read: the worktree is
+// as it was, and a retry does the work. The rename of the ref is the
+// commit point; after it a failure to put the index in place is a notice,
+// not an error, and the next Update repairs the index.
 //
 // Why the two renames are adjacent: C git's partial commit (git commit --
 // <paths>) reads the index before it takes index.lock. A reader between
@@ -81,6 +93,28 @@
 // outside it. The concurrency test once caught the wider window as MM in
 // git status.
 //
+// # The intent record
+//
+// A process killed between steps 7 and 11 cannot undo anything. The
+// record it wrote (PendingDir/intent.json) names the ref, its old and new
+// value, and for each file what was on disk before (the blob that has
+// that content, or the bytes), the blob lore wrote, and the index entry
+// before and after. The next Update (or Repo.Recover, for a command that
+// only reads) reads it under index.lock:
+//
+//	branch at the new commit   the commit landed: index entries still as before get
+//	                           the recorded new ones (stat data only for a file still
+//	                           holding what lore wrote). Left as it was, the index would
+//	                           make the person's next git commit revert lore's change.
+//	branch at the old value    the change did not land: files on disk that still hold
+//	                           what lore wrote, with the index as before, are put back
+//	branch elsewhere           the branch went on without lore; the record is dropped
+//
+// A change that stages without committing landed when the index holds
+// the recorded entries. Files someone changed since are left alone. The
+// record is not fsynced (it is for a killed process, not a lost machine),
+// and one that does not read is dropped.
+
 // # Objects
 //
 // A loose object is read from its file, a packed one by binary search in
@@ -118,9 +152,9 @@
 // 2.39's defaults make none for git add and git commit.
 //
 // A process killed at any point leaves a consistent repository: objects
-// not yet named are garbage for git gc; a worktree file written before the
-// ref moved shows as an uncommitted change; a stale index.lock stops lore
-// and git until a person removes it, as the LockError says. A killed
+// not yet named are garbage for git gc; a stale index.lock stops lore and
+// git until a person removes it, as the LockError says; lore's next write
+// then finishes or undoes the change from its intent record. A killed
 // writer's temporary worktree file is removed by the next write to the
 // same file (fsx); its temporary object files (objects/xx/tmp_obj_*) are
 // left to git gc, like C git's own. .git/config is edited the same way,

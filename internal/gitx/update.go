@@ -88,6 +88,11 @@ type Options struct {
 	Mode        Mode
 	LockTimeout time.Duration    // how long to wait for a lock held by another process
 	Now         func() time.Time // commit time unless GIT_*_DATE says otherwise
+	// PendingDir is where Update keeps its intent record (IntentFile)
+	// while it changes the files and moves the branch, and where it looks
+	// first for one that a killed Update left, to finish or undo that
+	// change. "" keeps no record: a failure is still undone, a kill is not.
+	PendingDir string
 }
 
 // Result says what an Update did.
@@ -122,12 +127,19 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lock.rollback()
+	defer func() { lock.rollback() }() // recovery may take the lock anew
 	defer r.discardObjects()
 	r.readCache = map[Hash]cachedObject{}
 	defer func() { r.readCache = nil }()
 
 	res := &Result{Mode: opts.Mode}
+	if opts.PendingDir != "" {
+		notices, err := r.recoverIntent(opts.PendingDir, &lock, opts.LockTimeout)
+		if err != nil {
+			return nil, err
+		}
+		res.Notices = append(res.Notices, notices...)
+	}
 	if res.Mode == ModeCommit {
 		if op := r.operationInProgress(); op != "" {
 			res.Mode = ModeStage
@@ -156,6 +168,27 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 		}
 		return res, nil
 	}
+}
+
+// Recover finishes or undoes a change that an Update killed in the middle
+// left recorded in opts.PendingDir (see Options.PendingDir), under
+// index.lock, and returns what it did for the person. Update does it
+// first anyway; Recover is for a command that only reads.
+func (r *Repo) Recover(opts Options) ([]string, error) {
+	if opts.PendingDir == "" {
+		return nil, nil
+	}
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = 5 * time.Second
+	}
+	lock, err := acquireLock(filepath.Join(r.GitDir, "index"), opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { lock.rollback() }()
+	r.readCache = map[Hash]cachedObject{}
+	defer func() { r.readCache = nil }()
+	return r.recoverIntent(opts.PendingDir, &lock, opts.LockTimeout)
 }
 
 // version is one version of a file: in HEAD, in the index or on disk.
@@ -274,7 +307,7 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 	if err := r.flushObjects(); err != nil {
 		return err
 	}
-	return r.stageAndMove(plans, idx, lock, hd, commit, committer, tx.message, res, opts.LockTimeout)
+	return r.stageAndMove(plans, idx, lock, hd, commit, committer, tx.message, res, opts)
 }
 
 // plan reads the three versions of one file and applies the edit to each.
@@ -353,13 +386,64 @@ func (r *Repo) plan(e fileEdit, idx *gitindex.File, headTree Hash, tx *Tx) (plan
 	return p, nil
 }
 
-// stageAndMove writes the worktree files, prepares the new index in the
-// lock file, moves the branch to commit (when there is one) and finally
-// puts the index in place. Before the branch moves nothing visible to git
-// has changed but the files on disk. The branch lock is waited for at most
-// lockTimeout, as index.lock is.
-func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result, lockTimeout time.Duration) error {
-	// 2. The files on disk.
+// testHook, when a test sets it, is called at the named points of
+// stageAndMove ("files": the files on disk are written, the branch has not
+// moved; "ref": the branch moved, the index is not in place; "index":
+// both are in place, the intent record is not removed yet), so that a test
+// can kill the process there. It is nil outside tests.
+var testHook func(point string)
+
+// stageAndMove takes the branch's lock, writes the worktree files,
+// prepares the new index in the lock file, moves the branch to commit
+// (when there is one) and finally puts the index in place. Before the
+// branch moves nothing visible to git has changed but the files on disk,
+// and a failure before then puts those back. The branch lock is waited
+// for at most lockTimeout, as index.lock is.
+func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile, hd head, commit Hash, committer signature, message string, res *Result, opts Options) error {
+	// 1. The branch: compare-and-set under its lock, its new value made
+	// durable but not yet in place. It comes first, so that a branch lock
+	// another process holds, or a branch that moved, stops the change
+	// before anything is written.
+	var u refUpdate
+	var refLock *lockFile
+	if !commit.IsZero() {
+		subject, _, _ := strings.Cut(message, "\n")
+		reflog := "commit: " + subject
+		if hd.Commit.IsZero() {
+			reflog = "commit (initial): " + subject
+		}
+		u = refUpdate{name: hd.Branch, old: hd.Commit, new: commit, committer: committer, message: reflog, logHEAD: true}
+		if hd.detached() {
+			u.name, u.logHEAD = "HEAD", false
+		}
+		var err error
+		if refLock, err = r.lockRef(u, opts.LockTimeout); err != nil {
+			return err
+		}
+		defer refLock.rollback()
+	}
+
+	// 2. The intent record, for the next Update if this process is killed
+	// from here on; and what a failure puts back.
+	in := newIntent(res.Mode, u, commit, plans, idx != nil)
+	if opts.PendingDir != "" {
+		if err := in.write(opts.PendingDir); err != nil {
+			return err
+		}
+	}
+	// fail undoes what is done before the commit point: the files on disk
+	// that still hold what this change wrote are put back.
+	fail := func(err error) error {
+		if rerr := r.rollBack(in); rerr != nil {
+			return fmt.Errorf("%w (and putting the files back failed: %v; lore tries again on its next write)", err, rerr)
+		}
+		if opts.PendingDir != "" {
+			removeIntent(opts.PendingDir)
+		}
+		return err
+	}
+
+	// 3. The files on disk.
 	var written []string
 	for _, p := range plans {
 		if p.new.same(p.work) {
@@ -368,17 +452,20 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 		full := filepath.Join(r.WorkTree, filepath.FromSlash(p.path))
 		if !p.new.exists {
 			if err := os.Remove(full); err != nil && !os.IsNotExist(err) {
-				return fmt.Errorf("remove %s: %w", p.path, err)
+				return fail(fmt.Errorf("remove %s: %w", p.path, err))
 			}
 			continue
 		}
 		if err := fsx.WriteFile(full, p.new.data, fsx.SyncData); err != nil {
-			return err
+			return fail(err)
 		}
 		written = append(written, full)
 	}
+	if testHook != nil {
+		testHook("files")
+	}
 
-	// 3. The new index, written into index.lock.
+	// 4. The new index, written into index.lock.
 	if idx != nil {
 		for _, p := range plans {
 			if !p.newIndex.exists {
@@ -396,41 +483,20 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 				full := filepath.Join(r.WorkTree, filepath.FromSlash(p.path))
 				st, err := fsx.Lstat(full)
 				if err != nil {
-					return fmt.Errorf("stat %s: %w", full, err)
+					return fail(fmt.Errorf("stat %s: %w", full, err))
 				}
 				entry.SetStat(st)
 			}
 			idx.Set(entry)
 		}
 		if err := lock.writeWith(idx.Write); err != nil {
-			return err
+			return fail(err)
 		}
 		// The index is derived state and is not fsynced, as C git does
-		// not by default; see "Durability" in docs/architecture.md.
+		// not by default; see "Durability" in the package documentation.
 		if err := lock.prepare(false); err != nil {
-			return err
+			return fail(err)
 		}
-	}
-
-	// 4. The branch: compare-and-set under its lock, its new value made
-	// durable but not yet in place.
-	var u refUpdate
-	var refLock *lockFile
-	if !commit.IsZero() {
-		subject, _, _ := strings.Cut(message, "\n")
-		reflog := "commit: " + subject
-		if hd.Commit.IsZero() {
-			reflog = "commit (initial): " + subject
-		}
-		u = refUpdate{name: hd.Branch, old: hd.Commit, new: commit, committer: committer, message: reflog, logHEAD: true}
-		if hd.detached() {
-			u.name, u.logHEAD = "HEAD", false
-		}
-		var err error
-		if refLock, err = r.lockRef(u, lockTimeout); err != nil {
-			return err
-		}
-		defer refLock.rollback()
 	}
 
 	// 5. The branch and the index are renamed into place back to back.
@@ -438,16 +504,29 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 	// the two renames a reader sees the new HEAD with the old index, and
 	// C git's partial commit (git commit -- <paths>) reads the index
 	// before it takes index.lock, so this window must stay as short as
-	// two system calls.
+	// two system calls. The rename of the branch is the commit point; a
+	// change without a commit is done when the index is in place.
 	if refLock != nil {
 		if err := refLock.publish(); err != nil {
-			return err
+			return fail(err)
+		}
+		if testHook != nil {
+			testHook("ref")
 		}
 	}
 	if idx != nil {
 		if err := lock.publish(); err != nil {
-			return err
+			if refLock == nil {
+				return fail(err)
+			}
+			// Committed: the intent record stays, and the next Update
+			// puts the index in line with the commit.
+			res.Notices = append(res.Notices, fmt.Sprintf("lore committed its change but could not update the index (%v): git status shows it as undone until lore's next write repairs the index", err))
+			idx = nil
 		}
+	}
+	if testHook != nil {
+		testHook("index")
 	}
 	// One directory fsync makes the last rename durable, and on a
 	// journaling filesystem the renames before it too: the ref's when
@@ -459,13 +538,20 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 	case len(written) > 0:
 		fsx.SyncDir(filepath.Dir(written[len(written)-1]))
 	}
+	if opts.PendingDir != "" && (idx != nil || refLock == nil) {
+		removeIntent(opts.PendingDir)
+	}
 	if refLock != nil {
 		res.Commit = commit
 		res.Branch = strings.TrimPrefix(hd.Branch, "refs/heads/")
 		if hd.detached() {
 			res.Notices = append(res.Notices, fmt.Sprintf("HEAD is detached: lore committed %s on the detached HEAD, which is on no branch", commit.String()[:7]))
 		}
-		return r.logRefUpdate(u)
+		// The commit is made: a reflog line that cannot be written is
+		// said, not an error.
+		if err := r.logRefUpdate(u); err != nil {
+			res.Notices = append(res.Notices, fmt.Sprintf("lore committed %s but could not write the reflog: %v", commit.String()[:7], err))
+		}
 	}
 	return nil
 }

@@ -263,14 +263,22 @@ func TestBranchLockHeldByAnotherProcessFailsCleanly(t *testing.T) {
 	if !errors.As(err, &lerr) || lerr.Path != refLock {
 		t.Fatalf("err = %v", err)
 	}
-	os.Remove(refLock)
 	if r.Git("rev-parse", "HEAD") != head {
 		t.Fatal("HEAD moved")
 	}
-	// The index was not replaced: git sees the file lore wrote as untracked.
+	// The branch lock is taken before anything is written: the worktree
+	// is as it was, so the retry does the work.
 	r.AssertHealthy()
-	if got := r.Git("status", "--porcelain"); got != "?? .agent/" {
+	if got := r.Git("status", "--porcelain"); got != "" {
 		t.Fatalf("status = %q", got)
+	}
+	os.Remove(refLock)
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.AssertClean()
+	if got := r.Git("show", "HEAD:"+memPath); got != "m" {
+		t.Fatalf("HEAD = %q", got)
 	}
 }
 

@@ -108,15 +108,25 @@ func (r *Repo) Command(dir string, args ...string) *exec.Cmd {
 	if dir != "" {
 		cmd.Dir = dir
 	}
+	cmd.Env = r.Environ()
+	return cmd
+}
+
+// Environ is the environment C git runs with, for another program that
+// must see the repository as git and lore do here (a lore binary, a test
+// binary run as a helper process): this process's, without its GIT_*,
+// HOME and XDG_CONFIG_HOME, plus the repository's (Getenv).
+func (r *Repo) Environ() []string {
+	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
-			cmd.Env = append(cmd.Env, kv)
+			env = append(env, kv)
 		}
 	}
 	for k, v := range r.env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+		env = append(env, k+"="+v)
 	}
-	return cmd
+	return env
 }
 
 // Git runs C git in the repository and returns its output without the

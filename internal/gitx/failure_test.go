@@ -1,0 +1,213 @@
+package gitx
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"lore/internal/loretest"
+)
+
+// The failures below are made with the real file system and C git: after
+// each, the worktree must be as it was (git status and the bytes of the
+// files), and a retry must do the work.
+
+func (r *testRepo) pendingDir() string { return filepath.Join(r.Dir, ".git", "lore", "pending") }
+
+// snapshot is what a person sees of the worktree: git status, and the
+// bytes of the file lore edits.
+func (r *testRepo) snapshot() string {
+	r.t.Helper()
+	data, err := os.ReadFile(r.Path(memPath))
+	if err != nil && !os.IsNotExist(err) {
+		r.t.Fatal(err)
+	}
+	return r.Git("status", "--porcelain", "--untracked-files=all") + "\n--- " + memPath + "\n" + string(data)
+}
+
+// TestFailureAfterTheFilesAreWrittenPutsThemBack: the second file of a
+// change cannot be written (its directory is read-only). The first was
+// written already, over a person's unstaged edit; it is put back byte for
+// byte, and the retry commits both.
+func TestFailureAfterTheFilesAreWrittenPutsThemBack(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.Commit("store", map[string]string{memPath: "committed\n", ".agent/knowledge/a.md": "a\n"})
+	r.Write(memPath, "committed\nunstaged by the person\n")
+	before := r.snapshot()
+	loretest.ReadOnly(t, r.Path(".agent/knowledge"))
+	change := func() (*Result, error) {
+		return r.open().Update(Options{Mode: ModeCommit, LockTimeout: time.Second, Now: fixedNow, PendingDir: r.pendingDir()}, func(tx *Tx) error {
+			tx.Edit(memPath, appendLine("from lore"))
+			tx.Edit(".agent/knowledge/b.md", appendLine("b"))
+			tx.SetMessage("lore: add\n")
+			return nil
+		})
+	}
+	if _, err := change(); err == nil || !strings.Contains(err.Error(), "read-only file system") {
+		t.Fatalf("err = %v", err)
+	}
+	if got := r.snapshot(); got != before {
+		t.Fatalf("after the failure:\n%s\nbefore:\n%s", got, before)
+	}
+	for _, p := range []string{".git/index.lock", ".git/refs/heads/main.lock", ".git/lore/pending"} {
+		if _, err := os.Stat(r.Path(p)); !os.IsNotExist(err) {
+			t.Errorf("%s left behind", p)
+		}
+	}
+	loretest.Unmount(t, r.Path(".agent/knowledge"))
+	if _, err := change(); err != nil {
+		t.Fatal(err)
+	}
+	r.AssertHealthy()
+	if got := r.Git("show", "HEAD:"+memPath); got != "committed\nfrom lore" {
+		t.Fatalf("HEAD = %q", got)
+	}
+	if got := r.Read(memPath); got != "committed\nunstaged by the person\nfrom lore\n" {
+		t.Fatalf("worktree = %q", got)
+	}
+	if got := r.Git("status", "--porcelain"); got != " M "+memPath {
+		t.Fatalf("status = %q", got)
+	}
+}
+
+// TestBranchThatKeepsMovingChangesNothing: another writer moves the
+// branch before every one of the ten attempts. The compare-and-set is
+// checked before anything is written, so the worktree is as it was.
+func TestBranchThatKeepsMovingChangesNothing(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.Commit("store", map[string]string{memPath: "committed\n"})
+	r.Write(memPath, "committed\nunstaged by the person\n")
+	before := r.snapshot()
+	attempts := 0
+	_, err := r.open().Update(Options{Mode: ModeCommit, LockTimeout: time.Second, Now: fixedNow, PendingDir: r.pendingDir()}, func(tx *Tx) error {
+		attempts++
+		tx.Edit(memPath, func(old []byte, exists bool) ([]byte, bool, error) {
+			if string(old) == "committed\n" { // once per attempt: HEAD's version
+				c := r.Git("commit-tree", r.Git("rev-parse", "HEAD^{tree}"), "-p", "HEAD", "-m", "concurrent")
+				r.Git("update-ref", "refs/heads/main", c)
+			}
+			return appendLine("from lore")(old, exists)
+		})
+		tx.SetMessage("lore: add\n")
+		return nil
+	})
+	if !errors.Is(err, ErrRefMoved) || attempts != maxCommitAttempts {
+		t.Fatalf("err = %v after %d attempts", err, attempts)
+	}
+	if got := r.snapshot(); got != before {
+		t.Fatalf("after the failure:\n%s\nbefore:\n%s", got, before)
+	}
+	r.AssertHealthy()
+}
+
+// killAtEnv names the point of stageAndMove where TestKilledUpdateHelper
+// kills itself; killRepoEnv its repository.
+const (
+	killAtEnv   = "GITX_TEST_KILL_AT"
+	killRepoEnv = "GITX_TEST_KILL_REPO"
+)
+
+// TestKilledUpdateHelper is the process TestKilledUpdateIsFinishedOrUndone
+// runs and kills: it adds a line to memories.md and is killed (SIGKILL,
+// which nothing can catch) at the point killAtEnv names.
+func TestKilledUpdateHelper(t *testing.T) {
+	point := os.Getenv(killAtEnv)
+	if point == "" {
+		t.Skip("a helper process of TestKilledUpdateIsFinishedOrUndone")
+	}
+	testHook = func(p string) {
+		if p == point {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
+	dir := os.Getenv(killRepoEnv)
+	repo, err := Discover(dir, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = repo.Update(Options{Mode: ModeCommit, LockTimeout: time.Second, PendingDir: filepath.Join(dir, ".git", "lore", "pending")}, func(tx *Tx) error {
+		tx.Edit(memPath, appendLine("from the killed writer"))
+		tx.SetMessage("lore: add\n")
+		return nil
+	})
+	t.Fatalf("not killed at %q: %v", point, err)
+}
+
+// TestKilledUpdateIsFinishedOrUndone kills an Update at each step of
+// stageAndMove. The person removes the index.lock it left (as lore's
+// message says), then lore runs again: a change whose branch had not
+// moved is undone on disk, one whose branch moved gets its index, so that
+// a commit of other work by C git does not revert it.
+func TestKilledUpdateIsFinishedOrUndone(t *testing.T) {
+	for _, c := range []struct {
+		point     string
+		committed bool
+	}{
+		{"files", false},
+		{"ref", true},
+		{"index", true},
+	} {
+		t.Run(c.point, func(t *testing.T) {
+			r := newTestRepoWithCommit(t)
+			r.Commit("store", map[string]string{memPath: "committed\n"})
+			r.Write(memPath, "committed\nunstaged by the person\n")
+			before := r.snapshot()
+			head := r.Git("rev-parse", "HEAD")
+
+			cmd := exec.Command(os.Args[0], "-test.run=^TestKilledUpdateHelper$")
+			cmd.Env = append(r.Environ(), killAtEnv+"="+c.point, killRepoEnv+"="+r.Dir)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("helper was not killed: %v\n%s", err, out)
+			}
+			if _, err := os.Stat(r.Path(".git/lore/pending/" + IntentFile)); err != nil {
+				t.Fatalf("no intent record: %v", err)
+			}
+			if moved := r.Git("rev-parse", "HEAD") != head; moved != c.committed {
+				t.Fatalf("branch moved: %v", moved)
+			}
+			os.Remove(r.Path(".git/index.lock")) // the person's recovery
+
+			notices, err := r.open().Recover(Options{LockTimeout: time.Second, PendingDir: r.pendingDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("notices: %q", notices)
+			if _, err := os.Stat(r.pendingDir()); !os.IsNotExist(err) {
+				t.Errorf("pending directory left: %v", err)
+			}
+			r.AssertHealthy()
+			if !c.committed {
+				if got := r.snapshot(); got != before {
+					t.Fatalf("after recovery:\n%s\nbefore:\n%s", got, before)
+				}
+				return
+			}
+			if got := r.Git("show", "HEAD:"+memPath); got != "committed\nfrom the killed writer" {
+				t.Fatalf("HEAD = %q", got)
+			}
+			if got := r.Git("show", ":"+memPath); got != "committed\nfrom the killed writer" {
+				t.Fatalf("index = %q", got)
+			}
+			if got := r.Read(memPath); got != "committed\nunstaged by the person\nfrom the killed writer\n" {
+				t.Fatalf("worktree = %q", got)
+			}
+			// The person commits other work: the memory stays.
+			r.Write("other.txt", "other\n")
+			r.Git("add", "other.txt")
+			r.Git("commit", "-q", "-m", "other")
+			if got := r.Git("show", "HEAD:"+memPath); got != "committed\nfrom the killed writer" {
+				t.Fatalf("the person's commit reverted the memory: HEAD = %q", got)
+			}
+			if got := r.Git("status", "--porcelain"); got != " M "+memPath {
+				t.Fatalf("status = %q", got)
+			}
+		})
+	}
+}
