@@ -1,25 +1,31 @@
 package mdstore
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"lore/internal/gitx"
 )
 
 // WriteResult says what a change did in git.
 type WriteResult struct {
-	Mode    string // "commit", "stage" or "files"
+	Mode    string // "commit", "stage", "files", or "queued" (see Queued)
 	Commit  string // the new commit, "" when nothing was committed
 	Branch  string // the branch committed to, "" when detached
 	Notices []string
+	// Queued says why the change was queued instead of committed and
+	// when lore commits it ("a rebase is in progress; lore commits it
+	// when the rebase is over"). The change is acknowledged: it is in
+	// <state dir>/pending, fsynced, and the next command that finds
+	// nothing in the way commits it.
+	Queued string
 }
 
-// write runs one change: build registers edits (with store paths) and the
-// commit message. It becomes one commit, or less if the configuration or
-// the repository's state says so.
-func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
+// writeOptions are the gitx options config.yaml asks for.
+func (s *Store) writeOptions() gitx.Options {
 	opts := gitx.Options{LockTimeout: s.config.LockTimeout, Now: s.now}
 	switch s.config.Commit {
 	case CommitStage:
@@ -27,39 +33,130 @@ func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 	case CommitNone:
 		opts.Mode = gitx.ModeFiles
 	}
-	var res *gitx.Result
-	var err error
+	if s.repo != nil {
+		opts.PendingDir = s.pendingDir()
+	}
+	return opts
+}
+
+// write runs one change: build registers edits (with store paths) and the
+// commit message. It becomes one commit, or less if the configuration or
+// the repository's state says so. While git is in the middle of an
+// operation, or earlier changes are still queued, the change is queued
+// (decided, not applied) for a later command to commit; queued changes
+// are committed first.
+func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
+	opts := s.writeOptions()
 	if s.repo == nil {
 		lock := filepath.Join(s.root, Dir, ".lore")
 		stx := &storeTx{}
-		res, err = gitx.UpdateFiles(s.root, lock, opts, func(tx *gitx.Tx) error {
+		res, err := gitx.UpdateFiles(s.root, lock, opts, func(tx *gitx.Tx) error {
 			stx.tx = tx
 			return build(stx)
 		})
-		if err == nil && stx.edits > 0 {
-			res.Notices = append(res.Notices, "not a git repository: lore wrote the files only (no commit)")
+		if err != nil {
+			return nil, err
 		}
-	} else {
-		opts.PendingDir = s.pendingDir()
-		res, err = s.repo.Update(opts, func(tx *gitx.Tx) error {
-			return build(&storeTx{tx: tx, prefix: s.prefix})
-		})
+		out := &WriteResult{Mode: res.Mode.String(), Notices: res.Notices}
+		if stx.edits > 0 {
+			out.Notices = append(out.Notices, "not a git repository: lore wrote the files only (no commit)")
+		}
+		return out, nil
 	}
+
+	var notices []string
+	stuck := ""
+	if s.pending != (Pending{}) && opts.Mode == gitx.ModeCommit {
+		flushed, err := s.Flush(true)
+		notices = append(notices, flushText(flushed)...)
+		if err != nil {
+			stuck = err.Error()
+		}
+	}
+	var stx *storeTx
+	if opts.Mode == gitx.ModeCommit {
+		opts.Defer = func(d gitx.Deferral) error {
+			if stx.raw {
+				if d.Operation != "" {
+					return fmt.Errorf("%s is in progress: run this again when it is over (lore cannot keep this change for later)", d.Operation)
+				}
+				return fmt.Errorf("%s: run this again once they are committed (lore cannot keep this change for later)", d.Reason)
+			}
+			c := stx.change
+			c.Version, c.Queued, c.Reason = 1, s.now().UTC().Format(time.RFC3339), deferredText(d)
+			if err := s.enqueue(c); err != nil {
+				return err
+			}
+			s.pending.Queued++
+			return nil
+		}
+	}
+	res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
+		stx = &storeTx{tx: tx, prefix: s.prefix}
+		// Queued changes are part of the store the change builds on; a
+		// change that would commit before them is queued behind them.
+		_, deferred := tx.Deferred()
+		if deferred || s.pending.Queued > 0 {
+			q, err := s.loadQueue()
+			if err != nil {
+				return err
+			}
+			stx.overlay = q
+			if n := len(q); n > 0 && !deferred {
+				why := stuck
+				if why == "" {
+					why = "another command is committing them"
+				}
+				tx.Defer(fmt.Sprintf("%d earlier %s not committed yet (%s); lore commits it after them", n, plural(n, "change is", "changes are"), why))
+			}
+		}
+		return build(stx)
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteResult{Mode: res.Mode.String(), Branch: res.Branch, Notices: res.Notices}
+	out := &WriteResult{Mode: res.Mode.String(), Branch: res.Branch, Notices: append(notices, res.Notices...)}
 	if !res.Commit.IsZero() {
 		out.Commit = res.Commit.String()
+	}
+	if res.Deferred != nil {
+		out.Mode, out.Queued = "queued", deferredText(*res.Deferred)
 	}
 	return out, nil
 }
 
-// storeTx adapts a gitx.Tx to store paths.
+// flushText says what a flush did, for the person.
+func flushText(f *FlushResult) []string {
+	if f == nil {
+		return nil
+	}
+	out := f.Notices
+	if n := len(f.Committed); n > 0 {
+		out = append(out, fmt.Sprintf("committed %d queued %s (%s)", n, plural(n, "change", "changes"), strings.Join(f.Committed, "; ")))
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// storeTx adapts a gitx.Tx to store paths. It also keeps the change as
+// the queue would: the decided edits and the message.
 type storeTx struct {
 	tx     *gitx.Tx
 	prefix string
 	edits  int
+	change pendingChange
+	// raw is set when an edit is a function (Init's and EditFiles'
+	// edits of .gitattributes): such a change cannot be queued.
+	raw bool
+	// overlay are the queued changes, applied on top of what read and
+	// readDir show.
+	overlay []queued
 }
 
 func (t *storeTx) path(p string) string {
@@ -74,9 +171,22 @@ func (t *storeTx) path(p string) string {
 // writing files only. Decisions (a duplicate, "unchanged", the next
 // iteration) are made from them, never from what a failed write may have
 // left on disk.
-func (t *storeTx) read(p string) ([]byte, bool, error) { return t.tx.ReadFile(t.path(p)) }
+// Changes still queued are applied on top.
+func (t *storeTx) read(p string) ([]byte, bool, error) {
+	data, ok, err := t.tx.ReadFile(t.path(p))
+	if err != nil || len(t.overlay) == 0 {
+		return data, ok, err
+	}
+	return t.overlaid(p, data, ok)
+}
 
-func (t *storeTx) readDir(p string) ([]os.DirEntry, error) { return t.tx.ReadDir(t.path(p)) }
+func (t *storeTx) readDir(p string) ([]os.DirEntry, error) {
+	entries, err := t.tx.ReadDir(t.path(p))
+	if err != nil || len(t.overlay) == 0 {
+		return entries, err
+	}
+	return t.overlaidDir(p, entries)
+}
 
 // worktree reads the files on disk: for names a change must not take
 // (a person's uncommitted file), and for what a person may edit before
@@ -104,12 +214,24 @@ func (t *storeTx) exists(p string) (bool, error) {
 	return false, nil
 }
 
+// apply registers a decided edit.
+func (t *storeTx) apply(e storeEdit) {
+	t.edits++
+	t.change.Edits = append(t.change.Edits, e)
+	t.tx.Edit(t.path(e.Path), e.apply)
+}
+
+// edit registers an edit that is a function: the change cannot be queued.
 func (t *storeTx) edit(p string, fn gitx.EditFunc) {
 	t.edits++
+	t.raw = true
 	t.tx.Edit(t.path(p), fn)
 }
 
-func (t *storeTx) message(m string) { t.tx.SetMessage(m) }
+func (t *storeTx) message(m string) {
+	t.change.Message = m
+	t.tx.SetMessage(m)
+}
 
 // commitMessage builds "lore: <verb> <what> <id>", the body and the
 // trailers that make lore's commits searchable with git log --grep.
@@ -167,9 +289,7 @@ func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteRes
 		verb := "init"
 		if !exists || force {
 			created = true
-			tx.edit(MemoriesPath, func([]byte, bool) ([]byte, bool, error) {
-				return []byte(MemoriesTemplate), true, nil
-			})
+			tx.apply(storeEdit{Path: MemoriesPath, Op: opPut, Content: MemoriesTemplate})
 			if exists {
 				verb = "reinit"
 			}

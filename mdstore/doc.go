@@ -75,6 +75,34 @@
 // sigil's comma-separated tags. IngestResult.Redacted says where each
 // secret was: its line in the output, or its field.
 //
+// # The queue: writes during a merge or a rebase
+//
+// While git is in the middle of a merge, rebase, cherry-pick, revert or
+// am, a write touches neither the worktree nor the index: git merge
+// --abort or git rebase --abort would throw away a staged change with the
+// operation's own, and a commit would land in the middle of it. The write
+// decides as usual (from HEAD, plus the changes already queued, plus the
+// names the operation brings in) and the decided change — its edits
+// (storeEdit: add a memory with its id and date, remove a memory, put a
+// rendered file, create or merge a knowledge entry, remove a file) and
+// its commit message — goes to <state dir>/pending/<n>.json, written with
+// fsx and fsynced, under index.lock: it is the only copy of an
+// acknowledged write. WriteResult.Queued says so.
+//
+// Store.Flush commits the queue, oldest first, each change as its own
+// commit with its original message, by applying the same idempotent
+// edits to the HEAD of that moment; a change HEAD already holds commits
+// nothing and its file is removed all the same. The CLI flushes before
+// any command but validate (the pre-commit hook runs while git holds
+// index.lock), without waiting for a lock another process holds; a write
+// flushes first and waits. A write that finds changes still queued (a
+// flush failed: a conflicted file, a lock) is queued behind them, so the
+// order holds. Open learns all this from one read of the pending
+// directory, which exists only while something is pending (Store.Pending);
+// it also holds gitx's intent record while a write is in progress.
+// config.yaml's commit: stage and commit: none are the person's choice
+// and do what they say during an operation too.
+//
 // # Validation
 //
 // Validate takes a list of files — the worktree's, or the staged blobs

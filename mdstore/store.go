@@ -20,6 +20,8 @@ type Store struct {
 	config Config
 	now    func() time.Time
 	random io.Reader
+	// pending is what lore still owes the repository (Pending).
+	pending Pending
 }
 
 // Options are the store's sources of time and randomness (for ids), and
@@ -99,6 +101,7 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 		}
 		s.config = DefaultConfig()
 	}
+	s.readPending()
 	return s, nil
 }
 

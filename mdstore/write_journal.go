@@ -96,7 +96,7 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 		plan.entry, plan.decided = e, true
 	}
 	e := plan.entry
-	tx.edit(e.Path, func([]byte, bool) ([]byte, bool, error) { return RenderJournal(e), true, nil })
+	tx.apply(storeEdit{Path: e.Path, Op: opPut, Content: string(RenderJournal(e))})
 	return nil
 }
 

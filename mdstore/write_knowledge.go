@@ -69,25 +69,7 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 		return nil
 	}
 	k := plan.entry
-	tx.edit(k.Path, func(old []byte, exists bool) ([]byte, bool, error) {
-		if plan.action == KnowledgeCreated || !exists {
-			return RenderKnowledge(k), true, nil
-		}
-		// An update keeps what this version of the file says otherwise.
-		cur, err := parseKnowledge(old, k.Path)
-		if err != nil {
-			return RenderKnowledge(k), true, nil
-		}
-		cur.Tags = mergeTags(cur.Tags, k.Tags)
-		cur.Body, cur.UpdatedAt = k.Body, k.UpdatedAt
-		if k.Feature != "" {
-			cur.Feature = k.Feature
-		}
-		if len(k.Sources) > 0 {
-			cur.Sources = k.Sources
-		}
-		return RenderKnowledge(cur), true, nil
-	})
+	tx.apply(storeEdit{Path: k.Path, Op: opKnowledge, Knowledge: &k, Create: plan.action == KnowledgeCreated})
 	return nil
 }
 
@@ -157,7 +139,7 @@ func (s *Store) removeFile(p string, kind Kind, id, body string) (*WriteResult, 
 		} else if !ok {
 			return notFound(kind, id)
 		}
-		tx.edit(p, func([]byte, bool) ([]byte, bool, error) { return nil, false, nil })
+		tx.apply(storeEdit{Path: p, Op: opRemove})
 		tx.message(commitMessage("lore: delete "+string(kind)+" "+id, body, "Lore-Id", id, "Lore-Kind", string(kind)))
 		return nil
 	})

@@ -48,7 +48,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		return nil
 	}
 	l := plan.entry
-	tx.edit(l.Path, func([]byte, bool) ([]byte, bool, error) { return RenderLearning(l), true, nil })
+	tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(RenderLearning(l))})
 	return nil
 }
 

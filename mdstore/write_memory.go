@@ -65,9 +65,8 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 				return err
 			}
 		}
-		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
-			return addMemory(old, m), true, nil
-		})
+		added := m
+		tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemory, Memory: &added})
 		tx.message(commitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
 			"Lore-Id", m.ID, "Lore-Kind", "memory"))
 		return nil
@@ -121,10 +120,7 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 				break
 			}
 		}
-		tx.edit(MemoriesPath, func(old []byte, exists bool) ([]byte, bool, error) {
-			out, _ := RemoveMemory(old, id)
-			return out, exists, nil
-		})
+		tx.apply(storeEdit{Path: MemoriesPath, Op: opRemoveMemory, ID: id})
 		kind := "memory"
 		if deleted.Type != "" {
 			kind = string(deleted.Type)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/gitx"
 	"lore/mdstore"
 	"lore/secrets"
 )
@@ -247,9 +248,52 @@ func (g globals) open(e *env, lenient bool) (*mdstore.Store, error) {
 		return nil, err
 	}
 	if !lenient {
-		g.printer(e).warnings(s.Config().Warnings)
+		p := g.printer(e)
+		p.warnings(s.Config().Warnings)
+		flushPending(p, s)
 	}
 	return s, nil
+}
+
+// flushPending commits, first thing, the changes lore queued while git
+// was in the middle of a merge, rebase, cherry-pick, revert or am (or
+// could not sign): the command that finds nothing in the way does it. It
+// does not wait for a lock another process holds; a write commits them
+// before its own change anyway. While the operation goes on it says how
+// many are waiting. lore validate, the pre-commit hook, does not come
+// here: git holds index.lock while it runs.
+func flushPending(p *printer, s *mdstore.Store) {
+	pending := s.Pending()
+	if pending == (mdstore.Pending{}) {
+		return
+	}
+	n := pending.Queued
+	if pending.Operation != "" {
+		the := "the" + strings.TrimPrefix(pending.Operation, "a")
+		p.notice(fmt.Sprintf("%d %s queued: %s is in progress; lore commits %s when %s is over",
+			n, plural(n, "change is", "changes are"), pending.Operation, plural(n, "it", "them"), the))
+		return
+	}
+	f, err := s.Flush(false)
+	for _, n := range f.Notices {
+		p.notice(n)
+	}
+	if c := len(f.Committed); c > 0 {
+		p.notice(fmt.Sprintf("committed %d queued %s: %s", c, plural(c, "change", "changes"), strings.Join(f.Committed, "; ")))
+	}
+	var busy *gitx.LockError
+	switch {
+	case errors.As(err, &busy) && f.Left == 0:
+	case errors.As(err, &busy):
+		p.notice(fmt.Sprintf("%d %s queued; another process holds %s, lore commits %s on its next run",
+			f.Left, plural(f.Left, "change is", "changes are"), busy.Path, plural(f.Left, "it", "them")))
+	case err != nil:
+		p.notice(fmt.Sprintf("%d %s queued and could not be committed: %v", f.Left, plural(f.Left, "change is", "changes are"), err))
+	case f.Left > 0 && f.Operation != "":
+		the := "the" + strings.TrimPrefix(f.Operation, "a")
+		p.notice(fmt.Sprintf("%d %s queued: %s is in progress; lore commits %s when %s is over",
+			f.Left, plural(f.Left, "change is", "changes are"), f.Operation, plural(f.Left, "it", "them"), the))
+	}
 }
 
 func (g globals) printer(e *env) *printer {

@@ -164,7 +164,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		}
 		p.notice(fmt.Sprintf("redacted %d %s before recording the iteration: %s", n, plural(n, "secret", "secrets"), strings.Join(where, ", ")))
 	}
-	printNotices(p, wr)
+	printWrite(p, wr, "Iteration", res.Journal.Key())
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			*mdstore.IngestResult

@@ -152,7 +152,7 @@ func runJournalAdd(e *env, g globals, opts journalAddOptions) error {
 	if started {
 		p.notice("started run " + je.RunID + " (lore journal start names one)")
 	}
-	printNotices(p, res)
+	printWrite(p, res, "Journal entry", je.Key())
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {

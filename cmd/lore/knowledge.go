@@ -96,7 +96,7 @@ func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
 	if err != nil {
 		return err
 	}
-	printNotices(p, res)
+	printWrite(p, res, "Knowledge", k.Slug)
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
@@ -197,7 +197,7 @@ func runKnowledgeDelete(e *env, g globals, opts knowledgeDeleteOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	printNotices(p, res)
+	printWrite(p, res, "Deletion of knowledge", opts.slug)
 	fmt.Fprintf(p.out, "%sKnowledge deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, opts.slug))
 	return nil
 }

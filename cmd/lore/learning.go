@@ -105,7 +105,7 @@ func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
 	if err != nil {
 		return err
 	}
-	printNotices(p, res)
+	printWrite(p, res, "Learning", l.ID)
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
@@ -208,7 +208,7 @@ func runLearningDelete(e *env, g globals, opts learningDeleteOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	printNotices(p, res)
+	printWrite(p, res, "Deletion of learning", opts.id)
 	fmt.Fprintf(p.out, "%sLearning deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, opts.id))
 	return nil
 }

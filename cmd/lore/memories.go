@@ -121,7 +121,7 @@ func runAdd(e *env, g globals, opts addOptions) error {
 	if err != nil {
 		return err
 	}
-	printNotices(p, res)
+	printWrite(p, res, "Memory", m.ID)
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
@@ -287,7 +287,7 @@ func runDelete(e *env, g globals, opts deleteOptions) error {
 	if err != nil {
 		return err
 	}
-	printNotices(p, res)
+	printWrite(p, res, "Deletion of memory", opts.id)
 	fmt.Fprintf(p.out, "%sMemory deleted: %s\n", p.emoji("🗑️ "), p.paint(ansiYellow, opts.id))
 	return nil
 }

@@ -232,3 +232,15 @@ func printNotices(p *printer, res *mdstore.WriteResult) {
 		p.notice(n)
 	}
 }
+
+// printWrite is printNotices for the write of one entry, noun id
+// ("Memory", "mem-…"), and says when it was queued instead of committed:
+// "Memory queued: mem-… — a rebase is in progress; lore commits it when
+// the rebase is over". What the command prints on stdout stays the same,
+// for the scripts that read it: the change is acknowledged either way.
+func printWrite(p *printer, res *mdstore.WriteResult, noun, id string) {
+	printNotices(p, res)
+	if res != nil && res.Queued != "" {
+		p.notice(fmt.Sprintf("%s queued: %s — %s", noun, id, res.Queued))
+	}
+}

@@ -50,6 +50,12 @@
 // name. Objects read during an Update are kept until it returns, so the
 // plan does not inflate HEAD's version of a file a second time.
 //
+// A change decided during an operation is committed after it, onto a
+// branch that may hold the operation's commits again: Tx.ReadDir then
+// also lists the names in the commits the operation brings in (the
+// branch's tip before a rebase, MERGE_HEAD, CHERRY_PICK_HEAD,
+// REVERT_HEAD), so a new file does not take a name one of them has.
+//
 // # The protocol
 //
 //	1  index.lock         O_EXCL; held for the whole change. Busy: jittered backoff up to
@@ -129,8 +135,13 @@
 //	unborn branch                         first commit, no parent; the branch is created
 //	                                      with compare-and-set against "absent"
 //	detached HEAD                         commits on HEAD (under HEAD.lock) and says so
-//	merge, rebase, cherry-pick, revert,   stages instead of committing; says so
-//	am in progress
+//	merge, rebase, cherry-pick, revert,   touches neither the worktree nor the index:
+//	am in progress                        the change goes to Options.Defer (mdstore queues
+//	                                      it and commits it when the operation is over);
+//	                                      without Defer, an error. git's --abort would
+//	                                      throw away a staged change with its own, and
+//	                                      a commit would land inside the operation.
+//	                                      ModeStage still stages: the person chose it
 //	commit.gpgSign                        stages (lore does not sign); says so
 //	a conflicted path                     refuses, changes nothing
 //	an unknown required index extension,  writes files only; says so

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"lore/internal/gitx/gitconfig"
 )
 
@@ -185,9 +187,9 @@ func (r *Repo) Rel(path string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// operationInProgress names a merge, rebase, cherry-pick, revert or am that
-// git is in the middle of, or returns "".
-func (r *Repo) operationInProgress() string {
+// OperationInProgress names a merge, rebase, cherry-pick, revert or am
+// that git is in the middle of ("a merge", "a rebase"), or returns "".
+func (r *Repo) OperationInProgress() string {
 	checks := []struct{ path, name string }{
 		{"MERGE_HEAD", "a merge"},
 		{"rebase-merge", "a rebase"},
@@ -202,4 +204,24 @@ func (r *Repo) operationInProgress() string {
 		}
 	}
 	return ""
+}
+
+// incoming are the commits an operation in progress brings into the
+// branch (the branch's own tip before a rebase, the commit being merged,
+// cherry-picked or reverted): names they hold are taken, for a change
+// decided now and committed when the operation is over.
+func (r *Repo) incoming() []Hash {
+	var out []Hash
+	for _, p := range []string{"rebase-merge/orig-head", "rebase-apply/orig-head", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"} {
+		data, err := os.ReadFile(filepath.Join(r.GitDir, p))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Fields(string(data)) {
+			if plumbing.IsHash(line) {
+				out = append(out, plumbing.NewHash(line))
+			}
+		}
+	}
+	return out
 }

@@ -48,11 +48,31 @@ type EditFunc func(old []byte, exists bool) (content []byte, keep bool, err erro
 // of Update while the repository is locked, with the state the change
 // builds on (ReadFile, ReadDir).
 type Tx struct {
-	repo    *Repo // nil outside a git repository (UpdateFiles)
-	root    string
-	view    *view // nil outside a git repository: the worktree
-	edits   []fileEdit
-	message string
+	repo     *Repo // nil outside a git repository (UpdateFiles)
+	root     string
+	view     *view // nil outside a git repository: the worktree
+	edits    []fileEdit
+	message  string
+	deferral *Deferral // the change goes to Options.Defer
+}
+
+// Deferred says whether the change will go to Options.Defer instead of
+// being committed (git is in the middle of an operation, or Defer was
+// called), and why.
+func (tx *Tx) Deferred() (Deferral, bool) {
+	if tx.deferral == nil {
+		return Deferral{}, false
+	}
+	return *tx.deferral, true
+}
+
+// Defer asks Update to hand the change to Options.Defer instead of
+// committing it, for reason: a caller that keeps earlier changes for
+// later must not commit a new one before them.
+func (tx *Tx) Defer(reason string) {
+	if tx.deferral == nil {
+		tx.deferral = &Deferral{Reason: reason}
+	}
 }
 
 type fileEdit struct {
@@ -88,6 +108,13 @@ type Options struct {
 	Mode        Mode
 	LockTimeout time.Duration    // how long to wait for a lock held by another process
 	Now         func() time.Time // commit time unless GIT_*_DATE says otherwise
+	// Defer, when set, takes a change that is not to be committed now:
+	// while git is in the middle of a merge, rebase, cherry-pick, revert or
+	// am (Deferral.Operation), or when the build function asked for it
+	// (Tx.Defer). It is called under index.lock after the build function,
+	// and nothing is written: the caller keeps the change and applies it
+	// later. Without Defer such a change is an error.
+	Defer func(Deferral) error
 	// PendingDir is where Update keeps its intent record (IntentFile)
 	// while it changes the files and moves the branch, and where it looks
 	// first for one that a killed Update left, to finish or undo that
@@ -106,6 +133,17 @@ type Result struct {
 	Branch string
 	// Notices are one-line explanations of fallbacks, for the user.
 	Notices []string
+	// Deferred is set when the change went to Options.Defer instead.
+	Deferred *Deferral
+}
+
+// Deferral says why a change went to Options.Defer instead of a commit.
+type Deferral struct {
+	// Operation is the merge, rebase, cherry-pick, revert or am git is in
+	// the middle of ("a rebase", as OperationInProgress names it).
+	Operation string
+	// Reason is the build function's own (Tx.Defer).
+	Reason string
 }
 
 const maxCommitAttempts = 10
@@ -140,23 +178,40 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 		}
 		res.Notices = append(res.Notices, notices...)
 	}
+	// While git is in the middle of an operation lore touches neither the
+	// worktree nor the index: git's abort would throw the change away
+	// with the operation's own. The change goes to opts.Defer.
+	operation := ""
 	if res.Mode == ModeCommit {
-		if op := r.operationInProgress(); op != "" {
-			res.Mode = ModeStage
-			res.Notices = append(res.Notices, op+" is in progress: lore staged its change instead of committing; it becomes part of your next commit")
+		if op := r.OperationInProgress(); op != "" {
+			operation = op
 		} else if r.config.Bool("commit.gpgsign", false) {
 			res.Mode = ModeStage
 			res.Notices = append(res.Notices, "commit.gpgSign is set and lore cannot sign commits: lore staged its change instead of committing")
 		}
 	}
 	for attempt := 1; ; attempt++ {
-		v, err := r.readView(res)
+		v, err := r.readView(res, operation != "")
 		if err != nil {
 			return nil, err
 		}
 		tx := &Tx{repo: r, root: r.WorkTree, view: v}
+		if operation != "" {
+			tx.deferral = &Deferral{Operation: operation}
+		}
 		err = build(tx)
-		if err == nil && len(tx.edits) > 0 {
+		switch {
+		case err != nil || len(tx.edits) == 0:
+		case tx.deferral != nil && opts.Defer == nil:
+			err = fmt.Errorf("%s is in progress: lore commits nothing until it is over", operation)
+			if operation == "" {
+				err = errors.New(tx.deferral.Reason)
+			}
+		case tx.deferral != nil:
+			if err = opts.Defer(*tx.deferral); err == nil {
+				res.Deferred = tx.deferral
+			}
+		default:
 			err = r.apply(tx, lock, res, opts)
 		}
 		v.close()

@@ -157,7 +157,23 @@ func TestDetachedHeadCommitsOnHead(t *testing.T) {
 	}
 }
 
-func TestMergeInProgressStagesInstead(t *testing.T) {
+// deferringUpdate runs one Update that adds a line to memories.md with a
+// Defer that records what it was given.
+func (r *testRepo) deferringUpdate(got *[]Deferral) (*Result, error) {
+	return r.open().Update(Options{Mode: ModeCommit, LockTimeout: time.Second, Now: fixedNow, Defer: func(d Deferral) error {
+		*got = append(*got, d)
+		return nil
+	}}, func(tx *Tx) error {
+		tx.Edit(memPath, appendLine("m"))
+		tx.SetMessage("lore: add\n")
+		return nil
+	})
+}
+
+// TestMergeInProgressDefers: during a merge lore touches neither the
+// worktree nor the index (git merge --abort would throw its change away
+// with the merge's); the change goes to Options.Defer.
+func TestMergeInProgressDefers(t *testing.T) {
 	r := newTestRepoWithCommit(t)
 	r.Git("checkout", "-q", "-b", "other")
 	r.Write("other.txt", "other\n")
@@ -169,29 +185,38 @@ func TestMergeInProgressStagesInstead(t *testing.T) {
 	r.Git("commit", "-q", "-m", "main")
 	r.Git("merge", "-q", "--no-commit", "--no-ff", "other")
 	head := r.Git("rev-parse", "HEAD")
+	status := r.Git("status", "--porcelain")
+	index := r.Git("ls-files", "--stage")
 
-	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	var got []Deferral
+	res, err := r.deferringUpdate(&got)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Mode != ModeStage || !res.Commit.IsZero() || len(res.Notices) != 1 || !strings.Contains(res.Notices[0], "a merge is in progress") {
-		t.Fatalf("result = %+v", res)
+	if len(got) != 1 || got[0].Operation != "a merge" || res.Deferred == nil || !res.Commit.IsZero() {
+		t.Fatalf("deferrals %+v, result %+v", got, res)
 	}
 	r.AssertHealthy()
-	if got := r.Git("rev-parse", "HEAD"); got != head {
-		t.Fatal("HEAD moved during a merge")
+	if r.Git("rev-parse", "HEAD") != head || r.Git("status", "--porcelain") != status || r.Git("ls-files", "--stage") != index {
+		t.Fatal("lore changed the repository during a merge")
+	}
+	if _, err := os.Stat(r.Path(memPath)); !os.IsNotExist(err) {
+		t.Fatal("memories.md was written during a merge")
+	}
+	// Without Defer the change is refused, and nothing is written either.
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err == nil || !strings.Contains(err.Error(), "a merge is in progress") {
+		t.Fatalf("err = %v", err)
+	}
+	// commit: stage is the person's choice, and stays what it was.
+	if _, err := r.update(ModeStage, memPath, appendLine("m"), ""); err != nil {
+		t.Fatal(err)
 	}
 	if got := r.Git("status", "--porcelain"); got != "A  .agent/memories.md\nA  other.txt" {
 		t.Fatalf("status = %q", got)
 	}
-	r.Git("commit", "-q", "--no-edit")
-	if got := r.Git("rev-list", "--count", "--merges", "HEAD"); got != "1" {
-		t.Fatal("merge commit not made")
-	}
-	r.AssertClean()
 }
 
-func TestRebaseInProgressStagesInstead(t *testing.T) {
+func TestRebaseInProgressDefers(t *testing.T) {
 	r := newTestRepoWithCommit(t)
 	r.Write("a.txt", "a\n")
 	r.Git("add", "a.txt")
@@ -199,16 +224,46 @@ func TestRebaseInProgressStagesInstead(t *testing.T) {
 	r.Setenv("GIT_SEQUENCE_EDITOR", "sed -i -e s/^pick/edit/")
 	r.Git("rebase", "-q", "-i", "HEAD~1")
 	r.Setenv("GIT_SEQUENCE_EDITOR", "")
-	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	head := r.Git("rev-parse", "HEAD")
+	var got []Deferral
+	if _, err := r.deferringUpdate(&got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Operation != "a rebase" {
+		t.Fatalf("deferrals %+v", got)
+	}
+	r.AssertHealthy()
+	if r.Git("rev-parse", "HEAD") != head || r.Git("status", "--porcelain", "--untracked-files=all") != "" {
+		t.Fatal("lore changed the repository during a rebase")
+	}
+}
+
+// TestDuringAnOperationNamesTheOperationBringsInAreTaken: a change
+// decided during a rebase is committed after it, onto a branch that has
+// the rebased commits' files again: ReadDir lists them already.
+func TestDuringAnOperationNamesTheOperationBringsInAreTaken(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.Commit("journal 1", map[string]string{".agent/journal/run-1/0001.md": "1\n"})
+	r.Commit("journal 2", map[string]string{".agent/journal/run-1/0002.md": "2\n"})
+	r.Setenv("GIT_SEQUENCE_EDITOR", "sed -i -e 1s/^pick/edit/")
+	r.Git("rebase", "-q", "-i", "HEAD~2") // stops after journal 1
+	r.Setenv("GIT_SEQUENCE_EDITOR", "")
+	var names []string
+	_, err := r.open().Update(Options{Mode: ModeCommit, LockTimeout: time.Second, Defer: func(Deferral) error { return nil }}, func(tx *Tx) error {
+		entries, err := tx.ReadDir(".agent/journal/run-1")
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if _, ok, _ := tx.ReadFile(".agent/journal/run-1/0002.md"); ok {
+			t.Error("ReadFile shows a file HEAD does not have")
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Mode != ModeStage || !strings.Contains(res.Notices[0], "rebase") {
-		t.Fatalf("result = %+v", res)
-	}
-	r.AssertHealthy()
-	if got := r.Git("status", "--porcelain", "--untracked-files=no"); got != "A  .agent/memories.md" {
-		t.Fatalf("status = %q", got)
+	if got := strings.Join(names, " "); got != "0001.md 0002.md" {
+		t.Fatalf("ReadDir = %q", got)
 	}
 }
 
@@ -424,18 +479,18 @@ func TestEditErrorChangesNothing(t *testing.T) {
 	}
 }
 
+// TestConflictedPathIsRefused: git stash pop left a conflict (with no
+// operation in progress, so nothing to wait for).
 func TestConflictedPathIsRefused(t *testing.T) {
 	r := newTestRepoWithCommit(t)
 	r.Write(memPath, "base\n")
 	r.Git("add", memPath)
 	r.Git("commit", "-q", "-m", "base")
-	r.Git("checkout", "-q", "-b", "other")
-	r.Write(memPath, "other\n")
-	r.Git("commit", "-q", "-am", "other")
-	r.Git("checkout", "-q", "main")
+	r.Write(memPath, "stashed\n")
+	r.Git("stash", "-q")
 	r.Write(memPath, "mine\n")
 	r.Git("commit", "-q", "-am", "mine")
-	if _, err := r.GitErr("merge", "-q", "other"); err == nil {
+	if _, err := r.GitErr("stash", "pop", "-q"); err == nil {
 		t.Fatal("expected a conflict")
 	}
 	before := r.Read(memPath)

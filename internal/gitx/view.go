@@ -21,6 +21,9 @@ type view struct {
 	hd       head
 	headTree Hash
 	idx      *gitindex.File
+	// also are the trees of the commits an operation in progress brings
+	// in: ReadDir lists their names too.
+	also []Hash
 }
 
 func (v *view) close() {
@@ -31,8 +34,10 @@ func (v *view) close() {
 }
 
 // readView reads the state a change in mode res.Mode builds on. An index
-// lore cannot write lowers the mode to ModeFiles, with a notice.
-func (r *Repo) readView(res *Result) (*view, error) {
+// lore cannot write lowers the mode to ModeFiles, with a notice. During an
+// operation (inOperation) the listings also hold the names of what the
+// operation brings in.
+func (r *Repo) readView(res *Result, inOperation bool) (*view, error) {
 	v := &view{shows: res.Mode}
 	if res.Mode != ModeFiles {
 		idx, err := gitindex.Open(filepath.Join(r.GitDir, "index"))
@@ -56,6 +61,13 @@ func (r *Repo) readView(res *Result) (*view, error) {
 			if v.headTree, err = r.commitTree(v.hd.Commit); err != nil {
 				v.close()
 				return nil, err
+			}
+		}
+		if inOperation {
+			for _, c := range r.incoming() {
+				if tree, err := r.commitTree(c); err == nil {
+					v.also = append(v.also, tree)
+				}
 			}
 		}
 	}
@@ -106,27 +118,18 @@ func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
 	var out []os.DirEntry
 	switch tx.view.shows {
 	case ModeCommit:
-		tree := tx.view.headTree
-		if path != "" && !tree.IsZero() {
-			e, ok, err := tx.repo.lookupPath(tree, path)
-			if err != nil || !ok || !e.isTree() {
+		seen := map[string]bool{}
+		for _, root := range append([]Hash{tx.view.headTree}, tx.view.also...) {
+			entries, err := tx.repo.listTree(root, path)
+			if err != nil {
 				return nil, err
 			}
-			tree = e.hash
-		}
-		if tree.IsZero() {
-			return nil, nil
-		}
-		data, err := tx.repo.readObject(plumbing.TreeObject, tree)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		entries, err := parseTree(data)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w (tree %s)", path, err, tree)
-		}
-		for _, e := range entries {
-			out = append(out, dirEntry{name: e.name, dir: e.isTree()})
+			for _, e := range entries {
+				if !seen[e.name] {
+					seen[e.name] = true
+					out = append(out, dirEntry{name: e.name, dir: e.isTree()})
+				}
+			}
 		}
 	case ModeStage:
 		for _, c := range tx.view.idx.Children(strings.TrimSuffix(path, "/")) {
@@ -179,4 +182,28 @@ func (e dirEntry) Type() fs.FileMode {
 }
 func (e dirEntry) Info() (fs.FileInfo, error) {
 	return nil, fmt.Errorf("%s: listed from git, not from the file system", e.name)
+}
+
+// listTree lists directory path of tree root; a missing one is empty.
+func (r *Repo) listTree(root Hash, path string) ([]treeEntry, error) {
+	tree := root
+	if path != "" && !tree.IsZero() {
+		e, ok, err := r.lookupPath(tree, path)
+		if err != nil || !ok || !e.isTree() {
+			return nil, err
+		}
+		tree = e.hash
+	}
+	if tree.IsZero() {
+		return nil, nil
+	}
+	data, err := r.readObject(plumbing.TreeObject, tree)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	entries, err := parseTree(data)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w (tree %s)", path, err, tree)
+	}
+	return entries, nil
 }

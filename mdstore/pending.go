@@ -1,0 +1,387 @@
+package mdstore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"lore/internal/fsx"
+	"lore/internal/gitx"
+)
+
+// pendingChange is a change lore acknowledged and has not committed yet,
+// as <state dir>/pending/<n>.json keeps it: the edits of its files with
+// every decision made (the memory with its id and date, the knowledge
+// entry and where it goes, the learning with its id, the journal entry
+// with its iteration), and its commit message. Committing it later applies
+// the same idempotent edits to the HEAD of that moment.
+type pendingChange struct {
+	Version int         `json:"version"`
+	Queued  string      `json:"queued"` // when it was acknowledged, RFC 3339
+	Reason  string      `json:"reason"` // why it was not committed then
+	Message string      `json:"message"`
+	Edits   []storeEdit `json:"edits"`
+}
+
+// The edits a change is made of.
+const (
+	opAddMemory    = "add-memory"    // Memory under its section, unless a block has its id
+	opRemoveMemory = "remove-memory" // the block of memory ID that list and show read
+	opPut          = "put"           // Content, whatever was there
+	opRemove       = "remove"        // the file goes
+	opKnowledge    = "knowledge"     // Knowledge, created or merged into the entry there
+)
+
+// storeEdit is one edit of a store file, decided: applying it twice
+// changes nothing the second time.
+type storeEdit struct {
+	Path      string     `json:"path"` // store path
+	Op        string     `json:"op"`
+	Memory    *Memory    `json:"memory,omitempty"`
+	ID        string     `json:"id,omitempty"`
+	Content   string     `json:"content,omitempty"`
+	Knowledge *Knowledge `json:"knowledge,omitempty"`
+	Create    bool       `json:"create,omitempty"` // a new knowledge entry
+}
+
+func (e storeEdit) apply(old []byte, exists bool) ([]byte, bool, error) {
+	switch e.Op {
+	case opAddMemory:
+		if e.Memory != nil {
+			return addMemory(old, *e.Memory), true, nil
+		}
+	case opRemoveMemory:
+		out, _ := RemoveMemory(old, e.ID)
+		return out, exists, nil
+	case opPut:
+		return []byte(e.Content), true, nil
+	case opRemove:
+		return nil, false, nil
+	case opKnowledge:
+		if e.Knowledge != nil {
+			return applyKnowledge(*e.Knowledge, e.Create, old, exists), true, nil
+		}
+	}
+	return nil, false, fmt.Errorf("%s: lore cannot apply a change of kind %q", e.Path, e.Op)
+}
+
+// applyKnowledge writes k over old. A new entry replaces what is there,
+// unless it is an entry with the same title (a change decided during a
+// merge, committed after it brought that entry): that one is updated, as
+// the dedup rules would have. An update keeps what old says otherwise.
+func applyKnowledge(k Knowledge, create bool, old []byte, exists bool) []byte {
+	if !exists {
+		return RenderKnowledge(k)
+	}
+	cur, err := parseKnowledge(old, k.Path)
+	if err != nil || create && !strings.EqualFold(cur.Title, k.Title) {
+		return RenderKnowledge(k)
+	}
+	cur.Tags = mergeTags(cur.Tags, k.Tags)
+	cur.Body = k.Body
+	cur.UpdatedAt = k.UpdatedAt
+	if create {
+		cur.UpdatedAt = k.CreatedAt
+	}
+	if k.Feature != "" {
+		cur.Feature = k.Feature
+	}
+	if len(k.Sources) > 0 {
+		cur.Sources = k.Sources
+	}
+	return RenderKnowledge(cur)
+}
+
+// queued is a pending change and the name of its file.
+type queued struct {
+	name   string
+	change pendingChange
+}
+
+// Pending is what lore still owes the repository, as the store found it
+// when it was opened.
+type Pending struct {
+	// Queued counts the changes acknowledged and not committed yet.
+	Queued int
+	// Operation is the merge, rebase, cherry-pick, revert or am that
+	// holds them back ("a rebase"), "" when none is in progress.
+	Operation string
+	// Unfinished is set when a write that was killed left its intent
+	// record: the next write, or Flush, finishes or undoes it.
+	Unfinished bool
+}
+
+// Pending says what lore still owes the repository: the changes queued
+// while git was in the middle of an operation, or whose commit could not
+// be signed, and a write a kill left unfinished. Open found out with one
+// read of the pending directory, which exists only while there is some.
+func (s *Store) Pending() Pending { return s.pending }
+
+// readPending is Open's look at the pending directory.
+func (s *Store) readPending() {
+	if s.repo == nil {
+		return
+	}
+	entries, err := os.ReadDir(s.pendingDir())
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case name == gitx.IntentFile:
+			s.pending.Unfinished = true
+		case isQueueFile(name):
+			s.pending.Queued++
+		}
+	}
+	if s.pending.Queued > 0 {
+		s.pending.Operation = s.repo.OperationInProgress()
+	}
+}
+
+func isQueueFile(name string) bool {
+	return strings.HasSuffix(name, ".json") && name != gitx.IntentFile && !strings.HasPrefix(name, ".")
+}
+
+// loadQueue reads the queued changes, oldest first.
+func (s *Store) loadQueue() ([]queued, error) {
+	dir := s.pendingDir()
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the queued changes: %w", err)
+	}
+	var out []queued
+	for _, e := range entries {
+		if !isQueueFile(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("read the queued change %s: %w", p, err)
+		}
+		var c pendingChange
+		if err := json.Unmarshal(data, &c); err != nil || c.Version != 1 {
+			return nil, fmt.Errorf("%s is not a change lore queued (%v): move it out of %s to go on", p, err, dir)
+		}
+		out = append(out, queued{name: e.Name(), change: c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, nil
+}
+
+// enqueue keeps c as the last queued change. It runs under index.lock,
+// as every change of the queue does, so the numbers keep the order.
+func (s *Store) enqueue(c pendingChange) error {
+	q, err := s.loadQueue()
+	if err != nil {
+		return err
+	}
+	next := 1
+	if n := len(q); n > 0 {
+		fmt.Sscanf(q[n-1].name, "%d.json", &next)
+		next++
+	}
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	// The only copy of an acknowledged change: made durable before the
+	// command says it is stored.
+	if err := fsx.WriteFile(filepath.Join(s.pendingDir(), fmt.Sprintf("%016d.json", next)), append(data, '\n'), fsx.SyncAll); err != nil {
+		return fmt.Errorf("queue the change: %w", err)
+	}
+	return nil
+}
+
+// FlushResult says what Flush did.
+type FlushResult struct {
+	// Committed are the subjects of the queued changes now committed.
+	Committed []string
+	// Dropped counts the queued changes HEAD already held.
+	Dropped int
+	// Left counts the changes still queued; Operation is the operation in
+	// progress that holds them back, "" when something else did (then
+	// Flush returned the error).
+	Left      int
+	Operation string
+	// Notices are what the commits said (a detached HEAD, a repaired
+	// index), for the person.
+	Notices []string
+}
+
+// errOperation stops a flush that finds an operation in progress.
+var errOperation = errors.New("an operation is in progress")
+
+// Flush commits the queued changes, oldest first, each as its own commit
+// with its original message and trailers, under the usual locks; a change
+// HEAD already holds commits nothing and is dropped. It first finishes or
+// undoes a write a kill left unfinished. While git is in the middle of an
+// operation it commits nothing. Without wait it gives up at once when
+// another process holds index.lock, and leaves the queue for the next
+// command.
+func (s *Store) Flush(wait bool) (*FlushResult, error) {
+	out := &FlushResult{Left: s.pending.Queued}
+	if s.repo == nil || s.pending == (Pending{}) {
+		return out, nil
+	}
+	if op := s.repo.OperationInProgress(); op != "" {
+		out.Operation = op
+		return out, nil
+	}
+	opts := s.writeOptions()
+	if !wait {
+		opts.LockTimeout = time.Nanosecond
+	}
+	if s.pending.Unfinished {
+		notices, err := s.repo.Recover(opts)
+		if err != nil {
+			return out, err
+		}
+		out.Notices = append(out.Notices, notices...)
+		s.pending.Unfinished = false
+	}
+	q, err := s.loadQueue()
+	if err != nil {
+		return out, err
+	}
+	out.Left = len(q)
+	opts.Defer = func(d gitx.Deferral) error { return errOperation }
+	for i, item := range q {
+		res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
+			stx := &storeTx{tx: tx, prefix: s.prefix}
+			for _, e := range item.change.Edits {
+				stx.apply(e)
+			}
+			stx.message(item.change.Message)
+			return nil
+		})
+		if err != nil {
+			out.Left = len(q) - i
+			s.pending.Queued = out.Left
+			if errors.Is(err, errOperation) {
+				out.Operation = s.repo.OperationInProgress()
+				return out, nil
+			}
+			return out, err
+		}
+		out.Notices = append(out.Notices, res.Notices...)
+		if res.Mode == gitx.ModeCommit && res.Commit.IsZero() {
+			out.Dropped++
+		} else {
+			subject, _, _ := strings.Cut(item.change.Message, "\n")
+			out.Committed = append(out.Committed, subject)
+		}
+		// Removed after the commit: a kill in between commits nothing
+		// the next time (the change is in HEAD), and drops it.
+		if err := os.Remove(filepath.Join(s.pendingDir(), item.name)); err != nil && !os.IsNotExist(err) {
+			return out, err
+		}
+		out.Left--
+	}
+	s.pending.Queued = 0
+	os.Remove(s.pendingDir()) // kept while anything else is in it
+	return out, nil
+}
+
+// deferredText says why a change was queued and when lore commits it.
+func deferredText(d gitx.Deferral) string {
+	if d.Operation != "" {
+		the := "the" + strings.TrimPrefix(d.Operation, "a")
+		return d.Operation + " is in progress; lore commits it when " + the + " is over"
+	}
+	return d.Reason
+}
+
+// overlay applies the queued changes' edits of p to data.
+func (t *storeTx) overlaid(p string, data []byte, ok bool) ([]byte, bool, error) {
+	for _, q := range t.overlay {
+		for _, e := range q.change.Edits {
+			if e.Path != p {
+				continue
+			}
+			var err error
+			if data, ok, err = e.apply(data, ok); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	return data, ok, nil
+}
+
+// overlaidDir lists directory p with the files queued changes add or
+// remove in it.
+func (t *storeTx) overlaidDir(p string, entries []os.DirEntry) ([]os.DirEntry, error) {
+	index := map[string]int{}
+	for i, e := range entries {
+		index[e.Name()] = i
+	}
+	out := entries
+	removed := map[string]bool{}
+	for _, q := range t.overlay {
+		for _, e := range q.change.Edits {
+			rest, ok := strings.CutPrefix(e.Path, p+"/")
+			if !ok {
+				continue
+			}
+			name, _, below := strings.Cut(rest, "/")
+			if below {
+				if _, listed := index[name]; !listed {
+					index[name] = len(out)
+					out = append(out, pendingEntry{name: name, dir: true})
+				}
+				continue
+			}
+			_, exists, err := t.read(path.Join(p, name))
+			if err != nil {
+				return nil, err
+			}
+			_, listed := index[name]
+			switch {
+			case exists && !listed:
+				index[name] = len(out)
+				out = append(out, pendingEntry{name: name})
+			case !exists && listed:
+				removed[name] = true
+			}
+		}
+	}
+	if len(removed) == 0 {
+		return out, nil
+	}
+	kept := out[:0:0]
+	for _, e := range out {
+		if !removed[e.Name()] {
+			kept = append(kept, e)
+		}
+	}
+	return kept, nil
+}
+
+// pendingEntry is a name a queued change adds to a directory.
+type pendingEntry struct {
+	name string
+	dir  bool
+}
+
+func (e pendingEntry) Name() string { return e.name }
+func (e pendingEntry) IsDir() bool  { return e.dir }
+func (e pendingEntry) Type() fs.FileMode {
+	if e.dir {
+		return fs.ModeDir
+	}
+	return 0
+}
+func (e pendingEntry) Info() (fs.FileInfo, error) {
+	return nil, fmt.Errorf("%s: a file a queued change adds", e.name)
+}

@@ -1,0 +1,144 @@
+package mdstore
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"lore/internal/loretest"
+)
+
+// mergeInProgress makes a repository with a store and stops a merge
+// before its commit.
+func mergeInProgress(t *testing.T) *loretest.Repo {
+	t.Helper()
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
+	r.Git("checkout", "-q", "-b", "side")
+	r.Commit("side", map[string]string{"side.txt": "side\n"})
+	r.Git("checkout", "-q", "main")
+	r.Commit("main", map[string]string{"main.txt": "main\n"})
+	r.Git("merge", "-q", "--no-commit", "--no-ff", "side")
+	return r
+}
+
+func TestQueuedDuringAMergeCommittedAfterIt(t *testing.T) {
+	r := mergeInProgress(t)
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	status := r.Git("status", "--porcelain")
+	m, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "queued", Tags: []string{"q"}})
+	if err != nil || res.Mode != "queued" || res.Commit != "" || res.Queued != "a merge is in progress; lore commits it when the merge is over" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if r.Git("status", "--porcelain") != status || strings.Contains(r.Read(MemoriesPath), m.ID) {
+		t.Fatal("lore touched the worktree or the index during the merge")
+	}
+	// The queue is seen by the next command, which cannot commit it yet.
+	s, _ = Open(r.Dir, testOptions(t.TempDir()))
+	if p := s.Pending(); p.Queued != 1 || p.Operation != "a merge" {
+		t.Fatalf("pending = %+v", p)
+	}
+	if f, err := s.Flush(true); err != nil || len(f.Committed) != 0 || f.Left != 1 || f.Operation != "a merge" {
+		t.Fatalf("flush during the merge: %+v %v", f, err)
+	}
+	r.Git("commit", "-q", "--no-edit")
+	s, _ = Open(r.Dir, testOptions(t.TempDir()))
+	f, err := s.Flush(false)
+	if err != nil || len(f.Committed) != 1 || f.Committed[0] != "lore: add fix "+m.ID || f.Left != 0 {
+		t.Fatalf("flush: %+v %v", f, err)
+	}
+	if got := r.Git("log", "-1", "--format=%s%n%b"); !strings.Contains(got, "lore: add fix "+m.ID) || !strings.Contains(got, "Lore-Id: "+m.ID) {
+		t.Fatalf("commit:\n%s", got)
+	}
+	r.AssertClean()
+	if _, err := os.Stat(r.Path(".git/lore/pending")); !os.IsNotExist(err) {
+		t.Fatalf("pending directory left: %v", err)
+	}
+}
+
+// TestQueuedChangeHEADHoldsIsDropped: a queued change that is in HEAD
+// already (a flush killed after its commit, before it removed the file)
+// commits nothing.
+func TestQueuedChangeHEADHoldsIsDropped(t *testing.T) {
+	r := mergeInProgress(t)
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	m, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "queued", Tags: []string{"q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Git("commit", "-q", "--no-edit")
+	r.Write(MemoriesPath, string(InsertMemory([]byte(MemoriesTemplate), m)))
+	r.Git("commit", "-q", "-am", "the same memory, committed by hand")
+	head := r.Git("rev-parse", "HEAD")
+	s, _ = Open(r.Dir, testOptions(t.TempDir()))
+	f, err := s.Flush(true)
+	if err != nil || f.Dropped != 1 || len(f.Committed) != 0 {
+		t.Fatalf("flush: %+v %v", f, err)
+	}
+	if r.Git("rev-parse", "HEAD") != head {
+		t.Fatal("a commit was made")
+	}
+	r.AssertClean()
+}
+
+// TestAWriteWaitsBehindTheQueue: a queued change that cannot be committed
+// (its file has a conflict left by git stash pop) holds back the next
+// write too, which is queued behind it; once the conflict is resolved the
+// two are committed in order.
+func TestAWriteWaitsBehindTheQueue(t *testing.T) {
+	r := mergeInProgress(t)
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	first, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "first", Tags: []string{"q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Git("commit", "-q", "--no-edit")
+	r.Write(MemoriesPath, MemoriesTemplate+"stashed\n")
+	r.Git("stash", "-q")
+	r.Write(MemoriesPath, MemoriesTemplate+"mine\n")
+	r.Git("commit", "-q", "-am", "mine")
+	if _, err := r.GitErr("stash", "pop", "-q"); err == nil {
+		t.Fatal("expected a conflict")
+	}
+
+	s, _ = Open(r.Dir, testOptions(t.TempDir()))
+	second, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "second", Tags: []string{"q"}})
+	if err != nil || res.Mode != "queued" || !strings.Contains(res.Queued, "1 earlier change is not committed yet") || !strings.Contains(res.Queued, "unresolved merge conflicts") {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if p := s.Pending(); p.Queued != 2 {
+		t.Fatalf("pending = %+v", p)
+	}
+	r.Write(MemoriesPath, MemoriesTemplate+"mine\n")
+	r.Git("add", MemoriesPath)
+	s, _ = Open(r.Dir, testOptions(t.TempDir()))
+	f, err := s.Flush(true)
+	if err != nil || len(f.Committed) != 2 {
+		t.Fatalf("flush: %+v %v", f, err)
+	}
+	if got := r.Git("log", "--format=%s", "-2"); got != "lore: add fix "+second.ID+"\nlore: add fix "+first.ID {
+		t.Fatalf("log:\n%s", got)
+	}
+	if got := r.Git("show", "HEAD:"+MemoriesPath); !strings.Contains(got, "### "+first.ID) || !strings.Contains(got, "### "+second.ID) || !strings.HasSuffix(got, "mine") {
+		t.Fatalf("HEAD:\n%s", got)
+	}
+}
+
+// TestQueuedJournalEntriesNumberOnFromTheQueue: two iterations recorded
+// during an operation get 1 and 2, not 1 twice: the queue is part of what
+// a change decides from.
+func TestQueuedJournalEntriesNumberOnFromTheQueue(t *testing.T) {
+	r := mergeInProgress(t)
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	var keys []string
+	for range 2 {
+		e, _, res, err := s.AddJournal(JournalEntry{RunID: "run-1", Outcome: "done"})
+		if err != nil || res.Mode != "queued" {
+			t.Fatalf("%+v %v", res, err)
+		}
+		keys = append(keys, e.Key())
+	}
+	if strings.Join(keys, " ") != "run-1/0001 run-1/0002" {
+		t.Fatalf("keys: %v", keys)
+	}
+}
