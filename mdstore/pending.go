@@ -220,8 +220,16 @@ type FlushResult struct {
 	Notices []string
 }
 
-// errOperation stops a flush that finds an operation in progress.
-var errOperation = errors.New("an operation is in progress")
+// deferredError stops a flush whose change is deferred again: an
+// operation began, or the commit could not be signed.
+type deferredError struct{ d gitx.Deferral }
+
+func (e *deferredError) Error() string {
+	if e.d.Signing != "" {
+		return "lore could not sign the commit (" + e.d.Signing + ")"
+	}
+	return deferredText(e.d)
+}
 
 // Flush commits the queued changes, oldest first, each as its own commit
 // with its original message and trailers, under the usual locks; a change
@@ -256,7 +264,7 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 		return out, err
 	}
 	out.Left = len(q)
-	opts.Defer = func(d gitx.Deferral) error { return errOperation }
+	opts.Defer = func(d gitx.Deferral) error { return &deferredError{d} }
 	for i, item := range q {
 		res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
 			stx := &storeTx{tx: tx, prefix: s.prefix}
@@ -269,8 +277,9 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 		if err != nil {
 			out.Left = len(q) - i
 			s.pending.Queued = out.Left
-			if errors.Is(err, errOperation) {
-				out.Operation = s.repo.OperationInProgress()
+			var deferred *deferredError
+			if errors.As(err, &deferred) && deferred.d.Operation != "" {
+				out.Operation = deferred.d.Operation
 				return out, nil
 			}
 			return out, err
@@ -296,9 +305,12 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 
 // deferredText says why a change was queued and when lore commits it.
 func deferredText(d gitx.Deferral) string {
-	if d.Operation != "" {
+	switch {
+	case d.Operation != "":
 		the := "the" + strings.TrimPrefix(d.Operation, "a")
 		return d.Operation + " is in progress; lore commits it when " + the + " is over"
+	case d.Signing != "":
+		return "commit.gpgSign is set and lore could not sign the commit (" + d.Signing + "); lore commits it on its next run that can"
 	}
 	return d.Reason
 }

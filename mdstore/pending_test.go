@@ -142,3 +142,38 @@ func TestQueuedJournalEntriesNumberOnFromTheQueue(t *testing.T) {
 		t.Fatalf("keys: %v", keys)
 	}
 }
+
+// TestUnsignedChangesWaitForTheSigner: with commit.gpgSign and a signer
+// that fails, a write is queued, not staged, and says why; the next write
+// waits behind it; once signing works both are committed, signed, in
+// order.
+func TestUnsignedChangesWaitForTheSigner(t *testing.T) {
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
+	r.SigningKey()
+	r.Git("config", "gpg.program", "false")
+	opts := testOptions(t.TempDir())
+	opts.Getenv = r.Getenv // GNUPGHOME
+	s, _ := Open(r.Dir, opts)
+	first, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "first", Tags: []string{"q"}})
+	if err != nil || res.Mode != "queued" || !strings.Contains(res.Queued, "commit.gpgSign is set and lore could not sign the commit (git commit-tree -S: error: gpg failed to sign the data") {
+		t.Fatalf("%+v %v", res, err)
+	}
+	s, _ = Open(r.Dir, opts)
+	second, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "second", Tags: []string{"q"}})
+	if err != nil || res.Mode != "queued" || !strings.Contains(res.Queued, "1 earlier change is not committed yet (lore could not sign the commit") {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if got := r.Git("status", "--porcelain", "--untracked-files=all"); got != "" {
+		t.Fatalf("status: %q", got)
+	}
+	r.Git("config", "--unset", "gpg.program")
+	s, _ = Open(r.Dir, opts)
+	if f, err := s.Flush(false); err != nil || len(f.Committed) != 2 {
+		t.Fatalf("flush: %+v %v", f, err)
+	}
+	if got := r.Git("log", "--format=%G? %s", "-2"); got != "G lore: add fix "+second.ID+"\nG lore: add fix "+first.ID {
+		t.Fatalf("log:\n%s", got)
+	}
+	r.AssertClean()
+}

@@ -68,7 +68,8 @@
 //	                      reads the state the change builds on
 //	4  plan               apply each EditFunc to the HEAD, index and worktree versions
 //	5  objects            blobs, the trees on the changed paths (others reused), the
-//	                      commit: temp files, fsynced, renamed into objects/
+//	                      commit: temp files, fsynced, renamed into objects/; a
+//	                      signed commit is made by git commit-tree -S, then fsynced
 //	6  <ref>.lock         O_EXCL, compare-and-set: the branch must still be at the commit
 //	                      read in 3; the new value written and fsynced
 //	7  intent record      what the change is about to do, in Options.PendingDir
@@ -142,7 +143,12 @@
 //	                                      throw away a staged change with its own, and
 //	                                      a commit would land inside the operation.
 //	                                      ModeStage still stages: the person chose it
-//	commit.gpgSign                        stages (lore does not sign); says so
+//	commit.gpgSign                        C git makes the commit object (git commit-tree -S
+//	                                      with lore's tree, parents, identities and dates),
+//	                                      signed as git commit would sign it; lore moves
+//	                                      the ref and the index as usual. When signing
+//	                                      fails (no key, no agent) the change goes to
+//	                                      Options.Defer with the reason
 //	a conflicted path                     refuses, changes nothing
 //	an unknown required index extension,  writes files only; says so
 //	a path inside a sparse directory

@@ -110,10 +110,11 @@ type Options struct {
 	Now         func() time.Time // commit time unless GIT_*_DATE says otherwise
 	// Defer, when set, takes a change that is not to be committed now:
 	// while git is in the middle of a merge, rebase, cherry-pick, revert or
-	// am (Deferral.Operation), or when the build function asked for it
-	// (Tx.Defer). It is called under index.lock after the build function,
-	// and nothing is written: the caller keeps the change and applies it
-	// later. Without Defer such a change is an error.
+	// am (Deferral.Operation), when its commit could not be signed
+	// (Deferral.Signing), or when the build function asked for it
+	// (Tx.Defer). It is called under index.lock, and nothing but unnamed
+	// objects has been written: the caller keeps the change and applies
+	// it later. Without Defer such a change is an error.
 	Defer func(Deferral) error
 	// PendingDir is where Update keeps its intent record (IntentFile)
 	// while it changes the files and moves the branch, and where it looks
@@ -142,6 +143,9 @@ type Deferral struct {
 	// Operation is the merge, rebase, cherry-pick, revert or am git is in
 	// the middle of ("a rebase", as OperationInProgress names it).
 	Operation string
+	// Signing says why the commit could not be signed (commit.gpgSign:
+	// no key, no agent, no git).
+	Signing string
 	// Reason is the build function's own (Tx.Defer).
 	Reason string
 }
@@ -183,12 +187,7 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 	// with the operation's own. The change goes to opts.Defer.
 	operation := ""
 	if res.Mode == ModeCommit {
-		if op := r.OperationInProgress(); op != "" {
-			operation = op
-		} else if r.config.Bool("commit.gpgsign", false) {
-			res.Mode = ModeStage
-			res.Notices = append(res.Notices, "commit.gpgSign is set and lore cannot sign commits: lore staged its change instead of committing")
-		}
+		operation = r.OperationInProgress()
 	}
 	for attempt := 1; ; attempt++ {
 		v, err := r.readView(res, operation != "")
@@ -213,6 +212,14 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 			}
 		default:
 			err = r.apply(tx, lock, res, opts)
+			// A commit that could not be signed has changed nothing yet.
+			var unsigned *signingError
+			if errors.As(err, &unsigned) && opts.Defer != nil {
+				d := &Deferral{Signing: unsigned.msg}
+				if err = opts.Defer(*d); err == nil {
+					res.Deferred = d
+				}
+			}
 		}
 		v.close()
 		if errors.Is(err, ErrRefMoved) && attempt < maxCommitAttempts {
@@ -329,7 +336,15 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 			if !hd.Commit.IsZero() {
 				parents = []Hash{hd.Commit}
 			}
-			if commit, err = r.writeObject(plumbing.CommitObject, encodeCommit(tree, parents, author, committer, tx.message)); err != nil {
+			if r.config.Bool("commit.gpgsign", false) {
+				// git reads the tree: the objects go in place first.
+				if err := r.flushObjects(); err != nil {
+					return err
+				}
+				if commit, err = r.signedCommit(tree, parents, author, committer, tx.message); err != nil {
+					return err
+				}
+			} else if commit, err = r.writeObject(plumbing.CommitObject, encodeCommit(tree, parents, author, committer, tx.message)); err != nil {
 				return err
 			}
 		}

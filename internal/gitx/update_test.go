@@ -435,15 +435,52 @@ func TestStageAndFilesModes(t *testing.T) {
 	r.AssertHealthy()
 }
 
-func TestGpgSignFallsBackToStaging(t *testing.T) {
+// TestGpgSignedCommit: with commit.gpgSign lore has C git make the commit
+// object, signed with the person's key: the commit lore would have made
+// (author, dates, message, tree), plus a signature git verifies.
+func TestGpgSignedCommit(t *testing.T) {
 	r := newTestRepoWithCommit(t)
-	r.Git("config", "commit.gpgSign", "true")
-	res, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n")
+	fpr := r.SigningKey()
+	res, err := r.update(ModeCommit, memPath, appendLine("signed"), "lore: add pattern mem-1\n\nLore-Id: mem-1\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Mode != ModeStage || !strings.Contains(res.Notices[0], "gpgSign") {
-		t.Fatalf("result = %+v", res)
+	if res.Commit.String() != r.Git("rev-parse", "HEAD") || res.Deferred != nil {
+		t.Fatalf("result %+v", res)
+	}
+	r.AssertClean()
+	if _, err := r.GitErr("verify-commit", "HEAD"); err != nil {
+		t.Fatalf("git verify-commit: %v", err)
+	}
+	if got := r.Git("log", "-1", "--format=%G?|%GF|%an|%ae|%at|%ct|%B"); got != "G|"+fpr+"|Test Person|test@example.com|1737372000|1737372000|lore: add pattern mem-1\n\nLore-Id: mem-1" {
+		t.Fatalf("log = %q", got)
+	}
+	if got := r.Git("show", "HEAD:"+memPath); got != "signed" {
+		t.Fatalf("HEAD = %q", got)
+	}
+}
+
+// TestFailingSignerDefers: a signer that fails (no key, no agent) makes
+// no commit; the change goes to Options.Defer, and nothing is written.
+func TestFailingSignerDefers(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.Git("config", "commit.gpgSign", "true")
+	r.Git("config", "gpg.program", "false")
+	head := r.Git("rev-parse", "HEAD")
+	var got []Deferral
+	res, err := r.deferringUpdate(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Signing, "gpg failed to sign the data") || res.Deferred == nil || !res.Commit.IsZero() {
+		t.Fatalf("deferrals %+v, result %+v", got, res)
+	}
+	if r.Git("rev-parse", "HEAD") != head || r.Git("status", "--porcelain", "--untracked-files=all") != "" {
+		t.Fatal("the repository changed")
+	}
+	r.AssertHealthy()
+	if _, err := r.update(ModeCommit, memPath, appendLine("m"), "lore: add\n"); err == nil || !strings.Contains(err.Error(), "lore could not sign the commit") {
+		t.Fatalf("without Defer: err = %v", err)
 	}
 }
 
