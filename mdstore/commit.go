@@ -66,6 +66,17 @@ func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 
 	var notices []string
 	stuck := ""
+	if opts.Mode == gitx.ModeCommit {
+		// A git reset that ran beside an earlier write (git stash runs
+		// one) may have taken its commit off the branch.
+		switch n, err := s.requeueRaced(); {
+		case err != nil:
+			notices = append(notices, "could not check the branch for lore commits a git reset took off it: "+err.Error())
+		case n > 0:
+			notices = append(notices, fmt.Sprintf("a git reset that ran at the same time as lore (git stash runs one) took %d of lore's %s off the branch; lore commits %s again",
+				n, plural(n, "commit", "commits"), plural(n, "it", "them")))
+		}
+	}
 	if s.pending != (Pending{}) && opts.Mode == gitx.ModeCommit {
 		flushed, err := s.Flush(true)
 		notices = append(notices, flushText(flushed)...)

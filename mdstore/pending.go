@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -396,4 +398,116 @@ func (e pendingEntry) Type() fs.FileMode {
 }
 func (e pendingEntry) Info() (fs.FileInfo, error) {
 	return nil, fmt.Errorf("%s: a file a queued change adds", e.name)
+}
+
+// racedFile remembers how far lore has read the branch's reflog for
+// resets that raced with its commits.
+func (s *Store) racedFile() string { return filepath.Join(s.StateDir(), "reflog-checked") }
+
+// requeueRaced queues again the commits of lore's that a git reset
+// running at the same time took off the branch (git stash runs one; see
+// gitx.RacedResets), unless HEAD or the queue holds their change anyway.
+// It reads the end of the branch's reflog, and returns how many it
+// queued.
+func (s *Store) requeueRaced() (int, error) {
+	since, known := int64(0), false
+	if data, err := os.ReadFile(s.racedFile()); err == nil {
+		since, _ = strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+		known = true
+	}
+	lost, end, err := s.repo.RacedResets(since)
+	if err != nil {
+		return 0, err
+	}
+	if len(lost) == 0 {
+		if !known && end > 0 {
+			// Remembered once, so that a race read now is not read again
+			// after the person changed what it took off.
+			return 0, fsx.WriteFile(s.racedFile(), []byte(strconv.FormatInt(end, 10)+"\n"), fsx.Unsynced)
+		}
+		return 0, nil
+	}
+	n := 0
+	_, err = s.repo.Update(s.writeOptions(), func(tx *gitx.Tx) error {
+		q, err := s.loadQueue()
+		if err != nil {
+			return err
+		}
+		stx := &storeTx{tx: tx, prefix: s.prefix, overlay: q}
+		for _, c := range lost {
+			change, err := s.changeOfCommit(c)
+			if err != nil {
+				return err
+			}
+			held := true
+			for _, e := range change.Edits {
+				old, ok, err := stx.read(e.Path)
+				if err != nil {
+					return err
+				}
+				next, keep, err := e.apply(old, ok)
+				if err != nil {
+					return err
+				}
+				if keep != ok || !bytes.Equal(next, old) {
+					held = false
+				}
+			}
+			if held {
+				continue
+			}
+			change.Version, change.Queued = 1, s.now().UTC().Format(time.RFC3339)
+			change.Reason = "a git reset that ran at the same time took commit " + c.Commit.String()[:7] + " off the branch"
+			if err := s.enqueue(change); err != nil {
+				return err
+			}
+			stx.overlay = append(stx.overlay, queued{change: change})
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return n, err
+	}
+	s.pending.Queued += n
+	return n, fsx.WriteFile(s.racedFile(), []byte(strconv.FormatInt(end, 10)+"\n"), fsx.Unsynced)
+}
+
+// changeOfCommit is the change a commit of lore's made to the store, as
+// decided edits: the memories it added to or removed from memories.md,
+// and every other file of the store as the commit left it.
+func (s *Store) changeOfCommit(c gitx.LostCommit) (pendingChange, error) {
+	files, err := s.repo.CommitChanges(c.Parent, c.Commit, s.prefix)
+	if err != nil {
+		return pendingChange{}, err
+	}
+	change := pendingChange{Message: c.Message}
+	for _, f := range files {
+		p := f.Path
+		if s.prefix != "" {
+			p = strings.TrimPrefix(p, s.prefix+"/")
+		}
+		switch {
+		case !InStore(p):
+		case p == MemoriesPath:
+			before := parseMemories(f.Old, p).ids()
+			after := parseMemories(f.New, p)
+			for _, m := range after.memories {
+				if !before[m.ID] {
+					added := m
+					change.Edits = append(change.Edits, storeEdit{Path: p, Op: opAddMemory, Memory: &added})
+				}
+			}
+			for id := range before {
+				if !after.ids()[id] {
+					change.Edits = append(change.Edits, storeEdit{Path: p, Op: opRemoveMemory, ID: id})
+				}
+			}
+		case f.HasNew:
+			change.Edits = append(change.Edits, storeEdit{Path: p, Op: opPut, Content: string(f.New)})
+		default:
+			change.Edits = append(change.Edits, storeEdit{Path: p, Op: opRemove})
+		}
+	}
+	return change, nil
 }

@@ -177,3 +177,53 @@ func TestUnsignedChangesWaitForTheSigner(t *testing.T) {
 	}
 	r.AssertClean()
 }
+
+// TestCommitsARacingResetTookOffAreCommittedAgain: git stash runs git
+// reset --hard, which reads HEAD when it starts and moves the branch back
+// there when it ends; a lore commit in between is taken off the branch,
+// and the reflog says "reset: moving to HEAD". The next write commits it
+// again, with its message. A reset the person asked for is left alone.
+func TestCommitsARacingResetTookOffAreCommittedAgain(t *testing.T) {
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	lost, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "taken off by a racing reset", Tags: []string{"q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _, _, err := s.AddKnowledge(NewKnowledge{Title: "Also lost", Tags: []string{"q"}, Body: "Then back."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What git reset --hard does when lore committed after it read HEAD.
+	r.Git("update-ref", "-m", "reset: moving to HEAD", "refs/heads/main", "HEAD~2")
+	r.Git("read-tree", "-u", "--reset", "HEAD")
+	if strings.Contains(r.Git("show", "HEAD:"+MemoriesPath), lost.ID) {
+		t.Fatal("the simulated reset did not take the commit off")
+	}
+
+	kept, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "after the reset", Tags: []string{"q"}})
+	if err != nil || res.Commit == "" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if !strings.Contains(strings.Join(res.Notices, "\n"), "took 2 of lore's commits off the branch") {
+		t.Fatalf("notices: %q", res.Notices)
+	}
+	if got := r.Git("log", "--format=%s", "-3"); got != "lore: add fix "+kept.ID+"\nlore: add knowledge also-lost\nlore: add fix "+lost.ID {
+		t.Fatalf("log:\n%s", got)
+	}
+	if got := r.Git("show", "HEAD:"+k.Path); !strings.Contains(got, "Then back.") {
+		t.Fatalf("knowledge:\n%s", got)
+	}
+	r.AssertClean()
+
+	// A reset the person asked for takes the commit off for good.
+	r.Git("reset", "-q", "--hard", "HEAD~1")
+	if _, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "after an undo", Tags: []string{"q"}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Git("show", "HEAD:"+MemoriesPath), "after the reset") {
+		t.Fatal("lore brought back a commit the person reset away")
+	}
+	r.AssertClean()
+}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"lore/internal/loretest"
 )
 
 // TestConcurrentWritersAndGit runs 4 lore processes adding 25 memories
@@ -331,4 +333,135 @@ func (r removeBuiltLore) Run() int {
 		os.RemoveAll(builtLore.dir)
 	}
 	return code
+}
+
+// TestStashLoopBesideWriters runs 120 lore adds while a person stashes
+// and pops an unrelated change in a loop with C git (git stash resets the
+// worktree and the index, and pop merges the change back). Every add that
+// reported success must be in HEAD at the end, or queued and committed by
+// the next command; the person's change must come through. With
+// commit.gpgSign lore used to stage instead of committing, and the stash
+// loop lost what it staged.
+func TestStashLoopBesideWriters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lore and runs 120 processes beside a git stash loop")
+	}
+	t.Run("unsigned", func(t *testing.T) { stashLoopBesideWriters(t, false) })
+	t.Run("gpgSign", func(t *testing.T) { stashLoopBesideWriters(t, true) })
+}
+
+func stashLoopBesideWriters(t *testing.T, sign bool) {
+	r := loretest.NewRepo(t)
+	if sign {
+		r.SigningKey()
+	}
+	bin := buildLore(t)
+	lore := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = r.Dir, r.Environ()
+		return cmd
+	}
+	r.Commit("initial", map[string]string{"README.md": "# repo\n", ".agent/config.yaml": "lock_timeout: 60s\n"})
+	if out, err := lore("init").CombinedOutput(); err != nil {
+		t.Fatalf("lore init: %v\n%s", err, out)
+	}
+	r.Write("README.md", "# repo\nthe person's unstaged change\n")
+
+	const writers, adds = 2, 60
+	stop := make(chan struct{})
+	var stashes, pops int
+	popFailure := ""
+	loopDone := make(chan struct{})
+	go func() {
+		defer close(loopDone)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// C git does not wait for a lock lore holds: a command that
+			// finds one fails and is tried again.
+			if _, err := r.GitErr("stash", "-q"); err != nil {
+				continue
+			}
+			stashes++
+			for attempt := 0; ; attempt++ {
+				out, err := r.GitErr("stash", "pop", "-q")
+				if err == nil {
+					pops++
+					break
+				}
+				if attempt == 500 { // not a lock: a conflict, which lore caused
+					popFailure = out
+					return
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+		}
+	}()
+	var mu sync.Mutex
+	acknowledged := map[string]bool{}
+	var failures []string
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range adds {
+				var stdout, stderr bytes.Buffer
+				cmd := lore("add", fmt.Sprintf("writer %d memory %d", w, i), "--format", "quiet")
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				time.Sleep(5 * time.Millisecond) // room for the stash loop
+				mu.Lock()
+				if err != nil {
+					failures = append(failures, fmt.Sprintf("%v: %s", err, stderr.String()))
+				} else {
+					acknowledged[strings.TrimSpace(stdout.String())] = true
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-loopDone
+	t.Logf("%d adds acknowledged, %d failed; %d stashes, %d pops", len(acknowledged), len(failures), stashes, pops)
+	if stashes == 0 {
+		t.Fatal("the stash loop never ran")
+	}
+	if popFailure != "" {
+		t.Errorf("git stash pop kept failing: %s", popFailure)
+	}
+	// The next write commits what is queued, and again what a racing
+	// reset took off the branch (git stash runs git reset --hard, which
+	// moves the branch back to the HEAD it read when it started).
+	out, err := lore("add", "after the loop").CombinedOutput()
+	if err != nil {
+		t.Fatalf("lore add: %v\n%s", err, out)
+	}
+	t.Logf("the last add: %s", out)
+	head := r.Git("show", "HEAD:.agent/memories.md")
+	lost := 0
+	for id := range acknowledged {
+		if !strings.Contains(head, "### "+id+"\n") {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d acknowledged memories are not in HEAD", lost, len(acknowledged))
+	}
+	if got := r.Read("README.md"); got != "# repo\nthe person's unstaged change\n" {
+		t.Errorf("the person's change: %q", got)
+	}
+	if len(failures) > 0 {
+		t.Logf("failures:\n%s", strings.Join(failures, "\n"))
+	}
+	if sign {
+		if out := r.Git("log", "--format=%G?", "--grep", "^lore: add pattern"); strings.Trim(out, "G\n") != "" {
+			t.Errorf("lore commits not signed: %q", out)
+		}
+	}
+	r.AssertHealthy()
 }
