@@ -6,9 +6,14 @@
 //   - WriteFile and Pending, the temporary-file-and-rename that replaces a
 //     file atomically, fsynced as far as the caller needs;
 //   - Map, a read-only mapping of a file;
-//   - TryLock, an advisory lock the kernel drops with the process.
+//   - TryLock, an advisory lock the kernel drops with the process;
+//   - ReadRegular, ReadDir and CheckDirs, the one way to read a file of a
+//     store: only a regular file, never through a symbolic link, never a
+//     FIFO or a device, and never more than a cap. What is not read is a
+//     *SkipError that says why ("a symbolic link", "not a regular file
+//     (a named pipe)", "larger than 16 MiB"), for the caller to report.
 //
 // It imports nothing of lore's and is used by internal/gitx (the commit
 // path), mdstore (the entries cache), index/fresh (the search index's
-// freshness) and usage.
+// freshness), index (the scan) and usage.
 package fsx

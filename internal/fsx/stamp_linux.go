@@ -34,8 +34,9 @@ func fromSys(st *syscall.Stat_t) Stamp {
 
 // Stamper stamps the files of one directory after another relative to an
 // open descriptor of the directory, so that the kernel walks one name per
-// file rather than the whole path. Symbolic links are followed, as os.Stat
-// does. Close it when done.
+// file rather than the whole path. Symbolic links are not followed, as
+// Lstat does: a link is stamped itself, and a directory that is a link is
+// not opened (an error). Close it when done.
 type Stamper struct {
 	dir string
 	fd  int
@@ -49,14 +50,14 @@ func (s *Stamper) Stamp(path string) (Stamp, error) {
 	dir, name := filepath.Split(path)
 	if dir != s.dir || s.fd < 0 {
 		s.Close()
-		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		fd, err := openNoFollow(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, true)
 		if err != nil {
-			return Stamp{}, &os.PathError{Op: "open", Path: dir, Err: err}
+			return Stamp{}, err
 		}
 		s.dir, s.fd = dir, fd
 	}
 	var st unix.Stat_t
-	if err := unix.Fstatat(s.fd, name, &st, 0); err != nil {
+	if err := unix.Fstatat(s.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return Stamp{}, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
 	return Stamp{Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: st.Ino, Size: st.Size,

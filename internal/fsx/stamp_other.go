@@ -20,7 +20,8 @@ func fromInfo(info os.FileInfo) Stamp {
 	return Stamp{Mtime: t, Ctime: t, Size: info.Size(), Dir: info.IsDir()}
 }
 
-// Stamper stamps files one after another; symbolic links are followed.
+// Stamper stamps files one after another; symbolic links are not
+// followed, as Lstat does.
 type Stamper struct{}
 
 // NewStamper returns a Stamper.
@@ -28,7 +29,7 @@ func NewStamper() *Stamper { return &Stamper{} }
 
 // Stamp stamps the file at path.
 func (*Stamper) Stamp(path string) (Stamp, error) {
-	info, err := os.Stat(path)
+	info, err := os.Lstat(path)
 	if err != nil {
 		return Stamp{}, err
 	}
