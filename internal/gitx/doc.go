@@ -157,6 +157,28 @@
 //	not a git repository (UpdateFiles)    files only, with a lock beside the store
 //	ModeStage, ModeFiles                  stage only, files only
 //
+// # Files that are not what they seem
+//
+// A change never writes through a symbolic link, never replaces what is
+// not a regular file, and never records a path git refuses. Before
+// anything is written, each edited path is checked (worktree.go): every
+// directory on its way in the worktree must be a directory, not a link
+// (.agent committed as a link to /home/…/elsewhere would otherwise have
+// lore write there, and leave the index holding both .agent and
+// .agent/memories.md, after which git commit -a drops every memory); the
+// file must be missing or a regular file (a link would be replaced, or
+// committed as mode 120000 with Markdown for a target; a FIFO would hang
+// the read); neither the index nor HEAD may track a directory on its way
+// as anything but a directory, nor the file as a link or a submodule; and
+// no component may be empty, ".", ".." or ".git" in any case (git fsck's
+// hasDotgit). A refusal is an UnsafePathError naming the path, and
+// changes nothing. A Tx reads the same way: ReadFile and ReadDir read
+// only regular files and directories, through no link (fsx.ReadRegular),
+// each directory checked once per Tx. Ref names are checked as git
+// check-ref-format does before they become paths under the git directory,
+// so HEAD holding "ref: refs/heads/../../../x" is refused rather than
+// followed out of it.
+//
 // # Durability
 //
 // What must survive power loss is an acknowledged change and a repository

@@ -28,6 +28,11 @@ func UpdateFiles(root, lockTarget string, opts Options, build func(*Tx) error) (
 		return nil, err
 	}
 	for _, e := range tx.edits {
+		if err := checkWritable(root, e.path); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range tx.edits {
 		full := filepath.Join(root, filepath.FromSlash(e.path))
 		old, exists, err := tx.ReadWorktreeFile(e.path)
 		if err != nil {

@@ -45,6 +45,11 @@ func (r *Repo) readHead() (head, error) {
 	name := strings.TrimSpace(target)
 	// A branch may itself be a symbolic ref; follow a few levels.
 	for depth := 0; depth < 5; depth++ {
+		if !strings.HasPrefix(name, "refs/") {
+			// git's own rule for HEAD (validate_headref): only a ref
+			// under refs/ is a branch.
+			return head{}, fmt.Errorf("HEAD points to %q, which is not a branch under refs/", name)
+		}
 		h, sym, err := r.readRef(name)
 		if err != nil {
 			return head{}, err
@@ -71,6 +76,9 @@ func (r *Repo) refPath(name string) string {
 // hash (ZeroHash when the ref does not exist) or, for a symbolic ref, the
 // name it points to.
 func (r *Repo) readRef(name string) (Hash, string, error) {
+	if err := checkRefName(name); err != nil {
+		return ZeroHash, "", err
+	}
 	data, err := os.ReadFile(r.refPath(name))
 	if err == nil {
 		line := strings.TrimSpace(string(data))
@@ -130,6 +138,9 @@ type refUpdate struct {
 // caller publishes the lock (renames it into place) and then calls
 // logRefUpdate. It returns ErrRefMoved when the ref changed.
 func (r *Repo) lockRef(u refUpdate, timeout time.Duration) (*lockFile, error) {
+	if err := checkRefName(u.name); err != nil {
+		return nil, err
+	}
 	path := r.refPath(u.name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("update %s: %w", u.name, err)
@@ -194,6 +205,9 @@ func (r *Repo) logRefUpdate(u refUpdate) error {
 // appendReflog appends line to the ref's log, creating the log when
 // core.logAllRefUpdates asks for it.
 func (r *Repo) appendReflog(name, line string) error {
+	if err := checkRefName(name); err != nil {
+		return err
+	}
 	path := filepath.Join(r.CommonDir, "logs", filepath.FromSlash(name))
 	if name == "HEAD" {
 		path = filepath.Join(r.GitDir, "logs", "HEAD")
@@ -219,6 +233,50 @@ func (r *Repo) appendReflog(name, line string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("reflog %s: %w", name, err)
+	}
+	return nil
+}
+
+// checkRefName refuses a ref name git would refuse (git check-ref-format),
+// before it becomes a path under the git directory: HEAD holding
+// "ref: refs/heads/../../../x" must not make lore read or write a file
+// outside it. The rules: "HEAD", or a name of at least two
+// slash-separated components, none empty, none beginning with "." or
+// ending with ".lock"; no "..", "@{", control characters, space, "~",
+// "^", ":", "?", "*", "[" or a backslash; not ending with ".".
+func checkRefName(name string) error {
+	if name == "HEAD" {
+		return nil
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("%q is not a valid ref name (%s)", name, why)
+	}
+	switch {
+	case name == "" || name == "@":
+		return bad("empty or @")
+	case !strings.Contains(name, "/"):
+		return bad("a single component")
+	case strings.HasSuffix(name, "."):
+		return bad("ends with .")
+	case strings.Contains(name, ".."):
+		return bad("contains ..")
+	case strings.Contains(name, "@{"):
+		return bad("contains @{")
+	}
+	for _, c := range []byte(name) {
+		if c < 0x20 || c == 0x7f || strings.IndexByte(" ~^:?*[\\", c) >= 0 {
+			return bad(fmt.Sprintf("contains %q", c))
+		}
+	}
+	for _, part := range strings.Split(name, "/") {
+		switch {
+		case part == "":
+			return bad("an empty component")
+		case strings.HasPrefix(part, "."):
+			return bad("a component begins with .")
+		case strings.HasSuffix(part, ".lock"):
+			return bad("a component ends with .lock")
+		}
 	}
 	return nil
 }

@@ -48,12 +48,13 @@ type EditFunc func(old []byte, exists bool) (content []byte, keep bool, err erro
 // of Update while the repository is locked, with the state the change
 // builds on (ReadFile, ReadDir).
 type Tx struct {
-	repo     *Repo // nil outside a git repository (UpdateFiles)
-	root     string
-	view     *view // nil outside a git repository: the worktree
-	edits    []fileEdit
-	message  string
-	deferral *Deferral // the change goes to Options.Defer
+	repo        *Repo // nil outside a git repository (UpdateFiles)
+	root        string
+	view        *view // nil outside a git repository: the worktree
+	edits       []fileEdit
+	message     string
+	deferral    *Deferral        // the change goes to Options.Defer
+	dirsChecked map[string]error // directories checked for links (checkDirs)
 }
 
 // Deferred says whether the change will go to Options.Defer instead of
@@ -383,6 +384,12 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 // plan reads the three versions of one file and applies the edit to each.
 func (r *Repo) plan(e fileEdit, idx *gitindex.File, headTree Hash, tx *Tx) (planned, error) {
 	p := planned{path: e.path}
+	if err := checkWritable(r.WorkTree, e.path); err != nil {
+		return p, err
+	}
+	if err := r.checkTracked(e.path, idx, headTree); err != nil {
+		return p, err
+	}
 	data, exists, err := tx.ReadWorktreeFile(e.path)
 	if err != nil {
 		return p, err

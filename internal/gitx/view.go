@@ -141,30 +141,16 @@ func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
 
 // ReadWorktreeFile returns the file on disk at path and whether it
 // exists: what a change must not overwrite by accident (a name that is
-// taken), never what it decides from.
+// taken), never what it decides from. Only a regular file is read, never
+// through a symbolic link (see ReadFileLimit).
 func (tx *Tx) ReadWorktreeFile(path string) ([]byte, bool, error) {
-	data, err := os.ReadFile(filepath.Join(tx.root, filepath.FromSlash(path)))
-	if os.IsNotExist(err) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, true, nil
+	return tx.ReadFileLimit(path, maxWorktreeFile)
 }
 
 // ReadWorktreeDir lists the worktree directory path; a missing directory
-// is empty.
-func (tx *Tx) ReadWorktreeDir(path string) ([]os.DirEntry, error) {
-	entries, err := os.ReadDir(filepath.Join(tx.root, filepath.FromSlash(path)))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return entries, nil
-}
+// is empty. A directory that is a symbolic link, or below one, is an
+// error.
+func (tx *Tx) ReadWorktreeDir(path string) ([]os.DirEntry, error) { return tx.readDir(path) }
 
 // dirEntry is a name listed from a tree or the index.
 type dirEntry struct {
