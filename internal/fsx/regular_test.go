@@ -1,3 +1,5 @@
+//go:build unix
+
 package fsx
 
 import (
@@ -8,25 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-)
 
-// noHang runs fn and fails the test if it has not returned after a
-// minute: a read that blocks (a FIFO, a link to /dev/stdin) must fail the
-// test, not stop it.
-func noHang(t *testing.T, what string, fn func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn()
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s: still blocked after a minute", what)
-	}
-}
+	"lore/internal/loretest"
+)
 
 func wantSkip(t *testing.T, err error, want error, reason string) {
 	t.Helper()
@@ -62,20 +48,20 @@ func TestReadRegularReadsOnlyRegularFiles(t *testing.T) {
 		if err := os.Symlink(c.target, link); err != nil {
 			t.Fatal(err)
 		}
-		noHang(t, c.name, func() {
-			_, err := ReadRegular(link, 1<<20)
-			wantSkip(t, err, ErrSymlink, "a symbolic link")
-		})
+		stop := loretest.NoHang(t, c.name)
+		_, err := ReadRegular(link, 1<<20)
+		stop()
+		wantSkip(t, err, ErrSymlink, "a symbolic link")
 	}
 
 	fifo := filepath.Join(dir, "fifo.md")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	noHang(t, "a FIFO", func() {
-		_, err := ReadRegular(fifo, 1<<20)
-		wantSkip(t, err, ErrNotRegular, "not a regular file (a named pipe)")
-	})
+	stop := loretest.NoHang(t, "a FIFO")
+	_, err = ReadRegular(fifo, 1<<20)
+	stop()
+	wantSkip(t, err, ErrNotRegular, "not a regular file (a named pipe)")
 
 	_, err = ReadRegular(dir, 1<<20)
 	wantSkip(t, err, ErrNotRegular, "not a regular file (a directory)")

@@ -1,7 +1,8 @@
 // Package loretest is what lore's tests share, written once: golden files
-// under testdata/ that `go test -update` rewrites, and real git
-// repositories in temporary directories, driven and checked with C git —
-// the oracle users trust. Only tests import it.
+// under testdata/ that `go test -update` rewrites, real git repositories
+// in temporary directories, driven and checked with C git — the oracle
+// users trust — and NoHang, the guard of a step that could block. Only
+// tests import it.
 package loretest
 
 import (
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files (and testscript cmp files) under testdata")
@@ -44,6 +46,17 @@ func Golden(t testing.TB, path, got string) {
 	if got != string(want) {
 		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
+}
+
+// NoHang guards a step that could block for ever (a read of a FIFO or of
+// /dev/stdin waits for a writer): if done has not been called after a
+// minute, the test binary crashes naming the test and the step, rather
+// than wait for go test's own timeout. It asserts nothing about time.
+func NoHang(t testing.TB, what string) (done func()) {
+	timer := time.AfterFunc(time.Minute, func() {
+		panic(t.Name() + ": " + what + ": still blocked after a minute")
+	})
+	return func() { timer.Stop() }
 }
 
 // Repo is a git repository in a temporary directory, made and checked
