@@ -207,7 +207,7 @@ func (t *storeTx) worktree() fileReader { return worktreeReader{t} }
 type worktreeReader struct{ t *storeTx }
 
 func (w worktreeReader) read(p string) ([]byte, bool, error) {
-	return w.t.tx.ReadWorktreeFile(w.t.path(p))
+	return w.t.tx.ReadFileLimit(w.t.path(p), ReadLimit(p))
 }
 
 func (w worktreeReader) readDir(p string) ([]os.DirEntry, error) {

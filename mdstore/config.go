@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"lore/internal/fsx"
 )
 
 // CommitMode is config.yaml's "commit" setting.
@@ -133,11 +135,20 @@ func DefaultConfig() Config {
 }
 
 // loadConfig reads the config file at path (relPath names it in messages).
-// An invalid value is an error naming the key and its line.
+// An invalid value is an error naming the key and its line; a file that is
+// not one lore reads (a link, a FIFO, larger than FileReadLimit) is the
+// defaults, with a warning that says why.
 func loadConfig(path, relPath string) (Config, error) {
 	cfg := DefaultConfig()
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadRegular(path, ReadLimit(relPath))
 	if errors.Is(err, os.ErrNotExist) {
+		return cfg, nil
+	}
+	if w, skipped := Skipped(relPath, err); skipped {
+		cfg.Warnings = warningsOf(w)
+		if w != nil {
+			cfg.Warnings[0].Message += "; the defaults apply"
+		}
 		return cfg, nil
 	}
 	if err != nil {

@@ -120,6 +120,34 @@
 // files a commit changes, for the pre-commit hook: what it judges is the
 // commit, not what earlier commits hold.
 //
+// # Files that are not what they seem
+//
+// The store is the regular files under .agent/ and the skill directories
+// of the worktree, read through no symbolic link: a committed link can
+// point anywhere — /dev/zero (read whole, it ran lore out of memory), a
+// FIFO or /dev/stdin (read, it hung the SessionStart hook), a directory
+// outside the repository. Every reader opens a file with fsx.ReadRegular
+// (no link followed, no FIFO or device read, at most ReadLimit bytes:
+// 16 MiB for memories.md, 1 MiB for any other file) and lists a directory
+// with fsx.ReadDir, which does not follow a link either; what it does not
+// read it reports with Skipped, one warning naming the file and why
+// ("skipped: a symbolic link", "skipped: not a regular file (a named
+// pipe)", "skipped: larger than 1 MiB"), and reads the rest. A .agent that
+// is a link is said once, when the store is opened (Config().Warnings),
+// and the store reads as empty. The one exception is a skill linked from
+// one skill directory to the other (SkillLink): it is read where it is,
+// once, and the link is skipped without a word. index.LoadDocs and
+// index/fresh follow the same rules, so a search finds the same entries
+// with the index and without it. Validate reports each such file as an
+// error, from the worktree and as staged (a link is mode 120000 in the
+// index), so the pre-commit hook stops a link from being committed into
+// the store.
+//
+// A write never goes through a link: gitx refuses it (an UnsafePathError,
+// or the Tx's read of the file refuses first) before anything is written.
+// A store root inside the git directory (lore --root .git) or reached
+// through a link is refused when the store is opened.
+//
 // # The entries cache
 //
 // Prime needs every knowledge entry, learning and journal entry; at 10,000

@@ -65,7 +65,7 @@ func ParseFile(p string, data []byte) (FileEntries, []Warning) {
 		return out, []Warning{{Path: p, Message: "not an entry file"}}
 	}
 	if err != nil {
-		return out, []Warning{asWarning(err, p)}
+		return out, warningsOf(asWarning(err, p))
 	}
 	return out, nil
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -34,6 +36,9 @@ type Entries struct {
 // (its timestamp cannot tell a later change apart); a file that does not
 // parse is not cached, so its warning is said every time.
 func (s *Store) Entries() (Entries, []Warning, error) {
+	if s.unusable != nil {
+		return Entries{}, nil, nil
+	}
 	cachePath := filepath.Join(s.StateDir(), "entries.cache")
 	c := readEntryCache(cachePath)
 	now := s.now().UnixNano()
@@ -69,7 +74,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 		at[i] = -1
 		data, ok, err := s.read(p)
 		if err != nil {
-			warnings[i] = &Warning{Path: p, Message: err.Error() + "; skipped"}
+			warnings[i] = asWarning(err, p)
 			return
 		}
 		if !ok {
@@ -111,7 +116,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 		}
 	}
 	var out Entries
-	var ws []Warning
+	ws := l.warnings
 	if hits == len(paths) && hits == len(c.paths) {
 		out = Entries{Knowledge: c.k, Learnings: c.l, Journal: c.j}
 		if !l.unchanged { // the same files, but a directory's new stamp to record
@@ -182,6 +187,8 @@ type listing struct {
 	dirStamps []fsx.Stamp
 	// unchanged: every directory was as the cache has it.
 	unchanged bool
+	// warnings say which directories were not read (links).
+	warnings []Warning
 }
 
 // listEntryFiles lists the entry files. A directory whose stamp is the one
@@ -194,9 +201,25 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 	defer st.Close()
 	// dir's files (or for the journal, its runs): from the cache, or read.
 	list := func(dir string, subdirs bool) ([]string, error) {
-		stamp, err := st.Stamp(filepath.Join(s.root, filepath.FromSlash(dir)))
+		stamp, err := st.Stamp(s.abs(dir))
 		if errors.Is(err, os.ErrNotExist) {
 			l.unchanged = l.unchanged && c.dir(dir) < 0
+			return nil, nil
+		}
+		if err == nil && !stamp.Dir {
+			// A link (the Stamper does not follow one): readDir says so.
+			if _, err = s.readDir(dir); err == nil {
+				err = &fsx.SkipError{Path: s.abs(dir), Err: fsx.ErrNotDir} // changed meanwhile
+			}
+			if path.Dir(dir) == JournalDir {
+				// A run that is a link stays in the cache's listing of
+				// the journal, never trusted, so that it is said each time.
+				l.dirs, l.dirStamps = append(l.dirs, dir), append(l.dirStamps, fsx.Stamp{})
+			}
+		}
+		if w, skipped := Skipped(dir, err); skipped {
+			l.unchanged = false
+			l.warnings = append(l.warnings, warningsOf(w)...)
 			return nil, nil
 		}
 		if err != nil {
@@ -215,13 +238,16 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			entries, err := s.readDir(dir)
 			var runs []string
 			for _, e := range entries {
-				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				// A link is listed to be refused, and said, like a file.
+				if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && !strings.HasPrefix(e.Name(), ".") {
 					runs = append(runs, dir+"/"+e.Name())
 				}
 			}
 			return runs, err
 		}
-		return markdownFiles(s, dir)
+		paths, w, err := markdownFiles(s, dir)
+		l.warnings = append(l.warnings, warningsOf(w)...)
+		return paths, err
 	}
 	for _, dir := range []string{KnowledgeDir, LearningsDir} {
 		ps, err := list(dir, false)

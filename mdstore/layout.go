@@ -31,6 +31,56 @@ const (
 	AttributesPath = ".gitattributes"
 )
 
+// What lore reads of a store: regular files only, each at most its
+// ReadLimit — far above what any entry needs (validation warns past
+// MaxEntryFileBytes and MaxMemoriesFileBytes), so that only a mistake (a
+// pasted disk image, a link to /dev/zero) is skipped, with a warning.
+const (
+	MemoriesReadLimit = 16 << 20 // memories.md, all memories in one file
+	FileReadLimit     = 1 << 20  // one entry, a SKILL.md, config.yaml
+)
+
+// ReadLimit is how much of store file p lore reads: a larger file is
+// skipped with a warning.
+func ReadLimit(p string) int64 {
+	if p == MemoriesPath {
+		return MemoriesReadLimit
+	}
+	return FileReadLimit
+}
+
+// Symbolic links are never followed: the store is what is in the
+// worktree, and a committed link can point anywhere (/dev/zero, a FIFO,
+// /home/…). A link where lore would read a file or a directory is
+// skipped, with a warning that says so — but for SkillLink.
+
+// SkillLink says whether the symbolic link at store path p, whose target
+// is target (as os.Readlink has it), links one skill directory to the
+// other: .claude/skills/x → ../../.agent/skills/x, or .claude/skills →
+// ../.agent/skills, which lets Claude Code see lore's skills. What it
+// points to is read where it is, so the link is skipped without a word
+// and the skill listed once.
+func SkillLink(p, target string) bool {
+	if target == "" || strings.HasPrefix(target, "/") || filepath.IsAbs(target) {
+		return false
+	}
+	if !isSkillDir(p) && !isSkillDir(path.Dir(p)) {
+		return false
+	}
+	t := path.Join(path.Dir(p), filepath.ToSlash(target))
+	return t != p && (isSkillDir(t) || isSkillDir(path.Dir(t)))
+}
+
+// isSkillDir says whether p is one of SkillDirs.
+func isSkillDir(p string) bool {
+	for _, d := range SkillDirs {
+		if p == d {
+			return true
+		}
+	}
+	return false
+}
+
 // SkillDirs are where skills are discovered.
 var SkillDirs = []string{AgentSkillsDir, ClaudeSkillsDir}
 

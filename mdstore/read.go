@@ -3,45 +3,43 @@ package mdstore
 import (
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
+
+	"lore/internal/fsx"
 )
 
 // Memories returns every valid memory in file order and the problems found.
-// A store without memories.md has no memories.
+// A store without memories.md has no memories; one whose memories.md is
+// not a file lore reads (a link, a FIFO, larger than MemoriesReadLimit)
+// has none either, and a warning says why.
 func (s *Store) Memories() ([]Memory, []Warning, error) {
-	text, err := s.readFileText(MemoriesPath)
+	data, _, err := s.read(MemoriesPath)
+	if w, skipped := Skipped(MemoriesPath, err); skipped {
+		return nil, warningsOf(w), nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	f := parseMemoriesText(text, MemoriesPath)
+	// The bytes are this function's alone and never changed: the
+	// memories' strings point into them rather than into a copy.
+	f := parseMemoriesText(bytesText(data), MemoriesPath)
 	return f.memories, f.warnings, nil
 }
 
-// readFileText reads a store file into a string without a second copy;
-// a missing file reads as "".
-func (s *Store) readFileText(p string) (string, error) {
-	f, err := os.Open(filepath.Join(s.root, filepath.FromSlash(p)))
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
+// bytesText is b as a string without a copy; b must never change after.
+func bytesText(b []byte) string {
+	if len(b) == 0 {
+		return ""
 	}
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", p, err)
-	}
-	defer f.Close()
-	var b strings.Builder
-	if info, err := f.Stat(); err == nil {
-		b.Grow(int(info.Size()))
-	}
-	if _, err := io.Copy(&b, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", p, err)
-	}
-	return b.String(), nil
+	return unsafe.String(&b[0], len(b))
 }
 
 // Memory returns the memory with the given id, or a NotFoundError.
@@ -59,60 +57,157 @@ func (s *Store) Memory(id string) (Memory, []Warning, error) {
 }
 
 // fileReader reads store files: the Store reads the worktree directly, a
-// storeTx reads it while the repository is locked.
+// storeTx reads it while the repository is locked. Both read only regular
+// files, through no symbolic link, each at most its ReadLimit; what they
+// do not read is an fsx.SkipError (see Skipped).
 type fileReader interface {
 	read(p string) ([]byte, bool, error)
 	readDir(p string) ([]os.DirEntry, error)
 }
 
-func (s *Store) read(p string) ([]byte, bool, error) {
-	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(p)))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", p, err)
-	}
-	return data, true, nil
+func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.FromSlash(p)) }
+
+// hidden says whether p is under a .agent that is not read (unusable):
+// it reads as missing, and the one warning was config.yaml's.
+func (s *Store) hidden(p string) bool {
+	return s.unusable != nil && (p == Dir || strings.HasPrefix(p, Dir+"/"))
 }
 
+// read reads store file p, a regular file of at most ReadLimit(p) bytes;
+// a link as p's last element is not followed. The directories on its way
+// are the caller's to check: listed with readDir first, or checked by
+// readEntry.
+func (s *Store) read(p string) ([]byte, bool, error) {
+	if s.hidden(p) {
+		return nil, false, nil
+	}
+	data, err := fsx.ReadRegular(s.abs(p), ReadLimit(p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if _, skipped := fsx.Skipped(err); err != nil && !skipped {
+		return nil, false, fmt.Errorf("read %s: %w", p, err)
+	}
+	return data, err == nil, err
+}
+
+// readEntry reads the one store file p that a command names (show, a
+// knowledge entry by slug): its directories are checked for links first,
+// and a file lore does not read is an error that says why.
+func (s *Store) readEntry(p string) ([]byte, bool, error) {
+	err := fsx.CheckDirs(s.root, p)
+	var data []byte
+	var ok bool
+	if err == nil {
+		data, ok, err = s.read(p)
+	}
+	if w, skipped := Skipped(p, err); skipped {
+		if w == nil {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("%s: not read: %s", w.Path, strings.TrimPrefix(w.Message, "skipped: "))
+	}
+	return data, ok, err
+}
+
+// readDir lists store directory p, never through a link: a directory on
+// its way or p itself that is a link is an fsx.SkipError.
 func (s *Store) readDir(p string) ([]os.DirEntry, error) {
-	entries, err := os.ReadDir(filepath.Join(s.root, filepath.FromSlash(p)))
-	if errors.Is(err, os.ErrNotExist) {
+	if s.hidden(p) {
 		return nil, nil
 	}
-	if err != nil {
+	err := fsx.CheckDirs(s.root, p)
+	var entries []os.DirEntry
+	if err == nil {
+		entries, err = fsx.ReadDir(s.abs(p))
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if _, skipped := fsx.Skipped(err); err != nil && !skipped {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
-	return entries, nil
+	return entries, err
+}
+
+// Skipped is the warning for store path p when err says that lore does
+// not read p, or a directory on its way (an fsx.SkipError, also wrapped
+// as gitx wraps it): "skipped: a symbolic link", "skipped: not a regular
+// file (a named pipe)", "skipped: larger than 16 MiB", naming what was
+// skipped. skipped is false for any other error. The warning is nil for a
+// SkillLink, which is skipped without a word.
+func Skipped(p string, err error) (w *Warning, skipped bool) {
+	se, ok := fsx.Skipped(err)
+	if !ok {
+		return nil, false
+	}
+	// What was skipped: p, or the directory on its way that se names.
+	at := p
+	abs := filepath.ToSlash(se.Path)
+	for q := p; q != "." && q != "/" && q != ""; q = path.Dir(q) {
+		if abs == q || strings.HasSuffix(abs, "/"+q) {
+			at = q
+			break
+		}
+	}
+	if errors.Is(se, fsx.ErrSymlink) {
+		return LinkSkipped(at, se.Path), true
+	}
+	return &Warning{Path: at, Message: "skipped: " + se.Reason()}, true
+}
+
+// LinkSkipped is the warning for the symbolic link at store path p (abs
+// on disk), which lore does not follow: nil for a SkillLink.
+func LinkSkipped(p, abs string) *Warning {
+	if target, err := os.Readlink(abs); err == nil && SkillLink(p, target) {
+		return nil
+	}
+	return &Warning{Path: p, Message: "skipped: a symbolic link"}
+}
+
+// warningsOf is the warning w, if any, as a list.
+func warningsOf(w *Warning) []Warning {
+	if w == nil {
+		return nil
+	}
+	return []Warning{*w}
 }
 
 // asWarning turns a file's error into a warning for the files that are
-// reported and skipped.
-func asWarning(err error, path string) Warning {
+// reported and skipped (nil for a SkillLink).
+func asWarning(err error, path string) *Warning {
+	if w, skipped := Skipped(path, err); skipped {
+		return w
+	}
 	var fe *FileError
 	if errors.As(err, &fe) {
-		return Warning{Path: fe.Path, Line: fe.Line, Message: fe.Msg + "; skipped"}
+		return &Warning{Path: fe.Path, Line: fe.Line, Message: fe.Msg + "; skipped"}
 	}
-	return Warning{Path: path, Message: err.Error() + "; skipped"}
+	return &Warning{Path: path, Message: err.Error() + "; skipped"}
 }
 
 // readMarkdownFiles parses every *.md file of dir with parse; a file that
 // does not parse is reported and skipped.
 func readMarkdownFiles[T any](r fileReader, dir string, parse func([]byte, string) (T, error)) ([]T, []Warning, error) {
-	paths, err := markdownFiles(r, dir)
+	paths, w, err := markdownFiles(r, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	out, warnings := parseFiles(r, paths, parse)
-	return out, warnings, nil
+	out, ws := parseFiles(r, paths, parse)
+	return out, append(warningsOf(w), ws...), nil
 }
 
-// markdownFiles lists the entry files (*.md, not hidden) in dir.
-func markdownFiles(r fileReader, dir string) ([]string, error) {
+// markdownFiles lists the entry files (*.md, not hidden) in dir: every
+// name but a directory's, so that a link or a FIFO is read, refused and
+// reported like a file that does not parse. A dir that lore does not read
+// (a link) is a warning.
+func markdownFiles(r fileReader, dir string) ([]string, *Warning, error) {
 	entries, err := r.readDir(dir)
+	if w, skipped := Skipped(dir, err); skipped {
+		return nil, w, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var paths []string
 	for _, e := range entries {
@@ -121,7 +216,7 @@ func markdownFiles(r fileReader, dir string) ([]string, error) {
 		}
 		paths = append(paths, dir+"/"+e.Name())
 	}
-	return paths, nil
+	return paths, nil, nil
 }
 
 // parseFiles reads and parses the files at paths, in order; a file that
@@ -140,12 +235,11 @@ func parseFiles[T any](r fileReader, paths []string, parse func([]byte, string) 
 		data, ok, err := r.read(p)
 		switch {
 		case err != nil:
-			results[i].warning = &Warning{Path: p, Message: err.Error() + "; skipped"}
+			results[i].warning = asWarning(err, p)
 		case ok:
 			v, err := parse(data, p)
 			if err != nil {
-				w := asWarning(err, p)
-				results[i].warning = &w
+				results[i].warning = asWarning(err, p)
 			} else {
 				results[i] = result{v: v, ok: true}
 			}
@@ -196,23 +290,36 @@ func loadLearnings(r fileReader) ([]Learning, []Warning, error) {
 
 func loadJournal(r fileReader) ([]JournalEntry, []Warning, error) {
 	runs, err := r.readDir(JournalDir)
+	if w, skipped := Skipped(JournalDir, err); skipped {
+		return nil, warningsOf(w), nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	var paths []string
+	var ws []Warning
 	for _, run := range runs {
-		if !run.IsDir() || strings.HasPrefix(run.Name(), ".") {
+		if strings.HasPrefix(run.Name(), ".") {
 			continue
 		}
-		ps, err := markdownFiles(r, JournalDir+"/"+run.Name())
+		p := JournalDir + "/" + run.Name()
+		if run.Type()&fs.ModeSymlink != 0 {
+			ws = append(ws, Warning{Path: p, Message: "skipped: a symbolic link"})
+			continue
+		}
+		if !run.IsDir() {
+			continue
+		}
+		ps, w, err := markdownFiles(r, p)
 		if err != nil {
 			return nil, nil, err
 		}
+		ws = append(ws, warningsOf(w)...)
 		paths = append(paths, ps...)
 	}
-	all, warnings := parseFiles(r, paths, parseJournal)
+	all, pws := parseFiles(r, paths, parseJournal)
 	sortJournal(all)
-	return all, warnings, nil
+	return all, append(ws, pws...), nil
 }
 
 // Knowledge returns every readable knowledge entry, by title.
@@ -229,7 +336,7 @@ func (s *Store) KnowledgeEntry(slug string) (Knowledge, error) {
 		return Knowledge{}, notFound(KindKnowledge, slug)
 	}
 	p := KnowledgePath(slug)
-	data, ok, err := s.read(p)
+	data, ok, err := s.readEntry(p)
 	if err != nil {
 		return Knowledge{}, err
 	}
@@ -248,7 +355,7 @@ func (s *Store) Learning(id string) (Learning, error) {
 		return Learning{}, notFound(KindLearning, id)
 	}
 	p := LearningPath(id)
-	data, ok, err := s.read(p)
+	data, ok, err := s.readEntry(p)
 	if err != nil {
 		return Learning{}, err
 	}
@@ -268,7 +375,7 @@ func (s *Store) JournalEntry(key string) (JournalEntry, error) {
 		return JournalEntry{}, err
 	}
 	p := JournalPath(run, it)
-	data, ok, err := s.read(p)
+	data, ok, err := s.readEntry(p)
 	if err != nil {
 		return JournalEntry{}, err
 	}

@@ -1,9 +1,7 @@
 package mdstore
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"sort"
 	"strings"
 )
@@ -21,13 +19,16 @@ type Skill struct {
 
 // Skills discovers every SKILL.md. A missing or malformed frontmatter
 // gives "No description"; a file that cannot be read is skipped with a
-// warning.
+// warning, and so is a skill directory or SKILL.md that is a symbolic
+// link — but for one skill directory linked to the other (SkillLink),
+// whose skill is listed once, from where it is.
 func (s *Store) Skills() ([]Skill, []Warning, error) {
 	var skills []Skill
 	var warnings []Warning
 	for _, dir := range SkillDirs {
-		entries, err := os.ReadDir(filepath.Join(s.root, filepath.FromSlash(dir)))
-		if errors.Is(err, os.ErrNotExist) {
+		entries, err := s.readDir(dir)
+		if w, skipped := Skipped(dir, err); skipped {
+			warnings = append(warnings, warningsOf(w)...)
 			continue
 		}
 		if err != nil {
@@ -35,19 +36,27 @@ func (s *Store) Skills() ([]Skill, []Warning, error) {
 			continue
 		}
 		for _, e := range entries {
-			if !e.IsDir() && e.Type()&os.ModeSymlink == 0 {
+			p := dir + "/" + e.Name()
+			if e.Type()&fs.ModeSymlink != 0 {
+				warnings = append(warnings, warningsOf(LinkSkipped(p, s.abs(p)))...)
 				continue
 			}
-			rel := dir + "/" + e.Name() + "/SKILL.md"
-			data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel)))
-			if errors.Is(err, os.ErrNotExist) {
+			if !e.IsDir() {
+				continue
+			}
+			rel := p + "/SKILL.md"
+			data, ok, err := s.read(rel)
+			if w, skipped := Skipped(rel, err); skipped {
+				warnings = append(warnings, warningsOf(w)...)
 				continue
 			}
 			if err != nil {
 				warnings = append(warnings, Warning{Path: rel, Message: "skipped: cannot be read: " + err.Error()})
 				continue
 			}
-			skills = append(skills, parseSkill(data, rel, e.Name()))
+			if ok {
+				skills = append(skills, parseSkill(data, rel, e.Name()))
+			}
 		}
 	}
 	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })

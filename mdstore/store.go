@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"lore/internal/fsx"
 	"lore/internal/gitx"
 )
 
@@ -22,6 +24,10 @@ type Store struct {
 	random io.Reader
 	// pending is what lore still owes the repository (Pending).
 	pending Pending
+	// unusable says why .agent is not read (a symbolic link, a file): the
+	// store then reads as empty, config.yaml's warnings say why once, and
+	// every write is refused by gitx.
+	unusable error
 }
 
 // Options are the store's sources of time and randomness (for ids), and
@@ -93,6 +99,18 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 		if s.prefix == "." {
 			s.prefix = ""
 		}
+		if err := checkRoot(root, s.prefix, repo); err != nil {
+			return nil, err
+		}
+	}
+	if err := fsx.CheckDirs(root, MemoriesPath); err != nil {
+		w, skipped := Skipped(MemoriesPath, err)
+		if !skipped {
+			return nil, err
+		}
+		s.unusable, s.config = err, DefaultConfig()
+		s.config.Warnings = warningsOf(w)
+		return s, nil
 	}
 	var err error
 	if s.config, err = loadConfig(filepath.Join(root, filepath.FromSlash(ConfigPath)), ConfigPath); err != nil {
@@ -103,6 +121,35 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 	}
 	s.readPending()
 	return s, nil
+}
+
+// checkRoot refuses a store root that git cannot hold or that is not
+// where it seems: inside the git directory (lore --root .git would commit
+// .git/.agent/memories.md, which git fsck refuses and no clone checks
+// out), or reached through a symbolic link inside the worktree (lore
+// would write where the link points, and leave the index holding both
+// the link and files below it). prefix is root relative to the worktree.
+func checkRoot(root, prefix string, repo *gitx.Repo) error {
+	for _, gitDir := range []string{repo.GitDir, repo.CommonDir} {
+		if rel, err := filepath.Rel(gitDir, root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("%s is inside the git directory %s: the store's root must be a directory of the worktree %s", root, gitDir, repo.WorkTree)
+		}
+	}
+	if prefix == "" {
+		return nil
+	}
+	for _, part := range strings.Split(prefix, "/") {
+		if strings.EqualFold(part, ".git") {
+			return fmt.Errorf("%s is inside a .git directory: the store's root must be a directory of the worktree %s", root, repo.WorkTree)
+		}
+	}
+	if err := fsx.CheckDirs(repo.WorkTree, prefix+"/"+Dir); err != nil {
+		if se, ok := fsx.Skipped(err); ok {
+			return fmt.Errorf("%s: the store's root is not a directory of the worktree %s: %s is %s", root, repo.WorkTree, se.Path, se.Reason())
+		}
+		return err
+	}
+	return nil
 }
 
 // Root is the directory that holds .agent.

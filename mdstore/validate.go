@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -14,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"lore/internal/fsx"
 	"lore/internal/words"
 	"lore/secrets"
 )
@@ -56,6 +56,10 @@ type File struct {
 	// InHead is set for a staged file that HEAD holds as it is: the next
 	// commit does not change it (see InChanges).
 	InHead bool
+	// Unreadable says why lore does not read this file or directory (Data
+	// is then empty): "a symbolic link", "not a regular file (a named
+	// pipe)", "larger than 1 MiB".
+	Unreadable string
 }
 
 // Size caps. An entry is a note, not a log: a file past these is a
@@ -81,7 +85,7 @@ func Validate(files []File) []Problem {
 	}
 	var supersedes []supersede
 	for _, f := range files {
-		if !InStore(f.Path) {
+		if !InStore(f.Path) && f.Unreadable == "" {
 			continue
 		}
 		ps, l := validateFile(f)
@@ -153,6 +157,14 @@ func validateFile(f File) ([]Problem, *Learning) {
 	}
 	if f.Unmerged {
 		add(0, SeverityError, "unmerged: the merge left this file in conflict; resolve it and git add it")
+		return out, nil
+	}
+	if f.Unreadable != "" {
+		hint := ""
+		if f.Unreadable == fsx.ErrSymlink.Error() {
+			hint = " (a link can point anywhere, /dev/zero or outside the repository); put the file or directory itself here"
+		}
+		add(0, SeverityError, "%s: lore does not read it and skips it%s", f.Unreadable, hint)
 		return out, nil
 	}
 	if !utf8.Valid(f.Data) {
@@ -414,7 +426,9 @@ func bodyLine(data []byte) int {
 // ValidationFiles lists the store's files for Validate: every file under
 // .agent/ and every skill directory, from the worktree — or, with staged
 // set, as the git index holds them (what the next commit will contain),
-// each marked InHead when HEAD holds it as staged.
+// each marked InHead when HEAD holds it as staged. A file or directory
+// lore would read but does not — a symbolic link, a FIFO, a file over its
+// ReadLimit — is listed with why (File.Unreadable), but for a SkillLink.
 func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 	dirs := append([]string{Dir}, SkillDirs...)
 	var out []File
@@ -434,16 +448,37 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 				if s.prefix == "" {
 					p = f.Path
 				}
-				if !seen[p] {
-					seen[p] = true
-					out = append(out, File{Path: p, Data: f.Data, Unmerged: f.Unmerged, InHead: f.InHead})
+				if seen[p] {
+					continue
 				}
+				seen[p] = true
+				file := File{Path: p, Data: f.Data, Unmerged: f.Unmerged, InHead: f.InHead}
+				switch {
+				case f.Mode&0o170000 == 0o120000:
+					if !readByLore(p) || SkillLink(p, string(f.Data)) {
+						continue
+					}
+					file = File{Path: p, Unreadable: fsx.ErrSymlink.Error(), InHead: f.InHead}
+				case int64(len(f.Data)) > ReadLimit(p) && readByLore(p):
+					file = File{Path: p, Unreadable: "larger than " + fsx.FormatSize(ReadLimit(p)), InHead: f.InHead}
+				}
+				out = append(out, file)
 			}
 		}
 		return out, nil
 	}
 	seen := map[string]bool{}
 	for _, d := range dirs {
+		if err := fsx.CheckDirs(s.root, d); err != nil {
+			if w, skipped := Skipped(d, err); skipped {
+				if w != nil && !seen[w.Path] {
+					seen[w.Path] = true
+					out = append(out, File{Path: w.Path, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
+				}
+				continue
+			}
+			return nil, err
+		}
 		root := filepath.Join(s.root, filepath.FromSlash(d))
 		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
@@ -452,7 +487,7 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 				}
 				return err
 			}
-			if e.IsDir() || !e.Type().IsRegular() {
+			if e.IsDir() {
 				return nil
 			}
 			rel, err := filepath.Rel(s.root, p)
@@ -464,7 +499,16 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 				return nil
 			}
 			seen[rel] = true
-			data, err := os.ReadFile(p)
+			var data []byte
+			if err = fsx.CheckRegular(p, e.Type()); err == nil {
+				data, err = fsx.ReadRegular(p, ReadLimit(rel))
+			}
+			if w, skipped := Skipped(rel, err); skipped {
+				if w != nil && readByLore(rel) {
+					out = append(out, File{Path: rel, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
+				}
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -476,4 +520,11 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 		}
 	}
 	return out, nil
+}
+
+// readByLore says whether lore reads store path p: an entry file,
+// config.yaml, or a directory it walks into (.agent, knowledge/, a
+// journal run, a skill).
+func readByLore(p string) bool {
+	return KindOf(p) != "" || p == ConfigPath || p == Dir || isSkillDir(p) || Descend(path.Dir(p), path.Base(p))
 }

@@ -29,7 +29,7 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 		// planned earlier in the same change.
 		taken := map[string]bool{}
 		for _, r := range []fileReader{tx, tx.worktree()} {
-			names, err := markdownFiles(r, KnowledgeDir)
+			names, _, err := markdownFiles(r, KnowledgeDir)
 			if err != nil {
 				return err
 			}

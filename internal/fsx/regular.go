@@ -83,6 +83,12 @@ func Skipped(err error) (*SkipError, bool) {
 	return se, ok
 }
 
+// CheckRegular is the *SkipError for the file at path whose type (from a
+// directory listing or an lstat) is mode, where a regular file was
+// wanted; nil for a regular file. A listing that already says what each
+// entry is needs no open to refuse a link, a FIFO or a device.
+func CheckRegular(path string, mode fs.FileMode) error { return skipFor(path, mode, false) }
+
 // skipFor is the SkipError for a path whose type (from lstat) is mode,
 // where a regular file (dir: a directory) was wanted; nil when it is one.
 func skipFor(path string, mode fs.FileMode, dir bool) error {

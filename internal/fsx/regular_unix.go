@@ -29,7 +29,7 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, &SkipError{Path: path, Err: ErrNotRegular, Mode: modeType(st.Mode)}
+		return nil, &SkipError{Path: path, Err: ErrNotRegular, Mode: modeType(uint32(st.Mode))}
 	}
 	if st.Size > limit {
 		return nil, &SkipError{Path: path, Err: ErrTooLarge, Limit: limit}

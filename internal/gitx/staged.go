@@ -15,6 +15,7 @@ import (
 // contain.
 type StagedFile struct {
 	Path string // slash-separated, relative to the worktree
+	Mode uint32 // as git records it: 0o100644, 0o100755, 0o120000 (Data is a link's target)
 	Data []byte
 	// Unmerged is set for a path with conflict stages (a merge not yet
 	// resolved); Data is then empty.
@@ -25,10 +26,11 @@ type StagedFile struct {
 }
 
 // StagedFiles reads the index's files under prefix (a slash-separated
-// directory of the worktree, "" for all), in path order, and says of each
-// whether HEAD holds it as staged. It honours GIT_INDEX_FILE, which git
-// sets for a pre-commit hook when it commits from a temporary index (git
-// commit -a, git commit <paths>).
+// directory of the worktree, "" for all) and prefix itself when the index
+// holds it as a file (a symbolic link, say), in path order, and says of
+// each whether HEAD holds it as staged. It honours GIT_INDEX_FILE, which
+// git sets for a pre-commit hook when it commits from a temporary index
+// (git commit -a, git commit <paths>).
 func (r *Repo) StagedFiles(prefix string) ([]StagedFile, error) {
 	inHead, err := r.headFiles(prefix)
 	if err != nil {
@@ -45,13 +47,14 @@ func (r *Repo) StagedFiles(prefix string) ([]StagedFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	self := strings.TrimSuffix(prefix, "/")
 	if prefix != "" && !strings.HasSuffix(prefix, "/") {
 		prefix += "/"
 	}
 	var out []StagedFile
 	for i := range idx.Entries {
 		e := &idx.Entries[i]
-		if !strings.HasPrefix(e.Path, prefix) || e.Mode&0o170000 == 0o160000 { // gitlinks hold no blob
+		if !strings.HasPrefix(e.Path, prefix) && (self == "" || e.Path != self) || e.Mode&0o170000 == 0o160000 { // gitlinks hold no blob
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Path == e.Path {
@@ -69,7 +72,7 @@ func (r *Repo) StagedFiles(prefix string) ([]StagedFile, error) {
 			return nil, err
 		}
 		head, ok := inHead[e.Path]
-		out = append(out, StagedFile{Path: e.Path, Data: data, InHead: ok && head.hash == e.Hash && sameMode(head.mode, e.Mode)})
+		out = append(out, StagedFile{Path: e.Path, Mode: e.Mode, Data: data, InHead: ok && head.hash == e.Hash && sameMode(head.mode, e.Mode)})
 	}
 	return out, nil
 }
