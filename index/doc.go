@@ -17,7 +17,11 @@
 // as in bleve's Levenshtein automaton); titles and tags weigh three times
 // the content, fuzzy matches half; a document's score is multiplied by the
 // share of query words it matched. Package indextest is the conformance
-// suite both pass.
+// suite both pass. And both read the same files: LoadDocs (what Scan
+// searches) and index/fresh (what the index holds) read the store as
+// mdstore does — regular files only, through no symbolic link, each at
+// most its mdstore.ReadLimit, a SkillLink read where it points — so the
+// index and the scan find the same entries.
 package index
 
 import (

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"lore/mdstore"
@@ -71,7 +72,12 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 		if err != nil {
 			return a, err
 		}
-		a.Warnings = append(a.Warnings, warnings...)
+		for _, w := range warnings {
+			// A .agent that is not read was said when the store was opened.
+			if !slices.Contains(s.Config().Warnings, w) {
+				a.Warnings = append(a.Warnings, w)
+			}
+		}
 		a.Result, err = NewScan(docs...).Search(q)
 		return a, err
 	}

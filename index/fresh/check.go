@@ -5,10 +5,10 @@ import (
 	"errors"
 	"hash/fnv"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -114,7 +114,13 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 		}
 	}
 	for _, r := range mdstore.Roots {
-		if _, ok := m.watch[r]; !ok {
+		_, watched := m.watch[r]
+		below := fsx.CheckDirs(c.root, r) // .claude made a link to where .claude was
+		switch {
+		case watched && below != nil && !slices.Contains(dirty, r):
+			dirty = append(dirty, r)
+		case watched || below != nil:
+		default:
 			if st, err := fsx.Lstat(c.abs(r)); err == nil && st.Dir {
 				dirty = append(dirty, r)
 			}
@@ -168,7 +174,7 @@ func (c *checker) relist(d string) error {
 		if err != nil {
 			return err
 		}
-		if l, err = list(c.abs(d), seg); err != nil {
+		if l, err = list(c.root, d, seg); err != nil {
 			return err
 		}
 	}
@@ -201,7 +207,7 @@ func (c *checker) relist(d string) error {
 	}
 	present := map[string]bool{}
 	if err := listDir(c.abs(d), func(e dirent) error {
-		if !e.dir {
+		if e.regular {
 			present[string(e.name)] = true
 		}
 		return nil
@@ -217,25 +223,30 @@ func (c *checker) relist(d string) error {
 }
 
 // other handles an entry of directory d that is not a file of its
-// segment: a directory, a watched file, a new or retyped entry file.
-// listed counts the segment's files still there; others collects the
-// names of directories and watched files still there.
+// segment: a directory, a watched file, a new or retyped entry file, or
+// what lore does not read — a symbolic link or a FIFO where it would read
+// a file or a directory, which is skipped with a warning (as index.LoadDocs
+// and mdstore skip it). listed counts the segment's files still there;
+// others collects the names of directories and watched files still there.
 func (c *checker) other(d string, seg *segment, e dirent, listed *int, others map[string]bool) error {
 	name := string(e.name)
 	child := d + "/" + name
-	isDir := e.dir
-	if e.symlink { // a skill may be a link to a directory
-		if info, err := os.Stat(c.abs(child)); err == nil {
-			isDir = info.IsDir()
-		}
-	}
+	read := mdstore.KindOf(child) != "" || (e.symlink && mdstore.Descend(d, name))
 	switch {
-	case isDir && mdstore.Descend(d, name):
+	case e.symlink:
+		if read {
+			if w := mdstore.LinkSkipped(child, c.abs(child)); w != nil {
+				c.out.Warnings = append(c.out.Warnings, *w)
+			}
+		}
+	case e.dir && mdstore.Descend(d, name):
 		others[name] = true
 		if _, known := c.m.watch[child]; !known {
 			return c.relist(child)
 		}
-	case isDir || mdstore.KindOf(child) == "":
+	case e.dir || !read:
+	case !e.regular:
+		c.out.Warnings = append(c.out.Warnings, mdstore.Warning{Path: child, Message: "skipped: not a regular file"})
 	case hot(child):
 		others[name] = true
 		if rec, known := c.m.watch[child]; !known || rec.stat.Ino != e.ino || e.ino == 0 {
@@ -339,8 +350,9 @@ type listing struct {
 // large directory are files seen before: those cost a lookup in seg and
 // no allocation. The directory is stat'ed first, so a change made while
 // it is read Changes its mtime after the one recorded.
-func list(dir string, seg *segment) (*listing, error) {
+func list(root, d string, seg *segment) (*listing, error) {
 	l := &listing{seg: seg}
+	dir := filepath.Join(root, filepath.FromSlash(d))
 	st, err := fsx.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !st.Dir) {
 		l.gone = true
@@ -349,9 +361,18 @@ func list(dir string, seg *segment) (*listing, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A directory below a link (.agent made a link since) is gone too:
+	// nothing is read through a link.
+	if err := fsx.CheckDirs(root, d); err != nil {
+		if _, skipped := fsx.Skipped(err); skipped {
+			l.gone = true
+			return l, nil
+		}
+		return nil, err
+	}
 	l.st = st
 	err = listDir(dir, func(e dirent) error {
-		if rec, known := seg.get(e.name); known && !e.dir && !e.symlink {
+		if rec, known := seg.get(e.name); known && e.regular {
 			l.listed++
 			if rec.stat.Ino == 0 || e.ino == 0 || rec.stat.Ino != e.ino {
 				l.replaced = append(l.replaced, string(e.name))
@@ -387,7 +408,7 @@ func (c *checker) listAll(dirs []string) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if l, err := list(c.abs(d), segs[i]); err == nil {
+			if l, err := list(c.root, d, segs[i]); err == nil {
 				found[i] = l
 			}
 		}()
@@ -574,7 +595,7 @@ func (c *checker) look(p string) look {
 		n := int(int64(PrefaultMin) * int64(c.total) / looked)
 		go Prefault(min(max(n, PrefaultMin), PrefaultMax) * PrefaultPerFile)
 	}
-	data, err := os.ReadFile(c.abs(p))
+	data, err := fsx.ReadRegular(c.abs(p), mdstore.ReadLimit(p))
 	if err != nil {
 		l.err = err
 		return l
@@ -600,8 +621,14 @@ func (c *checker) flush(min int) error {
 // apply records what look found of p: a file gone, unchanged, or read
 // again and reindexed if its bytes changed.
 func (c *checker) apply(p string, l *look) error {
+	w, skipped := mdstore.Skipped(p, l.err)
+	if w != nil {
+		c.out.Warnings = append(c.out.Warnings, *w)
+	}
 	switch {
-	case errors.Is(l.err, fs.ErrNotExist) || (l.err == nil && l.st.Dir):
+	case errors.Is(l.err, fs.ErrNotExist) || (l.err == nil && l.st.Dir) || skipped:
+		// Gone, or no longer a file lore reads (a link, a FIFO, too
+		// large): not indexed, as LoadDocs would not read it.
 		if l.known {
 			return c.dropFile(p)
 		}

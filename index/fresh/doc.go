@@ -51,4 +51,15 @@
 // catches in-place rewrites; bigger stores see those on a rebuild. A stamp
 // within the racy window (fsx.Stamp.Settled) is recorded as unknown, so
 // the file is looked at again.
+//
+// The check reads what index.LoadDocs and mdstore read, so the index and
+// the scan agree: a directory is listed with O_NOFOLLOW and only after
+// the directories above it are checked (fsx.CheckDirs: a .claude made a
+// link to where .claude was has the same stamps, and is still not read);
+// an entry is indexed only when its listing says it is a regular file
+// (d_type, no stat), and read with fsx.ReadRegular, capped at its
+// mdstore.ReadLimit. A link, a FIFO or a file over the cap where an entry
+// would be is skipped with a warning when its directory is listed, and an
+// entry that became one is dropped; a SkillLink is skipped without a word,
+// its skill indexed where it is.
 package fresh

@@ -9,16 +9,15 @@ import (
 	"runtime"
 	"syscall"
 	"unsafe"
-
-	"lore/internal/fsx"
 )
 
-// listDir hands each entry of a directory to fn, with its inode, as the
-// kernel returns them (getdents64) and without a stat per entry: a file
-// replaced by a rename has a new inode, which is how a large directory is
-// checked without stat'ing its files.
+// listDir hands each entry of a directory to fn, with its inode and type,
+// as the kernel returns them (getdents64) and without a stat per entry: a
+// file replaced by a rename has a new inode, which is how a large
+// directory is checked without stat'ing its files. A directory that is a
+// symbolic link is not listed (O_NOFOLLOW).
 func listDir(path string, fn func(e dirent) error) error {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return &os.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -47,10 +46,11 @@ func listDir(path string, fn func(e dirent) error) error {
 			if ino == 0 || string(name) == "." || string(name) == ".." {
 				continue
 			}
-			e := dirent{name: name, ino: ino, dir: typ == syscall.DT_DIR, symlink: typ == syscall.DT_LNK}
+			e := dirent{name: name, ino: ino, dir: typ == syscall.DT_DIR, symlink: typ == syscall.DT_LNK, regular: typ == syscall.DT_REG}
 			if typ == syscall.DT_UNKNOWN {
-				if st, err := fsx.Lstat(path + "/" + string(name)); err == nil {
-					e.dir = st.Dir
+				if info, err := os.Lstat(path + "/" + string(name)); err == nil {
+					t := info.Mode().Type()
+					e.dir, e.symlink, e.regular = t.IsDir(), t&os.ModeSymlink != 0, t.IsRegular()
 				}
 			}
 			if err := fn(e); err != nil {
