@@ -72,12 +72,7 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 		if err != nil {
 			return a, err
 		}
-		for _, w := range warnings {
-			// A .agent that is not read was said when the store was opened.
-			if !slices.Contains(s.Config().Warnings, w) {
-				a.Warnings = append(a.Warnings, w)
-			}
-		}
+		a.Warnings = append(a.Warnings, unsaid(s, warnings)...)
 		a.Result, err = NewScan(docs...).Search(q)
 		return a, err
 	}
@@ -103,13 +98,25 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 	if resp.Report.Rebuilt {
 		a.Notices = append(a.Notices, fmt.Sprintf("built the search index (%s): %d entries", resp.Report.Reason, resp.Report.Indexed))
 	}
-	a.Warnings = resp.Report.Warnings
+	a.Warnings = unsaid(s, resp.Report.Warnings)
 	if resp.Report.LastError != "" {
 		a.Notices = append(a.Notices, "the search index could not be brought fully up to date after an earlier search ("+
 			resp.Report.LastError+"); this search found every change again; lore index rebuild starts it afresh")
 	}
 	a.Result = *resp.Result
 	return a, nil
+}
+
+// unsaid is the warnings of ws that were not said when the store was
+// opened (a .agent that is a link is said then).
+func unsaid(s *mdstore.Store, ws []mdstore.Warning) []mdstore.Warning {
+	var out []mdstore.Warning
+	for _, w := range ws {
+		if !slices.Contains(s.Config().Warnings, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // RelevantHits is how many of the best hits Relevance hears of.

@@ -159,7 +159,8 @@ func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, in
 		return index.Report{}, err
 	}
 	if !first.Touched {
-		return index.Report{}, nil
+		// What the store holds that lore does not read is said anyway.
+		return index.Report{Warnings: first.Warnings}, nil
 	}
 	var rep index.Report
 	rebuild := ""

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -156,6 +157,7 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 	if err := c.flush(0); err != nil {
 		return nil, err
 	}
+	c.warnings()
 	c.out.Next = m
 	return c.out, nil
 }
@@ -184,6 +186,11 @@ func (c *checker) relist(d string) error {
 	seg := l.seg
 	c.touch()
 	c.m.watch[d] = fileRecord{stat: l.st.IfSettled(c.now)}
+	for p := range c.m.skipped { // found again below if still there
+		if path.Dir(p) == d {
+			delete(c.m.skipped, p)
+		}
+	}
 	listed := l.listed          // files of the segment still there
 	others := map[string]bool{} // directories and watched files still there
 	for _, name := range l.replaced {
@@ -236,7 +243,7 @@ func (c *checker) other(d string, seg *segment, e dirent, listed *int, others ma
 	case e.symlink:
 		if read {
 			if w := mdstore.LinkSkipped(child, c.abs(child)); w != nil {
-				c.out.Warnings = append(c.out.Warnings, *w)
+				c.skip(child, w.Message)
 			}
 		}
 	case e.dir && mdstore.Descend(d, name):
@@ -246,7 +253,7 @@ func (c *checker) other(d string, seg *segment, e dirent, listed *int, others ma
 		}
 	case e.dir || !read:
 	case !e.regular:
-		c.out.Warnings = append(c.out.Warnings, mdstore.Warning{Path: child, Message: "skipped: not a regular file"})
+		c.skip(child, "skipped: not a regular file")
 	case hot(child):
 		others[name] = true
 		if rec, known := c.m.watch[child]; !known || rec.stat.Ino != e.ino || e.ino == 0 {
@@ -422,9 +429,56 @@ func (c *checker) listAll(dirs []string) {
 	}
 }
 
+// skip records that lore does not read entry file p, and why.
+func (c *checker) skip(p, why string) {
+	if c.m.skipped[p] != why {
+		c.m.skipped[p] = why
+		c.touch()
+	}
+}
+
+// unskip forgets that p was skipped.
+func (c *checker) unskip(p string) {
+	if _, ok := c.m.skipped[p]; ok {
+		delete(c.m.skipped, p)
+		c.touch()
+	}
+}
+
+// warnings says what the store holds that lore does not read, after every
+// check, as a scan of the files says it every time: what the manifest
+// recorded, and the roots that are links (or below one).
+func (c *checker) warnings() {
+	var ws []mdstore.Warning
+	for p, why := range c.m.skipped {
+		ws = append(ws, mdstore.Warning{Path: p, Message: why})
+	}
+	for _, r := range mdstore.Roots {
+		err := fsx.CheckDirs(c.root, r)
+		if info, lerr := os.Lstat(c.abs(r)); err == nil && lerr == nil {
+			switch m := info.Mode(); {
+			case m&fs.ModeSymlink != 0:
+				err = &fsx.SkipError{Path: c.abs(r), Err: fsx.ErrSymlink}
+			case !m.IsDir():
+				err = &fsx.SkipError{Path: c.abs(r), Err: fsx.ErrNotDir, Mode: m.Type()}
+			}
+		}
+		if w, _ := mdstore.Skipped(r, err); w != nil {
+			ws = append(ws, *w)
+		}
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i].Path < ws[j].Path })
+	c.out.Warnings = append(c.out.Warnings, ws...)
+}
+
 // dropUnder forgets p and everything below it.
 func (c *checker) dropUnder(p string) error {
 	under := func(q string) bool { return q == p || strings.HasPrefix(q, p+"/") }
+	for q := range c.m.skipped {
+		if under(q) {
+			c.unskip(q)
+		}
+	}
 	for d := range c.m.segs {
 		if !under(d) {
 			continue
@@ -623,7 +677,9 @@ func (c *checker) flush(min int) error {
 func (c *checker) apply(p string, l *look) error {
 	w, skipped := mdstore.Skipped(p, l.err)
 	if w != nil {
-		c.out.Warnings = append(c.out.Warnings, *w)
+		c.skip(p, w.Message)
+	} else if l.err == nil || errors.Is(l.err, fs.ErrNotExist) {
+		c.unskip(p)
 	}
 	switch {
 	case errors.Is(l.err, fs.ErrNotExist) || (l.err == nil && l.st.Dir) || skipped:

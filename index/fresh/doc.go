@@ -59,7 +59,9 @@
 // an entry is indexed only when its listing says it is a regular file
 // (d_type, no stat), and read with fsx.ReadRegular, capped at its
 // mdstore.ReadLimit. A link, a FIFO or a file over the cap where an entry
-// would be is skipped with a warning when its directory is listed, and an
-// entry that became one is dropped; a SkillLink is skipped without a word,
-// its skill indexed where it is.
+// would be is not indexed, and an entry that became one is dropped; the
+// manifest records it with its warning (found again whenever its
+// directory is listed), and every check says the warnings it holds, as a
+// scan says them every time. A SkillLink is skipped without a word, its
+// skill indexed where it is.
 package fresh

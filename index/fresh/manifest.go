@@ -58,6 +58,10 @@ type Manifest struct {
 	// git is the stat of the git index when its entries were last looked
 	// at, and (as hash) the time of that look; zero when never.
 	git fileRecord
+	// skipped holds the files lore does not read (a link, a FIFO, a file
+	// over its cap) where an entry would be, with the warning that says
+	// why: said after every check, as a scan would say it every time.
+	skipped map[string]string
 }
 
 // span locates bytes in a Manifest file.
@@ -67,7 +71,7 @@ type span struct {
 }
 
 func NewManifest() *Manifest {
-	return &Manifest{watch: map[string]fileRecord{}, segs: map[string]*segment{}, memories: map[string]uint64{}, unmap: func() {}}
+	return &Manifest{watch: map[string]fileRecord{}, segs: map[string]*segment{}, memories: map[string]uint64{}, skipped: map[string]string{}, unmap: func() {}}
 }
 
 const manifestMagic = "LOREMAN2"
@@ -83,6 +87,7 @@ const (
 	watchedFile = 'f'
 	watchedDir  = 'd'
 	watchedGit  = 'g' // the git index (with an empty path)
+	skippedFile = 's' // a file not read, its stat zero, then its warning
 )
 
 // EntryFiles is how many entry files the manifest records: those of the
@@ -119,7 +124,7 @@ func ReadManifest(path string) (*Manifest, error) {
 		f.Close()
 		return nil, err
 	}
-	m := &Manifest{f: f, data: data, unmap: unmap, watch: map[string]fileRecord{}, segs: map[string]*segment{}}
+	m := &Manifest{f: f, data: data, unmap: unmap, watch: map[string]fileRecord{}, segs: map[string]*segment{}, skipped: map[string]string{}}
 	if err := m.decodeWatched(); err != nil {
 		m.Close()
 		return nil, err
@@ -150,6 +155,10 @@ func (m *Manifest) decodeWatched() error {
 		rec := fileRecord{stat: st, hash: d.uint64()}
 		if kind == watchedGit {
 			m.git = rec
+			continue
+		}
+		if kind == skippedFile {
+			m.skipped[p] = d.string()
 			continue
 		}
 		m.watch[p] = rec
@@ -344,6 +353,13 @@ func (m *Manifest) writeTo(f *os.File) error {
 		watched = appendString(watched, "")
 		watched = appendStat(watched, m.git.stat)
 		watched = binary.LittleEndian.AppendUint64(watched, m.git.hash)
+	}
+	for p, why := range m.skipped {
+		watched = append(watched, skippedFile)
+		watched = appendString(watched, p)
+		watched = appendStat(watched, fsx.Stamp{})
+		watched = binary.LittleEndian.AppendUint64(watched, 0)
+		watched = appendString(watched, why)
 	}
 	for p, r := range m.watch {
 		kind := byte(watchedFile)
