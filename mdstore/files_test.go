@@ -290,3 +290,21 @@ func emptyOutside(t *testing.T, dir string) {
 		t.Errorf("%s holds %v", dir, entries)
 	}
 }
+
+// Outside git the state directory is .agent/.lore: a .agent that is a
+// link is refused when the store is opened, before a lock, a usage count
+// or the current run is written through it.
+func TestOutsideGitALinkedAgentIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	symlink(t, outside, filepath.Join(dir, Dir))
+	for _, open := range []func() (*Store, error){
+		func() (*Store, error) { return Open(dir, testOptions(t.TempDir())) },
+		func() (*Store, error) { return Find(dir, testOptions(t.TempDir())) },
+	} {
+		if _, err := open(); err == nil || !strings.Contains(err.Error(), ".agent: a symbolic link: outside a git repository") {
+			t.Errorf("opened: %v", err)
+		}
+	}
+	emptyOutside(t, outside)
+}

@@ -108,6 +108,11 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 		if !skipped {
 			return nil, err
 		}
+		if repo == nil {
+			// Outside git the state directory is .agent/.lore: usage
+			// counts, the current run and the lock would go through it.
+			return nil, fmt.Errorf("%s: %s: outside a git repository lore keeps its state in %s/.lore and writes nothing through a link; replace the link with the directory itself", w.Path, strings.TrimPrefix(w.Message, "skipped: "), Dir)
+		}
 		s.unusable, s.config = err, DefaultConfig()
 		s.config.Warnings = warningsOf(w)
 		return s, nil
