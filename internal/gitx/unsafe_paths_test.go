@@ -193,19 +193,34 @@ func TestATxReadsNothingThroughALink(t *testing.T) {
 	os.Symlink(outside, r.Path(".agent/knowledge"))
 	os.Symlink(filepath.Join(outside, "x.md"), r.Path(".agent/memories.md"))
 	_, err := r.open().Update(Options{Mode: ModeCommit, LockTimeout: time.Second, Now: fixedNow}, func(tx *Tx) error {
-		if _, _, err := tx.ReadFile(".agent/knowledge/x.md"); err == nil || err.Error() != "read .agent/knowledge/x.md: .agent/knowledge is a symbolic link (lore reads and writes only regular files, never through a symbolic link)" {
+		if _, _, err := tx.ReadWorktreeFile(".agent/knowledge/x.md"); err == nil || err.Error() != "read .agent/knowledge/x.md: .agent/knowledge is a symbolic link (lore reads and writes only regular files, never through a symbolic link)" {
 			t.Errorf("read below a link: %v", err)
 		}
-		if entries, err := tx.ReadDir(".agent/knowledge"); err == nil || len(entries) != 0 {
+		if entries, err := tx.ReadWorktreeDir(".agent/knowledge"); err == nil || len(entries) != 0 {
 			t.Errorf("listed a link: %v, %v", entries, err)
 		}
-		if _, _, err := tx.ReadFile(memPath); err == nil || err.Error() != "read .agent/memories.md: it is a symbolic link (lore reads and writes only regular files, never through a symbolic link)" {
+		if _, _, err := tx.ReadWorktreeFile(memPath); err == nil || err.Error() != "read .agent/memories.md: it is a symbolic link (lore reads and writes only regular files, never through a symbolic link)" {
 			t.Errorf("read a link: %v", err)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A link HEAD or the index holds is not read as the file's text
+	// either: its blob is the link's target.
+	r.Git("add", memPath)
+	r.Git("commit", "-qm", "a link")
+	for _, mode := range []Mode{ModeCommit, ModeStage} {
+		_, err := r.open().Update(Options{Mode: mode, LockTimeout: time.Second, Now: fixedNow}, func(tx *Tx) error {
+			if data, _, err := tx.ReadFile(memPath); err == nil || !strings.Contains(err.Error(), "as a symbolic link") {
+				t.Errorf("%s: read a tracked link: %q %v", mode, data, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

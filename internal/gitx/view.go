@@ -93,11 +93,17 @@ func (tx *Tx) ReadFile(path string) ([]byte, bool, error) {
 		if err != nil || !ok || e.isTree() {
 			return nil, false, err
 		}
+		if e.mode == "120000" {
+			return nil, false, trackedLinkError(path, "HEAD")
+		}
 		h = e.hash
 	case ModeStage:
 		e, ok := tx.view.idx.Lookup(path)
 		if !ok || e.ExtFlags&gitindex.ExtFlagIntentToAdd != 0 || e.Mode&0o170000 == 0o160000 {
 			return nil, false, nil
+		}
+		if e.Mode&0o170000 == 0o120000 {
+			return nil, false, trackedLinkError(path, "the index")
 		}
 		h = e.Hash
 	}
@@ -192,4 +198,10 @@ func (r *Repo) listTree(root Hash, path string) ([]treeEntry, error) {
 		return nil, fmt.Errorf("read %s: %w (tree %s)", path, err, tree)
 	}
 	return entries, nil
+}
+
+// trackedLinkError is the error of a read of a file that git records as a
+// symbolic link: its blob is the link's target, not the file's text.
+func trackedLinkError(path, where string) error {
+	return fmt.Errorf("read %s: %s holds it as a symbolic link (lore reads and writes only regular files, never through a symbolic link)", path, where)
 }
