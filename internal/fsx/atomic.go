@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Durability says how much of a replacement must survive a crash.
@@ -120,7 +121,7 @@ func (p *Pending) Commit(d Durability) error {
 	if d == SyncAll {
 		SyncDir(dir)
 	}
-	removeOrphans(dir, filepath.Base(p.path))
+	removeOrphans(dir)
 	return nil
 }
 
@@ -140,14 +141,26 @@ func SyncDir(dir string) {
 	}
 }
 
-// removeOrphans deletes the temporary files a killed lore process left
-// beside base, so that they do not linger (in git status, for one). A
-// file whose process still runs is left alone.
-func removeOrphans(dir, base string) {
-	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".lore-*.tmp"))
+// cleaned holds the directories whose orphans this process removed.
+var cleaned sync.Map
+
+// removeOrphans deletes the temporary files that killed lore processes
+// left in dir, beside any file, so that they do not linger (in git
+// status, for one). A file whose process still runs is left alone. Each
+// directory is looked at once per process: a write of 10,000 files into
+// one directory lists it once, not 10,000 times.
+func removeOrphans(dir string) {
+	if _, done := cleaned.LoadOrStore(dir, true); done {
+		return
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, ".*.lore-*.tmp"))
 	for _, m := range matches {
-		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".lore-")
-		pidText, _, ok := strings.Cut(rest, "-")
+		name := strings.TrimSuffix(filepath.Base(m), ".tmp")
+		at := strings.LastIndex(name, ".lore-")
+		if at < 0 {
+			continue
+		}
+		pidText, _, ok := strings.Cut(name[at+len(".lore-"):], "-")
 		pid, err := strconv.Atoi(pidText)
 		if !ok || err != nil || pid == os.Getpid() || processAlive(pid) {
 			continue
