@@ -5,6 +5,7 @@
 //	go run ./bench add [-sizes 1000,100000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
+//	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
 // git processes, one after the other) on the same repository, alternating
@@ -17,6 +18,9 @@
 // and the first search after 100 entries changed by hand or by a pull.
 //
 // "prime" times `lore prime` for a task on the same kind of stores.
+//
+// "ingest" times `lore ingest` of outputs with many sigils against copying
+// the files it wrote and committing them with git (ingest.go).
 package main
 
 import (
@@ -34,7 +38,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime [-sizes …] [-runs N] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
@@ -45,12 +49,14 @@ func main() {
 		err = benchSearch(os.Args[2:])
 	case "prime":
 		err = benchPrime(os.Args[2:])
+	case "ingest":
+		err = benchIngest(os.Args[2:])
 	case "corpus":
 		err = benchCorpus(os.Args[2:])
 	case "scan-baseline":
 		err = scanBaseline(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime)", os.Args[1])
+		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

@@ -115,16 +115,21 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 
 	// Sigils that do not make a valid entry are reported, not fatal.
 	var knowledge []NewKnowledge
+	titles := map[string]int{} // lower-case title → position in knowledge
 	for _, k := range sig.Knowledge {
 		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: entry.FeatureID, Body: k.Body}.normalize(check)
 		if err != nil {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("knowledge %q: %s", nk.Title, inputMessage(err)))
 			continue
 		}
-		knowledge = mergeSameTitle(knowledge, nk)
+		knowledge = mergeSameTitle(knowledge, titles, nk)
 	}
 	var learnings []NewLearning
-	var dups Duplicates
+	expected := make([]string, len(sig.Learnings))
+	for i, l := range sig.Learnings {
+		expected[i] = l.Body
+	}
+	dups := NewDuplicates(expected...)
 	for _, l := range sig.Learnings {
 		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: entry.TaskID, Body: l.Body, Runs: []string{entry.RunID}}.normalize(check)
 		if err != nil {
@@ -143,17 +148,22 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	var jplan journalPlan
 	kplans := make([]knowledgePlan, len(knowledge))
 	lplans := make([]learningPlan, len(learnings))
+	bodies := make([]string, len(learnings))
+	for i, l := range learnings {
+		bodies[i] = l.Body
+	}
 	res, err := s.write(func(tx *storeTx) error {
 		if err := planJournal(tx, s, entry, now, &jplan); err != nil {
 			return err
 		}
+		storedK, storedL := &storedKnowledge{}, &storedLearnings{expect: bodies}
 		for i := range knowledge {
-			if err := planKnowledge(tx, knowledge[i], now, &kplans[i], kplans[:i]); err != nil {
+			if err := planKnowledge(tx, knowledge[i], now, &kplans[i], storedK); err != nil {
 				return err
 			}
 		}
 		for i := range learnings {
-			if err := planLearning(tx, s, learnings[i], now, &lplans[i]); err != nil {
+			if err := planLearning(tx, s, learnings[i], now, &lplans[i], storedL); err != nil {
 				return err
 			}
 		}
@@ -232,15 +242,15 @@ func redactions(output string, inOutput []secrets.Finding, inFields []fieldSecre
 }
 
 // mergeSameTitle adds k to ks, folding it into an earlier entry of the
-// same output with the same title (its body wins, tags are merged).
-func mergeSameTitle(ks []NewKnowledge, k NewKnowledge) []NewKnowledge {
-	for i := range ks {
-		if strings.EqualFold(ks[i].Title, k.Title) {
-			ks[i].Tags = mergeTags(ks[i].Tags, k.Tags)
-			ks[i].Body = k.Body
-			return ks
-		}
+// same output with the same title (its body wins, tags are merged);
+// byTitle says where each title is.
+func mergeSameTitle(ks []NewKnowledge, byTitle map[string]int, k NewKnowledge) []NewKnowledge {
+	if i, ok := byTitle[strings.ToLower(k.Title)]; ok {
+		ks[i].Tags = mergeTags(ks[i].Tags, k.Tags)
+		ks[i].Body = k.Body
+		return ks
 	}
+	byTitle[strings.ToLower(k.Title)] = len(ks)
 	return append(ks, k)
 }
 

@@ -229,11 +229,10 @@ const (
 // (ignoring case) first; then an entry with more than 50% tag overlap
 // (measured over the smaller tag set) whose title contains the new title
 // or is contained in it. It returns the index in existing, or -1.
-func findKnowledgeDuplicate(existing []Knowledge, title string, tags []string) (int, KnowledgeAction) {
-	for i, k := range existing {
-		if strings.EqualFold(k.Title, title) {
-			return i, KnowledgeReplaced
-		}
+// byTitle maps each lower-case title to its first position in existing.
+func findKnowledgeDuplicate(existing []Knowledge, byTitle map[string]int, title string, tags []string) (int, KnowledgeAction) {
+	if i, ok := byTitle[strings.ToLower(title)]; ok {
+		return i, KnowledgeReplaced
 	}
 	lowerTitle := strings.ToLower(title)
 	for i, k := range existing {

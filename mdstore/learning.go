@@ -3,6 +3,7 @@ package mdstore
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -184,40 +185,100 @@ func RenderLearning(l Learning) []byte {
 // Duplicates tells whether a learning says nearly what one of a list of
 // learnings says: the same category and more than 80% of their keywords
 // in common (seed 002). Each learning's keywords are taken once.
+//
+// A question costs what the few learnings that could be its duplicates
+// cost, not the whole list (prefix filtering): two sets with more than 80%
+// in common share a word among the first |set| - ⌊0.8|set|⌋ words of
+// each, in any fixed order of words, so each learning is filed under
+// those words only and a question looks at the learnings filed under its
+// own. The order puts rare words first (NewDuplicates), so that the
+// lists stay short.
 type Duplicates struct {
 	categories []string
 	words      []map[string]bool
+	filed      map[string][]int // word → positions of learnings filed under it
+	// frequency orders words: rarer first, then alphabetical. It is
+	// fixed when the first learning is added.
+	frequency map[string]int
 	// the last body asked about and its keywords, for the Add or Set
 	// that follows
 	lastBody  string
 	lastWords map[string]bool
 }
 
+// NewDuplicates returns an empty list that expects learnings like bodies
+// (the ones that will be added or asked about), whose words it counts to
+// order them. The zero Duplicates orders words alphabetically, which
+// gives the same answers, more slowly on a long list of similar words.
+func NewDuplicates(bodies ...string) *Duplicates {
+	d := &Duplicates{frequency: map[string]int{}}
+	for _, b := range bodies {
+		for w := range d.keywords(b) {
+			d.frequency[w]++
+		}
+	}
+	return d
+}
+
 // Of returns the position of the first learning of the list that a
 // learning of this category and body nearly duplicates, or -1.
 func (d *Duplicates) Of(category, body string) int {
 	w := d.keywords(body)
-	for i, c := range d.categories {
-		if c == category && nearDuplicateWords(w, d.words[i]) {
-			return i
+	best := -1
+	for _, word := range d.prefix(w) {
+		for _, i := range d.filed[word] {
+			if (best < 0 || i < best) && d.categories[i] == category && nearDuplicateWords(w, d.words[i]) {
+				best = i
+			}
 		}
 	}
-	return -1
+	return best
 }
 
 // Add appends a learning to the list.
 func (d *Duplicates) Add(category, body string) {
 	d.categories = append(d.categories, category)
-	d.words = append(d.words, d.keywords(body))
+	d.words = append(d.words, nil)
+	d.Set(len(d.categories)-1, category, body)
 }
 
-// Set replaces the learning at position i.
+// Set replaces the learning at position i. What it was filed under before
+// is left: Of checks every learning it finds against what it is now.
 func (d *Duplicates) Set(i int, category, body string) {
-	d.categories[i], d.words[i] = category, d.keywords(body)
+	w := d.keywords(body)
+	d.categories[i], d.words[i] = category, w
+	if d.filed == nil {
+		d.filed = map[string][]int{}
+	}
+	for _, word := range d.prefix(w) {
+		if list := d.filed[word]; len(list) == 0 || list[len(list)-1] != i {
+			d.filed[word] = append(list, i)
+		}
+	}
 }
 
 // Len is how many learnings the list holds.
 func (d *Duplicates) Len() int { return len(d.categories) }
+
+// prefix is the words a set of keywords is filed and looked up under: the
+// first len(w) - ⌊0.8·len(w)⌋ in the list's order of words.
+func (d *Duplicates) prefix(w map[string]bool) []string {
+	if len(w) == 0 {
+		return nil
+	}
+	words := make([]string, 0, len(w))
+	for word := range w {
+		words = append(words, word)
+	}
+	sort.Slice(words, func(i, j int) bool {
+		fi, fj := d.frequency[words[i]], d.frequency[words[j]]
+		if fi != fj {
+			return fi < fj
+		}
+		return words[i] < words[j]
+	})
+	return words[:len(w)-len(w)*4/5]
+}
 
 func (d *Duplicates) keywords(body string) map[string]bool {
 	if d.lastWords != nil && body == d.lastBody {
@@ -246,21 +307,4 @@ func nearDuplicateWords(a, b map[string]bool) bool {
 		}
 	}
 	return float64(common)/float64(len(a)+len(b)-common) > 0.8
-}
-
-// findNearDuplicateLearning returns the active or staged learning that a
-// new one of this category and body nearly duplicates.
-func findNearDuplicateLearning(existing []Learning, category, body string) (Learning, bool) {
-	var dups Duplicates
-	var candidates []Learning
-	for _, l := range existing {
-		if l.Status == "active" || l.Status == "staged" {
-			dups.Add(l.Category, l.Body)
-			candidates = append(candidates, l)
-		}
-	}
-	if i := dups.Of(category, body); i >= 0 {
-		return candidates[i], true
-	}
-	return Learning{}, false
 }

@@ -15,33 +15,67 @@ type knowledgePlan struct {
 	action KnowledgeAction
 }
 
-// planKnowledge decides where a new knowledge entry goes (seed 000's
-// dedup rules) and registers the edit. planned are the entries decided
-// earlier in the same change, whose slugs are taken too.
-func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgePlan, planned []knowledgePlan) error {
-	if plan.action == "" {
-		existing, _, err := loadKnowledge(tx)
+// storedKnowledge is what deciding new knowledge entries reads from the
+// store: the entries a new one may update and the slugs taken — by an
+// entry, by a file that does not read (it is still someone's), by one on
+// disk only, and by the entries planned earlier in the same change. It is
+// read once per change, however many entries the change adds, and afresh
+// for each attempt at the change.
+type storedKnowledge struct {
+	loaded   bool
+	existing []Knowledge
+	byTitle  map[string]int // lower-case title → position in existing
+	taken    map[string]bool
+	planned  []string // slugs created by plans decided before the store was read
+}
+
+// take marks slug as taken by an entry of this change.
+func (st *storedKnowledge) take(slug string) {
+	if st.loaded {
+		st.taken[slug] = true
+	} else {
+		st.planned = append(st.planned, slug)
+	}
+}
+
+func (st *storedKnowledge) load(tx *storeTx) error {
+	if st.loaded {
+		return nil
+	}
+	existing, _, err := loadKnowledge(tx)
+	if err != nil {
+		return err
+	}
+	st.existing, st.byTitle, st.taken = existing, map[string]int{}, map[string]bool{}
+	for i := len(existing) - 1; i >= 0; i-- { // the first of equal titles wins
+		st.byTitle[strings.ToLower(existing[i].Title)] = i
+	}
+	for _, r := range []fileReader{tx, tx.worktree()} {
+		names, _, err := markdownFiles(r, KnowledgeDir)
 		if err != nil {
 			return err
 		}
-		// A slug is taken by an entry, by a file that does not read (it
-		// is still someone's), by one on disk only, and by the entries
-		// planned earlier in the same change.
-		taken := map[string]bool{}
-		for _, r := range []fileReader{tx, tx.worktree()} {
-			names, _, err := markdownFiles(r, KnowledgeDir)
-			if err != nil {
-				return err
-			}
-			for _, n := range names {
-				taken[strings.TrimSuffix(path.Base(n), ".md")] = true
-			}
+		for _, n := range names {
+			st.taken[strings.TrimSuffix(path.Base(n), ".md")] = true
 		}
-		for _, p := range planned {
-			taken[p.entry.Slug] = true
+	}
+	for _, slug := range st.planned {
+		st.taken[slug] = true
+	}
+	st.loaded = true
+	return nil
+}
+
+// planKnowledge decides where a new knowledge entry goes (seed 000's
+// dedup rules) and registers the edit.
+func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgePlan, stored *storedKnowledge) error {
+	if plan.action == "" {
+		if err := stored.load(tx); err != nil {
+			return err
 		}
+		existing, taken := stored.existing, stored.taken
 		k := Knowledge{Title: in.Title, Tags: in.Tags, Feature: in.Feature, Body: in.Body, Sources: in.Sources, CreatedAt: now.UTC().Format(time.RFC3339)}
-		i, action := findKnowledgeDuplicate(existing, in.Title, in.Tags)
+		i, action := findKnowledgeDuplicate(existing, stored.byTitle, in.Title, in.Tags)
 		if i >= 0 {
 			old := existing[i]
 			merged := old
@@ -64,6 +98,9 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 			k.Path = KnowledgePath(k.Slug)
 		}
 		*plan = knowledgePlan{entry: k, action: action}
+	}
+	if plan.action == KnowledgeCreated {
+		stored.take(plan.entry.Slug)
 	}
 	if plan.action == KnowledgeUnchanged {
 		return nil
@@ -101,7 +138,7 @@ func (s *Store) AddKnowledge(in NewKnowledge) (Knowledge, KnowledgeAction, *Writ
 	now := s.now()
 	var plan knowledgePlan
 	res, err := s.write(func(tx *storeTx) error {
-		if err := planKnowledge(tx, in, now, &plan, nil); err != nil {
+		if err := planKnowledge(tx, in, now, &plan, &storedKnowledge{}); err != nil {
 			return err
 		}
 		verb := "add"

@@ -12,24 +12,56 @@ type learningPlan struct {
 	duplicate bool // an existing learning already says this: entry is it
 }
 
-// planLearning checks for a near-duplicate, gives a new learning its id
-// and registers the edit.
-func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *learningPlan) error {
+// storedLearnings is what deciding new learnings reads from the store:
+// the learnings a new one may duplicate and the ids taken. It is read
+// once per change, however many learnings the change adds (an ingest of
+// 10,000 learning sigils reads the store once, not 10,000 times), and
+// afresh for each attempt at the change.
+type storedLearnings struct {
+	expect []string // the bodies the change will ask about, to order words
+	loaded bool
+	active []Learning // active or staged, in dups' order
+	dups   *Duplicates
+	taken  map[string]bool
+}
+
+func (st *storedLearnings) load(tx *storeTx) error {
+	if st.loaded {
+		return nil
+	}
+	existing, _, err := loadLearnings(tx)
+	if err != nil {
+		return err
+	}
+	bodies := append([]string{}, st.expect...)
+	for _, l := range existing {
+		bodies = append(bodies, l.Body)
+	}
+	st.dups, st.taken = NewDuplicates(bodies...), map[string]bool{}
+	for _, l := range existing {
+		st.taken[l.ID] = true
+		if l.Status == "active" || l.Status == "staged" {
+			st.dups.Add(l.Category, l.Body)
+			st.active = append(st.active, l)
+		}
+	}
+	st.loaded = true
+	return nil
+}
+
+// planLearning checks for a near-duplicate of an active or staged
+// learning, gives a new learning its id and registers the edit.
+func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *learningPlan, stored *storedLearnings) error {
 	if !plan.decided {
-		existing, _, err := loadLearnings(tx)
-		if err != nil {
+		if err := stored.load(tx); err != nil {
 			return err
 		}
-		if dup, ok := findNearDuplicateLearning(existing, in.Category, in.Body); ok {
-			*plan = learningPlan{decided: true, entry: dup, duplicate: true}
+		if i := stored.dups.Of(in.Category, in.Body); i >= 0 {
+			*plan = learningPlan{decided: true, entry: stored.active[i], duplicate: true}
 			return nil
 		}
-		taken := map[string]bool{}
-		for _, l := range existing {
-			taken[l.ID] = true
-		}
 		id, err := newLearningID(s.random, func(id string) bool {
-			if taken[id] {
+			if stored.taken[id] {
 				return true
 			}
 			// A malformed file still holds its id, and so does one on
@@ -40,6 +72,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		if err != nil {
 			return err
 		}
+		stored.taken[id] = true
 		l := Learning{ID: id, Category: in.Category, Tags: in.Tags, Task: in.Task, CreatedAt: now.UTC().Format(time.RFC3339),
 			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: LearningPath(id)}
 		*plan = learningPlan{decided: true, entry: l}
@@ -62,7 +95,7 @@ func (s *Store) AddLearning(in NewLearning) (l Learning, duplicate bool, res *Wr
 	now := s.now()
 	var plan learningPlan
 	res, err = s.write(func(tx *storeTx) error {
-		if err := planLearning(tx, s, in, now, &plan); err != nil {
+		if err := planLearning(tx, s, in, now, &plan, &storedLearnings{expect: []string{in.Body}}); err != nil {
 			return err
 		}
 		tx.message(commitMessage("lore: add learning "+plan.entry.ID, plan.entry.Body,

@@ -503,7 +503,11 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw map[string]bool, rel map[st
 	})
 	// Near duplicates shown once, the newest.
 	var out []mdstore.Learning
-	var dups mdstore.Duplicates
+	bodies := make([]string, len(list))
+	for i, s := range list {
+		bodies[i] = s.l.Body
+	}
+	dups := mdstore.NewDuplicates(bodies...)
 	for _, s := range list {
 		switch dup := dups.Of(s.l.Category, s.l.Body); {
 		case dup < 0:
