@@ -265,14 +265,17 @@ func isShellScript(text string) bool {
 	return false
 }
 
-// writeHook replaces a hook file atomically (gitx.WriteFileAtomic keeps
-// an existing hook's mode); a new one is made executable.
+// writeHook replaces a hook file atomically. An existing hook keeps its
+// mode, made executable where it is readable (a 0700 hook stays 0700); a
+// new one is 0755.
 func writeHook(path string, data []byte) error {
+	mode := os.FileMode(0o755)
+	if info, err := os.Stat(path); err == nil {
+		perm := info.Mode().Perm()
+		mode = perm | (perm&0o444)>>2
+	}
 	if err := fsx.WriteFile(path, data, fsx.SyncAll); err != nil {
 		return err
 	}
-	if err := os.Chmod(path, 0o755); err != nil {
-		return err
-	}
-	return nil
+	return os.Chmod(path, mode)
 }

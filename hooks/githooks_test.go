@@ -215,3 +215,30 @@ func TestInstallUpdatesAnOldBlock(t *testing.T) {
 		t.Fatalf("after the update:\n%s", got)
 	}
 }
+
+// TestInstallKeepsAHooksMode: a user's 0700 hook stays 0700 through
+// install and uninstall (install used to widen it to 0755); a readable
+// hook that was not executable becomes executable where it is readable.
+func TestInstallKeepsAHooksMode(t *testing.T) {
+	dir := t.TempDir()
+	for name, mode := range map[string]os.FileMode{"pre-commit": 0o700, "post-merge": 0o640} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte("#!/bin/sh\necho mine\n"), 0o600)
+		os.Chmod(path, mode)
+	}
+	if _, err := InstallGitHooks(dir, standInLore(t)); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]os.FileMode{"pre-commit": 0o700, "post-merge": 0o750, "post-checkout": 0o755}
+	for name, mode := range want {
+		if info, err := os.Stat(filepath.Join(dir, name)); err != nil || info.Mode().Perm() != mode {
+			t.Errorf("%s after install: %v %v, want %v", name, info.Mode().Perm(), err, mode)
+		}
+	}
+	if _, err := UninstallGitHooks(dir); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(filepath.Join(dir, "pre-commit")); err != nil || info.Mode().Perm() != 0o700 {
+		t.Errorf("pre-commit after uninstall: %v %v", info.Mode().Perm(), err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/hooks"
+	"lore/internal/gitx"
 	"lore/mdstore"
 )
 
@@ -97,6 +98,7 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		lore := e.loreBinary()
 		changes, err := hooks.InstallGitHooks(s.Repo().HooksDir(), lore)
 		printHookChanges(p, e, changes)
+		noticeTrackedHooks(p, e, s.Repo(), changes, true)
 		if err != nil {
 			return err
 		}
@@ -141,6 +143,7 @@ func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
 	if opts.git && s.InRepository() {
 		changes, err := hooks.UninstallGitHooks(s.Repo().HooksDir())
 		printHookChanges(p, e, changes)
+		noticeTrackedHooks(p, e, s.Repo(), changes, false)
 		if err != nil {
 			return err
 		}
@@ -178,6 +181,42 @@ func (e *env) loreBinary() string {
 		return ""
 	}
 	return lore
+}
+
+// noticeTrackedHooks says which of the hook files lore changed git
+// tracks: core.hooksPath inside the worktree (husky's .husky/, say) makes
+// them files of the project, which the person reviews and commits.
+func noticeTrackedHooks(p *printer, e *env, repo *gitx.Repo, changes []hooks.HookChange, installed bool) {
+	var changed []string
+	for _, c := range changes {
+		if c.Action != "" {
+			changed = append(changed, c.Path)
+		}
+	}
+	if len(changed) == 0 {
+		return
+	}
+	dir, err := repo.Rel(filepath.Dir(changed[0]))
+	if err != nil {
+		return // the hooks are outside the worktree (.git/hooks)
+	}
+	staged, err := repo.StagedFiles(dir)
+	if err != nil {
+		return
+	}
+	tracked := map[string]bool{}
+	for _, f := range staged {
+		tracked[f.Path] = true
+	}
+	for _, path := range changed {
+		if rel, err := repo.Rel(path); err == nil && tracked[rel] {
+			what := "lore added its lines to it in the worktree only; review them with git diff and commit them to share lore's hook with the team, or run lore hooks uninstall to take them out"
+			if !installed {
+				what = "lore took its lines out of it in the worktree only; commit that to take lore's hook out for the team too"
+			}
+			p.notice(fmt.Sprintf("%s is a file of the project (git tracks it; core.hooksPath is %s): %s", relPath(e, path), dir, what))
+		}
+	}
 }
 
 func printHookChanges(p *printer, e *env, changes []hooks.HookChange) {
