@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"lore/secrets"
 )
@@ -50,8 +51,20 @@ func (c *secretCheck) texts(fields ...textField) error {
 }
 
 // text checks the field's value s; in redact mode it replaces each secret
-// in *s.
+// in *s. A NUL byte or bytes that are not UTF-8 are refused too (git
+// would take the file for binary, and a commit message with a NUL is an
+// fsck error); ingest replaces them with U+FFFD.
 func (c *secretCheck) text(field string, s *string) error {
+	if !c.redact {
+		if strings.ContainsRune(*s, 0) {
+			return &InputError{Field: field, Msg: field + " contains a NUL byte"}
+		}
+		if !utf8.ValidString(*s) {
+			return &InputError{Field: field, Msg: field + " is not valid UTF-8"}
+		}
+	} else if strings.ContainsRune(*s, 0) || !utf8.ValidString(*s) {
+		*s = strings.ToValidUTF8(strings.ReplaceAll(*s, "\x00", "\uFFFD"), "\uFFFD")
+	}
 	if !c.redact {
 		if found := secrets.Scan(*s); len(found) > 0 {
 			return secretError(field, *s, found[0])

@@ -171,6 +171,10 @@ func validateFile(f File) ([]Problem, *Learning) {
 		add(invalidUTF8Line(f.Data), SeverityError, "not valid UTF-8: lore's files are UTF-8 text")
 		return out, nil
 	}
+	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
+		add(1+bytes.Count(f.Data[:i], []byte{'\n'}), SeverityError, "a NUL byte: lore's files are text (git and lore would treat this one as binary)")
+		return out, nil
+	}
 	text := string(f.Data)
 	markers := false
 	for i, line := range strings.Split(text, "\n") {
