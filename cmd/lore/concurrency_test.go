@@ -447,7 +447,11 @@ func stashLoopBesideWriters(t *testing.T, sign bool) {
 	for id := range acknowledged {
 		if !strings.Contains(head, "### "+id+"\n") {
 			lost++
+			t.Logf("lost %s; commits naming it: %s", id, r.Git("log", "--all", "--format=%h %s", "--grep", id))
 		}
+	}
+	if lost > 0 {
+		t.Logf("reflog:\n%s", r.Git("reflog", "--format=%h %gs", "-n", "80", "refs/heads/main"))
 	}
 	if lost > 0 {
 		t.Errorf("%d of %d acknowledged memories are not in HEAD", lost, len(acknowledged))
