@@ -97,14 +97,15 @@ func (l *lazyRegexp) compiled() *regexp.Regexp {
 // so that the table below is a literal the linker lays out and loading the
 // package runs no code. Most follow gitleaks' generator
 // (cmd/generate/config/utils/generate.go): a token with a known prefix is
-// \b(TOKEN)(?:[\x60'"\s;<]|\\[nr]|$), the group being the secret and the
+// \b(TOKEN)(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$), the group being the secret and the
 // tail the characters that may follow it.
 //
-// Changed from gitleaks, in every rule that has such a tail: '<' may follow
-// a secret. gitleaks' tail is [\x60'"\s;], so a token written right before
-// a tag, as agents write them ("<journal>used sk_live_…</journal>") and as
-// markup holds them ("<code>ghp_…</code>"), went unseen. None of those
-// secrets' alphabets holds '<'.
+// Changed from gitleaks, in every rule that has such a tail: '<', '>',
+// '.', ',', ')', ']' and '}' may follow a secret. gitleaks' tail is
+// [\x60'"\s;], so a token written right before a tag, as agents write them
+// ("<journal>used sk_live_…</journal>") and as markup holds them
+// ("<code>ghp_…</code>"), or at the end of a sentence, a list or a
+// parenthesis ("the key is sk_live_…."), went unseen.
 
 // rules is lore's rule set. Order matters only to break ties between
 // findings of the same start and length: the earlier rule wins.
@@ -127,7 +128,7 @@ var rules = [...]*rule{
 		id:          "aws-secret-access-key",
 		description: "AWS secret access key",
 		pattern: lazyRegexp{expr: `^(?i)(?:aws[\w.-]{0,20}?secret|secret[_.-]?access[_.-]?key)(?:[ \t\w.-]{0,20})[\s'"]{0,3}` +
-			`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([a-z0-9/+]{40})(?:[\x60'"\s;,<]|\\[nr]|$)`},
+			`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([a-z0-9/+]{40})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		assignment: &assignment{namePrefix: 50, operatorWithin: 29 + 20 + 3, valueFrom: 29 + 20 + 3 + 4 + 5, valueBytes: "/+"},
 		entropy:    4,
 		keywords:   []string{"aws", "secret"},
@@ -140,7 +141,7 @@ var rules = [...]*rule{
 	{
 		id:          "gcp-api-key",
 		description: "Google Cloud API key",
-		pattern:     lazyRegexp{expr: `\b(AIza[\w-]{35})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(AIza[\w-]{35})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     4,
 		keywords:    []string{"aiza"},
 		// Public keys that appear in many open-source apps; gitleaks' list.
@@ -174,7 +175,7 @@ var rules = [...]*rule{
 		id:          "azure-storage-account-key",
 		description: "Azure storage account key",
 		pattern: lazyRegexp{expr: `^(?i)(?:AccountKey|azure[\w.-]{0,30}?key[\w.-]{0,20}?)[ \t'"]{0,3}(?:=|:|=>|:=)[ \t'"]{0,5}` +
-			`([a-z0-9+/]{86}==)(?:[\x60'"\s;<]|\\[nr]|$)`},
+			`([a-z0-9+/]{86}==)(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		assignment: &assignment{operatorWithin: 58 + 3, valueFrom: 58 + 3 + 2 + 5, valueBytes: "+/="},
 		entropy:    4,
 		keywords:   []string{"accountkey", "azure"},
@@ -182,7 +183,7 @@ var rules = [...]*rule{
 	{
 		id:          "azure-ad-client-secret",
 		description: "Azure AD client secret",
-		pattern:     lazyRegexp{expr: `(?:^|[\\'"\x60\s>=:(,)])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\'"\x60\s<),])`},
+		pattern:     lazyRegexp{expr: `(?:^|[\\'"\x60\s>=:(,)])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\'"\x60\s<>.,)\]}])`},
 		entropy:     3,
 		keywords:    []string{"q~"},
 		before:      5,
@@ -394,7 +395,7 @@ var rules = [...]*rule{
 	{
 		id:          "slack-webhook-url",
 		description: "Slack webhook URL",
-		pattern:     lazyRegexp{expr: `(?:https?://)?hooks.slack.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`},
+		pattern:     lazyRegexp{expr: `(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`},
 		keywords:    []string{"hooks.slack.com"},
 		before:      len("https://"),
 	},
@@ -404,7 +405,7 @@ var rules = [...]*rule{
 		id:          "openai-api-key",
 		description: "OpenAI API key",
 		pattern: lazyRegexp{expr: `\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|` +
-			`sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[\x60'"\s;<]|\\[nr]|$)`},
+			`sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:  3,
 		keywords: []string{"t3blbkfj"},
 		before:   len("sk-svcacct-") + 74,
@@ -412,33 +413,33 @@ var rules = [...]*rule{
 	{
 		id:          "anthropic-api-key",
 		description: "Anthropic API key",
-		pattern:     lazyRegexp{expr: `\b(sk-ant-api03-[a-zA-Z0-9_\-]{93}AA)(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(sk-ant-api03-[a-zA-Z0-9_\-]{93}AA)(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		keywords:    []string{"sk-ant-api03"},
 	},
 	{
 		id:          "anthropic-admin-api-key",
 		description: "Anthropic admin API key",
-		pattern:     lazyRegexp{expr: `\b(sk-ant-admin01-[a-zA-Z0-9_\-]{93}AA)(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(sk-ant-admin01-[a-zA-Z0-9_\-]{93}AA)(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		keywords:    []string{"sk-ant-admin01"},
 	},
 	{
 		id:          "huggingface-access-token",
 		description: "Hugging Face access token",
-		pattern:     lazyRegexp{expr: `\b(hf_(?i:[a-z]{34}))(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(hf_(?i:[a-z]{34}))(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     2,
 		keywords:    []string{"hf_"},
 	},
 	{
 		id:          "huggingface-organization-api-token",
 		description: "Hugging Face organization API token",
-		pattern:     lazyRegexp{expr: `\b(api_org_(?i:[a-z]{34}))(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(api_org_(?i:[a-z]{34}))(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     2,
 		keywords:    []string{"api_org_"},
 	},
 	{
 		id:          "perplexity-api-key",
 		description: "Perplexity API key",
-		pattern:     lazyRegexp{expr: `\b(pplx-[a-zA-Z0-9]{48})(?:[\x60'"\s;<]|\\[nr]|$|\b)`},
+		pattern:     lazyRegexp{expr: `\b(pplx-[a-zA-Z0-9]{48})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$|\b)`},
 		entropy:     4,
 		keywords:    []string{"pplx-"},
 	},
@@ -447,14 +448,14 @@ var rules = [...]*rule{
 	{
 		id:          "stripe-access-token",
 		description: "Stripe API key",
-		pattern:     lazyRegexp{expr: `\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     2,
 		keywords:    []string{"sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod"},
 	},
 	{
 		id:          "npm-access-token",
 		description: "npm access token",
-		pattern:     lazyRegexp{expr: `(?i)\b(npm_[a-z0-9]{36})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `(?i)\b(npm_[a-z0-9]{36})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     2,
 		keywords:    []string{"npm_"},
 	},
@@ -468,35 +469,35 @@ var rules = [...]*rule{
 	{
 		id:          "rubygems-api-token",
 		description: "RubyGems API token",
-		pattern:     lazyRegexp{expr: `\b(rubygems_[a-f0-9]{48})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(rubygems_[a-f0-9]{48})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     2,
 		keywords:    []string{"rubygems_"},
 	},
 	{
 		id:          "sendgrid-api-token",
 		description: "SendGrid API key",
-		pattern:     lazyRegexp{expr: `\b(SG\.(?i)[a-z0-9=_\-\.]{66})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(SG\.(?i)[a-z0-9=_\-\.]{66})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     2,
 		keywords:    []string{"sg."},
 	},
 	{
 		id:          "digitalocean-pat",
 		description: "DigitalOcean personal access token",
-		pattern:     lazyRegexp{expr: `\b(dop_v1_[a-f0-9]{64})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(dop_v1_[a-f0-9]{64})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     3,
 		keywords:    []string{"dop_v1_"},
 	},
 	{
 		id:          "heroku-api-key-v2",
 		description: "Heroku API key",
-		pattern:     lazyRegexp{expr: `\b((HRKU-AA[0-9a-zA-Z_-]{58}))(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b((HRKU-AA[0-9a-zA-Z_-]{58}))(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     4,
 		keywords:    []string{"hrku-aa"},
 	},
 	{
 		id:          "databricks-api-token",
 		description: "Databricks API token",
-		pattern:     lazyRegexp{expr: `\b(dapi[a-f0-9]{32}(?:-\d)?)(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(dapi[a-f0-9]{32}(?:-\d)?)(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     3,
 		keywords:    []string{"dapi"},
 	},
@@ -524,28 +525,28 @@ var rules = [...]*rule{
 	{
 		id:          "postman-api-token",
 		description: "Postman API key",
-		pattern:     lazyRegexp{expr: `\b(PMAK-(?i)[a-f0-9]{24}\-[a-f0-9]{34})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(PMAK-(?i)[a-f0-9]{24}\-[a-f0-9]{34})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     3,
 		keywords:    []string{"pmak-"},
 	},
 	{
 		id:          "pulumi-api-token",
 		description: "Pulumi access token",
-		pattern:     lazyRegexp{expr: `\b(pul-[a-f0-9]{40})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(pul-[a-f0-9]{40})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     2,
 		keywords:    []string{"pul-"},
 	},
 	{
 		id:          "sentry-user-token",
 		description: "Sentry user auth token",
-		pattern:     lazyRegexp{expr: `\b(sntryu_[a-f0-9]{64})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(sntryu_[a-f0-9]{64})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     3.5,
 		keywords:    []string{"sntryu_"},
 	},
 	{
 		id:          "grafana-service-account-token",
 		description: "Grafana service account token",
-		pattern:     lazyRegexp{expr: `(?i)\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `(?i)\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     3,
 		keywords:    []string{"glsa_"},
 	},
@@ -555,7 +556,7 @@ var rules = [...]*rule{
 		// which occurs in nearly every English text.
 		id:          "vault-service-token",
 		description: "HashiCorp Vault service token",
-		pattern:     lazyRegexp{expr: `\b(hvs\.[\w-]{90,120})(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(hvs\.[\w-]{90,120})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     3.5,
 		keywords:    []string{"hvs."},
 	},
@@ -581,7 +582,7 @@ var rules = [...]*rule{
 		// rule on most English text.
 		id:          "jwt",
 		description: "JSON Web Token",
-		pattern:     lazyRegexp{expr: `\b(ey[a-zA-Z0-9]{17,}\.ey[a-zA-Z0-9\/\\_-]{17,}\.(?:[a-zA-Z0-9\/\\_-]{10,}={0,2})?)(?:[\x60'"\s;<]|\\[nr]|$)`},
+		pattern:     lazyRegexp{expr: `\b(ey[a-zA-Z0-9]{17,}\.ey[a-zA-Z0-9\/\\_-]{17,}\.(?:[a-zA-Z0-9\/\\_-]{10,}={0,2})?)(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:     3,
 		keywords:    []string{"eyj"},
 	},
@@ -619,7 +620,7 @@ var rules = [...]*rule{
 		id:          "authorization-header",
 		description: "credentials in an HTTP Authorization header",
 		pattern: lazyRegexp{expr: `(?i)\bauthorization['"\x60]?[ \t]*(?:[:=,]|=>)[ \t]*['"\x60]?` +
-			`(?:basic[ \t]+([a-z0-9+/]{8,1000}={0,3})|(?:bearer|token)[ \t]+([\w~.+/-]{8,1000}={0,3}))(?:[\x60'"\s;,<]|\\[nr]|$)`},
+			`(?:basic[ \t]+([a-z0-9+/]{8}[a-z0-9+/]*={0,3})|(?:bearer|token)[ \t]+([\w~.+/-]{8}[\w~.+/-]*={0,3}))(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		entropy:  2.75,
 		keywords: []string{"authorization"},
 		allow: []*allowlist{
@@ -641,7 +642,7 @@ var rules = [...]*rule{
 		id:          "curl-auth-user",
 		description: "user and password given to curl",
 		pattern: lazyRegexp{expr: `curl\b(?:.*?|.*?(?:[\r\n]{1,2}.*?){1,5})[ \t\n\r](?:-u|--user)(?:=|[ \t]{0,5})` +
-			`("(:[^"]{3,}|[^:"]{3,}:|[^:"]{3,}:[^"]{3,})"|'([^:']{3,}:[^']{3,})'|((?:"[^"]{3,}"|'[^']{3,}'|[\w$@.-]+):(?:"[^"]{3,}"|'[^']{3,}'|[\w${}@.-]+)))(?:[\s<]|\z)`},
+			`("(:[^"]{3,}|[^:"]{3,}:|[^:"]{3,}:[^"]{3,})"|'([^:']{3,}:[^']{3,})'|((?:"[^"]{3,}"|'[^']{3,}'|[\w$@.-]+):(?:"[^"]{3,}"|'[^']{3,}'|[\w${}@.-]+)))(?:[\s<>.,)\]}]|\z)`},
 		entropy:  2,
 		keywords: []string{"curl"},
 		allow: []*allowlist{{secret: &lazyRegexp{expr: `[^:]+:(?:change(?:it|me)|pass(?:word)?|pwd|test|token|\*+|x+)|` +
@@ -676,7 +677,7 @@ var rules = [...]*rule{
 		id:          "generic-api-key",
 		description: "generic API key or password",
 		pattern: lazyRegexp{expr: `^(?i)(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|pwd|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}` +
-			`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;<]|\\[nr]|$)`},
+			`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
 		assignment: &assignment{namePrefix: 50, operatorWithin: 10 + 20 + 3, valueFrom: 10 + 20 + 3 + 4 + 5, valueBytes: "_.=+/-"},
 		entropy:    3.5,
 		keywords:   []string{"access", "api", "auth", "key", "credential", "creds", "passwd", "password", "pwd", "secret", "token"},

@@ -91,12 +91,16 @@ func TestCredentials(t *testing.T) {
 }
 
 // TestCredentialBeforeATag checks that a secret written right before a
-// tag, as agents write sigils ("<journal>used sk_live_…</journal>"), is
-// found as it is at the end of a text: each line of
+// tag, as agents write sigils ("<journal>used sk_live_…</journal>"), or
+// before the punctuation that ends a sentence, a list item or a
+// parenthesis, is found as it is at the end of a text: each line of
 // testdata/credentials.txt whose secret is found when the line is cut
-// where the secret ends is wrapped, so cut, in a <task-failed> tag.
+// where the secret ends is wrapped, so cut, in a <task-failed> tag, and
+// followed by '.', ',', ')', ']' and '}'. A rule whose alphabet holds the
+// character may take it into the secret (the generic rule takes the '.').
 func TestCredentialBeforeATag(t *testing.T) {
 	_, lines := readTestdata(t, "credentials.txt")
+	wrappers := [][2]string{{"<task-failed>", "</task-failed>"}, {"", "."}, {"", ", and more"}, {"(", ")"}, {"[", "]"}, {"{", "}"}}
 	for _, l := range lines {
 		wantRule, text, _ := strings.Cut(l.text, " ")
 		found := Scan(text)
@@ -107,10 +111,21 @@ func TestCredentialBeforeATag(t *testing.T) {
 		if len(Scan(cut)) != 1 {
 			continue // the rule wants more after the secret (user:password@host)
 		}
-		wrapped := "<task-failed>" + cut + "</task-failed>"
-		got := Scan(wrapped)
-		if len(got) != 1 || got[0].Rule != wantRule || wrapped[got[0].Start:got[0].End] != secret {
-			t.Errorf("line %d: in %q found %s, want %s «%s»", l.number, wrapped, describe(wrapped, got), wantRule, secret)
+		for _, w := range wrappers {
+			wrapped := w[0] + cut + w[1]
+			got := Scan(wrapped)
+			if len(got) != 1 {
+				t.Errorf("line %d: in %q found %s, want %s «%s»", l.number, wrapped, describe(wrapped, got), wantRule, secret)
+				continue
+			}
+			g := wrapped[got[0].Start:got[0].End]
+			exact := g == secret && got[0].Rule == wantRule
+			// A longer match of a rule whose alphabet holds the
+			// punctuation (a bearer token's '.') still covers the secret.
+			covers := w[0] != "<task-failed>" && strings.HasPrefix(g, secret) && strings.HasPrefix(w[1], g[len(secret):])
+			if !exact && !covers {
+				t.Errorf("line %d: in %q found %s «%s», want %s «%s»", l.number, wrapped, got[0].Rule, g, wantRule, secret)
+			}
 		}
 	}
 }
