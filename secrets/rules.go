@@ -709,10 +709,11 @@ var rules = [...]*rule{
 // allowlist catches the rest); a lower-case path such as config/keys/prod2,
 // which the value pattern's base64 branch can match; and an identifier in
 // code that names a credential, such as testRSA2048PrivateKey in
-// "cert.PrivateKey = testRSA2048PrivateKey", which gitleaks reports.
+// "cert.PrivateKey = testRSA2048PrivateKey", which gitleaks reports — but
+// not a password with such a word followed by a digit (Hunter2Secret99).
 var lorePlaceholders = allowlist{
 	secret: &lazyRegexp{expr: `^(?:(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|System\.getenv|ENV)\b|` +
 		`[a-z0-9]+(?:/[a-z0-9]+)+$)|` +
-		`[A-Za-z0-9](?:Key|Token|Secret|Passw(?:or)?d|Credential)s?(?:[A-Z0-9_.]|$)`},
+		`[A-Za-z0-9](?:Key|Token|Secret|Passw(?:or)?d|Credential)s?(?:[A-Z_.]|$)`},
 	stopwords: []string{"12345678", "abcdefgh", "changeme", "dummy", "example", "placeholder", "redacted", "xxxx", "your"},
 }
