@@ -93,12 +93,6 @@ func RegisterMergeDriver(repo *gitx.Repo) (bool, error) {
 	})
 }
 
-// UnregisterMergeDriver removes [merge "lore"] from the clone's git
-// configuration.
-func UnregisterMergeDriver(repo *gitx.Repo) (bool, error) {
-	return repo.RemoveLocalSection("merge", MergeDriver)
-}
-
 // MergeDriverCommand is what git runs for lore's files in this clone, ""
 // when no driver is configured.
 func MergeDriverCommand(repo *gitx.Repo) string {

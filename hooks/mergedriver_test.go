@@ -62,8 +62,5 @@ func TestGitSendsTheStoreFilesToTheDriver(t *testing.T) {
 	if got := MergeDriverCommand(reopen().Repo()); got != "lore merge-driver %O %A %B %P" {
 		t.Errorf("driver command %q", got)
 	}
-	if changed, err := UnregisterMergeDriver(s.Repo()); err != nil || !changed || MergeDriverCommand(reopen().Repo()) != "" {
-		t.Errorf("unregister: %v, %v", changed, err)
-	}
 	r.AssertClean()
 }

@@ -28,9 +28,9 @@ func hooksCommand(e *env) *cli.Command {
 		}
 		return o
 	}
-	flags := func() []cli.Flag {
+	flags := func(git string) []cli.Flag {
 		return []cli.Flag{
-			&cli.BoolFlag{Name: "git", Usage: "git's hooks and merge driver (the default)"},
+			&cli.BoolFlag{Name: "git", Usage: git},
 			&cli.BoolFlag{Name: "claude", Usage: "Claude Code's hooks in .claude/settings.json"},
 		}
 	}
@@ -48,23 +48,24 @@ func hooksCommand(e *env) *cli.Command {
 			"adds its lines to .gitattributes (one commit). --claude: a SessionStart hook running lore\n" +
 			"prime --hook claude and a Stop hook running lore ingest --hook claude in\n" +
 			".claude/settings.json, merged into your settings. Installing twice changes nothing (installing\n" +
-			"with another lore records that one); uninstall removes only what lore added. status says\n" +
-			"what is installed, and which lore the hooks run.",
+			"with another lore records that one); uninstall removes only the hooks lore added: the merge\n" +
+			"driver stays registered, as lore init set it up with the store and .gitattributes, committed,\n" +
+			"sends the files to it. status says what is installed, and which lore the hooks run.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "install",
 				Usage:     "install lore's hooks",
 				UsageText: "lore hooks install [--git] [--claude]",
-				Flags:     flags(),
+				Flags:     flags("git's hooks and merge driver (the default)"),
 				Action: func(c *cli.Context) error {
 					return runWith(e, globalsFrom(c), which(c), runHooksInstall)
 				},
 			},
 			{
 				Name:      "uninstall",
-				Usage:     "remove what lore hooks install added (.gitattributes stays: it is committed and shared)",
+				Usage:     "remove the hooks lore hooks install added (the merge driver and .gitattributes stay: they belong to the store)",
 				UsageText: "lore hooks uninstall [--git] [--claude]",
-				Flags:     flags(),
+				Flags:     flags("git's hooks (the default)"),
 				Action: func(c *cli.Context) error {
 					return runWith(e, globalsFrom(c), which(c), runHooksUninstall)
 				},
@@ -146,11 +147,6 @@ func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
 		noticeTrackedHooks(p, e, s.Repo(), changes, false)
 		if err != nil {
 			return err
-		}
-		if changed, err := hooks.UnregisterMergeDriver(s.Repo()); err != nil {
-			return err
-		} else if changed {
-			fmt.Fprintln(p.out, "merge driver: removed from .git/config (git merges .agent/ files line by line again)")
 		}
 	}
 	if opts.claude {
