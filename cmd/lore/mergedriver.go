@@ -58,6 +58,10 @@ func runMergeDriver(e *env, _ globals, opts mergeDriverOptions) error {
 	if err := fsx.WriteFile(e.abs(opts.ours), res.Data, fsx.Unsynced); err != nil {
 		return fmt.Errorf("merge-driver: %w", err)
 	}
+	if res.Conflicts > 0 && res.Note != "" {
+		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, res.Note)
+		return &reportedError{code: exitFailure}
+	}
 	if res.Conflicts > 0 {
 		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %d %s left with conflict markers around %s\n", opts.path,
 			res.Conflicts, plural(res.Conflicts, "entry", "entries"), plural(res.Conflicts, "it", "them"))

@@ -3,6 +3,7 @@ package merge
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"lore/internal/diff3"
 	"lore/mdstore"
@@ -222,6 +223,9 @@ func (m *fmMerger) mergeFields(base, ours, theirs []fmField, indent string) stri
 		case ct == cb:
 			return fieldText(o, indent), o != nil
 		}
+		if later, ok := laterTime(o, t); ok {
+			return fieldText(later, indent), true
+		}
 		if merged, ok := m.mergeValue(key, nodeOf(b), nodeOf(o), nodeOf(t), indent); ok {
 			return merged, true
 		}
@@ -260,6 +264,34 @@ func (m *fmMerger) mergeFields(base, ours, theirs []fmField, indent string) stri
 		diff3.WriteLines(&b, it.text)
 	}
 	return b.String()
+}
+
+// laterTime is, of two fields that both hold a time (created_at,
+// updated_at: an RFC 3339 timestamp or a date), the later one, ours when
+// they are the same instant: of two branches that both touched an entry,
+// the later time is the right one.
+func laterTime(o, t *fmField) (*fmField, bool) {
+	if o == nil || t == nil {
+		return nil, false
+	}
+	to, okO := timeOf(o.node)
+	tt, okT := timeOf(t.node)
+	switch {
+	case !okO || !okT:
+		return nil, false
+	case tt.After(to):
+		return t, true
+	}
+	return o, true
+}
+
+// timeOf reads a scalar that holds a time, quoted or not.
+func timeOf(n *yaml.Node) (time.Time, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!str" && n.ShortTag() != "!!timestamp") {
+		return time.Time{}, false
+	}
+	t := mdstore.ParseTimestamp(strings.TrimSpace(n.Value))
+	return t, !t.IsZero()
 }
 
 func nodeOf(f *fmField) *yaml.Node {

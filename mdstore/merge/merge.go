@@ -14,10 +14,13 @@
 //   - Files with frontmatter merge field by field by YAML value; set-like
 //     lists (tags, sources, files_modified, source_runs, relevant_files) as
 //     unions; a nested map key by key; the body by diff3. A field kept from
-//     ours keeps its exact text. Anything the field merge cannot take apart
-//     (anchors, flow roots, duplicate keys) merges by lines; a conflict-free
-//     result that the kind's parser refuses falls back to the line merge or
-//     one whole-file conflict.
+//     ours keeps its exact text. A time both sides changed (created_at,
+//     updated_at, any RFC 3339 timestamp or date on both sides) takes the
+//     later one. A journal entry added on both sides is two iterations at
+//     one path: kept whole, both, between markers, never fused. Anything
+//     the field merge cannot take apart (anchors, flow roots, duplicate
+//     keys) merges by lines; a conflict-free result that the kind's parser
+//     refuses falls back to the line merge or one whole-file conflict.
 //   - Everything else merges by diff3 (package internal/diff3).
 //
 // If one side equals the base (or both sides are equal) the other is
@@ -42,6 +45,9 @@ type Labels = diff3.Labels
 type Result struct {
 	Data      []byte
 	Conflicts int
+	// Note says why the conflicts are there when it is not the usual
+	// reason (both sides changed one entry differently).
+	Note string
 }
 
 // MergeFile merges ours and theirs, both descended from base, for the store
@@ -84,16 +90,31 @@ func File(path string, base, ours, theirs []byte, labels Labels) (res Result, er
 			res, err = Result{}, fmt.Errorf("merge %s: %v", path, r)
 		}
 	}()
-	switch mdstore.KindOf(path) {
+	switch kind := mdstore.KindOf(path); kind {
 	case mdstore.KindMemory:
 		data, n := mergeMemories(base, ours, theirs, labels)
 		return Result{Data: data, Conflicts: n}, nil
-	case mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal, mdstore.KindSkill:
+	case mdstore.KindJournal, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindSkill:
+		if kind == mdstore.KindJournal && len(base) == 0 {
+			return twoIterations(ours, theirs, labels), nil
+		}
 		data, n := mergeEntryFile(path, base, ours, theirs, labels)
 		return Result{Data: data, Conflicts: n}, nil
 	}
 	text, n := diff3.Merge(string(base), string(ours), string(theirs), labels)
 	return Result{Data: []byte(text), Conflicts: n}, nil
+}
+
+// twoIterations is the merge of two different journal entries added at
+// one path on two branches: two iterations, which no field-by-field merge
+// may fuse into one that never happened. A file holds one entry, so both
+// are kept whole between markers, and the note says what to do.
+func twoIterations(ours, theirs []byte, labels Labels) Result {
+	var b strings.Builder
+	labels.WriteConflict(&b, string(ours), string(theirs))
+	return Result{Data: []byte(b.String()), Conflicts: 1,
+		Note: "two iterations were recorded at this path on the two branches (its name predates the unique names lore now gives iterations); " +
+			"both are kept whole between the markers: keep ours here and move theirs to a file of its own in the same directory, such as <NNNN>-<6 hex>.md"}
 }
 
 // sameSide reports whether two sides are the same file, or both missing.
