@@ -38,10 +38,17 @@ func LoreFound(path string) bool {
 // can be run, else lore on PATH, else "". It holds on in a script that
 // runs under set -e.
 func FindLore(path string) string {
-	return "# the lore that ran `lore hooks install`, else lore on PATH\n" +
-		"lore_want=" + ShellQuote(path) + "\n" +
-		`lore_bin=$lore_want` + "\n" +
-		`if [ ! -f "$lore_bin" ] || [ ! -x "$lore_bin" ]; then lore_bin=$(command -v lore) || lore_bin=; fi` + "\n"
+	return "# the lore that ran `lore hooks install`, else lore on PATH\n" + strings.Join(findLoreLines(path), "\n") + "\n"
+}
+
+// findLoreLines are FindLore's commands, one a line; the merge driver
+// runs them joined on one line.
+func findLoreLines(path string) []string {
+	return []string{
+		"lore_want=" + ShellQuote(path),
+		`lore_bin=$lore_want`,
+		`if [ ! -f "$lore_bin" ] || [ ! -x "$lore_bin" ]; then lore_bin=$(command -v lore) || lore_bin=; fi`,
+	}
 }
 
 // recordedLore returns the path FindLore's code in text records, and
@@ -66,4 +73,25 @@ func shellUnquote(q string) (string, bool) {
 		return "", false
 	}
 	return strings.ReplaceAll(q[1:len(q)-1], `'\''`, "'"), true
+}
+
+// cutShellWord returns the word ShellQuote wrote at the start of s, as
+// written: in single quotes, each quote inside closed, escaped and
+// reopened.
+func cutShellWord(s string) (string, bool) {
+	n := 0
+	for {
+		if n >= len(s) || s[n] != '\'' {
+			return "", false
+		}
+		end := strings.IndexByte(s[n+1:], '\'')
+		if end < 0 {
+			return "", false
+		}
+		n += end + 2
+		if !strings.HasPrefix(s[n:], `\''`) {
+			return s[:n], true
+		}
+		n += 2
+	}
 }

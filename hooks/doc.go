@@ -22,11 +22,15 @@
 //
 // The merge driver: .gitattributes (committed with the store, through
 // AttributesEdit) sends .agent/memories.md and .agent/**/*.md to the
-// driver named "lore"; each clone's .git/config says it runs `lore
-// merge-driver %O %A %B %P` (RegisterMergeDriver, which changes only the
-// lines of [merge "lore"], under config.lock). Without the configuration
-// git falls back to its own line merge. The merge itself is package
-// mdstore/merge.
+// driver named "lore"; each clone's .git/config says what it runs
+// (RegisterMergeDriver, which changes only the lines of [merge "lore"],
+// under config.lock): `lore merge-driver %O %A %B %P` by the lore that
+// registered it (LoreBinary), else lore on PATH (FindLore's code on one
+// line), else — or when lore could not merge, an exit status above 1 —
+// `git merge-file`, which leaves markers around both sides. Without the
+// configuration git falls back to its own line merge. lore hooks
+// uninstall leaves it: it belongs to the store. The merge itself is
+// package mdstore/merge.
 //
 // Claude Code: its .claude/settings.json gets lore's SessionStart and Stop
 // hooks, merged into the user's settings as an ordered JSON tree so that

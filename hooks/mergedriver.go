@@ -18,10 +18,47 @@ import (
 // place: .gitattributes, committed, sends the files to the driver named
 // "lore"; and each clone's git configuration says what that driver runs.
 // Without the configuration git falls back to its own line merge.
-const (
-	MergeDriver        = "lore"
-	mergeDriverCommand = "lore merge-driver %O %A %B %P"
-)
+const MergeDriver = "lore"
+
+// legacyDriverCommand is how lore registered its driver before it
+// recorded which lore to run: by name, which fails where git runs without
+// lore on its PATH — git then reports a conflict and leaves ours alone,
+// without markers, and resolving it drops the other side.
+const legacyDriverCommand = "lore merge-driver %O %A %B %P"
+
+// mergeDriverCommand is the driver's command line in git's configuration
+// (run by sh, with git's %O %A %B %P put in): the lore at path (recorded
+// with LoreBinary, "" for none), else lore on PATH (FindLore's code);
+// with neither, or when lore could not merge (an exit status above 1: it
+// did not start, or failed before writing; 1 is a merge with conflicts
+// left), git merge-file merges by lines and leaves conflict markers
+// around both sides: a missing lore never leaves ours alone.
+func mergeDriverCommand(path string) string {
+	lines := findLoreLines(strings.ReplaceAll(path, "%", "%%")) // git expands % in the command
+	return strings.Join(lines, "; ") + "; " +
+		`if [ -n "$lore_bin" ]; then "$lore_bin" merge-driver %O %A %B %P; lore_status=$?; ` +
+		`[ $lore_status -le 1 ] && exit $lore_status; ` +
+		`echo "lore merge-driver failed (exit status $lore_status): git merge-file merges" %P "by lines" >&2; ` +
+		`else echo "no lore at ${lore_want:-a recorded path} nor on PATH to run lore merge-driver: git merge-file merges" %P "by lines" >&2; fi; ` +
+		`git merge-file -L ours -L base -L theirs %A %O %B`
+}
+
+// DriverLore reads a registered driver command: the lore it records, and
+// whether it is lore's current command at all (false for a command of
+// someone else's, or lore's registration by name).
+func DriverLore(command string) (string, bool) {
+	rest, ok := strings.CutPrefix(command, "lore_want=")
+	if !ok {
+		return "", false
+	}
+	quoted, ok := cutShellWord(rest)
+	if !ok {
+		return "", false
+	}
+	path, ok := shellUnquote(quoted)
+	path = strings.ReplaceAll(path, "%%", "%")
+	return path, ok && command == mergeDriverCommand(path)
+}
 
 // MergeAttributes are the .gitattributes lines for lore's files.
 var MergeAttributes = []string{
@@ -84,18 +121,19 @@ func HasMergeAttributes(s *mdstore.Store) (bool, error) {
 
 // RegisterMergeDriver sets [merge "lore"] in the clone's git configuration
 // (.git/config): git then runs `lore merge-driver` for the files
-// .gitattributes sends to it. It reports whether the configuration
-// changed.
-func RegisterMergeDriver(repo *gitx.Repo) (bool, error) {
+// .gitattributes sends to it, through the lore at lore (LoreBinary's
+// path, "" when it cannot be told: lore on PATH). It reports whether the
+// configuration changed.
+func RegisterMergeDriver(repo *gitx.Repo, lore string) (bool, error) {
 	return repo.SetLocalSection("merge", MergeDriver, []gitconfig.Setting{
 		{Key: "name", Value: "lore: merge memory files entry by entry"},
-		{Key: "driver", Value: mergeDriverCommand},
+		{Key: "driver", Value: mergeDriverCommand(lore)},
 	})
 }
 
-// MergeDriverCommand is what git runs for lore's files in this clone, ""
-// when no driver is configured.
-func MergeDriverCommand(repo *gitx.Repo) string {
+// RegisteredMergeDriver is what git runs for lore's files in this clone,
+// "" when no driver is configured.
+func RegisteredMergeDriver(repo *gitx.Repo) string {
 	v, _ := repo.Config("merge." + MergeDriver + ".driver")
 	return v
 }

@@ -1,6 +1,10 @@
 package hooks
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,7 +39,8 @@ func TestGitSendsTheStoreFilesToTheDriver(t *testing.T) {
 	if _, _, err := s.Init(false, AttributesEdit); err != nil {
 		t.Fatal(err)
 	}
-	if changed, err := RegisterMergeDriver(s.Repo()); err != nil || !changed {
+	lore := "/opt/lore's tools/100%/lore"
+	if changed, err := RegisterMergeDriver(s.Repo(), lore); err != nil || !changed {
 		t.Fatalf("register: %v, %v", changed, err)
 	}
 	for _, p := range []string{".agent/memories.md", ".agent/knowledge/x.md", ".agent/journal/run-1/0001.md"} {
@@ -43,7 +48,7 @@ func TestGitSendsTheStoreFilesToTheDriver(t *testing.T) {
 			t.Errorf("git check-attr: %s", got)
 		}
 	}
-	if got := r.Git("config", "merge.lore.driver"); got != "lore merge-driver %O %A %B %P" {
+	if got := r.Git("config", "merge.lore.driver"); got != mergeDriverCommand(lore) {
 		t.Errorf("driver %q", got)
 	}
 	if ok, err := HasMergeAttributes(s); err != nil || !ok {
@@ -59,8 +64,79 @@ func TestGitSendsTheStoreFilesToTheDriver(t *testing.T) {
 		}
 		return s
 	}
-	if got := MergeDriverCommand(reopen().Repo()); got != "lore merge-driver %O %A %B %P" {
-		t.Errorf("driver command %q", got)
+	got := RegisteredMergeDriver(reopen().Repo())
+	if recorded, ours := DriverLore(got); recorded != lore || !ours {
+		t.Errorf("driver command %q records %q (%v)", got, recorded, ours)
+	}
+	for _, other := range []string{"", legacyDriverCommand, "mytool %A %O %B", "lore_want='/x'; something else"} {
+		if recorded, ours := DriverLore(other); ours {
+			t.Errorf("DriverLore(%q) = %q, lore's", other, recorded)
+		}
 	}
 	r.AssertClean()
+}
+
+// The driver's command decides from lore's exit status whether lore
+// merged: 0 clean, 1 conflicts left (what lore wrote stays); above 1 lore
+// did not merge (it could not start, or failed before writing), and git
+// merge-file merges by lines, leaving markers around both sides. A lore
+// stand-in at the recorded path exits with each status; C git merges.
+func TestMergeDriverFallsBackOnlyWhenLoreDidNotMerge(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	fake := filepath.Join(t.TempDir(), "lore")
+	for _, tt := range []struct {
+		status   int
+		wantFile string // "" for git merge-file's markers around both sides
+	}{
+		{0, "merged by lore\n"},
+		{1, "lore left markers\n"},
+		{2, ""},
+		{127, ""},
+	} {
+		t.Run(strconv.Itoa(tt.status), func(t *testing.T) {
+			script := "#!/bin/sh\n[ \"$1\" = merge-driver ] || exit 9\n"
+			if tt.wantFile != "" {
+				script += "printf '" + strings.TrimSuffix(tt.wantFile, "\n") + "\\n' > \"$3\"\n"
+			}
+			script += "exit " + strconv.Itoa(tt.status) + "\n"
+			if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r := loretest.NewRepo(t)
+			r.Setenv("PATH", filepath.Dir(gitPath)+string(filepath.ListSeparator)+"/usr/bin"+string(filepath.ListSeparator)+"/bin")
+			r.Commit("base", map[string]string{".gitattributes": "*.md merge=lore\n", "f.md": "a\nb\nc\n"})
+			s, err := mdstore.Open(r.Dir, mdstore.Options{Getenv: r.Getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := RegisterMergeDriver(s.Repo(), fake); err != nil {
+				t.Fatal(err)
+			}
+			r.Git("checkout", "-q", "-b", "side")
+			r.Commit("side", map[string]string{"f.md": "a\ntheirs\nc\n"})
+			r.Git("checkout", "-q", "main")
+			r.Commit("main", map[string]string{"f.md": "a\nours\nc\n"})
+			out, err := r.GitErr("merge", "--no-edit", "side")
+			if (err == nil) != (tt.status == 0) {
+				t.Fatalf("git merge: %v\n%s", err, out)
+			}
+			got := r.Read("f.md")
+			want := tt.wantFile
+			if want == "" {
+				want = "a\n<<<<<<< ours\nours\n=======\ntheirs\n>>>>>>> theirs\nc\n"
+				if !strings.Contains(out, "lore merge-driver failed (exit status "+strconv.Itoa(tt.status)+"): git merge-file merges f.md by lines") {
+					t.Errorf("git merge said:\n%s", out)
+				}
+			}
+			if got != want {
+				t.Fatalf("f.md:\n%s\nwant:\n%s\ngit merge said:\n%s", got, want, out)
+			}
+			if tt.status != 0 && r.Git("diff", "--name-only", "--diff-filter=U") != "f.md" {
+				t.Fatalf("f.md is not unmerged")
+			}
+		})
+	}
 }

@@ -103,7 +103,7 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		if err != nil {
 			return err
 		}
-		if changed, err := hooks.RegisterMergeDriver(s.Repo()); err != nil {
+		if changed, err := hooks.RegisterMergeDriver(s.Repo(), lore); err != nil {
 			return err
 		} else if changed {
 			fmt.Fprintln(p.out, "merge driver: registered in .git/config ([merge \"lore\"])")
@@ -251,7 +251,7 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 	st := hooksStatus{ClaudeSettings: hooks.ClaudeSettingsPath(s.Root())}
 	if s.InRepository() {
 		st.HooksDir = s.Repo().HooksDir()
-		st.MergeDriver = hooks.MergeDriverCommand(s.Repo())
+		st.MergeDriver = hooks.RegisteredMergeDriver(s.Repo())
 		if st.Hooks, err = hooks.GitHooksStatus(st.HooksDir); err != nil {
 			return err
 		}
@@ -294,9 +294,12 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 		}
 		fmt.Fprintf(p.out, "  %-14s %s\n", "runs:", loreState(e, st))
 	}
-	driver := "not registered in this clone (lore hooks install)"
+	driver := "not registered in this clone (lore init registers it)"
 	if st.MergeDriver != "" {
 		driver = st.MergeDriver
+	}
+	if lore, ours := hooks.DriverLore(st.MergeDriver); ours {
+		driver = driverState(e, lore)
 	}
 	attrs := "missing (lore hooks install adds them)"
 	if st.MergeAttributes {
@@ -330,6 +333,24 @@ func loreState(e *env, st hooksStatus) string {
 		return st.Lore
 	}
 	return st.Lore + ", which is missing, " + fallback
+}
+
+// driverState says which lore the merge driver runs, and what it falls
+// back to.
+func driverState(e *env, lore string) string {
+	const fallback = "git merge-file, which leaves conflict markers around both sides"
+	onPath, _ := exec.LookPath("lore")
+	switch {
+	case lore == "" && onPath != "":
+		return "lore on PATH, " + relPath(e, onPath) + " (no path recorded), else " + fallback
+	case lore == "":
+		return "lore on PATH (no path recorded), which has none: " + fallback
+	case hooks.LoreFound(lore):
+		return lore + " merge-driver (else lore on PATH, else " + fallback + ")"
+	case onPath != "":
+		return lore + ", which is missing, so lore on PATH, " + relPath(e, onPath)
+	}
+	return lore + ", which is missing, and lore is not on PATH either: " + fallback
 }
 
 // relPath shows path relative to the working directory when it is below it.

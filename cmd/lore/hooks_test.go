@@ -26,16 +26,7 @@ func TestPreCommitHookWithoutLoreOnPath(t *testing.T) {
 	if err := os.Symlink(installed, filepath.Join(links, "lore")); err != nil {
 		t.Fatal(err)
 	}
-	gitPath, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
-	stripped := filepath.Dir(gitPath) + string(filepath.ListSeparator) + "/usr/bin" + string(filepath.ListSeparator) + "/bin"
-	for _, dir := range filepath.SplitList(stripped) {
-		if _, err := os.Stat(filepath.Join(dir, "lore")); err == nil {
-			t.Skipf("%s holds a lore: no PATH without one here", dir)
-		}
-	}
+	stripped := pathWithoutLore(t)
 
 	r := loretest.NewRepo(t)
 	r.Setenv("PATH", stripped)
@@ -110,6 +101,24 @@ func TestPreCommitHookWithoutLoreOnPath(t *testing.T) {
 	if got := r.Git("log", "--all", "--format=%s", "-p"); strings.Contains(got, "Z1U9ueHK7CN1w4zPbW") {
 		t.Fatalf("a commit holds the secret:\n%s", got)
 	}
+}
+
+// pathWithoutLore is a PATH that holds git and the shell's tools but no
+// lore, as a GUI client or an IDE may run git with; the test is skipped
+// when there is none.
+func pathWithoutLore(t *testing.T) string {
+	t.Helper()
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	stripped := filepath.Dir(gitPath) + string(filepath.ListSeparator) + "/usr/bin" + string(filepath.ListSeparator) + "/bin"
+	for _, dir := range filepath.SplitList(stripped) {
+		if _, err := os.Stat(filepath.Join(dir, "lore")); err == nil {
+			t.Skipf("%s holds a lore: no PATH without one here", dir)
+		}
+	}
+	return stripped
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -65,7 +65,7 @@ func runInit(e *env, g globals, opts initOptions) error {
 	}
 	printNotices(p, res)
 	if s.InRepository() {
-		if _, err := hooks.RegisterMergeDriver(s.Repo()); err != nil {
+		if _, err := hooks.RegisterMergeDriver(s.Repo(), e.loreBinary()); err != nil {
 			p.notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", err))
 		}
 	}
