@@ -28,9 +28,11 @@
 // registered it (LoreBinary), else lore on PATH (FindLore's code on one
 // line), else — or when lore could not merge, an exit status above 1 —
 // `git merge-file`, which leaves markers around both sides. Without the
-// configuration git falls back to its own line merge. lore hooks
-// uninstall leaves it: it belongs to the store. The merge itself is
-// package mdstore/merge.
+// configuration git falls back to its own line merge; CheckMergeDriver,
+// which every lore command runs, registers the driver in a fresh clone,
+// upgrades one that runs lore by name or a lore that is gone, and says
+// once when it cannot. lore hooks uninstall leaves it: it belongs to the
+// store. The merge itself is package mdstore/merge.
 //
 // Claude Code: its .claude/settings.json gets lore's SessionStart and Stop
 // hooks, merged into the user's settings as an ordered JSON tree so that

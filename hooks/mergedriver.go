@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lore/internal/fsx"
 	"lore/internal/gitx"
 	"lore/internal/gitx/gitconfig"
 	"lore/mdstore"
@@ -136,4 +137,93 @@ func RegisterMergeDriver(repo *gitx.Repo, lore string) (bool, error) {
 func RegisteredMergeDriver(repo *gitx.Repo) string {
 	v, _ := repo.Config("merge." + MergeDriver + ".driver")
 	return v
+}
+
+// DriverFix is what CheckMergeDriver found wrong with a clone's
+// registration of the merge driver.
+type DriverFix string
+
+const (
+	DriverKept     DriverFix = ""         // nothing
+	DriverAdded    DriverFix = "added"    // the clone had none (a fresh clone)
+	DriverUpgraded DriverFix = "upgraded" // it ran lore by name (legacyDriverCommand)
+	DriverRepaired DriverFix = "repaired" // the lore it recorded is gone
+)
+
+// DriverCheck is what CheckMergeDriver did.
+type DriverCheck struct {
+	Fix DriverFix
+	// Was is the lore the registration it replaced recorded (Repaired).
+	Was string
+	// Err says why the driver could not be registered; it is set once
+	// per clone (until a registration succeeds), so that a person is told
+	// once how to do it, not by every command.
+	Err error
+}
+
+// CheckMergeDriver makes the clone's configuration run lore's merge
+// driver when .gitattributes at the store's root sends files to it: a
+// fresh clone (a teammate's, a CI runner's) has the attributes, committed,
+// and no driver, so git would merge memories.md line by line and stop on
+// a conflict. It registers the driver as lore init does, with lore (the
+// running lore's LoreBinary path), when the configuration has none, runs
+// lore by name, or records a lore that is gone; a driver of someone
+// else's is left alone. Nothing is committed.
+func CheckMergeDriver(s *mdstore.Store, lore string) DriverCheck {
+	if s.Repo() == nil {
+		return DriverCheck{}
+	}
+	var c DriverCheck
+	switch current := RegisteredMergeDriver(s.Repo()); {
+	case current == "":
+		c.Fix = DriverAdded
+	case current == legacyDriverCommand:
+		c.Fix = DriverUpgraded
+	default:
+		recorded, ours := DriverLore(current)
+		if !ours || recorded == lore || recorded == "" || lore == "" || LoreFound(recorded) {
+			return DriverCheck{}
+		}
+		c.Fix, c.Was = DriverRepaired, recorded
+	}
+	if assigned, err := assignsMergeDriver(s); err != nil || !assigned {
+		return DriverCheck{} // no attributes, no driver needed; unreadable ones are validate's to report
+	}
+	told := filepath.Join(s.StateDir(), "merge-driver-unregistered")
+	if _, err := RegisterMergeDriver(s.Repo(), lore); err != nil {
+		if _, statErr := os.Lstat(told); statErr == nil {
+			return DriverCheck{} // said before
+		}
+		if os.MkdirAll(filepath.Dir(told), 0o755) == nil {
+			_ = os.WriteFile(told, nil, 0o644) // if it cannot be kept, it is said again next time
+		}
+		c.Err = err
+		return c
+	}
+	_ = os.Remove(told)
+	return c
+}
+
+// assignsMergeDriver reports whether .gitattributes at the store's root
+// sends some files to lore's merge driver.
+func assignsMergeDriver(s *mdstore.Store) (bool, error) {
+	data, err := fsx.ReadRegular(filepath.Join(s.Root(), mdstore.AttributesPath), 1<<20)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		for _, attr := range fields[1:] {
+			if attr == "merge="+MergeDriver {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }

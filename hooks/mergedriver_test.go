@@ -140,3 +140,55 @@ func TestMergeDriverFallsBackOnlyWhenLoreDidNotMerge(t *testing.T) {
 		})
 	}
 }
+
+// CheckMergeDriver registers the driver where .gitattributes sends files
+// to it and the configuration has none, runs lore by name, or runs a lore
+// that is gone; it leaves a driver of someone else's, and a clone whose
+// attributes do not name it.
+func TestCheckMergeDriver(t *testing.T) {
+	r := loretest.NewRepo(t)
+	open := func() *mdstore.Store {
+		s, err := mdstore.Open(r.Dir, mdstore.Options{Getenv: r.Getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	running := filepath.Join(t.TempDir(), "lore")
+	if err := os.WriteFile(running, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c := CheckMergeDriver(open(), running); c != (DriverCheck{}) {
+		t.Fatalf("no .gitattributes: %+v", c)
+	}
+	if out, _ := r.GitErr("config", "--get-regexp", "^merge\\."); out != "" {
+		t.Fatal("registered without attributes")
+	}
+	r.Commit("attributes", map[string]string{".gitattributes": "*.png binary\n.agent/**/*.md merge=lore\n"})
+	for _, step := range []struct {
+		name   string
+		before func()
+		want   DriverFix
+	}{
+		{"none", func() {}, DriverAdded},
+		{"current", func() {}, DriverKept},
+		{"by name", func() { r.Git("config", "merge.lore.driver", legacyDriverCommand) }, DriverUpgraded},
+		{"gone", func() { r.Git("config", "merge.lore.driver", mergeDriverCommand("/nowhere/lore")) }, DriverRepaired},
+		{"someone else's", func() { r.Git("config", "merge.lore.driver", "mytool %O %A %B") }, DriverKept},
+	} {
+		step.before()
+		before, _ := r.GitErr("config", "merge.lore.driver")
+		c := CheckMergeDriver(open(), running)
+		if c.Fix != step.want || c.Err != nil {
+			t.Fatalf("%s: %+v, want %q", step.name, c, step.want)
+		}
+		got := RegisteredMergeDriver(open().Repo())
+		switch {
+		case step.want == DriverKept && got != before:
+			t.Fatalf("%s: the driver changed to %q", step.name, got)
+		case step.want != DriverKept && got != mergeDriverCommand(running):
+			t.Fatalf("%s: the driver is %q", step.name, got)
+		}
+	}
+	r.AssertClean()
+}

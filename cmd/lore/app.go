@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/hooks"
 	"lore/internal/gitx"
 	"lore/mdstore"
 	"lore/secrets"
@@ -250,9 +251,36 @@ func (g globals) open(e *env, lenient bool) (*mdstore.Store, error) {
 	if !lenient {
 		p := g.printer(e)
 		p.warnings(s.Config().Warnings)
+		checkMergeDriver(p, e, s)
 		flushPending(p, s)
 	}
 	return s, nil
+}
+
+// checkMergeDriver registers lore's merge driver in a clone whose
+// configuration lacks it, runs lore by name, or runs a lore that is gone
+// (hooks.CheckMergeDriver: a fresh clone has .gitattributes, committed,
+// and no driver), and says what it did, or, once, why it could not. lore
+// validate, the pre-commit hook, does not come here.
+func checkMergeDriver(p *printer, e *env, s *mdstore.Store) {
+	lore := e.loreBinary()
+	c := hooks.CheckMergeDriver(s, lore)
+	runs := lore
+	if runs == "" {
+		runs = "lore on PATH"
+	}
+	const did = "registered lore's merge driver in .git/config"
+	switch {
+	case c.Err != nil:
+		p.notice(fmt.Sprintf("lore's merge driver is not registered in this clone, and could not be: %v; "+
+			"until it is, git merges .agent/ files line by line and stops on conflicts in memories.md: run lore init here to register it", c.Err))
+	case c.Fix == hooks.DriverAdded:
+		p.notice(did + " (it runs " + runs + "): .gitattributes sends .agent/ files to it, and this clone had none")
+	case c.Fix == hooks.DriverUpgraded:
+		p.notice(did + " again, to run " + runs + ": it ran lore by name, which git does not find where lore is not on its PATH")
+	case c.Fix == hooks.DriverRepaired:
+		p.notice(did + " again, to run " + runs + ": the lore it ran, " + c.Was + ", is gone")
+	}
 }
 
 // flushPending commits, first thing, the changes lore queued while git

@@ -21,7 +21,7 @@ type mergeDriverOptions struct {
 func mergeDriverCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "merge-driver",
-		Usage: "merge lore's files entry by entry (git runs it: lore init registers it)",
+		Usage: "merge lore's files entry by entry (git runs it: lore init registers it, and any lore command in a clone without it)",
 		UsageText: "lore merge-driver BASE OURS THEIRS PATH   (git: lore merge-driver %O %A %B %P)\n\n" +
 			"memories.md merges memory by memory, the other .agent/ files field by field: additions from both\n" +
 			"sides are kept, a deletion on one side is honoured, and only an entry whose text both sides changed\n" +

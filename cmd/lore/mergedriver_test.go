@@ -130,3 +130,114 @@ func TestMergeDriverWithoutLoreOnPath(t *testing.T) {
 	}
 	r.Git("merge", "--abort")
 }
+
+// TestFreshCloneGetsTheMergeDriver: a fresh clone (a teammate, a CI
+// runner) has .gitattributes sending lore's files to the driver but no
+// driver in its configuration, so memories.md merged line by line and
+// stopped on a conflict, and no lore command said so. The first lore
+// command run in the clone registers the driver there, once, and says so;
+// one that cannot says, once, how to; a registration by bare name is
+// upgraded. Without any lore command git's own merge keeps both sides
+// between markers.
+func TestFreshCloneGetsTheMergeDriver(t *testing.T) {
+	built := buildLore(t)
+	installed := filepath.Join(t.TempDir(), "lore")
+	copyFile(t, built, installed)
+	r := loretest.NewRepo(t)
+	r.Setenv("PATH", pathWithoutLore(t))
+	r.Git("config", "--global", "user.name", "Test Person") // for the clones
+	r.Git("config", "--global", "user.email", "test@example.com")
+	r.Commit("initial", map[string]string{"README.md": "# p\n"})
+	mustLore(t, r, "", installed, "init")
+	mustLore(t, r, "", installed, "add", "Shared memory", "--tags", "misc")
+	r.Git("checkout", "-q", "-b", "team")
+	mustLore(t, r, "", installed, "add", "Team memory", "--tags", "misc")
+	mustLore(t, r, "", installed, "knowledge", "add", "--title", "Release", "--tags", "release", "Tag, build, publish.")
+	r.Git("checkout", "-q", "main")
+
+	clone := func(name string) string {
+		dir := filepath.Join(t.TempDir(), name)
+		r.Git("clone", "-q", r.Dir, dir)
+		if _, err := r.GitErr("-C", dir, "config", "merge.lore.driver"); err == nil {
+			t.Fatalf("%s: a fresh clone has a merge driver", name)
+		}
+		return dir
+	}
+	const registered = "registered lore's merge driver in .git/config"
+
+	// One lore command registers it, and says so once.
+	dir := clone("teammate")
+	if errOut := mustLore(t, r, dir, installed, "list"); !strings.Contains(errOut, registered) {
+		t.Fatalf("the first lore command in a fresh clone said:\n%s", errOut)
+	}
+	if errOut := mustLore(t, r, dir, installed, "list"); errOut != "" {
+		t.Fatalf("the second lore command said:\n%s", errOut)
+	}
+	if driver := r.GitIn(dir, "config", "merge.lore.driver"); !strings.Contains(driver, installed) {
+		t.Fatalf("driver %q", driver)
+	}
+	if status := r.GitIn(dir, "status", "--porcelain"); status != "" {
+		t.Fatalf("registering changed the worktree:\n%s", status)
+	}
+	mustLore(t, r, dir, installed, "add", "Teammate memory", "--tags", "misc")
+	if out, err := r.GitErr("-C", dir, "merge", "--no-edit", "origin/team"); err != nil {
+		t.Fatalf("git merge in the clone: %v\n%s", err, out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(mdstore.MemoriesPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"> Shared memory\n", "> Team memory\n", "> Teammate memory\n"} {
+		if !strings.Contains(string(got), want) {
+			t.Fatalf("merged memories.md lacks %q:\n%s", want, got)
+		}
+	}
+
+	// No lore command: git's own line merge, both sides between markers.
+	dir = clone("ci")
+	addMemoryByHand(t, r, dir, "mem-1700000200-c001", "CI memory")
+	if out, err := r.GitErr("-C", dir, "merge", "--no-edit", "origin/team"); err == nil {
+		t.Fatalf("git merge without the driver succeeded:\n%s", out)
+	}
+	if got := conflicted(r, dir); got != mdstore.MemoriesPath {
+		t.Fatalf("unmerged paths %q", got)
+	}
+	got, _ = os.ReadFile(filepath.Join(dir, filepath.FromSlash(mdstore.MemoriesPath)))
+	if !strings.Contains(string(got), "<<<<<<<") || !strings.Contains(string(got), "> CI memory\n") || !strings.Contains(string(got), "> Team memory\n") {
+		t.Fatalf("memories.md:\n%s", got)
+	}
+	r.GitIn(dir, "merge", "--abort")
+
+	// A registration by bare name is upgraded by the next lore command,
+	// after which the merge is clean with no lore on PATH.
+	r.GitIn(dir, "config", "merge.lore.driver", "lore merge-driver %O %A %B %P")
+	if errOut := mustLore(t, r, dir, installed, "list"); !strings.Contains(errOut, "lore's merge driver") || !strings.Contains(errOut, "PATH") {
+		t.Fatalf("lore list with a driver registered by name said:\n%s", errOut)
+	}
+	if out, err := r.GitErr("-C", dir, "merge", "--no-edit", "origin/team"); err != nil {
+		t.Fatalf("git merge after the upgrade: %v\n%s", err, out)
+	}
+
+	// A clone whose configuration cannot be written (config.lock held):
+	// told once how to register it; registered once it can be.
+	dir = clone("locked")
+	lock := filepath.Join(dir, ".git", "config.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if errOut := mustLore(t, r, dir, installed, "list"); !strings.Contains(errOut, "lore init") || strings.Contains(errOut, registered) {
+		t.Fatalf("lore list, configuration locked, said:\n%s", errOut)
+	}
+	if errOut := mustLore(t, r, dir, installed, "list"); errOut != "" {
+		t.Fatalf("the second lore list, configuration locked, said:\n%s", errOut)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if errOut := mustLore(t, r, dir, installed, "list"); !strings.Contains(errOut, registered) {
+		t.Fatalf("lore list, lock gone, said:\n%s", errOut)
+	}
+	if status := r.GitIn(dir, "status", "--porcelain"); status != "" {
+		t.Fatalf("the worktree changed:\n%s", status)
+	}
+}
