@@ -41,7 +41,7 @@ type Doc struct {
 	// Kind is memory, knowledge, learning, journal or skill.
 	Kind mdstore.Kind `json:"kind"`
 	// EntryID is the id lore shows and `show` takes: mem-…, a knowledge
-	// slug, l-…, <run>/<NNNN>, a skill name.
+	// slug, l-…, <run>/<NNNN>-<tag> (mdstore.JournalEntry.Key), a skill name.
 	EntryID string `json:"id"`
 	// Type is a memory's type or a learning's category.
 	Type    string    `json:"type,omitempty"`

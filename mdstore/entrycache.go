@@ -337,7 +337,7 @@ type entryCache struct {
 // length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 2 // bump whenever an entry type or its parsing changes
+	cacheVersion = 3 // bump whenever an entry type or its parsing changes
 )
 
 // writeEntryCache writes the listing and the entries read from its files

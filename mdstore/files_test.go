@@ -61,9 +61,9 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 	symlink(t, "../../.agent/skills/deploy", r.Path(".claude/skills/deploy")) // a SkillLink: said nothing of
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "-m", "files that are not what they seem")
-	if err := syscall.Mkfifo(r.Path(JournalPath("run-00000001", 1)), 0o644); err != nil {
+	if err := syscall.Mkfifo(r.Path(JournalPath("run-00000001", 1, "")), 0o644); err != nil {
 		os.MkdirAll(r.Path(JournalDir+"/run-00000001"), 0o755)
-		if err := syscall.Mkfifo(r.Path(JournalPath("run-00000001", 1)), 0o644); err != nil {
+		if err := syscall.Mkfifo(r.Path(JournalPath("run-00000001", 1, "")), 0o644); err != nil {
 			t.Skip("no FIFOs here:", err)
 		}
 	}

@@ -22,9 +22,12 @@ func TestIngestRecordsOneIterationInOneCommit(t *testing.T) {
 	if got := git("rev-list", "--count", "HEAD"); got != "2" || wr.Commit == "" {
 		t.Fatalf("%s commits", got)
 	}
-	if got := git("show", "--name-only", "--format=%s%n%(trailers:only)", "HEAD"); !strings.Contains(got, "lore: ingest run-0a1b2c3d/0003 (done t-abc123)") ||
+	if !strings.HasPrefix(e.Key(), "run-0a1b2c3d/0003-") || e.Path != JournalDir+"/"+e.Key()+".md" {
+		t.Fatalf("key %s, path %s", e.Key(), e.Path)
+	}
+	if got := git("show", "--name-only", "--format=%s%n%(trailers:only)", "HEAD"); !strings.Contains(got, "lore: ingest "+e.Key()+" (done t-abc123)") ||
 		!strings.Contains(got, "Run-Id: run-0a1b2c3d") || !strings.Contains(got, "Iteration: 3") || !strings.Contains(got, "Task-Id: t-abc123") ||
-		!strings.Contains(got, ".agent/journal/run-0a1b2c3d/0003.md") || !strings.Contains(got, ".agent/knowledge/cargo-bench-requires-nightly.md") ||
+		!strings.Contains(got, e.Path) || !strings.Contains(got, ".agent/knowledge/cargo-bench-requires-nightly.md") ||
 		strings.Count(got, ".agent/learnings/l-") != 2 {
 		t.Fatalf("commit:\n%s", got)
 	}

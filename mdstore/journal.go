@@ -1,9 +1,10 @@
 package mdstore
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,8 +45,21 @@ type Failure struct {
 	RetrySuggestion string   `json:"retry_suggestion,omitempty"`
 }
 
-// Key is "<run>/<iteration>", how the CLI names an entry.
-func (e JournalEntry) Key() string { return fmt.Sprintf("%s/%04d", e.RunID, e.Iteration) }
+// Key is "<run>/<name>", how the CLI names an entry: its file's name
+// without .md, unique in the store — run-1a2b3c4d/0003-4fa9c2, or
+// run-1a2b3c4d/0003 for a file named before iterations had tags (see
+// JournalPath). An entry without a file yet is "<run>/<NNNN>".
+func (e JournalEntry) Key() string {
+	if e.Path == "" {
+		return fmt.Sprintf("%s/%04d", e.RunID, e.Iteration)
+	}
+	return e.RunID + "/" + journalName(e.Path)
+}
+
+// journalName is the name of the journal file at p, without .md.
+func journalName(p string) string {
+	return strings.TrimSuffix(p[strings.LastIndexByte(p, '/')+1:], ".md")
+}
 
 // ValidRunID reports whether id can name a run (and its directory):
 // lowercase letters, digits, '.', '_' and '-'. lore makes run-{8 hex}.
@@ -56,14 +70,15 @@ func NewRunID(random io.Reader) (string, error) {
 	return newID(random, "run-", 4, nil, "")
 }
 
-// parseJournalKey splits "run/0003" (or "run/3").
-func parseJournalKey(key string) (string, int, error) {
-	run, it, ok := strings.Cut(key, "/")
-	n, err := strconv.Atoi(strings.TrimSuffix(it, ".md"))
-	if !ok || !ValidRunID(run) || err != nil || n < 0 {
-		return "", 0, &InputError{Field: "entry", Msg: fmt.Sprintf("%q is not <run>/<iteration>, such as run-1a2b3c4d/0003", key)}
+// parseJournalKey splits a Key, "run/0003-4fa9c2", or "run/0003" (or
+// "run/3"), into the run and the name.
+func parseJournalKey(key string) (run, name string, err error) {
+	run, name, ok := strings.Cut(key, "/")
+	name = strings.TrimSuffix(name, ".md")
+	if !ok || !ValidRunID(run) || name == "" || strings.HasPrefix(name, ".") || !isRunID(name) {
+		return "", "", &InputError{Field: "entry", Msg: fmt.Sprintf("%q is not <run>/<iteration>, such as run-1a2b3c4d/0003 or run-1a2b3c4d/0003-4fa9c2", key)}
 	}
-	return run, n, nil
+	return run, name, nil
 }
 
 func parseJournal(data []byte, path string) (JournalEntry, error) {
@@ -81,7 +96,7 @@ func parseJournal(data []byte, path string) (JournalEntry, error) {
 		if dir := parts[len(parts)-2]; dir != e.RunID {
 			d.problem(d.fieldLine("run_id"), "run_id %q does not match its directory %s", e.RunID, dir)
 		}
-		if n, err := strconv.Atoi(strings.TrimSuffix(parts[len(parts)-1], ".md")); err == nil && n != e.Iteration &&
+		if n, _, ok := JournalFileName(parts[len(parts)-1]); ok && n != e.Iteration &&
 			strconv.Itoa(e.Iteration) == d.str("iteration", false) { // a bad number is said once
 			d.problem(d.fieldLine("iteration"), "iteration %d does not match the file name %s", e.Iteration, parts[len(parts)-1])
 		}
@@ -149,28 +164,40 @@ func RenderJournal(e JournalEntry) []byte {
 	return w.done(e.Notes)
 }
 
-// sortJournal orders entries by run, then iteration.
+// CompareIterations orders two entries of one run: by iteration, then,
+// for one iteration number recorded on two branches, by creation time,
+// then by file name. It returns -1, 0 or +1, as cmp.Compare does.
+func CompareIterations(a, b JournalEntry) int {
+	if c := cmp.Compare(a.Iteration, b.Iteration); c != 0 {
+		return c
+	}
+	if c := entryTime(a).Compare(entryTime(b)); c != 0 {
+		return c
+	}
+	return cmp.Compare(journalName(a.Path), journalName(b.Path))
+}
+
+// sortJournal orders entries by run, then CompareIterations.
 func sortJournal(es []JournalEntry) {
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].RunID != es[j].RunID {
-			return es[i].RunID < es[j].RunID
+	slices.SortStableFunc(es, func(a, b JournalEntry) int {
+		if c := cmp.Compare(a.RunID, b.RunID); c != 0 {
+			return c
 		}
-		return es[i].Iteration < es[j].Iteration
+		return CompareIterations(a, b)
 	})
 }
 
 // SortChronological orders entries as the iterations happened: creation
-// time, then run and iteration.
+// time, then run, then CompareIterations.
 func SortChronological(es []JournalEntry) {
-	sort.SliceStable(es, func(i, j int) bool {
-		ti, tj := entryTime(es[i]), entryTime(es[j])
-		if !ti.Equal(tj) {
-			return ti.Before(tj)
+	slices.SortStableFunc(es, func(a, b JournalEntry) int {
+		if c := entryTime(a).Compare(entryTime(b)); c != 0 {
+			return c
 		}
-		if es[i].RunID != es[j].RunID {
-			return es[i].RunID < es[j].RunID
+		if c := cmp.Compare(a.RunID, b.RunID); c != 0 {
+			return c
 		}
-		return es[i].Iteration < es[j].Iteration
+		return CompareIterations(a, b)
 	})
 }
 

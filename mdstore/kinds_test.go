@@ -81,7 +81,7 @@ func TestJournalFileGolden(t *testing.T) {
 		Failure: &Failure{WhatTried: "Created all four tables in one batch", WhyFailed: "SQLite rejected the foreign key: \"iteration_outcomes\" did not exist yet",
 			ErrorCategory: "dependency_error", RelevantFiles: []string{"src/dag/db.rs"}, StackTrace: "FOREIGN KEY constraint failed\n  at db.rs:45",
 			RetrySuggestion: "Create iteration_outcomes first."},
-		Notes: "Verification failed on an edge case.", Path: JournalPath("run-0a1b2c3d", 4)}
+		Notes: "Verification failed on an edge case.", Path: JournalPath("run-0a1b2c3d", 4, "4fa9c2")}
 	data := RenderJournal(e)
 	loretest.Golden(t, "testdata/journal.golden.md", string(data))
 	back, err := parseJournal(data, e.Path)

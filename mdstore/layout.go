@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -20,7 +21,8 @@ const (
 	// LearningsDir holds one file per learning, <id>.md (seeds 002, 004).
 	LearningsDir = ".agent/learnings"
 	// JournalDir holds one directory per run and one file per iteration,
-	// <run-id>/<NNNN>.md (seeds 000 and 002).
+	// <run-id>/<NNNN>-<tag>.md (seeds 000 and 002 name it <NNNN>.md, as
+	// lore did before; see JournalPath).
 	JournalDir = ".agent/journal"
 	// AgentSkillsDir and ClaudeSkillsDir hold skills, <name>/SKILL.md
 	// (seed 003): lore's own and Claude Code's.
@@ -93,15 +95,50 @@ func KnowledgePath(slug string) string { return KnowledgeDir + "/" + slug + ".md
 // LearningPath is where the learning with this id lives.
 func LearningPath(id string) string { return LearningsDir + "/" + id + ".md" }
 
-// JournalPath is where an iteration's entry lives.
-func JournalPath(run string, iteration int) string {
-	return fmt.Sprintf("%s/%s/%04d.md", JournalDir, run, iteration)
+// JournalPath is where an iteration's entry lives: <NNNN>-<tag>.md in
+// its run's directory, tag a few random hex digits (JournalTagBytes).
+// Two branches that continue one run record the same iteration numbers;
+// with the number alone in the name (<NNNN>.md, as seeds 000 and 002 have
+// it and lore wrote before) both wrote one path, and git merge and git
+// rebase stopped on add/add conflicts. With the tag, each iteration's file
+// is its own and the branches merge without touching each other's; two
+// files may then carry one iteration number, which every reader orders
+// (CompareIterations) and tells apart by the name. tag "" is the old name.
+func JournalPath(run string, iteration int, tag string) string {
+	if tag == "" {
+		return fmt.Sprintf("%s/%s/%04d.md", JournalDir, run, iteration)
+	}
+	return fmt.Sprintf("%s/%s/%04d-%s.md", JournalDir, run, iteration, tag)
+}
+
+// JournalTagBytes is how many random bytes a new iteration's tag holds:
+// six hex digits, so that two branches recording one iteration number pick
+// the same name once in 16 million (and then the merge driver keeps both
+// between markers: nothing is lost).
+const JournalTagBytes = 3
+
+// JournalFileName reads the name of an iteration's file: <NNNN>.md or
+// <NNNN>-<tag>.md, the tag lowercase letters and digits. ok is false for
+// any other name (a file lore did not name, still read as an entry).
+func JournalFileName(name string) (iteration int, tag string, ok bool) {
+	stem, found := strings.CutSuffix(name, ".md")
+	if !found {
+		return 0, "", false
+	}
+	num, tag, tagged := strings.Cut(stem, "-")
+	if num == "" || len(num) > 9 || strings.Trim(num, "0123456789") != "" ||
+		(tagged && (tag == "" || strings.Trim(tag, "0123456789abcdefghijklmnopqrstuvwxyz") != "")) {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(num)
+	return n, tag, err == nil
 }
 
 // KindOf says which kind of entry the store file p holds, "" when p is not
 // an entry file. p is relative to the store root with '/' separators:
 // .agent/memories.md, .agent/knowledge/<slug>.md, .agent/learnings/<id>.md,
-// .agent/journal/<run>/<NNNN>.md, or <skill dir>/<name>/SKILL.md.
+// .agent/journal/<run>/<name>.md (JournalFileName's or any other), or
+// <skill dir>/<name>/SKILL.md.
 func KindOf(p string) Kind {
 	if p == MemoriesPath {
 		return KindMemory

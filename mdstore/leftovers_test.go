@@ -41,7 +41,7 @@ func TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk(t *testing.T) {
 	r.Write(k.Path, string(RenderKnowledge(k)))
 	l := Learning{ID: "l-abcdef", Category: "pitfall", Tags: []string{"sqlite"}, Status: "active", Body: "Foreign keys are off by default in SQLite.", CreatedAt: "2027-01-15T10:00:00Z", Path: LearningPath("l-abcdef")}
 	r.Write(l.Path, string(RenderLearning(l)))
-	r.Write(JournalPath("run-1", 2), string(RenderJournal(JournalEntry{RunID: "run-1", Iteration: 2, Outcome: "failed", FilesModified: []string{}, CreatedAt: "2027-01-15T10:00:00Z"})))
+	r.Write(JournalPath("run-1", 2, ""), string(RenderJournal(JournalEntry{RunID: "run-1", Iteration: 2, Outcome: "failed", FilesModified: []string{}, CreatedAt: "2027-01-15T10:00:00Z"})))
 	memories, _ := RemoveMemory([]byte(r.Read(MemoriesPath)), m.ID)
 	r.Write(MemoriesPath, string(memories))
 

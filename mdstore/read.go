@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -368,19 +369,64 @@ func (s *Store) Learning(id string) (Learning, error) {
 // Journal returns every readable journal entry by run and iteration.
 func (s *Store) Journal() ([]JournalEntry, []Warning, error) { return loadJournal(s) }
 
-// JournalEntry returns the entry "<run>/<iteration>", or a NotFoundError.
+// JournalEntry returns the entry named key: its Key ("<run>/<name>", the
+// file's name), or "<run>/<iteration>" ("run-1a2b3c4d/3" or
+// "run-1a2b3c4d/0003"), which names the iteration with that number when
+// no file has that very name. An iteration number two branches recorded
+// names two entries: an InputError lists their keys. A NotFoundError when
+// there is none.
 func (s *Store) JournalEntry(key string) (JournalEntry, error) {
-	run, it, err := parseJournalKey(key)
+	run, name, err := parseJournalKey(key)
 	if err != nil {
 		return JournalEntry{}, err
 	}
-	p := JournalPath(run, it)
+	dir := JournalDir + "/" + run
+	p := dir + "/" + name + ".md"
 	data, ok, err := s.readEntry(p)
 	if err != nil {
 		return JournalEntry{}, err
 	}
 	if !ok {
-		return JournalEntry{}, notFound(KindJournal, key)
+		n, err := strconv.Atoi(name)
+		if err != nil {
+			return JournalEntry{}, notFound(KindJournal, key)
+		}
+		if p, err = s.journalFileOf(dir, n, key); err != nil {
+			return JournalEntry{}, err
+		}
+		if data, ok, err = s.readEntry(p); err != nil {
+			return JournalEntry{}, err
+		} else if !ok {
+			return JournalEntry{}, notFound(KindJournal, key)
+		}
 	}
 	return parseJournal(data, p)
+}
+
+// journalFileOf is the file of iteration n in run directory dir, for key:
+// a NotFoundError when there is none, an InputError naming each when two
+// branches recorded one.
+func (s *Store) journalFileOf(dir string, n int, key string) (string, error) {
+	entries, err := s.readDir(dir)
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, e := range entries {
+		if it, _, ok := JournalFileName(e.Name()); ok && it == n && e.Type().IsRegular() {
+			found = append(found, dir+"/"+e.Name())
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", notFound(KindJournal, key)
+	case 1:
+		return found[0], nil
+	}
+	keys := make([]string, len(found))
+	for i, p := range found {
+		keys[i] = path.Base(dir) + "/" + journalName(p)
+	}
+	sort.Strings(keys)
+	return "", &InputError{Field: "entry", Msg: fmt.Sprintf("%s is %d iterations, recorded on different branches: %s; name one", key, len(keys), strings.Join(keys, ", "))}
 }

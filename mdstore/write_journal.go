@@ -63,12 +63,16 @@ type journalPlan struct {
 	replaced bool // an entry for this run and iteration existed
 }
 
-// planJournal fills in the run and iteration and registers the edit. An
-// existing entry for the same run and iteration is replaced, keeping its
-// creation time, so recording an iteration twice changes nothing.
+// planJournal fills in the run, the iteration and the file, and registers
+// the edit. A new iteration gets a file of its own (JournalPath, with a
+// new tag). One given by number that the run already has replaces it,
+// keeping its creation time, so recording an iteration twice changes
+// nothing; where two branches recorded that number, the one it is the
+// same as, else a file of its own.
 func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *journalPlan) error {
 	if !plan.decided {
 		e := in
+		e.Path = ""
 		if e.RunID == "" {
 			run, _, err := s.currentOrNewRun()
 			if err != nil {
@@ -76,22 +80,55 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 			}
 			e.RunID = run
 		}
+		files, err := runFiles(tx, e.RunID)
+		if err != nil {
+			return err
+		}
 		if e.Iteration == 0 {
-			next, err := nextIteration(tx, e.RunID)
+			e.Iteration = 1
+			for _, f := range files {
+				e.Iteration = max(e.Iteration, f.iteration+1)
+			}
+		}
+		e.CreatedAt = now.UTC().Format(time.RFC3339)
+		var same []JournalEntry
+		for _, f := range files {
+			if f.iteration != e.Iteration {
+				continue
+			}
+			p := JournalDir + "/" + e.RunID + "/" + f.name
+			data, ok, err := tx.read(p)
 			if err != nil {
 				return err
 			}
-			e.Iteration = next
-		}
-		e.Path = JournalPath(e.RunID, e.Iteration)
-		e.CreatedAt = now.UTC().Format(time.RFC3339)
-		if data, ok, err := tx.read(e.Path); err != nil {
-			return err
-		} else if ok {
-			plan.replaced = true
-			if old, err := parseJournal(data, e.Path); err == nil && old.CreatedAt != "" {
-				e.CreatedAt = old.CreatedAt
+			if old, err := parseJournal(data, p); ok && err == nil {
+				same = append(same, old)
 			}
+		}
+		for _, old := range same {
+			replace := len(same) == 1
+			if !replace {
+				again := e
+				again.CreatedAt, again.Path = old.CreatedAt, old.Path
+				replace = string(RenderJournal(again)) == string(RenderJournal(old))
+			}
+			if replace {
+				e.Path, plan.replaced = old.Path, true
+				if old.CreatedAt != "" {
+					e.CreatedAt = old.CreatedAt
+				}
+				break
+			}
+		}
+		if e.Path == "" {
+			tag, err := newID(s.random, "", JournalTagBytes, func(tag string) bool {
+				exists, _ := tx.exists(JournalPath(e.RunID, e.Iteration, tag)) // committed, or left on disk
+				return exists
+			}, "no free name for iteration "+strconv.Itoa(e.Iteration)+" of run "+e.RunID)
+			if err != nil {
+				return err
+			}
+			e.Path = JournalPath(e.RunID, e.Iteration, tag)
 		}
 		plan.entry, plan.decided = e, true
 	}
@@ -100,19 +137,26 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 	return nil
 }
 
-// nextIteration is one more than the highest iteration recorded for run.
-func nextIteration(r fileReader, run string) (int, error) {
+// runFile is an iteration's file in a run's directory, as JournalFileName
+// reads its name.
+type runFile struct {
+	name      string
+	iteration int
+}
+
+// runFiles lists the iterations' files of run (others are left out).
+func runFiles(r fileReader, run string) ([]runFile, error) {
 	entries, err := r.readDir(JournalDir + "/" + run)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	highest := 0
+	var out []runFile
 	for _, e := range entries {
-		if n, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".md")); err == nil && n > highest {
-			highest = n
+		if n, _, ok := JournalFileName(e.Name()); ok {
+			out = append(out, runFile{e.Name(), n})
 		}
 	}
-	return highest + 1, nil
+	return out, nil
 }
 
 // AddJournal records one iteration, as one commit.

@@ -54,7 +54,7 @@ type Input struct {
 
 // Key names an entry for Section.Entries and the usage
 // log: "memory:<id>", "knowledge:<slug>", "learning:<id>",
-// "journal:<run>/<iteration>", "skill:<name>".
+// "journal:<run>/<name>" (mdstore.JournalEntry.Key), "skill:<name>".
 func Key(kind mdstore.Kind, id string) string { return string(kind) + ":" + id }
 
 // Options shape a prime.
@@ -557,7 +557,7 @@ func pickJournal(journal []mdstore.JournalEntry, t Task, kw map[string]bool, rel
 			others = append(others, &journal[i])
 		}
 	}
-	sort.SliceStable(this, func(i, j int) bool { return this[i].Iteration > this[j].Iteration })
+	sort.SliceStable(this, func(i, j int) bool { return mdstore.CompareIterations(*this[i], *this[j]) > 0 })
 	var out []journalPick
 	for i, e := range this[:min(len(this), RecentJournal)] {
 		out = append(out, journalPick{*e, true, i})

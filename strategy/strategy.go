@@ -173,7 +173,7 @@ func Compute(entries []mdstore.JournalEntry, in Input) Status {
 	st.Stuck = st.Task.Stuck
 	st.Iteration = in.Iteration
 	if st.Iteration == 0 {
-		st.Iteration = st.Run.Total + 1
+		st.Iteration = nextIteration(entries, in.Run, st.Run)
 	}
 	hint := in.Hint
 	if hint == "" && len(attempts) > 0 {
@@ -187,6 +187,23 @@ func Compute(entries []mdstore.JournalEntry, in Input) Status {
 		st.Model = Select(in.Strategy, st.Task, st.Run, hint, "")
 	}
 	return st
+}
+
+// nextIteration is the number of a run's next iteration: one after its
+// highest (two branches that continued the run each recorded theirs, so
+// there may be more entries than numbers), as lore journal add numbers
+// it; without a run id, one after the iterations of the RunWindow.
+func nextIteration(entries []mdstore.JournalEntry, id string, run Run) int {
+	if id == "" {
+		return run.Total + 1
+	}
+	highest := 0
+	for _, e := range entries {
+		if e.RunID == id {
+			highest = max(highest, e.Iteration)
+		}
+	}
+	return highest + 1
 }
 
 // Attempts returns the journal entries of a task, oldest first.

@@ -61,3 +61,21 @@ func TestComputeStatus(t *testing.T) {
 		t.Errorf("an orchestrator's model is reported as such: %+v", st.Model)
 	}
 }
+
+// Two branches that continued run r1 each recorded iterations 2 and 3;
+// merged, the run has five entries but its next iteration is 4, as lore
+// journal add numbers it, and the task's figures follow the attempts in
+// the order they happened, across both branches.
+func TestComputeStatusOfARunTwoBranchesContinued(t *testing.T) {
+	entries := []mdstore.JournalEntry{
+		{RunID: "r1", Iteration: 1, TaskID: "a", Outcome: "done", CreatedAt: "2026-03-01T08:00:00Z", Path: ".agent/journal/r1/0001.md"},
+		{RunID: "r1", Iteration: 2, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:10:00Z", Path: ".agent/journal/r1/0002-aaaaaa.md"},
+		{RunID: "r1", Iteration: 2, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:12:00Z", Path: ".agent/journal/r1/0002-bbbbbb.md"},
+		{RunID: "r1", Iteration: 3, TaskID: "b", Outcome: "done", CreatedAt: "2026-03-01T08:20:00Z", Path: ".agent/journal/r1/0003-aaaaaa.md"},
+		{RunID: "r1", Iteration: 3, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:25:00Z", Path: ".agent/journal/r1/0003-bbbbbb.md"},
+	}
+	st := Compute(entries, Input{TaskID: "b", Run: "r1"})
+	if st.Iteration != 4 || st.Run.Total != 5 || st.Task.Attempts != 4 || st.Task.ConsecutiveFailures != 1 || st.Stuck {
+		t.Errorf("status %+v: want iteration 4 of 5 entries, 4 attempts, 1 failure since the success", st)
+	}
+}

@@ -15,7 +15,7 @@ func journalCommand(e *env) *cli.Command {
 	formats := []string{"table", "json", "markdown"}
 	return &cli.Command{
 		Name:  "journal",
-		Usage: "the iteration journal: .agent/journal/<run>/<NNNN>.md",
+		Usage: "the iteration journal: .agent/journal/<run>/<NNNN>-<tag>.md",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",
@@ -90,10 +90,13 @@ func journalCommand(e *env) *cli.Command {
 				},
 			},
 			{
-				Name:      "show",
-				Usage:     "show one iteration",
-				UsageText: "lore journal show <run>/<iteration> [--format table|json|markdown]",
-				Flags:     []cli.Flag{formatFlag("table", formats...)},
+				Name:  "show",
+				Usage: "show one iteration",
+				UsageText: "lore journal show <run>/<name>|<run>/<iteration> [--format table|json|markdown]\n\n" +
+					"An entry's id is its run and its file's name, such as run-1a2b3c4d/0003-4fa9c2 (as lore journal list\n" +
+					"shows it); <run>/<iteration>, such as run-1a2b3c4d/3, names the iteration with that number, unless\n" +
+					"two branches that continued the run each recorded one: then it lists both ids.",
+				Flags: []cli.Flag{formatFlag("table", formats...)},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 1 {
 						return usagef("journal show needs exactly one <run>/<iteration>")

@@ -27,15 +27,15 @@ func TestJournalRunsComeAndGo(t *testing.T) {
 		a2 := r.addJournal("run-a", "Tried it again.")
 		b1 := r.addJournal("run-b", "Another run.")
 		ch := r.rebuild()
-		wantChanges(t, "the first build", ch, []string{"run-a/0001", "run-a/0002", "run-b/0001"}, nil)
-		if d := doc(t, ch.Docs, "run-a/0002"); d.ID != a2.Path || d.Run != "run-a" || d.Content != "Tried it again." {
+		wantChanges(t, "the first build", ch, []string{a1.Key(), a2.Key(), b1.Key()}, nil)
+		if d := doc(t, ch.Docs, a2.Key()); d.ID != a2.Path || d.Run != "run-a" || d.Content != "Tried it again." {
 			t.Fatalf("a journal entry's document: %+v", d)
 		}
 
 		c1 := r.addJournal("run-c", "A third run.")
-		r.expect("a new run", []string{"run-c/0001"}, nil)
-		r.addJournal("run-b", "Its second iteration.")
-		r.expect("an iteration added to a run", []string{"run-b/0002"}, nil)
+		r.expect("a new run", []string{c1.Key()}, nil)
+		b2 := r.addJournal("run-b", "Its second iteration.")
+		r.expect("an iteration added to a run", []string{b2.Key()}, nil)
 
 		if err := os.RemoveAll(r.path(mdstore.JournalDir + "/run-a")); err != nil {
 			t.Fatal(err)
@@ -53,7 +53,7 @@ func TestJournalRunsComeAndGo(t *testing.T) {
 		if err := os.RemoveAll(r.path(mdstore.JournalDir)); err != nil {
 			t.Fatal(err)
 		}
-		r.expect("the journal removed", nil, []string{b1.Path, mdstore.JournalDir + "/run-b/0002.md"})
+		r.expect("the journal removed", nil, []string{b1.Path, b2.Path})
 	})
 }
 
@@ -99,16 +99,16 @@ func TestStoreRemovedAndRestored(t *testing.T) {
 		r := newStoreRepo(t, sweep)
 		k := r.addKnowledge("A knowledge entry", "Plain words.", "misc")
 		m := r.addMemory("a memory")
-		r.addJournal("run-a", "An iteration.")
+		j := r.addJournal("run-a", "An iteration.")
 		r.write(".agent/skills/deploy/SKILL.md", skillFile("deploy", "Ship it."))
 		r.write(".claude/skills/review/SKILL.md", skillFile("review", "Read it."))
-		all := []string{k.Slug, m.ID, "run-a/0001", "deploy", "review"}
+		all := []string{k.Slug, m.ID, j.Key(), "deploy", "review"}
 		wantChanges(t, "the first build", r.rebuild(), all, nil)
 
 		if err := os.RemoveAll(r.path(".agent")); err != nil {
 			t.Fatal(err)
 		}
-		r.expect(".agent removed", nil, []string{knowledgePath(k.Slug), memoryDocID(m.ID), mdstore.JournalDir + "/run-a/0001.md", ".agent/skills/deploy/SKILL.md"})
+		r.expect(".agent removed", nil, []string{knowledgePath(k.Slug), memoryDocID(m.ID), j.Path, ".agent/skills/deploy/SKILL.md"})
 		if err := os.RemoveAll(r.path(".claude/skills")); err != nil {
 			t.Fatal(err)
 		}
