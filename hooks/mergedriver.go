@@ -165,11 +165,13 @@ type DriverCheck struct {
 // driver when .gitattributes at the store's root sends files to it: a
 // fresh clone (a teammate's, a CI runner's) has the attributes, committed,
 // and no driver, so git would merge memories.md line by line and stop on
-// a conflict. It registers the driver as lore init does, with lore (the
-// running lore's LoreBinary path), when the configuration has none, runs
-// lore by name, or records a lore that is gone; a driver of someone
-// else's is left alone. Nothing is committed.
-func CheckMergeDriver(s *mdstore.Store, lore string) DriverCheck {
+// a conflict. It registers the driver as lore init does, with the
+// running lore's LoreBinary path (what lore returns, asked only then),
+// when the configuration has none, runs lore by name, or records a lore
+// that is gone; a driver of someone else's is left alone. Nothing is
+// committed. A clone whose driver is in order costs a lookup in the
+// configuration and a stat of the lore it records.
+func CheckMergeDriver(s *mdstore.Store, lore func() string) DriverCheck {
 	if s.Repo() == nil {
 		return DriverCheck{}
 	}
@@ -181,7 +183,7 @@ func CheckMergeDriver(s *mdstore.Store, lore string) DriverCheck {
 		c.Fix = DriverUpgraded
 	default:
 		recorded, ours := DriverLore(current)
-		if !ours || recorded == lore || recorded == "" || lore == "" || LoreFound(recorded) {
+		if !ours || recorded == "" || LoreFound(recorded) {
 			return DriverCheck{}
 		}
 		c.Fix, c.Was = DriverRepaired, recorded
@@ -189,8 +191,12 @@ func CheckMergeDriver(s *mdstore.Store, lore string) DriverCheck {
 	if assigned, err := assignsMergeDriver(s); err != nil || !assigned {
 		return DriverCheck{} // no attributes, no driver needed; unreadable ones are validate's to report
 	}
+	running := lore()
+	if c.Fix == DriverRepaired && (running == "" || running == c.Was) {
+		return DriverCheck{} // nothing better to record
+	}
 	told := filepath.Join(s.StateDir(), "merge-driver-unregistered")
-	if _, err := RegisterMergeDriver(s.Repo(), lore); err != nil {
+	if _, err := RegisterMergeDriver(s.Repo(), running); err != nil {
 		if _, statErr := os.Lstat(told); statErr == nil {
 			return DriverCheck{} // said before
 		}

@@ -158,7 +158,7 @@ func TestCheckMergeDriver(t *testing.T) {
 	if err := os.WriteFile(running, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if c := CheckMergeDriver(open(), running); c != (DriverCheck{}) {
+	if c := CheckMergeDriver(open(), func() string { return running }); c != (DriverCheck{}) {
 		t.Fatalf("no .gitattributes: %+v", c)
 	}
 	if out, _ := r.GitErr("config", "--get-regexp", "^merge\\."); out != "" {
@@ -178,7 +178,7 @@ func TestCheckMergeDriver(t *testing.T) {
 	} {
 		step.before()
 		before, _ := r.GitErr("config", "merge.lore.driver")
-		c := CheckMergeDriver(open(), running)
+		c := CheckMergeDriver(open(), func() string { return running })
 		if c.Fix != step.want || c.Err != nil {
 			t.Fatalf("%s: %+v, want %q", step.name, c, step.want)
 		}

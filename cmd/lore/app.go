@@ -263,8 +263,8 @@ func (g globals) open(e *env, lenient bool) (*mdstore.Store, error) {
 // and no driver), and says what it did, or, once, why it could not. lore
 // validate, the pre-commit hook, does not come here.
 func checkMergeDriver(p *printer, e *env, s *mdstore.Store) {
-	lore := e.loreBinary()
-	c := hooks.CheckMergeDriver(s, lore)
+	lore := ""
+	c := hooks.CheckMergeDriver(s, func() string { lore = e.loreBinary(); return lore })
 	runs := lore
 	if runs == "" {
 		runs = "lore on PATH"
