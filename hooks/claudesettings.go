@@ -2,13 +2,12 @@ package hooks
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"lore/internal/fsx"
@@ -31,77 +30,56 @@ func ClaudeSettingsPath(root string) string {
 }
 
 // InstallClaude adds the ClaudeHooks missing from the settings file at
-// path (creating it), keeping everything else in it — other keys, other
-// hooks, their order. It reports whether the file changed; installing
-// twice changes nothing.
+// path (creating it), and changes nothing else: each goes into the user's
+// text where Claude Code reads it — a group of its own at the end of its
+// event's list, the event at the end of "hooks", "hooks" at the end of the
+// settings — written like the text around it. It reports whether the
+// file changed; installing twice changes nothing.
 func InstallClaude(path string) (bool, error) {
-	return editSettings(path, func(settings *jsonObject) {
-		hooks := settings.object("hooks")
-		for _, h := range ClaudeHooks {
-			groups := hooks.array(h.Event)
-			if hasCommand(groups, h.Command) {
-				continue
-			}
-			entry := &jsonObject{}
-			entry.set("type", "command")
-			entry.set("command", h.Command)
-			group := &jsonObject{}
-			group.set("hooks", []any{entry})
-			hooks.set(h.Event, append(groups, group))
-		}
-	})
+	settings, err := readSettings(path)
+	if err != nil {
+		return false, err
+	}
+	edits, err := installEdits(settings)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w; fix it or move it away, lore changes nothing", path, err)
+	}
+	if len(edits) == 0 {
+		return false, nil
+	}
+	if err := fsx.WriteFile(path, applyEdits(settings.text, edits), fsx.SyncAll); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // UninstallClaude removes exactly the ClaudeHooks from the settings file
-// at path: their entries, and the groups, event lists and hooks object
-// that only held them. A file left holding nothing is removed.
+// at path — their entries, and the groups, event lists and hooks object
+// that held nothing else — each with the separator install wrote with it,
+// so that the file is again what it was before install. A file that
+// holds nothing else (as install writes it where there is none) is
+// removed.
 func UninstallClaude(path string) (bool, error) {
-	return editSettings(path, func(settings *jsonObject) {
-		hooks, ok := settings.get("hooks").(*jsonObject)
-		if !ok {
-			return
+	settings, err := readSettings(path)
+	if err != nil {
+		return false, err
+	}
+	edits := uninstallEdits(settings)
+	if len(edits) == 0 {
+		return false, nil
+	}
+	text := applyEdits(settings.text, edits)
+	if len(text) == 0 {
+		if err := os.Remove(path); err != nil {
+			return false, err
 		}
-		for _, h := range ClaudeHooks {
-			groups, ok := hooks.get(h.Event).([]any)
-			if !ok {
-				continue
-			}
-			var kept []any
-			for _, g := range groups {
-				group, ok := g.(*jsonObject)
-				if !ok {
-					kept = append(kept, g)
-					continue
-				}
-				entries, ok := group.get("hooks").([]any)
-				if !ok {
-					kept = append(kept, g)
-					continue
-				}
-				var rest []any
-				for _, e := range entries {
-					if !isCommand(e, h.Command) {
-						rest = append(rest, e)
-					}
-				}
-				switch {
-				case len(rest) == len(entries):
-					kept = append(kept, g)
-				case len(rest) > 0:
-					group.set("hooks", rest)
-					kept = append(kept, g)
-				}
-			}
-			if len(kept) == 0 {
-				hooks.remove(h.Event)
-			} else {
-				hooks.set(h.Event, kept)
-			}
-		}
-		if len(hooks.keys) == 0 {
-			settings.remove("hooks")
-		}
-	})
+		os.Remove(filepath.Dir(path)) // .claude/, if nothing else is in it
+		return true, nil
+	}
+	if err := fsx.WriteFile(path, text, fsx.SyncAll); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // ClaudeStatus says which of the ClaudeHooks the settings file at path
@@ -109,250 +87,181 @@ func UninstallClaude(path string) (bool, error) {
 func ClaudeStatus(path string) (map[string]bool, error) {
 	out := map[string]bool{}
 	settings, err := readSettings(path)
-	if err != nil || settings == nil {
+	if err != nil || settings.root == nil {
 		return out, err
 	}
-	hooks, _ := settings.get("hooks").(*jsonObject)
-	for _, h := range ClaudeHooks {
-		if hooks != nil {
-			groups, _ := hooks.get(h.Event).([]any)
-			out[h.Event] = hasCommand(groups, h.Command)
+	if hooks := settings.root.get("hooks"); hooks != nil && hooks.kind == '{' {
+		for _, h := range ClaudeHooks {
+			out[h.Event] = hasCommand(hooks.get(h.Event), h.Command)
 		}
 	}
 	return out, nil
 }
 
-func hasCommand(groups []any, command string) bool {
-	for _, g := range groups {
-		if group, ok := g.(*jsonObject); ok {
-			entries, _ := group.get("hooks").([]any)
-			for _, e := range entries {
-				if isCommand(e, command) {
-					return true
-				}
+// installEdits are the insertions that add the ClaudeHooks missing from
+// settings.
+func installEdits(settings *jsonText) ([]edit, error) {
+	root := settings.root
+	if root == nil { // no file, or only whitespace: lore's settings before it
+		nl := settings.newline()
+		return []edit{{0, 0, loreSettings(nl) + nl}}, nil
+	}
+	hooks := root.get("hooks")
+	if hooks == nil {
+		return []edit{settings.insert(root, []any{jsonField{"hooks", loreHooks(ClaudeHooks)}})}, nil
+	}
+	if hooks.kind != '{' {
+		return nil, errors.New(`"hooks" is not an object`)
+	}
+	var edits []edit
+	var missing []ClaudeHook
+	for _, h := range ClaudeHooks {
+		groups := hooks.get(h.Event)
+		switch {
+		case groups == nil:
+			missing = append(missing, h)
+		case groups.kind != '[':
+			return nil, fmt.Errorf(`"hooks".%q is not a list`, h.Event)
+		case !hasCommand(groups, h.Command):
+			edits = append(edits, settings.insert(groups, []any{loreGroup(h)}))
+		}
+	}
+	if len(missing) > 0 {
+		var events []any
+		for _, f := range loreHooks(missing) {
+			events = append(events, f)
+		}
+		edits = append(edits, settings.insert(hooks, events))
+	}
+	return edits, nil
+}
+
+// uninstallEdits are the cuts that remove the ClaudeHooks from settings.
+// A list or an object is removed only when it held nothing but lore's:
+// one that was empty before stays.
+func uninstallEdits(settings *jsonText) []edit {
+	root := settings.root
+	if root == nil {
+		return nil
+	}
+	at := root.lookup("hooks")
+	if at < 0 || root.elems[at].kind != '{' {
+		return nil
+	}
+	hooks := root.elems[at]
+	var edits []edit
+	eventGone := make([]bool, len(hooks.elems))
+	for _, h := range ClaudeHooks {
+		i := hooks.lookup(h.Event)
+		if i < 0 || hooks.elems[i].kind != '[' {
+			continue
+		}
+		groups := hooks.elems[i]
+		groupGone := make([]bool, len(groups.elems))
+		var inGroups []edit
+		for j, g := range groups.elems {
+			entries := g.get("hooks")
+			if entries == nil || entries.kind != '[' {
+				continue
+			}
+			lores := make([]bool, len(entries.elems))
+			for k, e := range entries.elems {
+				lores[k] = isCommand(e, h.Command)
+			}
+			switch {
+			case all(lores):
+				groupGone[j] = true
+			case slices.Contains(lores, true):
+				inGroups = append(inGroups, entries.remove(lores)...)
+			}
+		}
+		if all(groupGone) {
+			eventGone[i] = true
+			continue
+		}
+		edits = append(edits, inGroups...)
+		edits = append(edits, groups.remove(groupGone)...)
+	}
+	if !all(eventGone) {
+		return append(edits, hooks.remove(eventGone)...)
+	}
+	if len(root.elems) > 1 {
+		rootGone := make([]bool, len(root.elems))
+		rootGone[at] = true
+		return root.remove(rootGone)
+	}
+	// The settings held only lore's hooks. Where install wrote them whole
+	// (the file was missing or held only whitespace), they go whole.
+	nl := settings.newline()
+	if root.start == 0 && string(settings.text[:root.end]) == loreSettings(nl) && bytes.HasPrefix(settings.text[root.end:], []byte(nl)) {
+		return []edit{{0, root.end + len(nl), ""}}
+	}
+	return []edit{{root.start + 1, hooks.end, ""}}
+}
+
+// all says whether there is something and all of it is true.
+func all(marks []bool) bool {
+	return len(marks) > 0 && !slices.Contains(marks, false)
+}
+
+// loreSettings is what install writes where there are no settings: two
+// spaces of indentation, lines ending in nl.
+func loreSettings(nl string) string {
+	var b strings.Builder
+	layout{nl: nl, unit: "  ", colon: ": "}.item(&b, jsonObject{{"hooks", loreHooks(ClaudeHooks)}}, "")
+	return b.String()
+}
+
+// loreHooks is the "hooks" object of hs, each event a list of one group.
+func loreHooks(hs []ClaudeHook) jsonObject {
+	var events jsonObject
+	for _, h := range hs {
+		events = append(events, jsonField{h.Event, []any{loreGroup(h)}})
+	}
+	return events
+}
+
+// loreGroup is the group that holds h: Claude Code runs its command hook
+// on h's event, with no matcher.
+func loreGroup(h ClaudeHook) jsonObject {
+	return jsonObject{{"hooks", []any{jsonObject{{"type", "command"}, {"command", h.Command}}}}}
+}
+
+// hasCommand says whether a list of groups runs command.
+func hasCommand(groups *jsonNode, command string) bool {
+	if groups == nil || groups.kind != '[' {
+		return false
+	}
+	for _, g := range groups.elems {
+		if entries := g.get("hooks"); entries != nil && entries.kind == '[' {
+			if slices.ContainsFunc(entries.elems, func(e *jsonNode) bool { return isCommand(e, command) }) {
+				return true
 			}
 		}
 	}
 	return false
 }
 
-func isCommand(e any, command string) bool {
-	entry, ok := e.(*jsonObject)
-	if !ok {
-		return false
-	}
-	c, _ := entry.get("command").(string)
+func isCommand(entry *jsonNode, command string) bool {
+	c, _ := entry.get("command").str()
 	return strings.TrimSpace(c) == command
 }
 
-// editSettings reads the settings at path (an empty object when there is
-// none), applies edit, and writes the result back if it changed: two
-// spaces of indentation, keys in their order.
-func editSettings(path string, edit func(*jsonObject)) (bool, error) {
-	settings, err := readSettings(path)
-	if err != nil {
-		return false, err
-	}
-	existed := settings != nil
-	if settings == nil {
-		settings = &jsonObject{}
-	}
-	before := encodeJSON(settings)
-	edit(settings)
-	after := encodeJSON(settings)
-	if bytes.Equal(before, after) {
-		return false, nil
-	}
-	if len(settings.keys) == 0 {
-		if !existed {
-			return false, nil
-		}
-		if err := os.Remove(path); err != nil {
-			return false, err
-		}
-		os.Remove(filepath.Dir(path)) // .claude/, if nothing else is in it
-		return true, nil
-	}
-	if err := fsx.WriteFile(path, after, fsx.SyncAll); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// readSettings reads a settings file; nil when there is none.
-func readSettings(path string) (*jsonObject, error) {
+// readSettings reads a settings file: no text when there is none.
+func readSettings(path string) (*jsonText, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return &jsonText{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return &jsonObject{}, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeJSON(dec)
-	if err == nil {
-		if _, extra := dec.Token(); extra != io.EOF {
-			err = errors.New("more than one JSON value")
-		}
-	}
+	settings, err := parseJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s is not valid JSON (%v); fix it or move it away, lore changes nothing", path, err)
 	}
-	obj, ok := v.(*jsonObject)
-	if !ok {
+	if settings.root != nil && settings.root.kind != '{' {
 		return nil, fmt.Errorf("%s holds no JSON object; lore changes nothing", path)
 	}
-	return obj, nil
-}
-
-// jsonObject is a JSON object that keeps its keys in order, so that a
-// settings file lore edits keeps the user's order.
-type jsonObject struct {
-	keys   []string
-	values map[string]any
-}
-
-func (o *jsonObject) get(k string) any { return o.values[k] }
-
-func (o *jsonObject) set(k string, v any) {
-	if o.values == nil {
-		o.values = map[string]any{}
-	}
-	if _, ok := o.values[k]; !ok {
-		o.keys = append(o.keys, k)
-	}
-	o.values[k] = v
-}
-
-func (o *jsonObject) remove(k string) {
-	if _, ok := o.values[k]; !ok {
-		return
-	}
-	delete(o.values, k)
-	for i, key := range o.keys {
-		if key == k {
-			o.keys = append(o.keys[:i], o.keys[i+1:]...)
-			break
-		}
-	}
-}
-
-// object returns the object under k, making one if there is none (or
-// something else is there: a settings file whose "hooks" is not an
-// object would not work in Claude Code either).
-func (o *jsonObject) object(k string) *jsonObject {
-	if v, ok := o.get(k).(*jsonObject); ok {
-		return v
-	}
-	v := &jsonObject{}
-	o.set(k, v)
-	return v
-}
-
-func (o *jsonObject) array(k string) []any {
-	v, _ := o.get(k).([]any)
-	return v
-}
-
-// decodeJSON reads one value, objects as *jsonObject, numbers as
-// json.Number (written back as they were).
-func decodeJSON(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := &jsonObject{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := decodeJSON(dec)
-				if err != nil {
-					return nil, err
-				}
-				obj.set(k, v)
-			}
-			_, err := dec.Token()
-			return obj, err
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := decodeJSON(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			_, err := dec.Token()
-			return arr, err
-		}
-		return nil, fmt.Errorf("unexpected %v", t)
-	default:
-		return t, nil
-	}
-}
-
-// encodeJSON writes v with two spaces of indentation and a final newline.
-func encodeJSON(v any) []byte {
-	var b bytes.Buffer
-	writeJSON(&b, v, "")
-	b.WriteByte('\n')
-	return b.Bytes()
-}
-
-func writeJSON(b *bytes.Buffer, v any, indent string) {
-	switch t := v.(type) {
-	case *jsonObject:
-		if len(t.keys) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{\n")
-		for i, k := range t.keys {
-			b.WriteString(indent + "  ")
-			writeScalar(b, k)
-			b.WriteString(": ")
-			writeJSON(b, t.values[k], indent+"  ")
-			if i < len(t.keys)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "}")
-	case []any:
-		if len(t) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[\n")
-		for i, e := range t {
-			b.WriteString(indent + "  ")
-			writeJSON(b, e, indent+"  ")
-			if i < len(t)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "]")
-	default:
-		writeScalar(b, v)
-	}
-}
-
-func writeScalar(b *bytes.Buffer, v any) {
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v) // strings, json.Number, bools, nil: cannot fail
-	b.Write(bytes.TrimSuffix(out.Bytes(), []byte("\n")))
+	return settings, nil
 }
