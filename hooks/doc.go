@@ -35,8 +35,22 @@
 // store. The merge itself is package mdstore/merge.
 //
 // Claude Code: its .claude/settings.json gets lore's SessionStart and Stop
-// hooks, merged into the user's settings as an ordered JSON tree so that
-// their keys keep their order; lore's entries are found by their command.
-// The Stop hook's payload and the session transcript are read back so
-// that `lore ingest --hook claude` records the agent's last turn.
+// hooks spliced into the user's text, never written again lore's way. The
+// file is read with the offset of every value (jsonText: encoding/json's
+// tokenizer and its input offsets), lore decides on the decoded values —
+// its entries are found by their command — and its edits are byte ranges
+// of the text. Install only inserts: a group at the end of an event's
+// list, an event at the end of "hooks", "hooks" at the end of the
+// settings, each written like its siblings (their separator and
+// indentation, tabs or spaces, CRLF or LF, on one line in a one-line
+// list or object). Uninstall cuts each entry with the separator install
+// put before it, and the lists and objects that held only lore's, so
+// install then uninstall gives back the file byte for byte — but for an
+// event list or "hooks" that was empty, which goes too, and a file lore
+// cannot tell from its own. Where there is no file lore writes its own,
+// with two spaces, and removes it on uninstall. A "hooks" that is not an
+// object, or an event that is not a list, is refused, as is a file that
+// is not JSON. The Stop hook's payload and the session transcript are
+// read back so that `lore ingest --hook claude` records the agent's last
+// turn.
 package hooks
