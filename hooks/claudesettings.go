@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,9 +101,9 @@ func ClaudeStatus(path string) (map[string]bool, error) {
 // settings.
 func installEdits(settings *jsonText) ([]edit, error) {
 	root := settings.root
-	if root == nil { // no file, or only whitespace: lore's settings before it
-		nl := settings.newline()
-		return []edit{{0, 0, loreSettings(nl) + nl}}, nil
+	if root == nil { // no file, or only whitespace: lore's settings after it
+		nl, end := settings.newline(), len(settings.text)
+		return []edit{{end, end, loreSettings(nl) + nl}}, nil
 	}
 	hooks := root.get("hooks")
 	if hooks == nil {
@@ -190,11 +189,11 @@ func uninstallEdits(settings *jsonText) []edit {
 		rootGone[at] = true
 		return root.remove(rootGone)
 	}
-	// The settings held only lore's hooks. Where install wrote them whole
-	// (the file was missing or held only whitespace), they go whole.
-	nl := settings.newline()
-	if root.start == 0 && string(settings.text[:root.end]) == loreSettings(nl) && bytes.HasPrefix(settings.text[root.end:], []byte(nl)) {
-		return []edit{{0, root.end + len(nl), ""}}
+	// The settings held only lore's hooks. Where they end the text as
+	// install writes them whole (the file was missing or held only
+	// whitespace), they go whole.
+	if nl := settings.newline(); string(settings.text[root.start:]) == loreSettings(nl)+nl {
+		return []edit{{root.start, len(settings.text), ""}}
 	}
 	return []edit{{root.start + 1, hooks.end, ""}}
 }

@@ -252,3 +252,61 @@ func (g *settingsWriter) newline(indent string) {
 	}
 	g.b.WriteString(g.nl + indent)
 }
+
+// FuzzClaudeSettings: whatever JSON object a settings file holds, install
+// only inserts, its result holds lore's hooks and is left alone by a
+// second install, and uninstall gives back the text — but where lore
+// cannot tell the user's from its own (an event list or "hooks" that was
+// empty, a file that becomes lore's own) or one of its hooks was there.
+func FuzzClaudeSettings(f *testing.F) {
+	for _, tc := range userSettings {
+		f.Add(tc.text)
+	}
+	f.Add(`{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "lore prime --hook claude"}]}]}}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		settings, err := parseJSON([]byte(text))
+		if err != nil || (settings.root != nil && settings.root.kind != '{') {
+			return
+		}
+		edits, err := installEdits(settings)
+		if err != nil {
+			return
+		}
+		for _, e := range edits {
+			if e.start != e.end {
+				t.Fatalf("install replaces %q", text[e.start:e.end])
+			}
+		}
+		installed := string(applyEdits(settings.text, edits))
+		after, err := parseJSON([]byte(installed))
+		if err != nil {
+			t.Fatalf("install wrote invalid JSON (%v):\n%s", err, installed)
+		}
+		hooks := after.root.get("hooks")
+		for _, h := range ClaudeHooks {
+			if !hasCommand(hooks.get(h.Event), h.Command) {
+				t.Fatalf("no %s hook:\n%s", h.Event, installed)
+			}
+		}
+		if again := editText(t, installed, installEdits); again != installed {
+			t.Fatalf("second install changed\n%s\nto\n%s", installed, again)
+		}
+		uninstalled := editText(t, installed, uninstallEditsOrNot)
+		if uninstalled == text || len(edits) == 0 {
+			return
+		}
+		before := settings.root.get("hooks")
+		for _, h := range ClaudeHooks {
+			if l := before.get(h.Event); l != nil && len(l.elems) == 0 || hasCommand(l, h.Command) {
+				return // an empty list lore filled goes when lore's group does; lore's hook was there
+			}
+		}
+		if before != nil && len(before.elems) == 0 {
+			return // so does an empty "hooks"
+		}
+		if nl := after.newline(); strings.Trim(uninstalled, jsonSpace) == "" && strings.HasSuffix(installed, loreSettings(nl)+nl) {
+			return // the settings end as lore writes them where there are none
+		}
+		t.Fatalf("uninstall left\n%q\nwant\n%q", uninstalled, text)
+	})
+}

@@ -367,6 +367,7 @@ var userSettings = []struct {
 		// What install makes of it is what it writes where there is no
 		// file: uninstall removes it as a file lore made.
 		uninstalled: "-"},
+	{name: "empty object on two lines, and a blank line", text: "{\n}\n\n"},
 	{name: "empty hooks", text: "{\n    \"hooks\": {}\n}\n",
 		// A hooks object lore filled and emptied again is removed.
 		uninstalled: "{\n}\n"},
