@@ -162,6 +162,36 @@ func TestTheRacyRule(t *testing.T) {
 	}
 }
 
+// The racy rule told by the file system's clock: a stamp is settled by
+// a later file's once that file's time is past both of the stamp's.
+func TestTheRacyRuleByTheFileSystemsClock(t *testing.T) {
+	st := Stamp{Mtime: 1000, Ctime: 2000, Ino: 1, Size: 1}
+	for later, settled := range map[int64]bool{999: false, 1000: false, 2000: false, 2001: true} {
+		if got := st.SettledBy(Stamp{Mtime: later, Ctime: later}); got != settled {
+			t.Errorf("a later file written at %d: settled %v, want %v", later, got, settled)
+		}
+	}
+	if (Stamp{}).SettledBy(Stamp{Mtime: 5000}) {
+		t.Error("the unknown stamp is settled")
+	}
+
+	// Fstat stamps an open file as Lstat stamps its path.
+	p := filepath.Join(t.TempDir(), "f")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString("data")
+	a, err := Fstat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := Lstat(p); !a.Same(b) {
+		t.Fatalf("Fstat %+v, Lstat %+v", a, b)
+	}
+}
+
 func TestAnExclusiveLockExcludesEveryOther(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "lock")
 	open := func() *os.File {

@@ -41,6 +41,18 @@ func (a Stamp) Settled(now int64) bool {
 	return a.Mtime < now-window && a.Ctime < now-window
 }
 
+// SettledBy reports whether the stamp can be trusted once a file on the
+// same file system, written after the stamp was taken, has the stamp
+// later: the file system's clock has moved on since the file last
+// changed, so any change from then on gives it another stamp. It is the
+// racy rule told by the file system's own clock, as git compares an
+// entry's time with its index file's: no waiting out RacyWindow, only
+// the clock's tick (a few milliseconds, less with fine-grained
+// timestamps).
+func (a Stamp) SettledBy(later Stamp) bool {
+	return a.Mtime != 0 && a.Mtime < later.Mtime && a.Ctime < later.Mtime
+}
+
 // IfSettled is the stamp when it is Settled at now, else the zero Stamp.
 func (a Stamp) IfSettled(now int64) Stamp {
 	if a.Settled(now) {

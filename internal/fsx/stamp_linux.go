@@ -19,6 +19,15 @@ func Lstat(path string) (Stamp, error) {
 	return fromSys(&st), nil
 }
 
+// Fstat stamps an open file.
+func Fstat(f *os.File) (Stamp, error) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+		return Stamp{}, &os.PathError{Op: "fstat", Path: f.Name(), Err: err}
+	}
+	return fromSys(&st), nil
+}
+
 func fromSys(st *syscall.Stat_t) Stamp {
 	return Stamp{
 		Mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec,

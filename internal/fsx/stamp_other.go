@@ -15,6 +15,15 @@ func Lstat(path string) (Stamp, error) {
 	return fromInfo(info), nil
 }
 
+// Fstat stamps an open file.
+func Fstat(f *os.File) (Stamp, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return Stamp{}, err
+	}
+	return fromInfo(info), nil
+}
+
 func fromInfo(info os.FileInfo) Stamp {
 	t := info.ModTime().UnixNano()
 	return Stamp{Mtime: t, Ctime: t, Size: info.Size(), Dir: info.IsDir()}
