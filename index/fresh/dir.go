@@ -43,11 +43,14 @@ func (e *FormatError) Error() string {
 // Reason says in words why an index is rebuilt after err.
 func Reason(err error) string {
 	var fe *FormatError
+	var de *DamageError
 	switch {
 	case errors.Is(err, ErrNoIndex):
 		return "there was no index"
 	case errors.As(err, &fe):
 		return fe.Error()
+	case errors.As(err, &de):
+		return "the index was damaged: " + de.Why
 	case errors.Is(err, ErrBadManifest), errors.Is(err, fs.ErrNotExist):
 		return "the index was damaged"
 	}

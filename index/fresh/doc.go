@@ -7,12 +7,14 @@
 //	current               "lore-index <format> <generation>": the live index
 //	<generation>/         the scorch index (package bleveindex)
 //	<generation>.manifest what that index holds (see Manifest)
+//	<generation>.seal     what its files were when lore finished writing them (see Seal)
 //	write.lock            held (flock) by the one process updating the index
 //	last-error            what went wrong finishing an update after its search
 //	                      was answered; removed by the next update that succeeds
 //
 // A rebuild writes a new generation and switches current to it, so readers
-// of the old one are never disturbed.
+// of the old one are never disturbed. A generation is believed only as
+// its seal says (see Seal): bleve does not check what it reads.
 //
 // # The manifest
 //
