@@ -25,9 +25,10 @@ import (
 const Protocol = 1
 
 // FormatVersion is the version of the index on disk: what is indexed and
-// how, and the manifest of what it holds. An index written with another
-// version is rebuilt. Bump it whenever either changes.
-const FormatVersion = 4
+// how, the manifest of what it holds and the seal of its files (5: the
+// seal). An index written with another version is rebuilt. Bump it
+// whenever any of them changes.
+const FormatVersion = 5
 
 // HelperName is the name of the index binary.
 const HelperName = "lore-index"
@@ -102,8 +103,12 @@ type Status struct {
 	// EveryFile is set when every file is checked before each search (a
 	// small store); otherwise directories, memories.md and skills are.
 	EveryFile bool `json:"every_file_checked"`
-	// Problem says why there is no usable index ("" when there is one).
+	// Problem says why there is no usable index ("" when there is one):
+	// there is none yet, or it has another format.
 	Problem string `json:"problem,omitempty"`
+	// Damaged says what was found when the index's files are not what
+	// lore wrote ("" when they are): every byte of them is checked.
+	Damaged string `json:"damaged,omitempty"`
 	// LastError is Report.LastError.
 	LastError string `json:"last_error,omitempty"`
 }

@@ -5,7 +5,9 @@
 // write commands (add, ingest) cannot afford. Install it next to lore:
 // go install ./cmd/...
 //
-// LORE_TRACE=<file> appends the time of each phase of its work to file.
+// LORE_TRACE=<file> appends the time of each phase of its work to file,
+// and bleve's own log lines, which otherwise go nowhere: stderr is lore's,
+// and nothing of bleve's reaches the person at lore's terminal (Serve).
 package main
 
 import (

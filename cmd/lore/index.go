@@ -109,6 +109,10 @@ func printStatus(p *printer, st *index.Status) {
 	if st == nil {
 		return
 	}
+	if st.Damaged != "" {
+		fmt.Fprintf(p.out, "Index:     %s\nStatus:    damaged: %s; the next search or lore index refresh rebuilds it\n", st.Dir, st.Damaged)
+		return
+	}
 	if st.Problem != "" {
 		fmt.Fprintf(p.out, "Index:     %s\nStatus:    no usable index: %s; the next search builds it\n", st.Dir, st.Problem)
 		return

@@ -98,14 +98,7 @@ func (ix *Index) SearchThen(q index.Query, answered func(index.Result, index.Rep
 	if err != nil || searched {
 		return res, rep, err
 	}
-	x, err := ix.openCurrent()
-	if err != nil && !errors.Is(err, ErrBusy) && !rep.Rebuilt {
-		// The manifest was fine but the index files are not.
-		rep, err = ix.Rebuild("the index could not be opened: " + err.Error())
-		if err == nil {
-			x, err = ix.openCurrent()
-		}
-	}
+	x, gen, err := ix.openLive(&rep)
 	if err != nil {
 		return index.Result{}, rep, err
 	}
@@ -113,23 +106,158 @@ func (ix *Index) SearchThen(q index.Query, answered func(index.Result, index.Rep
 	trace("opened for reading")
 	res, err = x.Search(q)
 	trace("searched")
+	if err != nil {
+		// bleve failed on a generation that passed its check (bytes
+		// damaged under the same stamps, or a bug of bleve's): this
+		// search is answered by scanning, the next one rebuilds it.
+		fresh.Unseal(ix.dir.Seal(gen))
+	}
 	return res, rep, err
 }
 
-// openCurrent opens the live generation for reading.
-func (ix *Index) openCurrent() (*Scorch, error) {
-	gen, err := ix.dir.Current()
+// check says how a generation is checked against its seal (fresh.Seal)
+// as it is opened.
+type check struct {
+	// writable opens it for writing, holding the write lock: the seal is
+	// removed before bleve opens it and written again once it is closed
+	// (Index.seal), so that a writer that dies leaves no seal behind.
+	writable bool
+	// full reads every file bleve reads, not only those whose stamp
+	// changed.
+	full bool
+	// restamp says what becomes of the new stamp of a file whose bytes
+	// are as sealed (a copy, a touch).
+	restamp restamp
+}
+
+// restamp is what a check does with the new stamps of files that hold
+// what lore wrote: written into the seal, they spare the next check
+// reading those files again.
+type restamp int
+
+const (
+	keepStamps    restamp = iota // nothing is written (status)
+	restampLocked                // the caller holds the write lock
+	restampIfFree                // a reader: when the write lock is free right now
+)
+
+// openChecked opens generation gen as c says, checked against its seal:
+// the files bleve reads are what lore wrote (fresh.Seal.Check), and the
+// snapshot bleve loaded is the one lore sealed — bleve falls back on an
+// older snapshot, or none, without a word when the latest does not load.
+// Anything else is a *fresh.DamageError, and so is a generation bleve
+// cannot open. The seal is returned for a writer to build on.
+func (ix *Index) openChecked(gen string, c check) (*Scorch, *fresh.Seal, error) {
+	dir, sealPath := ix.dir.Generation(gen), ix.dir.Seal(gen)
+	seal, err := fresh.ReadSeal(sealPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return openScorch(ix.dir.Generation(gen), false, ix.opts.Timeout)
+	restamped, err := seal.Check(dir, c.full)
+	if err != nil {
+		return nil, nil, err
+	}
+	trace("seal checked")
+	if c.writable {
+		if err := fresh.Unseal(sealPath); err != nil {
+			return nil, nil, err
+		}
+	}
+	x, err := openScorch(dir, c.writable, ix.opts.Timeout)
+	if errors.Is(err, ErrBusy) {
+		if c.writable {
+			err = errors.Join(err, fresh.WriteSeal(sealPath, seal)) // nothing was written
+		}
+		return nil, nil, err
+	}
+	if err != nil {
+		return nil, nil, &fresh.DamageError{Why: "bleve cannot open it: " + err.Error()}
+	}
+	docs, segs, err := x.sealed()
+	if err == nil {
+		err = seal.Holds(docs, segs)
+	}
+	if err != nil {
+		x.Close()
+		return nil, nil, err
+	}
+	if restamped && !c.writable {
+		// Unwritten, the new stamps only mean reading the files again
+		// next time.
+		switch c.restamp {
+		case restampLocked:
+			fresh.WriteSeal(sealPath, seal)
+		case restampIfFree:
+			ix.dir.Locked(0, func() error {
+				if now, err := fresh.ReadSeal(sealPath); err == nil && now.SameFiles(seal) {
+					return fresh.WriteSeal(sealPath, seal)
+				}
+				return nil
+			})
+		}
+	}
+	return x, seal, nil
+}
+
+// openLive opens the live generation for reading, checked against its
+// seal. One that fails the check is looked at again holding the write
+// lock — a writer may have been between closing its files and sealing
+// them, or a rebuild between switching generations and removing the old
+// one — and rebuilt if it fails again (unless rep says it just was), with
+// rep replaced by the rebuild's report.
+func (ix *Index) openLive(rep *index.Report) (*Scorch, string, error) {
+	open := func(c check) (*Scorch, string, error) {
+		gen, err := ix.dir.Current()
+		if err != nil {
+			return nil, "", err
+		}
+		x, _, err := ix.openChecked(gen, c)
+		return x, gen, err
+	}
+	x, gen, err := open(check{restamp: restampIfFree})
+	if err == nil || errors.Is(err, ErrBusy) {
+		return x, gen, err
+	}
+	trace("not as sealed (%v): again, holding the write lock", err)
+	err = ix.dir.Locked(ix.opts.Timeout, func() error {
+		var err error
+		if x, gen, err = open(check{restamp: restampLocked}); err == nil || errors.Is(err, ErrBusy) || rep.Rebuilt {
+			return err
+		}
+		if *rep, err = ix.rebuild(fresh.Reason(err)); err != nil {
+			return err
+		}
+		x, gen, err = open(check{})
+		return err
+	})
+	return x, gen, err
 }
 
 // Refresh brings the index up to date with the store: it reindexes what
 // changed, and rebuilds an index that is missing, damaged or of another
 // format.
 func (ix *Index) Refresh() (index.Report, error) {
-	return ix.refresh(nil, nil)
+	rep, err := ix.refresh(nil, nil)
+	if err != nil || rep.Rebuilt {
+		return rep, err
+	}
+	// A search compares the stamps of the files bleve reads with the
+	// seal's; a refresh reads every byte of them.
+	err = ix.dir.Locked(ix.opts.Timeout, func() error {
+		gen, err := ix.dir.Current()
+		if err == nil {
+			var x *Scorch
+			if x, _, err = ix.openChecked(gen, check{full: true, restamp: restampLocked}); err == nil {
+				return x.Close()
+			}
+		}
+		if errors.Is(err, ErrBusy) {
+			return err
+		}
+		rep, err = ix.rebuild(fresh.Reason(err))
+		return err
+	})
+	return rep, err
 }
 
 // refresh is Refresh; when it updates the index, searchable runs on the
@@ -224,13 +352,11 @@ func (ix *Index) apply(gen string, ch *fresh.Changes, next func() fresh.Aside, e
 		return "", err
 	}
 	aside.Discard()
-	if errors.Is(err, errCannotOpen) {
-		return err.Error(), nil
+	if _, ok := fresh.Damage(err); ok {
+		return fresh.Reason(err), nil
 	}
 	return "", err
 }
-
-var errCannotOpen = errors.New("the index could not be opened")
 
 // update applies a check's changes to generation gen; early and
 // searchable are as in refresh.
@@ -238,12 +364,9 @@ func (ix *Index) update(gen string, ch *fresh.Changes, early func(index.Doc) boo
 	if ch.Empty() {
 		return nil
 	}
-	x, err := openScorch(ix.dir.Generation(gen), true, ix.opts.Timeout)
-	if errors.Is(err, ErrBusy) {
-		return err
-	}
+	x, seal, err := ix.openChecked(gen, check{writable: true})
 	if err != nil {
-		return fmt.Errorf("%w: %v", errCannotOpen, err)
+		return err
 	}
 	trace("opened for writing")
 	err = x.update(ch.Docs, ch.Remove, early, searchable)
@@ -252,57 +375,111 @@ func (ix *Index) update(gen string, ch *fresh.Changes, early func(index.Doc) boo
 		err = x.compact(false)
 		trace("compacted")
 	}
+	var docs uint64
+	if err == nil {
+		docs, err = x.DocCount()
+	}
 	if cerr := x.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = ix.seal(gen, docs, seal)
+	}
+	return err
+}
+
+// seal writes generation gen's seal, holding the write lock, once the
+// writer that left docs documents in it has closed it: bleve opens it
+// again, read-only, and must find them all (a file the writer wrote may
+// have gone since, and bleve would fall back on an older snapshot). prev
+// is the seal it had, whose CRCs serve for the files that did not change.
+func (ix *Index) seal(gen string, docs uint64, prev *fresh.Seal) error {
+	trace("closed; sealing")
+	dir := ix.dir.Generation(gen)
+	x, err := openScorch(dir, false, ix.opts.Timeout)
+	if err != nil {
+		return fmt.Errorf("seal the index: %w", err)
+	}
+	got, segs, err := x.sealed()
+	x.Close()
+	if err != nil {
+		return fmt.Errorf("seal the index: %w", err)
+	}
+	if got != docs {
+		return fmt.Errorf("seal the index: bleve opens %d documents of the %d written", got, docs)
+	}
+	s, err := fresh.NewSeal(dir, docs, segs, prev)
+	if err != nil {
+		return err
+	}
+	err = fresh.WriteSeal(ix.dir.Seal(gen), s)
+	trace("sealed")
 	return err
 }
 
 // Rebuild builds the index from scratch from the store's files and makes
 // it the live one. reason is reported back.
 func (ix *Index) Rebuild(reason string) (index.Report, error) {
-	rep := index.Report{Rebuilt: true, Reason: reason}
+	var rep index.Report
 	err := ix.dir.Locked(ix.opts.Timeout, func() error {
-		old, _ := ix.dir.Current()
-		gen := "gen-" + strconv.FormatInt(ix.opts.Now().UnixNano(), 36)
-		dir := ix.dir.Generation(gen)
-		if err := os.RemoveAll(dir); err != nil {
-			return err
-		}
-		x, err := openScorch(dir, true, ix.opts.Timeout)
-		if err != nil {
-			return err
-		}
-		ch, err := fresh.CheckAll(ix.store, ix.opts.Now().UnixNano(), func(docs []index.Doc) error {
-			rep.Indexed += len(docs)
-			return x.apply(docs, nil)
-		}, ix.opts.Progress)
-		if err == nil {
-			err = x.compact(true)
-		}
-		if cerr := x.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.RemoveAll(dir)
-			return err
-		}
-		rep.Files, rep.Warnings = ch.Files, ch.Warnings
-		if err := fresh.WriteManifest(ix.dir.Manifest(gen), ch.Next); err != nil {
-			return err
-		}
-		if err := ix.dir.SetCurrent(gen); err != nil {
-			return err
-		}
-		if old != "" && old != gen {
-			os.RemoveAll(ix.dir.Generation(old))
-			os.Remove(ix.dir.Manifest(old))
-		}
-		ix.dir.RemoveStrays(gen)
-		ix.dir.SetLastError(nil)
-		return nil
+		var err error
+		rep, err = ix.rebuild(reason)
+		return err
 	})
 	return rep, err
+}
+
+// rebuild is Rebuild, holding the write lock.
+func (ix *Index) rebuild(reason string) (index.Report, error) {
+	rep := index.Report{Rebuilt: true, Reason: reason}
+	trace("rebuilding: %s", reason)
+	old, _ := ix.dir.Current()
+	gen := "gen-" + strconv.FormatInt(ix.opts.Now().UnixNano(), 36)
+	dir := ix.dir.Generation(gen)
+	if err := os.RemoveAll(dir); err != nil {
+		return rep, err
+	}
+	x, err := openScorch(dir, true, ix.opts.Timeout)
+	if err != nil {
+		return rep, err
+	}
+	ch, err := fresh.CheckAll(ix.store, ix.opts.Now().UnixNano(), func(docs []index.Doc) error {
+		rep.Indexed += len(docs)
+		return x.apply(docs, nil)
+	}, ix.opts.Progress)
+	if err == nil {
+		err = x.compact(true)
+	}
+	var docs uint64
+	if err == nil {
+		docs, err = x.DocCount()
+	}
+	if cerr := x.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = ix.seal(gen, docs, nil)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		os.Remove(ix.dir.Seal(gen))
+		return rep, err
+	}
+	rep.Files, rep.Warnings = ch.Files, ch.Warnings
+	if err := fresh.WriteManifest(ix.dir.Manifest(gen), ch.Next); err != nil {
+		return rep, err
+	}
+	if err := ix.dir.SetCurrent(gen); err != nil {
+		return rep, err
+	}
+	if old != "" && old != gen {
+		os.RemoveAll(ix.dir.Generation(old))
+		os.Remove(ix.dir.Manifest(old))
+		os.Remove(ix.dir.Seal(old))
+	}
+	ix.dir.RemoveStrays(gen)
+	ix.dir.SetLastError(nil)
+	return rep, nil
 }
 
 // Status looks at every file of the store and says whether the index
@@ -321,33 +498,43 @@ func (ix *Index) Status() (index.Status, error) {
 
 func (ix *Index) status() (index.Status, error) {
 	st := index.Status{Dir: string(ix.dir), Format: index.FormatVersion, LastError: ix.dir.LastError()}
+	unusable := func(err error) (index.Status, error) {
+		st.Fresh = false
+		if why, ok := fresh.Damage(err); ok {
+			st.Damaged = why
+		} else {
+			st.Problem = fresh.Reason(err)
+		}
+		return st, nil
+	}
 	gen, err := ix.dir.Current()
 	if err != nil {
-		st.Problem = fresh.Reason(err)
-		return st, nil
+		return unusable(err)
 	}
 	m, err := fresh.ReadManifest(ix.dir.Manifest(gen))
 	if err != nil {
-		st.Problem = fresh.Reason(err)
-		return st, nil
+		return unusable(err)
 	}
 	defer m.Close()
+	if err := m.Verify(); err != nil {
+		return unusable(err)
+	}
 	st.EveryFile = fresh.Every(m, ix.opts.SweepLimit)
 	ch, err := fresh.Check(ix.store, m, true, ix.opts.Now().UnixNano())
 	if err != nil {
-		st.Problem = fresh.Reason(err)
-		return st, nil
+		return unusable(err)
 	}
 	st.Files = ch.Next.EntryFiles()
 	st.StaleFiles = ch.Changed
 	st.Fresh = ch.Empty()
-	x, err := openScorch(ix.dir.Generation(gen), false, ix.opts.Timeout)
+	// Every byte bleve reads is checked against the seal, and nothing is
+	// written: status changes nothing.
+	x, _, err := ix.openChecked(gen, check{full: true})
+	if errors.Is(err, ErrBusy) {
+		return st, err
+	}
 	if err != nil {
-		if errors.Is(err, ErrBusy) {
-			return st, err
-		}
-		st.Problem = "the index could not be opened: " + err.Error()
-		return st, nil
+		return unusable(err)
 	}
 	defer x.Close()
 	st.Documents, err = x.DocCount()

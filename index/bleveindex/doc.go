@@ -22,11 +22,37 @@
 //
 // A rebuild writes a new generation and switches the index directory's
 // current file to it, so readers of the old one are never disturbed; a
-// wrong format, a damaged current file or manifest, or scorch files that
-// do not open trigger one. Writers hold write.lock (flock: a crash leaves
+// wrong format, a damaged current file or manifest, or a damaged
+// generation trigger one. Writers hold write.lock (flock: a crash leaves
 // no stale lock); readers open scorch read-only, whose bolt file lock makes
 // them wait for a writer. Every wait is bounded by Options.Timeout; past
 // it the caller gets ErrBusy and answers by scanning instead.
+//
+// # Damage
+//
+// bleve does not check what it reads: when a segment of the latest
+// snapshot does not open, scorch logs a line and falls back, silently, on
+// an older snapshot or on none — an empty index that answers "No entries
+// match." — and a segment that opens but holds other bytes answers
+// wrongly; bolt panics, or faults, on a damaged root.bolt. So a
+// generation is believed only as its seal says (fresh.Seal): every open
+// (openChecked) compares the stamps of the files bleve reads with the
+// seal's, reads the bytes of a file whose stamp changed, and then checks
+// that bleve loaded the sealed snapshot (its segments, their documents,
+// the total); `lore index status` and `refresh` read every byte. A writer
+// checks before it opens (scorch's own goroutines, which a writer starts,
+// would crash on damaged data), removes the seal, and writes it again
+// once it has closed the generation and bleve has opened it again with
+// every document the writer left. A reader that finds a generation not as
+// sealed looks again holding the write lock (a writer may be between
+// closing and sealing, or a rebuild between switching generations and
+// removing the old one); if it still is not, the generation is rebuilt,
+// and the search answers from the new one, saying why it was rebuilt, or,
+// when that fails too, by scanning. Every call into bleve is guarded
+// (guard): a panic, or a fault on a mapped file, is an error; a search
+// that fails on a generation that passed its check removes the seal, so
+// that the next search rebuilds it. bleve's log lines go to the trace,
+// never to lore's stderr (Serve).
 //
 // # Updating after changes: answer first, finish after
 //

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lore/index"
+	"lore/internal/fsx"
 	"lore/internal/loretest"
 	"lore/mdstore"
 )
@@ -230,8 +231,9 @@ func TestBusyIndexDoesNotHang(t *testing.T) {
 	ids(t, ix, "heron")
 	gen, _ := ix.dir.Current()
 
-	// Another process holds the index open for writing.
-	w, err := openScorch(filepath.Join(index.Dir(r.store), gen), true, time.Second)
+	// Another process holds the index open for writing, as bolt sees it
+	// (the lock a writer takes on root.bolt), after this one checked it.
+	unlock, err := fsx.Lock(filepath.Join(index.Dir(r.store), gen, "root.bolt"), true, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,13 +245,39 @@ func TestBusyIndexDoesNotHang(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("search waited %v on a busy index with a 100ms timeout", d)
 	}
+	unlock()
+
+	// Another lore process holds it open for writing, as lore's writers
+	// do: with the write lock, the seal removed.
+	wrote := make(chan struct{})
+	release := make(chan struct{})
+	go ix.dir.Locked(ix.opts.Timeout, func() error {
+		w, _, err := ix.openChecked(gen, check{writable: true})
+		if err != nil {
+			t.Error(err)
+		} else {
+			defer w.Close()
+		}
+		close(wrote)
+		<-release
+		return nil
+	})
+	<-wrote
+	start = time.Now()
+	_, _, err = ix.Search(index.Query{Text: "heron"})
+	close(release)
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("search while another writes: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("search waited %v", d)
+	}
 
 	// Another process is updating: the write lock is taken.
-	w.Close()
 	r.addMemory("a heron flies")
 	held := make(chan struct{})
-	release := make(chan struct{})
-	go ix.dir.Locked(ix.opts.Timeout, func() error { close(held); <-release; return nil })
+	release = make(chan struct{})
+	go ix.dir.Locked(time.Second, func() error { close(held); <-release; return nil })
 	<-held
 	start = time.Now()
 	_, _, err = ix.Search(index.Query{Text: "heron"})

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +22,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"lore/index"
+	"lore/index/fresh"
 	"lore/mdstore"
 )
 
@@ -61,9 +64,33 @@ func init() {
 	}
 }
 
+// guard makes a panic of bleve's an error: bolt and zap panic on bytes
+// that are not what they expect (a damaged root.bolt), and fault on a
+// file truncated under their mapping, which guard makes a panic too
+// (debug.SetPanicOnFault) for as long as the call lasts. lore-index must
+// answer — the search is then answered by scanning and the index rebuilt
+// — rather than crash with a trace on lore's stderr. Every method that
+// calls into bleve starts with defer guard(&err)(). (A panic in scorch's
+// own goroutines, which only a writer runs, cannot be recovered: a
+// generation is checked against its seal before it is opened for
+// writing.)
+func guard(err *error) func() {
+	old := debug.SetPanicOnFault(true)
+	return func() {
+		debug.SetPanicOnFault(old)
+		if p := recover(); p != nil {
+			*err = fmt.Errorf("bleve failed: %v", p)
+		}
+	}
+}
+
 // openScorch opens (writable: creating) the scorch index in dir, waiting
 // at most timeout for another process's lock.
-func openScorch(dir string, writable bool, timeout time.Duration) (*Scorch, error) {
+func openScorch(dir string, writable bool, timeout time.Duration) (x *Scorch, err error) {
+	// A panic while opening leaves the half-open index as it is: its
+	// mappings and file lock go with the process, which lives for one
+	// request.
+	defer guard(&err)()
 	if timeout <= 0 {
 		timeout = time.Millisecond
 	}
@@ -92,7 +119,7 @@ func openScorch(dir string, writable bool, timeout time.Duration) (*Scorch, erro
 		}
 		return nil, err
 	}
-	x := &Scorch{s: s, queue: queue, path: dir}
+	x = &Scorch{s: s, queue: queue, path: dir}
 	if writable {
 		x.failed = make(chan error, 1)
 		writers.Lock()
@@ -103,8 +130,9 @@ func openScorch(dir string, writable bool, timeout time.Duration) (*Scorch, erro
 }
 
 // Close releases the index and its lock.
-func (x *Scorch) Close() error {
-	err := x.s.Close()
+func (x *Scorch) Close() (err error) {
+	defer guard(&err)()
+	err = x.s.Close()
 	x.queue.Close()
 	if x.failed != nil {
 		writers.Lock()
@@ -142,7 +170,8 @@ func (x *Scorch) apply(docs []index.Doc, remove []string) error {
 // versions of the others, so that no search sees an entry as it was.
 // The others are indexed while searchable runs, and scorch writes both
 // batches to disk meanwhile.
-func (x *Scorch) update(docs []index.Doc, remove []string, first func(index.Doc) bool, searchable func(*Scorch)) error {
+func (x *Scorch) update(docs []index.Doc, remove []string, first func(index.Doc) bool, searchable func(*Scorch)) (err error) {
+	defer guard(&err)()
 	if len(docs) == 0 && len(remove) == 0 {
 		if searchable != nil {
 			searchable(x)
@@ -237,7 +266,8 @@ const (
 
 // compact merges the index's small segments when there are more than
 // maxSegments (every segment into one when single is set).
-func (x *Scorch) compact(single bool) error {
+func (x *Scorch) compact(single bool) (err error) {
+	defer guard(&err)()
 	s, ok := x.s.(*scorch.Scorch)
 	if !ok {
 		return nil
@@ -276,7 +306,8 @@ func (x *Scorch) Clear() error {
 }
 
 // DocCount is how many documents the index holds.
-func (x *Scorch) DocCount() (uint64, error) {
+func (x *Scorch) DocCount() (n uint64, err error) {
+	defer guard(&err)()
 	r, err := x.s.Reader()
 	if err != nil {
 		return 0, err
@@ -308,6 +339,30 @@ func allIDs(r bindex.IndexReader) ([]string, error) {
 	}
 }
 
+// sealed is what the opened index holds, as a seal records it: its
+// documents, and the segments of its snapshot with their live documents.
+func (x *Scorch) sealed() (docs uint64, segs []fresh.SealedSegment, err error) {
+	defer guard(&err)()
+	r, err := x.s.Reader()
+	if err != nil {
+		return 0, nil, err
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return 0, nil, fmt.Errorf("bleve's reader is a %T, not a scorch snapshot", r)
+	}
+	for _, ss := range snap.Segments() {
+		seg, ok := ss.Segment().(interface{ Path() string })
+		if !ok {
+			return 0, nil, fmt.Errorf("a segment of the index is not a file")
+		}
+		segs = append(segs, fresh.SealedSegment{Name: filepath.Base(seg.Path()), Docs: ss.Count()})
+	}
+	docs, err = r.DocCount()
+	return docs, segs, err
+}
+
 // bleve's query package wants a mapping to find analyzers; lore builds
 // every query from analyzed terms, so an empty one serves.
 var queryMapping = mapping.NewIndexMapping()
@@ -316,14 +371,15 @@ var queryMapping = mapping.NewIndexMapping()
 // rules in package index: every query word may match a title, tag or
 // content, exactly or within its fuzziness; more words matched rank higher;
 // filters restrict without scoring.
-func (x *Scorch) Search(q index.Query) (index.Result, error) {
+func (x *Scorch) Search(q index.Query) (res index.Result, err error) {
+	defer guard(&err)()
 	r, err := x.s.Reader()
 	if err != nil {
 		return index.Result{}, err
 	}
 	defer r.Close()
 	terms := index.Tokens(q.Text)
-	res, err := x.search(r, q, terms)
+	res, err = x.search(r, q, terms)
 	if err != nil || res.Total > 0 || len(terms) == 0 {
 		return res, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -32,8 +33,17 @@ type ServeOptions struct {
 // caller go while the rest of the changes are indexed and written. What
 // goes wrong after the answer is kept in the index directory and told with
 // the next answer (Report.LastError).
+//
+// Serve owns the process while it runs: bleve's own log lines (the
+// standard logger's) go to the trace, or nowhere, never to stderr, which
+// is lore's; a fault on a mapped file (a segment truncated while it is
+// read) is a panic rather than a crash; and a panic becomes the error of
+// the response, so that lore scans instead.
 func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 	startTrace(opts.Trace)
+	log.SetFlags(0)
+	log.SetOutput(traceWriter{})
+	debug.SetPanicOnFault(true)
 	var req index.Request
 	resp := index.Response{Protocol: index.Protocol}
 	err := json.NewDecoder(stdin).Decode(&req)
@@ -51,7 +61,7 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 			return answerErr == nil
 		}
 		trace("%s request read", req.Op)
-		resp = serve(req, stderr, func(early index.Response) {
+		resp = serveRecovered(req, stderr, func(early index.Response) {
 			if answer(early) && opts.Detach != nil {
 				opts.Detach()
 			}
@@ -63,6 +73,18 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 		}
 	}
 	return json.NewEncoder(stdout).Encode(resp)
+}
+
+// serveRecovered is serve, with a panic — of bleve's, on data it did not
+// expect, where no method of this package recovered it — made the
+// response's error.
+func serveRecovered(req index.Request, stderr io.Writer, early func(index.Response)) (resp index.Response) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp = index.Response{Protocol: index.Protocol, Error: fmt.Sprintf("lore-index failed: %v", p)}
+		}
+	}()
+	return serve(req, stderr, early)
 }
 
 // serve carries out req and returns the response; a search may instead

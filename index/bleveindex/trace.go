@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -36,4 +37,16 @@ func trace(format string, args ...any) {
 	runtime.ReadMemStats(&ms)
 	fmt.Fprintf(f, "lore-index %d %7.1f ms %6.1f MB allocated %2d GCs  %s\n", os.Getpid(),
 		float64(time.Since(traceStart).Microseconds())/1000, float64(ms.TotalAlloc)/1e6, ms.NumGC, fmt.Sprintf(format, args...))
+}
+
+// traceWriter is where Serve sends the standard logger, through which
+// bleve and scorch say what they met ("unable to load snapshot, …,
+// continuing"): to the trace when there is one, else nowhere. None of it
+// is for the person at lore's terminal, and lore does not rely on it: a
+// generation is checked against its seal.
+type traceWriter struct{}
+
+func (traceWriter) Write(p []byte) (int, error) {
+	trace("bleve: %s", strings.TrimSpace(string(p)))
+	return len(p), nil
 }
