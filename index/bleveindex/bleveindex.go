@@ -340,7 +340,8 @@ func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, in
 
 // apply brings generation gen up to date with ch (holding the write lock),
 // then puts the next manifest in place; searchable runs as in refresh. It
-// returns why the index must be rebuilt when it cannot be opened.
+// returns why the index must be rebuilt when it is damaged (not as
+// sealed, or bleve cannot open it).
 func (ix *Index) apply(gen string, ch *fresh.Changes, next func() fresh.Aside, early func(index.Doc) bool, searchable func(*Scorch)) (rebuild string, err error) {
 	err = ix.update(gen, ch, early, searchable)
 	aside := next()
@@ -358,8 +359,9 @@ func (ix *Index) apply(gen string, ch *fresh.Changes, next func() fresh.Aside, e
 	return "", err
 }
 
-// update applies a check's changes to generation gen; early and
-// searchable are as in refresh.
+// update applies a check's changes to generation gen, checked against
+// its seal before it is opened and sealed again once it is closed; early
+// and searchable are as in refresh.
 func (ix *Index) update(gen string, ch *fresh.Changes, early func(index.Doc) bool, searchable func(*Scorch)) error {
 	if ch.Empty() {
 		return nil
