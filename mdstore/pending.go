@@ -137,7 +137,7 @@ func (s *Store) readPending() {
 	}
 	for _, e := range entries {
 		switch name := e.Name(); {
-		case name == gitx.IntentFile:
+		case gitx.IsIntentFile(name):
 			s.pending.Unfinished = true
 		case isQueueFile(name):
 			s.pending.Queued++
@@ -149,7 +149,7 @@ func (s *Store) readPending() {
 }
 
 func isQueueFile(name string) bool {
-	return strings.HasSuffix(name, ".json") && name != gitx.IntentFile && !strings.HasPrefix(name, ".")
+	return strings.HasSuffix(name, ".json") && !gitx.IsIntentFile(name) && !strings.HasPrefix(name, ".")
 }
 
 // loadQueue reads the queued changes, oldest first.

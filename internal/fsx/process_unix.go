@@ -7,6 +7,9 @@ import (
 	"syscall"
 )
 
+// ProcessAlive reports whether a process with this id exists.
+func ProcessAlive(pid int) bool { return processAlive(pid) }
+
 // processAlive reports whether a process with this id exists.
 func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)

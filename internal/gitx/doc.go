@@ -103,11 +103,15 @@
 // # The intent record
 //
 // A process killed between steps 7 and 11 cannot undo anything. The
-// record it wrote (PendingDir/intent.json) names the ref, its old and new
+// record it wrote (PendingDir/intent-<pid>-<n>.json: each writer its own,
+// for a writer removes its record at step 11, after the next one may have
+// written its) names the ref, its old and new
 // value, and for each file what was on disk before (the blob that has
 // that content, or the bytes), the blob lore wrote, and the index entry
 // before and after. The next Update (or Repo.Recover, for a command that
-// only reads) reads it under index.lock:
+// only reads) reads every record under index.lock but those of writers
+// that still run (their change is in place; a record older than two
+// minutes is taken for a dead writer's whose id was given again):
 //
 //	branch at the new commit   the commit landed: index entries still as before get
 //	                           the recorded new ones (stat data only for a file still

@@ -1,7 +1,9 @@
 package gitx
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,8 +168,8 @@ func TestKilledUpdateIsFinishedOrUndone(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("helper was not killed: %v\n%s", err, out)
 			}
-			if _, err := os.Stat(r.Path(".git/lore/pending/" + IntentFile)); err != nil {
-				t.Fatalf("no intent record: %v", err)
+			if records, _ := filepath.Glob(r.Path(".git/lore/pending/intent-*.json")); len(records) != 1 {
+				t.Fatalf("intent records: %v", records)
 			}
 			if moved := r.Git("rev-parse", "HEAD") != head; moved != c.committed {
 				t.Fatalf("branch moved: %v", moved)
@@ -209,5 +211,54 @@ func TestKilledUpdateIsFinishedOrUndone(t *testing.T) {
 				t.Fatalf("status = %q", got)
 			}
 		})
+	}
+}
+
+// TestIntentRecordsAreEachWritersOwn: a writer removes its intent record
+// after it let go of index.lock, when the next writer may already have
+// written its own. With one shared file the first writer's removal took
+// the second's record, and a kill of the second was then never repaired.
+// Each record is its writer's; a record of a process that still runs is
+// not recovered (its change is in place), one of a dead process is.
+func TestIntentRecordsAreEachWritersOwn(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	dir := r.Path(".git/lore/pending")
+	first := newIntent(ModeCommit, refUpdate{}, ZeroHash, nil, false)
+	second := newIntent(ModeCommit, refUpdate{}, ZeroHash, nil, false)
+	if first.name == second.name {
+		t.Fatalf("two records share the name %s", first.name)
+	}
+	os.MkdirAll(dir, 0o755)
+	for _, in := range []*intent{first, second} {
+		if err := in.write(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeIntent(dir, first.name)
+	if _, err := os.Stat(filepath.Join(dir, second.name)); err != nil {
+		t.Fatalf("the first writer's removal took the second's record: %v", err)
+	}
+
+	// A live process's record (this test's parent) is left alone; a dead
+	// one's is recovered and removed.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip("no true(1):", err)
+	}
+	live := fmt.Sprintf("intent-%d-1.json", os.Getppid())
+	gone := fmt.Sprintf("intent-%d-1.json", dead.Process.Pid)
+	data, _ := json.Marshal(intent{Version: 1, Mode: ModeCommit.String()})
+	for _, name := range []string{live, gone} {
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	os.Remove(filepath.Join(dir, second.name))
+	if _, err := r.open().Recover(Options{PendingDir: dir, LockTimeout: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, live)); err != nil {
+		t.Errorf("a live writer's record was recovered: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, gone)); err == nil {
+		t.Errorf("a dead writer's record was left")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,8 +16,43 @@ import (
 	"lore/internal/gitx/gitindex"
 )
 
-// IntentFile is the name of the intent record in Options.PendingDir.
+// IntentFile is the name of the intent record an older lore wrote in
+// Options.PendingDir; each Update now writes its own, intent-<pid>-<n>.json
+// (IsIntentFile), so that a writer that removes its record once its
+// change is in place — after it let go of index.lock — never removes the
+// record of the writer that came next.
 const IntentFile = "intent.json"
+
+// IsIntentFile says whether name, in Options.PendingDir, is an intent
+// record.
+func IsIntentFile(name string) bool {
+	return name == IntentFile || strings.HasPrefix(name, "intent-") && strings.HasSuffix(name, ".json")
+}
+
+// intentName is this process's next intent record's name.
+func intentName() string {
+	return fmt.Sprintf("intent-%d-%d.json", os.Getpid(), time.Now().UnixNano())
+}
+
+// intentWriter is the process that wrote the record called name, 0 for
+// none that can be told.
+func intentWriter(name string) int {
+	rest, ok := strings.CutPrefix(name, "intent-")
+	if !ok {
+		return 0
+	}
+	pid, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// liveIntentAge is how long a record of a process that still runs is
+// taken for that process's: past it, the process id is taken to be
+// another process's now.
+const liveIntentAge = 2 * time.Minute
 
 // intent is what an Update is about to do, written before it touches the
 // worktree and removed once the branch and the index are in place. A
@@ -25,6 +61,7 @@ const IntentFile = "intent.json"
 // with it) or undoes it (the branch did not move: the files on disk are
 // put back), as long as nobody changed those files since.
 type intent struct {
+	name    string // the record's file name in the pending directory
 	Version int    `json:"version"`
 	Mode    string `json:"mode"`             // commit, stage or files
 	Ref     string `json:"ref,omitempty"`    // the ref moved ("refs/heads/main", or "HEAD" when detached)
@@ -69,7 +106,7 @@ func blobName(v version, known ...version) Hash {
 
 // newIntent records plans about to be applied.
 func newIntent(mode Mode, u refUpdate, commit Hash, plans []planned, staged bool) *intent {
-	in := &intent{Version: 1, Mode: mode.String()}
+	in := &intent{name: intentName(), Version: 1, Mode: mode.String()}
 	if !commit.IsZero() {
 		in.Ref, in.Old, in.Commit = u.name, u.old.String(), commit.String()
 	}
@@ -105,16 +142,16 @@ func (in *intent) write(dir string) error {
 	// Not fsynced: it is for a process that is killed, not for a machine
 	// that loses power (see Durability). A record that does not read is
 	// ignored.
-	if err := fsx.WriteFile(filepath.Join(dir, IntentFile), data, fsx.Unsynced); err != nil {
+	if err := fsx.WriteFile(filepath.Join(dir, in.name), data, fsx.Unsynced); err != nil {
 		return fmt.Errorf("record the change: %w", err)
 	}
 	return nil
 }
 
-// removeIntent drops the record, and the directory when nothing else is
-// pending there.
-func removeIntent(dir string) {
-	os.Remove(filepath.Join(dir, IntentFile))
+// removeIntent drops the record called name, and the directory when
+// nothing else is pending there.
+func removeIntent(dir, name string) {
+	os.Remove(filepath.Join(dir, name))
 	os.Remove(dir) // fails while other work is pending: kept
 }
 
@@ -178,16 +215,47 @@ func (r *Repo) rollBack(in *intent) error {
 // repaired index in place the lock is released by the rename; it is then
 // taken again. It returns what it did, for the person.
 func (r *Repo) recoverIntent(dir string, lock **lockFile, timeout time.Duration) ([]string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, IntentFile))
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, IntentFile), err)
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	var notices []string
+	for _, e := range entries {
+		if !IsIntentFile(e.Name()) {
+			continue
+		}
+		// A writer that still runs has its change in place (it held
+		// index.lock until then, and this Update holds it now) and is
+		// about to remove its record.
+		if pid := intentWriter(e.Name()); pid != 0 && pid != os.Getpid() && fsx.ProcessAlive(pid) {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) < liveIntentAge {
+				continue
+			}
+		}
+		n, err := r.recoverOne(dir, e.Name(), lock, timeout)
+		notices = append(notices, n...)
+		if err != nil {
+			return notices, err
+		}
+	}
+	return notices, nil
+}
+
+// recoverOne finishes or undoes the change of the record called name.
+func (r *Repo) recoverOne(dir, name string, lock **lockFile, timeout time.Duration) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, name), err)
 	}
 	var in intent
 	if json.Unmarshal(data, &in) != nil || in.Version != 1 {
-		removeIntent(dir) // a record cut short by a crash: nothing to go on
+		removeIntent(dir, name) // a record cut short by a crash: nothing to go on
 		return nil, nil
 	}
 	landed := false
@@ -202,7 +270,7 @@ func (r *Repo) recoverIntent(dir string, lock **lockFile, timeout time.Duration)
 			landed = true
 		case in.Old:
 		default:
-			removeIntent(dir) // the branch went on elsewhere since: nothing is lore's to undo
+			removeIntent(dir, name) // the branch went on elsewhere since: nothing is lore's to undo
 			return nil, nil
 		}
 	case in.Mode == ModeStage.String():
@@ -254,7 +322,7 @@ func (r *Repo) recoverIntent(dir string, lock **lockFile, timeout time.Duration)
 			notices = append(notices, "lore was stopped before it committed a change; it put back "+strings.Join(undone, ", ")+" as they were")
 		}
 	}
-	removeIntent(dir)
+	removeIntent(dir, name)
 	return notices, nil
 }
 

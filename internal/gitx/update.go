@@ -515,7 +515,7 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 			return fmt.Errorf("%w (and putting the files back failed: %v; lore tries again on its next write)", err, rerr)
 		}
 		if opts.PendingDir != "" {
-			removeIntent(opts.PendingDir)
+			removeIntent(opts.PendingDir, in.name)
 		}
 		return err
 	}
@@ -616,7 +616,7 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 		fsx.SyncDir(filepath.Dir(written[len(written)-1]))
 	}
 	if opts.PendingDir != "" && (idx != nil || refLock == nil) {
-		removeIntent(opts.PendingDir)
+		removeIntent(opts.PendingDir, in.name)
 	}
 	if refLock != nil {
 		res.Commit = commit
