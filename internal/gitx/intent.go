@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -142,7 +143,13 @@ func (in *intent) write(dir string) error {
 	// Not fsynced: it is for a process that is killed, not for a machine
 	// that loses power (see Durability). A record that does not read is
 	// ignored.
-	if err := fsx.WriteFile(filepath.Join(dir, in.name), data, fsx.Unsynced); err != nil {
+	// The writer before this one removes the directory once it is empty,
+	// after it let go of index.lock: made again, it is written once more.
+	err = fsx.WriteFile(filepath.Join(dir, in.name), data, fsx.Unsynced)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = fsx.WriteFile(filepath.Join(dir, in.name), data, fsx.Unsynced)
+	}
+	if err != nil {
 		return fmt.Errorf("record the change: %w", err)
 	}
 	return nil
