@@ -200,6 +200,9 @@ type Duplicates struct {
 	// frequency orders words: rarer first, then alphabetical. It is
 	// fixed when the first learning is added.
 	frequency map[string]int
+	// expected holds the keywords of the bodies NewDuplicates counted,
+	// so that each is taken once
+	expected map[string]map[string]bool
 	// the last body asked about and its keywords, for the Add or Set
 	// that follows
 	lastBody  string
@@ -211,10 +214,12 @@ type Duplicates struct {
 // order them. The zero Duplicates orders words alphabetically, which
 // gives the same answers, more slowly on a long list of similar words.
 func NewDuplicates(bodies ...string) *Duplicates {
-	d := &Duplicates{frequency: map[string]int{}}
+	d := &Duplicates{frequency: map[string]int{}, expected: make(map[string]map[string]bool, len(bodies))}
 	for _, b := range bodies {
-		for w := range d.keywords(b) {
-			d.frequency[w]++
+		w := d.keywords(b)
+		d.expected[b] = w
+		for k := range w {
+			d.frequency[k]++
 		}
 	}
 	return d
@@ -283,6 +288,9 @@ func (d *Duplicates) prefix(w map[string]bool) []string {
 func (d *Duplicates) keywords(body string) map[string]bool {
 	if d.lastWords != nil && body == d.lastBody {
 		return d.lastWords
+	}
+	if w, ok := d.expected[body]; ok {
+		return w
 	}
 	w := map[string]bool{}
 	for _, k := range words.Keywords(body) {

@@ -162,7 +162,7 @@ func removeOrphans(dir string) {
 		}
 		pidText, _, ok := strings.Cut(name[at+len(".lore-"):], "-")
 		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid == os.Getpid() || processAlive(pid) {
+		if !ok || err != nil || pid == os.Getpid() || ProcessAlive(pid) {
 			continue
 		}
 		os.Remove(m)

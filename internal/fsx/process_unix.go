@@ -8,10 +8,7 @@ import (
 )
 
 // ProcessAlive reports whether a process with this id exists.
-func ProcessAlive(pid int) bool { return processAlive(pid) }
-
-// processAlive reports whether a process with this id exists.
-func processAlive(pid int) bool {
+func ProcessAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
