@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"lore/secrets"
@@ -22,16 +23,33 @@ type IngestInput struct {
 	DurationSecs float64
 	CostUSD      float64
 	Files        []string
+	// OutcomeOnly records a journal iteration only when the output
+	// reports how a task ended: without a task sigil, only its knowledge
+	// and learnings are recorded, and with no sigil at all nothing (a
+	// conversational turn of an interactive session is not an iteration).
+	OutcomeOnly bool
 }
 
 // IngestResult says what one ingest recorded.
 type IngestResult struct {
-	Journal         JournalEntry    `json:"journal"`
-	JournalReplaced bool            `json:"journal_replaced"` // this run and iteration had an entry already
+	// Journal is the iteration recorded; nil when OutcomeOnly left it out.
+	Journal         *JournalEntry   `json:"journal"`
+	JournalReplaced bool            `json:"journal_replaced"` // this iteration was recorded already
 	Knowledge       []IngestedEntry `json:"knowledge"`
 	Learnings       []IngestedEntry `json:"learnings"`
-	Skipped         []string        `json:"skipped"` // sigils refused, with the reason
-	RunStarted      bool            `json:"run_started"`
+	// Skipped are the sigils that made nothing, each with its line in the
+	// output and why.
+	Skipped  []sigils.Skip `json:"skipped"`
+	Warnings []string      `json:"warnings,omitempty"`
+	// Ignored are tags that looked like sigils and were not: in code, an
+	// echo of lore's instructions, a task sigil holding a placeholder.
+	// (A task sigil a later one overruled is a warning.)
+	Ignored []sigils.Skip `json:"ignored,omitempty"`
+	// NoOutcome says why the iteration has no outcome from the output
+	// ("the output is empty", "no task sigil in the output"); "" when a
+	// task sigil gave one.
+	NoOutcome  string `json:"no_outcome,omitempty"`
+	RunStarted bool   `json:"run_started"`
 	// Redacted are the secrets ingest found, each replaced by
 	// [REDACTED:<rule>] in what it recorded.
 	Redacted []Redaction `json:"redacted,omitempty"`
@@ -59,10 +77,12 @@ type IngestedEntry struct {
 const MinimalFailureReason = "Task failed (no structured report)"
 
 // Ingest records one iteration in one commit: the journal entry (outcome
-// from the task sigils, the <journal> notes, the failure report and retry
-// suggestion, the difficulty), the knowledge entries (through seed 000's
-// dedup) and the learnings (skipping near-duplicates). Recording the same
-// run and iteration again changes nothing.
+// from the task sigil that counts, the <journal> notes, the failure report
+// and retry suggestion, the difficulty), the knowledge entries (through
+// seed 000's dedup, within the output as across outputs) and the
+// learnings (skipping near-duplicates). Recording the same iteration
+// again — the same run and iteration, or with no iteration given the same
+// content as the run's last one — changes nothing.
 func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	// Secrets never reach git or the terminal through ingest. The output
 	// is redacted before its sigils are read, for what is taken from it
@@ -72,57 +92,34 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	// (a token right against a tag, a tag split from its sigil).
 	output, found := secrets.Redact(in.Output)
 	sig := sigils.Parse(output)
-	out := &IngestResult{}
+	out := &IngestResult{Skipped: append([]sigils.Skip{}, sig.Skipped...), Ignored: sig.Ignored}
 	check := &secretCheck{redact: true}
-	entry := JournalEntry{
-		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
-		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
-		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal,
+	for _, o := range sig.Overruled {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("<%s> at line %d ignored: %s", o.Sigil, o.Line, o.Reason))
 	}
-	switch {
-	case sig.TaskFailed != "":
-		entry.Outcome = "failed"
-	case sig.TaskDone != "":
-		entry.Outcome = "done"
-	default:
-		entry.Outcome = "blocked" // no task sigil
-	}
-	if entry.TaskID == "" {
-		entry.TaskID = firstNonEmpty(sig.TaskFailed, sig.TaskDone)
-	}
-	if entry.Outcome != "done" {
-		if fr := sig.FailureReport; fr != nil {
-			entry.Failure = &Failure{WhatTried: fr.WhatTried, WhyFailed: fr.WhyFailed, ErrorCategory: fr.ErrorCategory, RelevantFiles: fr.RelevantFiles, StackTrace: fr.StackTrace}
-		} else {
-			entry.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
-		}
-		if entry.Failure.RelevantFiles == nil {
-			entry.Failure.RelevantFiles = []string{}
-		}
-		entry.Failure.RetrySuggestion = sig.RetrySuggestion
-	}
-	entry, err := entry.normalize(check)
-	if err != nil {
-		return nil, nil, err
-	}
-	if entry.RunID == "" {
-		run, started, err := s.currentOrNewRun()
+	var entry *JournalEntry
+	if !in.OutcomeOnly || sig.Task.Outcome != "" {
+		e, err := s.journalOf(in, sig, output, out, check)
 		if err != nil {
 			return nil, nil, err
 		}
-		entry.RunID, out.RunStarted = run, started
+		entry = &e
 	}
 
 	// Sigils that do not make a valid entry are reported, not fatal.
+	task, run, feature := in.TaskID, in.RunID, in.FeatureID
+	if entry != nil {
+		task, run, feature = entry.TaskID, entry.RunID, entry.FeatureID
+	}
 	var knowledge []NewKnowledge
-	titles := map[string]int{} // lower-case title → position in knowledge
+	var kLines []int
 	for _, k := range sig.Knowledge {
-		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: entry.FeatureID, Body: k.Body}.normalize(check)
+		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: feature, Body: k.Body}.normalize(check)
 		if err != nil {
-			out.Skipped = append(out.Skipped, fmt.Sprintf("knowledge %q: %s", nk.Title, inputMessage(err)))
+			out.skip("knowledge", k.Line, inputMessage(err))
 			continue
 		}
-		knowledge = mergeSameTitle(knowledge, titles, nk)
+		knowledge, kLines = mergeWithinOutput(knowledge, kLines, nk, k.Line, out)
 	}
 	var learnings []NewLearning
 	expected := make([]string, len(sig.Learnings))
@@ -131,21 +128,38 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	}
 	dups := NewDuplicates(expected...)
 	for _, l := range sig.Learnings {
-		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: entry.TaskID, Body: l.Body, Runs: []string{entry.RunID}}.normalize(check)
+		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: task, Body: l.Body, Runs: nonEmpty(run)}.normalize(check)
 		if err != nil {
-			out.Skipped = append(out.Skipped, fmt.Sprintf("learning (%s): %s", nl.Category, inputMessage(err)))
+			out.skip("learning", l.Line, inputMessage(err))
 			continue
 		}
-		if dups.Of(nl.Category, nl.Body) < 0 {
-			learnings = append(learnings, nl)
-			dups.Add(nl.Category, nl.Body)
+		if dups.Of(nl.Category, nl.Body) >= 0 {
+			out.skip("learning", l.Line, "says what a learning before it in this output says")
+			continue
 		}
+		learnings = append(learnings, nl)
+		dups.Add(nl.Category, nl.Body)
+	}
+	for i := range out.Skipped { // a reason quotes what the agent wrote
+		out.Skipped[i].Reason, _ = secrets.Redact(out.Skipped[i].Reason)
+	}
+	for i := range out.Warnings {
+		out.Warnings[i], _ = secrets.Redact(out.Warnings[i])
+	}
+	out.Redacted = redactions(in.Output, found, check.found)
+	if entry == nil && len(knowledge) == 0 && len(learnings) == 0 {
+		return out, &WriteResult{}, nil
+	}
+	if entry != nil && entry.RunID == "" {
+		run, started, err := s.currentOrNewRun()
+		if err != nil {
+			return nil, nil, err
+		}
+		entry.RunID, out.RunStarted = run, started
 	}
 
-	out.Redacted = redactions(in.Output, found, check.found)
-
 	now := s.now()
-	var jplan journalPlan
+	jplan := journalPlan{byContent: true}
 	kplans := make([]knowledgePlan, len(knowledge))
 	lplans := make([]learningPlan, len(learnings))
 	bodies := make([]string, len(learnings))
@@ -153,8 +167,21 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		bodies[i] = l.Body
 	}
 	res, err := s.write(func(tx *storeTx) error {
-		if err := planJournal(tx, s, entry, now, &jplan); err != nil {
-			return err
+		subject := "lore: ingest knowledge and learnings"
+		if task != "" {
+			subject += " (" + task + ")"
+		}
+		var e *JournalEntry
+		if entry != nil {
+			if err := planJournal(tx, s, *entry, now, &jplan); err != nil {
+				return err
+			}
+			e = &jplan.entry
+			subject = "lore: ingest " + e.Key() + " (" + e.Outcome
+			if e.TaskID != "" {
+				subject += " " + e.TaskID
+			}
+			subject += ")"
 		}
 		storedK, storedL := &storedKnowledge{}, &storedLearnings{expect: bodies}
 		for i := range knowledge {
@@ -167,18 +194,24 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 				return err
 			}
 		}
-		e := jplan.entry
-		subject := "lore: ingest " + e.Key() + " (" + e.Outcome
-		if e.TaskID != "" {
-			subject += " " + e.TaskID
+		var trailers []string
+		if e != nil {
+			trailers = journalTrailers(*e, "ingest")
+		} else {
+			trailers = []string{"Lore-Kind", "ingest"}
+			if task != "" {
+				trailers = append(trailers, "Task-Id", task)
+			}
 		}
-		tx.message(commitMessage(subject+")", ingestSummary(e, kplans, lplans), journalTrailers(e, "ingest")...))
+		tx.message(commitMessage(subject, ingestSummary(e, kplans, lplans), trailers...))
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	out.Journal, out.JournalReplaced = jplan.entry, jplan.replaced
+	if entry != nil {
+		out.Journal, out.JournalReplaced = &jplan.entry, jplan.replaced
+	}
 	for _, p := range kplans {
 		out.Knowledge = append(out.Knowledge, IngestedEntry{ID: p.entry.Slug, Title: p.entry.Title, Action: string(p.action)})
 	}
@@ -192,12 +225,124 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	return out, res, nil
 }
 
-// ingestSummary is the commit body: the notes' first line and what was
-// recorded besides the journal entry.
-func ingestSummary(e JournalEntry, kplans []knowledgePlan, lplans []learningPlan) string {
+// journalOf makes the journal entry of an iteration from its sigils: the
+// outcome of the task sigil that counts (blocked without one, saying why
+// in out.NoOutcome), recorded under in.TaskID when it is given (with a
+// warning when the sigil names another task); for an iteration that did
+// not succeed, its failure report — what it says even if incomplete — or
+// the minimal one made from the output.
+func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out *IngestResult, check *secretCheck) (JournalEntry, error) {
+	e := JournalEntry{
+		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
+		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
+		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal,
+	}
+	otherTask := false
+	switch {
+	case sig.Task.Outcome != "":
+		e.Outcome = sig.Task.Outcome
+		if e.TaskID == "" {
+			e.TaskID = sig.Task.ID
+		} else {
+			otherTask = e.TaskID != sig.Task.ID
+		}
+	case strings.TrimSpace(in.Output) == "":
+		e.Outcome, out.NoOutcome = "blocked", "the output is empty"
+	default:
+		e.Outcome, out.NoOutcome = "blocked", "no task sigil in the output"
+	}
+	if e.Outcome == "done" {
+		if fr := sig.FailureReport; fr != nil {
+			out.skip("failure-report", fr.Line, "the task is done: a failure report is kept only for an iteration that did not succeed")
+		}
+		if sig.RetrySuggestion != "" {
+			out.skip("retry-suggestion", sig.Lines["retry-suggestion"], "the task is done: a retry suggestion is kept only for an iteration that did not succeed")
+		}
+	} else {
+		if fr := sig.FailureReport; fr != nil {
+			e.Failure = &Failure{WhatTried: fr.WhatTried, WhyFailed: fr.WhyFailed, ErrorCategory: fr.ErrorCategory, RelevantFiles: fr.RelevantFiles, StackTrace: fr.StackTrace}
+			if e.Failure.WhyFailed == "" {
+				e.Failure.WhyFailed = MinimalFailureReason
+			}
+		} else {
+			e.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
+		}
+		if e.Failure.RelevantFiles == nil {
+			e.Failure.RelevantFiles = []string{}
+		}
+		e.Failure.RetrySuggestion = sig.RetrySuggestion
+	}
+	if n := len([]rune(e.Notes)); n > MaxJournalNotes {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("the <journal> note is %d characters: kept the first %d", n, MaxJournalNotes))
+	}
+	e, err := e.normalize(check)
+	if err == nil && otherTask { // quoting the task as recorded: a secret in it is redacted
+		out.Warnings = append(out.Warnings, fmt.Sprintf("<%s> at line %d names task %s; recorded under --task %s",
+			sig.Task.Sigil(), sig.Task.Line, quote(sig.Task.ID), quote(e.TaskID)))
+	}
+	return e, err
+}
+
+// quote shows a value from the agent or the orchestrator in a warning:
+// quoted, cut to 40 characters, with any secret in it redacted.
+func quote(s string) string {
+	s, _ = secrets.Redact(s)
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// mergeWithinOutput adds k to ks — or, when seed 000's rules make it a
+// duplicate of an entry earlier in the same output, merges it into that
+// one (tags joined, the later body) and says so in out.Skipped; lines are
+// the output lines of ks.
+func mergeWithinOutput(ks []NewKnowledge, lines []int, k NewKnowledge, line int, out *IngestResult) ([]NewKnowledge, []int) {
+	existing := make([]Knowledge, len(ks))
+	byTitle := map[string]int{}
+	for i, e := range ks {
+		existing[i] = Knowledge{Title: e.Title, Tags: e.Tags}
+		if _, ok := byTitle[strings.ToLower(e.Title)]; !ok {
+			byTitle[strings.ToLower(e.Title)] = i
+		}
+	}
+	i, _ := findKnowledgeDuplicate(existing, byTitle, k.Title, k.Tags)
+	if i < 0 {
+		return append(ks, k), append(lines, line)
+	}
+	ks[i].Tags = mergeTags(ks[i].Tags, k.Tags)
+	ks[i].Body = k.Body
+	out.skip("knowledge", line, fmt.Sprintf("merged into %q at line %d, as seed 000's dedup would", ks[i].Title, lines[i]))
+	return ks, lines
+}
+
+func (r *IngestResult) skip(sigil string, line int, reason string) {
+	r.Skipped = append(r.Skipped, sigils.Skip{Sigil: sigil, Line: line, Reason: reason})
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// ingestSummary is the commit body: the notes' first line, how a failed
+// iteration failed and what to try next, and what was recorded besides
+// the journal entry (e is nil when there is none).
+func ingestSummary(e *JournalEntry, kplans []knowledgePlan, lplans []learningPlan) string {
 	var lines []string
-	if first, _, _ := strings.Cut(e.Notes, "\n"); first != "" {
-		lines = append(lines, first, "")
+	if e != nil {
+		if first, _, _ := strings.Cut(e.Notes, "\n"); first != "" {
+			lines = append(lines, first, "")
+		}
+		if f := e.Failure; f != nil {
+			lines = append(lines, f.ErrorCategory+": "+oneLine(f.WhyFailed))
+			if f.RetrySuggestion != "" {
+				lines = append(lines, "retry suggestion: "+oneLine(f.RetrySuggestion))
+			}
+			lines = append(lines, "")
+		}
 	}
 	for _, p := range kplans {
 		if p.action != KnowledgeUnchanged {
@@ -209,11 +354,11 @@ func ingestSummary(e JournalEntry, kplans []knowledgePlan, lplans []learningPlan
 			lines = append(lines, fmt.Sprintf("learning added: %s (%s)", p.entry.ID, p.entry.Category))
 		}
 	}
-	if e.Failure != nil && e.Failure.RetrySuggestion != "" {
-		lines = append(lines, "retry suggestion recorded")
-	}
-	return strings.Join(lines, "\n")
+	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
+
+// oneLine joins a text's lines for a commit message.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // redactions says where the secrets ingest redacted were: those of the
 // first pass over the output at their line, then those found in a field,
@@ -241,32 +386,10 @@ func redactions(output string, inOutput []secrets.Finding, inFields []fieldSecre
 	return out
 }
 
-// mergeSameTitle adds k to ks, folding it into an earlier entry of the
-// same output with the same title (its body wins, tags are merged);
-// byTitle says where each title is.
-func mergeSameTitle(ks []NewKnowledge, byTitle map[string]int, k NewKnowledge) []NewKnowledge {
-	if i, ok := byTitle[strings.ToLower(k.Title)]; ok {
-		ks[i].Tags = mergeTags(ks[i].Tags, k.Tags)
-		ks[i].Body = k.Body
-		return ks
-	}
-	byTitle[strings.ToLower(k.Title)] = len(ks)
-	return append(ks, k)
-}
-
 func inputMessage(err error) string {
 	var ie *InputError
 	if errors.As(err, &ie) {
 		return ie.Msg
 	}
 	return err.Error()
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"lore/sigils"
 )
 
 func TestIngestRecordsOneIterationInOneCommit(t *testing.T) {
@@ -96,11 +99,71 @@ func TestIngestSkipsBadSigilsAndKeepsTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Knowledge) != 1 || len(res.Skipped) != 2 || len(res.Learnings) != 0 {
+	if len(res.Knowledge) != 1 || len(res.Skipped) != 3 || len(res.Learnings) != 0 {
 		t.Fatalf("%+v", res)
+	}
+	for i, want := range []sigils.Skip{{Sigil: "knowledge", Line: 1, Reason: "tag 1"}, {Sigil: "knowledge", Line: 3, Reason: "merged into \"Good\" at line 2"},
+		{Sigil: "learning", Line: 4, Reason: "a category is one lowercase word"}} {
+		if got := res.Skipped[i]; got.Sigil != want.Sigil || got.Line != want.Line || !strings.HasPrefix(got.Reason, want.Reason) {
+			t.Errorf("skipped %d: %+v, want %+v", i, got, want)
+		}
 	}
 	k, err := s.KnowledgeEntry("good")
 	if err != nil || k.Body != "same title, later body" {
 		t.Fatalf("%+v %v", k, err)
+	}
+}
+
+// TestLongNotesAreCut: a note past MaxJournalNotes is cut at a line, a
+// fence the cut leaves open is closed, and ingest says so.
+func TestLongNotesAreCut(t *testing.T) {
+	long := "Steps:\n\n```sh\n" + strings.Repeat("go test ./... -run TestWritePath -count=1\n", 80) + "```\nDone."
+	got := truncateNotes(long, MaxJournalNotes)
+	if !strings.HasSuffix(got, "-count=1\n```\n[truncated]") || utf8.RuneCountInString(got) > MaxJournalNotes+20 {
+		t.Fatalf("cut to %d characters, ending %q", utf8.RuneCountInString(got), got[len(got)-40:])
+	}
+	if got := truncateNotes(strings.Repeat("word ", 500), 100); !strings.HasSuffix(got, "word [truncated]") || len(got) > 112 {
+		t.Fatalf("one long line: %q", got)
+	}
+	if got := truncateNotes("short", 100); got != "short" {
+		t.Fatalf("%q", got)
+	}
+
+	dir, _ := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	res, _, err := s.Ingest(IngestInput{Output: "<journal>" + long + "</journal><task-done>t-1</task-done>", RunID: "run-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCountInString(res.Journal.Notes); n > MaxJournalNotes+20 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "kept the first 2000") {
+		t.Fatalf("%d characters, warnings %q", n, res.Warnings)
+	}
+}
+
+// TestIngestAgainWithoutIteration: the same output for the same run, with
+// no iteration given, is the run's last iteration again — while another
+// output, or the same one after a different iteration, is a new one.
+func TestIngestAgainWithoutIteration(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	ingest := func(output string) *IngestResult {
+		t.Helper()
+		res, _, err := s.Ingest(IngestInput{Output: output, RunID: "run-1", DurationSecs: 12})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := ingest("<task-failed>t-1</task-failed>")
+	count := git("rev-list", "--count", "HEAD")
+	again := ingest("<task-failed>t-1</task-failed>")
+	if again.Journal.Path != first.Journal.Path || !again.JournalReplaced || git("rev-list", "--count", "HEAD") != count {
+		t.Fatalf("again: %+v, %s commits (was %s)", again.Journal, git("rev-list", "--count", "HEAD"), count)
+	}
+	if other := ingest("<task-done>t-1</task-done>"); other.Journal.Iteration != 2 {
+		t.Fatalf("another output: iteration %d", other.Journal.Iteration)
+	}
+	if third := ingest("<task-failed>t-1</task-failed>"); third.Journal.Iteration != 3 {
+		t.Fatalf("the first output after another: iteration %d", third.Journal.Iteration)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"lore/sigils"
 )
@@ -52,8 +53,50 @@ func (in JournalEntry) normalize(check *secretCheck) (JournalEntry, error) {
 	if in.FilesModified == nil {
 		in.FilesModified = []string{}
 	}
-	in.Notes = strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n"))
+	in.Notes = truncateNotes(strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n")), MaxJournalNotes)
 	return in, nil
+}
+
+// MaxJournalNotes caps an iteration's notes, in characters, so that one
+// note cannot fill a prime.
+const MaxJournalNotes = 2000
+
+// truncateNotes keeps the first max characters of notes, cut at the end
+// of a line (or of a word, if the first line is longer), closes a code
+// fence the cut left open, and marks the cut with [truncated].
+func truncateNotes(notes string, max int) string {
+	if utf8.RuneCountInString(notes) <= max {
+		return notes
+	}
+	cut, n := len(notes), 0
+	for i := range notes {
+		if n == max {
+			cut = i
+			break
+		}
+		n++
+	}
+	kept := notes[:cut]
+	if i := strings.LastIndexByte(kept, '\n'); i > 0 {
+		kept = kept[:i]
+	} else if i := strings.LastIndexAny(kept, " \t"); i > 0 {
+		kept = kept[:i]
+	}
+	kept = strings.TrimRight(kept, " \t\n")
+	fence := ""
+	for _, line := range strings.Split(kept, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			fence = t[:3]
+		case fence != "" && strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "":
+			fence = ""
+		}
+	}
+	if fence != "" {
+		return kept + "\n" + fence + "\n[truncated]"
+	}
+	return kept + " [truncated]"
 }
 
 // journalPlan is the decision for one journal entry.
@@ -61,6 +104,13 @@ type journalPlan struct {
 	decided  bool
 	entry    JournalEntry
 	replaced bool // an entry for this run and iteration existed
+	// unchanged: the entry is recorded already, word for word; nothing
+	// is written.
+	unchanged bool
+	// byContent, set by the caller: an entry without an iteration that
+	// says word for word what the run's last one says is that one (an
+	// ingest retried), not a new iteration.
+	byContent bool
 }
 
 // planJournal fills in the run, the iteration and the file, and registers
@@ -84,13 +134,30 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 		if err != nil {
 			return err
 		}
+		e.CreatedAt = now.UTC().Format(time.RFC3339)
+		if e.Iteration == 0 && plan.byContent {
+			last := 0
+			for _, f := range files {
+				last = max(last, f.iteration)
+			}
+			// The same iteration recorded again (an orchestrator retrying
+			// an ingest) is the run's last one, word for word.
+			again, err := sameAsIteration(tx, e, files, last)
+			if err != nil {
+				return err
+			}
+			if again != nil {
+				*plan = journalPlan{entry: *again, replaced: true, decided: true, unchanged: true}
+				return nil
+			}
+			e.Iteration = last + 1
+		}
 		if e.Iteration == 0 {
 			e.Iteration = 1
 			for _, f := range files {
 				e.Iteration = max(e.Iteration, f.iteration+1)
 			}
 		}
-		e.CreatedAt = now.UTC().Format(time.RFC3339)
 		var same []JournalEntry
 		for _, f := range files {
 			if f.iteration != e.Iteration {
@@ -132,9 +199,38 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 		}
 		plan.entry, plan.decided = e, true
 	}
+	if plan.unchanged {
+		return nil
+	}
 	e := plan.entry
 	tx.apply(storeEdit{Path: e.Path, Op: opPut, Content: string(RenderJournal(e))})
 	return nil
+}
+
+// sameAsIteration returns the run's entry numbered iteration that records
+// exactly what e does — e's content, whatever its number, file and time —
+// or nil.
+func sameAsIteration(tx *storeTx, e JournalEntry, files []runFile, iteration int) (*JournalEntry, error) {
+	for _, f := range files {
+		if f.iteration != iteration || iteration == 0 {
+			continue
+		}
+		p := JournalDir + "/" + e.RunID + "/" + f.name
+		data, ok, err := tx.read(p)
+		if err != nil {
+			return nil, err
+		}
+		old, err := parseJournal(data, p)
+		if !ok || err != nil {
+			continue
+		}
+		mine := e
+		mine.Iteration, mine.CreatedAt, mine.Path = old.Iteration, old.CreatedAt, old.Path
+		if string(RenderJournal(mine)) == string(RenderJournal(old)) {
+			return &old, nil
+		}
+	}
+	return nil, nil
 }
 
 // runFile is an iteration's file in a run's directory, as JournalFileName

@@ -66,9 +66,11 @@ End your output with these tags; lore records them for the next iteration:
 - ` + "`<knowledge tags=\"a,b\" title=\"Short title\">what is true of this project</knowledge>`" + ` (repeatable).
 - ` + "`<learning category=\"pitfall\" tags=\"a,b\">an insight for other tasks</learning>`" + ` (repeatable;
   categories: ` + strings.Join(mdstore.LearningCategories, ", ") + `).
-- ` + "`<failure-report>`" + ` when the task failed, one ` + "`key: value`" + ` per line: what_tried, why_failed
-  (both required), error_category, relevant_files, stack_trace.
+- ` + "`<failure-report>key: value lines</failure-report>`" + ` when the task failed, one ` + "`key: value`" + ` per line:
+  what_tried, why_failed (both required), error_category, relevant_files, stack_trace.
 - ` + "`<retry-suggestion>what the next attempt should do</retry-suggestion>`" + `.
 - ` + "`<difficulty-estimate>trivial|easy|moderate|hard|blocked</difficulty-estimate>`" + `.
-- ` + "`<next-model>opus</next-model>`" + `: the model the next iteration should use.
+- ` + "`<next-model>MODEL</next-model>`" + `: the model the next iteration should use.
+
+Tags inside code (backticks, fenced blocks) and these examples themselves are not read.
 `

@@ -49,7 +49,8 @@ func JournalSection(es []mdstore.JournalEntry) string {
 }
 
 // JournalBlock renders one iteration. The cost is shown only when it is
-// not zero (seed 000); empty fields are left out.
+// not zero (seed 000); empty fields are left out. Notes of one line follow
+// "**Notes**:"; longer ones are a block under it.
 func JournalBlock(e mdstore.JournalEntry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Iteration %d [%s]\n", e.Iteration, e.Outcome)
@@ -67,8 +68,20 @@ func JournalBlock(e mdstore.JournalEntry) string {
 	if len(e.FilesModified) > 0 {
 		fmt.Fprintf(&b, "- **Files**: %s\n", strings.Join(e.FilesModified, ", "))
 	}
-	if e.Notes != "" {
-		fmt.Fprintf(&b, "- **Notes**: %s\n", strings.Join(strings.Fields(e.Notes), " "))
+	switch notes := strings.TrimSpace(e.Notes); {
+	case strings.Contains(notes, "\n"):
+		// A note of several lines is a block inside the list item: its
+		// lines, lists and code fences stay as they were written.
+		b.WriteString("- **Notes**:\n\n")
+		for _, line := range strings.Split(notes, "\n") {
+			if strings.TrimSpace(line) == "" {
+				b.WriteString("\n")
+				continue
+			}
+			b.WriteString("  " + line + "\n")
+		}
+	case notes != "":
+		fmt.Fprintf(&b, "- **Notes**: %s\n", notes)
 	}
 	return b.String()
 }

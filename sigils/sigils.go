@@ -2,27 +2,77 @@
 // XML-style tags such as <task-done>, <journal>, <knowledge tags title> or
 // <failure-report>, embedded anywhere in its output (seeds 000 and 002).
 //
-// Parsing never fails. A malformed or empty sigil is skipped; for sigils
-// that occur once, the first valid occurrence wins; repeatable sigils
-// (<knowledge>, <learning>) are all returned in order. Content is trimmed.
-// The package uses the standard library only.
+// Only real sigils count. A tag inside inline code or a fenced code
+// block is text the agent is showing, not saying (code.go); a sigil that
+// is one of the examples of lore's own instructions, or a task sigil whose
+// id is a placeholder such as ID, is an echo of the prompt (echo.go).
+// These are Ignored, each with its line and why.
+//
+// Parsing never fails, and never drops anything silently: a sigil that
+// makes nothing — not closed, attributes that do not parse, a missing
+// title or tags, an empty body, an unknown difficulty, a later copy of a
+// sigil that occurs once — is Skipped with its line and the reason. Of
+// the task sigils (<task-done>, <task-failed>) the last one counts; of the
+// other sigils that occur once the first valid one does (seed 002);
+// <knowledge> and <learning> are all returned in order. Content is
+// trimmed. The package uses the standard library only.
 package sigils
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 )
 
 // Result is everything recognised in one iteration's output.
 type Result struct {
-	TaskDone        string // the id in <task-done>, "" when absent
-	TaskFailed      string // the id in <task-failed>, "" when absent
+	// Task is the task sigil that counts: the last one. Its Outcome is ""
+	// when the output has none.
+	Task            Task
 	NextModel       string // <next-model>: the model the agent asks for next
 	Journal         string // <journal> notes
 	Knowledge       []Knowledge
 	Learnings       []Learning
-	FailureReport   *FailureReport
+	FailureReport   *FailureReport // possibly partial: see Complete
 	RetrySuggestion string
 	Difficulty      string // one of Difficulties, "" when absent or invalid
+	// Skipped are the sigils that made nothing, and why.
+	Skipped []Skip
+	// Ignored are tags that look like sigils and are not: in code, an
+	// echo of lore's instructions, a task sigil holding a placeholder.
+	Ignored []Skip
+	// Overruled are the task sigils a later one overruled; the reason
+	// names the one that counts.
+	Overruled []Skip
+	// Lines are the lines of the sigils that occur once and count
+	// (journal, next-model, retry-suggestion, difficulty-estimate,
+	// failure-report).
+	Lines map[string]int
+}
+
+// Empty reports whether the output holds no sigil that counts.
+func (r Result) Empty() bool {
+	return r.Task.Outcome == "" && r.NextModel == "" && r.Journal == "" && len(r.Knowledge) == 0 &&
+		len(r.Learnings) == 0 && r.FailureReport == nil && r.RetrySuggestion == "" && r.Difficulty == ""
+}
+
+// Task is a <task-done>ID</task-done> or <task-failed>ID</task-failed>.
+type Task struct {
+	Outcome string // "done" or "failed"; "" for none
+	ID      string
+	Line    int
+}
+
+// Sigil is the tag's name: task-done or task-failed.
+func (t Task) Sigil() string { return "task-" + t.Outcome }
+
+// Skip is one sigil that made nothing, or one tag that is not a sigil:
+// the tag's name, the line of the output its opening tag is on (from 1),
+// and why.
+type Skip struct {
+	Sigil  string `json:"sigil"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
 }
 
 // Knowledge is one <knowledge tags="…" title="…">body</knowledge>.
@@ -30,6 +80,7 @@ type Knowledge struct {
 	Title string
 	Tags  []string // lowercased, trimmed, without empties
 	Body  string
+	Line  int
 }
 
 // Learning is one <learning category="…" tags="…">body</learning>.
@@ -37,16 +88,7 @@ type Learning struct {
 	Category string // as written; unknown categories are kept
 	Tags     []string
 	Body     string
-}
-
-// FailureReport is the content of <failure-report>: one "key: value" per
-// line. WhatTried and WhyFailed are required.
-type FailureReport struct {
-	WhatTried     string
-	WhyFailed     string
-	ErrorCategory string // "unknown" when not given
-	RelevantFiles []string
-	StackTrace    string // at most MaxStackTrace characters
+	Line     int
 }
 
 // MaxStackTrace is how many characters of a stack trace are kept.
@@ -59,61 +101,183 @@ const maxOpenTag = 4096
 // Difficulties are the values <difficulty-estimate> accepts.
 var Difficulties = []string{"trivial", "easy", "moderate", "hard", "blocked"}
 
+// Names are the sigils lore reads.
+var Names = []string{"task-done", "task-failed", "next-model", "journal", "retry-suggestion",
+	"difficulty-estimate", "failure-report", "knowledge", "learning"}
+
 // Parse reads every sigil in text.
 func Parse(text string) Result {
 	var r Result
-	r.TaskDone = firstSimple(text, "task-done", nil)
-	r.TaskFailed = firstSimple(text, "task-failed", nil)
-	r.NextModel = firstSimple(text, "next-model", func(s string) bool { return !strings.ContainsAny(s, "\n\r") })
-	r.Journal = firstSimple(text, "journal", nil)
-	r.RetrySuggestion = firstSimple(text, "retry-suggestion", nil)
-	r.Difficulty = firstSimple(text, "difficulty-estimate", func(s string) bool {
-		for _, d := range Difficulties {
-			if s == d {
-				return true
+	lines := newLineIndex(text)
+	elements, skipped, ignored := scan(text, lines)
+	r.Skipped, r.Ignored = skipped, ignored
+	once := map[string]int{} // sigil → line of the one that counts
+	r.Lines = once
+	var tasks []Task
+	var partial *FailureReport
+	for _, el := range elements {
+		if why := echoOf(el); why != "" {
+			r.ignore(el, why)
+			continue
+		}
+		switch el.name {
+		case "knowledge":
+			title, tags := strings.TrimSpace(el.attrs["title"]), splitList(el.attrs["tags"], true)
+			if why := missing(title == "", "title", len(tags) == 0, "tags", el.content == "", "body"); why != "" {
+				r.skip(el, why)
+				continue
+			}
+			r.Knowledge = append(r.Knowledge, Knowledge{Title: title, Tags: tags, Body: el.content, Line: el.line})
+		case "learning":
+			category, tags := strings.TrimSpace(el.attrs["category"]), splitList(el.attrs["tags"], false)
+			if why := missing(category == "", "category", len(tags) == 0, "tags", el.content == "", "body"); why != "" {
+				r.skip(el, why)
+				continue
+			}
+			r.Learnings = append(r.Learnings, Learning{Category: category, Tags: tags, Body: el.content, Line: el.line})
+		case "failure-report":
+			if line, ok := once[el.name]; ok {
+				r.skip(el, fmt.Sprintf("only the first complete <failure-report> counts (line %d)", line))
+				continue
+			}
+			fr := parseFailureReport(el.content)
+			fr.Line = el.line
+			switch {
+			case fr.Complete():
+				r.FailureReport, once[el.name] = &fr, el.line
+			case fr.empty():
+				r.skip(el, "no what_tried, why_failed, error_category, relevant_files or stack_trace line in it")
+			case partial != nil:
+				r.skip(el, fmt.Sprintf("incomplete, like the one at line %d that is kept", partial.Line))
+			default:
+				partial = &fr
+				r.skip(el, "no "+strings.Join(fr.Missing(), " and ")+": what it does say is kept")
+			}
+		default:
+			if len(el.attrs) > 0 {
+				r.skip(el, "<"+el.name+"> takes no attributes")
+				continue
+			}
+			if el.content == "" {
+				r.skip(el, "empty")
+				continue
+			}
+			if el.name == "task-done" || el.name == "task-failed" {
+				if strings.ContainsAny(el.content, "\n\r") {
+					r.skip(el, "a task id is one line")
+					continue
+				}
+				if why := taskIDProblem(el.content); why != "" {
+					r.ignore(el, why)
+					continue
+				}
+				tasks = append(tasks, Task{Outcome: strings.TrimPrefix(el.name, "task-"), ID: el.content, Line: el.line})
+				continue
+			}
+			value, why := checkSimple(el.name, el.content)
+			if why != "" {
+				r.skip(el, why)
+				continue
+			}
+			if line, ok := once[el.name]; ok {
+				r.skip(el, fmt.Sprintf("only the first <%s> counts (line %d)", el.name, line))
+				continue
+			}
+			once[el.name] = el.line
+			switch el.name {
+			case "next-model":
+				r.NextModel = value
+			case "journal":
+				r.Journal = value
+			case "retry-suggestion":
+				r.RetrySuggestion = value
+			case "difficulty-estimate":
+				r.Difficulty = value
 			}
 		}
-		return false
-	})
-	for _, el := range elements(text, "failure-report") {
-		if fr, ok := parseFailureReport(el.content); ok {
-			r.FailureReport = &fr
-			break
-		}
 	}
-	for _, el := range elements(text, "knowledge") {
-		title, okTitle := el.attrs["title"]
-		tags := splitTags(el.attrs["tags"], true)
-		title = strings.TrimSpace(title)
-		if okTitle && title != "" && len(tags) > 0 && el.content != "" {
-			r.Knowledge = append(r.Knowledge, Knowledge{Title: title, Tags: tags, Body: el.content})
-		}
+	if r.FailureReport == nil {
+		r.FailureReport = partial
 	}
-	for _, el := range elements(text, "learning") {
-		category := strings.TrimSpace(el.attrs["category"])
-		tags := splitTags(el.attrs["tags"], false)
-		if category != "" && len(tags) > 0 && el.content != "" {
-			r.Learnings = append(r.Learnings, Learning{Category: category, Tags: tags, Body: el.content})
-		}
-	}
+	r.chooseTask(tasks)
+	sortSkips(r.Skipped)
+	sortSkips(r.Ignored)
 	return r
 }
 
-// firstSimple returns the trimmed content of the first <name>…</name> that
-// is non-empty and passes valid (nil accepts anything).
-func firstSimple(text, name string, valid func(string) bool) string {
-	for _, el := range elements(text, name) {
-		if el.content == "" || len(el.attrs) > 0 {
-			continue
-		}
-		if valid == nil || valid(el.content) {
-			return el.content
-		}
+// chooseTask keeps the last task sigil and says why each other one was
+// ignored, naming both when one output reports one task done and failed.
+func (r *Result) chooseTask(tasks []Task) {
+	if len(tasks) == 0 {
+		return
 	}
-	return ""
+	last := tasks[len(tasks)-1]
+	r.Task = last
+	for _, t := range tasks[:len(tasks)-1] {
+		why := fmt.Sprintf("a later task sigil counts: <%s>%s</%s> at line %d", last.Sigil(), last.ID, last.Sigil(), last.Line)
+		if t.ID == last.ID && t.Outcome != last.Outcome {
+			why = fmt.Sprintf("the output also reports <%s>%s</%s> at line %d, and the last task sigil counts", last.Sigil(), last.ID, last.Sigil(), last.Line)
+		}
+		r.Overruled = append(r.Overruled, Skip{Sigil: t.Sigil(), Line: t.Line, Reason: why})
+	}
 }
 
-func splitTags(s string, lower bool) []string {
+// checkSimple judges the content of a sigil that holds one value.
+func checkSimple(name, content string) (string, string) {
+	switch name {
+	case "next-model":
+		if strings.ContainsAny(content, "\n\r") {
+			return "", "a model name is one line"
+		}
+	case "difficulty-estimate":
+		value := strings.ToLower(content)
+		for _, d := range Difficulties {
+			if value == d {
+				return value, ""
+			}
+		}
+		return "", fmt.Sprintf("unknown difficulty %s (want %s)", quote(content), strings.Join(Difficulties, ", "))
+	}
+	return content, ""
+}
+
+// missing names what a sigil lacks: pairs of (lacks, what).
+func missing(pairs ...any) string {
+	var lacks []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i].(bool) {
+			lacks = append(lacks, pairs[i+1].(string))
+		}
+	}
+	if len(lacks) == 0 {
+		return ""
+	}
+	return "no " + strings.Join(lacks, " and no ")
+}
+
+func (r *Result) skip(el element, why string) {
+	r.Skipped = append(r.Skipped, Skip{Sigil: el.name, Line: el.line, Reason: why})
+}
+
+func (r *Result) ignore(el element, why string) {
+	r.Ignored = append(r.Ignored, Skip{Sigil: el.name, Line: el.line, Reason: why})
+}
+
+func sortSkips(s []Skip) {
+	sort.SliceStable(s, func(i, j int) bool { return s[i].Line < s[j].Line })
+}
+
+// quote shows a value in a reason, cut to 40 characters.
+func quote(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// splitList reads a comma-separated attribute or field: each item
+// trimmed, empties dropped, lowercased when asked.
+func splitList(s string, lower bool) []string {
 	var out []string
 	for _, t := range strings.Split(s, ",") {
 		t = strings.TrimSpace(t)
@@ -125,174 +289,6 @@ func splitTags(s string, lower bool) []string {
 		}
 	}
 	return out
-}
-
-// element is one <name attrs>content</name> found in the text.
-type element struct {
-	attrs   map[string]string
-	content string // trimmed
-}
-
-// elements finds every well-formed <name …>…</name> in text, in order. An
-// opening tag without a closing one, or with attributes that do not parse,
-// is skipped and the search goes on after it. The scan is linear: the next
-// closing tag is found once and reused, and an unclosed opening tag jumps
-// straight to the one nested in it.
-func elements(text, name string) []element {
-	var out []element
-	open, closeTag := "<"+name, "</"+name+">"
-	nextClose := -2 // absolute position of the next closing tag; -2 unknown, -1 none
-	for pos := 0; pos < len(text); {
-		i := strings.Index(text[pos:], open)
-		if i < 0 {
-			break
-		}
-		start := pos + i
-		pos = start + 1
-		rest := text[start+len(open):]
-		// The tag name must end here: <knowledge-base> is not <knowledge>.
-		if rest == "" || !(rest[0] == '>' || isSpace(rest[0])) {
-			continue
-		}
-		attrs, tagLen, ok := parseAttributes(rest)
-		if !ok {
-			continue
-		}
-		bodyStart := start + len(open) + tagLen
-		if nextClose == -2 || (nextClose >= 0 && nextClose < bodyStart) {
-			if j := strings.Index(text[bodyStart:], closeTag); j < 0 {
-				nextClose = -1
-			} else {
-				nextClose = bodyStart + j
-			}
-		}
-		if nextClose < 0 {
-			break // nothing after this point is closed
-		}
-		body := text[bodyStart:nextClose]
-		// A second opening tag before the closing one means this one was
-		// never closed: <journal>a <journal>b</journal> yields "b".
-		if nested := indexOpenTag(body, open); nested >= 0 {
-			pos = bodyStart + nested
-			continue
-		}
-		out = append(out, element{attrs: attrs, content: strings.TrimSpace(body)})
-		pos = nextClose + len(closeTag)
-	}
-	return out
-}
-
-// indexOpenTag finds another opening tag of the same name.
-func indexOpenTag(s, open string) int {
-	for from := 0; ; {
-		i := strings.Index(s[from:], open)
-		if i < 0 {
-			return -1
-		}
-		after := s[from+i+len(open):]
-		if after == "" || after[0] == '>' || isSpace(after[0]) {
-			return from + i
-		}
-		from += i + 1
-	}
-}
-
-// parseAttributes reads name="value" or name='value' pairs up to the '>'
-// that ends an opening tag. It returns the attributes and the length of
-// the tag's rest including '>'.
-func parseAttributes(s string) (map[string]string, int, bool) {
-	if len(s) > maxOpenTag {
-		s = s[:maxOpenTag] // a longer opening tag is malformed
-	}
-	attrs := map[string]string{}
-	i := 0
-	for {
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		if i >= len(s) {
-			return nil, 0, false
-		}
-		if s[i] == '>' {
-			return attrs, i + 1, true
-		}
-		start := i
-		for i < len(s) && (isNameChar(s[i])) {
-			i++
-		}
-		if i == start {
-			return nil, 0, false
-		}
-		key := strings.ToLower(s[start:i])
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		if i >= len(s) || s[i] != '=' {
-			return nil, 0, false
-		}
-		i++
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		if i >= len(s) || (s[i] != '"' && s[i] != '\'') {
-			return nil, 0, false
-		}
-		quote := s[i]
-		i++
-		end := strings.IndexByte(s[i:], quote)
-		if end < 0 {
-			return nil, 0, false
-		}
-		if _, dup := attrs[key]; !dup { // the first of a repeated attribute wins
-			attrs[key] = s[i : i+end]
-		}
-		i += end + 1
-	}
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func isNameChar(c byte) bool {
-	return c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// failureKeys are the fields of <failure-report>.
-var failureKeys = map[string]bool{"what_tried": true, "why_failed": true, "error_category": true, "relevant_files": true, "stack_trace": true}
-
-// parseFailureReport reads "key: value" lines. Unknown keys are ignored;
-// lines after stack_trace that are not a known key continue the trace.
-func parseFailureReport(content string) (FailureReport, bool) {
-	var fr FailureReport
-	fields := map[string]string{}
-	current := ""
-	for _, line := range strings.Split(content, "\n") {
-		line = strings.TrimRight(line, "\r")
-		key, value, found := strings.Cut(line, ":")
-		key = strings.TrimSpace(key)
-		if found && failureKeys[key] {
-			if _, seen := fields[key]; !seen {
-				fields[key] = strings.TrimSpace(value)
-			}
-			current = key
-			continue
-		}
-		if current == "stack_trace" && strings.TrimSpace(line) != "" {
-			fields[current] += "\n" + strings.TrimRight(line, " \t")
-			continue
-		}
-		current = ""
-	}
-	fr.WhatTried, fr.WhyFailed = fields["what_tried"], fields["why_failed"]
-	if fr.WhatTried == "" || fr.WhyFailed == "" {
-		return fr, false
-	}
-	fr.ErrorCategory = fields["error_category"]
-	if fr.ErrorCategory == "" {
-		fr.ErrorCategory = "unknown"
-	}
-	fr.RelevantFiles = splitTags(fields["relevant_files"], false)
-	fr.StackTrace = TruncateTrace(strings.TrimSpace(fields["stack_trace"]))
-	return fr, true
 }
 
 // TruncateTrace cuts error output to the MaxStackTrace characters that are

@@ -98,6 +98,9 @@ func runIngestHook(e *env, g globals, opts ingestOptions) error {
 		g.root = payload.Cwd
 	}
 	opts.transcript = payload.TranscriptPath // never "": ReadClaudeStop refuses a payload without one
+	// Most turns of an interactive session are conversation: only one
+	// that reports how a task ended is an iteration.
+	opts.in.OutcomeOnly = true
 	return hookExit(e, runIngest(e, g, opts))
 }
 
@@ -150,7 +153,68 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	if err != nil {
 		return err
 	}
-	if res.RunStarted {
+	printIngestNotices(p, res)
+	key := "knowledge and learnings"
+	if j := res.Journal; j != nil {
+		key = j.Key()
+	}
+	printWrite(p, wr, "Iteration", key)
+	if opts.format == "json" {
+		return writeJSON(p.out, struct {
+			*mdstore.IngestResult
+			Commit string `json:"commit,omitempty"`
+		}{res, wr.Commit})
+	}
+	var rows [][]string
+	if j := res.Journal; j != nil {
+		title := fmt.Sprintf("%s %s", j.Key(), j.Outcome)
+		if j.TaskID != "" {
+			title += " (" + j.TaskID + ")"
+		}
+		if res.NoOutcome != "" {
+			title += ": " + res.NoOutcome
+		}
+		verb := "Recorded"
+		if wr.Commit == "" && res.JournalReplaced {
+			verb = "Already recorded"
+		}
+		fmt.Fprintf(p.out, "%s%s %s\n", p.emoji("📓"), verb, p.paint(ansiYellow, title))
+		rows = append(rows, []string{"journal", j.Path})
+		if j.Failure != nil && j.Failure.WhyFailed == mdstore.MinimalFailureReason && j.Failure.WhatTried == "" {
+			rows = append(rows, []string{"failure", "no <failure-report>: minimal report recorded"})
+		} else if j.Failure != nil {
+			rows = append(rows, []string{"failure", j.Failure.ErrorCategory + ": " + summary(j.Failure.WhyFailed, 60)})
+		}
+	} else if len(res.Knowledge)+len(res.Learnings) == 0 {
+		fmt.Fprintf(p.out, "%sNothing recorded: no sigil in the output says how a task ended or what was learned\n", p.emoji("📓"))
+	} else {
+		fmt.Fprintf(p.out, "%sRecorded knowledge and learnings (no task sigil: no iteration)\n", p.emoji("📓"))
+	}
+	for _, k := range res.Knowledge {
+		rows = append(rows, []string{"knowledge", k.Action + " " + k.ID})
+	}
+	for _, l := range res.Learnings {
+		if l.Action == "duplicate" {
+			rows = append(rows, []string{"learning", "not added: " + l.ID + " (" + l.Title + ") already says this"})
+		} else {
+			rows = append(rows, []string{"learning", "created " + l.ID + " (" + l.Title + ")"})
+		}
+	}
+	if wr.Commit != "" {
+		rows = append(rows, []string{"commit", wr.Commit[:7]})
+	}
+	for _, r := range rows {
+		fmt.Fprintf(p.out, "  %-10s %s\n", r[0], r[1])
+	}
+	return nil
+}
+
+// printIngestNotices says on stderr, one line each, what ingest did not
+// take as it was: the run it started, the secrets it redacted, its
+// warnings, every sigil it skipped (with its line and why), and how many
+// tags it ignored as shown rather than said.
+func printIngestNotices(p *printer, res *mdstore.IngestResult) {
+	if res.RunStarted && res.Journal != nil {
 		p.notice("started run " + res.Journal.RunID + " (lore journal start names one)")
 	}
 	if n := len(res.Redacted); n > 0 {
@@ -164,48 +228,17 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		}
 		p.notice(fmt.Sprintf("redacted %d %s before recording the iteration: %s", n, plural(n, "secret", "secrets"), strings.Join(where, ", ")))
 	}
-	printWrite(p, wr, "Iteration", res.Journal.Key())
-	if opts.format == "json" {
-		return writeJSON(p.out, struct {
-			*mdstore.IngestResult
-			Commit string `json:"commit,omitempty"`
-		}{res, wr.Commit})
-	}
-	j := res.Journal
-	title := fmt.Sprintf("%s %s", j.Key(), j.Outcome)
-	if j.TaskID != "" {
-		title += " (" + j.TaskID + ")"
-	}
-	verb := "Recorded"
-	if wr.Commit == "" && res.JournalReplaced {
-		verb = "Already recorded"
-	}
-	fmt.Fprintf(p.out, "%s%s %s\n", p.emoji("📓"), verb, p.paint(ansiYellow, title))
-	var rows [][]string
-	rows = append(rows, []string{"journal", j.Path})
-	if j.Failure != nil && j.Failure.WhyFailed == mdstore.MinimalFailureReason {
-		rows = append(rows, []string{"failure", "no <failure-report>: minimal report recorded"})
-	} else if j.Failure != nil {
-		rows = append(rows, []string{"failure", j.Failure.ErrorCategory + ": " + summary(j.Failure.WhyFailed, 60)})
-	}
-	for _, k := range res.Knowledge {
-		rows = append(rows, []string{"knowledge", k.Action + " " + k.ID})
-	}
-	for _, l := range res.Learnings {
-		if l.Action == "duplicate" {
-			rows = append(rows, []string{"learning", "not added: " + l.ID + " (" + l.Title + ") already says this"})
-		} else {
-			rows = append(rows, []string{"learning", "created " + l.ID + " (" + l.Title + ")"})
-		}
+	for _, w := range res.Warnings {
+		p.notice("warning: " + w)
 	}
 	for _, s := range res.Skipped {
-		rows = append(rows, []string{"skipped", s})
+		where := ""
+		if s.Line > 0 {
+			where = fmt.Sprintf(" at line %d", s.Line)
+		}
+		p.notice(fmt.Sprintf("skipped <%s>%s: %s", s.Sigil, where, s.Reason))
 	}
-	if wr.Commit != "" {
-		rows = append(rows, []string{"commit", wr.Commit[:7]})
+	if shown := len(res.Ignored); shown > 0 {
+		p.notice(fmt.Sprintf("ignored %d %s in code, echoing lore's instructions or holding a placeholder (--format json lists them)", shown, plural(shown, "tag", "tags")))
 	}
-	for _, r := range rows {
-		fmt.Fprintf(p.out, "  %-10s %s\n", r[0], r[1])
-	}
-	return nil
 }

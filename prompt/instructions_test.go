@@ -1,0 +1,40 @@
+package prompt
+
+import (
+	"strings"
+	"testing"
+
+	"lore/mdstore"
+	"lore/sigils"
+)
+
+// TestEchoedInstructionsAreNotSigils: an agent that repeats the
+// instructions — as written, or rendered without their backticks, as an
+// agent CLI echoing its prompt shows them — reports nothing, and lore
+// ingest makes nothing of them.
+func TestEchoedInstructionsAreNotSigils(t *testing.T) {
+	text := Instructions(true, true)
+	for name, echo := range map[string]string{"as written": text, "rendered": strings.ReplaceAll(text, "`", "")} {
+		r := sigils.Parse(echo)
+		if !r.Empty() || len(r.Skipped) > 0 || len(r.Overruled) > 0 {
+			t.Errorf("%s: %+v", name, r)
+		}
+		if len(r.Ignored) < len(sigils.Examples) {
+			t.Errorf("%s: only %d tags ignored: %+v", name, len(r.Ignored), r.Ignored)
+		}
+	}
+}
+
+// TestMultiLineNotesStayABlock: a note of several lines keeps its lines
+// and its code fence in the Run Journal, indented into the list item.
+func TestMultiLineNotesStayABlock(t *testing.T) {
+	notes := "Split the write path:\n\n1. plan\n2. commit\n\n```go\nfunc f() {\n\treturn\n}\n```"
+	got := JournalBlock(mdstore.JournalEntry{Iteration: 3, Outcome: "done", Notes: notes})
+	want := "- **Notes**:\n\n  Split the write path:\n\n  1. plan\n  2. commit\n\n  ```go\n  func f() {\n  \treturn\n  }\n  ```\n"
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("got:\n%s", got)
+	}
+	if got := JournalBlock(mdstore.JournalEntry{Iteration: 3, Outcome: "done", Notes: "One line."}); !strings.HasSuffix(got, "- **Notes**: One line.\n") {
+		t.Fatalf("got:\n%s", got)
+	}
+}

@@ -1,0 +1,151 @@
+package sigils
+
+import (
+	"sort"
+	"strings"
+)
+
+// span is a stretch of code in the text: [start, end).
+type span struct {
+	start, end int
+	fenced     bool
+}
+
+// codeSpans finds the code in a Markdown text, in order: fenced code
+// blocks (a line of three or more backticks or tildes, closed by a line
+// of at least as many of the same character), and inline code spans (a
+// run of backticks closed by the next run of the same length, within a
+// paragraph). It follows CommonMark with two leniencies agents need: a
+// fence may be indented any amount (fences in list items), and a fence
+// that is never closed is not code, since an agent that forgot to close
+// one still means the sigils after it.
+func codeSpans(text string) []span {
+	type line struct {
+		start, end int // end excludes the newline
+		fenceChar  byte
+		fenceLen   int
+		closer     bool // only fence characters: it can close a fence
+		blank      bool
+	}
+	var ls []line
+	for start := 0; start <= len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		l := line{start: start, end: end}
+		body := strings.TrimRight(strings.TrimLeft(text[start:end], " \t"), " \t\r")
+		l.blank = body == ""
+		if len(body) >= 3 && (body[0] == '`' || body[0] == '~') {
+			n := 0
+			for n < len(body) && body[n] == body[0] {
+				n++
+			}
+			if n >= 3 && !(body[0] == '`' && strings.IndexByte(body[n:], '`') >= 0) {
+				l.fenceChar, l.fenceLen, l.closer = body[0], n, n == len(body)
+			}
+		}
+		ls = append(ls, l)
+		if end == len(text) {
+			break
+		}
+		start = end + 1
+	}
+	// longestCloser[c][i]: the longest closing line of c at index i or later.
+	var longest [2][]int
+	for k, c := range []byte{'`', '~'} {
+		longest[k] = make([]int, len(ls)+1)
+		for i := len(ls) - 1; i >= 0; i-- {
+			longest[k][i] = longest[k][i+1]
+			if ls[i].closer && ls[i].fenceChar == c {
+				longest[k][i] = max(longest[k][i], ls[i].fenceLen)
+			}
+		}
+	}
+	var spans []span
+	para := -1 // the first line of the paragraph being read
+	flush := func(upTo int) {
+		if para >= 0 {
+			spans = append(spans, inlineSpans(text, ls[para].start, ls[upTo-1].end)...)
+			para = -1
+		}
+	}
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		if l.fenceLen > 0 {
+			k := 0
+			if l.fenceChar == '~' {
+				k = 1
+			}
+			if longest[k][i+1] >= l.fenceLen {
+				flush(i)
+				j := i + 1
+				for !(ls[j].closer && ls[j].fenceChar == l.fenceChar && ls[j].fenceLen >= l.fenceLen) {
+					j++
+				}
+				spans = append(spans, span{start: l.start, end: ls[j].end, fenced: true})
+				i = j
+				continue
+			}
+		}
+		if l.blank {
+			flush(i)
+			continue
+		}
+		if para < 0 {
+			para = i
+		}
+	}
+	flush(len(ls))
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	return spans
+}
+
+// inlineSpans finds the code spans of the paragraph text[from:to]: a run
+// of n backticks opens one, the next run of exactly n closes it; a run
+// that no run closes is literal text. Linear: for each length, the runs
+// of that length are visited in order once.
+func inlineSpans(text string, from, to int) []span {
+	type run struct{ start, n int }
+	var runs []run
+	for i := from; i < to; {
+		if text[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < to && text[j] == '`' {
+			j++
+		}
+		runs = append(runs, run{i, j - i})
+		i = j
+	}
+	if len(runs) < 2 {
+		return nil
+	}
+	byLen := map[int][]int{} // length → indexes of the runs of that length
+	for i, r := range runs {
+		byLen[r.n] = append(byLen[r.n], i)
+	}
+	next := map[int]int{} // length → position in byLen of the next candidate closer
+	var spans []span
+	for i := 0; i < len(runs); {
+		r := runs[i]
+		same := byLen[r.n]
+		k := next[r.n]
+		for k < len(same) && same[k] <= i {
+			k++
+		}
+		next[r.n] = k
+		if k == len(same) {
+			i++ // never closed: literal backticks
+			continue
+		}
+		closer := runs[same[k]]
+		spans = append(spans, span{start: r.start, end: closer.start + closer.n})
+		i = same[k] + 1
+	}
+	return spans
+}
