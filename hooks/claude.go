@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 )
 
 // ClaudeStop is the JSON a Claude Code Stop hook receives on stdin.
@@ -44,6 +46,16 @@ type Turn struct {
 	SessionID string
 	// Model is the model of the turn's last assistant message.
 	Model string
+	// DurationSecs is the time from the message the person typed to the
+	// turn's last assistant message, by their timestamps: 0 when either
+	// has none, or one that is not RFC 3339, or the assistant's is not
+	// the later.
+	DurationSecs float64
+	// Files are the files the turn's Edit, Write, MultiEdit and
+	// NotebookEdit tool uses name, each once, in the order of its first
+	// use, as the transcript writes them (absolute paths, in Claude
+	// Code's). FilesRelativeTo maps them into a repository.
+	Files []string
 }
 
 // transcriptLine is the part of a Claude Code transcript line lore reads.
@@ -52,24 +64,33 @@ type transcriptLine struct {
 	IsSidechain bool   `json:"isSidechain"`
 	IsMeta      bool   `json:"isMeta"`
 	SessionID   string `json:"sessionId"`
+	Timestamp   string `json:"timestamp"`
 	Message     struct {
 		Model   string          `json:"model"`
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 }
 
+// contentBlock is one block of a message's content: text, or a tool use
+// (Input is decoded only for the tools that edit files, so that a block
+// lore does not know cannot hide the text beside it).
 type contentBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
 }
 
 // LastTurn reads a Claude Code transcript (JSON Lines) and returns its
-// last turn. Lines it cannot read (a line being written, another record
-// type) are passed over; subagent (sidechain) and meta messages are not
-// the conversation and are left out.
+// last turn: what the assistant wrote and did since the last message the
+// person typed. Lines it cannot read (a line being written, another
+// record type) are passed over; subagent (sidechain) and meta messages
+// are not the conversation and are left out.
 func LastTurn(r io.Reader) (Turn, error) {
 	var t Turn
 	var texts []string
+	var asked, answered time.Time // the person's message, the last assistant message
+	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	for sc.Scan() {
@@ -86,19 +107,43 @@ func LastTurn(r io.Reader) (Turn, error) {
 				t.Number++
 				texts = nil
 				t.Model = ""
+				t.Files = nil
+				clear(seen)
+				asked, answered = timestamp(line.Timestamp), time.Time{}
 			}
 		case "assistant":
-			texts = append(texts, textBlocks(line.Message.Content)...)
+			text, files := assistantBlocks(line.Message.Content)
+			texts = append(texts, text...)
+			for _, f := range files {
+				if !seen[f] {
+					seen[f] = true
+					t.Files = append(t.Files, f)
+				}
+			}
 			if line.Message.Model != "" {
 				t.Model = line.Message.Model
 			}
+			answered = timestamp(line.Timestamp)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return t, fmt.Errorf("read transcript: %w", err)
 	}
 	t.Text = strings.Join(texts, "\n\n")
+	if !asked.IsZero() && answered.After(asked) {
+		t.DurationSecs = answered.Sub(asked).Seconds()
+	}
 	return t, nil
+}
+
+// timestamp is a transcript line's time; zero when it has none that
+// reads.
+func timestamp(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // personTyped reports whether a user message's content is something the
@@ -120,23 +165,108 @@ func personTyped(content json.RawMessage) bool {
 	return false
 }
 
-func textBlocks(content json.RawMessage) []string {
+// assistantBlocks returns an assistant message's text blocks, trimmed,
+// and the files its tool uses edit (editedFile).
+func assistantBlocks(content json.RawMessage) (texts, files []string) {
 	var s string
 	if json.Unmarshal(content, &s) == nil {
 		if s = strings.TrimSpace(s); s != "" {
-			return []string{s}
+			return []string{s}, nil
 		}
-		return nil
+		return nil, nil
 	}
 	var blocks []contentBlock
 	json.Unmarshal(content, &blocks)
-	var out []string
 	for _, b := range blocks {
-		if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
-			out = append(out, strings.TrimSpace(b.Text))
+		switch b.Type {
+		case "text":
+			if text := strings.TrimSpace(b.Text); text != "" {
+				texts = append(texts, text)
+			}
+		case "tool_use":
+			if f := editedFile(b.Name, b.Input); f != "" {
+				files = append(files, f)
+			}
+		}
+	}
+	return texts, files
+}
+
+// editedFile is the file a tool use edits: input.file_path of Edit,
+// Write and MultiEdit, input.notebook_path (or file_path) of
+// NotebookEdit; "" for any other tool.
+func editedFile(tool string, input json.RawMessage) string {
+	var in struct {
+		FilePath     any `json:"file_path"`
+		NotebookPath any `json:"notebook_path"`
+	}
+	switch tool {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+	default:
+		return ""
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	paths := []any{in.FilePath}
+	if tool == "NotebookEdit" {
+		paths = []any{in.NotebookPath, in.FilePath}
+	}
+	for _, p := range paths {
+		if s, ok := p.(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// FilesRelativeTo returns the turn's files with those inside root (an
+// absolute directory) relative to it, with forward slashes, and the
+// others as written. A file not inside root as written is looked for
+// again with the symbolic links of root and of the file's directory
+// resolved: Claude Code names files under the directory the system
+// resolved (/private/tmp where lore was started in /tmp), or the other
+// way round. Two names of one file come out once.
+func (t Turn) FilesRelativeTo(root string) []string {
+	var out []string
+	seen := map[string]bool{}
+	resolvedRoot := ""
+	for _, f := range t.Files {
+		rel, ok := inside(root, f)
+		if !ok && filepath.IsAbs(f) {
+			if resolvedRoot == "" {
+				if resolvedRoot, _ = filepath.EvalSymlinks(root); resolvedRoot == "" {
+					resolvedRoot = root
+				}
+			}
+			resolved := f
+			if dir, err := filepath.EvalSymlinks(filepath.Dir(f)); err == nil {
+				resolved = filepath.Join(dir, filepath.Base(f))
+			}
+			rel, ok = inside(resolvedRoot, resolved)
+		}
+		if !ok {
+			rel = f
+		}
+		if !seen[rel] {
+			seen[rel] = true
+			out = append(out, rel)
 		}
 	}
 	return out
+}
+
+// inside returns file relative to root, with forward slashes, when file
+// is an absolute path below root.
+func inside(root, file string) (string, bool) {
+	if !filepath.IsAbs(file) || !filepath.IsAbs(root) {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // RunID names the run of a Claude Code session: "claude-" and the first
@@ -168,10 +298,22 @@ type ClaudeSessionStart struct {
 	Source string `json:"source"`
 }
 
-// ReadClaudeSessionStart decodes a SessionStart hook payload.
+// ErrNoPayload is ReadClaudeSessionStart's answer to empty input: a
+// SessionStart hook run with nothing on stdin.
+var ErrNoPayload = errors.New("no hook payload on stdin")
+
+// ReadClaudeSessionStart decodes a SessionStart hook payload. Empty input
+// (or only white space) is ErrNoPayload.
 func ReadClaudeSessionStart(r io.Reader) (ClaudeSessionStart, error) {
 	var p ClaudeSessionStart
-	if err := json.NewDecoder(r).Decode(&p); err != nil {
+	data, err := io.ReadAll(r)
+	switch {
+	case err != nil:
+		return p, fmt.Errorf("read the SessionStart hook payload: %w", err)
+	case len(bytes.TrimSpace(data)) == 0:
+		return p, ErrNoPayload
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
 		return p, fmt.Errorf("the SessionStart hook payload is not JSON: %w", err)
 	}
 	return p, nil

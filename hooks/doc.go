@@ -52,5 +52,9 @@
 // object, or an event that is not a list, is refused, as is a file that
 // is not JSON. The Stop hook's payload and the session transcript are
 // read back so that `lore ingest --hook claude` records the agent's last
-// turn.
+// turn (LastTurn): its text, its model, how long it took (the timestamps
+// of the message the person typed and of the last answer) and the files
+// its Edit, Write, MultiEdit and NotebookEdit tool uses name
+// (FilesRelativeTo makes them the repository's). The SessionStart
+// payload only names the session: prime does without it.
 package hooks
