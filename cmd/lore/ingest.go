@@ -13,14 +13,16 @@ import (
 )
 
 type ingestOptions struct {
-	source     string // a file, "-" for stdin, or "" with transcript or hook
-	transcript string
-	hook       string
-	format     string
-	in         mdstore.IngestInput
-	setRun     bool
-	setIter    bool
-	setModel   bool
+	source      string // a file, "-" for stdin, or "" with transcript or hook
+	transcript  string
+	hook        string
+	format      string
+	in          mdstore.IngestInput
+	setRun      bool
+	setIter     bool
+	setModel    bool
+	setDuration bool
+	setFiles    bool
 }
 
 func ingestCommand(e *env) *cli.Command {
@@ -37,9 +39,9 @@ func ingestCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "task", Usage: "task id (default: the one in <task-done> or <task-failed>)"},
 			&cli.StringFlag{Name: "feature", Usage: "feature id"},
 			&cli.StringFlag{Name: "model", Usage: "model used (default with a transcript: the one it names)"},
-			&cli.Float64Flag{Name: "duration", Usage: "wall-clock seconds"},
+			&cli.Float64Flag{Name: "duration", Usage: "wall-clock seconds", DefaultText: "0; with a transcript, the turn's"},
 			&cli.Float64Flag{Name: "cost", Usage: "cost in USD"},
-			&cli.StringFlag{Name: "files", Usage: "comma-separated files modified"},
+			&cli.StringFlag{Name: "files", Usage: "comma-separated files modified (default with a transcript: the files the turn edited)"},
 			&cli.StringFlag{Name: "transcript", Usage: "a Claude Code session transcript (JSON Lines)"},
 			&cli.StringFlag{Name: "hook", Usage: "read a hook payload on stdin: claude"},
 			formatFlag("table", formats...),
@@ -50,6 +52,7 @@ func ingestCommand(e *env) *cli.Command {
 				in: mdstore.IngestInput{RunID: c.String("run"), Iteration: c.Int("iteration"), TaskID: c.String("task"), FeatureID: c.String("feature"),
 					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files"))},
 				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setModel: c.IsSet("model"),
+				setDuration: c.IsSet("duration"), setFiles: c.IsSet("files"),
 			}
 			if err := checkIngestOptions(c, opts); err != nil {
 				if opts.hook != "" {
@@ -106,13 +109,14 @@ func runIngestHook(e *env, g globals, opts ingestOptions) error {
 
 func runIngest(e *env, g globals, opts ingestOptions) error {
 	in := opts.in
+	var turn hooks.Turn
 	switch {
 	case opts.transcript != "":
 		f, err := os.Open(e.abs(opts.transcript))
 		if err != nil {
 			return fmt.Errorf("read transcript: %w", err)
 		}
-		turn, err := hooks.LastTurn(f)
+		turn, err = hooks.LastTurn(f)
 		f.Close()
 		if err != nil {
 			return err
@@ -131,6 +135,9 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		if !opts.setModel {
 			in.Model = turn.Model
 		}
+		if !opts.setDuration {
+			in.DurationSecs = turn.DurationSecs
+		}
 	case opts.source == "-":
 		data, err := io.ReadAll(e.stdin)
 		if err != nil {
@@ -147,6 +154,9 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
+	}
+	if opts.transcript != "" && !opts.setFiles {
+		in.Files = turn.FilesRelativeTo(s.Root())
 	}
 	p := g.printer(e)
 	res, wr, err := s.Ingest(in)

@@ -63,6 +63,15 @@ func TestScripts(t *testing.T) {
 				}
 				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
 			},
+			// expand FROM TO writes file FROM to TO with $NAME and ${NAME}
+			// replaced by the variables' values: a fixture that names
+			// files by their absolute path.
+			"expand": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: expand FROM TO")
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(os.Expand(ts.ReadFile(args[0]), ts.Getenv)), 0o644))
+			},
 		},
 	})
 }

@@ -125,7 +125,7 @@ func TestFlagsToOptions(t *testing.T) {
 
 		{args: []string{"ingest", "out.txt", "--run", "r1", "--iteration", "2", "--task", "T-1", "--feature", "F", "--model", "sonnet",
 			"--duration", "12.5", "--cost", "0.25", "--files", "a.go,b.go", "--format", "json"},
-			want: ingestOptions{source: "out.txt", format: "json", setRun: true, setIter: true, setModel: true,
+			want: ingestOptions{source: "out.txt", format: "json", setRun: true, setIter: true, setModel: true, setDuration: true, setFiles: true,
 				in: mdstore.IngestInput{RunID: "r1", Iteration: 2, TaskID: "T-1", FeatureID: "F", Model: "sonnet",
 					DurationSecs: 12.5, CostUSD: 0.25, Files: []string{"a.go", "b.go"}}}},
 		{args: []string{"ingest", "--transcript", "t.jsonl"}, want: ingestOptions{transcript: "t.jsonl", format: "table"}},
