@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -171,12 +172,14 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 
 // runPrimeHook is prime as a Claude Code SessionStart hook: the payload
 // on stdin gives the project directory and the session, whose run lore
-// ingest --hook claude records the session's iterations under. It reports
-// a failure itself, with exit status 1 (hookExit).
+// ingest --hook claude records the session's iterations under. Without a
+// payload it primes the current directory, and says so on stderr when
+// there was one it could not read: the context matters more than the
+// session. It reports a failure itself, with exit status 1 (hookExit).
 func runPrimeHook(e *env, g globals, opts primeOptions) error {
 	payload, err := hooks.ReadClaudeSessionStart(e.stdin)
-	if err != nil {
-		return hookExit(e, err)
+	if err != nil && !errors.Is(err, hooks.ErrNoPayload) {
+		g.printer(e).notice(err.Error() + "; priming the current directory with no session")
 	}
 	if g.root == "" && payload.Cwd != "" {
 		g.root = payload.Cwd
