@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -38,6 +39,10 @@ type Config struct {
 	// "budgets" block sets. Total is left to the caller (memories.budget,
 	// or a flag).
 	Budgets Budgets
+	// Models are the models the orchestrator can run, cheapest first: the
+	// names a <next-model> may give (ModelFamily) and the ones the
+	// strategies choose among. DefaultModels without a "models" setting.
+	Models []string
 	// Warnings are problems that did not stop lore, such as unknown keys.
 	Warnings []Warning
 }
@@ -131,7 +136,7 @@ func DefaultBudgets() Budgets {
 // DefaultConfig is the configuration without a config.yaml.
 func DefaultConfig() Config {
 	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second, Learn: true,
-		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets()}
+		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels()}
 }
 
 // loadConfig reads the config file at path (relPath names it in messages).
@@ -249,10 +254,55 @@ func (r *configReader) top(key string, value *yaml.Node, bad func(string, ...any
 		err = r.mapping(value, "memories.", bad, r.memories)
 	case "budgets":
 		err = r.mapping(value, "budgets.", bad, r.budgets)
+	case "models":
+		err = r.models(value, bad)
 	default:
 		return false, nil
 	}
 	return true, err
+}
+
+// models reads the "models" setting: a list of names, cheapest first
+// ([haiku, sonnet, opus], one per line, or "haiku, sonnet, opus"); no
+// value keeps the default.
+func (r *configReader) models(value *yaml.Node, bad func(string, ...any) error) error {
+	var names []string
+	switch {
+	case value.Kind == yaml.ScalarNode && value.Tag == "!!null":
+		return nil
+	case value.Kind == yaml.ScalarNode:
+		names = strings.Split(value.Value, ",")
+	case value.Kind == yaml.SequenceNode:
+		for _, item := range value.Content {
+			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" {
+				return bad("must be a list of model names, cheapest first (line %d is not a name)", item.Line)
+			}
+			names = append(names, item.Value)
+		}
+	default:
+		return bad("must be a list of model names, cheapest first, such as [haiku, sonnet, opus]")
+	}
+	models := make([]string, 0, len(names))
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "":
+			return bad("must be a list of model names, cheapest first (got an empty name)")
+		case strings.ContainsFunc(n, unicode.IsSpace):
+			return bad("a model name has no spaces (got %q)", n)
+		}
+		for _, m := range models {
+			if strings.EqualFold(m, n) {
+				return bad("names %q twice", n)
+			}
+		}
+		models = append(models, n)
+	}
+	if len(models) == 0 {
+		return bad("must name at least one model")
+	}
+	r.cfg.Models = models
+	return nil
 }
 
 func (r *configReader) memories(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {

@@ -137,6 +137,39 @@ budgets:
 	}
 }
 
+func TestModelsConfig(t *testing.T) {
+	for content, want := range map[string][]string{
+		"":                                     {"haiku", "sonnet", "opus"},
+		"models:\n":                            {"haiku", "sonnet", "opus"},
+		"models: [gpt-4o-mini, gpt-4o]\n":      {"gpt-4o-mini", "gpt-4o"},
+		"models:\n  - small\n  - Large\n":      {"small", "Large"},
+		"models: haiku, sonnet ,opus\n":        {"haiku", "sonnet", "opus"},
+		"models: opus\n":                       {"opus"},
+		"models: [\"claude-sonnet-4-5\", 4]\n": {"claude-sonnet-4-5", "4"},
+	} {
+		c, err := parseConfig([]byte(content), ConfigPath)
+		if err != nil || !reflect.DeepEqual(c.Models, want) || len(c.Warnings) != 0 {
+			t.Errorf("%q: models %q, warnings %v, err %v; want %q", content, c.Models, c.Warnings, err, want)
+		}
+	}
+	for content, want := range map[string]string{
+		"models: []\n":                     `.agent/config.yaml:1: models: must name at least one model`,
+		"models: \"\"\n":                   `.agent/config.yaml:1: models: must be a list of model names, cheapest first (got an empty name)`,
+		"models: haiku,,opus\n":            `.agent/config.yaml:1: models: must be a list of model names, cheapest first (got an empty name)`,
+		"models: [haiku, \"\"]\n":          `.agent/config.yaml:1: models: must be a list of model names, cheapest first (got an empty name)`,
+		"models:\n  - haiku\n  -\n":        `.agent/config.yaml:2: models: must be a list of model names, cheapest first (line 3 is not a name)`,
+		"models: [haiku, [sonnet]]\n":      `.agent/config.yaml:1: models: must be a list of model names, cheapest first (line 1 is not a name)`,
+		"models: {haiku: 1}\n":             `.agent/config.yaml:1: models: must be a list of model names, cheapest first, such as [haiku, sonnet, opus]`,
+		"models: [haiku, sonnet, Haiku]\n": `.agent/config.yaml:1: models: names "Haiku" twice`,
+		"models: [claude sonnet]\n":        `.agent/config.yaml:1: models: a model name has no spaces (got "claude sonnet")`,
+	} {
+		_, err := parseConfig([]byte(content), ConfigPath)
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: err = %v, want %q", content, err, want)
+		}
+	}
+}
+
 // Each share of Budgets is named alike in config.yaml's budgets block and
 // in prime's JSON, and every share but the total has a key.
 func TestBudgetKeysNameEveryShare(t *testing.T) {

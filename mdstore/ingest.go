@@ -276,11 +276,19 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the <journal> note is %d characters: kept the first %d", n, MaxJournalNotes))
 	}
 	e, err := e.normalize(check)
-	if err == nil && otherTask { // quoting the task as recorded: a secret in it is redacted
+	if err != nil {
+		return e, err
+	}
+	// After the secret check, so that a warning cannot show a secret.
+	var warning string
+	if e.NextModel, warning = s.checkNextModel(e.NextModel); warning != "" {
+		out.Warnings = append(out.Warnings, warning)
+	}
+	if otherTask { // quoting the task as recorded: a secret in it is redacted
 		out.Warnings = append(out.Warnings, fmt.Sprintf("<%s> at line %d names task %s; recorded under --task %s",
 			sig.Task.Sigil(), sig.Task.Line, quote(sig.Task.ID), quote(e.TaskID)))
 	}
-	return e, err
+	return e, nil
 }
 
 // quote shows a value from the agent or the orchestrator in a warning:

@@ -167,3 +167,32 @@ func TestIngestAgainWithoutIteration(t *testing.T) {
 		t.Fatalf("the first output after another: iteration %d", third.Journal.Iteration)
 	}
 }
+
+// A <next-model> that is none of config.yaml's models is a warning and is
+// not recorded, so no strategy recommends it; a full model id of one is
+// recorded as written.
+func TestIngestChecksNextModel(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	res, _, err := s.Ingest(IngestInput{Output: "<next-model>gpt-5</next-model>\n<task-done>t-1</task-done>", RunID: "run-1", Iteration: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<next-model> "gpt-5" is not one of the models in .agent/config.yaml (haiku, sonnet, opus): not recorded`
+	if res.Journal.NextModel != "" || len(res.Warnings) != 1 || res.Warnings[0] != want || res.Journal.Outcome != "done" {
+		t.Fatalf("next model %q, warnings %q", res.Journal.NextModel, res.Warnings)
+	}
+	if got := git("show", "HEAD:"+res.Journal.Path); strings.Contains(got, "next_model") {
+		t.Fatalf("recorded:\n%s", got)
+	}
+	res, _, err = s.Ingest(IngestInput{Output: "<next-model>claude-opus-4-1</next-model>\n<task-done>t-1</task-done>", RunID: "run-1", Iteration: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Journal.NextModel != "claude-opus-4-1" || len(res.Warnings) != 0 {
+		t.Fatalf("next model %q, warnings %q", res.Journal.NextModel, res.Warnings)
+	}
+	if got := git("show", "HEAD:"+res.Journal.Path); !strings.Contains(got, `next_model: "claude-opus-4-1"`) {
+		t.Fatalf("not recorded as written:\n%s", got)
+	}
+}
