@@ -16,7 +16,7 @@ type TaskStats struct {
 	LastSuccessAt       string `json:"last_success_at,omitempty"`
 	Stuck               bool   `json:"stuck"`
 	Difficulty          string `json:"difficulty,omitempty"`     // the latest estimate
-	SucceededWith       string `json:"succeeded_with,omitempty"` // the model of the latest success
+	SucceededWith       string `json:"succeeded_with,omitempty"` // the model of the latest success, as its family
 	LastOutcome         string `json:"last_outcome,omitempty"`
 }
 
@@ -29,7 +29,9 @@ func FailedOutcome(outcome string) bool {
 
 // TaskFigures computes the figures of every task in the journal, in the
 // order the attempts happened (creation time, then run and iteration).
-func TaskFigures(entries []mdstore.JournalEntry) map[string]TaskStats {
+// A model is counted as its family among models (config.yaml's; nil: the
+// default ones), or as written when it is none of them.
+func TaskFigures(entries []mdstore.JournalEntry, models []string) map[string]TaskStats {
 	ordered := append([]mdstore.JournalEntry(nil), entries...)
 	mdstore.SortChronological(ordered)
 	stats := map[string]TaskStats{}
@@ -46,7 +48,7 @@ func TaskFigures(entries []mdstore.JournalEntry) map[string]TaskStats {
 		case e.Outcome == "done":
 			s.ConsecutiveFailures = 0
 			s.LastSuccessAt = e.CreatedAt
-			s.SucceededWith = e.Model
+			s.SucceededWith, _ = family(e.Model, models)
 		case FailedOutcome(e.Outcome):
 			s.ConsecutiveFailures++
 		}

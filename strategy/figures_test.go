@@ -20,7 +20,7 @@ func TestTaskFigures(t *testing.T) {
 		{RunID: "r2", Iteration: 2, TaskID: "t-b", Outcome: "done", Model: "sonnet", CreatedAt: at(7)},
 		{RunID: "r2", Iteration: 3, Outcome: "blocked", CreatedAt: at(8)}, // no task: not counted
 	}
-	got := TaskFigures(entries)
+	got := TaskFigures(entries, nil)
 	want := map[string]TaskStats{
 		"t-a": {TaskID: "t-a", Attempts: 4, ConsecutiveFailures: 3, LastAttemptAt: at(4), Stuck: true, Difficulty: "hard", LastOutcome: "retried"},
 		"t-b": {TaskID: "t-b", Attempts: 3, ConsecutiveFailures: 0, LastAttemptAt: at(7), LastSuccessAt: at(7), SucceededWith: "sonnet", LastOutcome: "done"},

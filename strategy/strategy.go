@@ -1,6 +1,21 @@
 // Package strategy is the loop intelligence of seed 002, derived from the
 // journal instead of stored: how a task and the run are doing (Status)
 // and which model the next iteration should use, and why (Select).
+//
+// # Models
+//
+// The strategies choose among the models the orchestrator has:
+// config.yaml's "models", cheapest first (mdstore.Config.Models; haiku,
+// sonnet, opus by default). Seed 002 speaks of three tiers, which map
+// onto that list by position (TiersOf): haiku is the cheapest, the first;
+// opus the strongest, the last; sonnet the middle one, the one at half
+// the list's length. So [gpt-4o-mini, gpt-4o] has gpt-4o-mini as the
+// cheapest and gpt-4o as both the middle and the strongest, and a list of
+// one model always chooses it. A model read from the journal — an
+// iteration's model, the agent's <next-model> — counts as its family
+// (mdstore.ModelFamily: claude-sonnet-4-5-20250929 is sonnet); a hint
+// that is none of the configured models is ignored, so Select never
+// recommends a model the orchestrator does not have.
 package strategy
 
 import (
@@ -34,7 +49,8 @@ func ParseKind(s string) (Kind, error) {
 	return "", fmt.Errorf("unknown strategy %q (want cost-optimized, escalate or fixed)", s)
 }
 
-// Models, cheapest first.
+// The default models, cheapest first (mdstore.DefaultModels): the tiers
+// seed 002's strategies are written in.
 const (
 	Haiku  = "haiku"
 	Sonnet = "sonnet"
@@ -99,43 +115,73 @@ func RunOf(entries []mdstore.JournalEntry, id string) Run {
 	return r
 }
 
+// Tiers are the three models the strategies speak of, taken from a list
+// of models, cheapest first.
+type Tiers struct {
+	Cheapest  string // haiku's place
+	Middle    string // sonnet's place
+	Strongest string // opus's place
+}
+
+// TiersOf maps the tiers onto models, cheapest first (nil or empty: the
+// default models): the cheapest is the first, the strongest the last,
+// the middle one the one at len(models)/2.
+func TiersOf(models []string) Tiers {
+	if len(models) == 0 {
+		models = mdstore.DefaultModels()
+	}
+	return Tiers{Cheapest: models[0], Middle: models[len(models)/2], Strongest: models[len(models)-1]}
+}
+
+// family is the configured model that name is (mdstore.ModelFamily);
+// a name that is none of them is returned as written, with ok false.
+func family(name string, models []string) (string, bool) {
+	if len(models) == 0 {
+		models = mdstore.DefaultModels()
+	}
+	if f, ok := mdstore.ModelFamily(name, models); ok {
+		return f, true
+	}
+	return name, false
+}
+
 // Choice is a model and the reason it was chosen, in seed 002's words.
 type Choice struct {
 	Model  string `json:"model"`
 	Reason string `json:"reason"`
 }
 
-// Select picks the model for the next attempt at a task. A hint (the
-// agent's <next-model>, or one given by the orchestrator) wins; fixed is
-// the model of the Fixed strategy (sonnet when "").
-func Select(k Kind, task TaskStats, run Run, hint, fixed string) Choice {
-	if hint != "" {
-		return Choice{hint, "hinted by previous iteration"}
+// Select picks the model for the next attempt at a task among models
+// (config.yaml's, cheapest first; nil: the default ones). A hint (the
+// agent's <next-model>, or one given by the orchestrator) that is one of
+// them wins, as its family; one that is not is ignored. Otherwise the
+// strategy chooses a tier (TiersOf); Fixed is always the middle one.
+func Select(k Kind, task TaskStats, run Run, hint string, models []string) Choice {
+	if m, ok := family(hint, models); ok {
+		return Choice{m, "hinted by previous iteration"}
 	}
+	tiers := TiersOf(models)
 	failures := task.ConsecutiveFailures
 	switch k {
 	case Escalate:
 		switch {
 		case failures == 0:
-			return Choice{Haiku, "default, escalate strategy"}
+			return Choice{tiers.Cheapest, "default, escalate strategy"}
 		case failures == 1:
-			return Choice{Sonnet, "escalated after 1 failure"}
+			return Choice{tiers.Middle, "escalated after 1 failure"}
 		default:
-			return Choice{Opus, fmt.Sprintf("escalated after %d failures", failures)}
+			return Choice{tiers.Strongest, fmt.Sprintf("escalated after %d failures", failures)}
 		}
 	case Fixed:
-		if fixed == "" {
-			fixed = Sonnet
-		}
-		return Choice{fixed, "fixed strategy"}
+		return Choice{tiers.Middle, "fixed strategy"}
 	}
 	switch {
 	case failures >= EscalateAfter:
-		return Choice{Opus, fmt.Sprintf("escalated after %d consecutive failures", failures)}
+		return Choice{tiers.Strongest, fmt.Sprintf("escalated after %d consecutive failures", failures)}
 	case failures == 0 && run.Total > 0 && run.Failures == 0 && float64(run.Successes)/float64(run.Total) > CheapAbove:
-		return Choice{Haiku, fmt.Sprintf("recent success rate %d%% with no failures, cost-optimized strategy", run.SuccessPercent())}
+		return Choice{tiers.Cheapest, fmt.Sprintf("recent success rate %d%% with no failures, cost-optimized strategy", run.SuccessPercent())}
 	}
-	return Choice{Sonnet, "default, cost-optimized strategy"}
+	return Choice{tiers.Middle, "default, cost-optimized strategy"}
 }
 
 // Status is the Loop Status of seed 002: where the loop is, how the task
@@ -159,6 +205,9 @@ type Input struct {
 	Strategy  Kind   // "" is CostOptimized
 	Hint      string // a model asked for by the orchestrator
 	Model     string // the model the orchestrator will use ("" to choose)
+	// Models are the models to choose among, cheapest first:
+	// config.yaml's (mdstore.Config.Models); nil means the default ones.
+	Models []string
 }
 
 // Compute derives the loop status from the journal.
@@ -166,7 +215,7 @@ func Compute(entries []mdstore.JournalEntry, in Input) Status {
 	st := Status{Limit: in.Limit, Run: RunOf(entries, in.Run)}
 	attempts := Attempts(entries, in.TaskID)
 	if in.TaskID != "" {
-		st.Task = TaskFigures(attempts)[in.TaskID]
+		st.Task = TaskFigures(attempts, in.Models)[in.TaskID]
 		st.Task.TaskID = in.TaskID
 	}
 	st.Attempt = st.Task.Attempts + 1
@@ -177,14 +226,16 @@ func Compute(entries []mdstore.JournalEntry, in Input) Status {
 	}
 	hint := in.Hint
 	if hint == "" && len(attempts) > 0 {
-		// The agent's <next-model> in the task's last attempt.
+		// The agent's <next-model> in the task's last attempt; Select
+		// ignores one that is not a configured model (an entry from
+		// before the check, or a name config.yaml no longer lists).
 		hint = attempts[len(attempts)-1].NextModel
 	}
 	switch {
 	case in.Model != "":
 		st.Model = Choice{in.Model, "chosen by the orchestrator"}
 	default:
-		st.Model = Select(in.Strategy, st.Task, st.Run, hint, "")
+		st.Model = Select(in.Strategy, st.Task, st.Run, hint, in.Models)
 	}
 	return st
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -63,9 +64,14 @@ func modelCommand(e *env) *cli.Command {
 		UsageText: "lore model --task ID [--strategy cost-optimized|escalate|fixed] [--hint MODEL] [--format text|json]\n\n" +
 			"cost-optimized: sonnet; opus after 2 consecutive failures; haiku when the run's recent\n" +
 			"success rate is over 80% with no failures. escalate: haiku, sonnet after 1 failure, opus after 2.\n" +
-			"A hint (or the agent's <next-model> in the last iteration) wins.",
+			"fixed: sonnet. A hint (or the agent's <next-model> in the last iteration) wins.\n\n" +
+			"lore chooses only among the models in .agent/config.yaml (models:, cheapest first; default\n" +
+			"haiku, sonnet, opus). With another list, haiku stands for the first, opus for the last and\n" +
+			"sonnet for the one in the middle (at half the list's length): with [gpt-4o-mini, gpt-4o],\n" +
+			"gpt-4o-mini, then gpt-4o. A hint counts as the model it names (claude-opus-4-1 is opus); a\n" +
+			"<next-model> that is none of them is ignored, a --hint that is none of them an error.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "hint", Usage: "a model asked for: it wins"},
+			&cli.StringFlag{Name: "hint", Usage: "a model asked for, one of config.yaml's models: it wins"},
 			formatFlag("text", formats...),
 		}, taskFlags...),
 		Action: func(c *cli.Context) error {
@@ -95,6 +101,11 @@ func runModel(e *env, g globals, opts modelOptions) error {
 	if err != nil {
 		return err
 	}
+	if h := opts.loop.Hint; h != "" {
+		if _, ok := mdstore.ModelFamily(h, s.Config().Models); !ok {
+			return usagef("--hint %q is not one of the models in %s (%s)", h, mdstore.ConfigPath, strings.Join(s.Config().Models, ", "))
+		}
+	}
 	p := g.printer(e)
 	_, st, _, err := loadLoop(s, p, opts.loop)
 	if err != nil {
@@ -107,8 +118,8 @@ func runModel(e *env, g globals, opts modelOptions) error {
 	return nil
 }
 
-// loadLoop reads the journal and computes the loop status; the run
-// defaults to the current one.
+// loadLoop reads the journal and computes the loop status among
+// config.yaml's models; the run defaults to the current one.
 func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]mdstore.JournalEntry, strategy.Status, strategy.Input, error) {
 	journal, warnings, err := s.Journal()
 	p.warnings(warnings)
@@ -118,5 +129,6 @@ func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]mdstore.Journa
 	if in.Run == "" {
 		in.Run, _ = s.CurrentRun()
 	}
+	in.Models = s.Config().Models
 	return journal, strategy.Compute(journal, in), in, nil
 }

@@ -137,6 +137,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if opts.loop.Run == "" {
 		opts.loop.Run, _ = s.CurrentRun()
 	}
+	opts.loop.Models = cfg.Models
 	in.Loop = strategy.Compute(in.Journal, opts.loop)
 	in.Task.Run = opts.loop.Run
 	in.Relevance = <-relevance
