@@ -8,17 +8,22 @@ import (
 
 // Instructions is the fixed block that teaches an agent to use lore (seed
 // 001's skill, with lore's commands) and the sigils lore ingest reads (seeds
-// 000 and 002). It is outside the budget. Without learn, the parts on
-// writing new memory are left out and only reading remains; without
-// memories (memories.inject: none), so is lore add.
-func Instructions(learn, memories bool) string {
+// 000 and 002), naming the models <next-model> accepts (config.yaml's
+// models; nil for the default ones). It is outside the budget. Without
+// learn, the parts on writing new memory are left out and only reading
+// remains; without memories (memories.inject: none), so is lore add.
+func Instructions(learn, memories bool, models []string) string {
+	if len(models) == 0 {
+		models = mdstore.DefaultModels()
+	}
+	sigils := strings.Replace(instructionsSigils, "{models}", strings.Join(models, ", "), 1)
 	switch {
 	case !learn:
 		return instructionsHead + instructionsRead
 	case !memories:
-		return instructionsHead + instructionsRead + instructionsSigils
+		return instructionsHead + instructionsRead + sigils
 	}
-	return instructionsHead + instructionsRead + instructionsWrite + instructionsSigils
+	return instructionsHead + instructionsRead + instructionsWrite + sigils
 }
 
 const instructionsHead = `## Using Project Memory
@@ -70,7 +75,7 @@ End your output with these tags; lore records them for the next iteration:
   what_tried, why_failed (both required), error_category, relevant_files, stack_trace.
 - ` + "`<retry-suggestion>what the next attempt should do</retry-suggestion>`" + `.
 - ` + "`<difficulty-estimate>trivial|easy|moderate|hard|blocked</difficulty-estimate>`" + `.
-- ` + "`<next-model>MODEL</next-model>`" + `: the model the next iteration should use.
+- ` + "`<next-model>MODEL</next-model>`" + `: the model the next iteration should use ({models}).
 
 Tags inside code (backticks, fenced blocks) and these examples themselves are not read.
 `

@@ -13,7 +13,7 @@ import (
 // agent CLI echoing its prompt shows them — reports nothing, and lore
 // ingest makes nothing of them.
 func TestEchoedInstructionsAreNotSigils(t *testing.T) {
-	text := Instructions(true, true)
+	text := Instructions(true, true, nil)
 	for name, echo := range map[string]string{"as written": text, "rendered": strings.ReplaceAll(text, "`", "")} {
 		r := sigils.Parse(echo)
 		if !r.Empty() || len(r.Skipped) > 0 || len(r.Overruled) > 0 {

@@ -67,6 +67,9 @@ type Options struct {
 	// MemoriesOff leaves memories out of the instructions (config.yaml's
 	// memories.inject: none); the caller leaves them out of Input.
 	MemoriesOff bool
+	// Models are the models the instructions offer for <next-model>
+	// (config.yaml's models; nil for the default ones).
+	Models []string
 }
 
 // Section is one part of a prime.
@@ -168,7 +171,7 @@ func Prime(in Input, opts Options) Context {
 		ctx.Omitted = "_Left out to stay within the budget: " + strings.Join(left, ", ") + ". `lore search` finds them._"
 	}
 	if opts.Instructions {
-		ctx.Sections = append(ctx.Sections, Section{Name: SectionInstructions, Markdown: Instructions(opts.Learn, !opts.MemoriesOff), Shown: 1})
+		ctx.Sections = append(ctx.Sections, Section{Name: SectionInstructions, Markdown: Instructions(opts.Learn, !opts.MemoriesOff, opts.Models), Shown: 1})
 	}
 	return ctx
 }

@@ -149,7 +149,8 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	popts := prompt.Options{Budgets: budgets,
 		Instructions: !opts.noInstructions && cfg.Memories.SkillInjection,
 		Learn:        !opts.noLearn && cfg.Learn,
-		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone}
+		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone,
+		Models:       cfg.Models}
 	if opts.hook == "claude" {
 		out, ctx := claudeHookOutput(in, popts)
 		recordUse(e, s, p, ctx)
