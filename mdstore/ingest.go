@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -104,6 +105,11 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 			return nil, nil, err
 		}
 		entry = &e
+	} else {
+		for name, line := range sig.Lines { // what only an iteration records
+			out.skip(name, line, "no task sigil, so no iteration to record it in")
+		}
+		sort.SliceStable(out.Skipped, func(i, j int) bool { return out.Skipped[i].Line < out.Skipped[j].Line })
 	}
 
 	// Sigils that do not make a valid entry are reported, not fatal.

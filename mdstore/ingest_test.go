@@ -196,3 +196,27 @@ func TestIngestChecksNextModel(t *testing.T) {
 		t.Fatalf("not recorded as written:\n%s", got)
 	}
 }
+
+// TestOutcomeOnly: without a task sigil, an ingest that records only
+// outcomes (a Claude Code Stop hook) keeps the knowledge and learnings,
+// reports what only an iteration could hold, and with no sigil at all
+// records nothing.
+func TestOutcomeOnly(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	count := git("rev-list", "--count", "HEAD")
+	res, wr, err := s.Ingest(IngestInput{Output: "Just answering a question about `<task-done>`.", RunID: "claude-1", Iteration: 4, OutcomeOnly: true})
+	if err != nil || res.Journal != nil || wr.Commit != "" || git("rev-list", "--count", "HEAD") != count {
+		t.Fatalf("%+v %+v %v", res, wr, err)
+	}
+	res, wr, err = s.Ingest(IngestInput{Output: "<journal>notes</journal>\n<learning category=\"pitfall\" tags=\"x\">A learning worth keeping across tasks.</learning>", RunID: "claude-1", Iteration: 5, OutcomeOnly: true})
+	if err != nil || res.Journal != nil || wr.Commit == "" || len(res.Learnings) != 1 {
+		t.Fatalf("%+v %+v %v", res, wr, err)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Sigil != "journal" || res.Skipped[0].Line != 1 {
+		t.Fatalf("skipped %+v", res.Skipped)
+	}
+	if got := git("show", "--stat", "--format=%s", "HEAD"); strings.Contains(got, "journal/") || !strings.Contains(got, "ingest knowledge and learnings") {
+		t.Fatalf("HEAD:\n%s", got)
+	}
+}
