@@ -16,9 +16,9 @@ type span struct {
 // of at least as many of the same character), and inline code spans (a
 // run of backticks closed by the next run of the same length, within a
 // paragraph). It follows CommonMark with two leniencies agents need: a
-// fence may be indented any amount (fences in list items), and a fence
-// that is never closed is not code, since an agent that forgot to close
-// one still means the sigils after it.
+// fence may be indented any amount (fences in list items) or quoted
+// ("> ```"), and a fence that is never closed is not code, since an
+// agent that forgot to close one still means the sigils after it.
 func codeSpans(text string) []span {
 	type line struct {
 		start, end int // end excludes the newline
@@ -36,7 +36,7 @@ func codeSpans(text string) []span {
 			end += start
 		}
 		l := line{start: start, end: end}
-		body := strings.TrimRight(strings.TrimLeft(text[start:end], " \t"), " \t\r")
+		body := strings.TrimRight(strings.TrimLeft(text[start:end], " \t>"), " \t\r") // a quote's '>' too
 		l.blank = body == ""
 		if len(body) >= 3 && (body[0] == '`' || body[0] == '~') {
 			n := 0

@@ -41,6 +41,7 @@ func TestSimpleSigils(t *testing.T) {
 		{"task-done after inline code", "`x` <task-done>t-1</task-done>", func(r Result) string { return r.Task.ID }, "t-1"},
 		{"task-done with a stray backtick before", "it's a ` mistake\n\n<task-done>t-1</task-done> and `x`", func(r Result) string { return r.Task.ID }, "t-1"},
 		{"task-done in a fence", "```\n<task-done>t-1</task-done>\n```", func(r Result) string { return r.Task.ID }, ""},
+		{"task-done in a quoted fence", "> ```\n> <task-done>t-1</task-done>\n> ```", func(r Result) string { return r.Task.ID }, ""},
 		{"task-done after an unclosed fence", "```\nsome code\n<task-done>t-1</task-done>", func(r Result) string { return r.Task.ID }, "t-1"},
 		{"closing tag in code", "<journal>we read `</journal>` tags</journal>", func(r Result) string { return r.Journal }, "we read `</journal>` tags"},
 		{"difficulty first valid", "<difficulty-estimate>nope</difficulty-estimate> <difficulty-estimate>easy</difficulty-estimate>", func(r Result) string { return r.Difficulty }, "easy"},
