@@ -75,10 +75,7 @@ func (s *Store) checkNextModel(name string) (recorded, warning string) {
 	if name == "" {
 		return "", ""
 	}
-	models := s.config.Models
-	if len(models) == 0 {
-		models = DefaultModels()
-	}
+	models := s.models()
 	if _, ok := ModelFamily(name, models); ok {
 		return name, ""
 	}
@@ -93,4 +90,12 @@ func shorten(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// models are the models config.yaml lists, or the default ones.
+func (s *Store) models() []string {
+	if len(s.config.Models) == 0 {
+		return DefaultModels()
+	}
+	return s.config.Models
 }

@@ -261,6 +261,10 @@ func (s *Store) AddJournal(in JournalEntry) (JournalEntry, bool, *WriteResult, e
 	if err != nil {
 		return JournalEntry{}, false, nil, err
 	}
+	if _, unknown := s.checkNextModel(in.NextModel); unknown != "" {
+		return JournalEntry{}, false, nil, &InputError{Field: "next-model", Msg: fmt.Sprintf("--next-model %s is not one of the models in %s (%s)",
+			strconv.Quote(shorten(in.NextModel, 40)), ConfigPath, strings.Join(s.models(), ", "))}
+	}
 	now := s.now()
 	var plan journalPlan
 	res, err := s.write(func(tx *storeTx) error {
