@@ -134,6 +134,22 @@ func JournalFileName(name string) (iteration int, tag string, ok bool) {
 	return n, tag, err == nil
 }
 
+// KindOfID says which kind of entry an id names, by its shape — "mem-…"
+// a memory, "l-" and six hex digits a learning, "<run>/<iteration>" an
+// iteration, anything else a knowledge slug — and returns it trimmed.
+func KindOfID(id string) (Kind, string) {
+	id = strings.TrimSpace(id)
+	switch {
+	case strings.HasPrefix(id, "mem-"):
+		return KindMemory, id
+	case isLearningID(id):
+		return KindLearning, id
+	case strings.Contains(id, "/"):
+		return KindJournal, id
+	}
+	return KindKnowledge, id
+}
+
 // KindOf says which kind of entry the store file p holds, "" when p is not
 // an entry file. p is relative to the store root with '/' separators:
 // .agent/memories.md, .agent/knowledge/<slug>.md, .agent/learnings/<id>.md,

@@ -10,20 +10,27 @@ import (
 // 001's skill, with lore's commands) and the sigils lore ingest reads (seeds
 // 000 and 002), naming the models <next-model> accepts (config.yaml's
 // models; nil for the default ones). It is outside the budget. Without
-// learn, the parts on writing new memory are left out and only reading
-// remains; without memories (memories.inject: none), so is lore add.
+// learn, the parts on writing new memory (lore add, <journal>,
+// <knowledge>, <learning>) are left out: reading remains, and so do the
+// sigils that tell the loop how the task went. Without memories
+// (memories.inject: none), lore add is left out.
 func Instructions(learn, memories bool, models []string) string {
 	if len(models) == 0 {
 		models = mdstore.DefaultModels()
 	}
-	sigils := strings.Replace(instructionsSigils, "{models}", strings.Join(models, ", "), 1)
-	switch {
-	case !learn:
-		return instructionsHead + instructionsRead
-	case !memories:
-		return instructionsHead + instructionsRead + sigils
+	var b strings.Builder
+	b.WriteString(instructionsHead + instructionsRead)
+	if learn && memories {
+		b.WriteString(instructionsWrite)
 	}
-	return instructionsHead + instructionsRead + instructionsWrite + sigils
+	b.WriteString(instructionsReport)
+	b.WriteString(instructionsTask)
+	if learn {
+		b.WriteString(instructionsLearn)
+	}
+	b.WriteString(strings.Replace(instructionsLoop, "{models}", strings.Join(models, ", "), 1))
+	b.WriteString(instructionsEnd)
+	return b.String()
 }
 
 const instructionsHead = `## Using Project Memory
@@ -40,7 +47,7 @@ The sections above are chosen for this task within a budget. For more:
 ` + "```bash" + `
 lore search "authentication"              # every kind, typo-tolerant, best first
 lore search --kind learning --tags sqlite
-lore show <id>                            # one memory in full
+lore show <id>                            # any entry in full (mem-…, l-…, a slug, run/NNNN)
 ` + "```" + `
 `
 
@@ -61,21 +68,26 @@ lore add "<one concept, specific>" -t pattern|decision|fix|context --tags a,b
 Use tags that already exist where you can, and one concept per memory.
 `
 
-var instructionsSigils = `
+const instructionsReport = `
 ### Reporting the Iteration
 
 End your output with these tags; lore records them for the next iteration:
 
-- ` + "`<task-done>ID</task-done>`" + ` or ` + "`<task-failed>ID</task-failed>`" + `: how the task ended.
-- ` + "`<journal>what you did and why</journal>`" + `: notes for the run journal.
-- ` + "`<knowledge tags=\"a,b\" title=\"Short title\">what is true of this project</knowledge>`" + ` (repeatable).
-- ` + "`<learning category=\"pitfall\" tags=\"a,b\">an insight for other tasks</learning>`" + ` (repeatable;
-  categories: ` + strings.Join(mdstore.LearningCategories, ", ") + `).
-- ` + "`<failure-report>key: value lines</failure-report>`" + ` when the task failed, one ` + "`key: value`" + ` per line:
-  what_tried, why_failed (both required), error_category, relevant_files, stack_trace.
-- ` + "`<retry-suggestion>what the next attempt should do</retry-suggestion>`" + `.
-- ` + "`<difficulty-estimate>trivial|easy|moderate|hard|blocked</difficulty-estimate>`" + `.
-- ` + "`<next-model>MODEL</next-model>`" + `: the model the next iteration should use ({models}).
+`
 
+const instructionsTask = "- `<task-done>ID</task-done>` or `<task-failed>ID</task-failed>`: how the task ended.\n"
+
+var instructionsLearn = "- `<journal>what you did and why</journal>`: notes for the run journal.\n" +
+	"- `<knowledge tags=\"a,b\" title=\"Short title\">what is true of this project</knowledge>` (repeatable).\n" +
+	"- `<learning category=\"pitfall\" tags=\"a,b\">an insight for other tasks</learning>` (repeatable;\n" +
+	"  categories: " + strings.Join(mdstore.LearningCategories, ", ") + ").\n"
+
+const instructionsLoop = "- `<failure-report>key: value lines</failure-report>` when the task failed, one `key: value` per line:\n" +
+	"  what_tried, why_failed (both required), error_category, relevant_files, stack_trace.\n" +
+	"- `<retry-suggestion>what the next attempt should do</retry-suggestion>`.\n" +
+	"- `<difficulty-estimate>trivial|easy|moderate|hard|blocked</difficulty-estimate>`.\n" +
+	"- `<next-model>MODEL</next-model>`: the model the next iteration should use ({models}).\n"
+
+const instructionsEnd = `
 Tags inside code (backticks, fenced blocks) and these examples themselves are not read.
 `

@@ -14,12 +14,13 @@ import (
 // ingest makes nothing of them.
 func TestEchoedInstructionsAreNotSigils(t *testing.T) {
 	text := Instructions(true, true, nil)
-	for name, echo := range map[string]string{"as written": text, "rendered": strings.ReplaceAll(text, "`", "")} {
+	for name, echo := range map[string]string{"as written": text, "rendered": strings.ReplaceAll(text, "`", ""),
+		"without learn, rendered": strings.ReplaceAll(Instructions(false, true, nil), "`", "")} {
 		r := sigils.Parse(echo)
 		if !r.Empty() || len(r.Skipped) > 0 || len(r.Overruled) > 0 {
 			t.Errorf("%s: %+v", name, r)
 		}
-		if len(r.Ignored) < len(sigils.Examples) {
+		if name != "without learn, rendered" && len(r.Ignored) < len(sigils.Examples) {
 			t.Errorf("%s: only %d tags ignored: %+v", name, len(r.Ignored), r.Ignored)
 		}
 	}
@@ -36,5 +37,24 @@ func TestMultiLineNotesStayABlock(t *testing.T) {
 	}
 	if got := JournalBlock(mdstore.JournalEntry{Iteration: 3, Outcome: "done", Notes: "One line."}); !strings.HasSuffix(got, "- **Notes**: One line.\n") {
 		t.Fatalf("got:\n%s", got)
+	}
+}
+
+// TestNoLearnKeepsTaskControl: --no-learn stops asking for new memory but
+// keeps the sigils the loop needs to know how the task went.
+func TestNoLearnKeepsTaskControl(t *testing.T) {
+	got := Instructions(false, true, nil)
+	for _, want := range []string{"<task-done>", "<task-failed>", "<failure-report>", "<retry-suggestion>", "<next-model>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in:\n%s", want, got)
+		}
+	}
+	for _, gone := range []string{"lore add", "<knowledge", "<learning", "<journal>"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%s in:\n%s", gone, got)
+		}
+	}
+	if got := Instructions(true, false, []string{"gpt-4o-mini", "gpt-4o"}); strings.Contains(got, "lore add") || !strings.Contains(got, "<learning") || !strings.Contains(got, "(gpt-4o-mini, gpt-4o)") {
+		t.Errorf("learn without memories:\n%s", got)
 	}
 }

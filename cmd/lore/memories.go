@@ -215,13 +215,14 @@ type showOptions struct {
 func showCommand(e *env) *cli.Command {
 	formats := []string{"table", "json", "markdown"}
 	return &cli.Command{
-		Name:      "show",
-		Usage:     "show one memory",
-		UsageText: "lore show <id> [--format table|json|markdown]",
-		Flags:     []cli.Flag{formatFlag("table", formats...)},
+		Name:  "show",
+		Usage: "show any entry by its id: a memory, a learning, a knowledge slug or an iteration",
+		UsageText: "lore show <id> [--format table|json|markdown]\n\n" +
+			"mem-…: a memory; l-…: a learning; <run>/<NNNN>[-<tag>]: an iteration; anything else: a knowledge slug",
+		Flags: []cli.Flag{formatFlag("table", formats...)},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usagef("show needs exactly one memory id")
+				return usagef("show needs exactly one id")
 			}
 			opts := showOptions{id: c.Args().First(), format: c.String("format")}
 			if err := checkFormat(opts.format, formats...); err != nil {
@@ -232,7 +233,17 @@ func showCommand(e *env) *cli.Command {
 	}
 }
 
+// runShow shows the entry an id names, by the id's shape: prime lists
+// entries of every kind and tells the agent to lore show them.
 func runShow(e *env, g globals, opts showOptions) error {
+	switch kind, id := mdstore.KindOfID(opts.id); kind {
+	case mdstore.KindLearning:
+		return runLearningShow(e, g, learningShowOptions{id: id, format: opts.format})
+	case mdstore.KindKnowledge:
+		return runKnowledgeShow(e, g, knowledgeShowOptions{slug: id, format: opts.format})
+	case mdstore.KindJournal:
+		return runJournalShow(e, g, journalShowOptions{key: id, format: opts.format})
+	}
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
