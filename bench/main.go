@@ -6,6 +6,7 @@
 //	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
+//	go run ./bench recall [-sizes corpus,10000] [-write BENCHMARKS.md] [-details FILE] [-v]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
 // git processes, one after the other) on the same repository, alternating
@@ -21,6 +22,12 @@
 //
 // "ingest" times `lore ingest` of outputs with many sigils against copying
 // the files it wrote and committing them with git (ingest.go).
+//
+// "recall" measures whether search and prime find the right entry: a
+// labelled store and labelled queries of seven kinds (bench/recall),
+// recall@1/5/10 and MRR of lore search, the share of queries whose
+// relevant entry lore prime shows, and a grep baseline, in the labelled
+// store alone and inside 10,000 generated entries (recall.go).
 package main
 
 import (
@@ -38,7 +45,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest [-sizes …] [-runs N] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|recall [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
@@ -51,12 +58,14 @@ func main() {
 		err = benchPrime(os.Args[2:])
 	case "ingest":
 		err = benchIngest(os.Args[2:])
+	case "recall":
+		err = benchRecall(os.Args[2:])
 	case "corpus":
 		err = benchCorpus(os.Args[2:])
 	case "scan-baseline":
 		err = scanBaseline(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest)", os.Args[1])
+		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, recall)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

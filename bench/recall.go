@@ -1,0 +1,667 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// benchRecall measures whether lore finds the right entry: a labelled
+// store (bench/recall/store, a Go web service's memory written as agents
+// and people write it) and labelled queries (bench/recall/queries.json)
+// of seven kinds. For each query it runs the whole process `lore search
+// <query> --format json` (the best 10) and `lore prime --title <query>
+// --format json`, and ranks the same entries with a grep baseline. It
+// does so in the labelled store alone and inside a store of -sizes
+// entries filled by the generator of corpus.go. Issue 17.
+func benchRecall(args []string) error {
+	fs := flag.NewFlagSet("recall", flag.ExitOnError)
+	sizes := fs.String("sizes", "corpus,10000", "stores to measure (comma-separated): corpus is the labelled store alone, a number the labelled store inside that many entries")
+	dir := fs.String("corpus", "bench/recall", "directory holding store/.agent and queries.json")
+	write := fs.String("write", "", "replace the recall section of this Markdown file with the results")
+	details := fs.String("details", "", "write every query's results (lore's, grep's and prime's) to this JSON file")
+	verbose := fs.Bool("v", false, "print each query lore misses at 5")
+	keep := fs.Bool("keep", false, "keep the generated repositories")
+	fs.Parse(args)
+
+	queries, err := readQueries(filepath.Join(*dir, "queries.json"))
+	if err != nil {
+		return err
+	}
+	store, err := filepath.Abs(filepath.Join(*dir, "store", ".agent"))
+	if err != nil {
+		return err
+	}
+	own, err := readEntries(filepath.Dir(store))
+	if err != nil {
+		return err
+	}
+	known := map[string]bool{}
+	for _, e := range own {
+		known[e.id] = true
+	}
+	for _, q := range queries {
+		for _, id := range q.Relevant {
+			if !known[id] {
+				return fmt.Errorf("query %q: relevant entry %s is not in the store", q.Query, id)
+			}
+		}
+	}
+
+	work, err := os.MkdirTemp("", "lore-bench-recall-")
+	if err != nil {
+		return err
+	}
+	if *keep {
+		fmt.Fprintln(os.Stderr, "keeping", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	lore, err := buildLore(filepath.Join(work, "bin"))
+	if err != nil {
+		return err
+	}
+
+	var out strings.Builder
+	counts := map[string]int{}
+	for _, e := range own {
+		counts[e.kind]++
+	}
+	fmt.Fprintf(&out, "Labelled store bench/recall/store: %d entries (%d memories, %d knowledge, %d learnings, %d journal entries in 3 runs) of a Go web service with Postgres, Redis, a React front end, GitHub Actions and Docker; %d labelled queries in bench/recall/queries.json (%s). %s, %d cores, %s.\n\n",
+		len(own), counts["memory"], counts["knowledge"], counts["learning"], counts["journal"], len(queries), kindCounts(queries),
+		runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(&out, "Command: `go run ./bench recall -sizes %s -write BENCHMARKS.md`\n\n", *sizes)
+	out.WriteString("For each query, whole processes: `lore search --format json -- <query>` (its best 10) and `lore prime --title=<query> --format json` (the entries of every section, as `entries` lists them; no current run, default budgets). A query is a hit at k when any of its relevant entries is among the first k; MRR is the mean of 1/rank of the first relevant entry (0 past 10). \"prime shown\": a relevant entry is in prime's output. The grep baseline ranks every entry (a memory block of memories.md, or a whole file with its frontmatter) by the number of distinct query words — the query lowercased and split on every character that is not a letter or a digit — that occur in the entry's lowercased text as substrings (as `grep -i` finds them), ties broken by file order (paths in lexical order, memories in file order); entries with none are not ranked.\n\n")
+
+	var all []queryResult
+	for _, s := range strings.Split(*sizes, ",") {
+		s = strings.TrimSpace(s)
+		repo := filepath.Join(work, "store-"+s)
+		start := time.Now()
+		total := len(own)
+		if s == "corpus" {
+			err = ownStore(repo, store, lore)
+		} else {
+			n, perr := strconv.Atoi(s)
+			if perr != nil || n <= len(own) {
+				return fmt.Errorf("bad size %q (corpus, or more than the %d labelled entries)", s, len(own))
+			}
+			total = n
+			err = mixedStore(repo, store, lore, n-len(own), own)
+		}
+		if err != nil {
+			return err
+		}
+		env := benchEnv(filepath.Dir(repo))
+		if err := runIn(repo, env, lore, "index", "rebuild"); err != nil {
+			return err
+		}
+		entries, err := readEntries(repo)
+		if err != nil {
+			return err
+		}
+		if len(entries) != total {
+			return fmt.Errorf("store %s holds %d entries, want %d", s, len(entries), total)
+		}
+		fmt.Fprintf(os.Stderr, "recall: store of %d entries built in %s\n", total, time.Since(start).Round(time.Millisecond))
+		var results []queryResult
+		for i, q := range queries {
+			r := queryResult{Query: q, Store: total}
+			if r.Lore, err = searchIDs(repo, env, lore, q.Query); err != nil {
+				return err
+			}
+			if r.Prime, err = primeKeys(repo, env, lore, q.Query); err != nil {
+				return err
+			}
+			r.Grep = grepRank(entries, q.Query, 10)
+			r.score()
+			results = append(results, r)
+			if *verbose && (r.LoreRank == 0 || r.LoreRank > 5) {
+				fmt.Fprintf(os.Stderr, "miss@5 [%s] %q: rank %d; lore: %s\n", q.Kind, q.Query, r.LoreRank, strings.Join(r.Lore, " "))
+			}
+			if (i+1)%50 == 0 {
+				fmt.Fprintf(os.Stderr, "recall: %d of %d queries\n", i+1, len(queries))
+			}
+		}
+		all = append(all, results...)
+		label := fmt.Sprintf("%d entries: the labelled store alone", total)
+		if s != "corpus" {
+			label = fmt.Sprintf("%d entries: the labelled store inside %d generated ones (corpus.go: made-up words and tags, dated after the labelled store)", total, total-len(own))
+		}
+		table := recallTable(label, results)
+		fmt.Fprint(os.Stderr, table)
+		out.WriteString(table)
+	}
+	out.WriteString("Targets (issue 17, R@5 of lore search): exact ≥ 0.98, typo ≥ 0.95, word form ≥ 0.90, task ≥ 0.85, tag ≥ 0.98, paraphrase ≥ 0.60, error ≥ 0.95; overall at least 0.10 above grep's R@5; prime shows a relevant entry for ≥ 85% of queries, at 10k entries too.\n")
+	fmt.Print(out.String())
+	if *details != "" {
+		data, err := json.MarshalIndent(all, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*details, append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if *write != "" {
+		return replaceSection(*write, "recall", out.String())
+	}
+	return nil
+}
+
+type recallQuery struct {
+	Query    string   `json:"query"`
+	Kind     string   `json:"kind"`
+	Relevant []string `json:"relevant"`
+}
+
+// recallKinds are the query kinds in the order the tables list them.
+var recallKinds = []string{"exact", "typo", "wordform", "task", "tag", "paraphrase", "error"}
+
+// recallTargets are issue 17's targets for lore's recall@5.
+var recallTargets = map[string]string{"exact": "0.98", "typo": "0.95", "wordform": "0.90", "task": "0.85", "tag": "0.98", "paraphrase": "0.60", "error": "0.95"}
+
+func readQueries(path string) ([]recallQuery, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var qs []recallQuery
+	if err := json.Unmarshal(data, &qs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	known := map[string]bool{}
+	for _, k := range recallKinds {
+		known[k] = true
+	}
+	for _, q := range qs {
+		if !known[q.Kind] || q.Query == "" || len(q.Relevant) == 0 {
+			return nil, fmt.Errorf("%s: bad query %+v", path, q)
+		}
+	}
+	return qs, nil
+}
+
+func kindCounts(qs []recallQuery) string {
+	n := map[string]int{}
+	for _, q := range qs {
+		n[q.Kind]++
+	}
+	var parts []string
+	for _, k := range recallKinds {
+		parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ownStore makes a repository holding the labelled store alone: git init,
+// lore init, the store's files over it, one commit.
+func ownStore(repo, store, lore string) error {
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		return err
+	}
+	env := benchEnv(filepath.Dir(repo))
+	for _, s := range [][]string{{"git", "init", "-q", "-b", "main"}, {"git", "config", "gc.auto", "0"}, {lore, "init"}} {
+		if err := runIn(repo, env, s[0], s[1:]...); err != nil {
+			return err
+		}
+	}
+	if err := copyTree(store, filepath.Join(repo, ".agent"), false); err != nil {
+		return err
+	}
+	return commitAll(repo, env, "labelled store")
+}
+
+// mixedStore makes a repository of the generator's filler entries
+// (corpus.go) with the labelled store added: its memories into the
+// sections of memories.md, its other files beside the generated ones. An
+// id of the labelled store that the generator also made is an error.
+func mixedStore(repo, store, lore string, filler int, own []recallEntry) error {
+	if _, err := generateCorpus(repo, filler, int64(filler)); err != nil {
+		return err
+	}
+	env := benchEnv(filepath.Dir(repo))
+	if err := runIn(repo, env, lore, "init"); err != nil {
+		return err
+	}
+	generated, err := readEntries(repo)
+	if err != nil {
+		return err
+	}
+	ids := map[string]bool{}
+	for _, e := range generated {
+		ids[e.id] = true
+	}
+	for _, e := range own {
+		if ids[e.id] {
+			return fmt.Errorf("the generator made an entry with the labelled store's id %s", e.id)
+		}
+	}
+	agent := filepath.Join(repo, ".agent")
+	if err := copyTree(store, agent, true); err != nil {
+		return err
+	}
+	genMem, err := os.ReadFile(filepath.Join(agent, "memories.md"))
+	if err != nil {
+		return err
+	}
+	ownMem, err := os.ReadFile(filepath.Join(store, "memories.md"))
+	if err != nil {
+		return err
+	}
+	merged, err := mergeMemories(string(genMem), string(ownMem))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(agent, "memories.md"), []byte(merged), 0o644); err != nil {
+		return err
+	}
+	return commitAll(repo, env, "labelled store")
+}
+
+func commitAll(repo string, env []string, msg string) error {
+	for _, s := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", msg}} {
+		if err := runIn(repo, env, "git", s...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyTree copies the files under src to dst. With skipMemories the
+// memories file is left to the caller; a file that exists already is an
+// error then (ids must not collide).
+func copyTree(src, dst string, skipMemories bool) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if rel == "memories.md" && skipMemories {
+			return nil
+		}
+		if skipMemories {
+			if _, err := os.Lstat(target); err == nil {
+				return fmt.Errorf("%s exists in the generated store", rel)
+			}
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+var memorySection = regexp.MustCompile(`(?m)^## (Patterns|Decisions|Fixes|Context)\n`)
+
+// mergeMemories puts the memories of each section of b after those of the
+// same section of a; both are in seed 001's format with the four sections.
+func mergeMemories(a, b string) (string, error) {
+	split := func(s string) (map[string]string, error) {
+		out := map[string]string{}
+		locs := memorySection.FindAllStringSubmatchIndex(s, -1)
+		if len(locs) != 4 {
+			return nil, fmt.Errorf("memories.md: want the four sections, found %d", len(locs))
+		}
+		for i, l := range locs {
+			end := len(s)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			out[s[l[2]:l[3]]] = strings.TrimRight(s[l[1]:end], "\n")
+		}
+		return out, nil
+	}
+	sa, err := split(a)
+	if err != nil {
+		return "", err
+	}
+	sb, err := split(b)
+	if err != nil {
+		return "", err
+	}
+	var w strings.Builder
+	w.WriteString("# Memories\n")
+	for _, name := range []string{"Patterns", "Decisions", "Fixes", "Context"} {
+		fmt.Fprintf(&w, "\n## %s\n", name)
+		for _, part := range []string{sa[name], sb[name]} {
+			if part = strings.Trim(part, "\n"); part != "" {
+				w.WriteString("\n" + part + "\n")
+			}
+		}
+	}
+	return w.String(), nil
+}
+
+// recallEntry is one entry of a store as the grep baseline sees it.
+type recallEntry struct {
+	kind, id string
+	text     string // lowercased
+}
+
+var memoryHeading = regexp.MustCompile(`(?m)^#{1,3} `)
+
+// readEntries lists the entries of the store under repo in file order:
+// paths in lexical order (filepath.WalkDir's), the memories of
+// memories.md in the order of the file, each with its text.
+func readEntries(repo string) ([]recallEntry, error) {
+	agent := filepath.Join(repo, ".agent")
+	var out []recallEntry
+	err := filepath.WalkDir(agent, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		rel, _ := filepath.Rel(agent, filepath.Dir(p))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		text := strings.ToLower(string(data))
+		name := strings.TrimSuffix(filepath.Base(p), ".md")
+		switch {
+		case rel == "." && name == "memories":
+			locs := memoryHeading.FindAllStringIndex(text, -1)
+			for i, l := range locs {
+				end := len(text)
+				if i+1 < len(locs) {
+					end = locs[i+1][0]
+				}
+				block := text[l[0]:end]
+				if strings.HasPrefix(block, "### mem-") {
+					id := strings.Fields(block)[1]
+					out = append(out, recallEntry{"memory", id, block})
+				}
+			}
+		case rel == "knowledge":
+			out = append(out, recallEntry{"knowledge", name, text})
+		case rel == "learnings":
+			out = append(out, recallEntry{"learning", name, text})
+		case strings.HasPrefix(rel, "journal"+string(filepath.Separator)):
+			out = append(out, recallEntry{"journal", filepath.Base(rel) + "/" + name, text})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// queryWords is the grep baseline's reading of a query: lowercased, split
+// on every rune that is not a letter or a digit, each word once.
+func queryWords(q string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// grepRank is the baseline: entries ranked by how many of the query's
+// words occur in their text, ties in file order; the first limit ids.
+func grepRank(entries []recallEntry, query string, limit int) []string {
+	words := queryWords(query)
+	type hit struct{ i, n int }
+	var hits []hit
+	for i, e := range entries {
+		n := 0
+		for _, w := range words {
+			if strings.Contains(e.text, w) {
+				n++
+			}
+		}
+		if n > 0 {
+			hits = append(hits, hit{i, n})
+		}
+	}
+	sort.SliceStable(hits, func(a, b int) bool { return hits[a].n > hits[b].n })
+	var ids []string
+	for _, h := range hits {
+		if len(ids) == limit {
+			break
+		}
+		ids = append(ids, entries[h.i].id)
+	}
+	return ids
+}
+
+// searchIDs runs lore search and returns the ids it ranked, best first.
+func searchIDs(repo string, env []string, lore, query string) ([]string, error) {
+	out, err := runOut(repo, env, lore, "search", "--format", "json", "--", query)
+	if err != nil {
+		return nil, err
+	}
+	var hits []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(out, &hits); err != nil {
+		return nil, fmt.Errorf("lore search %q: %w\n%s", query, err, out)
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return ids, nil
+}
+
+// primeKeys runs lore prime for a task titled query and returns the keys
+// (prompt.Key: "memory:<id>", "knowledge:<slug>", "learning:<id>",
+// "journal:<run>/<name>") of the entries its sections show.
+func primeKeys(repo string, env []string, lore, query string) ([]string, error) {
+	out, err := runOut(repo, env, lore, "prime", "--title="+query, "--format", "json", "--no-instructions")
+	if err != nil {
+		return nil, err
+	}
+	var p struct {
+		Sections []struct {
+			Entries []string `json:"entries"`
+		} `json:"sections"`
+	}
+	if err := json.Unmarshal(out, &p); err != nil {
+		return nil, fmt.Errorf("lore prime %q: %w\n%s", query, err, out)
+	}
+	var keys []string
+	for _, s := range p.Sections {
+		keys = append(keys, s.Entries...)
+	}
+	return keys, nil
+}
+
+func runOut(dir string, env []string, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	return out, nil
+}
+
+type queryResult struct {
+	Query recallQuery `json:"query"`
+	Store int         `json:"store"`
+	Lore  []string    `json:"lore"`
+	Grep  []string    `json:"grep"`
+	Prime []string    `json:"prime"`
+	// LoreRank and GrepRank are the 1-based rank of the first relevant
+	// entry in the best 10, 0 when none is there.
+	LoreRank   int  `json:"lore_rank"`
+	GrepRank   int  `json:"grep_rank"`
+	PrimeShown bool `json:"prime_shown"`
+}
+
+func firstRelevant(ids []string, relevant map[string]bool) int {
+	for i, id := range ids {
+		if relevant[id] {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (r *queryResult) score() {
+	relevant := map[string]bool{}
+	for _, id := range r.Query.Relevant {
+		relevant[id] = true
+	}
+	r.LoreRank = firstRelevant(r.Lore, relevant)
+	r.GrepRank = firstRelevant(r.Grep, relevant)
+	for _, k := range r.Prime {
+		if _, id, ok := strings.Cut(k, ":"); ok && relevant[id] {
+			r.PrimeShown = true
+		}
+	}
+}
+
+// recallFigures sums a set of query results.
+type recallFigures struct {
+	n                                  int
+	r1, r5, r10, mrr                   float64
+	grep1, grep5, grep10, grepMRR, pri float64
+}
+
+func sumRecall(rs []queryResult) recallFigures {
+	var f recallFigures
+	at := func(rank, k int) float64 {
+		if rank > 0 && rank <= k {
+			return 1
+		}
+		return 0
+	}
+	rr := func(rank int) float64 {
+		if rank == 0 {
+			return 0
+		}
+		return 1 / float64(rank)
+	}
+	for _, r := range rs {
+		f.n++
+		f.r1 += at(r.LoreRank, 1)
+		f.r5 += at(r.LoreRank, 5)
+		f.r10 += at(r.LoreRank, 10)
+		f.mrr += rr(r.LoreRank)
+		f.grep1 += at(r.GrepRank, 1)
+		f.grep5 += at(r.GrepRank, 5)
+		f.grep10 += at(r.GrepRank, 10)
+		f.grepMRR += rr(r.GrepRank)
+		if r.PrimeShown {
+			f.pri++
+		}
+	}
+	if f.n > 0 {
+		n := float64(f.n)
+		f.r1, f.r5, f.r10, f.mrr = f.r1/n, f.r5/n, f.r10/n, f.mrr/n
+		f.grep1, f.grep5, f.grep10, f.grepMRR, f.pri = f.grep1/n, f.grep5/n, f.grep10/n, f.grepMRR/n, f.pri/n
+	}
+	return f
+}
+
+func recallTable(label string, rs []queryResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**\n\n", label)
+	b.WriteString("| queries | n | lore R@1 | lore R@5 | lore R@10 | lore MRR | grep R@5 | prime shown | target R@5 |\n")
+	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	row := func(name string, f recallFigures, target string) {
+		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", name, f.n, f.r1, f.r5, f.r10, f.mrr, f.grep5, f.pri, target)
+	}
+	for _, k := range recallKinds {
+		var sub []queryResult
+		for _, r := range rs {
+			if r.Query.Kind == k {
+				sub = append(sub, r)
+			}
+		}
+		row(k, sumRecall(sub), "≥ "+recallTargets[k])
+	}
+	all := sumRecall(rs)
+	row("**overall**", all, fmt.Sprintf("≥ %.2f (grep + 0.10)", all.grep5+0.10))
+	fmt.Fprintf(&b, "\nThe grep baseline in full, overall: R@1 %.2f, R@5 %.2f, R@10 %.2f, MRR %.2f. Prime target: ≥ 0.85.\n\n", all.grep1, all.grep5, all.grep10, all.grepMRR)
+	b.WriteString(primeBreakdown(rs))
+	return b.String()
+}
+
+// primeBreakdown says how much prime showed, and, for each kind of entry,
+// how often prime showed a relevant entry of that kind to the queries
+// that have one.
+func primeBreakdown(rs []queryResult) string {
+	kinds := []string{"memory", "knowledge", "learning", "journal"}
+	shown := map[string]int{}
+	have, hit := map[string]int{}, map[string]int{}
+	relevant := 0
+	for _, r := range rs {
+		relevant += len(r.Query.Relevant)
+		for _, k := range r.Prime {
+			kind, _, _ := strings.Cut(k, ":")
+			shown[kind]++
+		}
+		for _, kind := range kinds {
+			want := map[string]bool{}
+			for _, id := range r.Query.Relevant {
+				if entryKind(id) == kind {
+					want[kind+":"+id] = true
+				}
+			}
+			if len(want) == 0 {
+				continue
+			}
+			have[kind]++
+			for _, k := range r.Prime {
+				if want[k] {
+					hit[kind]++
+					break
+				}
+			}
+		}
+	}
+	n := float64(len(rs))
+	if n == 0 {
+		return ""
+	}
+	var parts, by []string
+	total := 0
+	for _, kind := range kinds {
+		total += shown[kind]
+		parts = append(parts, fmt.Sprintf("%.1f %s", float64(shown[kind])/n, kind))
+		if have[kind] > 0 {
+			by = append(by, fmt.Sprintf("%s %d of %d (%.0f%%)", kind, hit[kind], have[kind], 100*float64(hit[kind])/float64(have[kind])))
+		}
+	}
+	return fmt.Sprintf("Each query has %.1f relevant entries on average. Prime showed %.1f entries per query (%s). Queries with a relevant entry of a kind for which prime showed one of that kind: %s.\n\n",
+		float64(relevant)/n, float64(total)/n, strings.Join(parts, ", "), strings.Join(by, ", "))
+}
+
+var learningID = regexp.MustCompile(`^l-[0-9a-f]{6}$`)
+
+// entryKind tells an entry's kind by the shape of its id.
+func entryKind(id string) string {
+	switch {
+	case strings.HasPrefix(id, "mem-"):
+		return "memory"
+	case strings.Contains(id, "/"):
+		return "journal"
+	case learningID.MatchString(id):
+		return "learning"
+	}
+	return "knowledge"
+}
