@@ -153,12 +153,13 @@ func MemoryDoc(p string, m mdstore.Memory) Doc {
 }
 
 // journalText is what search reads of a journal entry: the notes and the
-// failure report, which is where an iteration's words are.
+// failure report, stack trace included (a pasted error message finds the
+// iteration that hit it), which is where an iteration's words are.
 func journalText(j *mdstore.JournalEntry) string {
 	var b strings.Builder
 	b.WriteString(j.Notes)
 	if f := j.Failure; f != nil {
-		for _, s := range []string{f.WhatTried, f.WhyFailed, f.ErrorCategory, f.RetrySuggestion} {
+		for _, s := range []string{f.WhatTried, f.WhyFailed, f.ErrorCategory, f.RetrySuggestion, f.StackTrace} {
 			if s != "" {
 				fmt.Fprintf(&b, "\n%s", s)
 			}

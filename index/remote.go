@@ -28,7 +28,7 @@ const Protocol = 1
 // how, the manifest of what it holds and the seal of its files (5: the
 // seal). An index written with another version is rebuilt. Bump it
 // whenever any of them changes.
-const FormatVersion = 5
+const FormatVersion = 6
 
 // HelperName is the name of the index binary.
 const HelperName = "lore-index"

@@ -61,7 +61,7 @@ const (
 // they match (sum of each word's best match, times the share of query
 // words matched), best first; newest first without text.
 func (s *Scan) Search(q Query) (Result, error) {
-	terms := Tokens(q.Text)
+	terms := QueryTokens(q.Text)
 	var hits []Hit
 	var passing []Doc
 	for _, d := range s.docs {

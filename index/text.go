@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -27,6 +28,18 @@ func Tokens(s string) []string {
 		}
 		return true
 	})
+	return out
+}
+
+// QueryTokens are the words a query looks for: its Tokens, each once, so
+// that a word repeated in a query is not worth more.
+func QueryTokens(s string) []string {
+	var out []string
+	for _, w := range Tokens(s) {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
 	return out
 }
 
@@ -133,7 +146,7 @@ func firstMatch(text string, terms []string) int {
 // that is (within two edits, or one more than its fuzziness), preferring
 // common words. It returns "" when it has nothing better to offer.
 func Suggest(query string, vocabulary func(yield func(term string, docFreq int) bool)) string {
-	terms := Tokens(query)
+	terms := QueryTokens(query)
 	if len(terms) == 0 || vocabulary == nil {
 		return ""
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"lore/mdstore"
 )
 
 func TestTokens(t *testing.T) {
@@ -77,5 +79,27 @@ func TestSuggest(t *testing.T) {
 	}
 	if got := Suggest("imports", vocab); got != "" {
 		t.Errorf("Suggest of a known word = %q", got)
+	}
+}
+
+// TestQueryTokensCountAWordOnce: a word repeated in a query is looked for
+// once; Tokens keeps every occurrence (it is also the indexing rule).
+func TestQueryTokensCountAWordOnce(t *testing.T) {
+	if got := QueryTokens("timeout Timeout the TIMEOUT retry"); !slices.Equal(got, []string{"timeout", "retry"}) {
+		t.Fatalf("QueryTokens: %q", got)
+	}
+	if got := Tokens("timeout Timeout"); len(got) != 2 {
+		t.Fatalf("Tokens: %q", got)
+	}
+}
+
+// TestJournalStackTraceIsSearched: a pasted error line finds the
+// iteration whose failure report's stack trace holds it.
+func TestJournalStackTraceIsSearched(t *testing.T) {
+	j := &mdstore.JournalEntry{RunID: "r", Iteration: 1, Outcome: "failed", Failure: &mdstore.Failure{
+		WhatTried: "ran the suite", WhyFailed: "render loop", StackTrace: "Uncaught (in promise) Error: Maximum update depth exceeded"}}
+	docs := DocsFromFile(".agent/journal/r/0001-abcdef.md", mdstore.FileEntries{Journal: j})
+	if len(docs) != 1 || !strings.Contains(docs[0].Content, "Maximum update depth exceeded") {
+		t.Fatalf("%+v", docs)
 	}
 }

@@ -84,7 +84,7 @@ func (ix *Index) SearchThen(q index.Query, answered func(index.Result, index.Rep
 	var res index.Result
 	var serr error
 	searched := false
-	terms := index.Tokens(q.Text)
+	terms := index.QueryTokens(q.Text)
 	rep, err := ix.refresh(func(d index.Doc) bool { return index.MayMatch(d, q, terms) }, func(x *Scorch, rep index.Report) {
 		res, serr = x.Search(q)
 		searched = true

@@ -378,7 +378,7 @@ func (x *Scorch) Search(q index.Query) (res index.Result, err error) {
 		return index.Result{}, err
 	}
 	defer r.Close()
-	terms := index.Tokens(q.Text)
+	terms := index.QueryTokens(q.Text)
 	res, err = x.search(r, q, terms)
 	if err != nil || res.Total > 0 || len(terms) == 0 {
 		return res, err

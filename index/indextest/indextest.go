@@ -115,6 +115,11 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		if res.Total != 2 {
 			t.Errorf("total %d, want 2", res.Total)
 		}
+		// A word repeated in the query counts once.
+		once, thrice := search(t, ix, index.Query{Text: "lock timeout"}), search(t, ix, index.Query{Text: "lock lock timeout Lock"})
+		if len(once.Hits) != len(thrice.Hits) || len(once.Hits) == 0 || once.Hits[0].Score != thrice.Hits[0].Score {
+			t.Errorf("a repeated word changed the answer: %+v vs %+v", once.Hits, thrice.Hits)
+		}
 		// An entry's id finds it.
 		top(t, ix, index.Query{Text: "l-000003"}, "l-000003")
 		// Snippets show the match.
