@@ -108,21 +108,22 @@ func parseFailureReport(content string) FailureReport {
 	return f
 }
 
-// traceWords begin lines of error output as "word: …": in a stack trace
-// they are the trace, not a key.
-var traceWords = map[string]bool{
-	"panic": true, "error": true, "err": true, "fatal": true, "warning": true, "warn": true, "note": true,
-	"hint": true, "help": true, "remote": true, "info": true, "debug": true, "trace": true, "fail": true,
-	"failed": true, "failure": true, "exception": true, "assert": true, "assertion": true, "expected": true,
-	"actual": true, "got": true, "want": true, "stderr": true, "stdout": true, "output": true, "message": true,
-	"caused": true, "reason": true, "detail": true, "details": true, "at": true, "in": true, "file": true, "line": true,
+// fieldWords are the one-word keys agents add to a failure report
+// (seed 002: ignored): in a stack trace, a line "word: …" is a key only
+// when the word is one of these — "panic: …", "bash: …" or "migrate: …"
+// are lines of error output.
+var fieldWords = map[string]bool{
+	"notes": true, "severity": true, "attempts": true, "attempt": true, "cause": true,
+	"impact": true, "suggestion": true, "suggestions": true, "hypothesis": true,
+	"summary": true, "fix": true, "workaround": true, "priority": true, "confidence": true,
+	"reproduction": true, "repro": true, "steps": true, "next": true, "tried": true, "blockers": true,
 }
 
 // fieldLine reads "key: value" and returns the key normalised (lower
 // case, underscores). A key is a known one written loosely, or an
-// identifier followed by ": " — in a stack trace, only a lower-case one
-// that error output does not begin lines with ("Error: x", "panic: y",
-// "FAIL: z" are lines of the trace).
+// identifier followed by ": " — in a stack trace, only a lower-case
+// snake_case one or one of fieldWords ("Error: x", "panic: y", "bash: z"
+// are lines of the trace).
 func fieldLine(line string, inTrace bool) (key, value string, ok bool) {
 	s := strings.TrimLeft(line, " \t")
 	if strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "* ") {
@@ -137,7 +138,7 @@ func fieldLine(line string, inTrace bool) (key, value string, ok bool) {
 	if failureKeys[key] {
 		return key, strings.TrimSpace(strings.Trim(strings.TrimSpace(value), "*")), true
 	}
-	if raw == "" || (inTrace && (raw != strings.ToLower(raw) || traceWords[raw])) || !(value == "" || value[0] == ' ' || value[0] == '\t') {
+	if raw == "" || (inTrace && (raw != strings.ToLower(raw) || !strings.Contains(raw, "_") && !fieldWords[raw])) || !(value == "" || value[0] == ' ' || value[0] == '\t') {
 		return "", "", false
 	}
 	for i := 0; i < len(raw); i++ {

@@ -454,7 +454,7 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 // title word scores in both); a fuzzy match counts half an exact one. An
 // entry whose id is the whole query comes first.
 const (
-	boostTitle   = 3.0
+	boostTitle   = 0.25
 	boostContent = 1.0
 	fuzzyFactor  = 0.5
 	boostID      = 20.0
