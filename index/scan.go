@@ -49,10 +49,12 @@ func (s *Scan) Clear() error {
 	return nil
 }
 
-// Weights of a query word's match, by where and how it matched: a title or
-// tag counts three times the content, a fuzzy match half an exact one.
+// Weights of a query word's match, by where and how it matched, as the
+// index weighs them: a title or tag word a quarter more than a content
+// word (the index counts it in the content and again in its own field), a
+// fuzzy match half an exact one.
 const (
-	weightTitle   = 3.0
+	weightTitle   = 1.25
 	weightContent = 1.0
 	fuzzyWeight   = 0.5
 )

@@ -449,10 +449,13 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 	return res, nil
 }
 
-// Field weights: a word in a title or a tag counts three times a word in
-// the content (the content field also holds the title and tag words, so a
-// title word scores in both); a fuzzy match counts half an exact one. An
-// entry whose id is the whole query comes first.
+// Field weights: the content field holds the title and tag words too, so
+// a title or tag word scores there like any other, and a quarter more in
+// its own short field — a tie-breaker, not a trump card: with a weight of
+// 3, one common word of a knowledge title outranked an entry holding most
+// of the query (go run ./bench recall: R@1 0.78 at 3, 0.89 at 0.25). A
+// fuzzy match counts half an exact one. An entry whose id is the whole
+// query comes first.
 const (
 	boostTitle   = 0.25
 	boostContent = 1.0
