@@ -33,8 +33,10 @@ type Repo struct {
 	objects *objectDB
 	zlib    *zlib.Writer    // reused by writeObject
 	pending []pendingObject // objects written but not yet flushed
-	// readCache keeps the objects read during an Update, nil otherwise.
+	// readCache keeps the objects read during an Update, nil otherwise;
+	// treeCache the trees parsed, by name (treeByName).
 	readCache map[Hash]cachedObject
+	treeCache map[Hash]map[string]treeEntry
 }
 
 // knownExtensions are the [extensions] lore can work with. Others (for

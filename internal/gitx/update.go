@@ -172,8 +172,8 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 	}
 	defer func() { lock.rollback() }() // recovery may take the lock anew
 	defer r.discardObjects()
-	r.readCache = map[Hash]cachedObject{}
-	defer func() { r.readCache = nil }()
+	r.readCache, r.treeCache = map[Hash]cachedObject{}, map[Hash]map[string]treeEntry{}
+	defer func() { r.readCache, r.treeCache = nil, nil }()
 
 	res := &Result{Mode: opts.Mode}
 	if opts.PendingDir != "" {
@@ -249,8 +249,8 @@ func (r *Repo) Recover(opts Options) ([]string, error) {
 		return nil, err
 	}
 	defer func() { lock.rollback() }()
-	r.readCache = map[Hash]cachedObject{}
-	defer func() { r.readCache = nil }()
+	r.readCache, r.treeCache = map[Hash]cachedObject{}, map[Hash]map[string]treeEntry{}
+	defer func() { r.readCache, r.treeCache = nil, nil }()
 	return r.recoverIntent(opts.PendingDir, &lock, opts.LockTimeout)
 }
 
