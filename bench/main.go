@@ -7,6 +7,7 @@
 //	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
 //	go run ./bench recall [-sizes corpus,10000] [-write BENCHMARKS.md] [-details FILE] [-v]
+//	go run ./bench ingest-store [-sizes 1000,100000] [-runs 9 | -runs 41,3] [-write BENCHMARKS.md]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
 // git processes, one after the other) on the same repository, alternating
@@ -28,6 +29,9 @@
 // recall@1/5/10 and MRR of lore search, the share of queries whose
 // relevant entry lore prime shows, and a grep baseline, in the labelled
 // store alone and inside 10,000 generated entries (recall.go).
+// "ingest-store" times `lore ingest` of one realistic agent output in a
+// store of n entries against writing the same files into an identical
+// repository and committing them with git (ingeststore.go).
 package main
 
 import (
@@ -45,7 +49,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|recall [-sizes …] [-runs N] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|ingest-store|recall [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
@@ -60,12 +64,17 @@ func main() {
 		err = benchIngest(os.Args[2:])
 	case "recall":
 		err = benchRecall(os.Args[2:])
+	case "ingest-store":
+		err = benchIngestStore(os.Args[2:])
 	case "corpus":
 		err = benchCorpus(os.Args[2:])
 	case "scan-baseline":
 		err = scanBaseline(os.Args[2:])
+	case "ingest-output":
+		err = printIngestOutput(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, recall)", os.Args[1])
+		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, ingest-store)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
