@@ -18,11 +18,12 @@ var StopWords = map[string]bool{
 	"they": true, "this": true, "to": true, "was": true, "will": true, "with": true,
 }
 
-// Tokens splits s into the words search compares: its Words, lowercased,
+// Tokens splits s into the terms search compares: its words and
+// identifiers, whole and by their parts (words.EachTerm), lowercased,
 // without stop words. The bleve index analyzes entries with the same rule.
 func Tokens(s string) []string {
 	var out []string
-	words.Each(s, func(start, end int) bool {
+	words.EachTerm(s, func(start, end int) bool {
 		if w := strings.ToLower(s[start:end]); !StopWords[w] {
 			out = append(out, w)
 		}

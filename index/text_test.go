@@ -11,7 +11,7 @@ import (
 
 func TestTokens(t *testing.T) {
 	got := Tokens("The go-git index.lock isn't HELD by Ümlaut v2.6.1")
-	want := []string{"go", "git", "index", "lock", "isn", "t", "held", "ümlaut", "v2", "6", "1"}
+	want := []string{"go-git", "go", "git", "index.lock", "index", "lock", "isn", "t", "held", "ümlaut", "v2.6.1", "v2", "v", "2", "6", "1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Tokens = %q, want %q", got, want)
 	}

@@ -167,10 +167,10 @@ func (f *field) Analyze() {
 		keys = string(lower)
 	}
 	n := 0
-	words.Each(text, func(start, end int) bool { n++; return true })
+	words.EachTerm(text, func(start, end int) bool { n++; return true })
 	f.freqs = make(bindex.TokenFrequencies, n/2+1)
 	chunk := make([]bindex.TokenFreq, 0, n/2+1)
-	words.Each(text, func(start, end int) bool {
+	words.EachTerm(text, func(start, end int) bool {
 		var key string
 		var term []byte
 		if ascii {

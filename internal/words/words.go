@@ -1,8 +1,9 @@
 // Package words is lore's one definition of a word — a run of letters and
-// digits — and of how far apart two words are. Search splits queries and
-// entries with it, prime takes a task's keywords with it, the
-// near-duplicate check compares learnings by their keywords, and
-// validation suggests the field name a typo meant.
+// digits —, of a search term (EachTerm: words, and identifiers whole and
+// by their parts), and of how far apart two words are. Search splits
+// queries and entries into terms with it, prime takes a task's keywords
+// with it, the near-duplicate check compares learnings by their keywords,
+// and validation suggests the field name a typo meant.
 package words
 
 import (
@@ -110,4 +111,93 @@ func appendRunes(buf []rune, s string) []rune {
 		buf = append(buf, r)
 	}
 	return buf
+}
+
+// connectors join the words of an identifier: user_sessions, go-git,
+// index.lock, sync/client.go.
+func isConnector(c byte) bool { return c == '_' || c == '-' || c == '.' || c == '/' }
+
+// EachTerm calls fn with the byte range of each term of s, until fn
+// returns false: each word (Each); before the words of an identifier that
+// joins them by single '_', '-', '.' or '/', the identifier whole
+// (user_sessions, index.lock, internal/gitx/objects.go); after a word, its
+// parts where the case turns or digits begin or end (ParseDuration: Parse,
+// Duration; HTTPServer: HTTP, Server; argon2id: argon, 2, id). Search
+// indexes entries and reads queries with it, so that an identifier is
+// found whole and by its parts.
+func EachTerm(s string, fn func(start, end int) bool) {
+	var group [][2]int // the words of the identifier being read
+	flush := func() bool {
+		if len(group) > 1 && !fn(group[0][0], group[len(group)-1][1]) {
+			return false
+		}
+		for _, w := range group {
+			if !fn(w[0], w[1]) || !eachPart(s, w[0], w[1], fn) {
+				return false
+			}
+		}
+		group = group[:0]
+		return true
+	}
+	ok := true
+	Each(s, func(start, end int) bool {
+		if n := len(group); n > 0 && !(start == group[n-1][1]+1 && isConnector(s[start-1])) {
+			if ok = flush(); !ok {
+				return false
+			}
+		}
+		group = append(group, [2]int{start, end})
+		return true
+	})
+	if ok {
+		flush()
+	}
+}
+
+// eachPart calls fn with the parts of the word s[start:end] when it has
+// more than one; it reports whether fn wants more.
+func eachPart(s string, start, end int, fn func(start, end int) bool) bool {
+	type class int
+	const (
+		other class = iota
+		lower
+		upper
+		digit
+	)
+	classOf := func(r rune) class {
+		switch {
+		case unicode.IsDigit(r):
+			return digit
+		case unicode.IsUpper(r):
+			return upper
+		case unicode.IsLower(r):
+			return lower
+		}
+		return other
+	}
+	var cuts []int
+	before, prev, prevAt := other, other, -1
+	for i, r := range s[start:end] {
+		c := classOf(r)
+		switch {
+		case prevAt < 0:
+		case prev == lower && c == upper, prev == digit && c != digit, prev != digit && c == digit:
+			cuts = append(cuts, start+i)
+		case before == upper && prev == upper && c == lower:
+			// HTTPServer: the last capital of a run starts the next part
+			cuts = append(cuts, start+prevAt)
+		}
+		before, prev, prevAt = prev, c, i
+	}
+	if len(cuts) == 0 {
+		return true
+	}
+	from := start
+	for _, cut := range append(cuts, end) {
+		if cut > from && !fn(from, cut) {
+			return false
+		}
+		from = cut
+	}
+	return true
 }

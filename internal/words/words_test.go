@@ -103,3 +103,34 @@ func FuzzEditDistance(f *testing.F) {
 		}
 	})
 }
+
+func TestEachTerm(t *testing.T) {
+	cases := map[string][]string{
+		"ParseDuration":                 {"ParseDuration", "Parse", "Duration"},
+		"HTTPServer on v2":              {"HTTPServer", "HTTP", "Server", "on", "v2", "v", "2"},
+		"argon2id":                      {"argon2id", "argon", "2", "id"},
+		"user_sessions table":           {"user_sessions", "user", "sessions", "table"},
+		"see internal/gitx/objects.go.": {"internal/gitx/objects.go", "internal", "gitx", "objects", "go", "see"},
+		"index.lock, go-git":            {"index.lock", "index", "lock", "go-git", "go", "git"},
+		"plain words. Next":             {"plain", "words", "Next"},
+		"a__b":                          {"a", "b"},
+		"ÜberStraße":                    {"ÜberStraße", "Über", "Straße"},
+		"getHTTPResponseCode":           {"getHTTPResponseCode", "get", "HTTP", "Response", "Code"},
+		"":                              nil,
+	}
+	for s, want := range cases {
+		var got []string
+		EachTerm(s, func(start, end int) bool { got = append(got, s[start:end]); return true })
+		slices.Sort(got)
+		w := slices.Clone(want)
+		slices.Sort(w)
+		if !slices.Equal(got, w) {
+			t.Errorf("%q: %q, want %q", s, got, want)
+		}
+	}
+	n := 0
+	EachTerm("a_b c", func(int, int) bool { n++; return false })
+	if n != 1 {
+		t.Errorf("EachTerm went on after fn said stop: %d calls", n)
+	}
+}
