@@ -71,9 +71,9 @@ type Query struct {
 	// Limit caps the hits returned; 0 returns every hit.
 	Limit int
 	// Bare asks for hits that carry only their document's ID, path, kind
-	// and score: no stored entry to read back, no snippet. Prime's ranking
-	// needs no more, and reading back 100 entries costs more than the
-	// search.
+	// and score — and for a memory its id (EntryID): no stored entry to
+	// read back, no snippet. Prime's ranking needs no more, and reading
+	// back 200 entries costs more than the search.
 	Bare bool
 }
 

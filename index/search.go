@@ -120,11 +120,12 @@ func unsaid(s *mdstore.Store, ws []mdstore.Warning) []mdstore.Warning {
 }
 
 // RelevantHits is how many of the best hits Relevance hears of.
-const RelevantHits = 100
+const RelevantHits = 200
 
 // Relevance asks the index, in the background, how relevant the entries
-// of kinds are to text: for each kind, the best hits by the store path of
-// their file, scored 0 to 1 (the best of its kind 1). The answer is nil
+// of kinds are to text: for each kind, the best hits by their document id
+// (the store path of their file; for a memory, memories.md's path, '#'
+// and the memory's id), scored 0 to 1 (the best of its kind 1). The answer is nil
 // without a text, a Searcher or a usable index; the caller then ranks
 // without it. It says nothing of why: the ranking stands without it.
 func (sr *Searcher) Relevance(s *mdstore.Store, text string, kinds ...mdstore.Kind) <-chan map[string]float64 {
@@ -149,7 +150,11 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, kinds ...mdstore.Ki
 		rel := make(map[string]float64, len(resp.Result.Hits))
 		for _, h := range resp.Result.Hits {
 			if best[h.Kind] > 0 {
-				rel[h.Path] = h.Score / best[h.Kind]
+				key := h.Path // h.ID does not cross the wire
+				if h.Kind == mdstore.KindMemory {
+					key += "#" + h.EntryID
+				}
+				rel[key] = h.Score / best[h.Kind]
 			}
 		}
 		out <- rel

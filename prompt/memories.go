@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -11,15 +12,32 @@ import (
 // make one token.
 const CharsPerToken = 4
 
-// fitMemories selects, newest first, the memories whose rendering (Render)
-// fits in limit characters, and says how many were left out. A memory that
-// does not fit is skipped whole and a smaller, older one may still fit.
-func fitMemories(memories []mdstore.Memory, limit int) ([]mdstore.Memory, int) {
-	if limit <= 0 {
-		return nil, len(memories)
+// MemoryRelevanceKey is a memory's key in Input.Relevance: the id of its
+// search document.
+func MemoryRelevanceKey(id string) string { return mdstore.MemoriesPath + "#" + id }
+
+// rankMemories orders memories for the Memories section: with a task, the
+// most relevant to it first (full-text relevance), newest first among
+// equals; without one, newest first (seed 001).
+func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []mdstore.Memory {
+	out := append([]mdstore.Memory(nil), memories...)
+	mdstore.SortNewestFirst(out)
+	if t.Given() && len(rel) > 0 {
+		sort.SliceStable(out, func(i, j int) bool {
+			return rel[MemoryRelevanceKey(out[i].ID)] > rel[MemoryRelevanceKey(out[j].ID)]
+		})
 	}
-	candidates := append([]mdstore.Memory(nil), memories...)
-	mdstore.SortNewestFirst(candidates)
+	return out
+}
+
+// fitMemories selects, in the order given, the memories whose rendering
+// (Render) fits in limit characters, and says how many were left out. A
+// memory that does not fit is skipped whole and a smaller, later one may
+// still fit.
+func fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.Memory, int) {
+	if limit <= 0 {
+		return nil, len(candidates)
+	}
 
 	// The rendered length is a sum of parts: the title once, each used
 	// section's header once, and each memory's block.

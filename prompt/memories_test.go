@@ -136,3 +136,30 @@ func TestFormattedLenMatchesFormatMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoriesRankByTheTask: with a task, the memories most relevant to
+// it come first and fill a small share (newest first among equals); with
+// none, the newest do (seed 001).
+func TestMemoriesRankByTheTask(t *testing.T) {
+	rel := map[string]float64{
+		MemoryRelevanceKey("mem-1737390000-0a7b"): 1,   // the ECONNREFUSED fix
+		MemoryRelevanceKey("mem-1737372000-a1b2"): 0.4, // barrel exports
+	}
+	share := 90 // tokens: two or three memories fit, not five
+	prime := func(task Task) []string {
+		ctx := Prime(Input{Memories: sample, Task: task, Relevance: rel}, Options{Budgets: mdstore.Budgets{Memories: share}})
+		for _, sec := range ctx.Sections {
+			if sec.Name == SectionMemories {
+				return sec.Entries
+			}
+		}
+		return nil
+	}
+	got := prime(Task{Title: "Postgres refuses connections in the tests"})
+	if len(got) == 0 || got[0] != Key(mdstore.KindMemory, "mem-1737390000-0a7b") || len(got) == len(sample) {
+		t.Fatalf("with a task: %q", got)
+	}
+	if got := prime(Task{}); len(got) == 0 || got[0] != Key(mdstore.KindMemory, "mem-1737400000-0c9d") {
+		t.Fatalf("without a task, the newest first: %q", got)
+	}
+}

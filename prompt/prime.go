@@ -46,9 +46,10 @@ type Input struct {
 	// Loop is the loop status; shown when the run or the task has a
 	// history.
 	Loop strategy.Status
-	// Relevance, when set, is the full-text relevance of knowledge,
-	// learnings and journal entries to the task (0 to 1), keyed by the
-	// store path of the entry's file.
+	// Relevance, when set, is the full-text relevance of memories,
+	// knowledge, learnings and journal entries to the task (0 to 1),
+	// keyed by the store path of the entry's file — for a memory,
+	// memories.md's path, '#' and its id (MemoryRelevanceKey).
 	Relevance map[string]float64
 }
 
@@ -148,7 +149,7 @@ func Prime(in Input, opts Options) Context {
 
 	add(SectionAttempts, b.Attempts, func(limit int) part { return attemptsSection(attempts, limit) })
 	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) part {
-		included, omitted := fitMemories(in.Memories, limit)
+		included, omitted := fitMemories(rankMemories(in.Memories, in.Task, in.Relevance), limit)
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(mdstore.KindMemory, m.ID)

@@ -112,7 +112,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	cfg := s.Config()
 	p.warnings(cfg.Warnings)
 	// Asked of the search index while the files are read.
-	relevance := searcher.Relevance(s, taskText(opts.task), mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
+	relevance := searcher.Relevance(s, taskText(opts.task), mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
 	in := prompt.Input{Task: opts.task}
 	var warnings []mdstore.Warning
 	if cfg.Memories.Inject == mdstore.InjectAuto {

@@ -432,8 +432,8 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 	res := index.Result{Total: int(coll.Total())}
 	for _, m := range coll.Results() {
 		if q.Bare {
-			path, _, _ := strings.Cut(m.ID, "#")
-			res.Hits = append(res.Hits, index.Hit{Doc: index.Doc{ID: m.ID, Path: path, Kind: mdstore.KindOf(path)}, Score: m.Score})
+			path, memory, _ := strings.Cut(m.ID, "#")
+			res.Hits = append(res.Hits, index.Hit{Doc: index.Doc{ID: m.ID, Path: path, EntryID: memory, Kind: mdstore.KindOf(path)}, Score: m.Score})
 			continue
 		}
 		d, err := storedDocument(r, m.ID)
