@@ -73,7 +73,7 @@ type Query struct {
 	// Bare asks for hits that carry only their document's ID, path, kind
 	// and score — and for a memory its id (EntryID): no stored entry to
 	// read back, no snippet. Prime's ranking needs no more, and reading
-	// back 200 entries costs more than the search.
+	// back 100 entries costs more than the search.
 	Bare bool
 }
 

@@ -120,7 +120,7 @@ func unsaid(s *mdstore.Store, ws []mdstore.Warning) []mdstore.Warning {
 }
 
 // RelevantHits is how many of the best hits Relevance hears of.
-const RelevantHits = 200
+const RelevantHits = 100
 
 // Relevance asks the index, in the background, how relevant the entries
 // of kinds are to text: for each kind, the best hits by their document id
