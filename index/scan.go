@@ -232,15 +232,15 @@ func scoreDoc(d Doc, terms []string) float64 {
 }
 
 // bestMatch is weight for an exact match of t among words, half of it for
-// a fuzzy one, 0 for none.
+// a match of t's stem or a fuzzy one, 0 for none.
 func bestMatch(t string, words []string, weight float64) float64 {
-	fuzzy := false
+	fuzzy, stem := false, Stem(t)
 	for _, w := range words {
 		exact, fz := Matches(t, w)
 		if exact {
 			return weight
 		}
-		fuzzy = fuzzy || fz
+		fuzzy = fuzzy || fz || (stem != "" && w == stem)
 	}
 	if fuzzy {
 		return weight * fuzzyWeight

@@ -103,3 +103,29 @@ func TestJournalStackTraceIsSearched(t *testing.T) {
 		t.Fatalf("%+v", docs)
 	}
 }
+
+// TestStem: word forms meet at one stem; short, non-ASCII and unchanged
+// terms have none.
+func TestStem(t *testing.T) {
+	for _, forms := range [][]string{{"deploying", "deployed", "deploys"}, {"retries", "retried"}, {"timeouts", "timeout"}, {"flakiness", "flaky"}} {
+		stem := func(w string) string {
+			if s := Stem(w); s != "" {
+				return s
+			}
+			return w
+		}
+		for _, f := range forms[1:] {
+			if stem(f) != stem(forms[0]) {
+				t.Errorf("%s and %s: stems %q and %q", forms[0], f, stem(forms[0]), stem(f))
+			}
+		}
+	}
+	for _, term := range []string{"go", "straße", "v2", "timeout", "test"} {
+		if got := Stem(term); got != "" {
+			t.Errorf("Stem(%q) = %q, want none", term, got)
+		}
+	}
+	if got := QueryTokens("deploying deployed"); !slices.Equal(got, []string{"deploying", "deployed"}) {
+		t.Errorf("QueryTokens holds stems: %q", got)
+	}
+}

@@ -170,6 +170,19 @@ func (f *field) Analyze() {
 	words.EachTerm(text, func(start, end int) bool { n++; return true })
 	f.freqs = make(bindex.TokenFrequencies, n/2+1)
 	chunk := make([]bindex.TokenFreq, 0, n/2+1)
+	add := func(key string, term []byte) {
+		f.length++
+		tf := f.freqs[key]
+		if tf == nil {
+			if len(chunk) == cap(chunk) {
+				chunk = make([]bindex.TokenFreq, 0, cap(chunk))
+			}
+			chunk = append(chunk, bindex.TokenFreq{Term: term})
+			tf = &chunk[len(chunk)-1]
+			f.freqs[key] = tf
+		}
+		tf.SetFrequency(tf.Frequency() + 1)
+	}
 	words.EachTerm(text, func(start, end int) bool {
 		var key string
 		var term []byte
@@ -182,17 +195,10 @@ func (f *field) Analyze() {
 		if index.StopWords[key] {
 			return true
 		}
-		f.length++
-		tf := f.freqs[key]
-		if tf == nil {
-			if len(chunk) == cap(chunk) {
-				chunk = make([]bindex.TokenFreq, 0, cap(chunk))
-			}
-			chunk = append(chunk, bindex.TokenFreq{Term: term})
-			tf = &chunk[len(chunk)-1]
-			f.freqs[key] = tf
+		add(key, term)
+		if stem := index.Stem(key); stem != "" {
+			add(stem, []byte(stem))
 		}
-		tf.SetFrequency(tf.Frequency() + 1)
 		return true
 	})
 }

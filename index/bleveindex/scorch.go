@@ -454,12 +454,14 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 // its own short field — a tie-breaker, not a trump card: with a weight of
 // 3, one common word of a knowledge title outranked an entry holding most
 // of the query (go run ./bench recall: R@1 0.78 at 3, 0.89 at 0.25). A
-// fuzzy match counts half an exact one. An entry whose id is the whole
+// fuzzy match counts half an exact one, and so does a match of the
+// word's stem (index.Stem: deploying finds deployed). An entry whose id is the whole
 // query comes first.
 const (
 	boostTitle   = 0.25
 	boostContent = 1.0
 	fuzzyFactor  = 0.5
+	stemFactor   = 0.5
 	boostID      = 20.0
 )
 
@@ -468,6 +470,12 @@ const (
 // is the costly part of a fuzzy query).
 func wordQuery(t string) query.Query {
 	clauses := []query.Query{term(fieldTitle, t, boostTitle), term(fieldTags, t, boostTitle), term(fieldContent, t, boostContent)}
+	if stem := index.Stem(t); stem != "" {
+		// Another form of the word: an entry holding the word itself
+		// matches its stem too, and so ranks above one holding another
+		// form.
+		clauses = append(clauses, term(fieldContent, stem, boostContent*stemFactor))
+	}
 	if fz := index.Fuzziness(t); fz > 0 {
 		fq := query.NewFuzzyQuery(t)
 		fq.SetField(fieldContent)

@@ -115,6 +115,8 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		if res.Total != 2 {
 			t.Errorf("total %d, want 2", res.Total)
 		}
+		// Another form of a word finds it (English stems).
+		top(t, ix, index.Query{Text: "migrating"}, "database-migrations")
 		// A word repeated in the query counts once.
 		once, thrice := search(t, ix, index.Query{Text: "lock timeout"}), search(t, ix, index.Query{Text: "lock lock timeout Lock"})
 		if len(once.Hits) != len(thrice.Hits) || len(once.Hits) == 0 || once.Hits[0].Score != thrice.Hits[0].Score {
