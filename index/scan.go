@@ -220,9 +220,13 @@ func letterSet(s string) (uint64, bool) {
 func scoreDoc(d Doc, terms []string) float64 {
 	head := Tokens(d.Title + " " + strings.Join(d.Tags, " "))
 	body := Tokens(d.EntryID + " " + d.Content)
+	stems := Stems(d.Title + " " + strings.Join(d.Tags, " ") + " " + d.Content)
 	sum, matched := 0.0, 0
 	for _, t := range terms {
 		best := max(bestMatch(t, head, weightTitle), bestMatch(t, body, weightContent))
+		if stem := Stem(t); best == 0 && stem != "" && slices.Contains(stems, stem) {
+			best = weightContent * fuzzyWeight // another form of the word, as the index weighs it
+		}
 		if best > 0 {
 			sum += best
 			matched++
@@ -232,15 +236,15 @@ func scoreDoc(d Doc, terms []string) float64 {
 }
 
 // bestMatch is weight for an exact match of t among words, half of it for
-// a match of t's stem or a fuzzy one, 0 for none.
+// a fuzzy one, 0 for none.
 func bestMatch(t string, words []string, weight float64) float64 {
-	fuzzy, stem := false, Stem(t)
+	fuzzy := false
 	for _, w := range words {
 		exact, fz := Matches(t, w)
 		if exact {
 			return weight
 		}
-		fuzzy = fuzzy || fz || (stem != "" && w == stem)
+		fuzzy = fuzzy || fz
 	}
 	if fuzzy {
 		return weight * fuzzyWeight

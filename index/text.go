@@ -20,31 +20,40 @@ var StopWords = map[string]bool{
 	"they": true, "this": true, "to": true, "was": true, "will": true, "with": true,
 }
 
-// Tokens splits s into the terms search indexes: its words and
+// Tokens splits s into the terms search compares: its words and
 // identifiers, whole and by their parts (words.EachTerm), lowercased,
-// without stop words, each followed by its Stem when it has one. The
-// bleve index analyzes entries with the same rule; a query's words are
-// QueryTokens.
+// without stop words. The bleve index analyzes entries with the same rule
+// (and keeps their Stems apart); a query's words are QueryTokens.
 func Tokens(s string) []string {
 	var out []string
 	words.EachTerm(s, func(start, end int) bool {
 		if w := strings.ToLower(s[start:end]); !StopWords[w] {
 			out = append(out, w)
-			if stem := Stem(w); stem != "" {
-				out = append(out, stem)
-			}
 		}
 		return true
 	})
 	return out
 }
 
+// Stems are the English stems of s's Tokens that have one (Stem), in
+// order. The index keeps them in a field of their own, so that a typo is
+// matched against words, never against stems.
+func Stems(s string) []string {
+	var out []string
+	for _, t := range Tokens(s) {
+		if stem := Stem(t); stem != "" {
+			out = append(out, stem)
+		}
+	}
+	return out
+}
+
 // Stem is the English stem of a lowercase term (Porter's algorithm:
-// deploying and deployed are deploy, flakiness flaki like flaky), or ""
-// when it is the term itself or the term is not a word of four or more
-// ASCII letters. Search indexes and looks for a term's stem beside the
-// term, so a word form finds its entries while the exact word, which
-// matches both, still ranks first.
+// deploying, deployed and deploy are deploi, flakiness and flaky flaki,
+// timeout timeout), or "" when the term is not a word of four or more
+// ASCII letters. Search indexes the stems of an entry's words beside its
+// words and looks for a query word's stem too, so a word form finds its
+// entries while the exact word, which matches both, still ranks first.
 func Stem(term string) string {
 	if len(term) < 4 {
 		return ""
@@ -54,24 +63,19 @@ func Stem(term string) string {
 			return ""
 		}
 	}
-	if stem := porterstemmer.StemString(term); stem != term && stem != "" {
-		return stem
-	}
-	return ""
+	return porterstemmer.StemString(term)
 }
 
-// QueryTokens are the words a query looks for: its terms as Tokens has
-// them but without stems (a query word's stem is an alternative way to
-// match that word, not another word), each once, so that a word repeated
-// in a query is not worth more.
+// QueryTokens are the words a query looks for: its Tokens, each once, so
+// that a word repeated in a query is not worth more. (A word's stem is
+// another way to match that word, not another word.)
 func QueryTokens(s string) []string {
 	var out []string
-	words.EachTerm(s, func(start, end int) bool {
-		if w := strings.ToLower(s[start:end]); !StopWords[w] && !slices.Contains(out, w) {
+	for _, w := range Tokens(s) {
+		if !slices.Contains(out, w) {
 			out = append(out, w)
 		}
-		return true
-	})
+	}
 	return out
 }
 

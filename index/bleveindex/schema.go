@@ -22,6 +22,7 @@ const (
 	fieldTags    = "tags"    // text: the words of the tags, for ranking
 	fieldTitle   = "title"   // text
 	fieldContent = "content" // text: title, tag words and content together (fuzzy matches look here)
+	fieldStems   = "stems"   // text: the English stems of the content's words (index.Stems), for word forms
 	fieldEntryID = "eid"     // keyword: the entry's own id
 	fieldCreated = "created" // keyword, UTC RFC 3339 (sorts as time), doc values
 	fieldRun     = "run"     // keyword
@@ -71,7 +72,11 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 	}
 	text(fieldTags, joinWords(d.Tags))
 	text(fieldTitle, d.Title)
-	text(fieldContent, d.Title+"\n"+joinWords(d.Tags)+"\n"+d.Content)
+	content := d.Title + "\n" + joinWords(d.Tags) + "\n" + d.Content
+	text(fieldContent, content)
+	if content != "" {
+		doc.AddField(&field{name: fieldStems, value: content, options: textOptions, stems: true})
+	}
 	keyword(fieldEntryID, d.EntryID, keywordOptions, nil)
 	if !d.Created.IsZero() {
 		keyword(fieldCreated, createdKey(d.Created), sortOptions, nil)
@@ -117,6 +122,7 @@ type field struct {
 	options        bindex.FieldIndexingOptions
 	arrayPositions []uint64
 	keyword        bool
+	stems          bool // its terms are the value's stems (index.Stems), not its words
 
 	length int
 	freqs  bindex.TokenFrequencies
@@ -195,8 +201,9 @@ func (f *field) Analyze() {
 		if index.StopWords[key] {
 			return true
 		}
-		add(key, term)
-		if stem := index.Stem(key); stem != "" {
+		if !f.stems {
+			add(key, term)
+		} else if stem := index.Stem(key); stem != "" {
 			add(stem, []byte(stem))
 		}
 		return true

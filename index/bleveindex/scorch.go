@@ -474,7 +474,7 @@ func wordQuery(t string) query.Query {
 		// Another form of the word: an entry holding the word itself
 		// matches its stem too, and so ranks above one holding another
 		// form.
-		clauses = append(clauses, term(fieldContent, stem, boostContent*stemFactor))
+		clauses = append(clauses, term(fieldStems, stem, boostContent*stemFactor))
 	}
 	if fz := index.Fuzziness(t); fz > 0 {
 		fq := query.NewFuzzyQuery(t)
