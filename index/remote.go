@@ -27,8 +27,9 @@ const Protocol = 1
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, the manifest of what it holds and the seal of its files (5: the
 // seal; 6: stack traces; 7: identifiers whole and by their parts; 8:
-// English stems beside the words; 9: stems in a field of their own). An index written with another version is rebuilt. Bump it
-// whenever any of them changes.
+// English stems beside the words; 9: stems in a field of their own). An
+// index written with another version is rebuilt. Bump it whenever any of
+// them changes.
 const FormatVersion = 9
 
 // HelperName is the name of the index binary.
