@@ -168,19 +168,10 @@ func (r *Repo) diffTrees(a, b Hash, dir string, out *[]FileChange) error {
 		return nil
 	}
 	list := func(t Hash) (map[string]treeEntry, error) {
-		m := map[string]treeEntry{}
 		if t.IsZero() {
-			return m, nil
+			return map[string]treeEntry{}, nil
 		}
-		data, err := r.readObject(plumbing.TreeObject, t)
-		if err != nil {
-			return nil, err
-		}
-		entries, err := parseTree(data)
-		for _, e := range entries {
-			m[e.name] = e
-		}
-		return m, err
+		return r.treeByName(t)
 	}
 	as, err := list(a)
 	if err != nil {

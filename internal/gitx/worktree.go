@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"lore/internal/fsx"
 	"lore/internal/gitx/gitindex"
 )
@@ -229,22 +227,12 @@ func (r *Repo) checkTracked(path string, idx *gitindex.File, headTree Hash) erro
 	}
 	tree := headTree
 	for i, part := range parts {
-		data, err := r.readObject(plumbing.TreeObject, tree)
+		byName, err := r.treeByName(tree)
 		if err != nil {
 			return err
 		}
-		entries, err := parseTree(data)
-		if err != nil {
-			return fmt.Errorf("%w (tree %s)", err, tree)
-		}
-		var found *treeEntry
-		for j := range entries {
-			if entries[j].name == part {
-				found = &entries[j]
-				break
-			}
-		}
-		if found == nil {
+		found, ok := byName[part]
+		if !ok {
 			return nil
 		}
 		name := strings.Join(parts[:i+1], "/")
