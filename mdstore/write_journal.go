@@ -85,11 +85,9 @@ func truncateNotes(notes string, max int) string {
 	kept = strings.TrimRight(kept, " \t\n")
 	fence := ""
 	for _, line := range strings.Split(kept, "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-			fence = t[:3]
-		case fence != "" && strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "":
+		if fence == "" {
+			fence, _ = sigils.Fence(line)
+		} else if sigils.Closes(line, fence) {
 			fence = ""
 		}
 	}

@@ -36,16 +36,9 @@ func codeSpans(text string) []span {
 			end += start
 		}
 		l := line{start: start, end: end}
-		body := strings.TrimRight(strings.TrimLeft(text[start:end], " \t>"), " \t\r") // a quote's '>' too
-		l.blank = body == ""
-		if len(body) >= 3 && (body[0] == '`' || body[0] == '~') {
-			n := 0
-			for n < len(body) && body[n] == body[0] {
-				n++
-			}
-			if n >= 3 && !(body[0] == '`' && strings.IndexByte(body[n:], '`') >= 0) {
-				l.fenceChar, l.fenceLen, l.closer = body[0], n, n == len(body)
-			}
+		l.blank = strings.TrimSpace(strings.TrimLeft(text[start:end], " \t>")) == ""
+		if run, bare := Fence(text[start:end]); run != "" {
+			l.fenceChar, l.fenceLen, l.closer = run[0], len(run), bare
 		}
 		ls = append(ls, l)
 		if end == len(text) {
@@ -101,6 +94,33 @@ func codeSpans(text string) []span {
 	flush(len(ls))
 	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	return spans
+}
+
+// Fence reads a line as a code fence: the run of three or more backticks
+// or tildes it begins with — after any indentation, in a quote ("> ```")
+// too — and whether the line is that run alone (bare), which is what a
+// closing fence is; "" when the line is no fence (a backtick fence's info
+// string holds no backtick).
+func Fence(line string) (run string, bare bool) {
+	body := strings.TrimRight(strings.TrimLeft(line, " \t>"), " \t\r")
+	if len(body) < 3 || (body[0] != '`' && body[0] != '~') {
+		return "", false
+	}
+	n := 0
+	for n < len(body) && body[n] == body[0] {
+		n++
+	}
+	if n < 3 || body[0] == '`' && strings.IndexByte(body[n:], '`') >= 0 {
+		return "", false
+	}
+	return body[:n], n == len(body)
+}
+
+// Closes reports whether line closes the fence that run opened: a bare
+// fence of the same character, at least as long.
+func Closes(line, run string) bool {
+	got, bare := Fence(line)
+	return bare && got != "" && got[0] == run[0] && len(got) >= len(run)
 }
 
 // inlineSpans finds the code spans of the paragraph text[from:to]: a run

@@ -55,14 +55,14 @@ func parseFailureReport(content string) FailureReport {
 	for _, line := range strings.Split(content, "\n") {
 		line = strings.TrimRight(line, " \t\r")
 		if fence != "" {
-			if closesFence(line, fence) {
+			if Closes(line, fence) {
 				fence = ""
 			} else if current != "" {
 				fields[current] = append(fields[current], line)
 			}
 			continue
 		}
-		if f := opensFence(line); f != "" {
+		if f, _ := Fence(line); f != "" {
 			fence = f
 			continue
 		}
@@ -76,7 +76,7 @@ func parseFailureReport(content string) FailureReport {
 					case "|", ">", "|-", ">-": // YAML block markers
 						value = ""
 					}
-					if f := opensFence(value); f != "" {
+					if f, _ := Fence(value); f != "" {
 						fence, value = f, ""
 					}
 					if value != "" {
@@ -147,27 +147,6 @@ func fieldLine(line string, inTrace bool) (key, value string, ok bool) {
 		}
 	}
 	return key, "", true
-}
-
-// opensFence returns the fence a line opens ("```", "~~~~"…), or "".
-func opensFence(line string) string {
-	s := strings.TrimSpace(line)
-	if len(s) < 3 || (s[0] != '`' && s[0] != '~') {
-		return ""
-	}
-	n := 0
-	for n < len(s) && s[n] == s[0] {
-		n++
-	}
-	if n < 3 {
-		return ""
-	}
-	return s[:n]
-}
-
-func closesFence(line, fence string) bool {
-	s := strings.TrimSpace(line)
-	return len(s) >= len(fence) && strings.Trim(s, fence[:1]) == ""
 }
 
 func joinWords(lines []string) string {
