@@ -117,16 +117,16 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	if entry != nil {
 		task, run, feature = entry.TaskID, entry.RunID, entry.FeatureID
 	}
-	var knowledge []NewKnowledge
-	var kLines []int
+	var within outputKnowledge
 	for _, k := range sig.Knowledge {
 		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: feature, Body: k.Body}.normalize(check)
 		if err != nil {
 			out.skip("knowledge", k.Line, inputMessage(err))
 			continue
 		}
-		knowledge, kLines = mergeWithinOutput(knowledge, kLines, nk, k.Line, out)
+		within.add(nk, k.Line, out)
 	}
+	knowledge := within.entries
 	var learnings []NewLearning
 	expected := make([]string, len(sig.Learnings))
 	for i, l := range sig.Learnings {
@@ -301,33 +301,37 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 // quoted, cut to 40 characters, with any secret in it redacted.
 func quote(s string) string {
 	s, _ = secrets.Redact(s)
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:40]) + "…"
-	}
-	return strconv.Quote(s)
+	return strconv.Quote(shorten(s, 40))
 }
 
-// mergeWithinOutput adds k to ks — or, when seed 000's rules make it a
-// duplicate of an entry earlier in the same output, merges it into that
-// one (tags joined, the later body) and says so in out.Skipped; lines are
-// the output lines of ks.
-func mergeWithinOutput(ks []NewKnowledge, lines []int, k NewKnowledge, line int, out *IngestResult) ([]NewKnowledge, []int) {
-	existing := make([]Knowledge, len(ks))
-	byTitle := map[string]int{}
-	for i, e := range ks {
-		existing[i] = Knowledge{Title: e.Title, Tags: e.Tags}
-		if _, ok := byTitle[strings.ToLower(e.Title)]; !ok {
-			byTitle[strings.ToLower(e.Title)] = i
-		}
+// outputKnowledge are the knowledge entries of one output, merged by
+// seed 000's rules as they come (findKnowledgeDuplicate, as against the
+// store).
+type outputKnowledge struct {
+	entries []NewKnowledge
+	lines   []int       // the output line of each entry
+	seen    []Knowledge // title and tags of each entry, as the rules read them
+	byTitle map[string]int
+}
+
+// add keeps k — or, when it duplicates an entry earlier in the output,
+// merges it into that one (tags joined, the later body) and says so in
+// out.Skipped.
+func (o *outputKnowledge) add(k NewKnowledge, line int, out *IngestResult) {
+	if o.byTitle == nil {
+		o.byTitle = map[string]int{}
 	}
-	i, _ := findKnowledgeDuplicate(existing, byTitle, k.Title, k.Tags)
+	i, _ := findKnowledgeDuplicate(o.seen, o.byTitle, k.Title, k.Tags)
 	if i < 0 {
-		return append(ks, k), append(lines, line)
+		o.byTitle[strings.ToLower(k.Title)] = len(o.entries)
+		o.entries, o.lines = append(o.entries, k), append(o.lines, line)
+		o.seen = append(o.seen, Knowledge{Title: k.Title, Tags: k.Tags})
+		return
 	}
-	ks[i].Tags = mergeTags(ks[i].Tags, k.Tags)
-	ks[i].Body = k.Body
-	out.skip("knowledge", line, fmt.Sprintf("merged into %q at line %d, as seed 000's dedup would", ks[i].Title, lines[i]))
-	return ks, lines
+	o.entries[i].Tags = mergeTags(o.entries[i].Tags, k.Tags)
+	o.entries[i].Body = k.Body
+	o.seen[i].Tags = o.entries[i].Tags
+	out.skip("knowledge", line, fmt.Sprintf("merged into %q at line %d, as seed 000's dedup would", o.entries[i].Title, o.lines[i]))
 }
 
 func (r *IngestResult) skip(sigil string, line int, reason string) {

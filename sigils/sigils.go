@@ -123,14 +123,14 @@ func Parse(text string) Result {
 		switch el.name {
 		case "knowledge":
 			title, tags := strings.TrimSpace(el.attrs["title"]), splitList(el.attrs["tags"], true)
-			if why := missing(title == "", "title", len(tags) == 0, "tags", el.content == "", "body"); why != "" {
+			if why := missing(part{"title", title == ""}, part{"tags", len(tags) == 0}, part{"body", el.content == ""}); why != "" {
 				r.skip(el, why)
 				continue
 			}
 			r.Knowledge = append(r.Knowledge, Knowledge{Title: title, Tags: tags, Body: el.content, Line: el.line})
 		case "learning":
 			category, tags := strings.TrimSpace(el.attrs["category"]), splitList(el.attrs["tags"], false)
-			if why := missing(category == "", "category", len(tags) == 0, "tags", el.content == "", "body"); why != "" {
+			if why := missing(part{"category", category == ""}, part{"tags", len(tags) == 0}, part{"body", el.content == ""}); why != "" {
 				r.skip(el, why)
 				continue
 			}
@@ -241,12 +241,19 @@ func checkSimple(name, content string) (string, string) {
 	return content, ""
 }
 
-// missing names what a sigil lacks: pairs of (lacks, what).
-func missing(pairs ...any) string {
+// part is one thing a sigil needs, and whether it lacks it.
+type part struct {
+	name    string
+	missing bool
+}
+
+// missing names the parts a sigil lacks ("no title and no tags"), "" when
+// it has them all.
+func missing(parts ...part) string {
 	var lacks []string
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i].(bool) {
-			lacks = append(lacks, pairs[i+1].(string))
+	for _, p := range parts {
+		if p.missing {
+			lacks = append(lacks, p.name)
 		}
 	}
 	if len(lacks) == 0 {
