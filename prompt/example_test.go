@@ -17,11 +17,11 @@ func ExamplePrime() {
 	ctx := prompt.Prime(in, prompt.Options{Budgets: mdstore.Budgets{Memories: 40}}) // 40 tokens: room for one of the two
 	fmt.Print(ctx.Markdown())
 	// Output:
-	// # Memories
+	// ## Memories
 	//
-	// ## Fixes
+	// ### Fixes
 	//
-	// ### mem-1737390000-0a7b
+	// #### mem-1737390000-0a7b
 	// > ECONNREFUSED on 5432: start PostgreSQL.
 	// <!-- tags: docker | created: 2025-01-21 -->
 	//

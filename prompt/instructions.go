@@ -15,15 +15,22 @@ import (
 // sigils that tell the loop how the task went. Without memories
 // (memories.inject: none), lore add is left out.
 func Instructions(learn, memories bool, models []string) string {
+	return instructions(DefaultHeadingLevel, learn, memories, models)
+}
+
+// instructions is Instructions with its heading at the sections' level
+// and its parts one below.
+func instructions(o outline, learn, memories bool, models []string) string {
 	if len(models) == 0 {
 		models = mdstore.DefaultModels()
 	}
 	var b strings.Builder
-	b.WriteString(instructionsHead + instructionsRead)
+	b.WriteString(o.section("Using Project Memory") + instructionsHead)
+	b.WriteString("\n" + o.entry("Reading Memory") + instructionsRead)
 	if learn && memories {
-		b.WriteString(instructionsWrite)
+		b.WriteString("\n" + o.entry("Storing New Memory") + instructionsWrite)
 	}
-	b.WriteString(instructionsReport)
+	b.WriteString("\n" + o.entry("Reporting the Iteration") + instructionsReport)
 	b.WriteString(instructionsTask)
 	if learn {
 		b.WriteString(instructionsLearn)
@@ -33,15 +40,12 @@ func Instructions(learn, memories bool, models []string) string {
 	return b.String()
 }
 
-const instructionsHead = `## Using Project Memory
-
+const instructionsHead = `
 This project keeps what earlier iterations learned in ` + "`.agent/`" + `, managed by lore and
 committed to git.
 `
 
 const instructionsRead = `
-### Reading Memory
-
 The sections above are chosen for this task within a budget. For more:
 
 ` + "```bash" + `
@@ -52,8 +56,6 @@ lore show <id>                            # any entry in full (mem-…, l-…, a
 `
 
 const instructionsWrite = `
-### Storing New Memory
-
 When you discover something worth remembering:
 
 ` + "```bash" + `
@@ -69,8 +71,6 @@ Use tags that already exist where you can, and one concept per memory.
 `
 
 const instructionsReport = `
-### Reporting the Iteration
-
 End your output with these tags; lore records them for the next iteration:
 
 `

@@ -34,7 +34,7 @@ func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []m
 // (Render) fits in limit characters, and says how many were left out. A
 // memory that does not fit is skipped whole and a smaller, later one may
 // still fit.
-func fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.Memory, int) {
+func (o outline) fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.Memory, int) {
 	if limit <= 0 {
 		return nil, len(candidates)
 	}
@@ -45,12 +45,12 @@ func fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.Memory, int)
 	var included []mdstore.Memory
 	total := 0
 	for _, m := range candidates {
-		c := 1 + formattedLen(m) // "\n" + the block
+		c := 1 + o.memoryLen(m) // "\n" + the block
 		if len(included) == 0 {
-			c += runeLen(title)
+			c += runeLen(o.section(memoriesTitle))
 		}
 		if !sectionUsed[m.Type] {
-			c += runeLen(sectionHeader(m.Type))
+			c += 1 + runeLen(o.entry(m.Type.Section()))
 		}
 		if total+c <= limit {
 			total += c
@@ -61,18 +61,22 @@ func fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.Memory, int)
 	return included, len(candidates) - len(included)
 }
 
-const title = "# Memories\n"
+const memoriesTitle = "Memories"
 
-func sectionHeader(t mdstore.MemoryType) string { return "\n## " + t.Section() + "\n" }
+// Render writes memories grouped by type in seed 001's format (memories.md's:
+// "# Memories", "## Patterns", "### mem-…"), keeping their order within each
+// type; "" when there are none.
+func Render(memories []mdstore.Memory) string { return outline(1).renderMemories(memories) }
 
-// Render writes memories grouped by type in seed 001's format, keeping
-// their order within each type; "" when there are none.
-func Render(memories []mdstore.Memory) string {
+// renderMemories writes memories grouped by type, as Render does, with the
+// title at the sections' level, each type one level below and each memory
+// under its type.
+func (o outline) renderMemories(memories []mdstore.Memory) string {
 	if len(memories) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(title)
+	b.WriteString(o.section(memoriesTitle))
 	for _, t := range mdstore.MemoryTypes {
 		first := true
 		for _, m := range memories {
@@ -80,22 +84,29 @@ func Render(memories []mdstore.Memory) string {
 				continue
 			}
 			if first {
-				b.WriteString(sectionHeader(t))
+				b.WriteString("\n" + o.entry(t.Section()))
 				first = false
 			}
-			b.WriteString("\n" + mdstore.FormatMemory(m))
+			b.WriteString("\n" + o.memoryBlock(m))
 		}
 	}
 	return b.String()
 }
 
+// memoryBlock is mdstore.FormatMemory's block with its heading under its
+// type's.
+func (o outline) memoryBlock(m mdstore.Memory) string {
+	block := mdstore.FormatMemory(m) // "### id\n…", memories.md's level 3
+	return strings.Repeat("#", int(o)+2) + strings.TrimLeft(block, "#")
+}
+
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
 
-// formattedLen is runeLen(mdstore.FormatMemory(m)) without building the
-// block: "### id\n", "> line\n" or ">\n" per content line, and the
-// metadata comment.
-func formattedLen(m mdstore.Memory) int {
-	n := runeLen("### "+m.ID) + 1
+// memoryLen is runeLen(o.memoryBlock(m)) without building the block:
+// the heading, "> line\n" or ">\n" per content line, and the metadata
+// comment.
+func (o outline) memoryLen(m mdstore.Memory) int {
+	n := int(o) + 2 + 1 + runeLen(m.ID) + 1
 	for rest := m.Content; ; {
 		line, after, more := strings.Cut(rest, "\n")
 		if line == "" {

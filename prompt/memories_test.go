@@ -57,7 +57,7 @@ func TestTheShareCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
 			t.Fatalf("budget %d: counts do not add up: %+v", budget, sec)
 		}
 		for _, m := range sample {
-			if strings.Contains(sec.Markdown, "### "+m.ID) && !strings.Contains(sec.Markdown, mdstore.FormatMemory(m)) {
+			if strings.Contains(sec.Markdown, "# "+m.ID) && !strings.Contains(sec.Markdown, outline(DefaultHeadingLevel).memoryBlock(m)) {
 				t.Fatalf("budget %d: %s not whole", budget, m.ID)
 			}
 		}
@@ -78,11 +78,12 @@ func TestTheShareCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
 
 func TestExactFit(t *testing.T) {
 	one := []mdstore.Memory{mem("mem-1-aaaa", mdstore.Fix, "abcd")}
-	text := Render(one)
+	o := outline(DefaultHeadingLevel)
+	text := o.renderMemories(one)
 	n := utf8.RuneCountInString(text)
 	if n%CharsPerToken != 0 {
 		one[0].Content += strings.Repeat("x", CharsPerToken-n%CharsPerToken)
-		text = Render(one)
+		text = o.renderMemories(one)
 		n = utf8.RuneCountInString(text)
 	}
 	if sec, _ := memoriesSection(one, n/CharsPerToken); sec.Markdown != text || sec.Omitted != 0 {
@@ -98,7 +99,7 @@ func TestExactFit(t *testing.T) {
 func TestMultibyteTextCountsCharacters(t *testing.T) {
 	// 3-byte characters: a byte-counting budget would keep a third.
 	m := mem("mem-1-aaaa", mdstore.Context, strings.Repeat("日", 100))
-	text := Render([]mdstore.Memory{m})
+	text := outline(DefaultHeadingLevel).renderMemories([]mdstore.Memory{m})
 	budget := (utf8.RuneCountInString(text) + CharsPerToken - 1) / CharsPerToken
 	if sec, _ := memoriesSection([]mdstore.Memory{m}, budget); sec.Markdown != text || !utf8.ValidString(sec.Markdown) {
 		t.Fatalf("cut: %q", sec.Markdown)
@@ -125,15 +126,25 @@ func TestNoMemoriesRendersNothing(t *testing.T) {
 	}
 }
 
-func TestFormattedLenMatchesFormatMemory(t *testing.T) {
+func TestMemoryLenMatchesTheBlock(t *testing.T) {
 	ms := append([]mdstore.Memory{
 		mem("mem-1-aaaa", mdstore.Fix, "a\n\nb ✓ 日本\n", "x", "yy"),
 		mem("mem-2-bbbb", mdstore.Fix, "single"),
 	}, sample...)
-	for _, m := range ms {
-		if got, want := formattedLen(m), utf8.RuneCountInString(mdstore.FormatMemory(m)); got != want {
-			t.Errorf("%s: formattedLen %d, FormatMemory %d", m.ID, got, want)
+	for level := 1; level <= MaxHeadingLevel; level++ {
+		o := outline(level)
+		for _, m := range ms {
+			block := o.memoryBlock(m)
+			if got, want := o.memoryLen(m), utf8.RuneCountInString(block); got != want {
+				t.Errorf("level %d, %s: memoryLen %d, the block %d", level, m.ID, got, want)
+			}
+			if want := strings.Repeat("#", level+2) + " " + m.ID + "\n"; !strings.HasPrefix(block, want) {
+				t.Errorf("level %d: block begins %q, want %q", level, block[:min(len(block), 30)], want)
+			}
 		}
+	}
+	if got, want := outline(1).memoryBlock(sample[0]), mdstore.FormatMemory(sample[0]); got != want {
+		t.Errorf("at level 1 the block is memories.md's:\n%s\nwant\n%s", got, want)
 	}
 }
 

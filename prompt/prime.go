@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"lore/index"
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/sigils"
@@ -61,6 +62,9 @@ func Key(kind mdstore.Kind, id string) string { return string(kind) + ":" + id }
 // Options shape a prime.
 type Options struct {
 	Budgets mdstore.Budgets
+	// HeadingLevel is the level of the sections' headings, 1 to
+	// MaxHeadingLevel (0: DefaultHeadingLevel); entries sit one level below.
+	HeadingLevel int
 	// Instructions adds the fixed block on how to use lore (outside the
 	// budget); Learn keeps its part on writing new memory.
 	Instructions bool
@@ -78,7 +82,10 @@ type Section struct {
 	Name     string `json:"name"`
 	Markdown string `json:"markdown"`
 	Shown    int    `json:"shown"`
-	Omitted  int    `json:"omitted"`
+	// Omitted counts the entries the budget left out; Capped those past
+	// the section's own cap (MaxLearnings).
+	Omitted int `json:"omitted"`
+	Capped  int `json:"capped,omitempty"`
 	// Entries names the entries shown (as Key does), for usage counts.
 	Entries []string `json:"entries,omitempty"`
 	// Budget is the characters the section could use; 0 for the
@@ -87,13 +94,14 @@ type Section struct {
 }
 
 // Context is a prime: the sections that have content, in order, and one
-// line saying what the budget left out ("" when nothing).
+// line saying what was left out and why ("" when nothing).
 type Context struct {
 	Sections []Section `json:"sections"`
 	Omitted  string    `json:"omitted,omitempty"`
 }
 
-// Markdown is the whole prime as the agent reads it.
+// Markdown is the whole prime as the agent reads it: the sections, the
+// left-out line, and the instructions last.
 func (c Context) Markdown() string {
 	parts := make([]string, 0, len(c.Sections)+1)
 	omitted := c.Omitted != ""
@@ -109,6 +117,18 @@ func (c Context) Markdown() string {
 	return strings.Join(parts, "\n")
 }
 
+// budgeted is how many characters of the prime the budget covers: all of
+// it but the instructions.
+func (c Context) budgeted() int {
+	inside := Context{Omitted: c.Omitted}
+	for _, s := range c.Sections {
+		if s.Name != SectionInstructions {
+			inside.Sections = append(inside.Sections, s)
+		}
+	}
+	return runeLen(inside.Markdown())
+}
+
 // Names of the sections, in priority order.
 const (
 	SectionAttempts     = "previous_attempts"
@@ -121,70 +141,164 @@ const (
 	SectionInstructions = "instructions"
 )
 
-// Prime assembles the context for the next iteration.
+// Prime assembles the context for the next iteration. With a total budget,
+// everything but the instructions fits in it — the left-out line included
+// — unless the budget cannot hold even that line, which is then all the
+// prime says. The loop status is placed first within the budget, so it
+// is never dropped while other entries are shown; when it does not fit
+// whole, its stuck-loop warning may still.
 func Prime(in Input, opts Options) Context {
-	b := opts.Budgets
-	total := b.Total * CharsPerToken
-	remaining, carry := total, 0
-	var ctx Context
-	var left []string
-	add := func(name string, share int, render func(limit int) part) {
-		limit := share + carry
-		if total > 0 {
-			limit = min(limit, remaining)
+	pl := newPlan(in, outlineAt(opts.HeadingLevel))
+	total := opts.Budgets.Total * CharsPerToken
+	ctx := pl.assemble(opts.Budgets, total)
+	// The left-out line is inside the budget: when it overflows, the
+	// sections make room for it and are assembled again (a tighter budget
+	// may leave more out and lengthen the line, hence the loop).
+	for reserve := 0; total > 0 && reserve < total; {
+		over := ctx.budgeted() - total
+		if over <= 0 {
+			break
 		}
-		p := render(limit)
-		used := runeLen(p.md)
-		carry = max(0, limit-used)
-		remaining -= used
-		if p.omitted > 0 {
-			left = append(left, plural(p.omitted, sectionNouns[name]))
-		}
-		if p.md != "" {
-			ctx.Sections = append(ctx.Sections, Section{Name: name, Markdown: p.md, Shown: p.shown, Omitted: p.omitted, Entries: p.keys, Budget: limit})
-		}
-	}
-	attempts := strategy.Attempts(in.Journal, in.Task.ID)
-	kw := taskKeywords(in.Task, attempts, in.Journal)
-
-	add(SectionAttempts, b.Attempts, func(limit int) part { return attemptsSection(attempts, limit) })
-	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) part {
-		included, omitted := fitMemories(rankMemories(in.Memories, in.Task, in.Relevance), limit)
-		keys := make([]string, len(included))
-		for i, m := range included {
-			keys[i] = Key(mdstore.KindMemory, m.ID)
-		}
-		return part{Render(included), len(included), omitted, keys}
-	})
-	add(SectionKnowledge, b.Knowledge*CharsPerToken, func(limit int) part {
-		return knowledgeSection(rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance), limit)
-	})
-	add(SectionLearnings, b.Learnings, func(limit int) part {
-		return learningsSection(rankLearnings(in.Learnings, in.Task, kw.all, in.Relevance), limit)
-	})
-	add(SectionJournal, b.Journal*CharsPerToken, func(limit int) part {
-		return journalSection(pickJournal(in.Journal, in.Task, kw.all, in.Relevance), limit)
-	})
-	add(SectionLoopStatus, b.LoopStatus, func(limit int) part { return loopStatusSection(in.Loop, in.Task.ID, limit) })
-	add(SectionSkills, b.Skills, func(limit int) part { return skillsSection(in.Skills, limit) })
-
-	if len(left) > 0 {
-		ctx.Omitted = "_Left out to stay within the budget: " + strings.Join(left, ", ") + ". `lore search` finds them._"
+		reserve = min(total, reserve+over)
+		ctx = pl.assemble(opts.Budgets, total-reserve)
 	}
 	if opts.Instructions {
-		ctx.Sections = append(ctx.Sections, Section{Name: SectionInstructions, Markdown: Instructions(opts.Learn, !opts.MemoriesOff, opts.Models), Shown: 1})
+		ctx.Sections = append(ctx.Sections, Section{Name: SectionInstructions, Markdown: instructions(pl.o, opts.Learn, !opts.MemoriesOff, opts.Models), Shown: 1})
 	}
 	return ctx
 }
 
+// plan is what a prime is assembled from, worked out once: the budget may
+// have it assembled more than once.
+type plan struct {
+	in       Input
+	o        outline
+	attempts []mdstore.JournalEntry
+	kw       keywords
+	// loop and stuck are the Loop Status whole and reduced to its
+	// stuck-loop warning ("" when not stuck or not shown).
+	loop, stuck string
+}
+
+func newPlan(in Input, o outline) *plan {
+	attempts := strategy.Attempts(in.Journal, in.Task.ID)
+	pl := &plan{in: in, o: o, attempts: attempts, kw: taskKeywords(in.Task, attempts, in.Journal)}
+	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 {
+		pl.loop = o.loopStatus(in.Loop, in.Task.ID)
+		if in.Loop.Stuck {
+			pl.stuck = o.section("Loop Status") + "\n" + stuckWarning
+		}
+	}
+	return pl
+}
+
+// assemble fills the sections in priority order within total characters
+// (no total when total is 0 and the budget has none): each section gets
+// its share and what the sections before it left unused.
+func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
+	in, o := pl.in, pl.o
+	hard := b.Total > 0
+	// Each section costs its text and the blank line before it; the first
+	// has none.
+	remaining, carry := total+1, 0
+	var ctx Context
+	var budget, capped []string
+	shown := map[string]bool{}
+
+	// The loop status first: it is small and says where the loop stands.
+	loop := ""
+	for _, md := range []string{pl.loop, pl.stuck} {
+		if md != "" && runeLen(md) <= b.LoopStatus && (!hard || runeLen(md)+1 <= remaining) {
+			loop = md
+			break
+		}
+	}
+	switch {
+	case loop != "":
+		remaining -= runeLen(loop) + 1
+	case pl.loop != "" && hard:
+		remaining = 0 // nothing is shown in its place
+	}
+
+	add := func(name string, share int, render func(limit int) part) {
+		limit := share + carry
+		if hard {
+			limit = min(limit, remaining-1)
+		}
+		p := render(max(0, limit))
+		used := runeLen(p.md)
+		carry = max(0, limit-used)
+		if p.md != "" {
+			remaining -= used + 1
+		}
+		if p.omitted > 0 {
+			budget = append(budget, plural(p.omitted, sectionNouns[name]))
+		}
+		if p.capped > 0 {
+			capped = append(capped, p.capNote)
+		}
+		for _, k := range p.keys {
+			shown[k] = true
+		}
+		if p.md != "" {
+			ctx.Sections = append(ctx.Sections, Section{Name: name, Markdown: p.md, Shown: p.shown, Omitted: p.omitted, Capped: p.capped, Entries: p.keys, Budget: limit})
+		}
+	}
+
+	add(SectionAttempts, b.Attempts, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
+	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) part {
+		included, omitted := o.fitMemories(rankMemories(in.Memories, in.Task, in.Relevance), limit)
+		keys := make([]string, len(included))
+		for i, m := range included {
+			keys[i] = Key(mdstore.KindMemory, m.ID)
+		}
+		return part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
+	})
+	add(SectionKnowledge, b.Knowledge*CharsPerToken, func(limit int) part {
+		return o.knowledgeSection(rankKnowledge(in.Knowledge, in.Task, pl.kw, in.Relevance), limit)
+	})
+	add(SectionLearnings, b.Learnings, func(limit int) part {
+		return o.learningsSection(rankLearnings(in.Learnings, in.Task, pl.kw, in.Relevance), limit)
+	})
+	add(SectionJournal, b.Journal*CharsPerToken, func(limit int) part {
+		return o.journalSection(pickJournal(in.Journal, in.Task, pl.kw, in.Relevance, shown), limit)
+	})
+	if loop != "" {
+		ctx.Sections = append(ctx.Sections, Section{Name: SectionLoopStatus, Markdown: loop, Shown: 1, Budget: runeLen(loop)})
+	}
+	switch {
+	case loop == "" && pl.loop != "":
+		budget = append(budget, "the loop status")
+	case loop != pl.loop:
+		budget = append(budget, "the loop's figures")
+	}
+	add(SectionSkills, b.Skills, func(limit int) part { return o.skillsSection(in.Skills, limit) })
+
+	ctx.Omitted = leftOutLine(budget, capped)
+	return ctx
+}
+
+// leftOutLine says what the budget and the sections' caps left out; ""
+// when nothing.
+func leftOutLine(budget, capped []string) string {
+	var why []string
+	if len(budget) > 0 {
+		why = append(why, "to stay within the budget: "+strings.Join(budget, ", "))
+	}
+	why = append(why, capped...)
+	if len(why) == 0 {
+		return ""
+	}
+	return "_Left out " + strings.Join(why, "; ") + ". `lore search` finds them._"
+}
+
 var sectionNouns = map[string][2]string{
-	SectionAttempts:   {"earlier attempt", "earlier attempts"},
-	SectionMemories:   {"memory", "memories"},
-	SectionKnowledge:  {"knowledge entry", "knowledge entries"},
-	SectionLearnings:  {"learning", "learnings"},
-	SectionJournal:    {"journal entry", "journal entries"},
-	SectionLoopStatus: {"loop status", "loop status"},
-	SectionSkills:     {"skill", "skills"},
+	SectionAttempts:  {"earlier attempt", "earlier attempts"},
+	SectionMemories:  {"memory", "memories"},
+	SectionKnowledge: {"knowledge entry", "knowledge entries"},
+	SectionLearnings: {"learning", "learnings"},
+	SectionJournal:   {"journal entry", "journal entries"},
+	SectionSkills:    {"skill", "skills"},
 }
 
 func plural(n int, nouns [2]string) string {
@@ -214,11 +328,14 @@ func fit(blocks []string, fixed, limit int) []int {
 }
 
 // part is a section as rendered within its limit: its text, how many
-// entries it shows and leaves out, and the keys (Key) of those shown.
+// entries it shows and how many the limit left out, the keys (Key) of
+// those shown, and how many entries its cap left out, said by capNote.
 type part struct {
 	md             string
 	shown, omitted int
 	keys           []string
+	capped         int
+	capNote        string
 }
 
 // fitSection renders head and the blocks that fit in limit, in priority
@@ -235,37 +352,63 @@ func fitSection(head string, blocks []string, limit int, key func(i int) string)
 		b.WriteString(blocks[i])
 		keys[k] = key(i)
 	}
-	return part{b.String(), len(kept), len(blocks) - len(kept), keys}
+	return part{md: b.String(), shown: len(kept), omitted: len(blocks) - len(kept), keys: keys}
 }
 
 // attemptsSection renders seed 002's Previous Attempts, oldest first; when
 // the budget is short the most recent attempts are kept and older ones
-// dropped.
-func attemptsSection(attempts []mdstore.JournalEntry, limit int) part {
+// dropped. A task solved before and attempted again shows the attempt
+// that solved it, and only the failures since as approaches not to repeat.
+func (o outline) attemptsSection(attempts []mdstore.JournalEntry, limit int) part {
+	solved := -1
+	for i, a := range attempts {
+		if a.Outcome == "done" {
+			solved = i
+		}
+	}
+	since := attempts[solved+1:]
 	if len(attempts) == 0 {
 		return part{}
 	}
-	head := fmt.Sprintf("### Previous Attempts\n\nThis task has been attempted %d time(s) before. **Do not repeat these approaches.**\n\n", len(attempts))
+	head := o.section("Previous Attempts") + "\n"
+	var solvedKey []string
+	if solved >= 0 {
+		head += o.solvedBlock(attempts[solved])
+		solvedKey = []string{Key(mdstore.KindJournal, attempts[solved].Key())}
+		if len(since) > 0 {
+			head += fmt.Sprintf("\nIt has been attempted %d time(s) since. **Do not repeat these approaches.**\n\n", len(since))
+		}
+	} else {
+		head += fmt.Sprintf("This task has been attempted %d time(s) before. **Do not repeat these approaches.**\n\n", len(attempts))
+	}
 	tail := ""
-	if f := attempts[len(attempts)-1].Failure; f != nil && f.RetrySuggestion != "" {
-		tail = "\n**Suggested approach for this retry:**\n" + strings.TrimSpace(f.RetrySuggestion) + "\n"
+	if len(since) > 0 {
+		if f := since[len(since)-1].Failure; f != nil && f.RetrySuggestion != "" {
+			tail = "\n**Suggested approach for this retry:**\n" + strings.TrimSpace(f.RetrySuggestion) + "\n"
+		}
+	}
+	if len(since) == 0 {
+		if runeLen(head) > limit {
+			return part{omitted: 1}
+		}
+		return part{md: head, shown: 1, keys: solvedKey}
 	}
 	const truncated = "_(Earlier attempts truncated due to context budget)_\n\n"
 	// Newest first: the most recent attempt is the one worth keeping.
-	blocks := make([]string, len(attempts))
-	for i := range attempts {
-		j := len(attempts) - 1 - i
-		blocks[i] = attemptBlock(j+1, attempts[j])
+	blocks := make([]string, len(since))
+	for i := range since {
+		j := len(since) - 1 - i
+		blocks[i] = o.attemptBlock(solved+2+j, since[j])
 		if j > 0 {
 			blocks[i] = "\n" + blocks[i]
 		}
 	}
 	kept := fit(blocks, runeLen(head+tail), limit)
-	if len(kept) < len(attempts) {
+	if len(kept) < len(since) {
 		kept = fit(blocks, runeLen(head+tail+truncated), limit)
 	}
 	if len(kept) == 0 || kept[0] != 0 {
-		return part{omitted: len(attempts)}
+		return part{omitted: len(since) + len(solvedKey)}
 	}
 	// A kept block must not follow a dropped one (the list is a history):
 	// keep the unbroken run of newest attempts.
@@ -275,7 +418,7 @@ func attemptsSection(attempts []mdstore.JournalEntry, limit int) part {
 	}
 	var b strings.Builder
 	b.WriteString(head)
-	if n < len(attempts) {
+	if n < len(since) {
 		b.WriteString(truncated)
 	}
 	for i := n - 1; i >= 0; i-- {
@@ -286,21 +429,43 @@ func attemptsSection(attempts []mdstore.JournalEntry, limit int) part {
 		b.WriteString(block)
 	}
 	b.WriteString(tail)
-	keys := make([]string, n)
+	keys := solvedKey
 	for i := range n {
-		keys[i] = Key(mdstore.KindJournal, attempts[len(attempts)-1-i].Key())
+		keys = append(keys, Key(mdstore.KindJournal, since[len(since)-1-i].Key()))
 	}
-	return part{b.String(), n, len(attempts) - n, keys}
+	return part{md: b.String(), shown: len(keys), omitted: len(since) - n, keys: keys}
+}
+
+// solvedBlock says which earlier attempt solved the task, with its notes.
+func (o outline) solvedBlock(e mdstore.JournalEntry) string {
+	var b strings.Builder
+	by := fmt.Sprintf("iteration %d of run %s", e.Iteration, e.RunID)
+	if e.Model != "" {
+		by += " (" + e.Model + ")"
+	}
+	fmt.Fprintf(&b, "This task was solved before by %s and is attempted again: check whether that work is still in place before redoing it.\n\n", by)
+	b.WriteString(o.entry("Solved before by " + by))
+	b.WriteString("\n")
+	if len(e.FilesModified) > 0 {
+		fmt.Fprintf(&b, "- **Files**: %s\n", strings.Join(e.FilesModified, ", "))
+	}
+	notes := strings.TrimSpace(e.Notes)
+	if notes == "" {
+		notes = "(no notes were recorded)"
+	}
+	writeNotes(&b, notes)
+	return b.String()
 }
 
 // attemptBlock renders one attempt (seed 002's template).
-func attemptBlock(n int, e mdstore.JournalEntry) string {
+func (o outline) attemptBlock(n int, e mdstore.JournalEntry) string {
 	var b strings.Builder
 	if e.Model != "" {
-		fmt.Fprintf(&b, "#### Attempt %d (%s, %s)\n\n", n, e.Model, e.Outcome)
+		b.WriteString(o.entry(fmt.Sprintf("Attempt %d (%s, %s)", n, e.Model, e.Outcome)))
 	} else {
-		fmt.Fprintf(&b, "#### Attempt %d (%s)\n\n", n, e.Outcome)
+		b.WriteString(o.entry(fmt.Sprintf("Attempt %d (%s)", n, e.Outcome)))
 	}
+	b.WriteString("\n")
 	f := e.Failure
 	if f == nil {
 		fmt.Fprintf(&b, "- **Outcome:** %s after %dms\n- **No structured failure report was provided.**\n", e.Outcome, int64(e.DurationSecs*1000))
@@ -328,22 +493,36 @@ func attemptBlock(n int, e mdstore.JournalEntry) string {
 // keywords are what makes an entry relevant to a task, lowercased.
 type keywords struct {
 	text  map[string]bool // words of the title and description
-	files map[string]bool // words of the task's files and of the files the latest iteration modified
-	all   map[string]bool // those, the feature, the files themselves and the error categories of earlier attempts
+	files map[string]bool // the task's files and their words
+	// all are text, files, the feature and the error categories of earlier
+	// attempts.
+	all map[string]bool
+	// recent are the files the latest iteration modified and their words:
+	// they break ties between entries relevant to the task, and make no
+	// entry relevant on their own.
+	recent map[string]bool
 }
 
 func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
-	kw := keywords{text: map[string]bool{}, files: map[string]bool{}, all: map[string]bool{}}
+	kw := keywords{text: map[string]bool{}, files: map[string]bool{}, all: map[string]bool{}, recent: map[string]bool{}}
 	for _, w := range words.Keywords(t.Title + " " + t.Description) {
-		kw.text[w], kw.all[w] = true, true
+		if !index.StopWords[w] {
+			kw.text[w], kw.all[w] = true, true
+		}
 	}
 	if t.Feature != "" {
 		kw.all[strings.ToLower(t.Feature)] = true
 	}
-	for _, f := range append(append([]string(nil), t.Files...), recentFiles(journal)...) {
-		kw.all[strings.ToLower(f)] = true
+	for _, f := range t.Files {
+		kw.files[strings.ToLower(f)], kw.all[strings.ToLower(f)] = true, true
 		for _, w := range pathWords(f) {
 			kw.files[w], kw.all[w] = true, true
+		}
+	}
+	for _, f := range recentFiles(journal) {
+		kw.recent[strings.ToLower(f)] = true
+		for _, w := range pathWords(f) {
+			kw.recent[w] = true
 		}
 	}
 	for _, a := range attempts {
@@ -418,9 +597,10 @@ func tagMatches(tags []string, kw map[string]bool) int {
 
 // rankKnowledge orders knowledge entries for a task by seed 000's score (+2
 // per tag found in the title or description, +2 per tag matching the
-// feature, +1 per tag found in the words of recent files) plus full-text
-// relevance; entries scoring nothing are left out. Without a task, the
-// most recently written come first.
+// feature, +1 per tag found in the words of the task's files) plus
+// full-text relevance; entries scoring nothing are left out. Tags found in
+// the files the latest iteration modified (seed 000's "recent files")
+// break ties. Without a task, the most recently written come first.
 func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]float64) []mdstore.Knowledge {
 	if !t.Given() {
 		out := append([]mdstore.Knowledge(nil), ks...)
@@ -428,11 +608,7 @@ func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]f
 		return out
 	}
 	feature := strings.ToLower(t.Feature)
-	type scored struct {
-		k     mdstore.Knowledge
-		score float64
-	}
-	var list []scored
+	var list []scored[mdstore.Knowledge]
 	for _, k := range ks {
 		s := 0.0
 		for _, tag := range k.Tags {
@@ -449,18 +625,37 @@ func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]f
 		}
 		s += 2 * rel[k.Path]
 		if s > 0 {
-			list = append(list, scored{k, s})
+			list = append(list, scored[mdstore.Knowledge]{k, s, tagMatches(k.Tags, kw.recent), knowledgeTime(k)})
 		}
 	}
+	return best(list)
+}
+
+// scored is an entry with its relevance to the task, the tie-breaker of
+// recently modified files, and its time.
+type scored[T any] struct {
+	entry T
+	score float64
+	tie   int
+	time  string
+}
+
+// best orders scored entries: most relevant first, then the most tags or
+// files shared with the latest iteration's files, then the newest.
+func best[T any](list []scored[T]) []T {
 	sort.SliceStable(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
+		a, b := list[i], list[j]
+		if a.score != b.score {
+			return a.score > b.score
 		}
-		return newer(knowledgeTime(list[i].k), knowledgeTime(list[j].k))
+		if a.tie != b.tie {
+			return a.tie > b.tie
+		}
+		return newer(a.time, b.time)
 	})
-	out := make([]mdstore.Knowledge, len(list))
+	out := make([]T, len(list))
 	for i, s := range list {
-		out[i] = s.k
+		out[i] = s.entry
 	}
 	return out
 }
@@ -472,73 +667,73 @@ func knowledgeTime(k mdstore.Knowledge) string {
 	return k.CreatedAt
 }
 
-func knowledgeSection(ks []mdstore.Knowledge, limit int) part {
-	return fitSection(knowledgeHead, knowledgeBlocks(ks), limit, func(i int) string { return Key(mdstore.KindKnowledge, ks[i].Slug) })
+func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
+	return fitSection(o.knowledgeHead(), o.knowledgeBlocks(ks), limit, func(i int) string { return Key(mdstore.KindKnowledge, ks[i].Slug) })
 }
 
 // rankLearnings picks the active learnings for a task: most tags matching
-// the task's keywords first, then the most recent; near-duplicates (same
-// category, more than 80% of their words shared) shown once, the most
-// recent. Without a task, the most recent. At most MaxLearnings.
-func rankLearnings(ls []mdstore.Learning, t Task, kw map[string]bool, rel map[string]float64) []mdstore.Learning {
-	type scored struct {
-		l     mdstore.Learning
-		score float64
-	}
-	var list []scored
+// the task's keywords plus full-text relevance first, then most tags found
+// in the latest iteration's files, then the most recent; learnings scoring
+// nothing are left out, and near-duplicates (same category, more than 80%
+// of their words shared) shown once, the most recent. Without a task, the
+// most recent.
+func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64) []mdstore.Learning {
+	var list []scored[mdstore.Learning]
 	for _, l := range ls {
 		if l.Status != "" && l.Status != "active" {
 			continue
 		}
 		s := 0.0
 		if t.Given() {
-			s = float64(tagMatches(l.Tags, kw)) + rel[l.Path]
+			s = float64(tagMatches(l.Tags, kw.all)) + rel[l.Path]
 			if s == 0 {
 				continue
 			}
 		}
-		list = append(list, scored{l, s})
+		list = append(list, scored[mdstore.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
 	}
-	sort.SliceStable(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
-		}
-		return newer(list[i].l.CreatedAt, list[j].l.CreatedAt)
-	})
+	ranked := best(list)
 	// Near duplicates shown once, the newest.
 	var out []mdstore.Learning
-	bodies := make([]string, len(list))
-	for i, s := range list {
-		bodies[i] = s.l.Body
+	bodies := make([]string, len(ranked))
+	for i, l := range ranked {
+		bodies[i] = l.Body
 	}
 	dups := mdstore.NewDuplicates(bodies...)
-	for _, s := range list {
-		switch dup := dups.Of(s.l.Category, s.l.Body); {
+	for _, l := range ranked {
+		switch dup := dups.Of(l.Category, l.Body); {
 		case dup < 0:
-			out = append(out, s.l)
-			dups.Add(s.l.Category, s.l.Body)
-		case newer(s.l.CreatedAt, out[dup].CreatedAt):
-			out[dup] = s.l
-			dups.Set(dup, s.l.Category, s.l.Body)
+			out = append(out, l)
+			dups.Add(l.Category, l.Body)
+		case newer(l.CreatedAt, out[dup].CreatedAt):
+			out[dup] = l
+			dups.Set(dup, l.Category, l.Body)
 		}
 	}
 	return out
 }
 
-func learningsSection(ls []mdstore.Learning, limit int) part {
-	omitted := max(0, len(ls)-MaxLearnings)
+// learningsSection shows at most MaxLearnings learnings (seed 002); the
+// rest are left out by that cap, not the budget.
+func (o outline) learningsSection(ls []mdstore.Learning, limit int) part {
+	capped := max(0, len(ls)-MaxLearnings)
 	ls = ls[:min(len(ls), MaxLearnings)]
-	p := fitSection(learningsHead, learningLines(ls), limit, func(i int) string { return Key(mdstore.KindLearning, ls[i].ID) })
-	p.omitted += omitted
+	p := fitSection(o.learningsHead(), learningLines(ls), limit, func(i int) string { return Key(mdstore.KindLearning, ls[i].ID) })
+	if capped > 0 {
+		p.capped = capped
+		p.capNote = fmt.Sprintf("%s beyond the %d prime shows", plural(capped, sectionNouns[SectionLearnings]), MaxLearnings)
+	}
 	return p
 }
 
 // pickJournal chooses the Run Journal: the last RecentJournal entries of
 // the task's run (or the latest run), and up to RelevantJournal entries of
-// other runs about the same task or feature or sharing files or keywords,
-// most relevant first. The result is in priority order; the section shows
-// this run's entries oldest first.
-func pickJournal(journal []mdstore.JournalEntry, t Task, kw map[string]bool, rel map[string]float64) []journalPick {
+// other runs about the same task or feature, sharing the task's files or
+// relevant to its text, most relevant first (files shared with the latest
+// iteration break ties). Entries already shown (Previous Attempts) are
+// not repeated. The result is in priority order; the section shows this
+// run's entries oldest first.
+func pickJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[string]float64, shown map[string]bool) []journalPick {
 	run := t.Run
 	if run == "" {
 		var latest *mdstore.JournalEntry
@@ -555,9 +750,11 @@ func pickJournal(journal []mdstore.JournalEntry, t Task, kw map[string]bool, rel
 	// and an entry is a few hundred bytes to copy.
 	var this, others []*mdstore.JournalEntry
 	for i := range journal {
-		if journal[i].RunID == run {
+		switch {
+		case len(shown) > 0 && shown[Key(mdstore.KindJournal, journal[i].Key())]:
+		case journal[i].RunID == run:
 			this = append(this, &journal[i])
-		} else {
+		default:
 			others = append(others, &journal[i])
 		}
 	}
@@ -569,39 +766,32 @@ func pickJournal(journal []mdstore.JournalEntry, t Task, kw map[string]bool, rel
 	if !t.Given() {
 		return out
 	}
-	type scored struct {
-		e     *mdstore.JournalEntry
-		score float64
-	}
-	var list []scored
+	var list []scored[*mdstore.JournalEntry]
 	for _, e := range others {
-		s := 0.0
-		if len(rel) > 0 {
-			s = rel[e.Path]
-		}
+		s := rel[e.Path]
 		if t.ID != "" && e.TaskID == t.ID {
 			s += 3
 		}
 		if t.Feature != "" && e.FeatureID == t.Feature {
 			s += 2
 		}
+		tie := 0
 		for _, f := range e.FilesModified {
-			if kw[strings.ToLower(f)] {
+			f = strings.ToLower(f)
+			if kw.files[f] {
 				s++
+			}
+			if kw.recent[f] {
+				tie++
 			}
 		}
 		if s > 0 {
-			list = append(list, scored{e, s})
+			list = append(list, scored[*mdstore.JournalEntry]{e, s, tie, e.CreatedAt})
 		}
 	}
-	sort.SliceStable(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
-		}
-		return newer(list[i].e.CreatedAt, list[j].e.CreatedAt)
-	})
-	for _, s := range list[:min(len(list), RelevantJournal)] {
-		out = append(out, journalPick{*s.e, false, 0})
+	ranked := best(list)
+	for _, e := range ranked[:min(len(ranked), RelevantJournal)] {
+		out = append(out, journalPick{*e, false, 0})
 	}
 	return out
 }
@@ -612,7 +802,7 @@ type journalPick struct {
 	rank   int  // among this run's, 0 = newest
 }
 
-func journalSection(picks []journalPick, limit int) part {
+func (o outline) journalSection(picks []journalPick, limit int) part {
 	if len(picks) == 0 {
 		return part{}
 	}
@@ -620,12 +810,13 @@ func journalSection(picks []journalPick, limit int) part {
 	blocks := make([]string, len(picks))
 	hasOthers := false
 	for i, p := range picks {
-		blocks[i] = "\n" + JournalBlock(p.e)
+		blocks[i] = "\n" + o.journalBlock(p.e)
 		if !p.recent {
 			hasOthers = true
 		}
 	}
-	fixed := runeLen(journalHead)
+	head := o.journalHead()
+	fixed := runeLen(head)
 	if hasOthers {
 		fixed += runeLen(others)
 	}
@@ -642,7 +833,7 @@ func journalSection(picks []journalPick, limit int) part {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(journalHead)
+	b.WriteString(head)
 	for k := len(recent) - 1; k >= 0; k-- { // oldest first
 		b.WriteString(blocks[recent[k]])
 	}
@@ -656,27 +847,18 @@ func journalSection(picks []journalPick, limit int) part {
 	for k, i := range kept {
 		keys[k] = Key(mdstore.KindJournal, picks[i].e.Key())
 	}
-	return part{b.String(), len(kept), len(picks) - len(kept), keys}
+	return part{md: b.String(), shown: len(kept), omitted: len(picks) - len(kept), keys: keys}
 }
 
-// loopStatusSection renders seed 002's Loop Status, whole or not at all,
-// with the stuck-loop warning when the task failed strategy.StuckThreshold times in
-// a row. It is shown when the run or the task has a history.
-func loopStatusSection(st strategy.Status, taskID string, limit int) part {
-	if st.Run.Total == 0 && st.Task.Attempts == 0 {
-		return part{}
-	}
-	md := LoopStatus(st, taskID)
-	if runeLen(md) > limit {
-		return part{omitted: 1}
-	}
-	return part{md: md, shown: 1}
-}
-
-// LoopStatus renders the loop status block.
+// LoopStatus renders seed 002's Loop Status block, with the stuck-loop
+// warning when the task failed strategy.StuckThreshold times in a row.
 func LoopStatus(st strategy.Status, taskID string) string {
+	return outline(DefaultHeadingLevel).loopStatus(st, taskID)
+}
+
+func (o outline) loopStatus(st strategy.Status, taskID string) string {
 	var b strings.Builder
-	b.WriteString("### Loop Status\n\n")
+	b.WriteString(o.section("Loop Status") + "\n")
 	limit := "unlimited"
 	if st.Limit > 0 {
 		limit = fmt.Sprint(st.Limit)
@@ -692,13 +874,16 @@ func LoopStatus(st strategy.Status, taskID string) string {
 		fmt.Fprintf(&b, "- **Current model:** %s (%s)\n", st.Model.Model, st.Model.Reason)
 	}
 	if st.Stuck {
-		b.WriteString("\n> ⚠️ **Stuck loop detected.** This task has failed 3+ times consecutively.\n" +
-			"> Consider: decomposing the task, trying a fundamentally different approach,\n" +
-			"> or signaling `<task-failed>` with a clear explanation.\n")
+		b.WriteString("\n" + stuckWarning)
 	}
 	return b.String()
 }
 
-func skillsSection(skills []mdstore.Skill, limit int) part {
-	return fitSection(skillsHead, skillLines(skills), limit, func(i int) string { return Key(mdstore.KindSkill, skills[i].Name) })
+// stuckWarning is seed 002's stuck-loop warning.
+const stuckWarning = "> ⚠️ **Stuck loop detected.** This task has failed 3+ times consecutively.\n" +
+	"> Consider: decomposing the task, trying a fundamentally different approach,\n" +
+	"> or signaling `<task-failed>` with a clear explanation.\n"
+
+func (o outline) skillsSection(skills []mdstore.Skill, limit int) part {
+	return fitSection(o.skillsHead(), skillLines(skills), limit, func(i int) string { return Key(mdstore.KindSkill, skills[i].Name) })
 }

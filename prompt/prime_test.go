@@ -111,7 +111,8 @@ func TestSeedExamples(t *testing.T) {
 		t.Run(fmt.Sprintf("example%d", n), func(t *testing.T) {
 			in, loop := seedScenario(t, n)
 			in.Loop = strategy.Compute(in.Journal, loop)
-			ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets()})
+			// Seed 002 nests the sections under "## Assigned Task".
+			ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets(), HeadingLevel: 3})
 			var parts []string
 			for _, s := range ctx.Sections {
 				switch s.Name {
@@ -145,29 +146,35 @@ func TestPrimeBudgets(t *testing.T) {
 	if full.Omitted != "" {
 		t.Fatalf("default budgets left something out: %s", full.Omitted)
 	}
-	fullSize := 0
-	for _, s := range full.Sections {
-		fullSize += runeLen(s.Markdown)
-	}
-	for _, tokens := range []int{1, 10, 50, 100, 200, 300, 400, 500, 700, 1000, 5000} {
+	fullSize := runeLen(full.Markdown())
+	for tokens := 1; tokens <= fullSize/CharsPerToken+1; tokens += 7 {
 		b := mdstore.DefaultBudgets()
 		b.Total = tokens
-		ctx := Prime(in, Options{Budgets: b})
-		used := 0
+		ctx := Prime(in, Options{Budgets: b, Instructions: true})
+		if last := ctx.Sections[len(ctx.Sections)-1]; last.Name != SectionInstructions {
+			t.Fatalf("budget %d: the instructions are not last", tokens)
+		}
+		ctx.Sections = ctx.Sections[:len(ctx.Sections)-1]
+		// The budget is a hard cap on all but the instructions, the
+		// left-out line included, unless that line alone is over it.
+		md := ctx.Markdown()
+		if used := runeLen(md); used > tokens*CharsPerToken && (len(ctx.Sections) > 0 || ctx.Omitted == "") {
+			t.Errorf("budget %d tokens (%d characters): the prime uses %d\n%s", tokens, tokens*CharsPerToken, used, md)
+		}
+		if ctx.Omitted == "" && md != full.Markdown() {
+			t.Errorf("budget %d: content left out without saying so", tokens)
+		}
+		// The loop status and its stuck warning go last of all.
+		if len(ctx.Sections) > 0 && !strings.Contains(md, "Stuck loop detected") {
+			t.Errorf("budget %d: entries shown without the stuck-loop warning:\n%s", tokens, md)
+		}
 		for _, s := range ctx.Sections {
-			used += runeLen(s.Markdown)
 			if !utf8.ValidString(s.Markdown) {
 				t.Errorf("budget %d: %s is not valid UTF-8", tokens, s.Name)
 			}
 			if s.Shown == 0 {
 				t.Errorf("budget %d: section %s shown with nothing in it", tokens, s.Name)
 			}
-		}
-		if used > tokens*CharsPerToken {
-			t.Errorf("budget %d tokens: sections use %d characters", tokens, used)
-		}
-		if used < fullSize && ctx.Omitted == "" {
-			t.Errorf("budget %d: content left out without saying so", tokens)
 		}
 		// Whole entries: every block shown is one of the full prime's.
 		for _, s := range ctx.Sections {
@@ -195,7 +202,7 @@ func TestPrimeAttemptsKeepNewest(t *testing.T) {
 	b.Attempts = 900
 	ctx := Prime(in, Options{Budgets: b})
 	md := ctx.Sections[0].Markdown
-	if ctx.Sections[0].Name != SectionAttempts || !strings.Contains(md, "#### Attempt 3 (opus, failed)") || strings.Contains(md, "#### Attempt 1 ") {
+	if ctx.Sections[0].Name != SectionAttempts || !strings.Contains(md, "\n### Attempt 3 (opus, failed)\n") || strings.Contains(md, "### Attempt 1 ") {
 		t.Fatalf("want the newest attempt kept and the oldest dropped:\n%s", md)
 	}
 	if !strings.Contains(md, "_(Earlier attempts truncated due to context budget)_") || !strings.Contains(md, "**Suggested approach for this retry:**") {
@@ -212,8 +219,8 @@ func TestPrimeNoTask(t *testing.T) {
 	in.Task = Task{}
 	in.Loop = strategy.Compute(in.Journal, strategy.Input{})
 	ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets(), Instructions: true, Learn: false})
-	md := ctx.Markdown()
-	for _, want := range []string{"### Learnings from Previous Iterations", "## Run Journal", "### Loop Status", "## Using Project Memory"} {
+	md := "\n" + ctx.Markdown()
+	for _, want := range []string{"\n## Learnings from Previous Iterations\n", "\n## Run Journal\n", "\n## Loop Status\n", "\n## Using Project Memory\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("no-task prime lacks %q:\n%s", want, md)
 		}
@@ -237,6 +244,120 @@ func TestNewer(t *testing.T) {
 	} {
 		if got := newer(c.a, c.b); got != c.want {
 			t.Errorf("newer(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// reopenedScenario: a task solved in iteration 2, reopened, and failed
+// twice since.
+func reopenedScenario() Input {
+	var j journal
+	j.add("r1", "t-other", "sonnet", "done", nil)
+	j.add("r1", "t-cache", "sonnet", "done", nil)
+	j.entries[1].Notes = "Added the LRU in internal/cache/local.go; the size comes from CACHE_MAX_ENTRIES."
+	j.entries[1].FilesModified = []string{"internal/cache/local.go"}
+	j.add("r1", "t-cache", "sonnet", "failed", &mdstore.Failure{WhatTried: "Replaced the LRU with a sync.Map",
+		WhyFailed: "Eviction stopped: memory grew without bound in the soak test", ErrorCategory: "logic_error"})
+	j.add("r1", "t-cache", "opus", "failed", &mdstore.Failure{WhatTried: "Tuned GOGC instead of evicting",
+		WhyFailed: "The soak test still ran out of memory", ErrorCategory: "test_failure",
+		RetrySuggestion: "Restore the LRU from iteration 2 and fix only the TTL bug."})
+	return Input{Task: Task{ID: "t-cache", Title: "Cache entries never expire", Run: "r1"}, Journal: j.entries,
+		Loop: strategy.Compute(j.entries, strategy.Input{TaskID: "t-cache", Run: "r1", Iteration: 5})}
+}
+
+// TestPrimeGoldens pins the shapes prime promises: a reopened task, the
+// stuck-loop warning kept at a tiny budget, the left-out line giving
+// both its reasons within the budget, and the outline nested one level
+// down.
+func TestPrimeGoldens(t *testing.T) {
+	reopened := reopenedScenario()
+	ctx := Prime(reopened, Options{Budgets: mdstore.DefaultBudgets()})
+	md := ctx.Markdown()
+	for _, want := range []string{
+		"This task was solved before by iteration 2 of run r1 (sonnet)",
+		"### Solved before by iteration 2 of run r1 (sonnet)\n",
+		"Added the LRU in internal/cache/local.go",
+		"It has been attempted 2 time(s) since. **Do not repeat these approaches.**",
+		"### Attempt 2 (sonnet, failed)", "### Attempt 3 (opus, failed)",
+		"Restore the LRU from iteration 2",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("reopened task: no %q in\n%s", want, md)
+		}
+	}
+	if strings.Count(md, "Added the LRU") != 1 || strings.Contains(md, "Iteration 3 [failed]") || strings.Contains(md, "Attempt 1 ") {
+		t.Errorf("the Run Journal repeats what Previous Attempts shows:\n%s", md)
+	}
+	loretest.Golden(t, "testdata/prime-reopened.md", md)
+
+	// The stuck-loop warning outlasts everything else as the budget
+	// shrinks: the smallest budget that shows anything shows it alone.
+	in, loop := seedScenario(t, 3)
+	in.Loop = strategy.Compute(in.Journal, loop)
+	stuckOnly := 0
+	for tokens := 1; tokens <= 400; tokens++ {
+		b := mdstore.DefaultBudgets()
+		b.Total = tokens
+		ctx := Prime(in, Options{Budgets: b})
+		if len(ctx.Sections) > 0 {
+			stuckOnly = tokens
+			if len(ctx.Sections) != 1 || ctx.Sections[0].Markdown != "## Loop Status\n\n"+stuckWarning {
+				t.Errorf("budget %d: the loop status alone is not its stuck warning:\n%s", tokens, ctx.Sections[0].Markdown)
+			}
+			loretest.Golden(t, "testdata/prime-stuck-tiny.md", ctx.Markdown())
+			break
+		}
+	}
+	if stuckOnly == 0 {
+		t.Fatal("no budget shows the stuck warning alone")
+	}
+
+	// Seven learnings: five shown, two past the section's cap, and the
+	// budget leaves out more; the line gives both reasons and fits.
+	for i := 6; i <= 9; i++ {
+		in.Learnings = append(in.Learnings, mdstore.Learning{ID: fmt.Sprintf("l-00000%d", i), Category: "pitfall", Tags: []string{"spec"},
+			Status: "active", CreatedAt: fmt.Sprintf("2026-01-0%d", i), Body: fmt.Sprintf("Spec pitfall number %d: a different thing each time (%d).", i, i*37)})
+	}
+	b := mdstore.DefaultBudgets()
+	b.Total = 500
+	ctx = Prime(in, Options{Budgets: b})
+	if got := runeLen(ctx.Markdown()); got > b.Total*CharsPerToken {
+		t.Errorf("the prime is %d characters, over its budget of %d", got, b.Total*CharsPerToken)
+	}
+	if !strings.Contains(ctx.Omitted, "to stay within the budget: ") || !strings.Contains(ctx.Omitted, "2 learnings beyond the 5 prime shows") {
+		t.Errorf("left-out line %q does not give both reasons", ctx.Omitted)
+	}
+	loretest.Golden(t, "testdata/prime-budget-footer.md", ctx.Markdown())
+}
+
+// TestPrimeOutline: at every heading level, each section's heading is at
+// that level and everything under it deeper (entries one level below,
+// memories under their type), outside code.
+func TestPrimeOutline(t *testing.T) {
+	in, loop := seedScenario(t, 3)
+	in.Loop = strategy.Compute(in.Journal, loop)
+	in.Memories = sample
+	in.Knowledge = []mdstore.Knowledge{{Slug: "specs", Title: "Specs compile their examples", Tags: []string{"spec"}, Body: "```sh\n# not a heading\ncargo test\n```"}}
+	in.Skills = []mdstore.Skill{{Name: "review", Description: "Review a spec", Path: ".agent/skills/review/SKILL.md"}}
+	for level := 1; level <= MaxHeadingLevel; level++ {
+		ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets(), HeadingLevel: level, Instructions: true, Learn: true})
+		for _, s := range ctx.Sections {
+			fence := false
+			for i, line := range strings.Split(s.Markdown, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "```") {
+					fence = !fence
+				}
+				if fence || !strings.HasPrefix(line, "#") {
+					continue
+				}
+				depth := len(line) - len(strings.TrimLeft(line, "#"))
+				switch {
+				case i == 0 && depth != level:
+					t.Errorf("level %d: %s begins with %q", level, s.Name, line)
+				case i > 0 && (depth <= level || depth > level+2 || (depth == level+2 && s.Name != SectionMemories)):
+					t.Errorf("level %d: %s holds %q", level, s.Name, line)
+				}
+			}
 		}
 	}
 }

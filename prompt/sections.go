@@ -9,51 +9,95 @@ import (
 	"lore/mdstore"
 )
 
-// Section headings, as the seeds write them.
+// Heading levels of a prime: every section's heading at one level (2
+// unless Options.HeadingLevel says otherwise), its entries one level
+// below; memories sit under their type's heading, one level further.
+// Seed 002's examples nest the sections under an orchestrator's
+// "## Assigned Task", at level 3.
 const (
-	knowledgeHead = "## Project Knowledge\n"
-	journalHead   = "## Run Journal\n"
-	learningsHead = "### Learnings from Previous Iterations\n\n"
-	skillsHead    = "## Available Skills\n\nThe following skills are available. Read the full SKILL.md for details when relevant.\n\n"
+	DefaultHeadingLevel = 2
+	MaxHeadingLevel     = 4 // a memory sits two levels below its section, and Markdown has six
 )
+
+// outline is the heading level of a prime's sections.
+type outline int
+
+// outlineAt is the outline of a heading level, DefaultHeadingLevel for 0
+// or a level Markdown cannot nest (ValidHeadingLevel says which).
+func outlineAt(level int) outline {
+	if !ValidHeadingLevel(level) {
+		return DefaultHeadingLevel
+	}
+	return outline(level)
+}
+
+// ValidHeadingLevel says whether level can be a prime's section level.
+func ValidHeadingLevel(level int) bool { return level >= 1 && level <= MaxHeadingLevel }
+
+// heading is a Markdown heading depth levels below the sections'.
+func (o outline) heading(depth int, text string) string {
+	return strings.Repeat("#", int(o)+depth) + " " + text + "\n"
+}
+
+func (o outline) section(text string) string { return o.heading(0, text) }
+func (o outline) entry(text string) string   { return o.heading(1, text) }
+
+// Section headings, as the seeds word them.
+func (o outline) knowledgeHead() string { return o.section("Project Knowledge") }
+func (o outline) journalHead() string   { return o.section("Run Journal") }
+func (o outline) learningsHead() string {
+	return o.section("Learnings from Previous Iterations") + "\n"
+}
+func (o outline) skillsHead() string {
+	return o.section("Available Skills") + "\nThe following skills are available. Read the full SKILL.md for details when relevant.\n\n"
+}
 
 // KnowledgeSection renders knowledge entries as seed 000's
 // "## Project Knowledge" section; "" when there are none.
 func KnowledgeSection(ks []mdstore.Knowledge) string {
-	md := fitSection(knowledgeHead, knowledgeBlocks(ks), math.MaxInt, func(int) string { return "" }).md
-	return md
+	o := outline(DefaultHeadingLevel)
+	return fitSection(o.knowledgeHead(), o.knowledgeBlocks(ks), math.MaxInt, func(int) string { return "" }).md
 }
 
-func knowledgeBlocks(ks []mdstore.Knowledge) []string {
+func (o outline) knowledgeBlocks(ks []mdstore.Knowledge) []string {
 	blocks := make([]string, len(ks))
 	for i, k := range ks {
-		blocks[i] = "\n" + KnowledgeBlock(k)
+		blocks[i] = "\n" + o.knowledgeBlock(k)
 	}
 	return blocks
 }
 
 // KnowledgeBlock renders one entry: its title, its tags, its body.
 func KnowledgeBlock(k mdstore.Knowledge) string {
-	return fmt.Sprintf("### %s\n_Tags: %s_\n\n%s\n", k.Title, strings.Join(k.Tags, ", "), k.Body)
+	return outline(DefaultHeadingLevel).knowledgeBlock(k)
+}
+
+func (o outline) knowledgeBlock(k mdstore.Knowledge) string {
+	return fmt.Sprintf("%s_Tags: %s_\n\n%s\n", o.entry(k.Title), strings.Join(k.Tags, ", "), k.Body)
 }
 
 // JournalSection renders journal entries as seed 000's "## Run Journal"
 // section, in the order given; "" when there are none.
 func JournalSection(es []mdstore.JournalEntry) string {
+	o := outline(DefaultHeadingLevel)
 	blocks := make([]string, len(es))
 	for i, e := range es {
-		blocks[i] = "\n" + JournalBlock(e)
+		blocks[i] = "\n" + o.journalBlock(e)
 	}
-	md := fitSection(journalHead, blocks, math.MaxInt, func(int) string { return "" }).md
-	return md
+	return fitSection(o.journalHead(), blocks, math.MaxInt, func(int) string { return "" }).md
 }
 
 // JournalBlock renders one iteration. The cost is shown only when it is
 // not zero (seed 000); empty fields are left out. Notes of one line follow
-// "**Notes**:"; longer ones are a block under it.
+// "**Notes**:"; longer ones are a block under it. A failed iteration
+// without notes says why it failed, from its failure report.
 func JournalBlock(e mdstore.JournalEntry) string {
+	return outline(DefaultHeadingLevel).journalBlock(e)
+}
+
+func (o outline) journalBlock(e mdstore.JournalEntry) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Iteration %d [%s]\n", e.Iteration, e.Outcome)
+	b.WriteString(o.entry(fmt.Sprintf("Iteration %d [%s]", e.Iteration, e.Outcome)))
 	if e.TaskID != "" {
 		fmt.Fprintf(&b, "- **Task**: %s\n", e.TaskID)
 	}
@@ -68,10 +112,22 @@ func JournalBlock(e mdstore.JournalEntry) string {
 	if len(e.FilesModified) > 0 {
 		fmt.Fprintf(&b, "- **Files**: %s\n", strings.Join(e.FilesModified, ", "))
 	}
-	switch notes := strings.TrimSpace(e.Notes); {
+	notes := strings.TrimSpace(e.Notes)
+	if notes == "" && e.Failure != nil {
+		if why := strings.Join(strings.Fields(e.Failure.WhyFailed), " "); why != "" {
+			fmt.Fprintf(&b, "- **Why it failed**: %s\n", why)
+		}
+	}
+	writeNotes(&b, notes)
+	return b.String()
+}
+
+// writeNotes writes notes as a list item: one line after "**Notes**:",
+// several as a block inside the item, their lines, lists and code fences
+// as they were written.
+func writeNotes(b *strings.Builder, notes string) {
+	switch {
 	case strings.Contains(notes, "\n"):
-		// A note of several lines is a block inside the list item: its
-		// lines, lists and code fences stay as they were written.
 		b.WriteString("- **Notes**:\n\n")
 		for _, line := range strings.Split(notes, "\n") {
 			if strings.TrimSpace(line) == "" {
@@ -81,16 +137,15 @@ func JournalBlock(e mdstore.JournalEntry) string {
 			b.WriteString("  " + line + "\n")
 		}
 	case notes != "":
-		fmt.Fprintf(&b, "- **Notes**: %s\n", notes)
+		fmt.Fprintf(b, "- **Notes**: %s\n", notes)
 	}
-	return b.String()
 }
 
-// LearningsSection renders learnings as seed 002's "### Learnings from
+// LearningsSection renders learnings as seed 002's "Learnings from
 // Previous Iterations" list; "" when there are none.
 func LearningsSection(ls []mdstore.Learning) string {
-	md := fitSection(learningsHead, learningLines(ls), math.MaxInt, func(int) string { return "" }).md
-	return md
+	o := outline(DefaultHeadingLevel)
+	return fitSection(o.learningsHead(), learningLines(ls), math.MaxInt, func(int) string { return "" }).md
 }
 
 func learningLines(ls []mdstore.Learning) []string {
@@ -109,8 +164,8 @@ func LearningLine(l mdstore.Learning) string {
 // SkillsSection renders skills as seed 003's "## Available Skills": name
 // and description only; "" when there are none.
 func SkillsSection(skills []mdstore.Skill) string {
-	md := fitSection(skillsHead, skillLines(skills), math.MaxInt, func(int) string { return "" }).md
-	return md
+	o := outline(DefaultHeadingLevel)
+	return fitSection(o.skillsHead(), skillLines(skills), math.MaxInt, func(int) string { return "" }).md
 }
 
 func skillLines(skills []mdstore.Skill) []string {

@@ -19,6 +19,7 @@ import (
 
 type primeOptions struct {
 	budget         int // tokens, 0 = only the section shares
+	headingLevel   int // of the sections (prompt.Options.HeadingLevel)
 	types          string
 	tags           string
 	recent         int             // days, 0 = no limit
@@ -48,6 +49,7 @@ func primeCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "feature", Usage: "the feature the task belongs to"},
 			&cli.StringFlag{Name: "files", Usage: "comma-separated files the task is about"},
 			&cli.IntFlag{Name: "budget", Usage: "total tokens for the memory sections (0: each section its own share)"},
+			&cli.IntFlag{Name: "heading-level", Value: prompt.DefaultHeadingLevel, Usage: fmt.Sprintf("heading level of the sections, 1-%d (3 nests them under an orchestrator's ## heading)", prompt.MaxHeadingLevel)},
 			typeFilterFlag, tagsFilterFlag,
 			&cli.IntFlag{Name: "recent", Usage: "only memories created in the last DAYS days"},
 			&cli.BoolFlag{Name: "no-instructions", Usage: "leave out the block on how to use lore"},
@@ -70,6 +72,9 @@ func primeCommand(e *env) *cli.Command {
 			}
 			if opts.recent < 0 {
 				return usagef("--recent must be 0 (no limit) or more")
+			}
+			if opts.headingLevel = c.Int("heading-level"); !prompt.ValidHeadingLevel(opts.headingLevel) {
+				return usagef("--heading-level must be 1 to %d (memories sit two levels below their section)", prompt.MaxHeadingLevel)
 			}
 			loop, err := loopInput(c)
 			if err != nil {
@@ -146,7 +151,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if opts.set["budget"] {
 		budgets.Total = opts.budget
 	}
-	popts := prompt.Options{Budgets: budgets,
+	popts := prompt.Options{Budgets: budgets, HeadingLevel: opts.headingLevel,
 		Instructions: !opts.noInstructions && cfg.Memories.SkillInjection,
 		Learn:        !opts.noLearn && cfg.Learn,
 		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone,

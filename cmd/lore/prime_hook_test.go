@@ -58,7 +58,7 @@ func TestPrimeHookStaysUnderClaudesLimit(t *testing.T) {
 				t.Fatalf("not JSON: %v\n%s", err, out)
 			}
 			ctx := got.HookSpecificOutput.AdditionalContext
-			if got.HookSpecificOutput.HookEventName != "SessionStart" || !strings.HasPrefix(ctx, "# Memories\n") || !strings.Contains(ctx, "## Using Project Memory") {
+			if got.HookSpecificOutput.HookEventName != "SessionStart" || !strings.HasPrefix(ctx, "## Memories\n") || !strings.Contains(ctx, "## Using Project Memory") {
 				t.Fatalf("context:\n%s", ctx)
 			}
 			left := strings.Contains(ctx, "_Left out to stay within the budget:")
@@ -100,7 +100,7 @@ func TestPrimeHookWithoutAPayload(t *testing.T) {
 			if err := runPrimeHook(e, globals{color: "never"}, opts); err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
-			if !strings.HasPrefix(stdout.String(), `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# Memories\n`) ||
+			if !strings.HasPrefix(stdout.String(), `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"## Memories\n`) ||
 				!strings.Contains(stdout.String(), "Run the migrations before the tests.") {
 				t.Fatalf("stdout:\n%s", stdout)
 			}
