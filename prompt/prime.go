@@ -600,7 +600,8 @@ func tagMatches(tags []string, kw map[string]bool) int {
 // feature, +1 per tag found in the words of the task's files) plus
 // full-text relevance; entries scoring nothing are left out. Tags found in
 // the files the latest iteration modified (seed 000's "recent files")
-// break ties. Without a task, the most recently written come first.
+// break ties. Near-duplicates are shown once, the newest. Without a task,
+// the most recently written come first.
 func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]float64) []mdstore.Knowledge {
 	if !t.Given() {
 		out := append([]mdstore.Knowledge(nil), ks...)
@@ -628,7 +629,9 @@ func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]f
 			list = append(list, scored[mdstore.Knowledge]{k, s, tagMatches(k.Tags, kw.recent), knowledgeTime(k)})
 		}
 	}
-	return best(list)
+	return once(best(list), func(k mdstore.Knowledge) (string, string, string) {
+		return "", k.Title + "\n" + k.Body, knowledgeTime(k)
+	})
 }
 
 // scored is an entry with its relevance to the task, the tie-breaker of
@@ -692,22 +695,32 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]fl
 		}
 		list = append(list, scored[mdstore.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
 	}
-	ranked := best(list)
-	// Near duplicates shown once, the newest.
-	var out []mdstore.Learning
-	bodies := make([]string, len(ranked))
-	for i, l := range ranked {
-		bodies[i] = l.Body
+	return once(best(list), func(l mdstore.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
+}
+
+// once keeps the first of each group of near-duplicates in ranked (same
+// kind, more than 80% of their words shared: mdstore.Duplicates), in its
+// place, as the newest of the group; what(e) is an entry's kind, text and
+// time. An agent that writes down the same thing every iteration would
+// otherwise fill a section with copies.
+func once[T any](ranked []T, what func(T) (kind, text, time string)) []T {
+	var out []T
+	texts := make([]string, len(ranked))
+	for i, e := range ranked {
+		_, texts[i], _ = what(e)
 	}
-	dups := mdstore.NewDuplicates(bodies...)
-	for _, l := range ranked {
-		switch dup := dups.Of(l.Category, l.Body); {
+	dups := mdstore.NewDuplicates(texts...)
+	for _, e := range ranked {
+		kind, text, time := what(e)
+		switch dup := dups.Of(kind, text); {
 		case dup < 0:
-			out = append(out, l)
-			dups.Add(l.Category, l.Body)
-		case newer(l.CreatedAt, out[dup].CreatedAt):
-			out[dup] = l
-			dups.Set(dup, l.Category, l.Body)
+			out = append(out, e)
+			dups.Add(kind, text)
+		default:
+			if _, _, shown := what(out[dup]); newer(time, shown) {
+				out[dup] = e
+				dups.Set(dup, kind, text)
+			}
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -359,5 +360,28 @@ func TestPrimeOutline(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPrimeKnowledgeOnce: an agent that writes the same knowledge down
+// every iteration gets it shown once, the newest copy.
+func TestPrimeKnowledgeOnce(t *testing.T) {
+	var ks []mdstore.Knowledge
+	for i := 1; i <= 4; i++ {
+		ks = append(ks, mdstore.Knowledge{Slug: fmt.Sprintf("cache-ttl-%d", i), Title: fmt.Sprintf("Cache TTL comes from CACHE_TTL_SECONDS %d", i),
+			Tags: []string{"cache", "ttl"}, CreatedAt: fmt.Sprintf("2026-03-0%dT10:00:00Z", i),
+			Body: fmt.Sprintf("The LRU in internal/cache/lru.go reads CACHE_TTL_SECONDS at start; iteration %d found it.", i)})
+	}
+	ks = append(ks, mdstore.Knowledge{Slug: "cache-keys", Title: "Cache keys", Tags: []string{"cache"}, CreatedAt: "2026-03-01T09:00:00Z",
+		Body: "Keys are the tenant id, a colon and the invoice number."})
+	ctx := Prime(Input{Task: Task{Title: "Cache entries never expire"}, Knowledge: ks}, Options{Budgets: mdstore.DefaultBudgets()})
+	var got []string
+	for _, s := range ctx.Sections {
+		if s.Name == SectionKnowledge {
+			got = s.Entries
+		}
+	}
+	if want := []string{"knowledge:cache-ttl-4", "knowledge:cache-keys"}; !slices.Equal(got, want) {
+		t.Errorf("knowledge shown %q, want %q", got, want)
 	}
 }

@@ -36,7 +36,7 @@ func ingestCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "run", Usage: "run id (default: the current run; with a transcript, claude-<session>)"},
 			&cli.IntFlag{Name: "iteration", Usage: "iteration (default: the next in the run; with a transcript, the turn number)"},
-			&cli.StringFlag{Name: "task", Usage: "task id (default: the one in <task-done> or <task-failed>)"},
+			&cli.StringFlag{Name: "task", Aliases: []string{"task-id"}, Usage: "task id (default: the one in <task-done> or <task-failed>)"},
 			&cli.StringFlag{Name: "feature", Usage: "feature id"},
 			&cli.StringFlag{Name: "model", Usage: "model used (default with a transcript: the one it names)"},
 			&cli.Float64Flag{Name: "duration", Usage: "wall-clock seconds", DefaultText: "0; with a transcript, the turn's"},

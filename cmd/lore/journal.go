@@ -24,7 +24,7 @@ func journalCommand(e *env) *cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "run", Usage: "run id (default: the current run, started if there is none)"},
 					&cli.IntFlag{Name: "iteration", Usage: "iteration number (default: the next one in the run)"},
-					&cli.StringFlag{Name: "task", Usage: "task id"},
+					&cli.StringFlag{Name: "task", Aliases: []string{"task-id"}, Usage: "task id"},
 					&cli.StringFlag{Name: "feature", Usage: "feature id"},
 					&cli.StringFlag{Name: "outcome", Usage: strings.Join(mdstore.Outcomes, ", ")},
 					&cli.StringFlag{Name: "model", Usage: "model used"},
