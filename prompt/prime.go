@@ -360,16 +360,16 @@ func fitSection(head string, blocks []string, limit int, key func(i int) string)
 // dropped. A task solved before and attempted again shows the attempt
 // that solved it, and only the failures since as approaches not to repeat.
 func (o outline) attemptsSection(attempts []mdstore.JournalEntry, limit int) part {
-	solved := -1
+	if len(attempts) == 0 {
+		return part{}
+	}
+	solved := -1 // the last attempt that solved the task
 	for i, a := range attempts {
 		if a.Outcome == "done" {
 			solved = i
 		}
 	}
 	since := attempts[solved+1:]
-	if len(attempts) == 0 {
-		return part{}
-	}
 	head := o.section("Previous Attempts") + "\n"
 	var solvedKey []string
 	if solved >= 0 {
