@@ -165,13 +165,8 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 			return corpus{}, err
 		}
 	}
-	env := benchEnv(filepath.Dir(dir))
-	for _, s := range [][]string{
-		{"init", "-q", "-b", "main"}, {"config", "gc.auto", "0"}, {"add", "-A"}, {"commit", "-q", "-m", "corpus"},
-	} {
-		if err := runIn(dir, env, "git", s...); err != nil {
-			return corpus{}, err
-		}
+	if err := commitCorpus(dir); err != nil {
+		return corpus{}, err
 	}
 	// A word of rank ~200 is in a few percent of the entries.
 	word := words[200]
@@ -180,21 +175,53 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 	return corpus{dir: dir, entries: n, word: word, typo: string(typo), tag: g.tags[2]}, nil
 }
 
+// commitCorpus makes dir, a generated store, a git repository with one
+// commit holding it.
+func commitCorpus(dir string) error {
+	env := benchEnv(filepath.Dir(dir))
+	for _, s := range [][]string{
+		{"init", "-q", "-b", "main"}, {"config", "gc.auto", "0"}, {"add", "-A"}, {"commit", "-q", "-m", "corpus"},
+	} {
+		if err := runIn(dir, env, "git", s...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // benchCorpus writes one generated store, to look at or measure by hand:
-// go run ./bench corpus -n 100000 DIR
+// go run ./bench corpus -n 100000 DIR. With -filler realistic it writes
+// the recall benchmark's realistic filler (distractors.go) instead of
+// made-up words; -n 9693 is the one inside its 10,000-entry store.
 func benchCorpus(args []string) error {
 	fs := flag.NewFlagSet("corpus", flag.ExitOnError)
 	n := fs.Int("n", 10000, "entries")
+	filler := fs.String("filler", "madeup", "madeup (made-up words, the other benchmarks' stores) or realistic (the recall benchmark's distractors)")
+	recall := fs.String("corpus", "bench/recall", "with -filler realistic: the recall benchmark's directory, whose labelled store and queries the filler must not answer")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
-		return fmt.Errorf("usage: go run ./bench corpus [-n entries] DIR")
+		return fmt.Errorf("usage: go run ./bench corpus [-n entries] [-filler madeup|realistic] DIR")
 	}
 	start := time.Now()
-	c, err := generateCorpus(fs.Arg(0), *n, int64(*n))
-	if err != nil {
-		return err
+	switch *filler {
+	case "madeup":
+		c, err := generateCorpus(fs.Arg(0), *n, int64(*n))
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%d entries in %s (%s); a mid-frequency word: %s, with a typo: %s; a common tag: %s\n",
+			c.entries, c.dir, time.Since(start).Round(time.Millisecond), c.word, c.typo, c.tag)
+	case "realistic":
+		guard, err := loadFillerGuard(*recall)
+		if err != nil {
+			return err
+		}
+		if err := generateRealistic(fs.Arg(0), *n, int64(*n), guard); err != nil {
+			return err
+		}
+		fmt.Printf("%d realistic filler entries in %s (%s)\n", *n, fs.Arg(0), time.Since(start).Round(time.Millisecond))
+	default:
+		return fmt.Errorf("-filler %q: madeup or realistic", *filler)
 	}
-	fmt.Printf("%d entries in %s (%s); a mid-frequency word: %s, with a typo: %s; a common tag: %s\n",
-		c.entries, c.dir, time.Since(start).Round(time.Millisecond), c.word, c.typo, c.tag)
 	return nil
 }
