@@ -6,7 +6,7 @@
 //	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
-//	go run ./bench recall [-sizes corpus,10000] [-write BENCHMARKS.md] [-details FILE] [-v]
+//	go run ./bench recall [-sizes corpus,10000] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
 //	go run ./bench ingest-store [-sizes 1000,100000] [-runs 9 | -runs 41,3] [-write BENCHMARKS.md]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
@@ -28,7 +28,8 @@
 // labelled store and labelled queries of seven kinds (bench/recall),
 // recall@1/5/10 and MRR of lore search, the share of queries whose
 // relevant entry lore prime shows, and a grep baseline, in the labelled
-// store alone and inside 10,000 generated entries (recall.go).
+// store alone and inside 10,000 generated entries (recall.go), by
+// default realistic ones that share its words (distractors.go).
 // "ingest-store" times `lore ingest` of one realistic agent output in a
 // store of n entries against writing the same files into an identical
 // repository and committing them with git (ingeststore.go).

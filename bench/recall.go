@@ -25,7 +25,10 @@ import (
 // <query> --format json` (the best 10) and `lore prime --title <query>
 // --format json`, and ranks the same entries with a grep baseline. It
 // does so in the labelled store alone and inside a store of -sizes
-// entries filled by the generator of corpus.go. Issue 17.
+// entries filled with -filler: realistic (distractors.go: prose about
+// other services in the words of software work, none of it an answer to
+// a labelled query) or madeup (corpus.go: made-up words, which no query
+// shares). Issue 17.
 func benchRecall(args []string) error {
 	fs := flag.NewFlagSet("recall", flag.ExitOnError)
 	sizes := fs.String("sizes", "corpus,10000", "stores to measure (comma-separated): corpus is the labelled store alone, a number the labelled store inside that many entries")
@@ -34,6 +37,7 @@ func benchRecall(args []string) error {
 	details := fs.String("details", "", "write every query's results (lore's, grep's and prime's) to this JSON file")
 	verbose := fs.Bool("v", false, "print each query lore misses at 5")
 	keep := fs.Bool("keep", false, "keep the generated repositories")
+	filler := fs.String("filler", "realistic", "what fills the stores of -sizes around the labelled store: realistic (distractors.go: English notes on other services, with the common and topical words of the labelled store) or madeup (corpus.go: made-up words and tags)")
 	fs.Parse(args)
 
 	queries, err := readQueries(filepath.Join(*dir, "queries.json"))
@@ -60,6 +64,26 @@ func benchRecall(args []string) error {
 		}
 	}
 
+	var fill func(dir string, n int, seed int64) error
+	var fillerLabel string
+	switch *filler {
+	case "realistic":
+		guard, err := newFillerGuard(store, queries)
+		if err != nil {
+			return err
+		}
+		fill = func(dir string, n int, seed int64) error { return generateRealistic(dir, n, seed, guard) }
+		fillerLabel = "distractors.go: realistic filler, notes of every kind on other services of the same company in the words of software work, near the labelled store's topics and far from them, none answering a labelled query; dated after the labelled store"
+	case "madeup":
+		fill = func(dir string, n int, seed int64) error {
+			_, err := generateCorpus(dir, n, seed)
+			return err
+		}
+		fillerLabel = "corpus.go: made-up words and tags, dated after the labelled store"
+	default:
+		return fmt.Errorf("-filler %q: realistic or madeup", *filler)
+	}
+
 	work, err := os.MkdirTemp("", "lore-bench-recall-")
 	if err != nil {
 		return err
@@ -82,7 +106,7 @@ func benchRecall(args []string) error {
 	fmt.Fprintf(&out, "Labelled store bench/recall/store: %d entries (%d memories, %d knowledge, %d learnings, %d journal entries in 3 runs) of a Go web service with Postgres, Redis, a React front end, GitHub Actions and Docker; %d labelled queries in bench/recall/queries.json (%s). %s, %d cores, %s.\n\n",
 		len(own), counts["memory"], counts["knowledge"], counts["learning"], counts["journal"], len(queries), kindCounts(queries),
 		runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
-	fmt.Fprintf(&out, "Command: `go run ./bench recall -sizes %s -write BENCHMARKS.md`\n\n", *sizes)
+	fmt.Fprintf(&out, "Command: `go run ./bench recall -sizes %s -filler %s -write BENCHMARKS.md`\n\n", *sizes, *filler)
 	out.WriteString("For each query, whole processes: `lore search --format json -- <query>` (its best 10) and `lore prime --title=<query> --format json` (the entries of every section, as `entries` lists them; no current run, default budgets). A query is a hit at k when any of its relevant entries is among the first k; MRR is the mean of 1/rank of the first relevant entry (0 past 10). \"prime shown\": a relevant entry is in prime's output. The grep baseline ranks every entry (a memory block of memories.md, or a whole file with its frontmatter) by the number of distinct query words — the query lowercased and split on every character that is not a letter or a digit — that occur in the entry's lowercased text as substrings (as `grep -i` finds them), ties broken by file order (paths in lexical order, memories in file order); entries with none are not ranked.\n\n")
 
 	var all []queryResult
@@ -99,7 +123,7 @@ func benchRecall(args []string) error {
 				return fmt.Errorf("bad size %q (corpus, or more than the %d labelled entries)", s, len(own))
 			}
 			total = n
-			err = mixedStore(repo, store, lore, n-len(own), own)
+			err = mixedStore(repo, store, lore, n-len(own), own, fill)
 		}
 		if err != nil {
 			return err
@@ -138,7 +162,7 @@ func benchRecall(args []string) error {
 		all = append(all, results...)
 		label := fmt.Sprintf("%d entries: the labelled store alone", total)
 		if s != "corpus" {
-			label = fmt.Sprintf("%d entries: the labelled store inside %d generated ones (corpus.go: made-up words and tags, dated after the labelled store)", total, total-len(own))
+			label = fmt.Sprintf("%d entries: the labelled store inside %d generated ones (%s)", total, total-len(own), fillerLabel)
 		}
 		table := recallTable(label, results)
 		fmt.Fprint(os.Stderr, table)
@@ -224,12 +248,13 @@ func ownStore(repo, store, lore string) error {
 	return commitAll(repo, env, "labelled store")
 }
 
-// mixedStore makes a repository of the generator's filler entries
-// (corpus.go) with the labelled store added: its memories into the
+// mixedStore makes a repository of filler entries written by fill
+// (generateRealistic or generateCorpus, in a new repository, seeded with
+// their number) with the labelled store added: its memories into the
 // sections of memories.md, its other files beside the generated ones. An
 // id of the labelled store that the generator also made is an error.
-func mixedStore(repo, store, lore string, filler int, own []recallEntry) error {
-	if _, err := generateCorpus(repo, filler, int64(filler)); err != nil {
+func mixedStore(repo, store, lore string, filler int, own []recallEntry, fill func(dir string, n int, seed int64) error) error {
+	if err := fill(repo, filler, int64(filler)); err != nil {
 		return err
 	}
 	env := benchEnv(filepath.Dir(repo))
