@@ -13,15 +13,17 @@
 //
 // Both searchers follow the same rules: words are runs of letters and
 // digits (package internal/words), lowercased, without English stop words;
-// a query word matches exactly or within Fuzziness edits (swaps count one,
-// as in bleve's Levenshtein automaton); titles and tags weigh three times
-// the content, fuzzy matches half; a document's score is multiplied by the
-// share of query words it matched. Package indextest is the conformance
-// suite both pass. And both read the same files: LoadDocs (what Scan
-// searches) and index/fresh (what the index holds) read the store as
-// mdstore does — regular files only, through no symbolic link, each at
-// most its mdstore.ReadLimit, a SkillLink read where it points — so the
-// index and the scan find the same entries.
+// a query word matches exactly, or by its English stem, or — only when no
+// entry holds it and it has four letters or more (a typo, QueryWords) —
+// within Fuzziness edits (swaps count one, as in bleve's Levenshtein
+// automaton); a title or tag word weighs a quarter more than a content
+// word, exactly or fuzzily, a fuzzy match half an exact one; a document's
+// score is multiplied by the share of query words it matched. Package
+// indextest is the conformance suite both pass. And both read the same
+// files: LoadDocs (what Scan searches) and index/fresh (what the index
+// holds) read the store as mdstore does — regular files only, through no
+// symbolic link, each at most its mdstore.ReadLimit, a SkillLink read
+// where it points — so the index and the scan find the same entries.
 package index
 
 import (

@@ -52,31 +52,45 @@ func (s *Scan) Clear() error {
 // Weights of a query word's match, by where and how it matched, as the
 // index weighs them: a title or tag word a quarter more than a content
 // word (the index counts it in the content and again in its own field), a
-// fuzzy match half an exact one.
+// fuzzy match half an exact one, a match of the word's stem as much as a
+// content word, on top of the word's own match (the word itself ranks
+// above its other forms).
 const (
 	weightTitle   = 1.25
 	weightContent = 1.0
 	fuzzyWeight   = 0.5
+	stemWeight    = 1.0
 )
 
 // Search answers q: documents passing the filters, scored by the words
-// they match (sum of each word's best match, times the share of query
-// words matched), best first; newest first without text.
+// they match (the sum of each word's match, scoreDoc, times the share of
+// the query's words matched), best first; newest first without text.
 func (s *Scan) Search(q Query) (Result, error) {
 	terms := QueryTokens(q.Text)
 	var hits []Hit
 	var passing []Doc
-	for _, d := range s.docs {
-		if !passes(d, q) {
-			continue
+	if len(terms) == 0 {
+		for _, d := range s.docs {
+			if passes(d, q) {
+				hits = append(hits, Hit{Doc: d})
+			}
 		}
-		passing = append(passing, d)
-		if len(terms) == 0 {
-			hits = append(hits, Hit{Doc: d})
-			continue
-		}
-		if score := scoreDoc(d, terms); score > 0 {
-			hits = append(hits, Hit{Doc: d, Score: score})
+	} else {
+		var scored []scanned
+		passing, scored = s.read(q)
+		qws := QueryWords(q.Text, func(term string) int {
+			n := 0
+			for _, sc := range scored {
+				if sc.holds(term) {
+					n++
+				}
+			}
+			return n
+		})
+		for _, sc := range scored {
+			if sum, matched := scoreDoc(sc, qws); sc.passing && matched > 0 {
+				hits = append(hits, Hit{Doc: sc.doc, Score: sum * float64(matched) / float64(len(qws))})
+			}
 		}
 	}
 	sort.Slice(hits, func(i, j int) bool {
@@ -105,6 +119,42 @@ func (s *Scan) Search(q Query) (Result, error) {
 		res.Suggestion = Suggest(q.Text, vocabularyOf(passing))
 	}
 	return res, nil
+}
+
+// scanned is a document read for scoring: the words of its title and
+// tags (head), of its content and of its id, and the stems of its title,
+// tags and content — what the bleve index's fields hold. passing says
+// whether it passes the query's filters.
+type scanned struct {
+	doc                     Doc
+	head, content, id, stem []string
+	passing                 bool
+}
+
+// holds says whether term is a word of the document's title, tags and
+// content: what the index counts for QueryWords.
+func (sc scanned) holds(term string) bool {
+	return slices.Contains(sc.head, term) || slices.Contains(sc.content, term)
+}
+
+// read reads every document: whether a word is in the store is decided
+// in the whole store, as the index decides it, whatever the filters.
+func (s *Scan) read(q Query) (passing []Doc, all []scanned) {
+	all = make([]scanned, 0, len(s.docs))
+	for _, d := range s.docs {
+		sc := scanned{doc: d, passing: passes(d, q), id: Tokens(d.EntryID),
+			head: Tokens(d.Title + " " + strings.Join(d.Tags, " ")), content: Tokens(d.Content)}
+		for _, t := range slices.Concat(sc.head, sc.content) {
+			if st := Stem(t); st != "" {
+				sc.stem = append(sc.stem, st)
+			}
+		}
+		if sc.passing {
+			passing = append(passing, d)
+		}
+		all = append(all, sc)
+	}
+	return passing, all
 }
 
 // passes says whether d passes q's filters.
@@ -216,35 +266,34 @@ func letterSet(s string) (uint64, bool) {
 	return set, true
 }
 
-// scoreDoc scores d against the query words.
-func scoreDoc(d Doc, terms []string) float64 {
-	head := Tokens(d.Title + " " + strings.Join(d.Tags, " "))
-	body := Tokens(d.EntryID + " " + d.Content)
-	stems := Stems(d.Title + " " + strings.Join(d.Tags, " ") + " " + d.Content)
-	sum, matched := 0.0, 0
-	for _, t := range terms {
-		best := max(bestMatch(t, head, weightTitle), bestMatch(t, body, weightContent))
-		if stem := Stem(t); best == 0 && stem != "" && slices.Contains(stems, stem) {
-			best = weightContent * fuzzyWeight // another form of the word, as the index weighs it
+// scoreDoc is the sum of the matches of each of ws in the document — its
+// best exact or fuzzy match, plus a match of its stem — and how many of ws
+// it matched.
+func scoreDoc(sc scanned, ws []QueryWord) (sum float64, matched int) {
+	for _, w := range ws {
+		m := max(bestMatch(w, sc.head, weightTitle), bestMatch(w, sc.content, weightContent), bestMatch(w, sc.id, weightContent))
+		if stem := Stem(w.Term); stem != "" && slices.Contains(sc.stem, stem) {
+			m += weightContent * stemWeight
 		}
-		if best > 0 {
-			sum += best
+		if m > 0 {
+			sum += m
 			matched++
 		}
 	}
-	return sum * float64(matched) / float64(len(terms))
+	return sum, matched
 }
 
-// bestMatch is weight for an exact match of t among words, half of it for
-// a fuzzy one, 0 for none.
-func bestMatch(t string, words []string, weight float64) float64 {
+// bestMatch is weight for an exact match of w among words, half of it for
+// a match within w's fuzziness, 0 for none.
+func bestMatch(w QueryWord, terms []string, weight float64) float64 {
 	fuzzy := false
-	for _, w := range words {
-		exact, fz := Matches(t, w)
-		if exact {
+	for _, t := range terms {
+		if t == w.Term {
 			return weight
 		}
-		fuzzy = fuzzy || fz
+		if !fuzzy && w.Fuzziness > 0 {
+			_, fuzzy = words.EditDistance(w.Term, t, w.Fuzziness)
+		}
 	}
 	if fuzzy {
 		return weight * fuzzyWeight

@@ -18,7 +18,7 @@ func TestTokens(t *testing.T) {
 }
 
 func TestFuzziness(t *testing.T) {
-	for term, want := range map[string]int{"go": 0, "git": 1, "lock": 1, "index": 1, "search": 2, "élan": 1} {
+	for term, want := range map[string]int{"go": 0, "git": 0, "lock": 1, "index": 1, "search": 2, "élan": 1} {
 		if got := Fuzziness(term); got != want {
 			t.Errorf("Fuzziness(%q) = %d, want %d", term, got, want)
 		}

@@ -8,15 +8,19 @@
 //
 // # Schema
 //
-// Keyword fields kind, type, tag, eid, run, task, outcome, file and created
-// (UTC RFC 3339, with doc values to sort by); text fields title, tags and
-// content (title, tag words and content together, so that one fuzzy
-// automaton per query word suffices — building it is the costly part of a
-// fuzzy query); and _doc, the stored JSON of the document, which is what a
-// hit shows. Text is analyzed straight into term frequencies with the
-// words of package internal/words. Filters are a non-scoring BooleanQuery
-// filter. A hit's order is its score alone: sorting ties by document ID
-// would look up the ID of every hit.
+// Keyword fields kind, type, tag, eid, run, task, outcome, file and
+// created (UTC RFC 3339, with doc values to sort by); text fields title,
+// tags, content (title, tag words and content together, so that one fuzzy
+// automaton per query word finds a typo's near words in every field —
+// building it is the costly part of a fuzzy query) and stems (the
+// content's English stems); and _doc, the stored JSON of the document,
+// which is what a hit shows. A search first looks up, for each query word,
+// whether any entry holds it (one dictionary lookup per segment): only a
+// word that none holds may be a typo (index.QueryWords). Text is analyzed
+// straight into term frequencies with the words of package internal/words.
+// Filters are a non-scoring BooleanQuery filter. A hit's order is its
+// score alone: sorting ties by document ID would look up the ID of every
+// hit.
 //
 // # Generations and locks
 //

@@ -140,15 +140,16 @@ func TestSearchAnswersBeforeIndexingTheRest(t *testing.T) {
 		if i%5 == 0 {
 			word = "gondola" // six of thirty can be hits
 		} else if i%5 == 1 {
-			word = "Gondloa" // a typo, found fuzzily
+			word = "Gondloa" // six more, two edits from the query
 		}
 		p := filepath.Join(r.Dir, ".agent/knowledge", slug+".md")
 		data, _ := os.ReadFile(p)
 		os.WriteFile(p+".tmp", append(data, "About the "+word+".\n"...), 0o644)
 		os.Rename(p+".tmp", p)
 	}
+	// A typo that no entry holds, found fuzzily in both spellings.
 	var early []string
-	res, rep, err := ix.SearchThen(index.Query{Text: "gondola"}, func(res index.Result, rep index.Report) {
+	res, rep, err := ix.SearchThen(index.Query{Text: "gondoal"}, func(res index.Result, rep index.Report) {
 		for _, h := range res.Hits {
 			early = append(early, h.EntryID)
 		}
@@ -162,7 +163,7 @@ func TestSearchAnswersBeforeIndexingTheRest(t *testing.T) {
 	if len(early) != 12 || len(res.Hits) != 12 {
 		t.Fatalf("answered %v early and %d hits in the end, want 12 of each", early, len(res.Hits))
 	}
-	later, rep, err := ix.Search(index.Query{Text: "gondola"})
+	later, rep, err := ix.Search(index.Query{Text: "gondoal"})
 	if err != nil || rep.Indexed != 0 {
 		t.Fatalf("second search: report %+v, %v; want nothing left to index", rep, err)
 	}

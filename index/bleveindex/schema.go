@@ -21,7 +21,7 @@ const (
 	fieldTag     = "tag"     // keyword, lowercase, one per tag: for filters
 	fieldTags    = "tags"    // text: the words of the tags, for ranking
 	fieldTitle   = "title"   // text
-	fieldContent = "content" // text: title, tag words and content together (fuzzy matches look here)
+	fieldContent = "content" // text: title, tag words and content together
 	fieldStems   = "stems"   // text: the English stems of the content's words (index.Stems), for word forms
 	fieldEntryID = "eid"     // keyword: the entry's own id
 	fieldCreated = "created" // keyword, UTC RFC 3339 (sorts as time), doc values

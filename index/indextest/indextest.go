@@ -1,7 +1,8 @@
 // Package indextest checks that an index.Index ranks and filters the way
 // lore's search promises: on a small fixed corpus, the expected top hits
 // for typo, multi-word, tag and title queries, every filter, limits,
-// replacement and removal, and the "did you mean".
+// replacement and removal, and the "did you mean"; on a second one, what
+// a typo matches (CommonCorpus).
 package indextest
 
 import (
@@ -57,6 +58,36 @@ func Corpus() []index.Doc {
 		{ID: ".agent/skills/deploy/SKILL.md", Kind: mdstore.KindSkill, EntryID: "deploy", Title: "deploy",
 			Content: "Deploy the service to staging and production.", Path: ".agent/skills/deploy/SKILL.md"},
 	}
+}
+
+// CommonCorpus is a store in which a few words (internal, error, every,
+// tests, failed) are in most entries, beside entries that hold a rare word
+// each: the documents of the checks of typos.
+func CommonCorpus() []index.Doc {
+	var docs []index.Doc
+	mem := func(id, content string, tags ...string) {
+		docs = append(docs, index.Doc{ID: ".agent/memories.md#" + id, Kind: mdstore.KindMemory, EntryID: id, Type: "fix",
+			Tags: tags, Content: content, Created: day(1 + len(docs)), Path: ".agent/memories.md"})
+	}
+	for i, topic := range []string{"parser", "scheduler", "mailer", "exporter", "importer", "renderer",
+		"uploader", "resolver", "planner", "tokenizer", "compressor", "indexer", "watcher", "profiler"} {
+		switch i % 3 {
+		case 0:
+			mem(fmt.Sprintf("mem-%d-comm", i), fmt.Sprintf("Every internal error of the %s failed the tests.", topic))
+		case 1:
+			mem(fmt.Sprintf("mem-%d-comm", i), fmt.Sprintf("The %s tests failed: an internal error, every time.", topic))
+		default:
+			mem(fmt.Sprintf("mem-%d-comm", i), fmt.Sprintf("Internal %s error; every tests build failed until it was pinned.", topic))
+		}
+	}
+	mem("mem-etim-eout", "Artifact upload hits ETIMEDOUT behind the corporate proxy; retry it.", "ci")
+	mem("mem-inte-rval", "Poll the queue at a fixed interval, never in a busy loop.", "queue")
+	mem("mem-car-park", "The car park fills by nine; come early.", "office")
+	mem("mem-kube-text", "Pods restart when kubernetes kills them.")
+	docs = append(docs, index.Doc{ID: ".agent/knowledge/probes.md", Kind: mdstore.KindKnowledge, EntryID: "probes",
+		Title: "Kubernetes probes", Content: "Liveness and readiness checks restart pods that hang; set their timeouts above the slowest start-up.",
+		Created: day(20), Path: ".agent/knowledge/probes.md"})
+	return docs
 }
 
 // Run indexes Corpus into a new index and checks it.
@@ -176,6 +207,25 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 			t.Fatal(err)
 		}
 		set(t, ix, index.Query{})
+	})
+
+	t.Run("typos", func(t *testing.T) {
+		ix := newIndex(t)
+		if err := ix.Index(CommonCorpus()...); err != nil {
+			t.Fatal(err)
+		}
+		// A typo of a word finds the word.
+		top(t, ix, index.Query{Text: "etimedotu"}, "mem-etim-eout")
+		// A word the store holds is no typo: it matches itself, never a
+		// word near it (internal is not interval, nor interval internal).
+		set(t, ix, index.Query{Text: "internal", Kinds: []mdstore.Kind{mdstore.KindMemory}, Tags: []string{"queue"}})
+		set(t, ix, index.Query{Text: "interval"}, "mem-inte-rval")
+		// Nor is a short word: cat is not car.
+		set(t, ix, index.Query{Text: "cat"})
+		// A fuzzy match keeps its field's weight: a typo of a title word
+		// ranks the entry so titled first, as the word itself does.
+		top(t, ix, index.Query{Text: "kubernetes"}, "probes")
+		top(t, ix, index.Query{Text: "kuberentes"}, "probes")
 	})
 
 	t.Run("did you mean", func(t *testing.T) {
