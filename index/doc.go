@@ -14,16 +14,20 @@
 // Both searchers follow the same rules: words are runs of letters and
 // digits (package internal/words), lowercased, without English stop words;
 // a query word matches exactly, or by its English stem, or — only when no
-// entry holds it and it has four letters or more (a typo, QueryWords) —
-// within Fuzziness edits (swaps count one, as in bleve's Levenshtein
-// automaton); a title or tag word weighs a quarter more than a content
-// word, exactly or fuzzily, a fuzzy match half an exact one; a document's
-// score is multiplied by the share of query words it matched. Package
-// indextest is the conformance suite both pass. And both read the same
-// files: LoadDocs (what Scan searches) and index/fresh (what the index
-// holds) read the store as mdstore does — regular files only, through no
-// symbolic link, each at most its mdstore.ReadLimit, a SkillLink read
-// where it points — so the index and the scan find the same entries.
+// entry holds it and it has four letters or more (a typo) — within
+// Fuzziness edits (swaps count one, as in bleve's Levenshtein automaton);
+// a title or tag word weighs a quarter more than a content word, exactly
+// or fuzzily, a fuzzy match half an exact one. A word that more than 15%
+// of the entries hold is common (QueryWords): when a query has rare words,
+// an entry must match one of them, and its score is multiplied by the
+// share of the rare words it matched, the common words adding theirs; a
+// query of common words alone finds what matches any of them, unless it is
+// Strict (Relevance's). Package indextest is the conformance suite both
+// pass. And both read the same files: LoadDocs (what Scan searches) and
+// index/fresh (what the index holds) read the store as mdstore does —
+// regular files only, through no symbolic link, each at most its
+// mdstore.ReadLimit, a SkillLink read where it points — so the index and
+// the scan find the same entries.
 package index
 
 import (
@@ -77,6 +81,12 @@ type Query struct {
 	// read back, no snippet. Prime's ranking needs no more, and reading
 	// back 100 entries costs more than the search.
 	Bare bool
+	// Strict makes only the rare words of the text count (QueryWords): an
+	// entry matching none of them is no hit, and when every word of the
+	// text is common (or a stop word) nothing is. Relevance asks so: an
+	// entry that shares only common words with a task is not relevant to
+	// it.
+	Strict bool
 }
 
 // HasFilters reports whether q restricts hits beyond its text.

@@ -21,8 +21,8 @@ import (
 // stdout; its stderr is lore's (progress, nothing else).
 
 // Protocol is the version of Request and Response; lore and lore-index
-// must agree on it.
-const Protocol = 1
+// must agree on it (2: Query.Strict).
+const Protocol = 2
 
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, the manifest of what it holds and the seal of its files (5: the

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -11,9 +12,10 @@ import (
 )
 
 // Scan searches documents held in memory by reading every one of them. It
-// follows the same rules as the bleve index with a simpler score (no term
-// statistics), and is what lore answers with when that index is busy,
-// broken or not installed.
+// follows the same rules as the bleve index with a simpler score (the
+// words' inverse document frequencies, but neither how often a word occurs
+// in an entry nor how long the entry is), and is what lore answers with
+// when that index is busy, broken or not installed.
 type Scan struct {
 	docs map[string]Doc
 }
@@ -54,7 +56,9 @@ func (s *Scan) Clear() error {
 // word (the index counts it in the content and again in its own field), a
 // fuzzy match half an exact one, a match of the word's stem as much as a
 // content word, on top of the word's own match (the word itself ranks
-// above its other forms).
+// above its other forms). Each is multiplied by the square of the word's
+// inverse document frequency (idf), as tf-idf does: a word that few
+// entries hold outweighs several that many hold.
 const (
 	weightTitle   = 1.25
 	weightContent = 1.0
@@ -62,14 +66,20 @@ const (
 	stemWeight    = 1.0
 )
 
+// idf is the inverse document frequency of a word that docs of n entries
+// hold, as bleve counts it.
+func idf(docs, n int) float64 { return 1 + math.Log(float64(n)/float64(docs+1)) }
+
 // Search answers q: documents passing the filters, scored by the words
-// they match (the sum of each word's match, scoreDoc, times the share of
-// the query's words matched), best first; newest first without text.
+// they match (scoreAll), best first; newest first without text.
 func (s *Scan) Search(q Query) (Result, error) {
 	terms := QueryTokens(q.Text)
 	var hits []Hit
 	var passing []Doc
 	if len(terms) == 0 {
+		if q.Strict {
+			return Result{}, nil
+		}
 		for _, d := range s.docs {
 			if passes(d, q) {
 				hits = append(hits, Hit{Doc: d})
@@ -78,20 +88,16 @@ func (s *Scan) Search(q Query) (Result, error) {
 	} else {
 		var scored []scanned
 		passing, scored = s.read(q)
-		qws := QueryWords(q.Text, func(term string) int {
+		qws := QueryWords(q.Text, len(s.docs), func(term string, stem bool) int {
 			n := 0
 			for _, sc := range scored {
-				if sc.holds(term) {
+				if sc.holds(term, stem) {
 					n++
 				}
 			}
 			return n
 		})
-		for _, sc := range scored {
-			if sum, matched := scoreDoc(sc, qws); sc.passing && matched > 0 {
-				hits = append(hits, Hit{Doc: sc.doc, Score: sum * float64(matched) / float64(len(qws))})
-			}
-		}
+		hits = scoreAll(scored, qws, q.Strict)
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		a, b := hits[i], hits[j]
@@ -115,7 +121,7 @@ func (s *Scan) Search(q Query) (Result, error) {
 		hits[i].Snippet = Snippet(text, terms, SnippetWidth)
 	}
 	res.Hits = hits
-	if len(hits) == 0 && len(terms) > 0 {
+	if len(hits) == 0 && len(terms) > 0 && !q.Strict {
 		res.Suggestion = Suggest(q.Text, vocabularyOf(passing))
 	}
 	return res, nil
@@ -131,14 +137,18 @@ type scanned struct {
 	passing                 bool
 }
 
-// holds says whether term is a word of the document's title, tags and
-// content: what the index counts for QueryWords.
-func (sc scanned) holds(term string) bool {
+// holds says whether the document holds term among its stems when stem
+// is set, else among the words of its title, tags and content: what the
+// index counts for QueryWords.
+func (sc scanned) holds(term string, stem bool) bool {
+	if stem {
+		return slices.Contains(sc.stem, term)
+	}
 	return slices.Contains(sc.head, term) || slices.Contains(sc.content, term)
 }
 
-// read reads every document: whether a word is in the store is decided
-// in the whole store, as the index decides it, whatever the filters.
+// read reads every document: how rare a word is is counted in the whole
+// store, as the index counts it, whatever the filters.
 func (s *Scan) read(q Query) (passing []Doc, all []scanned) {
 	all = make([]scanned, 0, len(s.docs))
 	for _, d := range s.docs {
@@ -266,17 +276,51 @@ func letterSet(s string) (uint64, bool) {
 	return set, true
 }
 
-// scoreDoc is the sum of the matches of each of ws in the document — its
-// best exact or fuzzy match, plus a match of its stem — and how many of ws
-// it matched.
-func scoreDoc(sc scanned, ws []QueryWord) (sum float64, matched int) {
+// scoreAll scores the passing documents against the query's words. With
+// rare words, a document must match one: it scores its rare words' matches
+// times the share of the rare words it matched, plus its common words'
+// matches times the share of all the query's words that those are. With
+// common words alone, it scores their matches times the share it matched,
+// and is no hit when strict. When the rare words find nothing, and the
+// search is not strict, the common words answer alone.
+func scoreAll(all []scanned, ws []QueryWord, strict bool) []Hit {
+	rare, common := SplitRare(ws)
+	var hits []Hit
+	for _, sc := range all {
+		if !sc.passing {
+			continue
+		}
+		r, rm := scoreDoc(sc, rare, len(all))
+		c, cm := scoreDoc(sc, common, len(all))
+		var score float64
+		switch {
+		case len(rare) > 0 && rm > 0:
+			score = r*float64(rm)/float64(len(rare)) + c*float64(cm)/float64(len(ws))
+		case len(rare) == 0 && !strict:
+			score = c * float64(cm) / float64(len(common))
+		}
+		if score > 0 {
+			hits = append(hits, Hit{Doc: sc.doc, Score: score})
+		}
+	}
+	if len(hits) == 0 && len(rare) > 0 && len(common) > 0 && !strict {
+		return scoreAll(all, common, false)
+	}
+	return hits
+}
+
+// scoreDoc is the sum of the matches of each of ws in the document, in a
+// store of n entries — its best exact or fuzzy match, plus a match of its
+// stem, times its idf squared — and how many of ws it matched.
+func scoreDoc(sc scanned, ws []QueryWord, n int) (sum float64, matched int) {
 	for _, w := range ws {
 		m := max(bestMatch(w, sc.head, weightTitle), bestMatch(w, sc.content, weightContent), bestMatch(w, sc.id, weightContent))
 		if stem := Stem(w.Term); stem != "" && slices.Contains(sc.stem, stem) {
 			m += weightContent * stemWeight
 		}
 		if m > 0 {
-			sum += m
+			f := idf(w.Docs, n)
+			sum += m * f * f
 			matched++
 		}
 	}

@@ -14,13 +14,13 @@
 // automaton per query word finds a typo's near words in every field —
 // building it is the costly part of a fuzzy query) and stems (the
 // content's English stems); and _doc, the stored JSON of the document,
-// which is what a hit shows. A search first looks up, for each query word,
-// whether any entry holds it (one dictionary lookup per segment): only a
-// word that none holds may be a typo (index.QueryWords). Text is analyzed
-// straight into term frequencies with the words of package internal/words.
-// Filters are a non-scoring BooleanQuery filter. A hit's order is its
-// score alone: sorting ties by document ID would look up the ID of every
-// hit.
+// which is what a hit shows. A search first reads, for each query word,
+// how many entries hold it and its stem (one dictionary lookup per field
+// and segment), which decides whether it is common and whether it may be a
+// typo (index.QueryWords). Text is analyzed straight into term frequencies
+// with the words of package internal/words. Filters are a non-scoring
+// BooleanQuery filter. A hit's order is its score alone: sorting ties by
+// document ID would look up the ID of every hit.
 //
 // # Generations and locks
 //

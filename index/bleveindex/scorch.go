@@ -369,8 +369,9 @@ var queryMapping = mapping.NewIndexMapping()
 
 // Search answers q with bleve's ranking (tf-idf) over queries built by the
 // rules in package index: every query word may match a title, tag or
-// content, exactly or by its stem, or a typo within its fuzziness; more
-// words matched rank higher; filters restrict without scoring.
+// content, exactly or by its stem, or a typo within its fuzziness; an
+// entry must match one of the query's rare words when it has any, and
+// more of them rank higher; filters restrict without scoring.
 func (x *Scorch) Search(q index.Query) (res index.Result, err error) {
 	defer guard(&err)()
 	r, err := x.s.Reader()
@@ -380,8 +381,8 @@ func (x *Scorch) Search(q index.Query) (res index.Result, err error) {
 	defer r.Close()
 	terms := index.QueryTokens(q.Text)
 	res, err = x.search(r, q, terms)
-	if err != nil || res.Total > 0 || len(terms) == 0 {
-		return res, err
+	if err != nil || res.Total > 0 || len(terms) == 0 || q.Strict {
+		return res, err // a strict search wants no suggestion
 	}
 	res.Suggestion = index.Suggest(q.Text, vocabulary(r))
 	return res, nil
@@ -391,6 +392,9 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 	ctx := context.WithValue(context.Background(), search.GetScoringModelCallbackKey,
 		search.GetScoringModelCallbackFn(func() string { return bindex.DefaultScoringModel }))
 	if len(terms) == 0 {
+		if q.Strict {
+			return index.Result{}, nil
+		}
 		// Ties keep index order: sorting by document ID would look up the
 		// ID of every hit.
 		sort := search.SortOrder{&search.SortField{Field: fieldCreated, Desc: true, Missing: search.SortFieldMissingLast}, &search.SortDocID{}}
@@ -400,27 +404,68 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 	if err != nil {
 		return index.Result{}, err
 	}
-	words := make([]query.Query, 0, len(ws)+1)
-	for _, w := range ws {
+	// The rare words, and the id: an entry must match one of them when
+	// there are any; the common words add to its score.
+	rare, common := index.SplitRare(ws)
+	var must, should []query.Query
+	for _, w := range rare {
 		wq, err := wordQuery(r, w, 1)
 		if err != nil {
 			return index.Result{}, err
 		}
-		words = append(words, wq)
+		must = append(must, wq)
+	}
+	for _, w := range common {
+		// bleve multiplies the common words' score by the share of them
+		// matched; this makes it the share of all the query's words.
+		wq, err := wordQuery(r, w, float64(len(common))/float64(len(ws)))
+		if err != nil {
+			return index.Result{}, err
+		}
+		should = append(should, wq)
 	}
 	if id := strings.TrimSpace(q.Text); !strings.ContainsAny(id, " \t\n") {
-		words = append(words, term(fieldEntryID, id, boostID))
+		if len(must) > 0 || q.Strict {
+			must = append(must, term(fieldEntryID, id, boostID))
+		} else {
+			should = append(should, term(fieldEntryID, id, boostID))
+		}
 	}
-	return x.collect(ctx, r, q, terms, query.NewDisjunctionQuery(words), search.SortOrder{&search.SortScore{Desc: true}})
+	sort := search.SortOrder{&search.SortScore{Desc: true}}
+	var main query.Query
+	switch {
+	case len(must) > 0 && len(should) > 0:
+		main = query.NewBooleanQuery([]query.Query{query.NewDisjunctionQuery(must)}, should, nil)
+	case len(must) > 0:
+		main = query.NewDisjunctionQuery(must)
+	case q.Strict:
+		return index.Result{}, nil
+	default:
+		main = query.NewDisjunctionQuery(should)
+	}
+	res, err := x.collect(ctx, r, q, terms, main, sort)
+	if err != nil || res.Total > 0 || q.Strict || len(rare) == 0 || len(common) == 0 {
+		return res, err
+	}
+	// The rare words found nothing: the common ones answer alone.
+	return x.collect(ctx, r, q, terms, query.NewDisjunctionQuery(should), sort)
 }
 
 // queryWords are the words of text and how to look for them
 // (index.QueryWords), with the counts of the entries holding them read
-// from the index's dictionary: one lookup per word and segment.
+// from the index's dictionaries: one lookup per word and segment.
 func queryWords(ctx context.Context, r bindex.IndexReader, text string) ([]index.QueryWord, error) {
+	n, err := r.DocCount()
+	if err != nil {
+		return nil, err
+	}
 	var ferr error
-	ws := index.QueryWords(text, func(t string) int {
-		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldContent, false, false, false)
+	ws := index.QueryWords(text, int(n), func(t string, stem bool) int {
+		field := fieldContent
+		if stem {
+			field = fieldStems
+		}
+		tfr, err := r.TermFieldReader(ctx, []byte(t), field, false, false, false)
 		if err != nil {
 			ferr = err
 			return 0

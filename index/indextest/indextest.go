@@ -1,8 +1,8 @@
 // Package indextest checks that an index.Index ranks and filters the way
 // lore's search promises: on a small fixed corpus, the expected top hits
 // for typo, multi-word, tag and title queries, every filter, limits,
-// replacement and removal, and the "did you mean"; on a second one, what
-// a typo matches (CommonCorpus).
+// replacement and removal, and the "did you mean"; on a second one, the
+// rules of common and rare words (CommonCorpus).
 package indextest
 
 import (
@@ -62,7 +62,7 @@ func Corpus() []index.Doc {
 
 // CommonCorpus is a store in which a few words (internal, error, every,
 // tests, failed) are in most entries, beside entries that hold a rare word
-// each: the documents of the checks of typos.
+// each: the documents of the checks of common and rare words.
 func CommonCorpus() []index.Doc {
 	var docs []index.Doc
 	mem := func(id, content string, tags ...string) {
@@ -209,13 +209,24 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		set(t, ix, index.Query{})
 	})
 
-	t.Run("typos", func(t *testing.T) {
+	t.Run("common and rare words", func(t *testing.T) {
 		ix := newIndex(t)
 		if err := ix.Index(CommonCorpus()...); err != nil {
 			t.Fatal(err)
 		}
-		// A typo of a word finds the word.
+		// A pasted error message finds the entry holding its one
+		// distinctive token, not those holding many of its common words.
+		top(t, ix, index.Query{Text: "internal error: every tests run failed with ETIMEDOUT while the internal job failed"}, "mem-etim-eout")
+		// Common words only add to the score of an entry that holds a
+		// rare word of the query.
+		set(t, ix, index.Query{Text: "every internal error etimedout"}, "mem-etim-eout")
+		// A typo of a rare word still finds it, beside common words too.
 		top(t, ix, index.Query{Text: "etimedotu"}, "mem-etim-eout")
+		top(t, ix, index.Query{Text: "etimedotu internal tests"}, "mem-etim-eout")
+		// A query of common words alone is still answered.
+		if res := search(t, ix, index.Query{Text: "internal tests"}); res.Total != 14 {
+			t.Errorf("internal tests: %d hits, want the 14 entries holding them", res.Total)
+		}
 		// A word the store holds is no typo: it matches itself, never a
 		// word near it (internal is not interval, nor interval internal).
 		set(t, ix, index.Query{Text: "internal", Kinds: []mdstore.Kind{mdstore.KindMemory}, Tags: []string{"queue"}})
@@ -226,6 +237,11 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		// ranks the entry so titled first, as the word itself does.
 		top(t, ix, index.Query{Text: "kubernetes"}, "probes")
 		top(t, ix, index.Query{Text: "kuberentes"}, "probes")
+		// Strict: only the rare words count, and stop words never do.
+		set(t, ix, index.Query{Text: "every internal error in the tests", Strict: true})
+		set(t, ix, index.Query{Text: "the of and is", Strict: true})
+		set(t, ix, index.Query{Text: "every internal error in the tests, then ETIMEDOUT", Strict: true}, "mem-etim-eout")
+		set(t, ix, index.Query{Text: "fixed interval", Strict: true}, "mem-inte-rval")
 	})
 
 	t.Run("did you mean", func(t *testing.T) {
