@@ -28,6 +28,33 @@ const (
 	runLength      = 100  // journal entries per run
 )
 
+// fillerShares splits n generated entries by kind in the shares above.
+func fillerShares(n int) (memories, knowledge, learnings, journal int) {
+	memories = int(float64(n) * shareMemories)
+	knowledge = int(float64(n) * shareKnowledge)
+	learnings = int(float64(n) * shareLearnings)
+	return memories, knowledge, learnings, n - memories - knowledge - learnings
+}
+
+// fillerTime is the time of a generator's i-th entry of a kind: seven
+// minutes apart from the start of 2026, after the labelled store.
+func fillerTime(i int) time.Time {
+	return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * 7 * time.Minute)
+}
+
+// fillerWrite writes a generated file at a path under dir's .agent,
+// making its directory first.
+func fillerWrite(dir string) func(rel, content string) error {
+	agent := filepath.Join(dir, ".agent")
+	return func(rel, content string) error {
+		p := filepath.Join(agent, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(content), 0o644)
+	}
+}
+
 // wordList is a fixed vocabulary of made-up words (deterministic, a few
 // thousand), drawn Zipf-like so that common words are common.
 func wordList(r *rand.Rand, n int) []string {
@@ -103,20 +130,8 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 		g.tags = append(g.tags, words[len(words)-1-i]+"-"+words[i*7%len(words)])
 	}
 	g.tagZ = rand.NewZipf(r, 1.2, 1, uint64(len(g.tags)-1))
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	at := func(i int) time.Time { return base.Add(time.Duration(i) * 7 * time.Minute) }
-	agent := filepath.Join(dir, ".agent")
-	for _, d := range []string{"knowledge", "learnings", "journal"} {
-		if err := os.MkdirAll(filepath.Join(agent, d), 0o755); err != nil {
-			return corpus{}, err
-		}
-	}
-	write := func(p, content string) error { return os.WriteFile(filepath.Join(agent, p), []byte(content), 0o644) }
-
-	memories := int(float64(n) * shareMemories)
-	knowledge := int(float64(n) * shareKnowledge)
-	learnings := int(float64(n) * shareLearnings)
-	journal := n - memories - knowledge - learnings
+	at, write := fillerTime, fillerWrite(dir)
+	memories, knowledge, learnings, journal := fillerShares(n)
 
 	// memories.md: seed 001's format, four sections.
 	sections := []string{"Patterns", "Decisions", "Fixes", "Context"}
@@ -153,11 +168,6 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 	outcomes := []string{"done", "done", "done", "failed", "retried"}
 	for i := 0; i < journal; i++ {
 		run := fmt.Sprintf("run-%08x", i/runLength)
-		if i%runLength == 0 {
-			if err := os.MkdirAll(filepath.Join(agent, "journal", run), 0o755); err != nil {
-				return corpus{}, err
-			}
-		}
 		err := write(fmt.Sprintf("journal/%s/%04d.md", run, i%runLength+1), fmt.Sprintf(
 			"---\nrun_id: %s\niteration: %d\ntask_id: \"task-%d\"\noutcome: %s\nmodel: \"sonnet\"\nduration_secs: %d\ncost_usd: 0.%02d\nfiles_modified: [src/%s.go]\ncreated_at: %q\n---\n\n%s\n",
 			run, i%runLength+1, i%500, outcomes[i%len(outcomes)], 30+i%600, i%100, words[i%len(words)], at(i).Format(time.RFC3339), g.text(20, 120)))

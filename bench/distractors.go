@@ -584,21 +584,8 @@ func generateRealistic(dir string, n int, seed int64, guard *fillerGuard) error 
 		return "", fmt.Errorf("filler entries keep holding %q of the labelled store", last)
 	}
 
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	at := func(i int) time.Time { return base.Add(time.Duration(i) * 7 * time.Minute) }
-	agent := filepath.Join(dir, ".agent")
-	for _, d := range []string{"knowledge", "learnings", "journal"} {
-		if err := os.MkdirAll(filepath.Join(agent, d), 0o755); err != nil {
-			return err
-		}
-	}
-	write := func(rel, content string) error {
-		return os.WriteFile(filepath.Join(agent, rel), []byte(content), 0o644)
-	}
-	memories := int(float64(n) * shareMemories)
-	knowledge := int(float64(n) * shareKnowledge)
-	learnings := int(float64(n) * shareLearnings)
-	journal := n - memories - knowledge - learnings
+	at, write := fillerTime, fillerWrite(dir)
+	memories, knowledge, learnings, journal := fillerShares(n)
 
 	sections := []string{"Patterns", "Decisions", "Fixes", "Context"}
 	var md strings.Builder
@@ -720,9 +707,6 @@ func generateRealistic(dir string, n int, seed int64, guard *fillerGuard) error 
 				}
 			}
 			runs[run] = true
-			if err := os.MkdirAll(filepath.Join(agent, "journal", run), 0o755); err != nil {
-				return err
-			}
 		}
 		left--
 		iteration++
