@@ -174,7 +174,11 @@ type plan struct {
 	in       Input
 	o        outline
 	attempts []mdstore.JournalEntry
-	kw       keywords
+	// The entries of each section ranked for the task, best first.
+	memories  []mdstore.Memory
+	knowledge []mdstore.Knowledge
+	learnings []mdstore.Learning
+	journal   journalRanking
 	// loop and stuck are the Loop Status whole and reduced to its
 	// stuck-loop warning ("" when not stuck or not shown).
 	loop, stuck string
@@ -182,7 +186,13 @@ type plan struct {
 
 func newPlan(in Input, o outline) *plan {
 	attempts := strategy.Attempts(in.Journal, in.Task.ID)
-	pl := &plan{in: in, o: o, attempts: attempts, kw: taskKeywords(in.Task, attempts, in.Journal)}
+	kw := taskKeywords(in.Task, attempts, in.Journal)
+	pl := &plan{in: in, o: o, attempts: attempts,
+		memories:  rankMemories(in.Memories, in.Task, in.Relevance),
+		knowledge: rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance),
+		learnings: rankLearnings(in.Learnings, in.Task, kw, in.Relevance),
+		journal:   rankJournal(in.Journal, in.Task, kw, in.Relevance),
+	}
 	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 {
 		pl.loop = o.loopStatus(in.Loop, in.Task.ID)
 		if in.Loop.Stuck {
@@ -247,7 +257,7 @@ func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
 
 	add(SectionAttempts, b.Attempts, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
 	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) part {
-		included, omitted := o.fitMemories(rankMemories(in.Memories, in.Task, in.Relevance), limit)
+		included, omitted := o.fitMemories(pl.memories, limit)
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(mdstore.KindMemory, m.ID)
@@ -255,13 +265,13 @@ func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
 		return part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
 	})
 	add(SectionKnowledge, b.Knowledge*CharsPerToken, func(limit int) part {
-		return o.knowledgeSection(rankKnowledge(in.Knowledge, in.Task, pl.kw, in.Relevance), limit)
+		return o.knowledgeSection(pl.knowledge, limit)
 	})
 	add(SectionLearnings, b.Learnings, func(limit int) part {
-		return o.learningsSection(rankLearnings(in.Learnings, in.Task, pl.kw, in.Relevance), limit)
+		return o.learningsSection(pl.learnings, limit)
 	})
 	add(SectionJournal, b.Journal*CharsPerToken, func(limit int) part {
-		return o.journalSection(pickJournal(in.Journal, in.Task, pl.kw, in.Relevance, shown), limit)
+		return o.journalSection(pl.journal.pick(shown), limit)
 	})
 	if loop != "" {
 		ctx.Sections = append(ctx.Sections, Section{Name: SectionLoopStatus, Markdown: loop, Shown: 1, Budget: runeLen(loop)})
@@ -739,14 +749,16 @@ func (o outline) learningsSection(ls []mdstore.Learning, limit int) part {
 	return p
 }
 
-// pickJournal chooses the Run Journal: the last RecentJournal entries of
-// the task's run (or the latest run), and up to RelevantJournal entries of
-// other runs about the same task or feature, sharing the task's files or
-// relevant to its text, most relevant first (files shared with the latest
-// iteration break ties). Entries already shown (Previous Attempts) are
-// not repeated. The result is in priority order; the section shows this
-// run's entries oldest first.
-func pickJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[string]float64, shown map[string]bool) []journalPick {
+// journalRanking is the Run Journal's candidates: the entries of the
+// task's run (or the latest run), newest first, and with a task the
+// entries of other runs about the same task or feature, sharing the
+// task's files or relevant to its text, most relevant first (files shared
+// with the latest iteration break ties).
+type journalRanking struct {
+	this, others []*mdstore.JournalEntry
+}
+
+func rankJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[string]float64) journalRanking {
 	run := t.Run
 	if run == "" {
 		var latest *mdstore.JournalEntry
@@ -761,23 +773,18 @@ func pickJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[st
 	}
 	// Pointers into journal: a store's journal is thousands of entries,
 	// and an entry is a few hundred bytes to copy.
-	var this, others []*mdstore.JournalEntry
+	var jr journalRanking
+	var others []*mdstore.JournalEntry
 	for i := range journal {
-		switch {
-		case len(shown) > 0 && shown[Key(mdstore.KindJournal, journal[i].Key())]:
-		case journal[i].RunID == run:
-			this = append(this, &journal[i])
-		default:
+		if journal[i].RunID == run {
+			jr.this = append(jr.this, &journal[i])
+		} else {
 			others = append(others, &journal[i])
 		}
 	}
-	sort.SliceStable(this, func(i, j int) bool { return mdstore.CompareIterations(*this[i], *this[j]) > 0 })
-	var out []journalPick
-	for i, e := range this[:min(len(this), RecentJournal)] {
-		out = append(out, journalPick{*e, true, i})
-	}
+	sort.SliceStable(jr.this, func(i, j int) bool { return mdstore.CompareIterations(*jr.this[i], *jr.this[j]) > 0 })
 	if !t.Given() {
-		return out
+		return jr
 	}
 	var list []scored[*mdstore.JournalEntry]
 	for _, e := range others {
@@ -802,17 +809,35 @@ func pickJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[st
 			list = append(list, scored[*mdstore.JournalEntry]{e, s, tie, e.CreatedAt})
 		}
 	}
-	ranked := best(list)
-	for _, e := range ranked[:min(len(ranked), RelevantJournal)] {
-		out = append(out, journalPick{*e, false, 0})
+	jr.others = best(list)
+	return jr
+}
+
+// pick chooses the Run Journal in priority order: the last RecentJournal
+// entries of the run and up to RelevantJournal of other runs, leaving out
+// the entries already shown (Previous Attempts). The section shows the
+// run's entries oldest first.
+func (jr journalRanking) pick(shown map[string]bool) []journalPick {
+	var out []journalPick
+	take := func(list []*mdstore.JournalEntry, n int, recent bool) {
+		for _, e := range list {
+			if n == 0 {
+				return
+			}
+			if len(shown) == 0 || !shown[Key(mdstore.KindJournal, e.Key())] {
+				out = append(out, journalPick{*e, recent})
+				n--
+			}
+		}
 	}
+	take(jr.this, RecentJournal, true)
+	take(jr.others, RelevantJournal, false)
 	return out
 }
 
 type journalPick struct {
 	e      mdstore.JournalEntry
 	recent bool // of this run
-	rank   int  // among this run's, 0 = newest
 }
 
 func (o outline) journalSection(picks []journalPick, limit int) part {
