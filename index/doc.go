@@ -76,6 +76,10 @@ type Query struct {
 	Since      time.Time // created at or after
 	// Limit caps the hits returned; 0 returns every hit.
 	Limit int
+	// LimitPerKind makes Limit cap the hits of each kind rather than all
+	// of them: prime ranks each section by the task, and a section's
+	// best entries must not be crowded out by another kind's.
+	LimitPerKind bool
 	// Bare asks for hits that carry only their document's ID, path, kind
 	// and score — and for a memory its id (EntryID): no stored entry to
 	// read back, no snippet. Prime's ranking needs no more, and reading
@@ -87,6 +91,26 @@ type Query struct {
 	// entry that shares only common words with a task is not relevant to
 	// it.
 	Strict bool
+}
+
+// Capped is hits, ranked best first, cut to q's Limit: at most Limit
+// of them, or with LimitPerKind at most Limit of each kind.
+func (q Query) Capped(hits []Hit) []Hit {
+	switch {
+	case q.Limit <= 0 || len(hits) <= q.Limit:
+		return hits
+	case !q.LimitPerKind:
+		return hits[:q.Limit]
+	}
+	out := hits[:0:0]
+	n := map[mdstore.Kind]int{}
+	for _, h := range hits {
+		if n[h.Kind] < q.Limit {
+			n[h.Kind]++
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // HasFilters reports whether q restricts hits beyond its text.

@@ -21,8 +21,8 @@ import (
 // stdout; its stderr is lore's (progress, nothing else).
 
 // Protocol is the version of Request and Response; lore and lore-index
-// must agree on it (2: Query.Strict).
-const Protocol = 2
+// must agree on it (2: Query.Strict; 3: Query.LimitPerKind).
+const Protocol = 3
 
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, the manifest of what it holds and the seal of its files (5: the

@@ -110,9 +110,7 @@ func (s *Scan) Search(q Query) (Result, error) {
 		return a.ID < b.ID
 	})
 	res := Result{Total: len(hits)}
-	if q.Limit > 0 && len(hits) > q.Limit {
-		hits = hits[:q.Limit]
-	}
+	hits = q.Capped(hits)
 	for i := range hits {
 		text := hits[i].Content
 		if firstMatch(text, terms) < 0 && hits[i].Title != "" {

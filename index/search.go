@@ -119,7 +119,8 @@ func unsaid(s *mdstore.Store, ws []mdstore.Warning) []mdstore.Warning {
 	return out
 }
 
-// RelevantHits is how many of the best hits Relevance hears of.
+// RelevantHits is how many of the best hits of each kind Relevance hears
+// of.
 const RelevantHits = 100
 
 // Relevance asks the index, in the background, how relevant the entries
@@ -140,7 +141,7 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, kinds ...mdstore.Ki
 	}
 	go func() {
 		req := StoreRequest(s, OpSearch)
-		req.Query = Query{Text: text, Kinds: kinds, Limit: RelevantHits, Bare: true, Strict: true}
+		req.Query = Query{Text: text, Kinds: kinds, Limit: RelevantHits, LimitPerKind: true, Bare: true, Strict: true}
 		req.TimeoutMS = int(Timeout / time.Millisecond)
 		resp, err := sr.helper.Ask(req)
 		if err != nil || resp.Error != "" || resp.Result == nil {

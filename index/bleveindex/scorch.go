@@ -489,7 +489,7 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 	}
 	defer searcher.Close()
 	size := q.Limit
-	if size <= 0 {
+	if size <= 0 || q.LimitPerKind {
 		n, err := r.DocCount()
 		if err != nil {
 			return index.Result{}, err
@@ -501,12 +501,17 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 		return index.Result{}, err
 	}
 	res := index.Result{Total: int(coll.Total())}
+	var bare []index.Hit
 	for _, m := range coll.Results() {
-		if q.Bare {
-			path, memory, _ := strings.Cut(m.ID, "#")
-			res.Hits = append(res.Hits, index.Hit{Doc: index.Doc{ID: m.ID, Path: path, EntryID: memory, Kind: mdstore.KindOf(path)}, Score: m.Score})
-			continue
-		}
+		path, memory, _ := strings.Cut(m.ID, "#")
+		bare = append(bare, index.Hit{Doc: index.Doc{ID: m.ID, Path: path, EntryID: memory, Kind: mdstore.KindOf(path)}, Score: m.Score})
+	}
+	bare = q.Capped(bare)
+	if q.Bare {
+		res.Hits = bare
+		return res, nil
+	}
+	for _, m := range bare {
 		d, err := storedDocument(r, m.ID)
 		if err != nil {
 			return index.Result{}, err

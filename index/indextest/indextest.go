@@ -191,6 +191,32 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		}
 	})
 
+	t.Run("limit per kind", func(t *testing.T) {
+		ix := fresh(t)
+		all := search(t, ix, index.Query{Text: "tests"})
+		best := map[mdstore.Kind]string{}
+		var want []string
+		for _, h := range all.Hits {
+			if _, ok := best[h.Kind]; !ok {
+				best[h.Kind] = h.ID
+				want = append(want, h.ID)
+			}
+		}
+		if len(all.Hits) <= len(best) {
+			t.Fatalf("the corpus has no kind with two hits for tests: %v", entryIDs(all))
+		}
+		for _, bare := range []bool{false, true} {
+			res := search(t, ix, index.Query{Text: "tests", Limit: 1, LimitPerKind: true, Bare: bare})
+			var got []string
+			for _, h := range res.Hits {
+				got = append(got, h.ID)
+			}
+			if !slices.Equal(got, want) || res.Total != all.Total {
+				t.Errorf("the best of each kind (bare %v): %v of %d, want %v of %d", bare, got, res.Total, want, all.Total)
+			}
+		}
+	})
+
 	t.Run("replace, remove, clear", func(t *testing.T) {
 		ix := fresh(t)
 		d := Corpus()[3]
