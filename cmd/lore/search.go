@@ -36,8 +36,10 @@ func searchCommand(e *env) *cli.Command {
 		Usage: "find entries of every kind, best matches first (typos tolerated)",
 		UsageText: "lore search [query] [--kind k] [-t types] [--tags a,b] [--category c] [--task id] [--run id]\n" +
 			"   [--since date|7d] [--all] [--format table|json|markdown]",
-		Description: "Each word may match a title, a tag or the content, exactly or with a typo;\n" +
-			"entries matching more words rank higher, titles and tags above content.\n" +
+		Description: "Each word may match the content, a title or a tag, exactly, in another\n" +
+			"form (deploying: deployed) or, when no entry holds it, with a typo; rare\n" +
+			"words count more than common ones, and an entry must match a rare word\n" +
+			"of the query when it has any.\n" +
 			"With no query, every entry passing the filters, newest first.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "only these kinds (comma-separated): memory, knowledge, learning, journal, skill"},
