@@ -154,12 +154,18 @@
 // Prime needs every knowledge entry, learning and journal entry; at 10,000
 // entries reading and parsing them took ~450 ms. Store.Entries reads them
 // through <state dir>/entries.cache: the parsed entries of every file with
-// the file's fsx.Stamp, and the stamp of every directory listed. A
-// directory whose stamp is the one recorded has the files the cache lists
-// (a file created, deleted or renamed in it changes its mtime), so only
-// changed directories are listed; every file is stamped (relative to its
-// directory's descriptor, on every core), which catches in-place rewrites,
-// and only files whose stamp changed are read and parsed. A stamp within
+// the file's fsx.Stamp, the stamp of every directory listed, and the git
+// index's stamp when it was last looked at. A directory whose stamp is the
+// one recorded has the files the cache lists (a file created, deleted or
+// renamed in it changes its mtime), so only changed directories are
+// listed. In a store of at most SweepLimit files every file is stamped
+// (relative to its directory's descriptor, on every core), which catches
+// in-place rewrites; a larger store stamps only the files of the changed
+// directories and those git wrote since the last look
+// (gitindex.WrittenSince, the rule the search index follows: a file
+// rewritten in place by hand is seen when git sees it, or after lore index
+// rebuild, which drops the cache). Only files whose stamp changed are read
+// and parsed. A stamp within
 // the racy window is not trusted, and a file that does not parse is never
 // cached, so its warning is said every time. The cache is a flat binary
 // file (varints and strings) mapped read-only; the entries' strings point

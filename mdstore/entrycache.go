@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"lore/internal/fsx"
+	"lore/internal/gitx/gitindex"
 )
 
 // Entries are the store's knowledge, learnings and journal, as Knowledge,
@@ -30,16 +31,18 @@ type Entries struct {
 // Entries reads the knowledge, learnings and journal through a per-clone
 // cache of the parsed files (entries.cache in the state directory, never
 // committed): a file whose stat (mtime, ctime, inode, size) is the one
-// recorded is not read again. At 10,000 entries that is 9,000 stats
-// instead of 9,000 reads and YAML parses. A file changed less than
-// cacheRacyWindow before the cache was written is read again next time
-// (its timestamp cannot tell a later change apart); a file that does not
-// parse is not cached, so its warning is said every time.
+// recorded is not read again. A store of at most SweepLimit files has
+// every file stat'ed; a larger one only the files of the directories
+// whose stat changed (a file created, deleted or renamed over) and those
+// git wrote since the last look (rewrittenByGit). A file changed within
+// the racy window before the cache was written is looked at again next
+// time (its timestamp cannot tell a later change apart); a file that does
+// not parse is not cached, so its warning is said every time.
 func (s *Store) Entries() (Entries, []Warning, error) {
 	if s.unusable != nil {
 		return Entries{}, nil, nil
 	}
-	cachePath := filepath.Join(s.StateDir(), "entries.cache")
+	cachePath := s.entryCachePath()
 	c := readEntryCache(cachePath)
 	now := s.now().UnixNano()
 	l, err := s.listEntryFiles(c, now)
@@ -59,13 +62,21 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			at[i] = j
 		}
 	}
-	// Stat every file; read and parse those the cache does not have as
-	// they are now. On every core: a stat is a few microseconds.
+	// Stat the files that may have changed — every file in a store of at
+	// most SweepLimit of them — and read and parse those the cache does
+	// not have as they are now. On every core: a stat is a few
+	// microseconds.
 	stamps := make([]fsx.Stamp, len(paths))
 	parsed := make([]FileEntries, len(paths))
 	warnings := make([]*Warning, len(paths))
+	rewritten := s.rewrittenByGit(c, &l, now)
+	sweep := len(paths) <= s.sweepLimit() || rewritten == nil
 	one := func(i int, stamper *fsx.Stamper) {
 		p := paths[i]
+		if j := at[i]; !sweep && j >= 0 && c.stamps[j].Mtime != 0 && !l.relisted[path.Dir(p)] && !rewritten[p] {
+			stamps[i] = c.stamps[j]
+			return
+		}
 		st, err := stamper.Stamp(filepath.Join(s.root, filepath.FromSlash(p)))
 		if err == nil && at[i] >= 0 && c.stamps[at[i]].Same(st) {
 			stamps[i] = st
@@ -187,6 +198,13 @@ type listing struct {
 	dirStamps []fsx.Stamp
 	// unchanged: every directory was as the cache has it.
 	unchanged bool
+	// relisted are the directories of files read again: their stamp is
+	// not the one the cache has.
+	relisted map[string]bool
+	// git is the git index's stamp and gitLook when its entries were last
+	// looked at (rewrittenByGit).
+	git     fsx.Stamp
+	gitLook int64
 	// warnings say which directories were not read (links).
 	warnings []Warning
 }
@@ -196,7 +214,7 @@ type listing struct {
 // deleted or renamed in it would have changed its mtime. Only the
 // directories changed since are read.
 func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
-	l := listing{unchanged: len(c.dirs) > 0}
+	l := listing{unchanged: len(c.dirs) > 0, relisted: map[string]bool{}}
 	st := fsx.NewStamper()
 	defer st.Close()
 	// dir's files (or for the journal, its runs): from the cache, or read.
@@ -234,6 +252,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			return c.files(dir), nil
 		}
 		l.unchanged = false
+		l.relisted[dir] = true
 		if subdirs {
 			entries, err := s.readDir(dir)
 			var runs []string
@@ -321,6 +340,8 @@ func (c entryCache) subdirs(d string) []string {
 // ('k', 'l', 'j', or 'x' for a file not cached: read it) and its entry's
 // place in k, l or j.
 type entryCache struct {
+	git       fsx.Stamp // the git index's, when rewrittenByGit last looked
+	gitLook   int64
 	dirs      []string
 	dirStamps []fsx.Stamp
 	paths     []string
@@ -332,12 +353,13 @@ type entryCache struct {
 	j         []JournalEntry
 }
 
-// The cache file: magic, version, the number of files and of each kind,
+// The cache file: magic, version, the git index's stamp and the time of
+// the look at it, the directories with their stamps, the number of files and of each kind,
 // then per file its path, stamp, kind and the entry's fields; strings as a
 // length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 3 // bump whenever an entry type or its parsing changes
+	cacheVersion = 4 // bump whenever an entry type or its parsing changes
 )
 
 // writeEntryCache writes the listing and the entries read from its files
@@ -347,6 +369,8 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries) er
 	var e encoder
 	e.buf.WriteString(cacheMagic)
 	e.uint(cacheVersion)
+	e.stamp(l.git)
+	e.int(l.gitLook)
 	e.uint(uint64(len(l.dirs)))
 	for i, d := range l.dirs {
 		e.str(d)
@@ -435,11 +459,12 @@ func readEntryCache(path string) entryCache {
 	if d.uint() != cacheVersion {
 		return entryCache{}
 	}
+	git, gitLook := d.stamp(), d.int()
 	nd := d.uint()
-	if nd > uint64(len(data)) {
+	if d.err != nil || nd > uint64(len(data)) {
 		return entryCache{}
 	}
-	c := entryCache{dirs: make([]string, nd), dirStamps: make([]fsx.Stamp, nd)}
+	c := entryCache{git: git, gitLook: gitLook, dirs: make([]string, nd), dirStamps: make([]fsx.Stamp, nd)}
 	for i := range c.dirs {
 		c.dirs[i] = d.str()
 		c.dirStamps[i] = d.stamp()
@@ -660,4 +685,74 @@ func cacheString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+// DropEntryCache removes the entries cache: the next Entries reads every
+// file (lore index rebuild).
+func (s *Store) DropEntryCache() error {
+	err := os.Remove(s.entryCachePath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+func (s *Store) entryCachePath() string { return filepath.Join(s.StateDir(), "entries.cache") }
+
+// SweepLimit: a store with at most this many entry files has every file's
+// stat checked before prime reads its entries (Entries) and before each
+// search (the index), which catches a file rewritten in place. A larger
+// store checks its directories' stats and git's index, and so sees a file
+// created, deleted, renamed over (editors, lore's own writes) or written
+// by git; one rewritten in place by hand is seen once its directory
+// changes, or after lore index rebuild.
+const SweepLimit = 2000
+
+func (s *Store) sweepLimit() int {
+	if s.sweep != 0 {
+		return s.sweep
+	}
+	return SweepLimit
+}
+
+// rewrittenByGit is the cached files that git wrote since the cache last
+// looked (gitindex.WrittenSince) with a stat the cache does not have, and
+// records the look in l; nil when git's index cannot tell (every file is
+// then stat'ed). Outside git, nothing.
+func (s *Store) rewrittenByGit(c entryCache, l *listing, now int64) map[string]bool {
+	out := map[string]bool{}
+	gitIndex, prefix := s.GitIndex()
+	if gitIndex == "" {
+		return out
+	}
+	st, err := fsx.Lstat(gitIndex)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out
+	}
+	if err != nil {
+		return nil
+	}
+	if c.git.Same(st) {
+		l.git, l.gitLook = c.git, c.gitLook
+		return out // git wrote nothing since
+	}
+	l.unchanged = false
+	l.git, l.gitLook = st.IfSettled(now), now
+	gitPrefix := Dir + "/"
+	if prefix != "" {
+		gitPrefix = prefix + "/" + gitPrefix
+	}
+	cut := len(gitPrefix) - len(Dir) - 1 // what to cut from a git path to get a store path
+	err = gitindex.WrittenSince(gitIndex, gitPrefix, c.gitLook, func(p []byte, g gitindex.Stat) bool {
+		rel := string(p[cut:])
+		if i, found := sort.Find(len(c.paths), func(i int) int { return strings.Compare(rel, c.paths[i]) }); found && !g.Matches(c.stamps[i]) {
+			out[rel] = true
+		}
+		return true
+	})
+	if err != nil {
+		l.git, l.gitLook = fsx.Stamp{}, 0
+		return nil
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -185,5 +186,98 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 	os.Remove(path)
 	if _, _, err := s.Entries(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A store larger than SweepLimit stats only what may have changed: the
+// files of a directory whose stat changed, and those git wrote. A file
+// rewritten in place by hand is served from the cache until git sees it
+// (git add) or the cache is dropped (lore index rebuild); a commit or
+// checkout git makes is seen.
+func TestEntriesCacheLargeStore(t *testing.T) {
+	for _, sub := range []string{"", "project/sub"} {
+		t.Run("store at /"+sub, func(t *testing.T) {
+			top, git := gitRepo(t)
+			dir := filepath.Join(top, filepath.FromSlash(sub))
+			os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+			s, err := Open(dir, realClock(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.sweep = -1 // never stat every file
+			var slugs []string
+			for _, title := range []string{"Alpha notes", "Beta notes"} {
+				k, _, _, err := s.AddKnowledge(NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				slugs = append(slugs, k.Slug)
+			}
+			body := func(slug string) string {
+				t.Helper()
+				got, _, err := s.Entries()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, k := range got.Knowledge {
+					if k.Slug == slug {
+						return k.Body
+					}
+				}
+				t.Fatalf("no %s in %+v", slug, got.Knowledge)
+				return ""
+			}
+			settle := func() {
+				time.Sleep(60 * time.Millisecond)
+				body(slugs[0]) // the cache records what is now settled
+			}
+			settle()
+			served(t, s, slugs[0], true)
+
+			// In place, by hand: the directory's stat is the same.
+			rel := filepath.ToSlash(filepath.Join(sub, Dir, "knowledge", slugs[0]+".md"))
+			p := filepath.Join(top, filepath.FromSlash(rel))
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Edited by hand.", 1)), 0o644)
+			time.Sleep(60 * time.Millisecond)
+			if got := body(slugs[0]); got != "About Alpha notes." {
+				t.Fatalf("an in-place edit in a large store is seen only once git sees it; read %q", got)
+			}
+			git("add", rel)
+			if got := body(slugs[0]); got != "Edited by hand." {
+				t.Fatalf("after git add: %q", got)
+			}
+			git("commit", "-q", "-m", "edit")
+			settle()
+			served(t, s, slugs[0], true)
+
+			// git writes the old version back (unlink and create: the
+			// inode number is often the one just freed).
+			git("checkout", "HEAD~1", "--", rel)
+			if got := body(slugs[0]); got != "About Alpha notes." {
+				t.Fatalf("after git checkout: %q", got)
+			}
+			settle()
+
+			// A commit outside the store changes git's index and nothing
+			// here: the other entry is still served from the cache.
+			os.WriteFile(filepath.Join(top, "README.md"), []byte("# q\n"), 0o644)
+			git("commit", "-q", "-am", "readme")
+			served(t, s, slugs[1], true)
+
+			// By hand again, then lore index rebuild drops the cache.
+			settle()
+			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Second edit.", 1)), 0o644)
+			time.Sleep(60 * time.Millisecond)
+			if got := body(slugs[0]); got != "About Alpha notes." {
+				t.Fatalf("the second in-place edit: %q", got)
+			}
+			if err := s.DropEntryCache(); err != nil {
+				t.Fatal(err)
+			}
+			if got := body(slugs[0]); got != "Second edit." {
+				t.Fatalf("after the cache was dropped: %q", got)
+			}
+		})
 	}
 }

@@ -28,6 +28,8 @@ type Store struct {
 	// store then reads as empty, config.yaml's warnings say why once, and
 	// every write is refused by gitx.
 	unusable error
+	// sweep, when not 0, replaces SweepLimit (tests).
+	sweep int
 }
 
 // Options are the store's sources of time and randomness (for ids), and

@@ -71,6 +71,11 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 	req := index.StoreRequest(s, opts.op)
 	req.TimeoutMS = int(index.Timeout / time.Millisecond)
 	if opts.op == index.OpRebuild {
+		// Prime's cache of the entries is rebuilt with the index: both
+		// see a file rewritten in place in a large store only so.
+		if err := s.DropEntryCache(); err != nil {
+			return err
+		}
 		req.TimeoutMS = int(10 * index.Timeout / time.Millisecond)
 		req.Progress = e.stderrTerminal && opts.format == "text"
 	}

@@ -269,14 +269,9 @@ func (c *checker) other(d string, seg *segment, e dirent, listed *int, others ma
 }
 
 // rewrittenByGit makes candidates of the entry files git has written
-// since the last check. git writes a file it checks out (a pull, a
-// checkout, a stash, a reset) by removing it and creating it again, and
-// the file system tends to give the new file the inode number just freed,
-// so a directory listing shows the same inode; but git then records the
-// file's new stat in its index, which it replaces whenever it writes one.
-// So when the index file changed, its entries with a recent mtime are
-// compared with what the manifest recorded. Files changed by hand, which
-// git has not seen, are the listings' business.
+// since the last check (gitindex.WrittenSince) whose stat the manifest
+// does not have. Files changed by hand, which git has not seen, are the
+// listings' business.
 func (c *checker) rewrittenByGit() error {
 	if c.git.GitIndex == "" {
 		return nil
@@ -292,12 +287,6 @@ func (c *checker) rewrittenByGit() error {
 	if last.stat.Same(st) {
 		return nil // git wrote nothing since
 	}
-	// Files git wrote since the last look, with a margin for coarse
-	// timestamps; everything when the manifest has no record of git.
-	since := int64(0)
-	if last.hash != 0 {
-		since = int64(last.hash) - int64(fsx.CoarseRacyWindow)
-	}
 	prefix := mdstore.Dir + "/"
 	if c.git.Prefix != "" {
 		prefix = c.git.Prefix + "/" + prefix
@@ -306,12 +295,9 @@ func (c *checker) rewrittenByGit() error {
 	var dir string
 	var seg *segment
 	var segErr error
-	err = gitindex.EachStat(c.git.GitIndex, prefix, func(p []byte, g gitindex.Stat) bool {
-		// An entry whose stat git did not take when it wrote the file
-		// (git stash pop leaves it zero) is compared too.
-		if at := int64(g.MtimeSec)*1e9 + int64(g.MtimeNsec); at < since && at != 0 {
-			return true
-		}
+	// Since the last look; everything when the manifest has no record of
+	// git.
+	err = gitindex.WrittenSince(c.git.GitIndex, prefix, int64(last.hash), func(p []byte, g gitindex.Stat) bool {
 		rel := p[cut:]
 		slash := bytes.LastIndexByte(rel, '/')
 		if string(rel[:slash]) != dir {
@@ -326,7 +312,7 @@ func (c *checker) rewrittenByGit() error {
 			return true // a directory the manifest does not know: its listing finds the files
 		}
 		name := rel[slash+1:]
-		if rec, known := seg.get(name); known && !sameAsGit(rec.stat, g) {
+		if rec, known := seg.get(name); known && !g.Matches(rec.stat) {
 			c.candidates[dir+"/"+string(name)] = true
 		}
 		return true

@@ -12,13 +12,15 @@ import (
 
 	"lore/index"
 	"lore/internal/fsx"
+	"lore/mdstore"
 )
 
 // DefaultSweepLimit: a store with at most this many entry files has every
 // file checked before each search, which also catches a file rewritten
 // in place. Larger stores check their directories, memories.md and
-// skills, and every file of a directory that changed.
-const DefaultSweepLimit = 2000
+// skills, the files of a directory that changed and those git wrote. The
+// entries cache follows the same rule (mdstore.SweepLimit).
+const DefaultSweepLimit = mdstore.SweepLimit
 
 // Every says whether a check against m looks at every file of the store,
 // for a sweep limit (negative: never).

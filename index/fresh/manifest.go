@@ -11,15 +11,7 @@ import (
 
 	"lore/index"
 	"lore/internal/fsx"
-	"lore/internal/gitx/gitindex"
 )
-
-// sameAsGit says whether st is the stat git recorded in its index, as far
-// as git keeps it (inode and size cut to 32 bits).
-func sameAsGit(st fsx.Stamp, g gitindex.Stat) bool {
-	return st.Mtime != 0 && st.Mtime/1e9 == int64(g.MtimeSec) && st.Mtime%1e9 == int64(g.MtimeNsec) &&
-		uint32(st.Ino) == g.Ino && uint32(st.Size) == g.Size
-}
 
 // fileRecord is an indexed file: its stat when it was read and the hash of
 // the bytes that were indexed.

@@ -78,3 +78,36 @@ func eachStat(data, prefix []byte, fn func(path []byte, st Stat) bool) error {
 	}
 	return nil
 }
+
+// Matches reports whether st, a file's stamp, is the stat git recorded,
+// as far as git keeps it (inode and size cut to 32 bits): git has seen
+// the file as it is.
+func (g Stat) Matches(st fsx.Stamp) bool {
+	return st.Mtime != 0 && st.Mtime/1e9 == int64(g.MtimeSec) && st.Mtime%1e9 == int64(g.MtimeNsec) &&
+		uint32(st.Ino) == g.Ino && uint32(st.Size) == g.Size
+}
+
+// WrittenSince calls fn, as EachStat does, with the entries under prefix
+// that git wrote at or after last (Unix nanoseconds), less
+// fsx.CoarseRacyWindow for coarse timestamps — every entry when last is 0
+// — and those whose stat git did not take when it wrote them (git stash
+// pop leaves it zero).
+//
+// git writes a file it checks out (a pull, a checkout, a stash, a reset)
+// by removing it and creating it again, and the file system tends to
+// give the new file the inode number just freed, so its directory's
+// listing shows the same inode; but git then records the file's new stat
+// in its index. A cache of what files hold, kept by their stat, asks this
+// when the index file changed since it last looked.
+func WrittenSince(indexPath, prefix string, last int64, fn func(path []byte, st Stat) bool) error {
+	since := int64(0)
+	if last != 0 {
+		since = last - int64(fsx.CoarseRacyWindow)
+	}
+	return EachStat(indexPath, prefix, func(p []byte, g Stat) bool {
+		if at := int64(g.MtimeSec)*1e9 + int64(g.MtimeNsec); at < since && at != 0 {
+			return true
+		}
+		return fn(p, g)
+	})
+}
