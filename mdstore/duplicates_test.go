@@ -58,7 +58,7 @@ func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
 	var bodies []learning
 	for range 1500 {
 		b := body()
-		bodies = append(bodies, learning{[]string{"pitfall", "testing"}[rng.IntN(2)], b, new(Duplicates).keywords(b)})
+		bodies = append(bodies, learning{[]string{"pitfall", "testing"}[rng.IntN(2)], b, keywordSet(b)})
 	}
 	all := make([]string, len(bodies))
 	for i, b := range bodies {

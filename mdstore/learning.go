@@ -1,9 +1,10 @@
 package mdstore
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -202,11 +203,17 @@ type Duplicates struct {
 	frequency map[string]int
 	// expected holds the keywords of the bodies NewDuplicates counted,
 	// so that each is taken once
-	expected map[string]map[string]bool
-	// the last body asked about and its keywords, for the Add or Set
-	// that follows
-	lastBody  string
-	lastWords map[string]bool
+	expected map[string]*keyed
+	// the last other body asked about, for the Add or Set that follows
+	lastBody string
+	last     *keyed
+}
+
+// keyed is a body's keywords and, once asked for, its prefix.
+type keyed struct {
+	words  map[string]bool
+	prefix []string
+	filed  bool // prefix is set
 }
 
 // NewDuplicates returns an empty list that expects learnings like bodies
@@ -214,12 +221,15 @@ type Duplicates struct {
 // order them. The zero Duplicates orders words alphabetically, which
 // gives the same answers, more slowly on a long list of similar words.
 func NewDuplicates(bodies ...string) *Duplicates {
-	d := &Duplicates{frequency: map[string]int{}, expected: make(map[string]map[string]bool, len(bodies))}
+	d := &Duplicates{frequency: map[string]int{}, expected: make(map[string]*keyed, len(bodies))}
 	for _, b := range bodies {
-		w := d.keywords(b)
-		d.expected[b] = w
-		for k := range w {
-			d.frequency[k]++
+		if d.expected[b] != nil {
+			continue
+		}
+		k := &keyed{words: keywordSet(b)}
+		d.expected[b] = k
+		for w := range k.words {
+			d.frequency[w]++
 		}
 	}
 	return d
@@ -228,9 +238,10 @@ func NewDuplicates(bodies ...string) *Duplicates {
 // Of returns the position of the first learning of the list that a
 // learning of this category and body nearly duplicates, or -1.
 func (d *Duplicates) Of(category, body string) int {
-	w := d.keywords(body)
+	k := d.keyed(body)
+	w := k.words
 	best := -1
-	for _, word := range d.prefix(w) {
+	for _, word := range d.prefixOf(k) {
 		for _, i := range d.filed[word] {
 			if (best < 0 || i < best) && d.categories[i] == category && nearDuplicateWords(w, d.words[i]) {
 				best = i
@@ -250,12 +261,12 @@ func (d *Duplicates) Add(category, body string) {
 // Set replaces the learning at position i. What it was filed under before
 // is left: Of checks every learning it finds against what it is now.
 func (d *Duplicates) Set(i int, category, body string) {
-	w := d.keywords(body)
-	d.categories[i], d.words[i] = category, w
+	k := d.keyed(body)
+	d.categories[i], d.words[i] = category, k.words
 	if d.filed == nil {
 		d.filed = map[string][]int{}
 	}
-	for _, word := range d.prefix(w) {
+	for _, word := range d.prefixOf(k) {
 		if list := d.filed[word]; len(list) == 0 || list[len(list)-1] != i {
 			d.filed[word] = append(list, i)
 		}
@@ -265,38 +276,52 @@ func (d *Duplicates) Set(i int, category, body string) {
 // Len is how many learnings the list holds.
 func (d *Duplicates) Len() int { return len(d.categories) }
 
-// prefix is the words a set of keywords is filed and looked up under: the
-// first len(w) - ⌊0.8·len(w)⌋ in the list's order of words.
-func (d *Duplicates) prefix(w map[string]bool) []string {
-	if len(w) == 0 {
-		return nil
+// prefixOf is the words a body's keywords are filed and looked up under:
+// the first len(w) - ⌊0.8·len(w)⌋ in the list's order of words (rarer
+// first, then alphabetical), worked out once per body.
+func (d *Duplicates) prefixOf(k *keyed) []string {
+	if k.filed {
+		return k.prefix
 	}
-	words := make([]string, 0, len(w))
-	for word := range w {
-		words = append(words, word)
+	type counted struct {
+		word string
+		n    int
 	}
-	sort.Slice(words, func(i, j int) bool {
-		fi, fj := d.frequency[words[i]], d.frequency[words[j]]
-		if fi != fj {
-			return fi < fj
+	words := make([]counted, 0, len(k.words))
+	for w := range k.words {
+		words = append(words, counted{w, d.frequency[w]})
+	}
+	slices.SortFunc(words, func(a, b counted) int {
+		if a.n != b.n {
+			return cmp.Compare(a.n, b.n)
 		}
-		return words[i] < words[j]
+		return strings.Compare(a.word, b.word)
 	})
-	return words[:len(w)-len(w)*4/5]
+	k.prefix = make([]string, len(words)-len(words)*4/5)
+	for i := range k.prefix {
+		k.prefix[i] = words[i].word
+	}
+	k.filed = true
+	return k.prefix
 }
 
-func (d *Duplicates) keywords(body string) map[string]bool {
-	if d.lastWords != nil && body == d.lastBody {
-		return d.lastWords
+// keyed is body's keywords: counted by NewDuplicates, or taken now.
+func (d *Duplicates) keyed(body string) *keyed {
+	if k := d.expected[body]; k != nil {
+		return k
 	}
-	if w, ok := d.expected[body]; ok {
-		return w
+	if d.last != nil && body == d.lastBody {
+		return d.last
 	}
+	d.lastBody, d.last = body, &keyed{words: keywordSet(body)}
+	return d.last
+}
+
+func keywordSet(body string) map[string]bool {
 	w := map[string]bool{}
 	for _, k := range words.Keywords(body) {
 		w[k] = true
 	}
-	d.lastBody, d.lastWords = body, w
 	return w
 }
 
