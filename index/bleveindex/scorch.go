@@ -1,6 +1,7 @@
 package bleveindex
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -476,8 +478,31 @@ func queryWords(ctx context.Context, r bindex.IndexReader, text string) ([]index
 	return ws, ferr
 }
 
-// collect runs main, restricted by q's filters, and makes its hits.
+// collect runs main, restricted by q's filters, and makes its hits. With
+// LimitPerKind it runs once per kind: bleve reads the id of every hit it
+// returns (~25 µs each), and taking every hit to keep the best of each
+// kind read 1,371 ids for a task at 10k entries, where the kinds' best
+// are 400 (lore-index answered in 51 ms, and in 45 ms so).
 func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Query, terms []string, main query.Query, sort search.SortOrder) (index.Result, error) {
+	if q.LimitPerKind && q.Limit > 0 {
+		kinds := q.Kinds
+		if len(kinds) == 0 {
+			kinds = mdstore.Kinds
+		}
+		var all index.Result
+		for _, k := range kinds {
+			one := q
+			one.Kinds, one.LimitPerKind = []mdstore.Kind{k}, false
+			res, err := x.collect(ctx, r, one, terms, main, sort)
+			if err != nil {
+				return index.Result{}, err
+			}
+			all.Total += res.Total
+			all.Hits = append(all.Hits, res.Hits...)
+		}
+		slices.SortStableFunc(all.Hits, func(a, b index.Hit) int { return cmp.Compare(b.Score, a.Score) })
+		return all, nil
+	}
 	if filter := filterQuery(q); filter != nil {
 		bq := query.NewBooleanQuery([]query.Query{main}, nil, nil)
 		bq.AddFilter(filter)
@@ -489,7 +514,7 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 	}
 	defer searcher.Close()
 	size := q.Limit
-	if size <= 0 || q.LimitPerKind {
+	if size <= 0 {
 		n, err := r.DocCount()
 		if err != nil {
 			return index.Result{}, err
@@ -501,17 +526,12 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 		return index.Result{}, err
 	}
 	res := index.Result{Total: int(coll.Total())}
-	var bare []index.Hit
 	for _, m := range coll.Results() {
-		path, memory, _ := strings.Cut(m.ID, "#")
-		bare = append(bare, index.Hit{Doc: index.Doc{ID: m.ID, Path: path, EntryID: memory, Kind: mdstore.KindOf(path)}, Score: m.Score})
-	}
-	bare = q.Capped(bare)
-	if q.Bare {
-		res.Hits = bare
-		return res, nil
-	}
-	for _, m := range bare {
+		if q.Bare {
+			path, memory, _ := strings.Cut(m.ID, "#")
+			res.Hits = append(res.Hits, index.Hit{Doc: index.Doc{ID: m.ID, Path: path, EntryID: memory, Kind: mdstore.KindOf(path)}, Score: m.Score})
+			continue
+		}
 		d, err := storedDocument(r, m.ID)
 		if err != nil {
 			return index.Result{}, err
