@@ -103,7 +103,7 @@ func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 		}
 	}
 	res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
-		stx = &storeTx{tx: tx, prefix: s.prefix}
+		stx = &storeTx{tx: tx, prefix: s.prefix, stateDir: s.StateDir()}
 		// Queued changes are part of the store the change builds on; a
 		// change that would commit before them is queued behind them.
 		_, deferred := tx.Deferred()
@@ -168,6 +168,8 @@ type storeTx struct {
 	// overlay are the queued changes, applied on top of what read and
 	// readDir show.
 	overlay []queued
+	// stateDir holds the blob cache; "" reads every file.
+	stateDir string
 }
 
 func (t *storeTx) path(p string) string {

@@ -415,20 +415,9 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries) er
 		e.buf.WriteByte(r.kind)
 		switch r.kind {
 		case 'k':
-			k := &out.Knowledge[r.i]
-			e.strs(k.Slug, k.Title, k.Feature, k.CreatedAt, k.UpdatedAt, k.Body, k.Path)
-			e.list(k.Tags)
-			e.uint(uint64(len(k.Sources)))
-			for _, src := range k.Sources {
-				e.strs(src.Path, src.Blob)
-			}
+			e.knowledge(&out.Knowledge[r.i])
 		case 'l':
-			l := &out.Learnings[r.i]
-			e.strs(l.ID, l.Category, l.Task, l.CreatedAt, l.Status, l.SupersededBy, l.Kind, l.TaskType, l.Body, l.Path)
-			e.list(l.Tags)
-			e.list(l.SourceRuns)
-			e.optFloat(l.Confidence)
-			e.optFloat(l.SuccessRate)
+			e.learning(&out.Learnings[r.i])
 		case 'j':
 			j := &out.Journal[r.i]
 			e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
@@ -487,24 +476,13 @@ func readEntryCache(path string) entryCache {
 		case c.kinds[i] == 'x':
 			c.index[i] = -1
 		case c.kinds[i] == 'k' && ki < len(c.k):
-			k := &c.k[ki]
-			c.index[i], ki = ki, ki+1
-			d.strs(&k.Slug, &k.Title, &k.Feature, &k.CreatedAt, &k.UpdatedAt, &k.Body, &k.Path)
-			k.Tags = d.list()
-			if ns := d.uint(); ns > 0 && ns < 1<<16 {
-				k.Sources = make([]Source, ns)
-				for j := range k.Sources {
-					d.strs(&k.Sources[j].Path, &k.Sources[j].Blob)
-				}
-			}
+			c.index[i] = ki
+			d.knowledge(&c.k[ki])
+			ki++
 		case c.kinds[i] == 'l' && li < len(c.l):
-			l := &c.l[li]
-			c.index[i], li = li, li+1
-			d.strs(&l.ID, &l.Category, &l.Task, &l.CreatedAt, &l.Status, &l.SupersededBy, &l.Kind, &l.TaskType, &l.Body, &l.Path)
-			l.Tags = d.list()
-			l.SourceRuns = d.list()
-			l.Confidence = d.optFloat()
-			l.SuccessRate = d.optFloat()
+			c.index[i] = li
+			d.learning(&c.l[li])
+			li++
 		case c.kinds[i] == 'j' && ji < len(c.j):
 			j := &c.j[ji]
 			c.index[i], ji = ji, ji+1
@@ -534,12 +512,56 @@ func readEntryCache(path string) entryCache {
 
 var errBadCache = errors.New("entries.cache is damaged")
 
-type encoder struct{ buf bytes.Buffer }
+// knowledge and learning encode an entry's fields, in an order their
+// decoder's counterparts read: the entries cache and the blob cache share
+// them.
+func (e *encoder) knowledge(k *Knowledge) {
+	e.strs(k.Slug, k.Title, k.Feature, k.CreatedAt, k.UpdatedAt, k.Body, k.Path)
+	e.list(k.Tags)
+	e.uint(uint64(len(k.Sources)))
+	for _, src := range k.Sources {
+		e.strs(src.Path, src.Blob)
+	}
+}
 
-func (e *encoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(nil, v)) }
-func (e *encoder) int(v int64)   { e.buf.Write(binary.AppendVarint(nil, v)) }
+func (e *encoder) learning(l *Learning) {
+	e.strs(l.ID, l.Category, l.Task, l.CreatedAt, l.Status, l.SupersededBy, l.Kind, l.TaskType, l.Body, l.Path)
+	e.list(l.Tags)
+	e.list(l.SourceRuns)
+	e.optFloat(l.Confidence)
+	e.optFloat(l.SuccessRate)
+}
+
+func (d *decoder) knowledge(k *Knowledge) {
+	d.strs(&k.Slug, &k.Title, &k.Feature, &k.CreatedAt, &k.UpdatedAt, &k.Body, &k.Path)
+	k.Tags = d.list()
+	if ns := d.uint(); ns > 0 && ns < 1<<16 {
+		k.Sources = make([]Source, ns)
+		for j := range k.Sources {
+			d.strs(&k.Sources[j].Path, &k.Sources[j].Blob)
+		}
+	}
+}
+
+func (d *decoder) learning(l *Learning) {
+	d.strs(&l.ID, &l.Category, &l.Task, &l.CreatedAt, &l.Status, &l.SupersededBy, &l.Kind, &l.TaskType, &l.Body, &l.Path)
+	l.Tags = d.list()
+	l.SourceRuns = d.list()
+	l.Confidence = d.optFloat()
+	l.SuccessRate = d.optFloat()
+}
+
+// encoder appends to buf; scratch holds a number on its way there, so
+// that encoding allocates nothing but buf's growth.
+type encoder struct {
+	buf     bytes.Buffer
+	scratch [binary.MaxVarintLen64]byte
+}
+
+func (e *encoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(e.scratch[:0], v)) }
+func (e *encoder) int(v int64)   { e.buf.Write(binary.AppendVarint(e.scratch[:0], v)) }
 func (e *encoder) float(v float64) {
-	e.buf.Write(binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)))
+	e.buf.Write(binary.LittleEndian.AppendUint64(e.scratch[:0], math.Float64bits(v)))
 }
 func (e *encoder) stamp(st fsx.Stamp) {
 	e.int(st.Mtime)

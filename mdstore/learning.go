@@ -325,6 +325,79 @@ func keywordSet(body string) map[string]bool {
 	return w
 }
 
+// learningWords is a learning's keywords as the near-duplicate check of
+// a write compares them (the blob cache keeps them): distinct, sorted,
+// each between spaces (" cache redis ttl "), so that a word is found by
+// looking for it between spaces; "" when there are none.
+func learningWords(body string) string {
+	set := keywordSet(body)
+	if len(set) == 0 {
+		return ""
+	}
+	ws := make([]string, 0, len(set))
+	for w := range set {
+		ws = append(ws, w)
+	}
+	slices.Sort(ws)
+	return " " + strings.Join(ws, " ") + " "
+}
+
+// wordsAsked is a learning asked about, for comparing with learningWords:
+// its keywords, and the few of them (between spaces) one of which any
+// near-duplicate must hold — more than 80% shared leaves fewer than
+// len(w) - ⌊0.8·len(w)⌋ of them out, so a set of that many, here the
+// longest, cannot be left out whole.
+type wordsAsked struct {
+	w      map[string]bool
+	filter []string
+}
+
+func askWords(body string) wordsAsked {
+	a := wordsAsked{w: keywordSet(body)}
+	ws := make([]string, 0, len(a.w))
+	for w := range a.w {
+		ws = append(ws, w)
+	}
+	slices.SortFunc(ws, func(x, y string) int {
+		if len(x) != len(y) {
+			return cmp.Compare(len(y), len(x))
+		}
+		return strings.Compare(x, y)
+	})
+	for _, w := range ws[:len(ws)-len(ws)*4/5] {
+		a.filter = append(a.filter, " "+w+" ")
+	}
+	return a
+}
+
+// nearDuplicateOf says what nearDuplicateWords says of a's keywords and
+// those of learningWords words, reading words only when it holds one of
+// a's filter words.
+func (a wordsAsked) nearDuplicateOf(words string) bool {
+	n := strings.Count(words, " ") - 1
+	small, large := min(len(a.w), n), max(len(a.w), n)
+	if small <= 0 || float64(small) <= 0.8*float64(large) {
+		return false
+	}
+	held := false
+	for _, f := range a.filter {
+		if strings.Contains(words, f) {
+			held = true
+			break
+		}
+	}
+	if !held {
+		return false
+	}
+	common := 0
+	for _, w := range strings.Fields(words) {
+		if a.w[w] {
+			common++
+		}
+	}
+	return float64(common)/float64(len(a.w)+n-common) > 0.8
+}
+
 // nearDuplicateWords says whether two learnings' keywords make them near
 // duplicates: more than 80% shared (Jaccard). Sets whose sizes differ by
 // more than that are told apart without comparing words.

@@ -433,7 +433,7 @@ func (s *Store) requeueRaced() (int, error) {
 		if err != nil {
 			return err
 		}
-		stx := &storeTx{tx: tx, prefix: s.prefix, overlay: q}
+		stx := &storeTx{tx: tx, prefix: s.prefix, overlay: q, stateDir: s.StateDir()}
 		for _, c := range lost {
 			change, err := s.changeOfCommit(c)
 			if err != nil {

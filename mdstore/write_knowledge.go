@@ -42,7 +42,7 @@ func (st *storedKnowledge) load(tx *storeTx) error {
 	if st.loaded {
 		return nil
 	}
-	existing, _, err := loadKnowledge(tx)
+	existing, err := tx.knowledge()
 	if err != nil {
 		return err
 	}

@@ -17,36 +17,70 @@ type learningPlan struct {
 // once per change, however many learnings the change adds (an ingest of
 // 10,000 learning sigils reads the store once, not 10,000 times), and
 // afresh for each attempt at the change.
+//
+// A change that asks about a few learnings compares each with the stored
+// ones' keywords, which the blob cache keeps (tokenising 25,000 stored
+// learnings for one new one was most of a write at 100k entries); one
+// that asks about many files them all in a Duplicates, which answers each
+// question from the few learnings filed under its words.
 type storedLearnings struct {
-	expect []string // the bodies the change will ask about, to order words
+	expect []string // the bodies the change will ask about
 	loaded bool
-	active []Learning // active or staged, in dups' order
+	active []Learning // active or staged
+	words  []string   // their keywords (learningWords), when the change asks about few
 	dups   *Duplicates
 	taken  map[string]bool
 }
+
+// fewAsked is how many learnings a change may ask about and still compare
+// each with every stored learning's keywords.
+const fewAsked = 16
 
 func (st *storedLearnings) load(tx *storeTx) error {
 	if st.loaded {
 		return nil
 	}
-	existing, _, err := loadLearnings(tx)
+	existing, words, err := tx.learnings()
 	if err != nil {
 		return err
 	}
-	bodies := append([]string{}, st.expect...)
-	for _, l := range existing {
-		bodies = append(bodies, l.Body)
-	}
-	st.dups, st.taken = NewDuplicates(bodies...), map[string]bool{}
-	for _, l := range existing {
+	st.taken = map[string]bool{}
+	for i, l := range existing {
 		st.taken[l.ID] = true
 		if l.Status == "active" || l.Status == "staged" {
-			st.dups.Add(l.Category, l.Body)
 			st.active = append(st.active, l)
+			st.words = append(st.words, words[i])
 		}
+	}
+	if len(st.expect) > fewAsked {
+		bodies := append([]string{}, st.expect...)
+		for _, l := range st.active {
+			bodies = append(bodies, l.Body)
+		}
+		st.dups = NewDuplicates(bodies...)
+		for _, l := range st.active {
+			st.dups.Add(l.Category, l.Body)
+		}
+		st.words = nil
 	}
 	st.loaded = true
 	return nil
+}
+
+// duplicateOf is the position in active of the first learning that one of
+// this category and body nearly duplicates (seed 002: the same category,
+// more than 80% of the words shared), or -1.
+func (st *storedLearnings) duplicateOf(category, body string) int {
+	if st.dups != nil {
+		return st.dups.Of(category, body)
+	}
+	asked := askWords(body)
+	for i, l := range st.active {
+		if l.Category == category && asked.nearDuplicateOf(st.words[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // planLearning checks for a near-duplicate of an active or staged
@@ -56,7 +90,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		if err := stored.load(tx); err != nil {
 			return err
 		}
-		if i := stored.dups.Of(in.Category, in.Body); i >= 0 {
+		if i := stored.duplicateOf(in.Category, in.Body); i >= 0 {
 			*plan = learningPlan{decided: true, entry: stored.active[i], duplicate: true}
 			return nil
 		}

@@ -145,6 +145,42 @@ func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
 	return out, nil
 }
 
+// Blobs returns the git blob of each regular file directly in directory
+// path, by name, in the state ReadFile reads (a missing directory has
+// none); ok is false when that state is the files on disk, which have no
+// blob ids. A file's blob names its content: what was read and parsed of
+// a blob once need not be read again (mdstore's blob cache).
+func (tx *Tx) Blobs(path string) (blobs map[string]Hash, ok bool, err error) {
+	if tx.view == nil || tx.view.shows == ModeFiles {
+		return nil, false, nil
+	}
+	blobs = map[string]Hash{}
+	switch tx.view.shows {
+	case ModeCommit:
+		entries, err := tx.repo.listTree(tx.view.headTree, path)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, e := range entries {
+			if e.mode == "100644" || e.mode == "100755" {
+				blobs[e.name] = e.hash
+			}
+		}
+	case ModeStage:
+		dir := strings.TrimSuffix(path, "/")
+		for _, c := range tx.view.idx.Children(dir) {
+			if c.Dir {
+				continue
+			}
+			e, ok := tx.view.idx.Lookup(dir + "/" + c.Name)
+			if ok && e.ExtFlags&gitindex.ExtFlagIntentToAdd == 0 && e.Mode&0o170000 == 0o100000 {
+				blobs[c.Name] = e.Hash
+			}
+		}
+	}
+	return blobs, true, nil
+}
+
 // ReadWorktreeFile returns the file on disk at path and whether it
 // exists: what a change must not overwrite by accident (a name that is
 // taken), never what it decides from. Only a regular file is read, never

@@ -1,0 +1,279 @@
+package mdstore
+
+import (
+	"path"
+	"path/filepath"
+	"sort"
+
+	"lore/internal/fsx"
+	"lore/internal/gitx"
+)
+
+// The blob cache: knowledge entries and learnings parsed once per content.
+//
+// A write decides from the store as its commit builds on it — HEAD's
+// files, or the index's when it stages — and the duplicate checks of
+// lore knowledge add, lore learning add and lore ingest read every
+// knowledge entry or every learning to do so: at 100k entries, reading
+// and parsing 25,000 learnings from git's objects took 2 s under the
+// repository lock. But git names every file's content: a blob id. The
+// blob cache (<state dir>/blobs-<kind>.cache, never committed) keeps each
+// file parsed under its path and blob id, so a write reads from git only
+// the files whose content it has not parsed before. Being keyed by
+// content, it needs no invalidation: a file changed by anyone has another
+// blob id, and an entry the cache holds is what parsing that blob at that
+// path gives. A write that reads the files on disk (commit: none) or that
+// has queued changes on top of what it reads reads every file, as before.
+//
+// The cache file: magic, versions, then per file, in path order, its
+// path, blob id, entry and the entry's keywords (for a learning: what the
+// near-duplicate check compares; see storedLearnings), so that a write
+// tokenises none of the stored bodies either. A file that does not parse
+// is not cached: it is read again, and says why, every time. The file is
+// rewritten, atomically, after a read that parsed more than rewriteAfter
+// files it does not hold, found a quarter of it stale, or found it
+// damaged; two processes rewriting it at once leave one of two correct
+// caches. Its strings point into the mapped file, which is never
+// unmapped: a long-lived process will want to copy them.
+
+const (
+	blobCacheMagic   = "LOREBLOB"
+	blobCacheVersion = 1 // the entries' encoding is the entries cache's (cacheVersion, also checked)
+)
+
+// rewriteAfter is how many files a read may parse that the cache does not
+// hold before it rewrites the cache.
+const rewriteAfter = 32
+
+type blobKey struct {
+	path string
+	blob gitx.Hash
+}
+
+// cached is an entry as the blob cache holds it, with its keywords.
+type cached[T any] struct {
+	v     T
+	words string
+}
+
+// readCachedMarkdownFiles is readMarkdownFiles(t, dir, parse) through the
+// blob cache: the same entries in the same order, each with keys(entry)
+// (its keywords; "" when keys is nil). ok is false when the change reads
+// the files on disk or has queued changes, and the caller must read every
+// file.
+//
+// The cache holds its files sorted by path, as the directory lists them,
+// so the two are walked side by side: nothing is looked up in a map, and
+// a cached entry is decoded only when its file is still there with the
+// same blob.
+func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, string) (T, error), keys func(*T) string,
+	encode func(*encoder, *T), decode func(*decoder, *T)) (out []cached[T], ok bool, err error) {
+	if len(t.overlay) > 0 || t.stateDir == "" {
+		return nil, false, nil
+	}
+	blobs, ok, err := t.tx.Blobs(t.path(dir))
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	paths, _, err := markdownFiles(t, dir)
+	if err != nil {
+		return nil, false, err
+	}
+	// Walked in path order, answered in the listing's.
+	order := make([]int, len(paths))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return paths[order[a]] < paths[order[b]] })
+	cachePath := filepath.Join(t.stateDir, "blobs-"+path.Base(dir)+".cache")
+	c := openBlobCache(cachePath)
+	skip := func(d *decoder) {
+		var v T
+		decode(d, &v)
+		d.str()
+	}
+	found := make([]cached[T], len(paths))
+	parsed := make([]bool, len(paths))
+	keep := make([]blobKey, len(paths)) // the file, when a blob: what the cache may hold
+	hits, misses := 0, 0
+	for _, i := range order {
+		p := paths[i]
+		blob, isBlob := blobs[path.Base(p)]
+		if isBlob && c.seek(p, skip) && c.blob == blob {
+			var e cached[T]
+			decode(&c.d, &e.v)
+			e.words = c.d.str()
+			if c.d.err == nil {
+				found[i], parsed[i], keep[i] = e, true, blobKey{p, blob}
+				hits++
+				continue
+			}
+			c.broken()
+		}
+		// Not parsed before, or not a regular file git tracks (a link
+		// where an entry should be is read to be refused, as before).
+		data, ok, err := t.read(p)
+		if err != nil || !ok {
+			continue
+		}
+		v, err := parse(data, p)
+		if err != nil {
+			continue
+		}
+		found[i], parsed[i] = cached[T]{v: v}, true
+		if keys != nil {
+			found[i].words = keys(&v)
+		}
+		if isBlob {
+			keep[i] = blobKey{p, blob}
+			misses++
+		}
+	}
+	// Rewriting the cache costs what it holds (19 MB for 25,000
+	// learnings); a few misses are cheaper parsed again next time.
+	if misses > rewriteAfter || c.bad || c.n-hits > c.n/4 {
+		var ks []blobKey
+		var es []cached[T]
+		for _, i := range order {
+			if keep[i].path != "" {
+				ks, es = append(ks, keep[i]), append(es, found[i])
+			}
+		}
+		writeBlobCache(cachePath, es, ks, encode) // a cache: failing costs the next write only
+	}
+	out = make([]cached[T], 0, len(paths))
+	for i := range paths {
+		if parsed[i] {
+			out = append(out, found[i])
+		}
+	}
+	return out, true, nil
+}
+
+// writeBlobCache writes entries, whose files are keys (in path order).
+func writeBlobCache[T any](path string, entries []cached[T], keys []blobKey, encode func(*encoder, *T)) error {
+	var e encoder
+	e.buf.WriteString(blobCacheMagic)
+	e.uint(blobCacheVersion)
+	e.uint(cacheVersion)
+	e.uint(uint64(len(keys)))
+	for i, k := range keys {
+		e.str(k.path)
+		e.buf.Write(k.blob[:])
+		encode(&e, &entries[i].v)
+		e.str(entries[i].words)
+	}
+	return fsx.WriteFile(path, e.buf.Bytes(), fsx.Unsynced)
+}
+
+// blobCache reads a cache file in order: the current record's path and
+// blob, with its entry next in d.
+type blobCache struct {
+	d       decoder
+	n       int // records in the file
+	reached int // records whose path was read
+	path    string
+	blob    gitx.Hash
+	pending bool // path and blob are read, the entry not
+	bad     bool // the file is damaged: rewrite it
+}
+
+// openBlobCache maps the cache at path; a missing, damaged or older one
+// reads as empty.
+func openBlobCache(path string) *blobCache {
+	c := &blobCache{}
+	data, err := mapCacheFile(path)
+	if err != nil || len(data) < len(blobCacheMagic) || string(data[:len(blobCacheMagic)]) != blobCacheMagic {
+		c.bad = err == nil
+		return c
+	}
+	c.d = decoder{data: data, off: len(blobCacheMagic)}
+	if c.d.uint() != blobCacheVersion || c.d.uint() != cacheVersion {
+		return &blobCache{bad: true}
+	}
+	n := c.d.uint()
+	if c.d.err != nil || n > uint64(len(data)) {
+		return &blobCache{bad: true}
+	}
+	c.n = int(n)
+	return c
+}
+
+// seek moves to the record of path p, skipping (with skip) the entries of
+// the records before it — paths ascend — and reports whether there is
+// one; its entry is then what d reads next.
+func (c *blobCache) seek(p string, skip func(*decoder)) bool {
+	for {
+		if c.pending {
+			if c.path == p {
+				c.pending = false
+				return true
+			}
+			if c.path > p {
+				return false
+			}
+			skip(&c.d)
+			c.pending = false
+		}
+		if c.reached == c.n || c.d.err != nil {
+			return false
+		}
+		c.reached++
+		prev := c.path
+		c.path = c.d.str()
+		if c.d.err != nil || c.d.off+len(c.blob) > len(c.d.data) || (c.reached > 1 && c.path <= prev) {
+			c.broken()
+			return false
+		}
+		copy(c.blob[:], c.d.data[c.d.off:])
+		c.d.off += len(c.blob)
+		c.pending = true
+	}
+}
+
+// broken gives up on the rest of the file.
+func (c *blobCache) broken() { c.reached, c.n, c.pending, c.bad = 0, 0, false, true }
+
+// knowledge is the knowledge entries the change builds on, as
+// loadKnowledge reads them, through the blob cache when it can.
+func (t *storeTx) knowledge() ([]Knowledge, error) {
+	cs, ok, err := readCachedMarkdownFiles(t, KnowledgeDir, parseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
+	if err != nil || !ok {
+		if err == nil {
+			ks, _, err := loadKnowledge(t)
+			return ks, err
+		}
+		return nil, err
+	}
+	ks := make([]Knowledge, len(cs))
+	for i, c := range cs {
+		ks[i] = c.v
+	}
+	return ks, nil
+}
+
+// learnings is the learnings the change builds on, as loadLearnings
+// reads them (oldest first), each with its keywords (learningWords),
+// through the blob cache when it can.
+func (t *storeTx) learnings() ([]Learning, []string, error) {
+	cs, ok, err := readCachedMarkdownFiles(t, LearningsDir, parseLearning, func(l *Learning) string { return learningWords(l.Body) },
+		(*encoder).learning, (*decoder).learning)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		ls, _, err := loadLearnings(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, l := range ls {
+			cs = append(cs, cached[Learning]{v: l, words: learningWords(l.Body)})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].v.CreatedAt < cs[j].v.CreatedAt })
+	ls, ws := make([]Learning, len(cs)), make([]string, len(cs))
+	for i, c := range cs {
+		ls[i], ws[i] = c.v, c.words
+	}
+	return ls, ws, nil
+}

@@ -1,0 +1,151 @@
+package mdstore
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A write's duplicate check finds every near-duplicate seed 002's rule
+// defines (the same category, more than 80% of the keywords shared), and
+// the first of them, whether it compares each question with the stored
+// learnings' keywords (a change asking about few) or files them all in a
+// Duplicates (a change asking about many): both answer as comparing with
+// every stored learning does, on the same fixtures.
+func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
+	vocabulary := strings.Fields("lock index commit merge rebase stash branch tag tree blob object pack ref head fsync rename")
+	rng := rand.New(rand.NewPCG(3, 5))
+	body := func() string {
+		words := make([]string, 3+rng.IntN(12))
+		for i := range words {
+			words[i] = vocabulary[rng.IntN(len(vocabulary))]
+		}
+		return strings.Join(words, " ")
+	}
+	categories := []string{"pitfall", "testing_strategy"}
+	var stored []Learning
+	for range 1000 {
+		stored = append(stored, Learning{Category: categories[rng.IntN(2)], Body: body(), Status: "active"})
+	}
+	var asked []Learning
+	for range 400 {
+		if rng.IntN(2) == 0 { // a stored one in other words: the same words, another order and case
+			l := stored[rng.IntN(len(stored))]
+			ws := strings.Fields(l.Body)
+			rng.Shuffle(len(ws), func(i, j int) { ws[i], ws[j] = ws[j], ws[i] })
+			asked = append(asked, Learning{Category: l.Category, Body: strings.ToUpper(strings.Join(ws, ", "))})
+		} else {
+			asked = append(asked, Learning{Category: categories[rng.IntN(2)], Body: body()})
+		}
+	}
+	scan := &storedLearnings{loaded: true, active: stored}
+	for _, l := range stored {
+		scan.words = append(scan.words, learningWords(l.Body))
+	}
+	filed := &storedLearnings{loaded: true, active: stored}
+	var bodies []string
+	for _, l := range append(append([]Learning{}, stored...), asked...) {
+		bodies = append(bodies, l.Body)
+	}
+	filed.dups = NewDuplicates(bodies...)
+	for _, l := range stored {
+		filed.dups.Add(l.Category, l.Body)
+	}
+	found := 0
+	for _, q := range asked {
+		want := -1
+		for i, l := range stored {
+			if l.Category == q.Category && nearDuplicateWords(keywordSet(q.Body), keywordSet(l.Body)) {
+				want = i
+				break
+			}
+		}
+		if want >= 0 {
+			found++
+		}
+		if got := scan.duplicateOf(q.Category, q.Body); got != want {
+			t.Fatalf("comparing keywords: duplicateOf(%q, %q) = %d, want %d", q.Category, q.Body, got, want)
+		}
+		if got := filed.duplicateOf(q.Category, q.Body); got != want {
+			t.Fatalf("filed: duplicateOf(%q, %q) = %d, want %d", q.Category, q.Body, got, want)
+		}
+	}
+	if found < 100 || found == len(asked) {
+		t.Fatalf("%d of %d questions have a duplicate: the fixtures test too little", found, len(asked))
+	}
+}
+
+// Writes decide from the learnings and knowledge HEAD has, through the
+// blob cache: what git changes (a commit by C git editing a learning in
+// place, a file removed) is what the next write sees; a damaged cache, or
+// none, changes no decision; a store written as files only (commit: none)
+// reads every file.
+func TestBlobCacheDecidesAsReadingEveryFile(t *testing.T) {
+	dir, git := gitRepo(t)
+	opts := testOptions(t.TempDir())
+	opts.Random = nil // ids for many learnings
+	s, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(category, body string) (Learning, bool) {
+		t.Helper()
+		l, dup, _, err := s.AddLearning(NewLearning{Category: category, Tags: []string{"t"}, Body: body, Runs: []string{"r1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, dup
+	}
+	first, _ := add("pitfall", "The index lock must be taken before the objects are written.")
+	add("pitfall", "Flaky tests come from shared temp directories between packages.")
+	if _, err := os.Stat(filepath.Join(s.StateDir(), "blobs-learnings.cache")); err == nil {
+		t.Fatal("two learnings made the cache rewrite itself: it waits for rewriteAfter misses")
+	}
+	filler := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
+	for i := range rewriteAfter + 1 {
+		if _, dup := add("tool_usage", "Filler "+filler[i%20]+" "+filler[(i/20+i+3)%20]+" "+filler[(i*7+1)%20]+" number"); dup {
+			t.Fatalf("filler %d is a duplicate", i)
+		}
+	}
+	cache := filepath.Join(s.StateDir(), "blobs-learnings.cache")
+	if _, err := os.Stat(cache); err != nil {
+		t.Fatalf("after %d new learnings there is no cache: %v", rewriteAfter+3, err)
+	}
+	if l, dup := add("pitfall", "the INDEX lock must be taken before the objects are written"); !dup || l.ID != first.ID {
+		t.Fatalf("from the cache: %v %v, want a duplicate of %s", l.ID, dup, first.ID)
+	}
+
+	// C git rewrites the learning: the cache holds the old blob.
+	p := filepath.Join(dir, filepath.FromSlash(first.Path))
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(data), "The index lock must be taken before the objects are written.",
+		"Pack files are verified with their index before any ref moves.", 1)), 0o644)
+	git("commit", "-q", "-am", "edit a learning")
+	if _, dup := add("pitfall", "The index lock must be taken before the objects are written."); dup {
+		t.Fatal("the old text is still taken for a duplicate after git changed the learning")
+	}
+	if l, dup := add("pitfall", "pack files are verified with their index before any ref moves"); !dup || l.ID != first.ID {
+		t.Fatalf("the learning as git has it now: %v %v", l.ID, dup)
+	}
+
+	// A damaged cache is no cache.
+	os.WriteFile(cache, []byte("LOREBLOB\x01\x04\x05garbage"), 0o644)
+	if l, dup := add("pitfall", "Pack files are verified with their index before any ref moves!"); !dup || l.ID != first.ID {
+		t.Fatalf("with a damaged cache: %v %v", l.ID, dup)
+	}
+
+	// Files only: every file is read, the cache is not consulted.
+	os.Remove(cache)
+	os.WriteFile(filepath.Join(dir, ".agent", "config.yaml"), []byte("commit: none\n"), 0o644)
+	if s, err = Open(dir, opts); err != nil {
+		t.Fatal(err)
+	}
+	if l, dup := add("pitfall", "Flaky tests come from shared temp directories between packages"); !dup || l.Body == "" {
+		t.Fatalf("files only: %v %v", l.ID, dup)
+	}
+	if _, err := os.Stat(cache); err == nil {
+		t.Fatal("a store written as files only made a blob cache")
+	}
+}
