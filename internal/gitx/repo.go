@@ -34,9 +34,9 @@ type Repo struct {
 	zlib    *zlib.Writer    // reused by writeObject
 	pending []pendingObject // objects written but not yet flushed
 	// readCache keeps the objects read during an Update, nil otherwise;
-	// treeCache the trees parsed, by name (treeByName).
+	// treeCache the trees parsed (readTree).
 	readCache map[Hash]cachedObject
-	treeCache map[Hash]map[string]treeEntry
+	treeCache map[Hash]*parsedTree
 }
 
 // knownExtensions are the [extensions] lore can work with. Others (for

@@ -225,15 +225,11 @@ func (r *Repo) listTree(root Hash, path string) ([]treeEntry, error) {
 	if tree.IsZero() {
 		return nil, nil
 	}
-	data, err := r.readObject(plumbing.TreeObject, tree)
+	t, err := r.readTree(tree)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	entries, err := parseTree(data)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w (tree %s)", path, err, tree)
-	}
-	return entries, nil
+	return t.entries, nil // shared: read, never changed
 }
 
 // trackedLinkError is the error of a read of a file that git records as a
