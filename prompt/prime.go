@@ -496,11 +496,12 @@ func (o outline) attemptBlock(n int, e mdstore.JournalEntry) string {
 	line("Error type", f.ErrorCategory)
 	line("Files involved", strings.Join(f.RelevantFiles, ", "))
 	if trace := strings.TrimSpace(sigils.TruncateTrace(f.StackTrace)); trace != "" {
-		b.WriteString("- **Error output:**\n  ```\n")
+		fence := sigils.FenceFor(trace)
+		b.WriteString("- **Error output:**\n  " + fence + "\n")
 		for _, l := range strings.Split(trace, "\n") {
 			b.WriteString(strings.TrimRight("  "+l, " ") + "\n")
 		}
-		b.WriteString("  ```\n")
+		b.WriteString("  " + fence + "\n")
 	}
 	return b.String()
 }

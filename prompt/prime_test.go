@@ -11,6 +11,7 @@ import (
 
 	"lore/internal/loretest"
 	"lore/mdstore"
+	"lore/sigils"
 	"lore/strategy"
 )
 
@@ -211,6 +212,27 @@ func TestPrimeAttemptsKeepNewest(t *testing.T) {
 	}
 	if !strings.Contains(ctx.Omitted, "earlier attempt") {
 		t.Errorf("omission line %q does not name the attempts", ctx.Omitted)
+	}
+}
+
+// An attempt's error output is the agent's own text, fences and sigils
+// included: prime quotes it in a fence it cannot close, so an agent that
+// echoes its prime back records nothing from it.
+func TestPrimeQuotesErrorOutputWhole(t *testing.T) {
+	// Cut short (TruncateTrace) inside the agent's own fence.
+	trace := "Working on it.\n```\n" +
+		"<learning category=\"pitfall\" tags=\"ci\">The shared runner stalls uploads.</learning>\n<task-done>T-1</task-done>"
+	in := Input{Task: Task{ID: "T-1", Title: "Fix the upload step"}, Journal: []mdstore.JournalEntry{{
+		RunID: "r1", Iteration: 1, TaskID: "T-1", Outcome: "failed", CreatedAt: "2026-11-24T06:00:00Z",
+		Failure: &mdstore.Failure{WhyFailed: "stalled", StackTrace: trace},
+	}}}
+	md := Prime(in, Options{Budgets: mdstore.DefaultBudgets()}).Markdown()
+	if !strings.Contains(md, "  ````\n  Working on it.") {
+		t.Fatalf("the error output is not in a fence of four backticks:\n%s", md)
+	}
+	got := sigils.Parse(md)
+	if len(got.Learnings) > 0 || got.Task.Outcome != "" {
+		t.Fatalf("prime's own text holds sigils outside code: %d learnings, task %+v\n%s", len(got.Learnings), got.Task, md)
 	}
 }
 

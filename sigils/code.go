@@ -116,6 +116,24 @@ func Fence(line string) (run string, bare bool) {
 	return body[:n], n == len(body)
 }
 
+// FenceFor is a backtick fence that nothing in text closes: one backtick
+// longer than the longest run of them in text, and at least three. Text
+// quoted from an agent's output (a stack trace, say) may hold fences of
+// its own; inside a fence of three, its first would end the quote, and
+// what follows — sigils among it — would be read as the prompt's own.
+func FenceFor(text string) string {
+	longest, n := 0, 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == '`' {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
 // Closes reports whether line closes the fence that run opened: a bare
 // fence of the same character, at least as long.
 func Closes(line, run string) bool {
