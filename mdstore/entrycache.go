@@ -721,6 +721,18 @@ func (s *Store) DropEntryCache() error {
 
 func (s *Store) entryCachePath() string { return filepath.Join(s.StateDir(), "entries.cache") }
 
+// GitPathPrefix is the prefix of the store's files among the paths git's
+// index holds, for a store root at prefix below the worktree's top ("" at
+// the top), and how many bytes to cut from such a path to get the store
+// path (".agent/…").
+func GitPathPrefix(prefix string) (gitPrefix string, cut int) {
+	gitPrefix = Dir + "/"
+	if prefix != "" {
+		gitPrefix = prefix + "/" + gitPrefix
+	}
+	return gitPrefix, len(gitPrefix) - len(Dir) - 1
+}
+
 // SweepLimit: a store with at most this many entry files has every file's
 // stat checked before prime reads its entries (Entries) and before each
 // search (the index), which catches a file rewritten in place. A larger
@@ -760,11 +772,7 @@ func (s *Store) rewrittenByGit(c entryCache, l *listing, now int64) map[string]b
 	}
 	l.unchanged = false
 	l.git, l.gitLook = st.IfSettled(now), now
-	gitPrefix := Dir + "/"
-	if prefix != "" {
-		gitPrefix = prefix + "/" + gitPrefix
-	}
-	cut := len(gitPrefix) - len(Dir) - 1 // what to cut from a git path to get a store path
+	gitPrefix, cut := GitPathPrefix(prefix)
 	err = gitindex.WrittenSince(gitIndex, gitPrefix, c.gitLook, func(p []byte, g gitindex.Stat) bool {
 		rel := string(p[cut:])
 		if i, found := sort.Find(len(c.paths), func(i int) int { return strings.Compare(rel, c.paths[i]) }); found && !g.Matches(c.stamps[i]) {

@@ -287,11 +287,7 @@ func (c *checker) rewrittenByGit() error {
 	if last.stat.Same(st) {
 		return nil // git wrote nothing since
 	}
-	prefix := mdstore.Dir + "/"
-	if c.git.Prefix != "" {
-		prefix = c.git.Prefix + "/" + prefix
-	}
-	cut := len(prefix) - len(mdstore.Dir) - 1 // what to cut from a git path to get a store path
+	prefix, cut := mdstore.GitPathPrefix(c.git.Prefix)
 	var dir string
 	var seg *segment
 	var segErr error
