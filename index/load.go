@@ -4,26 +4,45 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"lore/internal/fsx"
 	"lore/mdstore"
 )
 
 // LoadDocs reads every entry file of the store at root into documents,
-// with the problems of the files that do not read. What lore does not read
-// is skipped with a warning, as every reader of the store skips it: a
-// symbolic link (never followed; but for an mdstore.SkillLink, skipped
-// without a word), a FIFO or device, a file over its mdstore.ReadLimit.
+// with the problems of the files that do not read, on every core. What
+// lore does not read is skipped with a warning, as every reader of the
+// store skips it: a symbolic link (never followed; but for an
+// mdstore.SkillLink, skipped without a word), a FIFO or device, a file
+// over its mdstore.ReadLimit.
 func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
-	var docs []Doc
-	var warnings []mdstore.Warning
+	// The walk lists the files in order, each in a slot that the readers
+	// fill; what the walk itself has to say has a slot of its own.
+	type slot struct {
+		path     string // a file to read, or "" for a warning
+		docs     []Doc
+		warnings []mdstore.Warning
+	}
+	var slots []slot
 	abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
-	skip := func(p string, err error) bool {
+	skipped := func(warnings *[]mdstore.Warning, p string, err error) bool {
 		w, skipped := mdstore.Skipped(p, err)
 		if w != nil {
-			warnings = append(warnings, *w)
+			*warnings = append(*warnings, *w)
 		}
 		return skipped
+	}
+	skip := func(p string, err error) bool {
+		var ws []mdstore.Warning
+		defer func() {
+			if len(ws) > 0 {
+				slots = append(slots, slot{warnings: ws})
+			}
+		}()
+		return skipped(&ws, p, err)
 	}
 	var walk func(dir string) error
 	walk = func(dir string) error {
@@ -49,21 +68,13 @@ func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
 				}
 			case mdstore.KindOf(p) == "":
 			default:
-				err := fsx.CheckRegular(abs(p), e.Type())
-				var data []byte
-				if err == nil {
-					data, err = fsx.ReadRegular(abs(p), mdstore.ReadLimit(p))
-				}
-				if skip(p, err) {
+				if err := fsx.CheckRegular(abs(p), e.Type()); err != nil {
+					if !skip(p, err) {
+						slots = append(slots, slot{warnings: []mdstore.Warning{{Path: p, Message: "cannot be read: " + err.Error()}}})
+					}
 					continue
 				}
-				if err != nil {
-					warnings = append(warnings, mdstore.Warning{Path: p, Message: "cannot be read: " + err.Error()})
-					continue
-				}
-				fe, ws := mdstore.ParseFile(p, data)
-				warnings = append(warnings, ws...)
-				docs = append(docs, DocsFromFile(p, fe)...)
+				slots = append(slots, slot{path: p})
 			}
 		}
 		return nil
@@ -78,6 +89,37 @@ func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
 		if err := walk(r); err != nil {
 			return nil, nil, err
 		}
+	}
+	read := func(sl *slot) {
+		data, err := fsx.ReadRegular(abs(sl.path), mdstore.ReadLimit(sl.path))
+		if skipped(&sl.warnings, sl.path, err) {
+			return
+		}
+		if err != nil {
+			sl.warnings = append(sl.warnings, mdstore.Warning{Path: sl.path, Message: "cannot be read: " + err.Error()})
+			return
+		}
+		fe, ws := mdstore.ParseFile(sl.path, data)
+		sl.warnings = append(sl.warnings, ws...)
+		sl.docs = DocsFromFile(sl.path, fe)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(1, len(slots)/64)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(slots); i = int(next.Add(1)) - 1 {
+				if slots[i].path != "" {
+					read(&slots[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var docs []Doc
+	var warnings []mdstore.Warning
+	for _, sl := range slots {
+		docs = append(docs, sl.docs...)
+		warnings = append(warnings, sl.warnings...)
 	}
 	return docs, warnings, nil
 }

@@ -21,8 +21,9 @@ import (
 // stdout; its stderr is lore's (progress, nothing else).
 
 // Protocol is the version of Request and Response; lore and lore-index
-// must agree on it (2: Query.Strict; 3: Query.LimitPerKind).
-const Protocol = 3
+// must agree on it (2: Query.Strict; 3: Query.LimitPerKind; 4:
+// Report.Building).
+const Protocol = 4
 
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, the manifest of what it holds and the seal of its files (5: the
@@ -81,6 +82,10 @@ type Report struct {
 	// Rebuilt is set when the index was built from scratch, for Reason.
 	Rebuilt bool   `json:"rebuilt,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// Building, when set, says why the index is being built in the
+	// background: a large store's search was answered by scanning the
+	// files first (see bleveindex.Index.SearchThen).
+	Building string `json:"building,omitempty"`
 	// Files is how many entry files were read again.
 	Files int `json:"files"`
 	// Indexed and Removed count documents.

@@ -3,9 +3,11 @@ package index
 import (
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"lore/internal/words"
 	"lore/mdstore"
@@ -87,17 +89,29 @@ func (s *Scan) Search(q Query) (Result, error) {
 		}
 	} else {
 		var scored []scanned
-		passing, scored = s.read(q)
-		qws := QueryWords(q.Text, len(s.docs), func(term string, stem bool) int {
-			n := 0
-			for _, sc := range scored {
-				if sc.holds(term, stem) {
-					n++
+		passing, scored = s.read(q, terms)
+		holding := map[string]int{} // how many documents hold a word, or (stem) a stem
+		for _, sc := range scored {
+			for i, t := range terms {
+				if sc.matches[i]&(exactHead|exactContent) != 0 {
+					holding[t]++
+				}
+				if sc.matches[i]&byStem != 0 {
+					holding["stem:"+t]++
 				}
 			}
-			return n
+		}
+		qws := QueryWords(q.Text, len(s.docs), func(term string, stem bool) int {
+			if stem {
+				for _, t := range terms {
+					if Stem(t) == term {
+						return holding["stem:"+t]
+					}
+				}
+			}
+			return holding[term]
 		})
-		hits = scoreAll(scored, qws, q.Strict)
+		hits = scoreAll(scored, terms, qws, q.Strict, len(s.docs))
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		a, b := hits[i], hits[j]
@@ -125,44 +139,128 @@ func (s *Scan) Search(q Query) (Result, error) {
 	return res, nil
 }
 
-// scanned is a document read for scoring: the words of its title and
-// tags (head), of its content and of its id, and the stems of its title,
-// tags and content — what the bleve index's fields hold. passing says
-// whether it passes the query's filters.
+// scanned is a document read for scoring: how it matches each of the
+// query's words (terms), in what the bleve index's fields hold — the
+// words of its title and tags (head), of its content and of its id, and
+// the stems of its title, tags and content. passing says whether it
+// passes the query's filters.
 type scanned struct {
-	doc                     Doc
-	head, content, id, stem []string
-	passing                 bool
+	doc     Doc
+	matches []match
+	passing bool
 }
 
-// holds says whether the document holds term among its stems when stem
-// is set, else among the words of its title, tags and content: what the
-// index counts for QueryWords.
-func (sc scanned) holds(term string, stem bool) bool {
-	if stem {
-		return slices.Contains(sc.stem, term)
-	}
-	return slices.Contains(sc.head, term) || slices.Contains(sc.content, term)
-}
+// match is how a document holds one query word: bits of where the word
+// is, where a word within the query word's Fuzziness is, and whether the
+// query word's stem is among the document's stems.
+type match uint8
 
-// read reads every document: how rare a word is is counted in the whole
-// store, as the index counts it, whatever the filters.
-func (s *Scan) read(q Query) (passing []Doc, all []scanned) {
-	all = make([]scanned, 0, len(s.docs))
+const (
+	exactHead match = 1 << iota
+	exactContent
+	exactID
+	fuzzyHead
+	fuzzyContent
+	fuzzyID
+	byStem
+)
+
+// read reads every document for terms, on every core: how rare a word is
+// is counted in the whole store, as the index counts it, whatever the
+// filters. It keeps the documents that match a term somehow; passing is
+// every document that passes q's filters (for Suggest).
+func (s *Scan) read(q Query, terms []string) (passing []Doc, matched []scanned) {
+	docs := make([]Doc, 0, len(s.docs))
 	for _, d := range s.docs {
-		sc := scanned{doc: d, passing: passes(d, q), id: Tokens(d.EntryID),
-			head: Tokens(d.Title + " " + strings.Join(d.Tags, " ")), content: Tokens(d.Content)}
-		for _, t := range slices.Concat(sc.head, sc.content) {
-			if st := Stem(t); st != "" {
-				sc.stem = append(sc.stem, st)
-			}
-		}
-		if sc.passing {
-			passing = append(passing, d)
-		}
-		all = append(all, sc)
+		docs = append(docs, d)
 	}
-	return passing, all
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/256))
+	type part struct {
+		passing []Doc
+		matched []scanned
+	}
+	parts := make([]part, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			m := newMatcher(terms)
+			p := &parts[w]
+			for i := w; i < len(docs); i += workers {
+				d := docs[i]
+				pass := passes(d, q)
+				if pass {
+					p.passing = append(p.passing, d)
+				}
+				if ms, ok := m.read(d); ok {
+					p.matched = append(p.matched, scanned{doc: d, matches: ms, passing: pass})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, p := range parts {
+		passing = append(passing, p.passing...)
+		matched = append(matched, p.matched...)
+	}
+	return passing, matched
+}
+
+// matcher finds how documents match a query's words, remembering the
+// stems of the words it has seen (stemming is the costly part).
+type matcher struct {
+	terms []string
+	stems []string // Stem of each term
+	fuzz  []int    // Fuzziness of each term
+	known map[string]string
+}
+
+func newMatcher(terms []string) *matcher {
+	m := &matcher{terms: terms, stems: make([]string, len(terms)), fuzz: make([]int, len(terms)), known: map[string]string{}}
+	for i, t := range terms {
+		m.stems[i], m.fuzz[i] = Stem(t), Fuzziness(t)
+	}
+	return m
+}
+
+// read is how d matches each term; false when it matches none.
+func (m *matcher) read(d Doc) ([]match, bool) {
+	ms := make([]match, len(m.terms))
+	found := false
+	visit := func(text string, exact, fuzzy match, stems bool) {
+		eachToken(text, func(w string) {
+			for i, t := range m.terms {
+				switch {
+				case w == t:
+					ms[i] |= exact
+				case m.fuzz[i] > 0 && ms[i]&fuzzy == 0 && wordMatches(t, w):
+					ms[i] |= fuzzy
+				}
+				// A word's stem keeps its first letter and is no longer
+				// than the word.
+				if stems && m.stems[i] != "" && ms[i]&byStem == 0 && w[0] == m.stems[i][0] && len(w) >= len(m.stems[i]) && m.stem(w) == m.stems[i] {
+					ms[i] |= byStem
+				}
+				found = found || ms[i] != 0
+			}
+		})
+	}
+	visit(d.Title, exactHead, fuzzyHead, true)
+	for _, tag := range d.Tags {
+		visit(tag, exactHead, fuzzyHead, true)
+	}
+	visit(d.Content, exactContent, fuzzyContent, true)
+	visit(d.EntryID, exactID, fuzzyID, false)
+	return ms, found
+}
+
+// stem is Stem(w), remembered.
+func (m *matcher) stem(w string) string {
+	st, ok := m.known[w]
+	if !ok {
+		st = Stem(w)
+		m.known[strings.Clone(w)] = st
+	}
+	return st
 }
 
 // passes says whether d passes q's filters.
@@ -274,22 +372,23 @@ func letterSet(s string) (uint64, bool) {
 	return set, true
 }
 
-// scoreAll scores the passing documents against the query's words. With
-// rare words, a document must match one: it scores its rare words' matches
-// times the share of the rare words it matched, plus its common words'
-// matches times the share of all the query's words that those are. With
-// common words alone, it scores their matches times the share it matched,
-// and is no hit when strict. When the rare words find nothing, and the
-// search is not strict, the common words answer alone.
-func scoreAll(all []scanned, ws []QueryWord, strict bool) []Hit {
+// scoreAll scores the passing documents against the query's words, in a
+// store of n entries. With rare words, a document must match one: it
+// scores its rare words' matches times the share of the rare words it
+// matched, plus its common words' matches times the share of all the
+// query's words that those are. With common words alone, it scores their
+// matches times the share it matched, and is no hit when strict. When
+// the rare words find nothing, and the search is not strict, the common
+// words answer alone.
+func scoreAll(all []scanned, terms []string, ws []QueryWord, strict bool, n int) []Hit {
 	rare, common := SplitRare(ws)
 	var hits []Hit
 	for _, sc := range all {
 		if !sc.passing {
 			continue
 		}
-		r, rm := scoreDoc(sc, rare, len(all))
-		c, cm := scoreDoc(sc, common, len(all))
+		r, rm := scoreDoc(sc, terms, rare, n)
+		c, cm := scoreDoc(sc, terms, common, n)
 		var score float64
 		switch {
 		case len(rare) > 0 && rm > 0:
@@ -302,18 +401,22 @@ func scoreAll(all []scanned, ws []QueryWord, strict bool) []Hit {
 		}
 	}
 	if len(hits) == 0 && len(rare) > 0 && len(common) > 0 && !strict {
-		return scoreAll(all, common, false)
+		return scoreAll(all, terms, common, false, n)
 	}
 	return hits
 }
 
 // scoreDoc is the sum of the matches of each of ws in the document, in a
 // store of n entries — its best exact or fuzzy match, plus a match of its
-// stem, times its idf squared — and how many of ws it matched.
-func scoreDoc(sc scanned, ws []QueryWord, n int) (sum float64, matched int) {
+// stem, times its idf squared — and how many of ws it matched. terms are
+// the query's words, in the order of the document's matches.
+func scoreDoc(sc scanned, terms []string, ws []QueryWord, n int) (sum float64, matched int) {
 	for _, w := range ws {
-		m := max(bestMatch(w, sc.head, weightTitle), bestMatch(w, sc.content, weightContent), bestMatch(w, sc.id, weightContent))
-		if stem := Stem(w.Term); stem != "" && slices.Contains(sc.stem, stem) {
+		mt := sc.matches[slices.Index(terms, w.Term)]
+		m := max(matchWeight(mt, exactHead, fuzzyHead, weightTitle, w),
+			matchWeight(mt, exactContent, fuzzyContent, weightContent, w),
+			matchWeight(mt, exactID, fuzzyID, weightContent, w))
+		if mt&byStem != 0 {
 			m += weightContent * stemWeight
 		}
 		if m > 0 {
@@ -325,19 +428,13 @@ func scoreDoc(sc scanned, ws []QueryWord, n int) (sum float64, matched int) {
 	return sum, matched
 }
 
-// bestMatch is weight for an exact match of w among words, half of it for
-// a match within w's fuzziness, 0 for none.
-func bestMatch(w QueryWord, terms []string, weight float64) float64 {
-	fuzzy := false
-	for _, t := range terms {
-		if t == w.Term {
-			return weight
-		}
-		if !fuzzy && w.Fuzziness > 0 {
-			_, fuzzy = words.EditDistance(w.Term, t, w.Fuzziness)
-		}
-	}
-	if fuzzy {
+// matchWeight is weight for an exact match of w in a field, half of it
+// for a match within w's fuzziness, 0 for none.
+func matchWeight(m, exact, fuzzy match, weight float64, w QueryWord) float64 {
+	switch {
+	case m&exact != 0:
+		return weight
+	case w.Fuzziness > 0 && m&fuzzy != 0:
 		return weight * fuzzyWeight
 	}
 	return 0

@@ -95,6 +95,9 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 	case resp.Error != "":
 		return scan(fmt.Sprintf("the search index failed (%s)", resp.Error))
 	}
+	if resp.Report.Building != "" {
+		a.Notices = append(a.Notices, fmt.Sprintf("searched by scanning the files: the search index is being built in the background (%s)", resp.Report.Building))
+	}
 	if resp.Report.Rebuilt {
 		a.Notices = append(a.Notices, fmt.Sprintf("built the search index (%s): %d entries", resp.Report.Reason, resp.Report.Indexed))
 	}

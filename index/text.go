@@ -26,13 +26,19 @@ var StopWords = map[string]bool{
 // (and keeps their Stems apart); a query's words are QueryTokens.
 func Tokens(s string) []string {
 	var out []string
+	eachToken(s, func(w string) { out = append(out, w) })
+	return out
+}
+
+// eachToken calls yield with each of s's Tokens, in order, without
+// collecting them.
+func eachToken(s string, yield func(string)) {
 	words.EachTerm(s, func(start, end int) bool {
 		if w := strings.ToLower(s[start:end]); !StopWords[w] {
-			out = append(out, w)
+			yield(w)
 		}
 		return true
 	})
-	return out
 }
 
 // Stems are the English stems of s's Tokens that have one (Stem), in

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -79,13 +80,24 @@ func (ix *Index) Search(q index.Query) (index.Result, index.Report, error) {
 // put in place before SearchThen returns, with the error, if any, of that
 // part. A caller that answers its own caller from answered spares it
 // the wait; the index stays consistent if the process dies meanwhile
-// (the changes are found again by the next search).
+// (the changes are found again by the next search). An index of a large
+// store that must be built afresh (a fresh clone's first search) is built
+// after answered heard the answer of a scan (rebuildAfterScan).
 func (ix *Index) SearchThen(q index.Query, answered func(index.Result, index.Report)) (index.Result, index.Report, error) {
 	var res index.Result
 	var serr error
 	searched := false
 	terms := index.QueryTokens(q.Text)
-	rep, err := ix.refresh(func(d index.Doc) bool { return index.MayMatch(d, q, terms) }, func(x *Scorch, rep index.Report) {
+	rebuild := ix.Rebuild
+	if answered != nil {
+		rebuild = func(reason string) (index.Report, error) {
+			return ix.rebuildAfterScan(reason, q, func(scanned index.Result, rep index.Report) {
+				res, searched = scanned, true
+				answered(res, rep)
+			})
+		}
+	}
+	rep, err := ix.refresh(rebuild, func(d index.Doc) bool { return index.MayMatch(d, q, terms) }, func(x *Scorch, rep index.Report) {
 		res, serr = x.Search(q)
 		searched = true
 		if serr == nil && answered != nil {
@@ -237,7 +249,7 @@ func (ix *Index) openLive(rep *index.Report) (*Scorch, string, error) {
 // changed, and rebuilds an index that is missing, damaged or of another
 // format.
 func (ix *Index) Refresh() (index.Report, error) {
-	rep, err := ix.refresh(nil, nil)
+	rep, err := ix.refresh(ix.Rebuild, nil, nil)
 	if err != nil || rep.Rebuilt {
 		return rep, err
 	}
@@ -262,17 +274,18 @@ func (ix *Index) Refresh() (index.Report, error) {
 
 // refresh is Refresh; when it updates the index, searchable runs on the
 // writer (and not otherwise) as soon as the changed documents for which
-// early holds can be searched (see Scorch.update), with the report.
-func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, index.Report)) (index.Report, error) {
+// early holds can be searched (see Scorch.update), with the report. An
+// index that must be built afresh is built by rebuild.
+func (ix *Index) refresh(rebuild func(reason string) (index.Report, error), early func(index.Doc) bool, searchable func(*Scorch, index.Report)) (index.Report, error) {
 	gen, err := ix.dir.Current()
 	if err != nil {
-		return ix.Rebuild(fresh.Reason(err))
+		return rebuild(fresh.Reason(err))
 	}
 	mpath := ix.dir.Manifest(gen)
 	seen, _ := fsx.Lstat(mpath) // the manifest a replacement would give a new inode
 	m, err := fresh.ReadManifest(mpath)
 	if err != nil {
-		return ix.Rebuild(fresh.Reason(err))
+		return rebuild(fresh.Reason(err))
 	}
 	defer m.Close()
 	trace("manifest read")
@@ -282,7 +295,7 @@ func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, in
 	}
 	if err != nil {
 		if errors.Is(err, fresh.ErrBadManifest) {
-			return ix.Rebuild(fresh.Reason(err))
+			return rebuild(fresh.Reason(err))
 		}
 		return index.Report{}, err
 	}
@@ -291,7 +304,7 @@ func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, in
 		return index.Report{Warnings: first.Warnings}, nil
 	}
 	var rep index.Report
-	rebuild := ""
+	again := ""
 	err = ix.dir.Locked(ix.opts.Timeout, func() error {
 		trace("write lock taken")
 		// Another process may have done the work meanwhile: if the
@@ -299,19 +312,19 @@ func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, in
 		ch := first
 		if now, err := ix.dir.Current(); err != nil || now != gen || !fresh.SameFile(mpath, seen) {
 			if err != nil {
-				rebuild = fresh.Reason(err)
+				again = fresh.Reason(err)
 				return nil
 			}
 			gen, mpath = now, ix.dir.Manifest(now)
 			m, err := fresh.ReadManifest(mpath)
 			if err != nil {
-				rebuild = fresh.Reason(err)
+				again = fresh.Reason(err)
 				return nil
 			}
 			defer m.Close()
 			if ch, err = fresh.Check(ix.store, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano()); err != nil {
 				if errors.Is(err, fresh.ErrBadManifest) {
-					rebuild = fresh.Reason(err)
+					again = fresh.Reason(err)
 					return nil
 				}
 				return err
@@ -329,11 +342,11 @@ func (ix *Index) refresh(early func(index.Doc) bool, searchable func(*Scorch, in
 		if searchable != nil {
 			ready = func(x *Scorch) { searchable(x, rep) }
 		}
-		rebuild, err = ix.apply(gen, ch, func() fresh.Aside { return <-next }, early, ready)
+		again, err = ix.apply(gen, ch, func() fresh.Aside { return <-next }, early, ready)
 		return err
 	})
-	if err == nil && rebuild != "" {
-		return ix.Rebuild(rebuild)
+	if err == nil && again != "" {
+		return rebuild(again)
 	}
 	return rep, err
 }
@@ -414,9 +427,16 @@ func (ix *Index) seal(gen string, docs uint64, prev *fresh.Seal) error {
 	if err != nil {
 		return err
 	}
-	err = fresh.WriteSeal(ix.dir.Seal(gen), s)
+	if err = fresh.WriteSeal(ix.dir.Seal(gen), s); err != nil {
+		return err
+	}
 	trace("sealed")
-	return err
+	// Replaced segments are only disk space: failing to remove them
+	// fails nothing, and the next writer tries again.
+	if err := s.RemoveUnsealed(dir); err != nil {
+		trace("replaced segments not removed: %v", err)
+	}
+	return nil
 }
 
 // Rebuild builds the index from scratch from the store's files and makes
@@ -431,10 +451,45 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 	return rep, err
 }
 
+// rebuildAfterScan is Rebuild for a search, q: in a store of more than
+// SweepLimit entries, where a build takes seconds, q is answered by
+// scanning the files (what lore would do without an index, in the same
+// time) and given to answered, with Report.Building saying why, before
+// the index is built. A smaller store's index is built first, and q is
+// answered from it by the caller.
+func (ix *Index) rebuildAfterScan(reason string, q index.Query, answered func(index.Result, index.Report)) (index.Report, error) {
+	var rep index.Report
+	err := ix.dir.Locked(ix.opts.Timeout, func() error {
+		docs, warnings, err := index.LoadDocs(ix.store.Root)
+		if err != nil {
+			return err
+		}
+		if ix.opts.SweepLimit >= 0 && len(docs) <= ix.opts.SweepLimit {
+			rep, err = ix.rebuild(reason)
+			return err
+		}
+		res, err := index.NewScan(docs...).Search(q)
+		if err != nil {
+			return err
+		}
+		trace("scanned %d documents", len(docs))
+		docs = nil // the build reads the files again, with their stamps
+		answered(res, index.Report{Building: reason, Warnings: warnings})
+		rep, err = ix.rebuild(reason)
+		return err
+	})
+	return rep, err
+}
+
 // rebuild is Rebuild, holding the write lock.
 func (ix *Index) rebuild(reason string) (index.Report, error) {
 	rep := index.Report{Rebuilt: true, Reason: reason}
 	trace("rebuilding: %s", reason)
+	// A build is long and allocates a lot: keep its peak memory down
+	// rather than its garbage collection short.
+	if old := debug.SetGCPercent(100); old >= 0 && old < 100 {
+		debug.SetGCPercent(old)
+	}
 	old, _ := ix.dir.Current()
 	gen := "gen-" + strconv.FormatInt(ix.opts.Now().UnixNano(), 36)
 	dir := ix.dir.Generation(gen)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lore/index"
+	"lore/index/fresh"
 	"lore/internal/fsx"
 	"lore/internal/loretest"
 	"lore/mdstore"
@@ -174,6 +175,103 @@ func TestSearchAnswersBeforeIndexingTheRest(t *testing.T) {
 	wantIDs(t, got, early...)
 	if got := ids(t, ix, "cablecar"); len(got) != 18 {
 		t.Fatalf("%d entries about the cable car, want 18 (indexed after the answer)", len(got))
+	}
+}
+
+// A large store's first search is answered by scanning the files before
+// the index is built; a small store's index is built first. Either way
+// the index then answers as the scan did.
+func TestLargeStoreFirstSearchScansThenBuilds(t *testing.T) {
+	r := newTestRepo(t)
+	for i := 0; i < 12; i++ {
+		word := "plain"
+		if i%4 == 0 {
+			word = "funicular"
+		}
+		r.addKnowledge(fmt.Sprintf("Note %02d", i), "About the "+word+" railway.", "misc")
+	}
+	for _, c := range []struct {
+		sweep    int
+		building bool
+	}{{sweep: 5, building: true}, {sweep: 100, building: false}} {
+		os.RemoveAll(index.Dir(r.store))
+		ix := r.index(Options{SweepLimit: c.sweep})
+		var early []string
+		var earlyRep index.Report
+		res, rep, err := ix.SearchThen(index.Query{Text: "funicular"}, func(res index.Result, rep index.Report) {
+			earlyRep = rep
+			for _, h := range res.Hits {
+				early = append(early, h.EntryID)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Rebuilt {
+			t.Errorf("sweep limit %d: report %+v, want the index built", c.sweep, rep)
+		}
+		if got := earlyRep.Building != ""; got != c.building {
+			t.Errorf("sweep limit %d: answered with %+v; want it answered by scanning while the index is built: %v", c.sweep, earlyRep, c.building)
+		}
+		if c.building && earlyRep.Building != "there was no index" {
+			t.Errorf("building because %q", earlyRep.Building)
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.EntryID)
+		}
+		if c.building {
+			wantIDs(t, got, early...)
+		} else if early != nil {
+			t.Errorf("sweep limit %d: answered %v before the index was built", c.sweep, early)
+		}
+		if len(got) != 3 {
+			t.Fatalf("sweep limit %d: hits %v, want 3", c.sweep, got)
+		}
+		later := ids(t, ix, "funicular")
+		sort.Strings(later)
+		sort.Strings(got)
+		wantIDs(t, later, got...)
+	}
+}
+
+// A merge replaces segments; the writer removes them once the seal no
+// longer holds them, so the index's size on disk is what it holds.
+func TestReplacedSegmentsAreRemoved(t *testing.T) {
+	r := newTestRepo(t)
+	// A rebuild indexes fresh.BatchSize documents at a time, a segment
+	// each, and merges them into one.
+	n := 2*fresh.BatchSize + 10
+	for i := range n {
+		r.Write(fmt.Sprintf(".agent/knowledge/note-%04d.md", i), fmt.Sprintf("---\ntitle: Note %d\ntags: [bus]\n---\n\nThe trolleybus line, stop %d.\n", i, i))
+	}
+	ix := r.index(Options{})
+	if rep, err := ix.Rebuild("asked for"); err != nil || rep.Indexed != n {
+		t.Fatalf("rebuild: %+v, %v; want %d entries indexed", rep, err, n)
+	}
+	d := fresh.Dir(index.Dir(r.store))
+	gen, err := d.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seal, err := fresh.ReadSeal(d.Seal(gen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(d.Generation(gen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk, sealed []string
+	for _, e := range entries {
+		onDisk = append(onDisk, e.Name())
+	}
+	for _, f := range seal.Files {
+		sealed = append(sealed, f.Name)
+	}
+	sort.Strings(sealed)
+	if fmt.Sprint(onDisk) != fmt.Sprint(sealed) {
+		t.Errorf("generation holds %v, the seal %v", onDisk, sealed)
 	}
 }
 

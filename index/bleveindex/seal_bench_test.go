@@ -99,7 +99,7 @@ func BenchmarkSeal(b *testing.B) {
 				}
 				checked += time.Since(start)
 				start = time.Now()
-				if _, err := ix.refresh(nil, nil); err != nil {
+				if _, err := ix.refresh(ix.Rebuild, nil, nil); err != nil {
 					b.Fatal(err)
 				}
 				x, err := openScorch(dir, false, ix.opts.Timeout)

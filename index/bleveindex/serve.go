@@ -91,11 +91,6 @@ func serveRecovered(req index.Request, stderr io.Writer, early func(index.Respon
 // give it to early as soon as it is known, and the response returned is
 // then dropped.
 func serve(req index.Request, stderr io.Writer, early func(index.Response)) index.Response {
-	if req.Op == index.OpRebuild {
-		// A rebuild is long and allocates a lot: keep its peak memory
-		// down rather than its garbage collection short.
-		debug.SetGCPercent(100)
-	}
 	opts := Options{Timeout: time.Duration(req.TimeoutMS) * time.Millisecond, GitIndex: req.GitIndex, Prefix: req.Prefix}
 	if req.Progress {
 		opts.Progress = progressBar(stderr)

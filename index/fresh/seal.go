@@ -262,6 +262,28 @@ func NewSeal(dir string, docs uint64, segs []SealedSegment, prev *Seal) (*Seal, 
 	return s, nil
 }
 
+// RemoveUnsealed removes the segment files of the generation in dir that
+// the seal does not hold: those a merge replaced, which bleve leaves
+// behind when it is closed. Only the writer, holding the write lock and
+// having just written s, calls it; a reader opens only what a seal
+// holds.
+func (s *Seal) RemoveUnsealed(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasSuffix(name, ".zap") && !slices.ContainsFunc(s.Files, func(f SealedFile) bool { return f.Name == name }) {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Check compares the generation's files in dir with the seal: by stamp,
 // and by CRC when the stamp changed (or is unknown) or full is set. A
 // file whose bytes are as sealed but whose stamp changed (a copy, a
