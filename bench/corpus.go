@@ -120,9 +120,9 @@ func (g *generator) tagList() []string {
 
 func quoted(list []string) string { return "[" + strings.Join(list, ", ") + "]" }
 
-// generateCorpus writes a lore store of n entries into a new git
-// repository at dir and commits it with C git.
-func generateCorpus(dir string, n int, seed int64) (corpus, error) {
+// newGenerator returns generateCorpus's generator for seed: its made-up
+// vocabulary, its tags and their Zipf draws.
+func newGenerator(seed int64) *generator {
 	r := rand.New(rand.NewSource(seed))
 	words := wordList(r, 4000)
 	g := &generator{r: r, words: words, wordZ: rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))}
@@ -130,22 +130,44 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 		g.tags = append(g.tags, words[len(words)-1-i]+"-"+words[i*7%len(words)])
 	}
 	g.tagZ = rand.NewZipf(r, 1.2, 1, uint64(len(g.tags)-1))
-	at, write := fillerTime, fillerWrite(dir)
-	memories, knowledge, learnings, journal := fillerShares(n)
+	return g
+}
 
-	// memories.md: seed 001's format, four sections.
+// reseed keeps g's vocabulary and tags and draws from a new random
+// stream: text in the words of generateCorpus(…, seed)'s store that is
+// not any of its entries.
+func (g *generator) reseed(seed int64) {
+	g.r = rand.New(rand.NewSource(seed))
+	g.wordZ = rand.NewZipf(g.r, 1.1, 2, uint64(len(g.words)-1))
+	g.tagZ = rand.NewZipf(g.r, 1.2, 1, uint64(len(g.tags)-1))
+}
+
+// memoriesMarkdown is a memories.md of n memories in seed 001's format:
+// four sections, memory i in section i%4, dated fillerTime(i).
+func memoriesMarkdown(g *generator, n int) string {
 	sections := []string{"Patterns", "Decisions", "Fixes", "Context"}
 	var md strings.Builder
 	md.WriteString("# Memories\n")
 	for s, name := range sections {
 		fmt.Fprintf(&md, "\n## %s\n", name)
-		for i := s; i < memories; i += len(sections) {
-			t := at(i)
+		for i := s; i < n; i += len(sections) {
+			t := fillerTime(i)
 			fmt.Fprintf(&md, "\n### mem-%d-%04x\n> %s\n<!-- tags: %s | created: %s -->\n",
 				t.Unix(), i%0x10000, strings.ReplaceAll(g.text(8, 40), "\n", " "), strings.Join(g.tagList(), ", "), t.Format("2006-01-02"))
 		}
 	}
-	if err := write("memories.md", md.String()); err != nil {
+	return md.String()
+}
+
+// generateCorpus writes a lore store of n entries into a new git
+// repository at dir and commits it with C git.
+func generateCorpus(dir string, n int, seed int64) (corpus, error) {
+	g := newGenerator(seed)
+	words := g.words
+	at, write := fillerTime, fillerWrite(dir)
+	memories, knowledge, learnings, journal := fillerShares(n)
+
+	if err := write("memories.md", memoriesMarkdown(g, memories)); err != nil {
 		return corpus{}, err
 	}
 	for i := 0; i < knowledge; i++ {

@@ -70,68 +70,18 @@ func benchIngestStore(args []string) error {
 		}
 		start := time.Now()
 		a, b := filepath.Join(work, fmt.Sprintf("lore-%d", n)), filepath.Join(work, fmt.Sprintf("git-%d", n))
-		if _, err := generateCorpus(a, n, int64(n)); err != nil {
+		if _, err := generateTwins(a, b, n, lore); err != nil {
 			return err
 		}
 		env := benchEnv(work)
-		// The second repository is a copy of the first, files, objects and
-		// index alike (cheaper than generating it again).
-		if err := runIn(work, env, "cp", "-a", a, b); err != nil {
-			return err
-		}
-		for _, dir := range []string{a, b} {
-			if err := prepareStore(dir, lore); err != nil {
-				return err
-			}
-		}
 		// lore's state warm: the search index and the entries cache exist.
 		if _, err := timeRun(a, env, lore, "search", "x"); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "built two stores of %d entries in %s\n", n, time.Since(start).Round(time.Second))
-		var loreTimes, gitTimes []time.Duration
-		for i := -1; i < runs; i++ {
-			k := i + 1 // the warm-up is run 0
-			output := filepath.Join(work, fmt.Sprintf("output-%d-%d.txt", n, k))
-			if err := os.WriteFile(output, []byte(realisticOutput(k)), 0o644); err != nil {
-				return err
-			}
-			tLore, err := timeRun(a, env, lore, "ingest", output, "--task", fmt.Sprintf("T-%d", k), "--duration", "42")
-			if err != nil {
-				return err
-			}
-			stage := filepath.Join(work, fmt.Sprintf("stage-%d-%d", n, k))
-			changed, deleted, err := stageCommit(a, env, stage)
-			if err != nil {
-				return err
-			}
-			if changed != 5 || len(deleted) != 0 {
-				return fmt.Errorf("run %d: lore ingest wrote %d files and deleted %d; want 5 new ones (journal, 2 knowledge, 2 learnings)", k, changed, len(deleted))
-			}
-			start := time.Now()
-			for _, p := range deleted {
-				if err := os.Remove(filepath.Join(b, p)); err != nil {
-					return err
-				}
-			}
-			if err := runIn(b, env, "cp", "-r", filepath.Join(stage, ".agent"), b); err != nil {
-				return err
-			}
-			if err := runIn(b, env, "git", "add", "-A", ".agent"); err != nil {
-				return err
-			}
-			if err := runIn(b, env, "git", "commit", "-q", "-m", "m"); err != nil {
-				return err
-			}
-			tGit := time.Since(start)
-			if err := sameTrees(a, b, env); err != nil {
-				return err
-			}
-			os.RemoveAll(stage)
-			if i >= 0 {
-				loreTimes, gitTimes = append(loreTimes, tLore), append(gitTimes, tGit)
-			}
-			fmt.Fprintf(os.Stderr, "  %d entries, run %d: lore %s, git %s, %d files\n", n, k, ms(tLore), ms(tGit), changed+len(deleted))
+		loreTimes, gitTimes, err := measureIngest(a, b, work, runs, env, lore)
+		if err != nil {
+			return err
 		}
 		l, g := median(loreTimes), median(gitTimes)
 		row := fmt.Sprintf("| %d | %d | %s | %s | %s | %s | %.2f× |\n", n, runs, ms(l), ms(minimum(loreTimes)), ms(g), ms(minimum(gitTimes)), float64(l)/float64(g))
@@ -148,6 +98,82 @@ func benchIngestStore(args []string) error {
 		return replaceSection(*write, "ingest-store", out.String())
 	}
 	return nil
+}
+
+// generateTwins generates a store of n entries at a and an identical
+// repository at b, a copy of it (files, objects and index alike; cheaper
+// than generating it again), and prepares both as a clone would be.
+func generateTwins(a, b string, n int, lore string) (corpus, error) {
+	c, err := generateCorpus(a, n, int64(n))
+	if err != nil {
+		return corpus{}, err
+	}
+	if err := runIn(filepath.Dir(a), benchEnv(filepath.Dir(a)), "cp", "-a", a, b); err != nil {
+		return corpus{}, err
+	}
+	for _, dir := range []string{a, b} {
+		if err := prepareStore(dir, lore); err != nil {
+			return corpus{}, err
+		}
+	}
+	return c, nil
+}
+
+// measureIngest times lore ingest of realisticOutput(k) in the store a
+// against copying the files it committed into b, its twin, and `git add
+// -A .agent && git commit`, runs pairs after a warm-up pair (k = 0), and
+// checks after each pair that a and b hold the same .agent/. Outputs and
+// copies go under work.
+func measureIngest(a, b, work string, runs int, env []string, lore string) (loreTimes, gitTimes []time.Duration, err error) {
+	if runs+1 > ingestStories {
+		return nil, nil, fmt.Errorf("%d runs of ingest: the outputs tell %d different stories, one of them for the warm-up", runs, ingestStories)
+	}
+	name := filepath.Base(a)
+	for i := -1; i < runs; i++ {
+		k := i + 1 // the warm-up is run 0
+		output := filepath.Join(work, fmt.Sprintf("output-%s-%d.txt", name, k))
+		if err := os.WriteFile(output, []byte(realisticOutput(k)), 0o644); err != nil {
+			return nil, nil, err
+		}
+		tLore, err := timeRun(a, env, lore, "ingest", output, "--task", fmt.Sprintf("T-%d", k), "--duration", "42")
+		if err != nil {
+			return nil, nil, err
+		}
+		stage := filepath.Join(work, fmt.Sprintf("stage-%s-%d", name, k))
+		changed, deleted, err := stageCommit(a, env, stage)
+		if err != nil {
+			return nil, nil, err
+		}
+		if changed != 5 || len(deleted) != 0 {
+			return nil, nil, fmt.Errorf("run %d: lore ingest wrote %d files and deleted %d; want 5 new ones (journal, 2 knowledge, 2 learnings)", k, changed, len(deleted))
+		}
+		start := time.Now()
+		for _, p := range deleted {
+			if err := os.Remove(filepath.Join(b, p)); err != nil {
+				return nil, nil, err
+			}
+		}
+		if err := runIn(b, env, "cp", "-r", filepath.Join(stage, ".agent"), b); err != nil {
+			return nil, nil, err
+		}
+		if err := runIn(b, env, "git", "add", "-A", ".agent"); err != nil {
+			return nil, nil, err
+		}
+		if err := runIn(b, env, "git", "commit", "-q", "-m", "m"); err != nil {
+			return nil, nil, err
+		}
+		tGit := time.Since(start)
+		if err := sameTrees(a, b, env); err != nil {
+			return nil, nil, err
+		}
+		os.RemoveAll(stage)
+		os.Remove(output)
+		if i >= 0 {
+			loreTimes, gitTimes = append(loreTimes, tLore), append(gitTimes, tGit)
+		}
+		fmt.Fprintf(os.Stderr, "  %s, ingest run %d: lore %s, git %s, %d files\n", name, k, ms(tLore), ms(tGit), changed+len(deleted))
+	}
+	return loreTimes, gitTimes, nil
 }
 
 // prepareStore initialises lore in a generated store and packs the
@@ -172,27 +198,13 @@ func prepareStore(dir string, lore string) error {
 // at the same paths, and returns how many there are and the paths HEAD
 // deleted.
 func stageCommit(dir string, env []string, stage string) (changed int, deleted []string, err error) {
-	cmd := exec.Command("git", "diff", "--name-status", "--no-renames", "-z", "HEAD~1", "HEAD")
-	cmd.Dir, cmd.Env = dir, env
-	list, err := cmd.Output()
+	files, deleted, err := headChanges(dir, env)
 	if err != nil {
-		return 0, nil, fmt.Errorf("git diff in %s: %v", dir, err)
+		return 0, nil, err
 	}
-	fields := strings.Split(strings.TrimSuffix(string(list), "\x00"), "\x00")
-	for i := 0; i+1 < len(fields); i += 2 {
-		status, path := fields[i], fields[i+1]
+	for path, content := range files {
 		if !strings.HasPrefix(path, ".agent/") {
-			return 0, nil, fmt.Errorf("lore ingest changed %s, outside .agent/", path)
-		}
-		if status == "D" {
-			deleted = append(deleted, path)
-			continue
-		}
-		show := exec.Command("git", "show", "HEAD:"+path)
-		show.Dir, show.Env = dir, env
-		content, err := show.Output()
-		if err != nil {
-			return 0, nil, fmt.Errorf("git show HEAD:%s: %v", path, err)
+			return 0, nil, fmt.Errorf("lore changed %s, outside .agent/", path)
 		}
 		p := filepath.Join(stage, filepath.FromSlash(path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -201,12 +213,40 @@ func stageCommit(dir string, env []string, stage string) (changed int, deleted [
 		if err := os.WriteFile(p, content, 0o644); err != nil {
 			return 0, nil, err
 		}
-		changed++
 	}
-	if changed == 0 && len(deleted) == 0 {
-		return 0, nil, fmt.Errorf("lore ingest committed nothing in %s", dir)
+	return len(files), deleted, nil
+}
+
+// headChanges returns the files HEAD added or changed in dir (path and
+// content) and the paths it deleted: what lore committed last, to commit
+// again by hand elsewhere.
+func headChanges(dir string, env []string) (files map[string][]byte, deleted []string, err error) {
+	cmd := exec.Command("git", "diff", "--name-status", "--no-renames", "-z", "HEAD~1", "HEAD")
+	cmd.Dir, cmd.Env = dir, env
+	list, err := cmd.Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("git diff in %s: %v", dir, err)
 	}
-	return changed, deleted, nil
+	files = map[string][]byte{}
+	fields := strings.Split(strings.TrimSuffix(string(list), "\x00"), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		status, path := fields[i], fields[i+1]
+		if status == "D" {
+			deleted = append(deleted, path)
+			continue
+		}
+		show := exec.Command("git", "show", "HEAD:"+path)
+		show.Dir, show.Env = dir, env
+		content, err := show.Output()
+		if err != nil {
+			return nil, nil, fmt.Errorf("git show HEAD:%s: %v", path, err)
+		}
+		files[path] = content
+	}
+	if len(files) == 0 && len(deleted) == 0 {
+		return nil, nil, fmt.Errorf("lore committed nothing in %s", dir)
+	}
+	return files, deleted, nil
 }
 
 // sameTrees checks that the two repositories hold the same .agent/ after

@@ -49,26 +49,9 @@ func benchPrime(args []string) error {
 			return err
 		}
 		env := benchEnv(filepath.Dir(c.dir))
-		// task-7's attempts are in the journal; the title and description
-		// hold a common tag's words and a mid-frequency word.
-		prime := []string{"prime", "--task-id", "task-7", "--title", "Fix " + strings.ReplaceAll(c.tag, "-", " "),
-			"--description", "The " + c.word + " step fails again", "--run", "run-00000000", "--iteration", "40", "--limit", "100"}
-		var primes, scans []time.Duration
-		var first time.Duration // no entries cache, no search index yet
-		for i := -1; i < *runs; i++ {
-			tScan, err := timeRun(c.dir, env, self, "scan-baseline", c.dir, c.word)
-			if err != nil {
-				return err
-			}
-			tPrime, err := timeRun(c.dir, env, lore, prime...)
-			if err != nil {
-				return err
-			}
-			if i >= 0 {
-				scans, primes = append(scans, tScan), append(primes, tPrime)
-			} else {
-				first = tPrime
-			}
+		primes, scans, first, err := measurePrime(c, env, lore, self, *runs)
+		if err != nil {
+			return err
 		}
 		row := fmt.Sprintf("| %d | %s | %s | %s | %s | %.2f× |\n", n, ms(median(primes)), ms(minimum(primes)), ms(first), ms(median(scans)),
 			float64(median(primes))/float64(median(scans)))
@@ -81,4 +64,35 @@ func benchPrime(args []string) error {
 		return replaceSection(*write, "prime", out.String())
 	}
 	return nil
+}
+
+// primeArgs is lore prime for a task in the store c: task-7's attempts
+// are in the journal; the title and description hold a common tag's words
+// and a mid-frequency word.
+func primeArgs(c corpus) []string {
+	return []string{"prime", "--task-id", "task-7", "--title", "Fix " + strings.ReplaceAll(c.tag, "-", " "),
+		"--description", "The " + c.word + " step fails again", "--run", "run-00000000", "--iteration", "40", "--limit", "100"}
+}
+
+// measurePrime alternates the scan baseline (self scan-baseline) and lore
+// prime in c, runs times after a warm-up pair, and returns the timed runs
+// and the warm-up's prime (the first in the clone if nothing ran before).
+func measurePrime(c corpus, env []string, lore, self string, runs int) (primes, scans []time.Duration, first time.Duration, err error) {
+	prime := primeArgs(c)
+	for i := -1; i < runs; i++ {
+		tScan, err := timeRun(c.dir, env, self, "scan-baseline", c.dir, c.word)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		tPrime, err := timeRun(c.dir, env, lore, prime...)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if i >= 0 {
+			scans, primes = append(scans, tScan), append(primes, tPrime)
+		} else {
+			first = tPrime
+		}
+	}
+	return primes, scans, first, nil
 }

@@ -92,11 +92,11 @@ func benchSearch(args []string) error {
 				scan, plain, fuzzy, filtered = append(scan, tScan), append(plain, tPlain), append(fuzzy, tFuzzy), append(filtered, tFiltered)
 			}
 		}
-		edits, editsSettled, err := afterChanges(c, env, lore, *runs, handEdit)
+		edits, editsSettled, _, err := afterChanges(c, env, lore, *runs, handEdit)
 		if err != nil {
 			return err
 		}
-		pulls, pullsSettled, err := afterChanges(c, env, lore, *runs, pullChanges)
+		pulls, pullsSettled, _, err := afterChanges(c, env, lore, *runs, pullChanges)
 		if err != nil {
 			return err
 		}
@@ -120,29 +120,36 @@ func benchSearch(args []string) error {
 // entries, runs times: until lore answered, and until the index holds
 // every change (lore-index answers once the changed entries the search
 // can find are indexed, and indexes the others after lore has gone, as
-// long as it holds the index's write lock).
-func afterChanges(c corpus, env []string, lore string, runs int, change func(c corpus, env []string, round int) error) (answered, settled []time.Duration, err error) {
+// long as it holds the index's write lock). unchanged is the same search
+// in the same round once nothing has changed since the last one, the
+// baseline to compare answered with.
+func afterChanges(c corpus, env []string, lore string, runs int, change func(c corpus, env []string, round int) error) (answered, settled, unchanged []time.Duration, err error) {
 	lock := filepath.Join(c.dir, ".git", "lore", "index", "write.lock")
 	for i := 0; i < runs; i++ {
 		if err := change(c, env, i); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		start := time.Now()
 		d, err := timeRun(c.dir, env, lore, "search", c.word)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := waitForLock(lock); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		answered, settled = append(answered, d), append(settled, time.Since(start))
 		// Let the racy window pass so that the next round starts clean.
 		time.Sleep(100 * time.Millisecond)
 		if _, err := timeRun(c.dir, env, lore, "search", c.word); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+		d, err = timeRun(c.dir, env, lore, "search", c.word)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		unchanged = append(unchanged, d)
 	}
-	return answered, settled, nil
+	return answered, settled, unchanged, nil
 }
 
 // waitForLock returns once nobody holds the flock on path.
