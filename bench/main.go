@@ -8,6 +8,7 @@
 //	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
 //	go run ./bench recall [-sizes corpus,10000] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
 //	go run ./bench ingest-store [-sizes 1000,100000] [-runs 9 | -runs 41,3] [-write BENCHMARKS.md]
+//	go run ./bench scale [-sizes 1000,10000,100000] [-runs 5] [-memories 0,1000,10000] [-write BENCHMARKS.md]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
 // git processes, one after the other) on the same repository, alternating
@@ -33,6 +34,17 @@
 // "ingest-store" times `lore ingest` of one realistic agent output in a
 // store of n entries against writing the same files into an identical
 // repository and committing them with git (ingeststore.go).
+//
+// "scale" measures every row of issue 18's table in one run, at each size
+// from one generated store (its baselines in a copy or clone of it):
+// ingest, learning add and knowledge add against the same files committed
+// with git; lore add with 0, 1k and 10k memories in memories.md; prime
+// and the first search in a fresh clone against the scan, how long the
+// index then takes to be built and its peak memory; index rebuild, its
+// peak memory and the index's size on disk; the search after a pull
+// against an unchanged one; warm search; lore add among n tracked files.
+// It prints one table with each row's target and whether it is met
+// (scale.go).
 package main
 
 import (
@@ -50,7 +62,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|ingest-store|recall [-sizes …] [-runs N] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|ingest-store|recall|scale [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
@@ -67,6 +79,8 @@ func main() {
 		err = benchRecall(os.Args[2:])
 	case "ingest-store":
 		err = benchIngestStore(os.Args[2:])
+	case "scale":
+		err = benchScale(os.Args[2:])
 	case "corpus":
 		err = benchCorpus(os.Args[2:])
 	case "scan-baseline":
@@ -74,8 +88,7 @@ func main() {
 	case "ingest-output":
 		err = printIngestOutput(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, recall)", os.Args[1])
-		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, ingest-store)", os.Args[1])
+		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, ingest-store, recall, scale)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
