@@ -129,8 +129,8 @@ func ValidMemoryID(id string) bool {
 
 // newMemoryID makes mem-{unix}-{4 hex} from the clock and random source,
 // avoiding every id in taken.
-func newMemoryID(now time.Time, random io.Reader, taken map[string]bool) (string, error) {
-	return newID(random, fmt.Sprintf("mem-%d-", now.Unix()), 2, func(id string) bool { return taken[id] },
+func newMemoryID(now time.Time, random io.Reader, taken func(id string) bool) (string, error) {
+	return newID(random, fmt.Sprintf("mem-%d-", now.Unix()), 2, taken,
 		fmt.Sprintf("no free memory id for second %d", now.Unix()))
 }
 

@@ -261,3 +261,35 @@ func TestDeleteSkipsABlockShowCannotRead(t *testing.T) {
 		t.Fatalf("HEAD:\n%q", got)
 	}
 }
+
+// A new memory's id is one that neither the committed memories.md nor
+// the one on disk holds: not a committed block's, not a block added by
+// hand and not committed yet.
+func TestNewMemoryIDIsFree(t *testing.T) {
+	dir, git := gitRepo(t)
+	opts := testOptions(t.TempDir())
+	// The first two tries are taken, the third is free.
+	opts.Random = bytes.NewReader([]byte{0xbe, 0xef, 0xca, 0xfe, 0x01, 0x02})
+	s, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Init(false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, ".agent/memories.md")
+	data, _ := os.ReadFile(p)
+	committed := strings.Replace(string(data), "## Patterns\n", "## Patterns\n\n### mem-1800007200-beef\n> committed\n<!-- tags: a | created: 2027-01-15 -->\n", 1)
+	os.WriteFile(p, []byte(committed), 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "a memory")
+	onDisk := strings.Replace(committed, "## Fixes\n", "## Fixes\n\n### mem-1800007200-cafe\n> by hand\n<!-- tags: b | created: 2027-01-15 -->\n", 1)
+	os.WriteFile(p, []byte(onDisk), 0o644)
+	m, _, err := s.AddMemory(NewMemory{Type: "Pattern", Content: "a third memory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ID != "mem-1800007200-0102" {
+		t.Fatalf("id %s, want mem-1800007200-0102 (beef is committed, cafe on disk)", m.ID)
+	}
+}

@@ -1,8 +1,9 @@
 package mdstore
 
 import (
+	"bytes"
 	"fmt"
-	"maps"
+	"slices"
 )
 
 // NewMemory is what a caller provides to add a memory.
@@ -50,15 +51,20 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 	res, err := s.write(func(tx *storeTx) error {
 		// The id is chosen once, under the lock, and kept if the commit
 		// is retried: the file may already hold this memory by then.
-		// It is one no block has, committed or on disk.
+		// It is one that neither the committed memories.md nor the one on
+		// disk holds anywhere — as a block's id or not: finding it in the
+		// text needs no parse of a file of thousands of memories.
 		if m.ID == "" {
-			taken := map[string]bool{}
+			var texts [][]byte
 			for _, r := range []fileReader{tx, tx.worktree()} {
 				data, _, err := r.read(MemoriesPath)
 				if err != nil {
 					return err
 				}
-				maps.Copy(taken, parseMemories(data, MemoriesPath).ids())
+				texts = append(texts, data)
+			}
+			taken := func(id string) bool {
+				return slices.ContainsFunc(texts, func(t []byte) bool { return bytes.Contains(t, []byte(id)) })
 			}
 			var err error
 			if m.ID, err = newMemoryID(now, s.random, taken); err != nil {
