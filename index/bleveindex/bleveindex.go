@@ -460,6 +460,7 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 func (ix *Index) rebuildAfterScan(reason string, q index.Query, answered func(index.Result, index.Report)) (index.Report, error) {
 	var rep index.Report
 	err := ix.dir.Locked(ix.opts.Timeout, func() error {
+		lowGC()
 		docs, warnings, err := index.LoadDocs(ix.store.Root)
 		if err != nil {
 			return err
@@ -473,23 +474,31 @@ func (ix *Index) rebuildAfterScan(reason string, q index.Query, answered func(in
 			return err
 		}
 		trace("scanned %d documents", len(docs))
-		docs = nil // the build reads the files again, with their stamps
 		answered(res, index.Report{Building: reason, Warnings: warnings})
+		// The build reads the files again, with their stamps: what the
+		// scan held goes back to the system before the build's peak.
+		docs = nil
+		debug.FreeOSMemory()
 		rep, err = ix.rebuild(reason)
 		return err
 	})
 	return rep, err
 }
 
+// lowGC keeps the peak memory of a build, which is long and allocates a
+// lot, down rather than its garbage collection short: GOGC 100 at most
+// (lore-index starts at 400, for short requests).
+func lowGC() {
+	if old := debug.SetGCPercent(100); old >= 0 && old < 100 {
+		debug.SetGCPercent(old)
+	}
+}
+
 // rebuild is Rebuild, holding the write lock.
 func (ix *Index) rebuild(reason string) (index.Report, error) {
 	rep := index.Report{Rebuilt: true, Reason: reason}
 	trace("rebuilding: %s", reason)
-	// A build is long and allocates a lot: keep its peak memory down
-	// rather than its garbage collection short.
-	if old := debug.SetGCPercent(100); old >= 0 && old < 100 {
-		debug.SetGCPercent(old)
-	}
+	lowGC()
 	old, _ := ix.dir.Current()
 	gen := "gen-" + strconv.FormatInt(ix.opts.Now().UnixNano(), 36)
 	dir := ix.dir.Generation(gen)
