@@ -90,26 +90,28 @@ func (s *Scan) Search(q Query) (Result, error) {
 	} else {
 		var scored []scanned
 		passing, scored = s.read(q, terms)
-		holding := map[string]int{} // how many documents hold a word, or (stem) a stem
+		// How many documents hold each term, and its stem.
+		held, heldStems := make([]int, len(terms)), make([]int, len(terms))
 		for _, sc := range scored {
-			for i, t := range terms {
+			for i := range terms {
 				if sc.matches[i]&(exactHead|exactContent) != 0 {
-					holding[t]++
+					held[i]++
 				}
 				if sc.matches[i]&byStem != 0 {
-					holding["stem:"+t]++
+					heldStems[i]++
 				}
 			}
 		}
 		qws := QueryWords(q.Text, len(s.docs), func(term string, stem bool) int {
-			if stem {
-				for _, t := range terms {
-					if Stem(t) == term {
-						return holding["stem:"+t]
-					}
+			for i, t := range terms {
+				switch {
+				case stem && Stem(t) == term:
+					return heldStems[i]
+				case !stem && t == term:
+					return held[i]
 				}
 			}
-			return holding[term]
+			return 0
 		})
 		hits = scoreAll(scored, terms, qws, q.Strict, len(s.docs))
 	}
