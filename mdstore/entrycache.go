@@ -36,8 +36,10 @@ type Entries struct {
 // whose stat changed (a file created, deleted or renamed over) and those
 // git wrote since the last look (rewrittenByGit). A file changed within
 // the racy window before the cache was written is looked at again next
-// time (its timestamp cannot tell a later change apart); a file that does
-// not parse is not cached, so its warning is said every time.
+// time (its timestamp cannot tell a later change apart). A file that does
+// not parse is cached with its warning, which is said on every read: a
+// broken file must not cost every read of a large store a rewrite of the
+// cache.
 func (s *Store) Entries() (Entries, []Warning, error) {
 	if s.unusable != nil {
 		return Entries{}, nil, nil
@@ -83,6 +85,9 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			return
 		}
 		at[i] = -1
+		if err == nil && st.Settled(now) {
+			stamps[i] = st // otherwise too new to trust: read again next time
+		}
 		data, ok, err := s.read(p)
 		if err != nil {
 			warnings[i] = asWarning(err, p)
@@ -97,9 +102,6 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			return
 		}
 		parsed[i] = fe
-		if st.Settled(now) {
-			stamps[i] = st // otherwise too new to trust: read again next time
-		}
 	}
 	// Each worker takes a contiguous run of the sorted paths, so that it
 	// stats a directory's files one after another.
@@ -130,8 +132,14 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 	ws := l.warnings
 	if hits == len(paths) && hits == len(c.paths) {
 		out = Entries{Knowledge: c.k, Learnings: c.l, Journal: c.j}
+		ws = append(ws, c.w...)
 		if !l.unchanged { // the same files, but a directory's new stamp to record
-			writeEntryCache(cachePath, l, stamps, out)
+			for i, j := range at {
+				if c.kinds[j] == 'w' {
+					warnings[i] = &c.w[c.index[j]]
+				}
+			}
+			writeEntryCache(cachePath, l, stamps, out, warnings)
 		}
 	} else {
 		var nk, nl, nj int
@@ -147,6 +155,9 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 		}
 		out = Entries{Knowledge: make([]Knowledge, 0, nk), Learnings: make([]Learning, 0, nl), Journal: make([]JournalEntry, 0, nj)}
 		for i := range paths {
+			if j := at[i]; j >= 0 && c.kinds[j] == 'w' {
+				warnings[i] = &c.w[c.index[j]]
+			}
 			switch j := at[i]; {
 			case warnings[i] != nil:
 				ws = append(ws, *warnings[i])
@@ -165,7 +176,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			}
 		}
 		// A cache: failing to write it costs the next read only.
-		writeEntryCache(cachePath, l, stamps, out)
+		writeEntryCache(cachePath, l, stamps, out, warnings)
 	}
 	sortKnowledge(out.Knowledge)
 	sort.SliceStable(out.Learnings, func(i, j int) bool { return out.Learnings[i].CreatedAt < out.Learnings[j].CreatedAt })
@@ -337,8 +348,9 @@ func (c entryCache) subdirs(d string) []string {
 
 // entryCache is the cache as read: the directories listed (sorted) with
 // their stamps; for each file listed (sorted by path) its stamp, its kind
-// ('k', 'l', 'j', or 'x' for a file not cached: read it) and its entry's
-// place in k, l or j.
+// ('k', 'l', 'j', 'w' for a file that does not parse, 'n' for one that
+// holds no entry, or 'x' for a file not cached: read it) and its entry's
+// or warning's place in k, l, j or w.
 type entryCache struct {
 	git       fsx.Stamp // the git index's, when rewrittenByGit last looked
 	gitLook   int64
@@ -351,6 +363,7 @@ type entryCache struct {
 	k         []Knowledge
 	l         []Learning
 	j         []JournalEntry
+	w         []Warning
 }
 
 // The cache file: magic, version, the git index's stamp and the time of
@@ -359,12 +372,13 @@ type entryCache struct {
 // length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 4 // bump whenever an entry type or its parsing changes
+	cacheVersion = 5 // bump whenever an entry type or its parsing changes
 )
 
 // writeEntryCache writes the listing and the entries read from its files
-// (in order; those without a stamp are read again next time).
-func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries) error {
+// (in order), or the warning a file gave (warnings, by path); those without
+// a stamp are read again next time.
+func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, warnings []*Warning) error {
 	paths := l.paths
 	var e encoder
 	e.buf.WriteString(cacheMagic)
@@ -384,11 +398,13 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries) er
 		i     int
 	}
 	var recs []rec
-	var counts [3]int
+	var counts [4]int
 	ki, li, ji := 0, 0, 0
 	for i, p := range paths {
 		var r rec
 		switch {
+		case warnings[i] != nil:
+			r = rec{p, stamps[i], 'w', i}
 		case ki < len(out.Knowledge) && out.Knowledge[ki].Path == p:
 			r, ki = rec{p, stamps[i], 'k', ki}, ki+1
 		case li < len(out.Learnings) && out.Learnings[li].Path == p:
@@ -396,12 +412,12 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries) er
 		case ji < len(out.Journal) && out.Journal[ji].Path == p:
 			r, ji = rec{p, stamps[i], 'j', ji}, ji+1
 		default:
-			r = rec{p, fsx.Stamp{}, 'x', 0}
+			r = rec{p, stamps[i], 'n', 0}
 		}
 		if r.stamp.Mtime == 0 {
 			r.kind = 'x'
-		} else {
-			counts[bytes.IndexByte([]byte("klj"), r.kind)]++
+		} else if k := bytes.IndexByte([]byte("kljw"), r.kind); k >= 0 {
+			counts[k]++
 		}
 		recs = append(recs, r)
 	}
@@ -418,6 +434,15 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries) er
 			e.knowledge(&out.Knowledge[r.i])
 		case 'l':
 			e.learning(&out.Learnings[r.i])
+		case 'w':
+			w := warnings[r.i]
+			e.uint(uint64(w.Line))
+			e.str(w.Message)
+			minor := byte(0)
+			if w.Minor {
+				minor = 1
+			}
+			e.buf.WriteByte(minor)
 		case 'j':
 			j := &out.Journal[r.i]
 			e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
@@ -461,20 +486,23 @@ func readEntryCache(path string) entryCache {
 			d.fail()
 		}
 	}
-	n, nk, nl, nj := d.uint(), d.uint(), d.uint(), d.uint()
-	if d.err != nil || n > uint64(len(data)) || nk+nl+nj > n {
+	n, nk, nl, nj, nw := d.uint(), d.uint(), d.uint(), d.uint(), d.uint()
+	if d.err != nil || n > uint64(len(data)) || nk+nl+nj+nw > n {
 		return entryCache{}
 	}
 	c.paths, c.stamps, c.kinds, c.index = make([]string, n), make([]fsx.Stamp, n), make([]byte, n), make([]int, n)
-	c.k, c.l, c.j = make([]Knowledge, nk), make([]Learning, nl), make([]JournalEntry, nj)
-	var ki, li, ji int
+	c.k, c.l, c.j, c.w = make([]Knowledge, nk), make([]Learning, nl), make([]JournalEntry, nj), make([]Warning, nw)
+	var ki, li, ji, wi int
 	for i := 0; i < int(n) && d.err == nil; i++ {
 		c.paths[i] = d.str()
 		c.stamps[i] = d.stamp()
 		c.kinds[i] = d.byte()
 		switch {
-		case c.kinds[i] == 'x':
+		case c.kinds[i] == 'x' || c.kinds[i] == 'n':
 			c.index[i] = -1
+		case c.kinds[i] == 'w' && wi < len(c.w):
+			c.index[i], wi = wi, wi+1
+			c.w[c.index[i]] = Warning{Path: c.paths[i], Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
 		case c.kinds[i] == 'k' && ki < len(c.k):
 			c.index[i] = ki
 			d.knowledge(&c.k[ki])
@@ -504,7 +532,7 @@ func readEntryCache(path string) entryCache {
 			d.fail()
 		}
 	}
-	if d.err != nil || d.off != len(data) || ki != len(c.k) || li != len(c.l) || ji != len(c.j) {
+	if d.err != nil || d.off != len(data) || ki != len(c.k) || li != len(c.l) || ji != len(c.j) || wi != len(c.w) {
 		return entryCache{}
 	}
 	return c

@@ -111,8 +111,10 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 	}
 }
 
-// A file that does not parse is never cached: its warning is said on
-// every read.
+// A file that does not parse is cached with its warning: the warning is
+// said on every read, the file is not read again and the cache not
+// rewritten until the file changes (a large store's cache is tens of
+// megabytes), and the fixed file is read.
 func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir, "knowledge"), 0o755)
@@ -120,13 +122,32 @@ func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, Dir, "knowledge", "broken.md"), []byte("---\ntitle: [unclosed\n---\nbody\n"), 0o644)
+	broken := filepath.Join(dir, Dir, "knowledge", "broken.md")
+	os.WriteFile(broken, []byte("---\ntitle: [unclosed\n---\nbody\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, Dir, "knowledge", "empty.md"), nil, 0o644)
 	time.Sleep(60 * time.Millisecond)
-	for i := range 2 {
+	cache := filepath.Join(s.StateDir(), "entries.cache")
+	var written os.FileInfo
+	for i := range 3 {
 		_, ws, err := s.Entries()
-		if err != nil || len(ws) != 1 || ws[0].Path != ".agent/knowledge/broken.md" {
+		if err != nil || len(ws) != 2 || ws[0].Path != ".agent/knowledge/broken.md" || ws[0].Line != 2 || ws[1].Path != ".agent/knowledge/empty.md" {
 			t.Fatalf("read %d: %v %v", i, ws, err)
 		}
+		fi, err := os.Stat(cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			written = fi
+		} else if i == 2 && !os.SameFile(fi, written) {
+			t.Fatal("the cache was rewritten though no file changed")
+		}
+	}
+	os.WriteFile(broken, []byte("---\ntitle: Fixed\ntags: [a]\n---\nbody\n"), 0o644)
+	time.Sleep(60 * time.Millisecond)
+	e, ws, err := s.Entries()
+	if err != nil || len(ws) != 1 || len(e.Knowledge) != 1 || e.Knowledge[0].Title != "Fixed" {
+		t.Fatalf("after the fix: %+v %v %v", e.Knowledge, ws, err)
 	}
 }
 
@@ -169,7 +190,13 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 			out.Journal = append(out.Journal, c.j[c.index[i]])
 		}
 	}
-	if err := writeEntryCache(path, l, stamps, out); err != nil {
+	warnings := make([]*Warning, len(c.paths))
+	for i := range c.paths {
+		if c.kinds[i] == 'w' {
+			warnings[i] = &c.w[c.index[i]]
+		}
+	}
+	if err := writeEntryCache(path, l, stamps, out, warnings); err != nil {
 		t.Fatal(err)
 	}
 	got, _, err := s.Entries()
