@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -75,7 +76,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 	sweep := len(paths) <= s.sweepLimit() || rewritten == nil
 	one := func(i int, stamper *fsx.Stamper) {
 		p := paths[i]
-		if j := at[i]; !sweep && j >= 0 && c.stamps[j].Mtime != 0 && !l.relisted[path.Dir(p)] && !rewritten[p] {
+		if j := at[i]; !sweep && j >= 0 && c.stamps[j].Mtime != 0 && (len(l.relisted) == 0 || !l.relisted[path.Dir(p)]) && !rewritten[p] {
 			stamps[i] = c.stamps[j]
 			return
 		}
@@ -131,6 +132,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 	var out Entries
 	ws := l.warnings
 	if hits == len(paths) && hits == len(c.paths) {
+		// In the order the cache keeps them: sorted.
 		out = Entries{Knowledge: c.k, Learnings: c.l, Journal: c.j}
 		ws = append(ws, c.w...)
 		if !l.unchanged { // the same files, but a directory's new stamp to record
@@ -175,13 +177,19 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 				out.Journal = append(out.Journal, *parsed[i].Journal)
 			}
 		}
+		sortEntries(out)
 		// A cache: failing to write it costs the next read only.
 		writeEntryCache(cachePath, l, stamps, out, warnings)
 	}
-	sortKnowledge(out.Knowledge)
-	sort.SliceStable(out.Learnings, func(i, j int) bool { return out.Learnings[i].CreatedAt < out.Learnings[j].CreatedAt })
-	sortJournal(out.Journal)
 	return out, ws, nil
+}
+
+// sortEntries puts entries in the order Entries returns them: knowledge
+// by title, learnings oldest first, the journal by run and iteration.
+func sortEntries(e Entries) {
+	sortKnowledge(e.Knowledge)
+	slices.SortStableFunc(e.Learnings, func(a, b Learning) int { return strings.Compare(a.CreatedAt, b.CreatedAt) })
+	sortJournal(e.Journal)
 }
 
 // entryKind is the kind of the entry a file holds: from the cache
@@ -298,8 +306,12 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 		l.paths = append(l.paths, ps...)
 	}
 	l.unchanged = l.unchanged && len(l.dirs) == len(c.dirs)
-	sort.Strings(l.paths)
-	sort.Sort(byDir{&l})
+	if !slices.IsSorted(l.paths) { // listed from the cache, they are
+		slices.Sort(l.paths)
+	}
+	if !sort.IsSorted(byDir{&l}) {
+		sort.Sort(byDir{&l})
+	}
 	return l, nil
 }
 
@@ -325,11 +337,17 @@ func (c entryCache) dir(d string) int {
 // files lists the files the cache has directly in directory d.
 func (c entryCache) files(d string) []string {
 	prefix := d + "/"
+	from := sort.SearchStrings(c.paths, prefix)
+	to := from + sort.Search(len(c.paths)-from, func(i int) bool { return !strings.HasPrefix(c.paths[from+i], prefix) })
 	var out []string
-	for i := sort.SearchStrings(c.paths, prefix); i < len(c.paths) && strings.HasPrefix(c.paths[i], prefix); i++ {
-		if !strings.Contains(c.paths[i][len(prefix):], "/") {
-			out = append(out, c.paths[i])
+	for i := from; i < to; i++ {
+		if strings.Contains(c.paths[i][len(prefix):], "/") {
+			continue
 		}
+		if out == nil && i == from && !slices.ContainsFunc(c.paths[i:to], func(p string) bool { return strings.Contains(p[len(prefix):], "/") }) {
+			return c.paths[from:to:to] // the usual case, without a copy
+		}
+		out = append(out, c.paths[i])
 	}
 	return out
 }
@@ -367,19 +385,72 @@ type entryCache struct {
 }
 
 // The cache file: magic, version, the git index's stamp and the time of
-// the look at it, the directories with their stamps, the number of files and of each kind,
-// then per file its path, stamp, kind and the entry's fields; strings as a
-// length and bytes.
+// the look at it, the directories with their stamps, the number of files
+// and of each kind of record; then per file (in path order) its path,
+// stamp, kind and either its entry's place in its kind's section or its
+// warning; then the knowledge, learnings and journal sections, each in the
+// order Entries returns them, so that a read of an unchanged store sorts
+// nothing. Strings are a length and bytes.
 const (
 	cacheMagic   = "LORECACH"
 	cacheVersion = 5 // bump whenever an entry type or its parsing changes
 )
 
-// writeEntryCache writes the listing and the entries read from its files
-// (in order), or the warning a file gave (warnings, by path); those without
-// a stamp are read again next time.
+// writeEntryCache writes the listing and, for each of its files (by path:
+// stamps, warnings), the entry read from it (out, in the order Entries
+// returns) or the warning it gave; a file without a stamp is read again
+// next time.
 func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, warnings []*Warning) error {
 	paths := l.paths
+	kinds := make([]byte, len(paths))
+	place := make([]int, len(paths))
+	at := make(map[string]int, len(paths))
+	for i, p := range paths {
+		at[p], kinds[i] = i, 'x'
+		if stamps[i].Mtime == 0 {
+			continue // too new to trust
+		}
+		kinds[i] = 'n'
+		if warnings[i] != nil {
+			kinds[i] = 'w'
+		}
+	}
+	// Each kind's section holds the entries of stamped files, in out's
+	// order; take marks a file's record as the next entry of kind.
+	take := func(p string, kind byte, n *int) bool {
+		i, ok := at[p]
+		if !ok || kinds[i] != 'n' {
+			return false
+		}
+		kinds[i], place[i] = kind, *n
+		*n++
+		return true
+	}
+	var ks []*Knowledge
+	var ls []*Learning
+	var js []*JournalEntry
+	var nk, nl, nj, nw int
+	for i := range out.Knowledge {
+		if take(out.Knowledge[i].Path, 'k', &nk) {
+			ks = append(ks, &out.Knowledge[i])
+		}
+	}
+	for i := range out.Learnings {
+		if take(out.Learnings[i].Path, 'l', &nl) {
+			ls = append(ls, &out.Learnings[i])
+		}
+	}
+	for i := range out.Journal {
+		if take(out.Journal[i].Path, 'j', &nj) {
+			js = append(js, &out.Journal[i])
+		}
+	}
+	for _, k := range kinds {
+		if k == 'w' {
+			nw++
+		}
+	}
+
 	var e encoder
 	e.buf.WriteString(cacheMagic)
 	e.uint(cacheVersion)
@@ -390,52 +461,22 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		e.str(d)
 		e.stamp(l.dirStamps[i])
 	}
-	// The entries of out are in paths' order, kind by kind.
-	type rec struct {
-		path  string
-		stamp fsx.Stamp
-		kind  byte
-		i     int
-	}
-	var recs []rec
-	var counts [4]int
-	ki, li, ji := 0, 0, 0
-	for i, p := range paths {
-		var r rec
-		switch {
-		case warnings[i] != nil:
-			r = rec{p, stamps[i], 'w', i}
-		case ki < len(out.Knowledge) && out.Knowledge[ki].Path == p:
-			r, ki = rec{p, stamps[i], 'k', ki}, ki+1
-		case li < len(out.Learnings) && out.Learnings[li].Path == p:
-			r, li = rec{p, stamps[i], 'l', li}, li+1
-		case ji < len(out.Journal) && out.Journal[ji].Path == p:
-			r, ji = rec{p, stamps[i], 'j', ji}, ji+1
-		default:
-			r = rec{p, stamps[i], 'n', 0}
-		}
-		if r.stamp.Mtime == 0 {
-			r.kind = 'x'
-		} else if k := bytes.IndexByte([]byte("kljw"), r.kind); k >= 0 {
-			counts[k]++
-		}
-		recs = append(recs, r)
-	}
-	e.uint(uint64(len(recs)))
-	for _, n := range counts {
+	for _, n := range []int{len(paths), nk, nl, nj, nw} {
 		e.uint(uint64(n))
 	}
-	for _, r := range recs {
-		e.str(r.path)
-		e.stamp(r.stamp)
-		e.buf.WriteByte(r.kind)
-		switch r.kind {
-		case 'k':
-			e.knowledge(&out.Knowledge[r.i])
-		case 'l':
-			e.learning(&out.Learnings[r.i])
+	for i, p := range paths {
+		e.str(p)
+		st := stamps[i]
+		if kinds[i] == 'x' {
+			st = fsx.Stamp{}
+		}
+		e.stamp(st)
+		e.buf.WriteByte(kinds[i])
+		switch kinds[i] {
+		case 'k', 'l', 'j':
+			e.uint(uint64(place[i]))
 		case 'w':
-			w := warnings[r.i]
+			w := warnings[i]
 			e.uint(uint64(w.Line))
 			e.str(w.Message)
 			minor := byte(0)
@@ -443,20 +484,26 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 				minor = 1
 			}
 			e.buf.WriteByte(minor)
-		case 'j':
-			j := &out.Journal[r.i]
-			e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
-			e.int(int64(j.Iteration))
-			e.float(j.DurationSecs)
-			e.float(j.CostUSD)
-			e.list(j.FilesModified)
-			if f := j.Failure; f != nil {
-				e.buf.WriteByte(1)
-				e.strs(f.WhatTried, f.WhyFailed, f.ErrorCategory, f.StackTrace, f.RetrySuggestion)
-				e.list(f.RelevantFiles)
-			} else {
-				e.buf.WriteByte(0)
-			}
+		}
+	}
+	for _, k := range ks {
+		e.knowledge(k)
+	}
+	for _, l := range ls {
+		e.learning(l)
+	}
+	for _, j := range js {
+		e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
+		e.int(int64(j.Iteration))
+		e.float(j.DurationSecs)
+		e.float(j.CostUSD)
+		e.list(j.FilesModified)
+		if f := j.Failure; f != nil {
+			e.buf.WriteByte(1)
+			e.strs(f.WhatTried, f.WhyFailed, f.ErrorCategory, f.StackTrace, f.RetrySuggestion)
+			e.list(f.RelevantFiles)
+		} else {
+			e.buf.WriteByte(0)
 		}
 	}
 	return fsx.WriteFile(path, e.buf.Bytes(), fsx.Unsynced)
@@ -491,40 +538,34 @@ func readEntryCache(path string) entryCache {
 		return entryCache{}
 	}
 	c.paths, c.stamps, c.kinds, c.index = make([]string, n), make([]fsx.Stamp, n), make([]byte, n), make([]int, n)
-	c.k, c.l, c.j, c.w = make([]Knowledge, nk), make([]Learning, nl), make([]JournalEntry, nj), make([]Warning, nw)
-	var ki, li, ji, wi int
+	c.k, c.l, c.j, c.w = make([]Knowledge, nk), make([]Learning, nl), make([]JournalEntry, nj), make([]Warning, 0, nw)
+	// Each entry of a section is one file's: counted, and placed once.
+	taken := make([]bool, nk+nl+nj)
+	place := func(size uint64, base uint64) int {
+		i := d.uint()
+		if i >= size || taken[base+i] {
+			d.fail()
+			return -1
+		}
+		taken[base+i] = true
+		return int(i)
+	}
 	for i := 0; i < int(n) && d.err == nil; i++ {
 		c.paths[i] = d.str()
 		c.stamps[i] = d.stamp()
 		c.kinds[i] = d.byte()
-		switch {
-		case c.kinds[i] == 'x' || c.kinds[i] == 'n':
+		switch c.kinds[i] {
+		case 'x', 'n':
 			c.index[i] = -1
-		case c.kinds[i] == 'w' && wi < len(c.w):
-			c.index[i], wi = wi, wi+1
-			c.w[c.index[i]] = Warning{Path: c.paths[i], Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
-		case c.kinds[i] == 'k' && ki < len(c.k):
-			c.index[i] = ki
-			d.knowledge(&c.k[ki])
-			ki++
-		case c.kinds[i] == 'l' && li < len(c.l):
-			c.index[i] = li
-			d.learning(&c.l[li])
-			li++
-		case c.kinds[i] == 'j' && ji < len(c.j):
-			j := &c.j[ji]
-			c.index[i], ji = ji, ji+1
-			d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.Notes, &j.Path)
-			j.Iteration = int(d.int())
-			j.DurationSecs = d.float()
-			j.CostUSD = d.float()
-			j.FilesModified = d.list()
-			if d.byte() == 1 {
-				f := &Failure{}
-				d.strs(&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.StackTrace, &f.RetrySuggestion)
-				f.RelevantFiles = d.list()
-				j.Failure = f
-			}
+		case 'k':
+			c.index[i] = place(nk, 0)
+		case 'l':
+			c.index[i] = place(nl, nk)
+		case 'j':
+			c.index[i] = place(nj, nk+nl)
+		case 'w':
+			c.index[i] = len(c.w)
+			c.w = append(c.w, Warning{Path: c.paths[i], Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1})
 		default:
 			d.fail()
 		}
@@ -532,7 +573,27 @@ func readEntryCache(path string) entryCache {
 			d.fail()
 		}
 	}
-	if d.err != nil || d.off != len(data) || ki != len(c.k) || li != len(c.l) || ji != len(c.j) || wi != len(c.w) {
+	for i := range c.k {
+		d.knowledge(&c.k[i])
+	}
+	for i := range c.l {
+		d.learning(&c.l[i])
+	}
+	for i := range c.j {
+		j := &c.j[i]
+		d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.Notes, &j.Path)
+		j.Iteration = int(d.int())
+		j.DurationSecs = d.float()
+		j.CostUSD = d.float()
+		j.FilesModified = d.list()
+		if d.byte() == 1 {
+			f := &Failure{}
+			d.strs(&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.StackTrace, &f.RetrySuggestion)
+			f.RelevantFiles = d.list()
+			j.Failure = f
+		}
+	}
+	if d.err != nil || d.off != len(data) || len(c.w) != int(nw) || slices.Contains(taken, false) {
 		return entryCache{}
 	}
 	return c

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"crypto/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,7 +29,10 @@ func TestEntriesCache(t *testing.T) {
 		}
 		slugs = append(slugs, k.Slug)
 	}
-	for _, body := range []string{"Retry flaky network tests once.", "Vendor the parser generator."} {
+	// Learnings are named at random: the order of their paths is not the
+	// order Entries returns them in, which the cache must keep.
+	for _, body := range []string{"Retry flaky network tests once.", "Vendor the parser generator.", "Pin the linter's version.",
+		"Run the migrations before the seeds.", "Keep fixtures under testdata.", "Close the response body."} {
 		if _, _, _, err := s.AddLearning(NewLearning{Category: "pattern", Tags: []string{"t"}, Body: body, Runs: []string{"r1"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -40,6 +44,9 @@ func TestEntriesCache(t *testing.T) {
 	if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r1", Outcome: "done", Notes: "fine"}); err != nil {
 		t.Fatal(err)
 	}
+	// Written by hand: a file whose name sorts last and whose title sorts
+	// first, so that the order of paths is not the order Entries returns.
+	os.WriteFile(filepath.Join(dir, Dir, "knowledge", "zz-by-hand.md"), []byte("---\ntitle: Aardvark by hand\ntags: [x]\n---\nBody.\n"), 0o644)
 	check := func(when string) {
 		t.Helper()
 		got, ws, err := s.Entries()
@@ -156,7 +163,7 @@ func TestEntriesCacheKeepsWarnings(t *testing.T) {
 // system stamps files with.
 func realClock(t *testing.T) Options {
 	opts := testOptions(t.TempDir())
-	opts.Now = time.Now
+	opts.Now, opts.Random = time.Now, rand.Reader
 	return opts
 }
 

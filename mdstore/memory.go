@@ -97,11 +97,12 @@ func (m Memory) CreatedTime() time.Time {
 
 // Unix is the creation time encoded in the id, 0 if the id has none.
 func (m Memory) Unix() int64 {
-	parts := strings.Split(m.ID, "-")
-	if len(parts) != 3 {
+	rest, ok := strings.CutPrefix(m.ID, "mem-")
+	digits, suffix, ok2 := strings.Cut(rest, "-")
+	if !ok || !ok2 || strings.Contains(suffix, "-") {
 		return 0
 	}
-	n, _ := strconv.ParseInt(parts[1], 10, 64)
+	n, _ := strconv.ParseInt(digits, 10, 64)
 	return n
 }
 

@@ -41,8 +41,12 @@ func (f MemoryFilter) Match(m Memory) bool {
 	return true
 }
 
-// Filter returns the memories that pass f, in their order.
+// Filter returns the memories that pass f, in their order: memories
+// itself when f selects everything.
 func (f MemoryFilter) Filter(memories []Memory) []Memory {
+	if len(f.Types) == 0 && len(f.Tags) == 0 && f.Since.IsZero() && strings.TrimSpace(f.Query) == "" {
+		return memories
+	}
 	var out []Memory
 	for _, m := range memories {
 		if f.Match(m) {

@@ -22,12 +22,21 @@ func MemoryRelevanceKey(id string) string { return mdstore.MemoriesPath + "#" + 
 func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []mdstore.Memory {
 	out := append([]mdstore.Memory(nil), memories...)
 	mdstore.SortNewestFirst(out)
-	if t.Given() && len(rel) > 0 {
-		sort.SliceStable(out, func(i, j int) bool {
-			return rel[MemoryRelevanceKey(out[i].ID)] > rel[MemoryRelevanceKey(out[j].ID)]
-		})
+	if !t.Given() || len(rel) == 0 {
+		return out
 	}
-	return out
+	// Looked up once each: a key is made by concatenation.
+	score := make([]float64, len(out))
+	order := make([]int, len(out))
+	for i, m := range out {
+		score[i], order[i] = rel[MemoryRelevanceKey(m.ID)], i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return score[order[i]] > score[order[j]] })
+	ranked := make([]mdstore.Memory, len(out))
+	for i, k := range order {
+		ranked[i] = out[k]
+	}
+	return ranked
 }
 
 // fitMemories selects, in the order given, the memories whose rendering

@@ -118,6 +118,19 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	p.warnings(cfg.Warnings)
 	// Asked of the search index while the files are read.
 	relevance := searcher.Relevance(s, taskText(opts.task), mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
+	// The entries are read while memories.md is parsed: each takes tens
+	// of milliseconds in a large store.
+	type read struct {
+		entries  mdstore.Entries
+		warnings []mdstore.Warning
+		err      error
+	}
+	entriesRead := make(chan read, 1)
+	go func() {
+		var r read
+		r.entries, r.warnings, r.err = s.Entries() // through the per-clone cache of parsed files
+		entriesRead <- r
+	}()
 	in := prompt.Input{Task: opts.task}
 	var warnings []mdstore.Warning
 	if cfg.Memories.Inject == mdstore.InjectAuto {
@@ -129,12 +142,12 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		}
 		in.Memories = filter.Filter(all)
 	}
-	entries, warnings, err := s.Entries() // through the per-clone cache of parsed files
-	p.warnings(warnings)
-	if err != nil {
-		return err
+	r := <-entriesRead
+	p.warnings(r.warnings)
+	if r.err != nil {
+		return r.err
 	}
-	in.Knowledge, in.Learnings, in.Journal = entries.Knowledge, entries.Learnings, entries.Journal
+	in.Knowledge, in.Learnings, in.Journal = r.entries.Knowledge, r.entries.Learnings, r.entries.Journal
 	if in.Skills, warnings, err = s.Skills(); err != nil {
 		return err
 	}
