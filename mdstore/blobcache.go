@@ -96,9 +96,18 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 	parsed := make([]bool, len(paths))
 	keep := make([]blobKey, len(paths)) // the file, when a blob: what the cache may hold
 	hits, misses := 0, 0
+	next := 0 // in blobs, sorted by name as the paths of dir are
 	for _, i := range order {
 		p := paths[i]
-		blob, isBlob := blobs[path.Base(p)]
+		name := path.Base(p)
+		for next < len(blobs) && blobs[next].Name < name {
+			next++
+		}
+		var blob gitx.Hash
+		isBlob := next < len(blobs) && blobs[next].Name == name
+		if isBlob {
+			blob = blobs[next].Hash
+		}
 		if isBlob && c.seek(p, skip) && c.blob == blob {
 			var e cached[T]
 			decode(&c.d, &e.v)
@@ -141,10 +150,15 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 		}
 		writeBlobCache(cachePath, es, ks, encode) // a cache: failing costs the next write only
 	}
-	out = make([]cached[T], 0, len(paths))
+	// In place: an entry is a few hundred bytes, and a store holds tens
+	// of thousands.
+	out = found[:0]
 	for i := range paths {
 		if parsed[i] {
-			out = append(out, found[i])
+			if len(out) < i {
+				found[len(out)] = found[i]
+			}
+			out = out[:len(out)+1]
 		}
 	}
 	return out, true, nil
@@ -270,10 +284,15 @@ func (t *storeTx) learnings() ([]Learning, []string, error) {
 			cs = append(cs, cached[Learning]{v: l, words: learningWords(l.Body)})
 		}
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].v.CreatedAt < cs[j].v.CreatedAt })
+	// Oldest first, by sorting positions rather than the entries.
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return cs[order[i]].v.CreatedAt < cs[order[j]].v.CreatedAt })
 	ls, ws := make([]Learning, len(cs)), make([]string, len(cs))
-	for i, c := range cs {
-		ls[i], ws[i] = c.v, c.words
+	for i, k := range order {
+		ls[i], ws[i] = cs[k].v, cs[k].words
 	}
 	return ls, ws, nil
 }

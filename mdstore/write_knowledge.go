@@ -16,17 +16,19 @@ type knowledgePlan struct {
 }
 
 // storedKnowledge is what deciding new knowledge entries reads from the
-// store: the entries a new one may update and the slugs taken — by an
-// entry, by a file that does not read (it is still someone's), by one on
-// disk only, and by the entries planned earlier in the same change. It is
-// read once per change, however many entries the change adds, and afresh
-// for each attempt at the change.
+// store: the entries a new one may update, and the slugs this change took
+// (those planned before the store was read included). A slug is also
+// taken by a file of the state the change builds on or on disk, readable
+// or not (it is still someone's): planKnowledge looks those up. It is read
+// once per change, however many entries the change adds, and afresh for
+// each attempt at the change.
 type storedKnowledge struct {
 	loaded   bool
 	existing []Knowledge
-	byTitle  map[string]int // lower-case title → position in existing
-	taken    map[string]bool
-	planned  []string // slugs created by plans decided before the store was read
+	byTitle  map[string]int  // lower-case title → position in existing
+	taken    map[string]bool // by this change
+	names    map[string]bool // listed, when a name did not read (listed)
+	planned  []string        // slugs created by plans decided before the store was read
 }
 
 // take marks slug as taken by an entry of this change.
@@ -46,24 +48,35 @@ func (st *storedKnowledge) load(tx *storeTx) error {
 	if err != nil {
 		return err
 	}
-	st.existing, st.byTitle, st.taken = existing, map[string]int{}, map[string]bool{}
+	st.existing, st.byTitle, st.taken = existing, make(map[string]int, len(existing)), map[string]bool{}
 	for i := len(existing) - 1; i >= 0; i-- { // the first of equal titles wins
 		st.byTitle[strings.ToLower(existing[i].Title)] = i
-	}
-	for _, r := range []fileReader{tx, tx.worktree()} {
-		names, _, err := markdownFiles(r, KnowledgeDir)
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			st.taken[strings.TrimSuffix(path.Base(n), ".md")] = true
-		}
 	}
 	for _, slug := range st.planned {
 		st.taken[slug] = true
 	}
 	st.loaded = true
 	return nil
+}
+
+// listed is the slugs of every file listed in the knowledge directory, in
+// the state the change builds on and on disk, read once.
+func (st *storedKnowledge) listed(tx *storeTx) (map[string]bool, error) {
+	if st.names != nil {
+		return st.names, nil
+	}
+	names := map[string]bool{}
+	for _, r := range []fileReader{tx, tx.worktree()} {
+		paths, _, err := markdownFiles(r, KnowledgeDir)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			names[strings.TrimSuffix(path.Base(p), ".md")] = true
+		}
+	}
+	st.names = names
+	return names, nil
 }
 
 // planKnowledge decides where a new knowledge entry goes (seed 000's
@@ -73,7 +86,23 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 		if err := stored.load(tx); err != nil {
 			return err
 		}
-		existing, taken := stored.existing, stored.taken
+		existing := stored.existing
+		// A slug is taken by this change, or by a file in the state the
+		// change builds on or on disk, whether it reads or not: looked up
+		// for the few slugs tried rather than listed.
+		taken := func(slug string) (bool, error) {
+			if stored.taken[slug] {
+				return true, nil
+			}
+			exists, err := tx.exists(KnowledgePath(slug))
+			if err == nil {
+				return exists, nil
+			}
+			// Not read (a link, a special file): the listings say whether
+			// the name is someone's.
+			listed, err := stored.listed(tx)
+			return listed[slug], err
+		}
 		k := Knowledge{Title: in.Title, Tags: in.Tags, Feature: in.Feature, Body: in.Body, Sources: in.Sources, CreatedAt: now.UTC().Format(time.RFC3339)}
 		i, action := findKnowledgeDuplicate(existing, stored.byTitle, in.Title, in.Tags)
 		if i >= 0 {
@@ -94,7 +123,11 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 			merged.UpdatedAt = now.UTC().Format(time.RFC3339)
 			k = merged
 		} else {
-			k.Slug = freeSlug(taken, Slugify(in.Title))
+			slug, err := freeSlug(taken, Slugify(in.Title))
+			if err != nil {
+				return err
+			}
+			k.Slug = slug
 			k.Path = KnowledgePath(k.Slug)
 		}
 		*plan = knowledgePlan{entry: k, action: action}
@@ -111,9 +144,9 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 }
 
 // freeSlug returns slug, or slug-2, slug-3… when it is taken.
-func freeSlug(taken map[string]bool, slug string) string {
-	if !taken[slug] {
-		return slug
+func freeSlug(taken func(string) (bool, error), slug string) (string, error) {
+	if t, err := taken(slug); err != nil || !t {
+		return slug, err
 	}
 	for n := 2; ; n++ {
 		suffix := "-" + strconv.Itoa(n)
@@ -121,8 +154,8 @@ func freeSlug(taken map[string]bool, slug string) string {
 		if len(base)+len(suffix) > MaxSlugLength {
 			base = strings.TrimRight(base[:MaxSlugLength-len(suffix)], "-")
 		}
-		if !taken[base+suffix] {
-			return base + suffix
+		if t, err := taken(base + suffix); err != nil || !t {
+			return base + suffix, err
 		}
 	}
 }

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -26,10 +27,11 @@ type learningPlan struct {
 type storedLearnings struct {
 	expect []string // the bodies the change will ask about
 	loaded bool
-	active []Learning // active or staged
+	all    []Learning // every learning stored, oldest first
+	active []Learning // active or staged (all itself when every one is)
 	words  []string   // their keywords (learningWords), when the change asks about few
 	dups   *Duplicates
-	taken  map[string]bool
+	added  []string // the ids given by this change
 }
 
 // fewAsked is how many learnings a change may ask about and still compare
@@ -44,12 +46,16 @@ func (st *storedLearnings) load(tx *storeTx) error {
 	if err != nil {
 		return err
 	}
-	st.taken = map[string]bool{}
-	for i, l := range existing {
-		st.taken[l.ID] = true
-		if l.Status == "active" || l.Status == "staged" {
-			st.active = append(st.active, l)
-			st.words = append(st.words, words[i])
+	st.all = existing
+	live := func(l *Learning) bool { return l.Status == "active" || l.Status == "staged" }
+	if !slices.ContainsFunc(existing, func(l Learning) bool { return !live(&l) }) {
+		st.active, st.words = existing, words // a learning is a few hundred bytes: not copied
+	} else {
+		for i := range existing {
+			if live(&existing[i]) {
+				st.active = append(st.active, existing[i])
+				st.words = append(st.words, words[i])
+			}
 		}
 	}
 	if len(st.expect) > fewAsked {
@@ -65,6 +71,11 @@ func (st *storedLearnings) load(tx *storeTx) error {
 	}
 	st.loaded = true
 	return nil
+}
+
+// taken reports whether a stored learning or one of this change has id.
+func (st *storedLearnings) taken(id string) bool {
+	return slices.Contains(st.added, id) || slices.ContainsFunc(st.all, func(l Learning) bool { return l.ID == id })
 }
 
 // duplicateOf is the position in active of the first learning that one of
@@ -95,7 +106,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 			return nil
 		}
 		id, err := newLearningID(s.random, func(id string) bool {
-			if stored.taken[id] {
+			if stored.taken(id) {
 				return true
 			}
 			// A malformed file still holds its id, and so does one on
@@ -106,7 +117,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		if err != nil {
 			return err
 		}
-		stored.taken[id] = true
+		stored.added = append(stored.added, id)
 		l := Learning{ID: id, Category: in.Category, Tags: in.Tags, Task: in.Task, CreatedAt: now.UTC().Format(time.RFC3339),
 			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: LearningPath(id)}
 		*plan = learningPlan{decided: true, entry: l}

@@ -2,7 +2,10 @@ package mdstore
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -154,5 +157,46 @@ func TestInputTags(t *testing.T) {
 		if _, err := inputTags([]string{"ok", bad}); !errors.As(err, &ie) {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// A new entry's slug is free of every file that holds the name: an entry
+// committed, a file on disk only, one that does not parse, a link — the
+// slug is looked up, not listed, and a name that does not read still
+// counts.
+func TestKnowledgeSlugAvoidsEveryTakenName(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	n := 0
+	add := func(title string) string {
+		t.Helper()
+		n++ // tags shared with no other entry: each title is a new entry
+		k, action, _, err := s.AddKnowledge(NewKnowledge{Title: title, Tags: []string{fmt.Sprintf("t%d", n)}, Body: "About " + title + "."})
+		if err != nil || action != KnowledgeCreated {
+			t.Fatalf("%s: %s %v", title, action, err)
+		}
+		return k.Slug
+	}
+	add("Alpha")
+	knowledge := filepath.Join(dir, Dir, "knowledge")
+	os.WriteFile(filepath.Join(knowledge, "beta.md"), []byte("untracked, no frontmatter\n"), 0o644)
+	os.Symlink("/etc/hostname", filepath.Join(knowledge, "gamma.md"))
+	for title, want := range map[string]string{"Alpha": "alpha-2", "Beta": "beta-2", "Gamma": "gamma-2"} {
+		// A title equal to Alpha's would replace it: punctuation makes
+		// another title with the same slug.
+		if title == "Alpha" {
+			title = "Alpha!"
+		}
+		if got := add(title); got != want {
+			t.Errorf("%s: slug %s, want %s", title, got, want)
+		}
+	}
+	for _, name := range []string{"beta.md", "gamma.md"} {
+		if _, err := os.Lstat(filepath.Join(knowledge, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if out := git("status", "--porcelain", "--", Dir+"/knowledge/beta.md"); !strings.Contains(out, "??") {
+		t.Errorf("beta.md should still be untracked: %q", out)
 	}
 }

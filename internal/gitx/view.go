@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -145,25 +146,31 @@ func (tx *Tx) ReadDir(path string) ([]os.DirEntry, error) {
 	return out, nil
 }
 
+// Blob is a regular file's name in its directory and its git blob.
+type Blob struct {
+	Name string
+	Hash Hash
+}
+
 // Blobs returns the git blob of each regular file directly in directory
-// path, by name, in the state ReadFile reads (a missing directory has
-// none); ok is false when that state is the files on disk, which have no
-// blob ids. A file's blob names its content: what was read and parsed of
-// a blob once need not be read again (mdstore's blob cache).
-func (tx *Tx) Blobs(path string) (blobs map[string]Hash, ok bool, err error) {
+// path, sorted by name, in the state ReadFile reads (a missing directory
+// has none); ok is false when that state is the files on disk, which have
+// no blob ids. A file's blob names its content: what was read and parsed
+// of a blob once need not be read again (mdstore's blob cache).
+func (tx *Tx) Blobs(path string) (blobs []Blob, ok bool, err error) {
 	if tx.view == nil || tx.view.shows == ModeFiles {
 		return nil, false, nil
 	}
-	blobs = map[string]Hash{}
 	switch tx.view.shows {
 	case ModeCommit:
 		entries, err := tx.repo.listTree(tx.view.headTree, path)
 		if err != nil {
 			return nil, false, err
 		}
+		blobs = make([]Blob, 0, len(entries))
 		for _, e := range entries {
 			if e.mode == "100644" || e.mode == "100755" {
-				blobs[e.name] = e.hash
+				blobs = append(blobs, Blob{e.name, e.hash})
 			}
 		}
 	case ModeStage:
@@ -174,9 +181,13 @@ func (tx *Tx) Blobs(path string) (blobs map[string]Hash, ok bool, err error) {
 			}
 			e, ok := tx.view.idx.Lookup(dir + "/" + c.Name)
 			if ok && e.ExtFlags&gitindex.ExtFlagIntentToAdd == 0 && e.Mode&0o170000 == 0o100000 {
-				blobs[c.Name] = e.Hash
+				blobs = append(blobs, Blob{c.Name, e.Hash})
 			}
 		}
+	}
+	byName := func(a, b Blob) int { return strings.Compare(a.Name, b.Name) }
+	if !slices.IsSortedFunc(blobs, byName) { // a tree's files are, already
+		slices.SortFunc(blobs, byName)
 	}
 	return blobs, true, nil
 }
