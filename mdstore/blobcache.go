@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"lore/internal/fsx"
 	"lore/internal/gitx"
 )
 
@@ -166,18 +165,18 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 
 // writeBlobCache writes entries, whose files are keys (in path order).
 func writeBlobCache[T any](path string, entries []cached[T], keys []blobKey, encode func(*encoder, *T)) error {
-	var e encoder
-	e.buf.WriteString(blobCacheMagic)
-	e.uint(blobCacheVersion)
-	e.uint(cacheVersion)
-	e.uint(uint64(len(keys)))
-	for i, k := range keys {
-		e.str(k.path)
-		e.buf.Write(k.blob[:])
-		encode(&e, &entries[i].v)
-		e.str(entries[i].words)
-	}
-	return fsx.WriteFile(path, e.buf.Bytes(), fsx.Unsynced)
+	return writeCacheFile(path, func(e *encoder) {
+		e.w.WriteString(blobCacheMagic)
+		e.uint(blobCacheVersion)
+		e.uint(cacheVersion)
+		e.uint(uint64(len(keys)))
+		for i, k := range keys {
+			e.str(k.path)
+			e.w.Write(k.blob[:])
+			encode(e, &entries[i].v)
+			e.str(entries[i].words)
+		}
+	})
 }
 
 // blobCache reads a cache file in order: the current record's path and
@@ -289,7 +288,7 @@ func (t *storeTx) learnings() ([]Learning, []string, error) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool { return cs[order[i]].v.CreatedAt < cs[order[j]].v.CreatedAt })
+	sort.SliceStable(order, func(i, j int) bool { return compareLearnings(&cs[order[i]].v, &cs[order[j]].v) < 0 })
 	ls, ws := make([]Learning, len(cs)), make([]string, len(cs))
 	for i, k := range order {
 		ls[i], ws[i] = cs[k].v, cs[k].words

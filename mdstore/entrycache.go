@@ -1,7 +1,7 @@
 package mdstore
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -123,10 +123,14 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 
 	// Every file as the cache has it, in its order: the cache's entries
 	// are the answer as they are.
+	// A file the cache has as a warning gives it again.
 	hits := 0
-	for _, j := range at {
+	for i, j := range at {
 		if j >= 0 {
 			hits++
+			if c.kinds[j] == 'w' {
+				warnings[i] = &c.w[c.index[j]]
+			}
 		}
 	}
 	var out Entries
@@ -136,11 +140,6 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 		out = Entries{Knowledge: c.k, Learnings: c.l, Journal: c.j}
 		ws = append(ws, c.w...)
 		if !l.unchanged { // the same files, but a directory's new stamp to record
-			for i, j := range at {
-				if c.kinds[j] == 'w' {
-					warnings[i] = &c.w[c.index[j]]
-				}
-			}
 			writeEntryCache(cachePath, l, stamps, out, warnings)
 		}
 	} else {
@@ -157,9 +156,6 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 		}
 		out = Entries{Knowledge: make([]Knowledge, 0, nk), Learnings: make([]Learning, 0, nl), Journal: make([]JournalEntry, 0, nj)}
 		for i := range paths {
-			if j := at[i]; j >= 0 && c.kinds[j] == 'w' {
-				warnings[i] = &c.w[c.index[j]]
-			}
 			switch j := at[i]; {
 			case warnings[i] != nil:
 				ws = append(ws, *warnings[i])
@@ -188,7 +184,7 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 // by title, learnings oldest first, the journal by run and iteration.
 func sortEntries(e Entries) {
 	sortKnowledge(e.Knowledge)
-	slices.SortStableFunc(e.Learnings, func(a, b Learning) int { return strings.Compare(a.CreatedAt, b.CreatedAt) })
+	sortLearnings(e.Learnings)
 	sortJournal(e.Journal)
 }
 
@@ -339,15 +335,16 @@ func (c entryCache) files(d string) []string {
 	prefix := d + "/"
 	from := sort.SearchStrings(c.paths, prefix)
 	to := from + sort.Search(len(c.paths)-from, func(i int) bool { return !strings.HasPrefix(c.paths[from+i], prefix) })
+	below := func(p string) bool { return strings.Contains(p[len(prefix):], "/") }
+	under := c.paths[from:to:to]
+	if !slices.ContainsFunc(under, below) {
+		return under // the usual case, without a copy
+	}
 	var out []string
-	for i := from; i < to; i++ {
-		if strings.Contains(c.paths[i][len(prefix):], "/") {
-			continue
+	for _, p := range under {
+		if !below(p) {
+			out = append(out, p)
 		}
-		if out == nil && i == from && !slices.ContainsFunc(c.paths[i:to], func(p string) bool { return strings.Contains(p[len(prefix):], "/") }) {
-			return c.paths[from:to:to] // the usual case, without a copy
-		}
-		out = append(out, c.paths[i])
 	}
 	return out
 }
@@ -451,62 +448,79 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		}
 	}
 
-	var e encoder
-	e.buf.WriteString(cacheMagic)
-	e.uint(cacheVersion)
-	e.stamp(l.git)
-	e.int(l.gitLook)
-	e.uint(uint64(len(l.dirs)))
-	for i, d := range l.dirs {
-		e.str(d)
-		e.stamp(l.dirStamps[i])
-	}
-	for _, n := range []int{len(paths), nk, nl, nj, nw} {
-		e.uint(uint64(n))
-	}
-	for i, p := range paths {
-		e.str(p)
-		st := stamps[i]
-		if kinds[i] == 'x' {
-			st = fsx.Stamp{}
+	return writeCacheFile(path, func(e *encoder) {
+		e.w.WriteString(cacheMagic)
+		e.uint(cacheVersion)
+		e.stamp(l.git)
+		e.int(l.gitLook)
+		e.uint(uint64(len(l.dirs)))
+		for i, d := range l.dirs {
+			e.str(d)
+			e.stamp(l.dirStamps[i])
 		}
-		e.stamp(st)
-		e.buf.WriteByte(kinds[i])
-		switch kinds[i] {
-		case 'k', 'l', 'j':
-			e.uint(uint64(place[i]))
-		case 'w':
-			w := warnings[i]
-			e.uint(uint64(w.Line))
-			e.str(w.Message)
-			minor := byte(0)
-			if w.Minor {
-				minor = 1
+		for _, n := range []int{len(paths), nk, nl, nj, nw} {
+			e.uint(uint64(n))
+		}
+		for i, p := range paths {
+			e.str(p)
+			st := stamps[i]
+			if kinds[i] == 'x' {
+				st = fsx.Stamp{}
 			}
-			e.buf.WriteByte(minor)
+			e.stamp(st)
+			e.w.WriteByte(kinds[i])
+			switch kinds[i] {
+			case 'k', 'l', 'j':
+				e.uint(uint64(place[i]))
+			case 'w':
+				w := warnings[i]
+				e.uint(uint64(w.Line))
+				e.str(w.Message)
+				minor := byte(0)
+				if w.Minor {
+					minor = 1
+				}
+				e.w.WriteByte(minor)
+			}
 		}
-	}
-	for _, k := range ks {
-		e.knowledge(k)
-	}
-	for _, l := range ls {
-		e.learning(l)
-	}
-	for _, j := range js {
-		e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
-		e.int(int64(j.Iteration))
-		e.float(j.DurationSecs)
-		e.float(j.CostUSD)
-		e.list(j.FilesModified)
-		if f := j.Failure; f != nil {
-			e.buf.WriteByte(1)
-			e.strs(f.WhatTried, f.WhyFailed, f.ErrorCategory, f.StackTrace, f.RetrySuggestion)
-			e.list(f.RelevantFiles)
-		} else {
-			e.buf.WriteByte(0)
+		for _, k := range ks {
+			e.knowledge(k)
 		}
+		for _, l := range ls {
+			e.learning(l)
+		}
+		for _, j := range js {
+			e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
+			e.int(int64(j.Iteration))
+			e.float(j.DurationSecs)
+			e.float(j.CostUSD)
+			e.list(j.FilesModified)
+			if f := j.Failure; f != nil {
+				e.w.WriteByte(1)
+				e.strs(f.WhatTried, f.WhyFailed, f.ErrorCategory, f.StackTrace, f.RetrySuggestion)
+				e.list(f.RelevantFiles)
+			} else {
+				e.w.WriteByte(0)
+			}
+		}
+	})
+}
+
+// writeCacheFile writes a cache file with encode, streamed to a temporary
+// file that is put in place whole: a cache of tens of megabytes is never
+// held in memory.
+func writeCacheFile(path string, encode func(*encoder)) error {
+	p, err := fsx.Create(path)
+	if err != nil {
+		return err
 	}
-	return fsx.WriteFile(path, e.buf.Bytes(), fsx.Unsynced)
+	e := encoder{w: bufio.NewWriterSize(p.File(), 64<<10)}
+	encode(&e)
+	if err := e.w.Flush(); err != nil { // the first error of any write
+		p.Abort()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return p.Commit(fsx.Unsynced)
 }
 
 // readEntryCache reads the cache at path; a missing, damaged or older
@@ -640,17 +654,17 @@ func (d *decoder) learning(l *Learning) {
 	l.SuccessRate = d.optFloat()
 }
 
-// encoder appends to buf; scratch holds a number on its way there, so
-// that encoding allocates nothing but buf's growth.
+// encoder writes to w; scratch holds a number on its way there, so that
+// encoding allocates nothing.
 type encoder struct {
-	buf     bytes.Buffer
+	w       *bufio.Writer
 	scratch [binary.MaxVarintLen64]byte
 }
 
-func (e *encoder) uint(v uint64) { e.buf.Write(binary.AppendUvarint(e.scratch[:0], v)) }
-func (e *encoder) int(v int64)   { e.buf.Write(binary.AppendVarint(e.scratch[:0], v)) }
+func (e *encoder) uint(v uint64) { e.w.Write(binary.AppendUvarint(e.scratch[:0], v)) }
+func (e *encoder) int(v int64)   { e.w.Write(binary.AppendVarint(e.scratch[:0], v)) }
 func (e *encoder) float(v float64) {
-	e.buf.Write(binary.LittleEndian.AppendUint64(e.scratch[:0], math.Float64bits(v)))
+	e.w.Write(binary.LittleEndian.AppendUint64(e.scratch[:0], math.Float64bits(v)))
 }
 func (e *encoder) stamp(st fsx.Stamp) {
 	e.int(st.Mtime)
@@ -658,7 +672,7 @@ func (e *encoder) stamp(st fsx.Stamp) {
 	e.uint(st.Ino)
 	e.int(st.Size)
 }
-func (e *encoder) str(s string) { e.uint(uint64(len(s))); e.buf.WriteString(s) }
+func (e *encoder) str(s string) { e.uint(uint64(len(s))); e.w.WriteString(s) }
 func (e *encoder) strs(ss ...string) {
 	for _, s := range ss {
 		e.str(s)
@@ -677,10 +691,10 @@ func (e *encoder) list(l []string) {
 
 func (e *encoder) optFloat(p *float64) {
 	if p == nil {
-		e.buf.WriteByte(0)
+		e.w.WriteByte(0)
 		return
 	}
-	e.buf.WriteByte(1)
+	e.w.WriteByte(1)
 	e.float(*p)
 }
 

@@ -285,9 +285,18 @@ func loadKnowledge(r fileReader) ([]Knowledge, []Warning, error) {
 
 func loadLearnings(r fileReader) ([]Learning, []Warning, error) {
 	ls, warnings, err := readMarkdownFiles(r, LearningsDir, parseLearning)
-	sort.SliceStable(ls, func(i, j int) bool { return ls[i].CreatedAt < ls[j].CreatedAt })
+	sortLearnings(ls)
 	return ls, warnings, err
 }
+
+// sortLearnings puts learnings oldest first, the order every read of them
+// gives (compareLearnings).
+func sortLearnings(ls []Learning) {
+	sort.SliceStable(ls, func(i, j int) bool { return compareLearnings(&ls[i], &ls[j]) < 0 })
+}
+
+// compareLearnings orders learnings oldest first.
+func compareLearnings(a, b *Learning) int { return strings.Compare(a.CreatedAt, b.CreatedAt) }
 
 func loadJournal(r fileReader) ([]JournalEntry, []Warning, error) {
 	runs, err := r.readDir(JournalDir)

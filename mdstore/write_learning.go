@@ -31,7 +31,8 @@ type storedLearnings struct {
 	active []Learning // active or staged (all itself when every one is)
 	words  []string   // their keywords (learningWords), when the change asks about few
 	dups   *Duplicates
-	added  []string // the ids given by this change
+	added  []string        // the ids given by this change
+	ids    map[string]bool // every id, stored or added, when the change asks about many
 }
 
 // fewAsked is how many learnings a change may ask about and still compare
@@ -48,7 +49,11 @@ func (st *storedLearnings) load(tx *storeTx) error {
 	}
 	st.all = existing
 	live := func(l *Learning) bool { return l.Status == "active" || l.Status == "staged" }
-	if !slices.ContainsFunc(existing, func(l Learning) bool { return !live(&l) }) {
+	allLive := true
+	for i := range existing {
+		allLive = allLive && live(&existing[i])
+	}
+	if allLive {
 		st.active, st.words = existing, words // a learning is a few hundred bytes: not copied
 	} else {
 		for i := range existing {
@@ -59,6 +64,10 @@ func (st *storedLearnings) load(tx *storeTx) error {
 		}
 	}
 	if len(st.expect) > fewAsked {
+		st.ids = make(map[string]bool, len(existing)+len(st.expect))
+		for i := range existing {
+			st.ids[existing[i].ID] = true
+		}
 		bodies := append([]string{}, st.expect...)
 		for _, l := range st.active {
 			bodies = append(bodies, l.Body)
@@ -73,9 +82,26 @@ func (st *storedLearnings) load(tx *storeTx) error {
 	return nil
 }
 
-// taken reports whether a stored learning or one of this change has id.
+// taken reports whether a stored learning or one of this change has id:
+// looked up in ids when the change asks about many, else scanned.
 func (st *storedLearnings) taken(id string) bool {
-	return slices.Contains(st.added, id) || slices.ContainsFunc(st.all, func(l Learning) bool { return l.ID == id })
+	if st.ids != nil {
+		return st.ids[id]
+	}
+	for i := range st.all {
+		if st.all[i].ID == id {
+			return true
+		}
+	}
+	return slices.Contains(st.added, id)
+}
+
+// add records id as given by this change.
+func (st *storedLearnings) add(id string) {
+	st.added = append(st.added, id)
+	if st.ids != nil {
+		st.ids[id] = true
+	}
 }
 
 // duplicateOf is the position in active of the first learning that one of
@@ -117,7 +143,7 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		if err != nil {
 			return err
 		}
-		stored.added = append(stored.added, id)
+		stored.add(id)
 		l := Learning{ID: id, Category: in.Category, Tags: in.Tags, Task: in.Task, CreatedAt: now.UTC().Format(time.RFC3339),
 			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: LearningPath(id)}
 		*plan = learningPlan{decided: true, entry: l}
