@@ -109,6 +109,21 @@ func eachLine(text string) iter.Seq[line] {
 	}
 }
 
+// lineEnd returns the end of the line of src that begins at start: after
+// its newline, or len(src). With lineText it walks a file too large to
+// copy into a string for eachLine.
+func lineEnd(src []byte, start int) int {
+	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		return start + i + 1
+	}
+	return len(src)
+}
+
+// lineText is the text of the line src[start:end], as eachLine gives it.
+func lineText(src []byte, start, end int) string {
+	return strings.TrimSuffix(strings.TrimSuffix(string(src[start:end]), "\n"), "\r")
+}
+
 // HeadingLevel returns the level of an ATX heading ("## x" is 2), or 0.
 func HeadingLevel(text string) int {
 	level := 0
@@ -210,7 +225,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 			title := strings.TrimSpace(text[level:])
 			switch level {
 			case 2:
-				if t, ok := typeOfSection(title); ok {
+				if t, ok := sectionHeading(text); ok {
 					currentType = t
 					if prev, dup := f.sections[t]; dup {
 						minor(ln.number, "second \"## %s\" section (first at line %d); new memories go to the first", title, prev.line)
@@ -372,7 +387,7 @@ func InsertMemory(src []byte, m Memory) []byte {
 		if len(bytes.TrimSpace(src)) == 0 {
 			src = []byte(MemoriesTemplate)
 		}
-		return insertParsed(parseMemories(src, ""), m)
+		return insertMemory(src, memorySections(src), m)
 	})
 }
 
@@ -383,12 +398,45 @@ func addMemory(src []byte, m Memory) []byte {
 		return InsertMemory(src, m)
 	}
 	return keepingCRLF(src, func(src []byte) []byte {
-		f := parseMemories(src, "")
-		if f.ids()[m.ID] {
-			return src
+		// An id that appears nowhere in the file needs no parse of its
+		// thousands of memories: only the sections are looked for.
+		if bytes.Contains(src, []byte(m.ID)) {
+			if f := parseMemories(src, ""); f.ids()[m.ID] {
+				return src
+			}
 		}
-		return insertParsed(f, m)
+		return insertMemory(src, memorySections(src), m)
 	})
+}
+
+// memorySections finds the first "## <Type>" heading of each memory type,
+// as parseMemories does. Only the lines that start with "##" are made
+// strings: a copy of a file of thousands of memories costs more than the
+// scan.
+func memorySections(src []byte) map[MemoryType]sectionSpan {
+	sections := map[MemoryType]sectionSpan{}
+	for start, n := 0, 1; start < len(src); n++ {
+		end := lineEnd(src, start)
+		// A section's heading is "## …", never "### …" (a memory's).
+		if ln := src[start:end]; bytes.HasPrefix(ln, []byte("##")) && !bytes.HasPrefix(ln, []byte("###")) {
+			if t, ok := sectionHeading(lineText(src, start, end)); ok {
+				if _, dup := sections[t]; !dup {
+					sections[t] = sectionSpan{lineStart: start, lineEnd: end, line: n}
+				}
+			}
+		}
+		start = end
+	}
+	return sections
+}
+
+// sectionHeading reports the memory type whose section the line opens
+// ("## Patterns").
+func sectionHeading(text string) (MemoryType, bool) {
+	if HeadingLevel(text) != 2 {
+		return "", false
+	}
+	return typeOfSection(strings.TrimSpace(text[2:]))
 }
 
 // keepingCRLF applies edit to src as it is, or, when every line of src
@@ -396,6 +444,9 @@ func addMemory(src []byte, m Memory) []byte {
 // gives the result CR LF line ends again: what lore adds matches the file.
 // A file that mixes both is edited as it is.
 func keepingCRLF(src []byte, edit func([]byte) []byte) []byte {
+	if first := bytes.IndexByte(src, '\n'); first <= 0 || src[first-1] != '\r' {
+		return edit(src)
+	}
 	lf := bytes.Count(src, []byte("\n"))
 	if lf == 0 || bytes.Count(src, []byte("\r\n")) != lf {
 		return edit(src)
@@ -404,22 +455,23 @@ func keepingCRLF(src []byte, edit func([]byte) []byte) []byte {
 	return bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 }
 
-// insertParsed adds m to the parsed file f.
-func insertParsed(f *memoriesFile, m Memory) []byte {
-	src := f.src
+// insertMemory adds m to src, whose sections are those memorySections
+// finds.
+func insertMemory(src []byte, sections map[MemoryType]sectionSpan, m Memory) []byte {
 	block := "\n" + FormatMemory(m)
-	if sec, ok := f.sections[m.Type]; ok {
+	if sec, ok := sections[m.Type]; ok {
 		at := sec.lineEnd
 		prefix := ""
 		if at == len(src) && !bytes.HasSuffix(src, []byte("\n")) {
 			prefix = "\n"
 		}
 		// Keep a paragraph that starts right under the header with it.
-		for ln := range eachLine(string(src[at:])) {
-			if strings.TrimSpace(ln.text) == "" || HeadingLevel(ln.text) > 0 {
+		for at < len(src) {
+			end := lineEnd(src, at)
+			if text := lineText(src, at, end); strings.TrimSpace(text) == "" || HeadingLevel(text) > 0 {
 				break
 			}
-			at += ln.end - ln.start
+			at = end
 		}
 		return splice(src, at, at, prefix+block)
 	}
@@ -431,7 +483,7 @@ func insertParsed(f *memoriesFile, m Memory) []byte {
 			after = true
 			continue
 		}
-		if sec, ok := f.sections[t]; ok && after {
+		if sec, ok := sections[t]; ok && after {
 			return splice(src, sec.lineStart, sec.lineStart, section+"\n")
 		}
 	}

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -250,8 +251,13 @@ func FuzzParseMemories(f *testing.F) {
 		f.Add(readTestdata(f, name), "content")
 	}
 	f.Add([]byte("## Fixes\n### mem-1-abcd\n>"), "a\n\nb")
+	f.Add([]byte("# Memories\r\n\r\n##\tFixes  \r\nIntro.\r\n\r\n## Patterns\n### mem-1800000000-beef\n## Fixes\n"), "x")
 	f.Fuzz(func(t *testing.T, src []byte, content string) {
 		parsed := parseMemories(src, "fuzz") // must not panic
+		// A memory is put where the parse says its section is.
+		if got := memorySections(src); !maps.Equal(got, parsed.sections) {
+			t.Fatalf("memorySections = %+v, the parse found %+v in:\n%q", got, parsed.sections, src)
+		}
 		for _, w := range parsed.warnings {
 			if w.Line < 1 {
 				t.Fatalf("warning without a line: %v", w)

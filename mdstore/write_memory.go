@@ -61,7 +61,11 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 				if err != nil {
 					return err
 				}
-				texts = append(texts, data)
+				// A clean worktree's file is the committed one: one
+				// search of it is enough.
+				if len(texts) == 0 || !bytes.Equal(texts[0], data) {
+					texts = append(texts, data)
+				}
 			}
 			taken := func(id string) bool {
 				return slices.ContainsFunc(texts, func(t []byte) bool { return bytes.Contains(t, []byte(id)) })

@@ -1,6 +1,7 @@
 package gitx
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
@@ -91,19 +92,6 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return h, fmt.Errorf("write object: %w", err)
 	}
-	var buf bytes.Buffer
-	// A zlib writer allocates about a megabyte of tables: one is reused
-	// for every object this process writes.
-	if r.zlib == nil {
-		r.zlib, _ = zlib.NewWriterLevel(&buf, zlib.BestSpeed)
-	} else {
-		r.zlib.Reset(&buf)
-	}
-	fmt.Fprintf(r.zlib, "%s %d\x00", typ.Bytes(), len(data))
-	r.zlib.Write(data)
-	if err := r.zlib.Close(); err != nil {
-		return h, fmt.Errorf("compress object: %w", err)
-	}
 	// git prune-packed (run by git repack -d and git gc) removes an
 	// emptied objects/xx/ directory: one can vanish between MkdirAll and
 	// the create. Like C git, make it again and retry.
@@ -117,7 +105,22 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 		return h, fmt.Errorf("write object: %w", err)
 	}
 	r.pending = append(r.pending, pendingObject{file: tmp, final: path})
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	// The object is compressed straight into its file, at git's loose
+	// level (core.looseCompression, 1). A zlib writer allocates about a
+	// megabyte of tables: one is reused for every object this process
+	// writes.
+	out := bufio.NewWriterSize(tmp, min(64<<10, len(data)+512))
+	if r.zlib == nil {
+		r.zlib, _ = zlib.NewWriterLevel(out, zlib.BestSpeed)
+	} else {
+		r.zlib.Reset(out)
+	}
+	fmt.Fprintf(r.zlib, "%s %d\x00", typ.Bytes(), len(data))
+	r.zlib.Write(data)
+	if err := r.zlib.Close(); err != nil {
+		return h, fmt.Errorf("write object %s: %w", hex, err)
+	}
+	if err := out.Flush(); err != nil {
 		return h, fmt.Errorf("write object %s: %w", hex, err)
 	}
 	return h, nil

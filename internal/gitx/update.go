@@ -55,6 +55,8 @@ type Tx struct {
 	message     string
 	deferral    *Deferral        // the change goes to Options.Defer
 	dirsChecked map[string]error // directories checked for links (checkDirs)
+	// worktreeFiles are the files read from disk (ReadFileLimit).
+	worktreeFiles map[string]worktreeFile
 }
 
 // Deferred says whether the change will go to Options.Defer instead of
@@ -401,7 +403,7 @@ func (r *Repo) plan(e fileEdit, idx *gitindex.File, headTree Hash, tx *Tx) (plan
 			return p, err
 		}
 		if ok && !entry.isTree() {
-			blob, err := r.readObject(plumbing.BlobObject, entry.hash)
+			blob, err := tx.readBlob(e.path, entry.hash)
 			if err != nil {
 				return p, err
 			}
@@ -413,7 +415,7 @@ func (r *Repo) plan(e fileEdit, idx *gitindex.File, headTree Hash, tx *Tx) (plan
 			v := version{exists: true, hash: ent.Hash, mode: fmt.Sprintf("%o", ent.Mode)}
 			if p.head.exists && ent.Hash == p.head.hash {
 				v.data = p.head.data
-			} else if v.data, err = r.readObject(plumbing.BlobObject, ent.Hash); err != nil {
+			} else if v.data, err = tx.readBlob(e.path, ent.Hash); err != nil {
 				return p, err
 			}
 			p.index = v

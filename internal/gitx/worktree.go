@@ -36,18 +36,38 @@ func (e *UnsafePathError) Error() string {
 // symbolic link, that is not a regular file or that is larger than limit
 // is an error (an *fsx.SkipError), and so is a directory on its way that
 // is a symbolic link: a Tx never reads through a link.
+//
+// A file is read from disk once per Tx (a build function and the plan
+// both read the file they edit): the data is shared, and callers must not
+// modify it.
 func (tx *Tx) ReadFileLimit(path string, limit int64) ([]byte, bool, error) {
+	if f, ok := tx.worktreeFiles[path]; ok && int64(len(f.data)) <= limit {
+		return f.data, f.exists, nil
+	}
 	if err := tx.checkDirs(path); err != nil {
 		return nil, false, err
 	}
 	data, err := fsx.ReadRegular(filepath.Join(tx.root, filepath.FromSlash(path)), limit)
+	exists := err == nil
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
+		err, data = nil, nil
 	}
 	if err != nil {
 		return nil, false, txReadError(path, err)
 	}
-	return data, true, nil
+	// Full capacity: an edit that appends to what it was given copies it.
+	f := worktreeFile{data: data[:len(data):len(data)], exists: exists}
+	if tx.worktreeFiles == nil {
+		tx.worktreeFiles = map[string]worktreeFile{}
+	}
+	tx.worktreeFiles[path] = f
+	return f.data, f.exists, nil
+}
+
+// worktreeFile is a file on disk as a Tx read it.
+type worktreeFile struct {
+	data   []byte
+	exists bool
 }
 
 // readDir is ReadDir: a directory that is a symbolic link, or below one,

@@ -267,7 +267,7 @@ func mergeMemories(base, ours, theirs []byte, labels Labels) ([]byte, int) {
 // the first memory of that type whose id is older, after those of the same
 // second. A section without memories gets it under its heading (after an
 // introductory paragraph); a missing section is created in the canonical
-// order, as insertParsed does.
+// order, as insertMemory does.
 func insertMemoryPiece(pieces []memPiece, u *memOut, typ mdstore.MemoryType) []memPiece {
 	insert := func(at int, ps ...memPiece) []memPiece {
 		out := make([]memPiece, 0, len(pieces)+len(ps))
