@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"lore/internal/gitx"
 )
@@ -70,20 +71,19 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 	if len(t.overlay) > 0 || t.stateDir == "" {
 		return nil, false, nil
 	}
-	blobs, ok, err := t.tx.Blobs(t.path(dir))
+	all, ok, err := t.tx.Blobs(t.path(dir))
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	paths, _, err := markdownFiles(t, dir)
-	if err != nil {
-		return nil, false, err
+	// The regular files git has, as markdownFiles lists them: any other
+	// entry (a link, a submodule) is refused when read, and skipped.
+	// They are sorted by name, as the cache is.
+	blobs := all[:0:0]
+	for _, b := range all {
+		if strings.HasSuffix(b.Name, ".md") && !strings.HasPrefix(b.Name, ".") {
+			blobs = append(blobs, b)
+		}
 	}
-	// Walked in path order, answered in the listing's.
-	order := make([]int, len(paths))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return paths[order[a]] < paths[order[b]] })
 	cachePath := filepath.Join(t.stateDir, "blobs-"+path.Base(dir)+".cache")
 	c := openBlobCache(cachePath)
 	skip := func(d *decoder) {
@@ -91,35 +91,24 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 		decode(d, &v)
 		d.str()
 	}
-	found := make([]cached[T], len(paths))
-	parsed := make([]bool, len(paths))
-	keep := make([]blobKey, len(paths)) // the file, when a blob: what the cache may hold
+	found := make([]cached[T], len(blobs))
+	parsed := make([]bool, len(blobs))
+	keep := make([]blobKey, len(blobs)) // the file: what the cache may hold
 	hits, misses := 0, 0
-	next := 0 // in blobs, sorted by name as the paths of dir are
-	for _, i := range order {
-		p := paths[i]
-		name := path.Base(p)
-		for next < len(blobs) && blobs[next].Name < name {
-			next++
-		}
-		var blob gitx.Hash
-		isBlob := next < len(blobs) && blobs[next].Name == name
-		if isBlob {
-			blob = blobs[next].Hash
-		}
-		if isBlob && c.seek(p, skip) && c.blob == blob {
+	for i, b := range blobs {
+		p := dir + "/" + b.Name
+		if c.seek(p, b.Hash, skip) {
 			var e cached[T]
 			decode(&c.d, &e.v)
 			e.words = c.d.str()
 			if c.d.err == nil {
-				found[i], parsed[i], keep[i] = e, true, blobKey{p, blob}
+				found[i], parsed[i], keep[i] = e, true, blobKey{p, b.Hash}
 				hits++
 				continue
 			}
 			c.broken()
 		}
-		// Not parsed before, or not a regular file git tracks (a link
-		// where an entry should be is read to be refused, as before).
+		// Not parsed before.
 		data, ok, err := t.read(p)
 		if err != nil || !ok {
 			continue
@@ -128,21 +117,18 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 		if err != nil {
 			continue
 		}
-		found[i], parsed[i] = cached[T]{v: v}, true
+		found[i], parsed[i], keep[i] = cached[T]{v: v}, true, blobKey{p, b.Hash}
 		if keys != nil {
 			found[i].words = keys(&v)
 		}
-		if isBlob {
-			keep[i] = blobKey{p, blob}
-			misses++
-		}
+		misses++
 	}
 	// Rewriting the cache costs what it holds (19 MB for 25,000
 	// learnings); a few misses are cheaper parsed again next time.
 	if misses > rewriteAfter || c.bad || c.n-hits > c.n/4 {
 		var ks []blobKey
 		var es []cached[T]
-		for _, i := range order {
+		for i := range keep {
 			if keep[i].path != "" {
 				ks, es = append(ks, keep[i]), append(es, found[i])
 			}
@@ -152,7 +138,7 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 	// In place: an entry is a few hundred bytes, and a store holds tens
 	// of thousands.
 	out = found[:0]
-	for i := range paths {
+	for i := range parsed {
 		if parsed[i] {
 			if len(out) < i {
 				found[len(out)] = found[i]
@@ -213,14 +199,19 @@ func openBlobCache(path string) *blobCache {
 }
 
 // seek moves to the record of path p, skipping (with skip) the entries of
-// the records before it — paths ascend — and reports whether there is
-// one; its entry is then what d reads next.
-func (c *blobCache) seek(p string, skip func(*decoder)) bool {
+// the records before it — paths ascend — and reports whether there is one
+// for blob; its entry is then what d reads next. A record of p for another
+// blob (the file has changed) is skipped too.
+func (c *blobCache) seek(p string, blob gitx.Hash, skip func(*decoder)) bool {
 	for {
 		if c.pending {
 			if c.path == p {
 				c.pending = false
-				return true
+				if c.blob == blob {
+					return true
+				}
+				skip(&c.d)
+				return false
 			}
 			if c.path > p {
 				return false

@@ -799,7 +799,7 @@ func mapCacheFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, _, err := fsx.Map(f)
+	data, _, err := fsx.MapPopulated(f)
 	return data, err
 }
 

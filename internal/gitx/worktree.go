@@ -247,11 +247,11 @@ func (r *Repo) checkTracked(path string, idx *gitindex.File, headTree Hash) erro
 	}
 	tree := headTree
 	for i, part := range parts {
-		byName, err := r.treeByName(tree)
+		t, err := r.readTree(tree)
 		if err != nil {
 			return err
 		}
-		found, ok := byName[part]
+		found, ok := t.find(part)
 		if !ok {
 			return nil
 		}
