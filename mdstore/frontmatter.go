@@ -34,8 +34,11 @@ func parseFrontmatter(data []byte, path string) (*frontmatterDoc, error) {
 	if !bytes.HasPrefix(data, []byte("---")) {
 		return nil, &FileError{Path: path, Line: 1, Msg: "no frontmatter: the file must start with a --- line"}
 	}
-	var node yaml.Node
-	body, err := frontmatter.MustParse(bytes.NewReader(data), &node, yamlFrontmatter)
+	node, body, fast := fastFrontmatter(data)
+	var err error
+	if !fast {
+		body, err = frontmatter.MustParse(bytes.NewReader(data), &node, yamlFrontmatter)
+	}
 	if err != nil {
 		line, problem := yamlProblem(err)
 		if line > 0 {

@@ -1,0 +1,185 @@
+package mdstore
+
+import (
+	"bytes"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The frontmatter lore writes, and most a person writes by hand, is a few
+// "key: value" lines: words, numbers, double-quoted strings without
+// escapes, and flow lists of words. Reading 90,000 such files through
+// adrg/frontmatter and yaml.v3 took a third of a full read of the store
+// (the first search in a fresh clone, an index build). fastFrontmatter
+// reads exactly that subset into the nodes yaml.v3 would make — checked
+// against yaml.v3 by FuzzFastFrontmatter — and declines anything else,
+// which parseFrontmatter then reads with yaml.v3 as before.
+
+// fastFrontmatter returns the frontmatter of data (which starts with the
+// "---" line) as yaml.v3 decodes it, and the body after the closing
+// "---" line; ok is false when data is not in the subset.
+func fastFrontmatter(data []byte) (node yaml.Node, body []byte, ok bool) {
+	rest, found := bytes.CutPrefix(data, []byte("---\n"))
+	if !found {
+		return yaml.Node{}, nil, false
+	}
+	mapping := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: 1, Column: 1}
+	for line := 1; ; line++ {
+		end := bytes.IndexByte(rest, '\n')
+		text := rest
+		if end >= 0 {
+			text = rest[:end]
+		}
+		if string(text) == "---" {
+			if len(mapping.Content) == 0 {
+				return yaml.Node{}, nil, false
+			}
+			if end >= 0 {
+				body = rest[end+1:]
+			}
+			return yaml.Node{Kind: yaml.DocumentNode, Line: 1, Column: 1, Content: []*yaml.Node{mapping}}, body, true
+		}
+		if end < 0 {
+			return yaml.Node{}, nil, false // not closed: yaml.v3 says so
+		}
+		key, value, ok := fastField(string(text), line)
+		if !ok {
+			return yaml.Node{}, nil, false
+		}
+		mapping.Content = append(mapping.Content, key, value)
+		rest = rest[end+1:]
+	}
+}
+
+// fastField reads one "key: value" line, the line-th of the frontmatter.
+func fastField(text string, line int) (key, value *yaml.Node, ok bool) {
+	name, v, found := strings.Cut(text, ": ")
+	if !found || !fastKey(name) {
+		return nil, nil, false
+	}
+	column := len(name) + 3
+	key = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: line, Column: 1}
+	switch {
+	case strings.HasPrefix(v, "["):
+		value, ok = fastList(v, line, column)
+	case strings.HasPrefix(v, `"`):
+		inner, closed := strings.CutSuffix(v[1:], `"`)
+		if !closed || !fastQuoted(inner) {
+			return nil, nil, false
+		}
+		value, ok = &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Tag: "!!str", Value: inner, Line: line, Column: column}, true
+	default:
+		var tag string
+		if tag, ok = fastPlain(v, false); ok {
+			value = &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v, Line: line, Column: column}
+		}
+	}
+	return key, value, ok
+}
+
+// fastList reads a flow list of plain words, "[a, b]" or "[]".
+func fastList(v string, line, column int) (*yaml.Node, bool) {
+	inner, closed := strings.CutSuffix(v[1:], "]")
+	if !closed {
+		return nil, false
+	}
+	list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: line, Column: column}
+	if inner == "" {
+		return list, true
+	}
+	at := column + 1
+	for item := range strings.SplitSeq(inner, ", ") {
+		tag, ok := fastPlain(item, true)
+		if !ok {
+			return nil, false
+		}
+		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: item, Line: line, Column: at})
+		at += len(item) + 2
+	}
+	return list, true
+}
+
+// fastKey reports whether name is a key of letters, digits and '_'
+// starting with a letter.
+func fastKey(name string) bool {
+	if name == "" || !isASCIILetter(name[0]) || yamlWord(name) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isASCIILetter(c) && !isASCIIDigit(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// fastPlain reports whether v is a plain scalar of the subset and the tag
+// yaml.v3 gives it: a word that starts with a letter and holds letters,
+// digits and "-_./@+" (inFlow: no ',' either; otherwise also single
+// spaces between words), which is a string unless YAML reads it as a
+// boolean or null; a decimal integer without leading zeros (!!int); or
+// digits, a point and digits (!!float).
+func fastPlain(v string, inFlow bool) (tag string, ok bool) {
+	switch {
+	case v == "":
+		return "", false
+	case isASCIIDigit(v[0]):
+		whole, frac, point := strings.Cut(v, ".")
+		if !allDigits(whole) || (len(whole) > 1 && whole[0] == '0') {
+			return "", false
+		}
+		if !point {
+			return "!!int", len(whole) <= 18
+		}
+		return "!!float", allDigits(frac) && frac != ""
+	case !isASCIILetter(v[0]) || v[len(v)-1] == ' ':
+		return "", false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case isASCIILetter(c) || isASCIIDigit(c) || strings.IndexByte("-_./@+", c) >= 0:
+		case c == ' ' && !inFlow && v[i-1] != ' ':
+		default:
+			return "", false
+		}
+	}
+	if yamlWord(v) {
+		return "", false
+	}
+	return "!!str", true
+}
+
+// yamlWord reports whether a plain word may mean something else than a
+// string to a YAML reader (a boolean or null, in YAML 1.1 or 1.2).
+func yamlWord(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
+		return true
+	}
+	return false
+}
+
+// fastQuoted reports whether s, between double quotes, means itself:
+// printable, without '"' or '\'.
+func fastQuoted(s string) bool {
+	for _, r := range s {
+		if r < ' ' || r == '"' || r == '\\' || r == 0x7f || r == '\uFFFD' || (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' || r == '\uFEFF' {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isASCIIDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isASCIIDigit(c byte) bool  { return c >= '0' && c <= '9' }
