@@ -3,7 +3,6 @@ package mdstore
 import (
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"lore/internal/gitx"
@@ -257,32 +256,21 @@ func (t *storeTx) knowledge() ([]Knowledge, error) {
 }
 
 // learnings is the learnings the change builds on, as loadLearnings
-// reads them (oldest first), each with its keywords (learningWords),
-// through the blob cache when it can.
-func (t *storeTx) learnings() ([]Learning, []string, error) {
+// reads them, each with its keywords (learningWords), through the blob
+// cache when it can: as the directory lists them, which is not oldest
+// first.
+func (t *storeTx) learnings() ([]cached[Learning], error) {
 	cs, ok, err := readCachedMarkdownFiles(t, LearningsDir, parseLearning, func(l *Learning) string { return learningWords(l.Body) },
 		(*encoder).learning, (*decoder).learning)
+	if err != nil || ok {
+		return cs, err
+	}
+	ls, _, err := loadLearnings(t)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if !ok {
-		ls, _, err := loadLearnings(t)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, l := range ls {
-			cs = append(cs, cached[Learning]{v: l, words: learningWords(l.Body)})
-		}
+	for _, l := range ls {
+		cs = append(cs, cached[Learning]{v: l, words: learningWords(l.Body)})
 	}
-	// Oldest first, by sorting positions rather than the entries.
-	order := make([]int, len(cs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return compareLearnings(&cs[order[i]].v, &cs[order[j]].v) < 0 })
-	ls, ws := make([]Learning, len(cs)), make([]string, len(cs))
-	for i, k := range order {
-		ls[i], ws[i] = cs[k].v, cs[k].words
-	}
-	return ls, ws, nil
+	return cs, nil
 }

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -26,9 +27,12 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 		return strings.Join(words, " ")
 	}
 	categories := []string{"pitfall", "testing_strategy"}
+	// Few creation times, so that the oldest of several duplicates, and
+	// the first of equally old ones, is what is asked for.
 	var stored []Learning
-	for range 1000 {
-		stored = append(stored, Learning{Category: categories[rng.IntN(2)], Body: body(), Status: "active"})
+	for i := range 1000 {
+		stored = append(stored, Learning{ID: fmt.Sprintf("l-%04d", i), Category: categories[rng.IntN(2)], Body: body(), Status: "active",
+			CreatedAt: fmt.Sprintf("2026-01-0%dT00:00:00Z", 1+rng.IntN(3))})
 	}
 	var asked []Learning
 	for range 400 {
@@ -41,36 +45,38 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 			asked = append(asked, Learning{Category: categories[rng.IntN(2)], Body: body()})
 		}
 	}
-	scan := &storedLearnings{loaded: true, active: stored}
+	scan := &storedLearnings{loaded: true}
 	for _, l := range stored {
-		scan.words = append(scan.words, learningWords(l.Body))
+		scan.stored = append(scan.stored, cached[Learning]{v: l, words: learningWords(l.Body)})
 	}
-	filed := &storedLearnings{loaded: true, active: stored}
+	oldestFirst := append([]Learning{}, stored...)
+	sortLearnings(oldestFirst)
+	filed := &storedLearnings{loaded: true, active: oldestFirst}
 	var bodies []string
 	for _, l := range append(append([]Learning{}, stored...), asked...) {
 		bodies = append(bodies, l.Body)
 	}
 	filed.dups = NewDuplicates(bodies...)
-	for _, l := range stored {
+	for _, l := range oldestFirst {
 		filed.dups.Add(l.Category, l.Body)
 	}
 	found := 0
 	for _, q := range asked {
-		want := -1
-		for i, l := range stored {
+		want := ""
+		for _, l := range oldestFirst {
 			if l.Category == q.Category && nearDuplicateWords(keywordSet(q.Body), keywordSet(l.Body)) {
-				want = i
+				want = l.ID
 				break
 			}
 		}
-		if want >= 0 {
+		if want != "" {
 			found++
 		}
-		if got := scan.duplicateOf(q.Category, q.Body); got != want {
-			t.Fatalf("comparing keywords: duplicateOf(%q, %q) = %d, want %d", q.Category, q.Body, got, want)
+		if got, _ := scan.duplicateOf(q.Category, q.Body); got.ID != want {
+			t.Fatalf("comparing keywords: duplicateOf(%q, %q) = %q, want %q", q.Category, q.Body, got.ID, want)
 		}
-		if got := filed.duplicateOf(q.Category, q.Body); got != want {
-			t.Fatalf("filed: duplicateOf(%q, %q) = %d, want %d", q.Category, q.Body, got, want)
+		if got, _ := filed.duplicateOf(q.Category, q.Body); got.ID != want {
+			t.Fatalf("filed: duplicateOf(%q, %q) = %q, want %q", q.Category, q.Body, got.ID, want)
 		}
 	}
 	if found < 100 || found == len(asked) {

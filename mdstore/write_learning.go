@@ -27,47 +27,43 @@ type learningPlan struct {
 type storedLearnings struct {
 	expect []string // the bodies the change will ask about
 	loaded bool
-	all    []Learning // every learning stored, oldest first
-	active []Learning // active or staged (all itself when every one is)
-	words  []string   // their keywords (learningWords), when the change asks about few
+	// stored is every learning, as its directory lists them, with its
+	// keywords (learningWords).
+	stored []cached[Learning]
+	// When the change asks about many: the active or staged learnings
+	// oldest first, filed in dups, and every id in ids.
+	active []Learning
 	dups   *Duplicates
-	added  []string        // the ids given by this change
-	ids    map[string]bool // every id, stored or added, when the change asks about many
+	ids    map[string]bool
+	added  []string // the ids given by this change
 }
 
 // fewAsked is how many learnings a change may ask about and still compare
 // each with every stored learning's keywords.
 const fewAsked = 16
 
+// liveLearning reports whether a learning may be duplicated: active or
+// staged.
+func liveLearning(l *Learning) bool { return l.Status == "active" || l.Status == "staged" }
+
 func (st *storedLearnings) load(tx *storeTx) error {
 	if st.loaded {
 		return nil
 	}
-	existing, words, err := tx.learnings()
+	stored, err := tx.learnings()
 	if err != nil {
 		return err
 	}
-	st.all = existing
-	live := func(l *Learning) bool { return l.Status == "active" || l.Status == "staged" }
-	allLive := true
-	for i := range existing {
-		allLive = allLive && live(&existing[i])
-	}
-	if allLive {
-		st.active, st.words = existing, words // a learning is a few hundred bytes: not copied
-	} else {
-		for i := range existing {
-			if live(&existing[i]) {
-				st.active = append(st.active, existing[i])
-				st.words = append(st.words, words[i])
+	st.stored = stored
+	if len(st.expect) > fewAsked {
+		st.ids = make(map[string]bool, len(stored)+len(st.expect))
+		for i := range stored {
+			st.ids[stored[i].v.ID] = true
+			if liveLearning(&stored[i].v) {
+				st.active = append(st.active, stored[i].v)
 			}
 		}
-	}
-	if len(st.expect) > fewAsked {
-		st.ids = make(map[string]bool, len(existing)+len(st.expect))
-		for i := range existing {
-			st.ids[existing[i].ID] = true
-		}
+		sortLearnings(st.active) // the Duplicates answer the first filed
 		bodies := append([]string{}, st.expect...)
 		for _, l := range st.active {
 			bodies = append(bodies, l.Body)
@@ -76,7 +72,6 @@ func (st *storedLearnings) load(tx *storeTx) error {
 		for _, l := range st.active {
 			st.dups.Add(l.Category, l.Body)
 		}
-		st.words = nil
 	}
 	st.loaded = true
 	return nil
@@ -88,8 +83,8 @@ func (st *storedLearnings) taken(id string) bool {
 	if st.ids != nil {
 		return st.ids[id]
 	}
-	for i := range st.all {
-		if st.all[i].ID == id {
+	for i := range st.stored {
+		if st.stored[i].v.ID == id {
 			return true
 		}
 	}
@@ -104,20 +99,32 @@ func (st *storedLearnings) add(id string) {
 	}
 }
 
-// duplicateOf is the position in active of the first learning that one of
-// this category and body nearly duplicates (seed 002: the same category,
-// more than 80% of the words shared), or -1.
-func (st *storedLearnings) duplicateOf(category, body string) int {
+// duplicateOf is the oldest active or staged learning that one of this
+// category and body nearly duplicates (seed 002: the same category, more
+// than 80% of the words shared) — of equally old ones, the first listed —
+// and whether there is one. A change that asks about few compares the
+// body with every stored learning's keywords, in the order they are
+// listed: nothing is sorted or copied.
+func (st *storedLearnings) duplicateOf(category, body string) (Learning, bool) {
 	if st.dups != nil {
-		return st.dups.Of(category, body)
+		if i := st.dups.Of(category, body); i >= 0 {
+			return st.active[i], true
+		}
+		return Learning{}, false
 	}
 	asked := askWords(body)
-	for i, l := range st.active {
-		if l.Category == category && asked.nearDuplicateOf(st.words[i]) {
-			return i
+	best := -1
+	for i := range st.stored {
+		l := &st.stored[i].v
+		if l.Category == category && liveLearning(l) && (best < 0 || compareLearnings(l, &st.stored[best].v) < 0) &&
+			asked.nearDuplicateOf(st.stored[i].words) {
+			best = i
 		}
 	}
-	return -1
+	if best < 0 {
+		return Learning{}, false
+	}
+	return st.stored[best].v, true
 }
 
 // planLearning checks for a near-duplicate of an active or staged
@@ -127,8 +134,8 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		if err := stored.load(tx); err != nil {
 			return err
 		}
-		if i := stored.duplicateOf(in.Category, in.Body); i >= 0 {
-			*plan = learningPlan{decided: true, entry: stored.active[i], duplicate: true}
+		if dup, ok := stored.duplicateOf(in.Category, in.Body); ok {
+			*plan = learningPlan{decided: true, entry: dup, duplicate: true}
 			return nil
 		}
 		id, err := newLearningID(s.random, func(id string) bool {
