@@ -97,14 +97,15 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 	for i, b := range blobs {
 		p := dir + "/" + b.Name
 		if c.seek(p, b.Hash, skip) {
-			var e cached[T]
+			e := &found[i] // decoded in place: an entry is a few hundred bytes
 			decode(&c.d, &e.v)
 			e.words = c.d.str()
 			if c.d.err == nil {
-				found[i], parsed[i], keep[i] = e, true, blobKey{p, b.Hash}
+				parsed[i], keep[i] = true, blobKey{p, b.Hash}
 				hits++
 				continue
 			}
+			*e = cached[T]{}
 			c.broken()
 		}
 		// Not parsed before.

@@ -707,6 +707,11 @@ type decoder struct {
 func (d *decoder) fail() { d.err, d.off = errBadCache, len(d.data) }
 
 func (d *decoder) uint() uint64 {
+	// Most numbers are short strings' lengths: one byte.
+	if d.off < len(d.data) && d.data[d.off] < 0x80 {
+		d.off++
+		return uint64(d.data[d.off-1])
+	}
 	v, n := binary.Uvarint(d.data[d.off:])
 	if n <= 0 {
 		d.fail()
