@@ -70,6 +70,13 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 	if len(t.overlay) > 0 || t.stateDir == "" {
 		return nil, false, nil
 	}
+	if ahead, ok := t.ahead[dir]; ok {
+		if tree, ok, err := t.tx.TreeID(t.path(dir)); err == nil && ok && tree == ahead.tree {
+			if read, ok := ahead.read.([]cached[T]); ok {
+				return read, true, nil
+			}
+		}
+	}
 	all, ok, err := t.tx.Blobs(t.path(dir))
 	if err != nil || !ok {
 		return nil, false, err
@@ -274,4 +281,60 @@ func (t *storeTx) learnings() ([]cached[Learning], error) {
 		cs = append(cs, cached[Learning]{v: l, words: learningWords(l.Body)})
 	}
 	return cs, nil
+}
+
+// afterReadAhead, when a test sets it, runs between a write's read-ahead
+// and its taking the lock.
+var afterReadAhead func()
+
+// readAhead is a directory of knowledge or learnings read before the
+// repository's lock is taken (Store.readAhead): its git tree and what
+// readCachedMarkdownFiles returned for it.
+type readAhead struct {
+	tree gitx.Hash
+	read any // []cached[Knowledge] or []cached[Learning]
+}
+
+// readAhead reads the knowledge and learnings a write is about to decide
+// duplicates from — the most of its time at 100k entries — from HEAD,
+// before the write takes the repository's lock, so that the lock is held
+// for little more than the commit. Under the lock the write uses what was
+// read only when the directory's tree is still the one read (anyone's
+// commit in between makes another); otherwise it reads again. Nothing is
+// decided here. release drops what was read.
+func (s *Store) readAhead(dirs ...string) (release func()) {
+	if s.repo == nil || s.unusable != nil || s.config.Commit != CommitAuto || s.pending != (Pending{}) {
+		return func() {}
+	}
+	snap, end, err := s.repo.Snapshot()
+	if err != nil {
+		return func() {} // the write reads under the lock, and says why
+	}
+	t := &storeTx{tx: snap, prefix: s.prefix, stateDir: s.StateDir()}
+	ahead := map[string]readAhead{}
+	for _, dir := range dirs {
+		tree, ok, err := snap.TreeID(t.path(dir))
+		if err != nil || !ok {
+			continue
+		}
+		var read any
+		switch dir {
+		case KnowledgeDir:
+			read, ok, err = readCachedMarkdownFiles(t, dir, parseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
+		case LearningsDir:
+			read, ok, err = readCachedMarkdownFiles(t, dir, parseLearning, func(l *Learning) string { return learningWords(l.Body) },
+				(*encoder).learning, (*decoder).learning)
+		}
+		if err == nil && ok {
+			ahead[dir] = readAhead{tree: tree, read: read}
+		}
+	}
+	s.ahead = ahead
+	if afterReadAhead != nil {
+		afterReadAhead()
+	}
+	return func() {
+		s.ahead = nil
+		end()
+	}
 }

@@ -204,3 +204,66 @@ func TestAChangedFileCostsOneParse(t *testing.T) {
 		t.Fatalf("one changed learning of %d made the write rewrite the cache (%v): the cache stopped answering after it", len(paths), err)
 	}
 }
+
+// TestReadAheadIsUsedOnlyForTheTreeItRead: a learning add reads the stored
+// learnings before it takes the lock; under the lock it uses them when
+// HEAD's learnings are still the ones read, and reads again when a commit
+// came in between.
+func TestReadAheadIsUsedOnlyForTheTreeItRead(t *testing.T) {
+	dir, git := gitRepo(t)
+	opts := testOptions(t.TempDir())
+	opts.Random = nil
+	s, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(body string) (Learning, bool) {
+		t.Helper()
+		l, dup, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, dup
+	}
+	filler := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
+	var first Learning
+	for i := range rewriteAfter + 2 {
+		l, dup := add("Filler " + filler[i%20] + " " + filler[(i/20+i+3)%20] + " " + filler[(i*7+1)%20] + " number")
+		if dup {
+			t.Fatalf("filler %d is a duplicate", i)
+		}
+		if i == 0 {
+			first = l
+		}
+	}
+	cache := filepath.Join(s.StateDir(), "blobs-learnings.cache")
+	defer func() { afterReadAhead = nil }()
+
+	// Nothing changed: what was read ahead is used. Were the learnings
+	// read again under the lock, the cache removed here would be written
+	// again (every learning a miss).
+	afterReadAhead = func() {
+		if len(s.ahead) != 1 {
+			t.Errorf("read ahead: %d directories, want the learnings", len(s.ahead))
+		}
+		os.Remove(cache)
+	}
+	if _, dup := add("Something new entirely, about otters."); dup {
+		t.Fatal("a new learning is a duplicate")
+	}
+	if _, err := os.Stat(cache); err == nil {
+		t.Fatal("the learnings were read again under the lock although HEAD's were the ones read ahead")
+	}
+
+	// C git rewrites a learning between the read-ahead and the lock: the
+	// write decides from the learning as committed.
+	afterReadAhead = func() {
+		p := filepath.Join(dir, filepath.FromSlash(first.Path))
+		data, _ := os.ReadFile(p)
+		os.WriteFile(p, []byte(strings.Replace(string(data), first.Body, "Pack files are verified with their index before any ref moves.", 1)), 0o644)
+		git("commit", "-q", "-am", "edit a learning")
+	}
+	if l, dup := add("pack files are verified with their index before any ref moves"); !dup || l.ID != first.ID {
+		t.Fatalf("after a commit between the read-ahead and the lock: %s %v, want a duplicate of %s as committed", l.ID, dup, first.ID)
+	}
+}

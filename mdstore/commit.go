@@ -103,7 +103,7 @@ func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 		}
 	}
 	res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
-		stx = &storeTx{tx: tx, prefix: s.prefix, stateDir: s.StateDir()}
+		stx = &storeTx{tx: tx, prefix: s.prefix, stateDir: s.StateDir(), ahead: s.ahead}
 		// Queued changes are part of the store the change builds on; a
 		// change that would commit before them is queued behind them.
 		_, deferred := tx.Deferred()
@@ -170,6 +170,8 @@ type storeTx struct {
 	overlay []queued
 	// stateDir holds the blob cache; "" reads every file.
 	stateDir string
+	// ahead are directories read before the lock (Store.readAhead).
+	ahead map[string]readAhead
 }
 
 func (t *storeTx) path(p string) string {

@@ -172,6 +172,14 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	for i, l := range learnings {
 		bodies[i] = l.Body
 	}
+	var ahead []string
+	if len(knowledge) > 0 {
+		ahead = append(ahead, KnowledgeDir)
+	}
+	if len(learnings) > 0 {
+		ahead = append(ahead, LearningsDir)
+	}
+	defer s.readAhead(ahead...)()
 	res, err := s.write(func(tx *storeTx) error {
 		subject := "lore: ingest knowledge and learnings"
 		if task != "" {

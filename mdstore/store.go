@@ -30,6 +30,9 @@ type Store struct {
 	unusable error
 	// sweep, when not 0, replaces SweepLimit (tests).
 	sweep int
+	// ahead are directories read before a write takes the lock
+	// (readAhead).
+	ahead map[string]readAhead
 }
 
 // Options are the store's sources of time and randomness (for ids), and

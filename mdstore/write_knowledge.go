@@ -170,6 +170,7 @@ func (s *Store) AddKnowledge(in NewKnowledge) (Knowledge, KnowledgeAction, *Writ
 	}
 	now := s.now()
 	var plan knowledgePlan
+	defer s.readAhead(KnowledgeDir)()
 	res, err := s.write(func(tx *storeTx) error {
 		if err := planKnowledge(tx, in, now, &plan, &storedKnowledge{}); err != nil {
 			return err

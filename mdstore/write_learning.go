@@ -172,6 +172,7 @@ func (s *Store) AddLearning(in NewLearning) (l Learning, duplicate bool, res *Wr
 	}
 	now := s.now()
 	var plan learningPlan
+	defer s.readAhead(LearningsDir)()
 	res, err = s.write(func(tx *storeTx) error {
 		if err := planLearning(tx, s, in, now, &plan, &storedLearnings{expect: []string{in.Body}}); err != nil {
 			return err

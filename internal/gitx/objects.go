@@ -65,6 +65,18 @@ func (r *Repo) readObject(typ plumbing.ObjectType, h Hash) ([]byte, error) {
 	return data, nil
 }
 
+// cacheObjects keeps the objects read and the trees parsed (readCache,
+// treeCache) until release is called, unless they are kept already: an
+// object's content is its name, so what a Snapshot read before an Update
+// is still true in it.
+func (r *Repo) cacheObjects() (release func()) {
+	if r.readCache != nil {
+		return func() {}
+	}
+	r.readCache, r.treeCache = map[Hash]cachedObject{}, map[Hash]*parsedTree{}
+	return func() { r.readCache, r.treeCache = nil, nil }
+}
+
 // cachedObject is an object read during an Update.
 type cachedObject struct {
 	typ  plumbing.ObjectType

@@ -174,8 +174,7 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 	}
 	defer func() { lock.rollback() }() // recovery may take the lock anew
 	defer r.discardObjects()
-	r.readCache, r.treeCache = map[Hash]cachedObject{}, map[Hash]*parsedTree{}
-	defer func() { r.readCache, r.treeCache = nil, nil }()
+	defer r.cacheObjects()()
 
 	res := &Result{Mode: opts.Mode}
 	if opts.PendingDir != "" {
@@ -251,8 +250,7 @@ func (r *Repo) Recover(opts Options) ([]string, error) {
 		return nil, err
 	}
 	defer func() { lock.rollback() }()
-	r.readCache, r.treeCache = map[Hash]cachedObject{}, map[Hash]*parsedTree{}
-	defer func() { r.readCache, r.treeCache = nil, nil }()
+	defer r.cacheObjects()()
 	return r.recoverIntent(opts.PendingDir, &lock, opts.LockTimeout)
 }
 

@@ -130,6 +130,39 @@ func (tx *Tx) readBlob(path string, h Hash) ([]byte, error) {
 	return tx.repo.readObject(plumbing.BlobObject, h)
 }
 
+// Snapshot returns a Tx that reads HEAD's files without the repository's
+// lock, and release, which ends it. It is for reading ahead what a change
+// will read, keyed by what it read (TreeID), while other processes commit:
+// nothing read from it may be decided on. The objects it reads stay
+// cached until release, for the Update that follows.
+func (r *Repo) Snapshot() (tx *Tx, release func(), err error) {
+	v := &view{shows: ModeCommit}
+	if v.hd, err = r.readHead(); err != nil {
+		return nil, nil, err
+	}
+	if !v.hd.Commit.IsZero() {
+		if v.headTree, err = r.commitTree(v.hd.Commit); err != nil {
+			return nil, nil, err
+		}
+	}
+	return &Tx{repo: r, root: r.WorkTree, view: v}, r.cacheObjects(), nil
+}
+
+// TreeID returns the git tree of directory path in the state ReadFile
+// reads, when that state is HEAD's: two reads of a directory with the same
+// tree read the same files. ok is false for the index's state or the
+// files', for a missing directory, and during an operation.
+func (tx *Tx) TreeID(path string) (tree Hash, ok bool, err error) {
+	if tx.view == nil || tx.view.shows != ModeCommit || len(tx.view.also) > 0 || tx.view.headTree.IsZero() {
+		return ZeroHash, false, nil
+	}
+	e, found, err := tx.repo.lookupPath(tx.view.headTree, path)
+	if err != nil || !found || !e.isTree() {
+		return ZeroHash, false, err
+	}
+	return e.hash, true, nil
+}
+
 // ReadDir lists the names in directory path (slash-separated, relative to
 // the top of the worktree) in the same state as ReadFile; a missing
 // directory is empty.
