@@ -14,7 +14,9 @@ import (
 )
 
 // Store is the .agent/ directory of one project and the git repository
-// it lives in, if any.
+// it lives in, if any. A Store is used by one goroutine at a time (its
+// writes keep what they read ahead, and gitx's object caches, on it); a
+// server open one per request, or serialises them.
 type Store struct {
 	root   string
 	prefix string     // root relative to the worktree top, "" at the top
