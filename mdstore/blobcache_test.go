@@ -157,27 +157,39 @@ func TestBlobCacheDecidesAsReadingEveryFile(t *testing.T) {
 	}
 }
 
-// TestAChangedFileCostsOneParse: a learning changed since the cache was
-// written is parsed again, and the cache still answers for the files after
-// it. (The walk once stopped at the changed file's record, so that every
-// later file was parsed again and the cache rewritten: 1.6 s for a
-// knowledge add at 100k entries after an update of one entry.)
-func TestAChangedFileCostsOneParse(t *testing.T) {
-	dir, git := gitRepo(t)
+// fillerStore is a store in a new git repository, with ids for many
+// learnings, holding n learnings ("fillers") that duplicate none of one
+// another, returned in the order they were added.
+func fillerStore(t *testing.T, n int) (s *Store, dir string, git func(...string) string, fillers []Learning) {
+	t.Helper()
+	dir, git = gitRepo(t)
 	opts := testOptions(t.TempDir())
 	opts.Random = nil
 	s, err := Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	filler := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
-	var paths []string
-	for i := range rewriteAfter + 9 {
+	words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
+	for i := range n {
 		l, dup, _, err := s.AddLearning(NewLearning{Category: "tool_usage", Tags: []string{"t"}, Runs: []string{"r1"},
-			Body: "Filler " + filler[i%20] + " " + filler[(i/20+i+3)%20] + " " + filler[(i*7+1)%20] + " number"})
+			Body: "Filler " + words[i%20] + " " + words[(i/20+i+3)%20] + " " + words[(i*7+1)%20] + " number"})
 		if err != nil || dup {
 			t.Fatalf("filler %d: %v %v", i, dup, err)
 		}
+		fillers = append(fillers, l)
+	}
+	return s, dir, git, fillers
+}
+
+// TestAChangedFileCostsOneParse: a learning changed since the cache was
+// written is parsed again, and the cache still answers for the files after
+// it. (The walk once stopped at the changed file's record, so that every
+// later file was parsed again and the cache rewritten: 1.6 s for a
+// knowledge add at 100k entries after an update of one entry.)
+func TestAChangedFileCostsOneParse(t *testing.T) {
+	s, dir, git, fillers := fillerStore(t, rewriteAfter+9)
+	var paths []string
+	for _, l := range fillers {
 		paths = append(paths, l.Path)
 	}
 	// A cache of every learning: made again by the next write.
@@ -210,31 +222,15 @@ func TestAChangedFileCostsOneParse(t *testing.T) {
 // HEAD's learnings are still the ones read, and reads again when a commit
 // came in between.
 func TestReadAheadIsUsedOnlyForTheTreeItRead(t *testing.T) {
-	dir, git := gitRepo(t)
-	opts := testOptions(t.TempDir())
-	opts.Random = nil
-	s, err := Open(dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir, git, fillers := fillerStore(t, rewriteAfter+2)
+	first := fillers[0]
 	add := func(body string) (Learning, bool) {
 		t.Helper()
-		l, dup, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: body})
+		l, dup, _, err := s.AddLearning(NewLearning{Category: "tool_usage", Tags: []string{"t"}, Body: body})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return l, dup
-	}
-	filler := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
-	var first Learning
-	for i := range rewriteAfter + 2 {
-		l, dup := add("Filler " + filler[i%20] + " " + filler[(i/20+i+3)%20] + " " + filler[(i*7+1)%20] + " number")
-		if dup {
-			t.Fatalf("filler %d is a duplicate", i)
-		}
-		if i == 0 {
-			first = l
-		}
 	}
 	cache := filepath.Join(s.StateDir(), "blobs-learnings.cache")
 	defer func() { afterReadAhead = nil }()
