@@ -248,7 +248,7 @@ func (c *blobCache) broken() { c.reached, c.n, c.pending, c.bad = 0, 0, false, t
 // knowledge is the knowledge entries the change builds on, as
 // loadKnowledge reads them, through the blob cache when it can.
 func (t *storeTx) knowledge() ([]Knowledge, error) {
-	cs, ok, err := readCachedMarkdownFiles(t, KnowledgeDir, parseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
+	cs, ok, err := t.cachedKnowledge()
 	if err != nil || !ok {
 		if err == nil {
 			ks, _, err := loadKnowledge(t)
@@ -268,8 +268,7 @@ func (t *storeTx) knowledge() ([]Knowledge, error) {
 // cache when it can: as the directory lists them, which is not oldest
 // first.
 func (t *storeTx) learnings() ([]cached[Learning], error) {
-	cs, ok, err := readCachedMarkdownFiles(t, LearningsDir, parseLearning, func(l *Learning) string { return learningWords(l.Body) },
-		(*encoder).learning, (*decoder).learning)
+	cs, ok, err := t.cachedLearnings()
 	if err != nil || ok {
 		return cs, err
 	}
@@ -281,6 +280,17 @@ func (t *storeTx) learnings() ([]cached[Learning], error) {
 		cs = append(cs, cached[Learning]{v: l, words: learningWords(l.Body)})
 	}
 	return cs, nil
+}
+
+// cachedKnowledge and cachedLearnings are readCachedMarkdownFiles for
+// each kind: what a write decides duplicates from, and what it reads ahead.
+func (t *storeTx) cachedKnowledge() ([]cached[Knowledge], bool, error) {
+	return readCachedMarkdownFiles(t, KnowledgeDir, parseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
+}
+
+func (t *storeTx) cachedLearnings() ([]cached[Learning], bool, error) {
+	return readCachedMarkdownFiles(t, LearningsDir, parseLearning, func(l *Learning) string { return learningWords(l.Body) },
+		(*encoder).learning, (*decoder).learning)
 }
 
 // afterReadAhead, when a test sets it, runs between a write's read-ahead
@@ -320,10 +330,9 @@ func (s *Store) readAhead(dirs ...string) (release func()) {
 		var read any
 		switch dir {
 		case KnowledgeDir:
-			read, ok, err = readCachedMarkdownFiles(t, dir, parseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
+			read, ok, err = t.cachedKnowledge()
 		case LearningsDir:
-			read, ok, err = readCachedMarkdownFiles(t, dir, parseLearning, func(l *Learning) string { return learningWords(l.Body) },
-				(*encoder).learning, (*decoder).learning)
+			read, ok, err = t.cachedLearnings()
 		}
 		if err == nil && ok {
 			ahead[dir] = readAhead{tree: tree, read: read}

@@ -357,8 +357,7 @@ func YAMLQuote(s string) string {
 // YAMLFlowItem leaves simple words unquoted, as the seeds write tags, and
 // quotes what YAML would read as something else.
 func YAMLFlowItem(s string) string {
-	switch strings.ToLower(s) {
-	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~":
+	if yamlWord(s) {
 		return YAMLQuote(s)
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {

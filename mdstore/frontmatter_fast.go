@@ -103,15 +103,8 @@ func fastList(v string, line, column int) (*yaml.Node, bool) {
 // fastKey reports whether name is a key of letters, digits and '_'
 // starting with a letter.
 func fastKey(name string) bool {
-	if name == "" || !isASCIILetter(name[0]) || yamlWord(name) {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; !isASCIILetter(c) && !isASCIIDigit(c) && c != '_' {
-			return false
-		}
-	}
-	return true
+	return name != "" && isLetter(name[0]) && !yamlWord(name) &&
+		all(name, func(c byte) bool { return isLetter(c) || isDigit(c) || c == '_' })
 }
 
 // fastPlain reports whether v is a plain scalar of the subset and the tag
@@ -124,28 +117,22 @@ func fastPlain(v string, inFlow bool) (tag string, ok bool) {
 	switch {
 	case v == "":
 		return "", false
-	case isASCIIDigit(v[0]):
+	case isDigit(v[0]):
 		whole, frac, point := strings.Cut(v, ".")
-		if !allDigits(whole) || (len(whole) > 1 && whole[0] == '0') {
+		if !all(whole, isDigit) || (len(whole) > 1 && whole[0] == '0') {
 			return "", false
 		}
 		if !point {
 			return "!!int", len(whole) <= 18
 		}
-		return "!!float", allDigits(frac) && frac != ""
-	case !isASCIILetter(v[0]) || v[len(v)-1] == ' ':
+		return "!!float", frac != "" && all(frac, isDigit)
+	case !isLetter(v[0]) || v[len(v)-1] == ' ' || strings.Contains(v, "  ") || yamlWord(v):
 		return "", false
 	}
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case isASCIILetter(c) || isASCIIDigit(c) || strings.IndexByte("-_./@+", c) >= 0:
-		case c == ' ' && !inFlow && v[i-1] != ' ':
-		default:
-			return "", false
-		}
-	}
-	if yamlWord(v) {
+	word := all(v, func(c byte) bool {
+		return isLetter(c) || isDigit(c) || strings.IndexByte("-_./@+", c) >= 0 || (c == ' ' && !inFlow)
+	})
+	if !word {
 		return "", false
 	}
 	return "!!str", true
@@ -155,7 +142,7 @@ func fastPlain(v string, inFlow bool) (tag string, ok bool) {
 // string to a YAML reader (a boolean or null, in YAML 1.1 or 1.2).
 func yamlWord(v string) bool {
 	switch strings.ToLower(v) {
-	case "true", "false", "yes", "no", "on", "off", "y", "n", "null":
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~":
 		return true
 	}
 	return false
@@ -171,15 +158,3 @@ func fastQuoted(s string) bool {
 	}
 	return true
 }
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isASCIIDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-func isASCIIDigit(c byte) bool  { return c >= '0' && c <= '9' }

@@ -68,4 +68,6 @@ func all(s string, ok func(byte) bool) bool {
 }
 
 func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+func isLetter(c byte) bool     { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
 func isLowerHex(c byte) bool   { return 'a' <= c && c <= 'f' || '0' <= c && c <= '9' }
