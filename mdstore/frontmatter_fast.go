@@ -101,9 +101,10 @@ func fastList(v string, line, column int) (*yaml.Node, bool) {
 }
 
 // fastKey reports whether name is a key of letters, digits and '_'
-// starting with a letter.
+// starting with a letter, short enough for YAML to read it as a key
+// without a "?" (an implicit key ends within 1024 characters).
 func fastKey(name string) bool {
-	return name != "" && isLetter(name[0]) && !yamlWord(name) &&
+	return name != "" && len(name) <= 1000 && isLetter(name[0]) && !yamlWord(name) &&
 		all(name, func(c byte) bool { return isLetter(c) || isDigit(c) || c == '_' })
 }
 
