@@ -303,6 +303,16 @@ type parsedTree struct {
 	sorted  bool // in git's order, each name once: find searches
 }
 
+// newParsedTree is the tree of entries, which says whether they are in
+// git's order.
+func newParsedTree(entries []treeEntry) *parsedTree {
+	t := &parsedTree{entries: entries, sorted: true}
+	for i := 1; i < len(entries) && t.sorted; i++ {
+		t.sorted = treeEntryLess(entries[i-1], entries[i])
+	}
+	return t
+}
+
 // names is the tree by name, made on first use: the first entry of a
 // name, as a scan finds it.
 func (t *parsedTree) names() map[string]treeEntry {
@@ -355,10 +365,7 @@ func (r *Repo) readTree(h Hash) (*parsedTree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (tree %s)", err, h)
 	}
-	t := &parsedTree{entries: entries, sorted: true}
-	for i := 1; i < len(entries) && t.sorted; i++ {
-		t.sorted = treeEntryLess(entries[i-1], entries[i])
-	}
+	t := newParsedTree(entries)
 	if r.treeCache != nil {
 		r.treeCache[h] = t
 	}

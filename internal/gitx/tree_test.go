@@ -52,10 +52,7 @@ func TestTreeFindIsTheFirstEntryAScanFinds(t *testing.T) {
 				}
 			}
 		}
-		tree := &parsedTree{entries: entries, sorted: true}
-		for i := 1; i < len(entries) && tree.sorted; i++ {
-			tree.sorted = treeEntryLess(entries[i-1], entries[i])
-		}
+		tree := newParsedTree(entries)
 		for i := 0; i < 20; i++ {
 			name := randomName()
 			if i < len(entries) {
