@@ -188,7 +188,7 @@ type blobCache struct {
 // reads as empty.
 func openBlobCache(path string) *blobCache {
 	c := &blobCache{}
-	data, err := mapCacheFile(path)
+	data, err := mapCacheFile(path, true)
 	if err != nil || len(data) < len(blobCacheMagic) || string(data[:len(blobCacheMagic)]) != blobCacheMagic {
 		c.bad = err == nil
 		return c

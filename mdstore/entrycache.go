@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -42,15 +44,34 @@ type Entries struct {
 // broken file must not cost every read of a large store a rewrite of the
 // cache.
 func (s *Store) Entries() (Entries, []Warning, error) {
-	if s.unusable != nil {
-		return Entries{}, nil, nil
-	}
-	cachePath := s.entryCachePath()
-	c := readEntryCache(cachePath)
-	now := s.now().UnixNano()
-	l, err := s.listEntryFiles(c, now)
+	c, ws, err := s.catalog(true)
 	if err != nil {
 		return Entries{}, nil, err
+	}
+	return c.All(), ws, nil
+}
+
+// Catalog reads the same entries as Entries, through the same cache, but
+// decodes only their heads when the cache is as the files are: the caller
+// asks for the entries it chose.
+func (s *Store) Catalog() (*Catalog, []Warning, error) { return s.catalog(false) }
+
+// catalog is Entries and Catalog; populate maps the cache for a read of
+// every record.
+func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
+	if s.unusable != nil {
+		return wholeCatalog(&Entries{}), nil, nil
+	}
+	cachePath := s.entryCachePath()
+	c := readEntryCache(cachePath, populate)
+	now := s.now().UnixNano()
+	if s.cacheIsCurrent(&c, now) {
+		return &Catalog{cache: &c, store: s}, slices.Clone(c.w), nil
+	}
+	c.readTable()
+	l, err := s.listEntryFiles(c, now)
+	if err != nil {
+		return nil, nil, err
 	}
 	paths := l.paths
 
@@ -121,8 +142,6 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 	}
 	wg.Wait()
 
-	// Every file as the cache has it, in its order: the cache's entries
-	// are the answer as they are.
 	// A file the cache has as a warning gives it again.
 	hits := 0
 	for i, j := range at {
@@ -133,51 +152,68 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 			}
 		}
 	}
-	var out Entries
 	ws := l.warnings
 	if hits == len(paths) && hits == len(c.paths) {
-		// In the order the cache keeps them: sorted.
-		out = Entries{Knowledge: c.k, Learnings: c.l, Journal: c.j}
+		// Every file as the cache has it: the cache's entries are the
+		// answer, in its order (sorted).
 		ws = append(ws, c.w...)
+		cat := &Catalog{cache: &c, store: s}
 		if !l.unchanged { // the same files, but a directory's new stamp to record
+			out, ok := c.decodeAll()
+			if !ok {
+				return s.catalogAfresh(populate)
+			}
 			writeEntryCache(cachePath, l, stamps, out, warnings)
 		}
-	} else {
-		var nk, nl, nj int
-		for i := range paths {
-			switch kind := entryKind(c, at[i], parsed[i]); kind {
-			case 'k':
-				nk++
-			case 'l':
-				nl++
-			case 'j':
-				nj++
-			}
-		}
-		out = Entries{Knowledge: make([]Knowledge, 0, nk), Learnings: make([]Learning, 0, nl), Journal: make([]JournalEntry, 0, nj)}
-		for i := range paths {
-			switch j := at[i]; {
-			case warnings[i] != nil:
-				ws = append(ws, *warnings[i])
-			case j >= 0 && c.kinds[j] == 'k':
-				out.Knowledge = append(out.Knowledge, c.k[c.index[j]])
-			case j >= 0 && c.kinds[j] == 'l':
-				out.Learnings = append(out.Learnings, c.l[c.index[j]])
-			case j >= 0 && c.kinds[j] == 'j':
-				out.Journal = append(out.Journal, c.j[c.index[j]])
-			case parsed[i].Knowledge != nil:
-				out.Knowledge = append(out.Knowledge, *parsed[i].Knowledge)
-			case parsed[i].Learning != nil:
-				out.Learnings = append(out.Learnings, *parsed[i].Learning)
-			case parsed[i].Journal != nil:
-				out.Journal = append(out.Journal, *parsed[i].Journal)
-			}
-		}
-		sortEntries(out)
-		// A cache: failing to write it costs the next read only.
-		writeEntryCache(cachePath, l, stamps, out, warnings)
+		return cat, ws, nil
 	}
-	return out, ws, nil
+	cached, ok := c.decodeAll()
+	if !ok {
+		return s.catalogAfresh(populate)
+	}
+	var nk, nl, nj int
+	for i := range paths {
+		switch kind := entryKind(c, at[i], parsed[i]); kind {
+		case 'k':
+			nk++
+		case 'l':
+			nl++
+		case 'j':
+			nj++
+		}
+	}
+	out := Entries{Knowledge: make([]Knowledge, 0, nk), Learnings: make([]Learning, 0, nl), Journal: make([]JournalEntry, 0, nj)}
+	for i := range paths {
+		switch j := at[i]; {
+		case warnings[i] != nil:
+			ws = append(ws, *warnings[i])
+		case j >= 0 && c.kinds[j] == 'k':
+			out.Knowledge = append(out.Knowledge, cached.Knowledge[c.index[j]])
+		case j >= 0 && c.kinds[j] == 'l':
+			out.Learnings = append(out.Learnings, cached.Learnings[c.index[j]])
+		case j >= 0 && c.kinds[j] == 'j':
+			out.Journal = append(out.Journal, cached.Journal[c.index[j]])
+		case parsed[i].Knowledge != nil:
+			out.Knowledge = append(out.Knowledge, *parsed[i].Knowledge)
+		case parsed[i].Learning != nil:
+			out.Learnings = append(out.Learnings, *parsed[i].Learning)
+		case parsed[i].Journal != nil:
+			out.Journal = append(out.Journal, *parsed[i].Journal)
+		}
+	}
+	sortEntries(out)
+	// A cache: failing to write it costs the next read only.
+	writeEntryCache(cachePath, l, stamps, out, warnings)
+	return wholeCatalog(&out), ws, nil
+}
+
+// catalogAfresh reads every file again: the cache's records did not
+// decode.
+func (s *Store) catalogAfresh(populate bool) (*Catalog, []Warning, error) {
+	if err := s.DropEntryCache(); err != nil {
+		return nil, nil, err
+	}
+	return s.catalog(populate)
 }
 
 // sortEntries puts entries in the order Entries returns them: knowledge
@@ -362,35 +398,54 @@ func (c entryCache) subdirs(d string) []string {
 }
 
 // entryCache is the cache as read: the directories listed (sorted) with
-// their stamps; for each file listed (sorted by path) its stamp, its kind
-// ('k', 'l', 'j', 'w' for a file that does not parse, 'n' for one that
-// holds no entry, or 'x' for a file not cached: read it) and its entry's
-// or warning's place in k, l, j or w.
+// their stamps, and the warnings of files that do not parse; for each file
+// listed (sorted by path) its stamp, its kind ('k', 'l', 'j', 'w' for a
+// file that does not parse, 'n' for one that holds no entry, or 'x' for a
+// file not cached: read it) and its entry's or warning's place among its
+// kind's records or in w, decoded only when the cache is not current
+// (readTable); each kind's heads, decoded when walked (eachHead); and
+// each record, decoded when asked for (knowledgeAt, learningAt,
+// journalAt).
 type entryCache struct {
 	git       fsx.Stamp // the git index's, when rewrittenByGit last looked
 	gitLook   int64
 	dirs      []string
 	dirStamps []fsx.Stamp
-	paths     []string
-	stamps    []fsx.Stamp
-	kinds     []byte
-	index     []int
-	k         []Knowledge
-	l         []Learning
-	j         []JournalEntry
 	w         []Warning
+	// The number of files, and of those not cached ('x').
+	nfiles, unstamped int
+	// Decoded by readTable.
+	paths  []string
+	stamps []fsx.Stamp
+	kinds  []byte
+	index  []int
+	// How many records each kind has (knowledge, learnings, journal),
+	// and where their heads start in data.
+	count   [3]int
+	headsAt [3]int
+	data    []byte
+	tableAt int // where the file table starts
+	// records[i] is where record i starts in data: the knowledge's, then
+	// the learnings', then the journal's, and where the last one ends.
+	records []byte
 }
 
 // The cache file: magic, version, the git index's stamp and the time of
-// the look at it, the directories with their stamps, the number of files
-// and of each kind of record; then per file (in path order) its path,
-// stamp, kind and either its entry's place in its kind's section or its
-// warning; then the knowledge, learnings and journal sections, each in the
-// order Entries returns them, so that a read of an unchanged store sorts
-// nothing. Strings are a length and bytes.
+// the look at it, the directories with their stamps, the number of files,
+// of each kind of record and of files not cached, and the warnings of the
+// files that do not parse; then per file (in path order) its path, stamp,
+// kind and, for an entry, its place among its kind's records; then the
+// heads of the knowledge, learnings and journal (each kind in the order
+// Entries returns it, so that a read of an unchanged store sorts
+// nothing); then their records in the same order; then where each record
+// starts and where the last ends; and last a trailer of five numbers:
+// where each kind's heads start, the CRC-32C of the heads, and where the
+// table of records starts. Numbers in the table and the trailer are 8
+// bytes, little-endian; strings are a length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 5 // bump whenever an entry type or its parsing changes
+	cacheVersion = 6 // bump whenever an entry type or its parsing changes
+	cacheTrailer = 5 * 8
 )
 
 // writeEntryCache writes the listing and, for each of its files (by path:
@@ -412,7 +467,7 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 			kinds[i] = 'w'
 		}
 	}
-	// Each kind's section holds the entries of stamped files, in out's
+	// Each kind's records are the entries of stamped files, in out's
 	// order; take marks a file's record as the next entry of kind.
 	take := func(p string, kind byte, n *int) bool {
 		i, ok := at[p]
@@ -448,6 +503,12 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		}
 	}
 
+	unstamped := 0
+	for _, k := range kinds {
+		if k == 'x' {
+			unstamped++
+		}
+	}
 	return writeCacheFile(path, func(e *encoder) {
 		e.w.WriteString(cacheMagic)
 		e.uint(cacheVersion)
@@ -458,8 +519,21 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 			e.str(d)
 			e.stamp(l.dirStamps[i])
 		}
-		for _, n := range []int{len(paths), nk, nl, nj, nw} {
+		for _, n := range []int{len(paths), nk, nl, nj, nw, unstamped} {
 			e.uint(uint64(n))
+		}
+		for i, w := range warnings {
+			if kinds[i] != 'w' {
+				continue
+			}
+			e.str(w.Path)
+			e.uint(uint64(w.Line))
+			e.str(w.Message)
+			minor := byte(0)
+			if w.Minor {
+				minor = 1
+			}
+			e.w.WriteByte(minor)
 		}
 		for i, p := range paths {
 			e.str(p)
@@ -469,42 +543,56 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 			}
 			e.stamp(st)
 			e.w.WriteByte(kinds[i])
-			switch kinds[i] {
-			case 'k', 'l', 'j':
+			if kinds[i] == 'k' || kinds[i] == 'l' || kinds[i] == 'j' {
 				e.uint(uint64(place[i]))
-			case 'w':
-				w := warnings[i]
-				e.uint(uint64(w.Line))
-				e.str(w.Message)
-				minor := byte(0)
-				if w.Minor {
-					minor = 1
-				}
-				e.w.WriteByte(minor)
 			}
 		}
+		// The heads, summed as they are written.
+		var trailer [cacheTrailer]byte
+		crc := crc32.New(castagnoli)
+		e.w.Flush()
+		e.tee = crc
+		binary.LittleEndian.PutUint64(trailer[0:], uint64(e.pos()))
 		for _, k := range ks {
+			e.str(k.Path)
+			e.list(k.Tags)
+		}
+		binary.LittleEndian.PutUint64(trailer[8:], uint64(e.pos()))
+		for _, l := range ls {
+			e.strs(l.Path, l.Status)
+			e.list(l.Tags)
+		}
+		binary.LittleEndian.PutUint64(trailer[16:], uint64(e.pos()))
+		for _, j := range js {
+			e.strs(j.Path, j.RunID, j.TaskID, j.FeatureID, j.CreatedAt)
+			e.list(j.FilesModified)
+		}
+		e.w.Flush()
+		e.tee = nil
+		binary.LittleEndian.PutUint64(trailer[24:], uint64(crc.Sum32()))
+		records := make([]byte, 0, 8*(len(ks)+len(ls)+len(js)+1))
+		mark := func() { records = binary.LittleEndian.AppendUint64(records, uint64(e.pos())) }
+		for _, k := range ks {
+			mark()
 			e.knowledge(k)
 		}
 		for _, l := range ls {
+			mark()
 			e.learning(l)
 		}
 		for _, j := range js {
-			e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
-			e.int(int64(j.Iteration))
-			e.float(j.DurationSecs)
-			e.float(j.CostUSD)
-			e.list(j.FilesModified)
-			if f := j.Failure; f != nil {
-				e.w.WriteByte(1)
-				e.strs(f.WhatTried, f.WhyFailed, f.ErrorCategory, f.StackTrace, f.RetrySuggestion)
-				e.list(f.RelevantFiles)
-			} else {
-				e.w.WriteByte(0)
-			}
+			mark()
+			e.journal(j)
 		}
+		mark()
+		binary.LittleEndian.PutUint64(trailer[32:], uint64(e.pos()))
+		e.w.Write(records)
+		e.w.Write(trailer[:])
 	})
 }
+
+// castagnoli is the CRC-32C table: the cache sums its heads with it.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // writeCacheFile writes a cache file with encode, streamed to a temporary
 // file that is put in place whole: a cache of tens of megabytes is never
@@ -514,7 +602,14 @@ func writeCacheFile(path string, encode func(*encoder)) error {
 	if err != nil {
 		return err
 	}
-	e := encoder{w: bufio.NewWriterSize(p.File(), 64<<10)}
+	f := &countingWriter{w: p.File()}
+	e := encoder{written: &f.n}
+	e.w = bufio.NewWriterSize(writerFunc(func(b []byte) (int, error) {
+		if e.tee != nil {
+			e.tee.Write(b)
+		}
+		return f.Write(b)
+	}), 64<<10)
 	encode(&e)
 	if err := e.w.Flush(); err != nil { // the first error of any write
 		p.Abort()
@@ -523,11 +618,30 @@ func writeCacheFile(path string, encode func(*encoder)) error {
 	return p.Commit(fsx.Unsynced)
 }
 
+// writerFunc is a function as an io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
 // readEntryCache reads the cache at path; a missing, damaged or older
-// cache reads as empty.
-func readEntryCache(path string) entryCache {
-	data, err := mapCacheFile(path)
-	if err != nil || len(data) < len(cacheMagic) || string(data[:len(cacheMagic)]) != cacheMagic {
+// cache reads as empty. Its file table is decoded by readTable, its heads
+// and records when asked for; populate maps the file for a read of every
+// record.
+func readEntryCache(path string, populate bool) entryCache {
+	data, err := mapCacheFile(path, populate)
+	if err != nil || len(data) < len(cacheMagic)+cacheTrailer || string(data[:len(cacheMagic)]) != cacheMagic {
 		return entryCache{}
 	}
 	d := decoder{data: data, off: len(cacheMagic)}
@@ -539,7 +653,7 @@ func readEntryCache(path string) entryCache {
 	if d.err != nil || nd > uint64(len(data)) {
 		return entryCache{}
 	}
-	c := entryCache{git: git, gitLook: gitLook, dirs: make([]string, nd), dirStamps: make([]fsx.Stamp, nd)}
+	c := entryCache{git: git, gitLook: gitLook, dirs: make([]string, nd), dirStamps: make([]fsx.Stamp, nd), data: data}
 	for i := range c.dirs {
 		c.dirs[i] = d.str()
 		c.dirStamps[i] = d.stamp()
@@ -547,39 +661,83 @@ func readEntryCache(path string) entryCache {
 			d.fail()
 		}
 	}
-	n, nk, nl, nj, nw := d.uint(), d.uint(), d.uint(), d.uint(), d.uint()
-	if d.err != nil || n > uint64(len(data)) || nk+nl+nj+nw > n {
+	n, nk, nl, nj, nw, nx := d.uint(), d.uint(), d.uint(), d.uint(), d.uint(), d.uint()
+	if d.err != nil || n > uint64(len(data)) || nk+nl+nj+nw+nx > n {
 		return entryCache{}
 	}
-	c.paths, c.stamps, c.kinds, c.index = make([]string, n), make([]fsx.Stamp, n), make([]byte, n), make([]int, n)
-	c.k, c.l, c.j, c.w = make([]Knowledge, nk), make([]Learning, nl), make([]JournalEntry, nj), make([]Warning, 0, nw)
-	// Each entry of a section is one file's: counted, and placed once.
-	taken := make([]bool, nk+nl+nj)
-	place := func(size uint64, base uint64) int {
-		i := d.uint()
-		if i >= size || taken[base+i] {
-			d.fail()
-			return -1
-		}
-		taken[base+i] = true
-		return int(i)
+	c.nfiles, c.unstamped, c.count = int(n), int(nx), [3]int{int(nk), int(nl), int(nj)}
+	c.w = make([]Warning, nw)
+	for i := range c.w {
+		c.w[i] = Warning{Path: d.str(), Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
 	}
-	for i := 0; i < int(n) && d.err == nil; i++ {
+	c.tableAt = d.off
+	// The trailer: where the heads start, their sum, and the table of
+	// where records start, the last where the table starts.
+	trailer := data[len(data)-cacheTrailer:]
+	num := func(i int) uint64 { return binary.LittleEndian.Uint64(trailer[8*i:]) }
+	records := int(nk + nl + nj + 1)
+	table := num(4)
+	if d.err != nil || table != uint64(len(data)-cacheTrailer-8*records) {
+		return entryCache{}
+	}
+	c.records = data[table : len(data)-cacheTrailer]
+	prev := uint64(c.tableAt)
+	for i := range 3 {
+		if num(i) < prev || num(i) > table {
+			return entryCache{}
+		}
+		c.headsAt[i], prev = int(num(i)), num(i)
+	}
+	for i := range records {
+		at := binary.LittleEndian.Uint64(c.records[8*i:])
+		if at < prev || i == records-1 && at != table {
+			return entryCache{}
+		}
+		prev = at
+	}
+	if uint64(crc32.Checksum(data[c.headsAt[0]:c.recordAt(0)], castagnoli)) != num(3) {
+		return entryCache{}
+	}
+	return c
+}
+
+// readTable decodes the file table; a damaged one empties the cache.
+func (c *entryCache) readTable() {
+	if c.data == nil {
+		return
+	}
+	d := decoder{data: c.data[:c.headsAt[0]], off: c.tableAt}
+	n := c.nfiles
+	c.paths, c.stamps, c.kinds, c.index = make([]string, n), make([]fsx.Stamp, n), make([]byte, n), make([]int, n)
+	// Each record is one file's, placed once.
+	var placed [3][]bool
+	for k := range placed {
+		placed[k] = make([]bool, c.count[k])
+	}
+	w, x := 0, 0
+	for i := 0; i < n && d.err == nil; i++ {
 		c.paths[i] = d.str()
 		c.stamps[i] = d.stamp()
 		c.kinds[i] = d.byte()
-		switch c.kinds[i] {
+		switch kind := strings.IndexByte("klj", c.kinds[i]); c.kinds[i] {
 		case 'x', 'n':
 			c.index[i] = -1
-		case 'k':
-			c.index[i] = place(nk, 0)
-		case 'l':
-			c.index[i] = place(nl, nk)
-		case 'j':
-			c.index[i] = place(nj, nk+nl)
+			if c.kinds[i] == 'x' {
+				x++
+			}
+		case 'k', 'l', 'j':
+			at := d.uint()
+			if at >= uint64(c.count[kind]) || placed[kind][at] {
+				d.fail()
+				break
+			}
+			c.index[i], placed[kind][at] = int(at), true
 		case 'w':
-			c.index[i] = len(c.w)
-			c.w = append(c.w, Warning{Path: c.paths[i], Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1})
+			c.index[i] = w
+			if w >= len(c.w) || c.w[w].Path != c.paths[i] {
+				d.fail()
+			}
+			w++
 		default:
 			d.fail()
 		}
@@ -587,30 +745,140 @@ func readEntryCache(path string) entryCache {
 			d.fail()
 		}
 	}
-	for i := range c.k {
-		d.knowledge(&c.k[i])
+	whole := d.err == nil && d.off == len(d.data) && w == len(c.w) && x == c.unstamped
+	for _, p := range placed {
+		whole = whole && !slices.Contains(p, false)
 	}
-	for i := range c.l {
-		d.learning(&c.l[i])
+	if !whole {
+		*c = entryCache{}
 	}
-	for i := range c.j {
-		j := &c.j[i]
-		d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.Notes, &j.Path)
-		j.Iteration = int(d.int())
-		j.DurationSecs = d.float()
-		j.CostUSD = d.float()
-		j.FilesModified = d.list()
-		if d.byte() == 1 {
-			f := &Failure{}
-			d.strs(&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.StackTrace, &f.RetrySuggestion)
-			f.RelevantFiles = d.list()
-			j.Failure = f
+}
+
+// cacheIsCurrent says whether the cache is as the files are without
+// looking at them one by one: a store larger than the sweep limit whose
+// every file was cached and whose directories and git index all have the
+// stamps the cache recorded (listEntryFiles and rewrittenByGit would find
+// nothing to read).
+func (s *Store) cacheIsCurrent(c *entryCache, now int64) bool {
+	if c.data == nil || c.nfiles <= s.sweepLimit() || c.unstamped > 0 {
+		return false
+	}
+	st := fsx.NewStamper()
+	defer st.Close()
+	for _, dir := range []string{KnowledgeDir, LearningsDir, JournalDir} {
+		if _, err := st.Stamp(s.abs(dir)); c.dir(dir) < 0 && !errors.Is(err, os.ErrNotExist) {
+			return false
 		}
 	}
-	if d.err != nil || d.off != len(data) || len(c.w) != int(nw) || slices.Contains(taken, false) {
-		return entryCache{}
+	for i, dir := range c.dirs {
+		stamp, err := st.Stamp(s.abs(dir))
+		if err != nil || !stamp.Dir || !c.dirStamps[i].Same(stamp.IfSettled(now)) {
+			return false
+		}
 	}
-	return c
+	gitIndex, _ := s.GitIndex()
+	if gitIndex == "" {
+		return true
+	}
+	git, err := fsx.Lstat(gitIndex)
+	return errors.Is(err, fs.ErrNotExist) || err == nil && c.git.Same(git)
+}
+
+// eachHead calls each with the heads of kind's entries (0 knowledge, 1
+// learnings, 2 journal) in order, decoded into one Head.
+func (c *entryCache) eachHead(kind int, each func(i int, h *Head)) {
+	d := decoder{data: c.data, off: c.headsAt[kind]}
+	var h Head
+	for i := range c.count[kind] {
+		readHead(&d, kind, &h)
+		each(i, &h)
+	}
+}
+
+// readHead decodes a head of kind into h, its list into the array h
+// already has. The heads were summed when read (readEntryCache).
+func readHead(d *decoder, kind int, h *Head) {
+	switch kind {
+	case 0:
+		h.Path = d.str()
+	case 1:
+		d.strs(&h.Path, &h.Status)
+	case 2:
+		d.strs(&h.Path, &h.RunID, &h.TaskID, &h.FeatureID, &h.CreatedAt)
+	}
+	list := &h.Tags
+	if kind == 2 {
+		list = &h.FilesModified
+	}
+	*list = (*list)[:0]
+	n := d.uint()
+	if n > 0 && n-1 > uint64(len(d.data)-d.off) {
+		d.fail()
+		return
+	}
+	for range int(n) - 1 {
+		*list = append(*list, d.str())
+	}
+}
+
+// recordAt is where record i starts (i = the number of records: where the
+// last ends).
+func (c *entryCache) recordAt(i int) int {
+	return int(binary.LittleEndian.Uint64(c.records[8*i:]))
+}
+
+// record is a decoder of record i alone, and where the record ends.
+func (c *entryCache) record(i int) (decoder, int) {
+	from, to := c.recordAt(i), c.recordAt(i+1)
+	return decoder{data: c.data[:to], off: from}, to
+}
+
+// knowledgeAt, learningAt and journalAt decode the i-th record of their
+// kind; false when it does not decode to its end exactly.
+func (c *entryCache) knowledgeAt(i int) (Knowledge, bool) {
+	var k Knowledge
+	d, end := c.record(i)
+	d.knowledge(&k)
+	return k, d.err == nil && d.off == end
+}
+
+func (c *entryCache) learningAt(i int) (Learning, bool) {
+	var l Learning
+	d, end := c.record(c.count[0] + i)
+	d.learning(&l)
+	return l, d.err == nil && d.off == end
+}
+
+func (c *entryCache) journalAt(i int) (JournalEntry, bool) {
+	var j JournalEntry
+	d, end := c.record(c.count[0] + c.count[1] + i)
+	d.journal(&j)
+	return j, d.err == nil && d.off == end
+}
+
+// decodeAll decodes every record; false when one does not decode.
+func (c *entryCache) decodeAll() (Entries, bool) {
+	var out Entries
+	out.Knowledge = make([]Knowledge, c.count[0])
+	out.Learnings = make([]Learning, c.count[1])
+	out.Journal = make([]JournalEntry, c.count[2])
+	ok := true
+	for i := range out.Knowledge {
+		var good bool
+		out.Knowledge[i], good = c.knowledgeAt(i)
+		ok = ok && good
+	}
+	for i := range out.Learnings {
+		var good bool
+		out.Learnings[i], good = c.learningAt(i)
+		ok = ok && good
+	}
+	for i := range out.Journal {
+		var good bool
+		out.Journal[i], good = c.journalAt(i)
+		ok = ok && good
+	}
+	return out, ok
 }
 
 var errBadCache = errors.New("entries.cache is damaged")
@@ -635,6 +903,21 @@ func (e *encoder) learning(l *Learning) {
 	e.optFloat(l.SuccessRate)
 }
 
+func (e *encoder) journal(j *JournalEntry) {
+	e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
+	e.int(int64(j.Iteration))
+	e.float(j.DurationSecs)
+	e.float(j.CostUSD)
+	e.list(j.FilesModified)
+	if f := j.Failure; f != nil {
+		e.w.WriteByte(1)
+		e.strs(f.WhatTried, f.WhyFailed, f.ErrorCategory, f.StackTrace, f.RetrySuggestion)
+		e.list(f.RelevantFiles)
+	} else {
+		e.w.WriteByte(0)
+	}
+}
+
 func (d *decoder) knowledge(k *Knowledge) {
 	d.strs(&k.Slug, &k.Title, &k.Feature, &k.CreatedAt, &k.UpdatedAt, &k.Body, &k.Path)
 	k.Tags = d.list()
@@ -654,12 +937,31 @@ func (d *decoder) learning(l *Learning) {
 	l.SuccessRate = d.optFloat()
 }
 
+func (d *decoder) journal(j *JournalEntry) {
+	d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.Notes, &j.Path)
+	j.Iteration = int(d.int())
+	j.DurationSecs = d.float()
+	j.CostUSD = d.float()
+	j.FilesModified = d.list()
+	if d.byte() == 1 {
+		f := &Failure{}
+		d.strs(&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.StackTrace, &f.RetrySuggestion)
+		f.RelevantFiles = d.list()
+		j.Failure = f
+	}
+}
+
 // encoder writes to w; scratch holds a number on its way there, so that
-// encoding allocates nothing.
+// encoding allocates nothing. written counts the bytes w has passed on.
 type encoder struct {
 	w       *bufio.Writer
+	written *int64
+	tee     io.Writer // when set, is also given what w passes on
 	scratch [binary.MaxVarintLen64]byte
 }
+
+// pos is how many bytes have been encoded.
+func (e *encoder) pos() int64 { return *e.written + int64(e.w.Buffered()) }
 
 func (e *encoder) uint(v uint64) { e.w.Write(binary.AppendUvarint(e.scratch[:0], v)) }
 func (e *encoder) int(v int64)   { e.w.Write(binary.AppendVarint(e.scratch[:0], v)) }
@@ -794,17 +1096,22 @@ func (d *decoder) optFloat() *float64 {
 	return &v
 }
 
-// mapCacheFile maps the cache read-only. The mapping is never released:
+// mapCacheFile maps the cache read-only, populated for a read of all of
+// it. The mapping is never released:
 // the entries read from it point into it (cacheString), and the file is
 // only ever replaced by a rename, never changed in place, so the mapped
 // bytes stay what they were.
-func mapCacheFile(path string) ([]byte, error) {
+func mapCacheFile(path string, populate bool) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, _, err := fsx.MapPopulated(f)
+	mapFile := fsx.Map
+	if populate {
+		mapFile = fsx.MapPopulated
+	}
+	data, _, err := mapFile(f)
 	return data, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,9 +175,14 @@ func realClock(t *testing.T) Options {
 func served(t *testing.T, s *Store, slug string, want bool) {
 	t.Helper()
 	path := filepath.Join(s.StateDir(), "entries.cache")
-	c := readEntryCache(path)
+	c := readEntryCache(path, false)
+	c.readTable()
 	if len(c.paths) == 0 {
 		t.Fatal("no cache to doctor")
+	}
+	cached, ok := c.decodeAll()
+	if !ok {
+		t.Fatal("the cache does not decode")
 	}
 	l := listing{dirs: c.dirs, dirStamps: c.dirStamps, unchanged: true}
 	var out Entries
@@ -186,15 +192,15 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 		stamps = append(stamps, c.stamps[i])
 		switch c.kinds[i] {
 		case 'k':
-			k := c.k[c.index[i]]
+			k := cached.Knowledge[c.index[i]]
 			if k.Slug == slug {
 				k.Body = "FROM THE CACHE"
 			}
 			out.Knowledge = append(out.Knowledge, k)
 		case 'l':
-			out.Learnings = append(out.Learnings, c.l[c.index[i]])
+			out.Learnings = append(out.Learnings, cached.Learnings[c.index[i]])
 		case 'j':
-			out.Journal = append(out.Journal, c.j[c.index[i]])
+			out.Journal = append(out.Journal, cached.Journal[c.index[i]])
 		}
 	}
 	warnings := make([]*Warning, len(c.paths))
@@ -313,5 +319,156 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 				t.Fatalf("after the cache was dropped: %q", got)
 			}
 		})
+	}
+}
+
+// A current cache is read through its heads, each record decoded when
+// asked for. A record that does not decode is read from its file and the
+// cache dropped; damaged heads make the whole cache read as empty.
+func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	s, err := Open(dir, realClock(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.sweep = -1 // never stat every file
+	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes"} {
+		if _, _, _, err := s.AddKnowledge(NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x", "y"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: "Close the body.", Runs: []string{"r1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r1", Outcome: "done", TaskID: "T-1", FilesModified: []string{"a.go"}, Notes: "fine"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Entries()
+	time.Sleep(60 * time.Millisecond)
+	want, _, err := s.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, _, err := s.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat.cache == nil {
+		t.Fatal("a current cache was not read through its heads")
+	}
+	var heads []Head
+	for _, kind := range catalogKinds {
+		cat.Heads(kind, func(i int, h *Head) {
+			c := *h
+			c.Tags, c.FilesModified = slices.Clone(h.Tags), slices.Clone(h.FilesModified)
+			heads = append(heads, c)
+		})
+	}
+	wantHeads := []Head{}
+	for _, k := range want.Knowledge {
+		wantHeads = append(wantHeads, Head{Path: k.Path, Tags: k.Tags})
+	}
+	for _, l := range want.Learnings {
+		wantHeads = append(wantHeads, Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
+	}
+	for _, j := range want.Journal {
+		wantHeads = append(wantHeads, Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, FilesModified: j.FilesModified})
+	}
+	if !reflect.DeepEqual(heads, wantHeads) {
+		t.Fatalf("heads\n%+v\nwant\n%+v", heads, wantHeads)
+	}
+	if got := cat.Knowledge([]int{2, 0}); !reflect.DeepEqual(got, []Knowledge{want.Knowledge[2], want.Knowledge[0]}) {
+		t.Fatalf("picked %+v", got)
+	}
+
+	// A damaged record: the second knowledge entry's.
+	path := filepath.Join(s.StateDir(), "entries.cache")
+	data, _ := os.ReadFile(path)
+	c := readEntryCache(path, false)
+	data[c.recordAt(1)] = 0xff // a string's length beyond the record
+	os.WriteFile(path, data, 0o644)
+	cat, _, err = s.Catalog()
+	if err != nil || cat.cache == nil {
+		t.Fatalf("the damaged record made the cache unreadable: %v", err)
+	}
+	if got := cat.All(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("read with a damaged record\n%+v\nwant\n%+v", got, want)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("the damaged cache was kept")
+	}
+
+	// Damaged heads: the cache reads as empty, and the files are read.
+	s.Entries()
+	time.Sleep(60 * time.Millisecond)
+	s.Entries()
+	data, _ = os.ReadFile(path)
+	c = readEntryCache(path, false)
+	if c.data == nil {
+		t.Fatal("no cache written")
+	}
+	data[c.headsAt[1]+3] ^= 1
+	os.WriteFile(path, data, 0o644)
+	if c := readEntryCache(path, false); c.data != nil {
+		t.Fatal("damaged heads were read")
+	}
+	if got, _, err := s.Entries(); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("read with damaged heads %+v %v", got, err)
+	}
+}
+
+// memories.md is read through the memories cache while its stamp is the
+// one cached: the same memories and warnings, from the cache, and a
+// changed file is read again.
+func TestMemoriesCache(t *testing.T) {
+	if n := reflect.TypeOf(Memory{}).NumField(); n != 6 {
+		t.Fatalf("Memory has %d fields, the memories cache encodes 6: encode the new ones and bump memCacheVersion", n)
+	}
+	defer func(size int64) { memCacheMinSize = size }(memCacheMinSize)
+	memCacheMinSize = 0
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	s, err := Open(dir, realClock(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, filepath.FromSlash(MemoriesPath))
+	text := "# Memories\n\n## Patterns\n\n### mem-1700000000-ab12\n> Keep the parser pure.\n<!-- tags: parser, style | created: 2026-01-02 -->\n\n" +
+		"### mem-bad\n> An invalid id.\n<!-- tags: x | created: 2026-01-02 -->\n\n## Fixes\n\n### mem-1700000001-cd34\n> Retry once.\n<!-- tags: net | created: 2026-01-03 -->\n"
+	os.WriteFile(file, []byte(text), 0o644)
+	want, wantWs, err := s.Memories()
+	if err != nil || len(want) != 2 || len(wantWs) == 0 {
+		t.Fatalf("%+v %v %v", want, wantWs, err)
+	}
+	time.Sleep(60 * time.Millisecond)
+	s.Memories() // past the racy window: cached
+	ms, ws, ok := s.cachedMemories()
+	if !ok || !reflect.DeepEqual(ms, want) || !reflect.DeepEqual(ws, wantWs) {
+		t.Fatalf("cached %v:\n%+v %+v\nwant\n%+v %+v", ok, ms, ws, want, wantWs)
+	}
+	if got, gotWs, _ := s.Memories(); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotWs, wantWs) {
+		t.Fatalf("through the cache %+v %+v", got, gotWs)
+	}
+	// Changed in place, the same size: the stamp differs.
+	os.WriteFile(file, []byte(strings.Replace(text, "Retry once.", "Retry twice", 1)), 0o644)
+	if got, _, _ := s.Memories(); len(got) != 2 || got[1].Content != "Retry twice" {
+		t.Fatalf("after a change %+v", got)
+	}
+	// A file smaller than memCacheMinSize is not cached.
+	memCacheMinSize = int64(len(text)) + 1
+	os.Remove(s.memCachePath())
+	s.Memories()
+	time.Sleep(60 * time.Millisecond)
+	s.Memories()
+	if _, err := os.Stat(s.memCachePath()); !os.IsNotExist(err) {
+		t.Fatal("a small memories.md was cached")
+	}
+	memCacheMinSize = 0
+	// Replaced by a link: nothing is read, and a warning says why.
+	os.Remove(file)
+	os.Symlink(filepath.Join(dir, "elsewhere.md"), file)
+	if got, ws, _ := s.Memories(); len(got) != 0 || len(ws) != 1 {
+		t.Fatalf("through a link %+v %v", got, ws)
 	}
 }

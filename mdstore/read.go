@@ -22,7 +22,11 @@ import (
 // not a file lore reads (a link, a FIFO, larger than MemoriesReadLimit)
 // has none either, and a warning says why.
 func (s *Store) Memories() ([]Memory, []Warning, error) {
-	data, _, err := s.read(MemoriesPath)
+	if ms, ws, ok := s.cachedMemories(); ok {
+		return ms, ws, nil
+	}
+	before, statErr := fsx.Lstat(s.abs(MemoriesPath))
+	data, ok, err := s.read(MemoriesPath)
 	if w, skipped := Skipped(MemoriesPath, err); skipped {
 		return nil, warningsOf(w), nil
 	}
@@ -32,6 +36,9 @@ func (s *Store) Memories() ([]Memory, []Warning, error) {
 	// The bytes are this function's alone and never changed: the
 	// memories' strings point into them rather than into a copy.
 	f := parseMemoriesText(bytesText(data), MemoriesPath)
+	if ok && statErr == nil {
+		s.cacheMemories(before, f.memories, f.warnings)
+	}
 	return f.memories, f.warnings, nil
 }
 

@@ -1,7 +1,8 @@
 package prompt
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -20,23 +21,36 @@ func MemoryRelevanceKey(id string) string { return mdstore.MemoriesPath + "#" + 
 // most relevant to it first (full-text relevance), newest first among
 // equals; without one, newest first (seed 001).
 func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []mdstore.Memory {
-	out := append([]mdstore.Memory(nil), memories...)
-	mdstore.SortNewestFirst(out)
-	if !t.Given() || len(rel) == 0 {
-		return out
+	// One sort of keys, then one copy: ten thousand memories are a
+	// megabyte to move. Memories of the same second keep their file
+	// order (mdstore.SortNewestFirst).
+	type key struct {
+		score float64
+		unix  int64
+		pos   int
 	}
-	// Looked up once each: a key is made by concatenation.
-	score := make([]float64, len(out))
-	order := make([]int, len(out))
-	for i, m := range out {
-		score[i], order[i] = rel[MemoryRelevanceKey(m.ID)], i
+	keys := make([]key, len(memories))
+	scored := t.Given() && len(rel) > 0
+	for i, m := range memories {
+		keys[i] = key{unix: m.Unix(), pos: i}
+		if scored {
+			keys[i].score = rel[MemoryRelevanceKey(m.ID)] // a key made by concatenation: once each
+		}
 	}
-	sort.SliceStable(order, func(i, j int) bool { return score[order[i]] > score[order[j]] })
-	ranked := make([]mdstore.Memory, len(out))
-	for i, k := range order {
-		ranked[i] = out[k]
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		if a.unix != b.unix {
+			return cmp.Compare(b.unix, a.unix)
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	out := make([]mdstore.Memory, len(memories))
+	for i, k := range keys {
+		out[i] = memories[k.pos]
 	}
-	return ranked
+	return out
 }
 
 // fitMemories selects, in the order given, the memories whose rendering

@@ -174,3 +174,26 @@ func TestMemoriesRankByTheTask(t *testing.T) {
 		t.Fatalf("without a task, the newest first: %q", got)
 	}
 }
+
+// Memories rank by relevance, then newest first; memories of the same
+// second keep their file order (a new memory is written above older ones).
+func TestRankMemoriesOrder(t *testing.T) {
+	ms := []mdstore.Memory{
+		{ID: "mem-1700000000-0001"}, {ID: "mem-1700000500-0002"}, {ID: "mem-1700000500-0003"},
+		{ID: "mem-1700000900-0004"}, {ID: "mem-1700000000-0005"},
+	}
+	ids := func(ms []mdstore.Memory) string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.ID[len(m.ID)-1:])
+		}
+		return strings.Join(out, "")
+	}
+	if got := ids(rankMemories(ms, Task{}, nil)); got != "42315" {
+		t.Fatalf("newest first: %s", got)
+	}
+	rel := map[string]float64{MemoryRelevanceKey("mem-1700000000-0005"): 0.5, MemoryRelevanceKey("mem-1700000500-0003"): 0.5}
+	if got := ids(rankMemories(ms, Task{Title: "x"}, rel)); got != "35421" {
+		t.Fatalf("by relevance: %s", got)
+	}
+}

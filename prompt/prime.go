@@ -551,16 +551,22 @@ func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
 
 // recentFiles are the files the most recent iteration modified.
 func recentFiles(journal []mdstore.JournalEntry) []string {
-	var latest *mdstore.JournalEntry
-	for i := range journal {
-		if latest == nil || newer(journal[i].CreatedAt, latest.CreatedAt) {
-			latest = &journal[i]
+	if i := latest(len(journal), func(i int) string { return journal[i].CreatedAt }); i >= 0 {
+		return journal[i].FilesModified
+	}
+	return nil
+}
+
+// latest is the first of n journal entries created last (created(i) is
+// entry i's created_at), -1 when there are none.
+func latest(n int, created func(i int) string) int {
+	at := -1
+	for i := range n {
+		if at < 0 || newer(created(i), created(at)) {
+			at = i
 		}
 	}
-	if latest == nil {
-		return nil
-	}
-	return latest.FilesModified
+	return at
 }
 
 // newer says whether timestamp a is after b. Two UTC RFC 3339 times of the
@@ -624,30 +630,35 @@ func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]f
 		sort.SliceStable(out, func(i, j int) bool { return newer(knowledgeTime(out[i]), knowledgeTime(out[j])) })
 		return out
 	}
-	feature := strings.ToLower(t.Feature)
 	var list []scored[mdstore.Knowledge]
 	for _, k := range ks {
-		s := 0.0
-		for _, tag := range k.Tags {
-			tag = strings.ToLower(tag)
-			if kw.text[tag] {
-				s += 2
-			}
-			if feature != "" && tag == feature {
-				s += 2
-			}
-			if kw.files[tag] {
-				s++
-			}
-		}
-		s += 2 * rel[k.Path]
-		if s > 0 {
+		if s := kw.knowledgeScore(k.Tags, t, rel[k.Path]); s > 0 {
 			list = append(list, scored[mdstore.Knowledge]{k, s, tagMatches(k.Tags, kw.recent), knowledgeTime(k)})
 		}
 	}
 	return once(best(list), func(k mdstore.Knowledge) (string, string, string) {
 		return "", k.Title + "\n" + k.Body, knowledgeTime(k)
 	})
+}
+
+// knowledgeScore is a knowledge entry's score for task t (rankKnowledge)
+// given its tags and full-text relevance; 0 leaves it out.
+func (kw keywords) knowledgeScore(tags []string, t Task, relevance float64) float64 {
+	feature := strings.ToLower(t.Feature)
+	s := 0.0
+	for _, tag := range tags {
+		tag = strings.ToLower(tag)
+		if kw.text[tag] {
+			s += 2
+		}
+		if feature != "" && tag == feature {
+			s += 2
+		}
+		if kw.files[tag] {
+			s++
+		}
+	}
+	return s + 2*relevance
 }
 
 // scored is an entry with its relevance to the task, the tie-breaker of
@@ -699,19 +710,27 @@ func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
 func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64) []mdstore.Learning {
 	var list []scored[mdstore.Learning]
 	for _, l := range ls {
-		if l.Status != "" && l.Status != "active" {
+		if !activeLearning(l.Status) {
 			continue
 		}
 		s := 0.0
 		if t.Given() {
-			s = float64(tagMatches(l.Tags, kw.all)) + rel[l.Path]
-			if s == 0 {
+			if s = kw.learningScore(l.Tags, rel[l.Path]); s == 0 {
 				continue
 			}
 		}
 		list = append(list, scored[mdstore.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
 	}
 	return once(best(list), func(l mdstore.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
+}
+
+// activeLearning says whether a learning of this status may be shown.
+func activeLearning(status string) bool { return status == "" || status == "active" }
+
+// learningScore is an active learning's score for a task (rankLearnings)
+// given its tags and full-text relevance; 0 leaves it out.
+func (kw keywords) learningScore(tags []string, relevance float64) float64 {
+	return float64(tagMatches(tags, kw.all)) + relevance
 }
 
 // once keeps the first of each group of near-duplicates in ranked (same
@@ -766,16 +785,8 @@ type journalRanking struct {
 
 func rankJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[string]float64) journalRanking {
 	run := t.Run
-	if run == "" {
-		var latest *mdstore.JournalEntry
-		for i := range journal {
-			if latest == nil || newer(journal[i].CreatedAt, latest.CreatedAt) {
-				latest = &journal[i]
-			}
-		}
-		if latest != nil {
-			run = latest.RunID
-		}
+	if i := latest(len(journal), func(i int) string { return journal[i].CreatedAt }); run == "" && i >= 0 {
+		run = journal[i].RunID
 	}
 	// Pointers into journal: a store's journal is thousands of entries,
 	// and an entry is a few hundred bytes to copy.
@@ -794,29 +805,36 @@ func rankJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[st
 	}
 	var list []scored[*mdstore.JournalEntry]
 	for _, e := range others {
-		s := rel[e.Path]
-		if t.ID != "" && e.TaskID == t.ID {
-			s += 3
-		}
-		if t.Feature != "" && e.FeatureID == t.Feature {
-			s += 2
-		}
-		tie := 0
-		for _, f := range e.FilesModified {
-			f = strings.ToLower(f)
-			if kw.files[f] {
-				s++
-			}
-			if kw.recent[f] {
-				tie++
-			}
-		}
-		if s > 0 {
+		if s, tie := kw.journalScore(e.TaskID, e.FeatureID, e.FilesModified, t, rel[e.Path]); s > 0 {
 			list = append(list, scored[*mdstore.JournalEntry]{e, s, tie, e.CreatedAt})
 		}
 	}
 	jr.others = best(list)
 	return jr
+}
+
+// journalScore is the score of another run's journal entry for task t
+// (rankJournal) given its task, feature, files and full-text relevance,
+// and the tie-breaker of files shared with the latest iteration; a score
+// of 0 leaves it out.
+func (kw keywords) journalScore(taskID, featureID string, files []string, t Task, relevance float64) (s float64, tie int) {
+	s = relevance
+	if t.ID != "" && taskID == t.ID {
+		s += 3
+	}
+	if t.Feature != "" && featureID == t.Feature {
+		s += 2
+	}
+	for _, f := range files {
+		f = strings.ToLower(f)
+		if kw.files[f] {
+			s++
+		}
+		if kw.recent[f] {
+			tie++
+		}
+	}
+	return s, tie
 }
 
 // pick chooses the Run Journal in priority order: the last RecentJournal

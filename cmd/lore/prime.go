@@ -118,20 +118,30 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	p.warnings(cfg.Warnings)
 	// Asked of the search index while the files are read.
 	relevance := searcher.Relevance(s, taskText(opts.task), mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
-	// The entries are read while memories.md is parsed: each takes tens
-	// of milliseconds in a large store.
-	type read struct {
-		entries  mdstore.Entries
-		warnings []mdstore.Warning
-		err      error
+	if opts.loop.Run == "" {
+		opts.loop.Run, _ = s.CurrentRun()
 	}
-	entriesRead := make(chan read, 1)
+	opts.loop.Models = cfg.Models
+	in := prompt.Input{Task: opts.task}
+	in.Task.Run = opts.loop.Run
+	// The entries prime may show are chosen while memories.md is read
+	// and the search index asked: each takes tens of milliseconds in a
+	// large store.
+	type read struct {
+		shortlist *prompt.Shortlist
+		warnings  []mdstore.Warning
+		err       error
+	}
+	catalogRead := make(chan read, 1)
 	go func() {
 		var r read
-		r.entries, r.warnings, r.err = s.Entries() // through the per-clone cache of parsed files
-		entriesRead <- r
+		var c *mdstore.Catalog
+		c, r.warnings, r.err = s.Catalog() // through the per-clone cache of parsed files
+		if r.err == nil {
+			r.shortlist = prompt.NewShortlist(c, in.Task)
+		}
+		catalogRead <- r
 	}()
-	in := prompt.Input{Task: opts.task}
 	var warnings []mdstore.Warning
 	if cfg.Memories.Inject == mdstore.InjectAuto {
 		filter := memoryFilter(e, cfg.Memories.Filter, opts, types)
@@ -142,23 +152,20 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		}
 		in.Memories = filter.Filter(all)
 	}
-	r := <-entriesRead
+	r := <-catalogRead
 	p.warnings(r.warnings)
 	if r.err != nil {
 		return r.err
 	}
-	in.Knowledge, in.Learnings, in.Journal = r.entries.Knowledge, r.entries.Learnings, r.entries.Journal
 	if in.Skills, warnings, err = s.Skills(); err != nil {
 		return err
 	}
 	p.warnings(warnings)
-	if opts.loop.Run == "" {
-		opts.loop.Run, _ = s.CurrentRun()
-	}
-	opts.loop.Models = cfg.Models
-	in.Loop = strategy.Compute(in.Journal, opts.loop)
-	in.Task.Run = opts.loop.Run
 	in.Relevance = <-relevance
+	// Only the entries prime may show are read whole.
+	entries := r.shortlist.With(in.Relevance)
+	in.Knowledge, in.Learnings, in.Journal = entries.Knowledge, entries.Learnings, entries.Journal
+	in.Loop = strategy.Compute(in.Journal, opts.loop)
 	budgets := cfg.Budgets
 	budgets.Total = cfg.Memories.Budget
 	if opts.set["budget"] {

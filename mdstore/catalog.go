@@ -1,0 +1,189 @@
+package mdstore
+
+import "slices"
+
+// Head is what a choice among entries reads of each one before it reads
+// the few it chose whole (Catalog): the fields prime ranks by.
+type Head struct {
+	Path string
+	// Knowledge and learnings.
+	Tags []string
+	// Learnings.
+	Status string
+	// Journal entries.
+	RunID, TaskID, FeatureID, CreatedAt string
+	FilesModified                       []string
+}
+
+// Catalog is the store's knowledge, learnings and journal: each entry's
+// head (Heads), in the order Entries returns the entries, and an entry
+// read whole only when asked for (Knowledge, Learnings, Journal). Read
+// through an unchanged entries cache, it decodes nothing else: prime with
+// a task reads a few hundred of a large store's entries. A Catalog is for
+// one goroutine.
+type Catalog struct {
+	// The entries whole, when they were read rather than mapped.
+	whole *Entries
+	// Otherwise the mapped cache their records are decoded from, and
+	// the store to read a file from if a record does not decode.
+	cache *entryCache
+	store *Store
+}
+
+// catalogKinds are the kinds a Catalog holds, in the cache's order.
+var catalogKinds = [3]Kind{KindKnowledge, KindLearning, KindJournal}
+
+// Len is how many entries of kind (knowledge, learning or journal) there
+// are.
+func (c *Catalog) Len(kind Kind) int {
+	if c.whole != nil {
+		switch kind {
+		case KindKnowledge:
+			return len(c.whole.Knowledge)
+		case KindLearning:
+			return len(c.whole.Learnings)
+		case KindJournal:
+			return len(c.whole.Journal)
+		}
+		return 0
+	}
+	for k, ck := range catalogKinds {
+		if ck == kind {
+			return c.cache.count[k]
+		}
+	}
+	return 0
+}
+
+// Heads calls each with the head of every entry of kind, in order; h is
+// the caller's only during the call.
+func (c *Catalog) Heads(kind Kind, each func(i int, h *Head)) {
+	if c.whole == nil {
+		for k, ck := range catalogKinds {
+			if ck == kind {
+				c.cache.eachHead(k, each)
+			}
+		}
+		return
+	}
+	switch kind {
+	case KindKnowledge:
+		for i, k := range c.whole.Knowledge {
+			each(i, &Head{Path: k.Path, Tags: k.Tags})
+		}
+	case KindLearning:
+		for i, l := range c.whole.Learnings {
+			each(i, &Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
+		}
+	case KindJournal:
+		for i, j := range c.whole.Journal {
+			each(i, &Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, FilesModified: j.FilesModified})
+		}
+	}
+}
+
+// Knowledge returns the knowledge entries at the given places (of
+// Heads), in the order given.
+func (c *Catalog) Knowledge(at []int) []Knowledge {
+	return pick(c, at, KindKnowledge, func(e *Entries) []Knowledge { return e.Knowledge }, (*entryCache).knowledgeAt)
+}
+
+// Learnings returns the learnings at the given places.
+func (c *Catalog) Learnings(at []int) []Learning {
+	return pick(c, at, KindLearning, func(e *Entries) []Learning { return e.Learnings }, (*entryCache).learningAt)
+}
+
+// Journal returns the journal entries at the given places.
+func (c *Catalog) Journal(at []int) []JournalEntry {
+	return pick(c, at, KindJournal, func(e *Entries) []JournalEntry { return e.Journal }, (*entryCache).journalAt)
+}
+
+// All returns every entry.
+func (c *Catalog) All() Entries {
+	if c.whole != nil {
+		return *c.whole
+	}
+	every := func(kind Kind) []int {
+		at := make([]int, c.Len(kind))
+		for i := range at {
+			at[i] = i
+		}
+		return at
+	}
+	return Entries{
+		Knowledge: c.Knowledge(every(KindKnowledge)),
+		Learnings: c.Learnings(every(KindLearning)),
+		Journal:   c.Journal(every(KindJournal)),
+	}
+}
+
+// pick decodes the records at the given places of kind (the cache's
+// order); one that does not decode (a damaged cache) is read from its
+// file, and the cache is dropped so that the next read writes it again.
+func pick[T any](c *Catalog, at []int, kind Kind, whole func(*Entries) []T, decode func(*entryCache, int) (T, bool)) []T {
+	out := make([]T, 0, len(at))
+	if c.whole != nil {
+		all := whole(c.whole)
+		for _, i := range at {
+			out = append(out, all[i])
+		}
+		return out
+	}
+	var damaged []int
+	for _, i := range at {
+		if e, ok := decode(c.cache, i); ok {
+			out = append(out, e)
+		} else {
+			damaged = append(damaged, i)
+		}
+	}
+	if len(damaged) == 0 {
+		return out
+	}
+	// Read from their files: the heads give the paths.
+	c.store.DropEntryCache()
+	paths := map[int]string{}
+	c.Heads(kind, func(i int, h *Head) {
+		if slices.Contains(damaged, i) {
+			paths[i] = h.Path
+		}
+	})
+	out = out[:0]
+	for _, i := range at {
+		e, ok := decode(c.cache, i)
+		if !ok {
+			if e, ok = readEntryFile[T](c.store, paths[i]); !ok {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// readEntryFile reads the entry of file p, of the type its kind has.
+func readEntryFile[T any](s *Store, p string) (T, bool) {
+	var zero T
+	data, ok, err := s.read(p)
+	if err != nil || !ok {
+		return zero, false
+	}
+	fe, ws := ParseFile(p, data)
+	if len(ws) > 0 {
+		return zero, false
+	}
+	var e any
+	switch {
+	case fe.Knowledge != nil:
+		e = *fe.Knowledge
+	case fe.Learning != nil:
+		e = *fe.Learning
+	case fe.Journal != nil:
+		e = *fe.Journal
+	}
+	t, ok := e.(T)
+	return t, ok
+}
+
+// wholeCatalog is a Catalog of entries read whole.
+func wholeCatalog(e *Entries) *Catalog { return &Catalog{whole: e} }

@@ -1,0 +1,101 @@
+package mdstore
+
+import (
+	"path/filepath"
+
+	"lore/internal/fsx"
+)
+
+// The memories cache (memories.cache in the state directory, never
+// committed) keeps memories.md parsed: prime reads every memory, and
+// parsing ten thousand of them costs tens of milliseconds where decoding
+// them costs a few; a smaller file than memCacheMinSize is parsed each
+// time (a millisecond or two), and no cache is written for it. It is
+// keyed by the file's stamp, trusted as the
+// entries cache trusts one (Entries), and holds: magic, version, the
+// stamp, the warnings, and the memories in the file's order.
+const (
+	memCacheMagic   = "LOREMEMS"
+	memCacheVersion = 1 // bump whenever Memory or the parser changes
+)
+
+// memCacheMinSize is the size of the smallest memories.md cached (a var
+// for tests).
+var memCacheMinSize int64 = 256 << 10
+
+func (s *Store) memCachePath() string { return filepath.Join(s.StateDir(), "memories.cache") }
+
+// cachedMemories are the memories and warnings of memories.md as the
+// cache has them, when its stamp is the file's.
+func (s *Store) cachedMemories() ([]Memory, []Warning, bool) {
+	if s.unusable != nil || s.hidden(MemoriesPath) {
+		return nil, nil, false
+	}
+	stamp, err := fsx.Lstat(s.abs(MemoriesPath))
+	if err != nil || stamp.Dir || stamp.Size < memCacheMinSize {
+		return nil, nil, false
+	}
+	data, err := mapCacheFile(s.memCachePath(), true)
+	if err != nil || len(data) < len(memCacheMagic) || string(data[:len(memCacheMagic)]) != memCacheMagic {
+		return nil, nil, false
+	}
+	d := decoder{data: data, off: len(memCacheMagic)}
+	if d.uint() != memCacheVersion || !d.stamp().Same(stamp) {
+		return nil, nil, false
+	}
+	nw := d.uint()
+	if nw > uint64(len(data)) {
+		return nil, nil, false
+	}
+	var ws []Warning
+	for range nw {
+		ws = append(ws, Warning{Path: MemoriesPath, Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1})
+	}
+	n := d.uint()
+	if d.err != nil || n > uint64(len(data)) {
+		return nil, nil, false
+	}
+	ms := make([]Memory, n)
+	for i := range ms {
+		m := &ms[i]
+		d.strs(&m.ID, (*string)(&m.Type), &m.Content, &m.Created)
+		m.Tags = d.list()
+		m.Line = int(d.uint())
+	}
+	if d.err != nil || d.off != len(data) {
+		return nil, nil, false
+	}
+	return ms, ws, true
+}
+
+// cacheMemories writes the memories parsed from memories.md when its stamp
+// was before the read what it is now, and old enough to trust.
+func (s *Store) cacheMemories(before fsx.Stamp, ms []Memory, ws []Warning) {
+	after, err := fsx.Lstat(s.abs(MemoriesPath))
+	if err != nil || !before.Same(after) || !after.Settled(s.now().UnixNano()) || after.Size < memCacheMinSize {
+		return
+	}
+	// A cache: failing to write it costs the next read only.
+	writeCacheFile(s.memCachePath(), func(e *encoder) {
+		e.w.WriteString(memCacheMagic)
+		e.uint(memCacheVersion)
+		e.stamp(after)
+		e.uint(uint64(len(ws)))
+		for _, w := range ws {
+			e.uint(uint64(w.Line))
+			e.str(w.Message)
+			minor := byte(0)
+			if w.Minor {
+				minor = 1
+			}
+			e.w.WriteByte(minor)
+		}
+		e.uint(uint64(len(ms)))
+		for i := range ms {
+			m := &ms[i]
+			e.strs(m.ID, string(m.Type), m.Content, m.Created)
+			e.list(m.Tags)
+			e.uint(uint64(m.Line))
+		}
+	})
+}

@@ -1,0 +1,152 @@
+package prompt
+
+import (
+	"slices"
+	"time"
+
+	"lore/mdstore"
+	"lore/strategy"
+)
+
+// Shortlist is the entries a prime for a task may show, chosen from a
+// catalog's heads in two steps so that the first runs while the search
+// index is asked: NewShortlist chooses by everything but full-text
+// relevance, With adds the entries relevance alone makes relevant.
+// Without a task, every entry. Prime gives the same context from the
+// shortlist as from every entry, and a large store's entries are read
+// whole only when chosen.
+type Shortlist struct {
+	c *mdstore.Catalog
+	t Task
+	// The places of the entries chosen so far, of each kind (knowledge,
+	// learnings, journal), ascending; the journal's are read.
+	chosen  [3][]int
+	journal []mdstore.JournalEntry
+	// Where each entry's head is, by path, for With.
+	at map[string]headPlace
+}
+
+type headPlace struct {
+	kind   int8 // 0 knowledge, 1 learnings, 2 journal
+	active bool // a learning prime may show
+	i      int32
+}
+
+// NewShortlist chooses from c the entries a prime for task t may show
+// whatever their relevance: the knowledge and learnings whose tags score
+// (rankKnowledge, rankLearnings), and the journal entries the Run
+// Journal, Previous Attempts and the loop status look at — the task's run
+// (with no run, the latest's and those of strategy.RunWindow), the task's
+// attempts, the latest entry, and the other runs' entries rankJournal
+// scores.
+func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
+	sl := &Shortlist{c: c, t: t}
+	if !t.Given() {
+		return sl
+	}
+	n := c.Len(mdstore.KindKnowledge) + c.Len(mdstore.KindLearning) + c.Len(mdstore.KindJournal)
+	sl.at = make(map[string]headPlace, n)
+	// The latest journal entry, then the entries to read.
+	last, lastRun, lastCreated := -1, "", ""
+	c.Heads(mdstore.KindJournal, func(i int, h *mdstore.Head) {
+		if last < 0 || newer(h.CreatedAt, lastCreated) {
+			last, lastRun, lastCreated = i, h.RunID, h.CreatedAt
+		}
+	})
+	run, window := t.Run, ""
+	if run == "" && last >= 0 {
+		run = lastRun
+		window = mdstore.ParseTimestamp(lastCreated).Add(-strategy.RunWindow).UTC().Format(time.RFC3339)
+	}
+	files := taskKeywords(t, nil, nil) // the task's files: all the journal's score needs
+	c.Heads(mdstore.KindJournal, func(i int, h *mdstore.Head) {
+		sl.at[h.Path] = headPlace{kind: 2, i: int32(i)}
+		keep := i == last || h.RunID == run || t.ID != "" && h.TaskID == t.ID
+		if !keep && window != "" {
+			keep = !newer(window, h.CreatedAt)
+		}
+		if !keep {
+			s, _ := files.journalScore(h.TaskID, h.FeatureID, h.FilesModified, t, 0)
+			keep = s > 0
+		}
+		if keep {
+			sl.chosen[2] = append(sl.chosen[2], i)
+		}
+	})
+	sl.journal = c.Journal(sl.chosen[2])
+	kw := taskKeywords(t, strategy.Attempts(sl.journal, t.ID), sl.journal)
+	c.Heads(mdstore.KindKnowledge, func(i int, h *mdstore.Head) {
+		sl.at[h.Path] = headPlace{kind: 0, i: int32(i)}
+		if kw.knowledgeScore(h.Tags, t, 0) > 0 {
+			sl.chosen[0] = append(sl.chosen[0], i)
+		}
+	})
+	c.Heads(mdstore.KindLearning, func(i int, h *mdstore.Head) {
+		active := activeLearning(h.Status)
+		sl.at[h.Path] = headPlace{kind: 1, active: active, i: int32(i)}
+		if active && kw.learningScore(h.Tags, 0) > 0 {
+			sl.chosen[1] = append(sl.chosen[1], i)
+		}
+	})
+	return sl
+}
+
+// With returns the entries chosen, and those rel (the relevance Prime will
+// be given) makes relevant, in the order Entries returns them.
+func (sl *Shortlist) With(rel map[string]float64) mdstore.Entries {
+	if !sl.t.Given() {
+		return sl.c.All()
+	}
+	var more [3][]int // the places relevance adds
+	for p, r := range rel {
+		if h, ok := sl.at[p]; ok && r > 0 && (h.kind != 1 || h.active) {
+			more[h.kind] = append(more[h.kind], int(h.i))
+		}
+	}
+	var all [3][]int
+	for k := range all {
+		slices.Sort(more[k])
+		more[k] = without(more[k], sl.chosen[k])
+		all[k] = merge(sl.chosen[k], more[k])
+	}
+	out := mdstore.Entries{Knowledge: sl.c.Knowledge(all[0]), Learnings: sl.c.Learnings(all[1])}
+	// The journal entries read already, and those relevance adds.
+	added := sl.c.Journal(more[2])
+	out.Journal = make([]mdstore.JournalEntry, 0, len(all[2]))
+	for i, j := 0, 0; i < len(sl.chosen[2]) || j < len(more[2]); {
+		if j == len(more[2]) || i < len(sl.chosen[2]) && sl.chosen[2][i] < more[2][j] {
+			out.Journal = append(out.Journal, sl.journal[i])
+			i++
+		} else {
+			out.Journal = append(out.Journal, added[j])
+			j++
+		}
+	}
+	return out
+}
+
+// merge merges two ascending lists of places.
+func merge(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	for i, j := 0, 0; i < len(a) || j < len(b); {
+		if j == len(b) || i < len(a) && a[i] < b[j] {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	return out
+}
+
+// without is the places of ascending list a that ascending list b lacks.
+func without(a, b []int) []int {
+	out := a[:0:0]
+	for _, p := range a {
+		if _, found := slices.BinarySearch(b, p); !found {
+			out = append(out, p)
+		}
+	}
+	return out
+}

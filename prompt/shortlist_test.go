@@ -1,0 +1,176 @@
+package prompt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"lore/mdstore"
+	"lore/strategy"
+)
+
+// Prime gives the same context from the shortlist as from every entry,
+// and the loop status computed from the shortlisted journal is the same:
+// random tasks over a store above the sweep limit, read through a current
+// entries cache (the catalog's heads) and through Entries.
+func TestShortlistPrimesAsEveryEntry(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 11))
+	words := strings.Fields("cache build parser lexer token retry flaky network deploy docker compose migrate schema index query fuzzy stem merge rebase hook commit lock budget prime ingest journal")
+	files := []string{"src/cache.go", "src/parser/lexer.go", "cmd/deploy.sh", "db/schema.sql", "index/query.go", "hooks/commit.go", "README.md"}
+	some := func(from []string, most int) []string {
+		var out []string
+		for range rng.IntN(most + 1) {
+			out = append(out, from[rng.IntN(len(from))])
+		}
+		return out
+	}
+	tags := func() []string { // one to three
+		out := []string{words[rng.IntN(len(words))]}
+		for range rng.IntN(3) {
+			out = append(out, words[rng.IntN(len(words))])
+		}
+		return out
+	}
+	sentence := func() string { return strings.Join(some(words, 8), " ") + " " + words[rng.IntN(len(words))] + "." }
+	when := func() string {
+		return time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rng.IntN(96*60)) * time.Minute).Format(time.RFC3339)
+	}
+	write := func(p string, data []byte) {
+		p = filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body := func(i int) string { // every tenth repeats an earlier one: near-duplicates
+		if i%10 == 9 {
+			return "Repeated " + words[i%len(words)] + " advice about the " + words[(i/10)%len(words)] + " step."
+		}
+		return sentence()
+	}
+	for i := range 700 {
+		k := mdstore.Knowledge{Slug: fmt.Sprintf("k-%04d", i), Title: "About " + sentence(), Tags: tags(), Body: body(i), CreatedAt: when()}
+		if i%3 == 0 {
+			k.UpdatedAt = when()
+		}
+		write(mdstore.KnowledgePath(k.Slug), mdstore.RenderKnowledge(k))
+	}
+	statuses := []string{"active", "active", "active", "staged", "rejected", "pruned"}
+	for i := range 800 {
+		l := mdstore.Learning{ID: fmt.Sprintf("l-%06x", i), Category: mdstore.LearningCategories[i%len(mdstore.LearningCategories)],
+			Tags: tags(), CreatedAt: when(), Status: statuses[i%len(statuses)], Body: body(i)}
+		write(mdstore.LearningPath(l.ID), mdstore.RenderLearning(l))
+	}
+	outcomes := []string{"done", "failed", "blocked", "retried", "done", "interrupted"}
+	for i := range 900 {
+		run := fmt.Sprintf("run-%d", i%9)
+		j := mdstore.JournalEntry{RunID: run, Iteration: i/9 + 1, TaskID: fmt.Sprintf("T-%d", rng.IntN(25)), Outcome: outcomes[rng.IntN(len(outcomes))],
+			Model: "sonnet", DurationSecs: 30, FilesModified: some(files, 3), CreatedAt: when(), Notes: sentence()}
+		if i%4 == 0 {
+			j.FeatureID = fmt.Sprintf("F-%d", i%5)
+		}
+		if strategy.FailedOutcome(j.Outcome) {
+			j.Failure = &mdstore.Failure{WhatTried: sentence(), WhyFailed: sentence(), ErrorCategory: words[rng.IntN(len(words))]}
+		}
+		write(mdstore.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", i)), mdstore.RenderJournal(j))
+	}
+
+	s, err := mdstore.Open(dir, mdstore.Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first read caches the files too new to trust as unread; past
+	// the racy window the second caches them all, and the third is from
+	// a current cache.
+	for range 2 {
+		if _, _, err := s.Entries(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(60 * time.Millisecond)
+	}
+	all, ws, err := s.Entries()
+	if err != nil || len(ws) > 0 {
+		t.Fatalf("%d warnings, the first %v; %v", len(ws), ws[0], err)
+	}
+	if len(all.Knowledge) != 700 || len(all.Learnings) != 800 || len(all.Journal) != 900 {
+		t.Fatalf("read %d, %d, %d entries", len(all.Knowledge), len(all.Learnings), len(all.Journal))
+	}
+	var paths []string
+	for _, k := range all.Knowledge {
+		paths = append(paths, k.Path)
+	}
+	for _, l := range all.Learnings {
+		paths = append(paths, l.Path)
+	}
+	for _, j := range all.Journal {
+		paths = append(paths, j.Path)
+	}
+
+	smaller := 0
+	for n := range 300 {
+		task := Task{Title: strings.Join(some(words, 3), " ")}
+		if rng.IntN(3) > 0 {
+			task.ID = fmt.Sprintf("T-%d", rng.IntN(30))
+		}
+		if rng.IntN(2) == 0 {
+			task.Description = sentence()
+		}
+		if rng.IntN(3) == 0 {
+			task.Feature = fmt.Sprintf("F-%d", rng.IntN(6))
+		}
+		if rng.IntN(3) == 0 {
+			task.Files = some(files, 2)
+		}
+		if r := rng.IntN(4); r > 0 {
+			task.Run = fmt.Sprintf("run-%d", rng.IntN(10)) // run-9 has no entries
+		}
+		var rel map[string]float64
+		if rng.IntN(4) > 0 {
+			rel = map[string]float64{}
+			for range rng.IntN(40) {
+				rel[paths[rng.IntN(len(paths))]] = float64(rng.IntN(100)+1) / 100
+			}
+		}
+		cat, _, err := s.Catalog()
+		if err != nil {
+			t.Fatal(err)
+		}
+		short := NewShortlist(cat, task).With(rel)
+		if len(short.Knowledge)+len(short.Learnings)+len(short.Journal) < 2400 {
+			smaller++
+		}
+		loop := strategy.Input{Run: task.Run, TaskID: task.ID}
+		budgets := mdstore.DefaultBudgets()
+		if n%2 == 0 {
+			budgets.Total = 1000 + rng.IntN(4000)
+		}
+		opts := Options{Budgets: budgets, Instructions: true, Learn: true}
+		prime := func(e mdstore.Entries) (Context, strategy.Status) {
+			in := Input{Task: task, Knowledge: e.Knowledge, Learnings: e.Learnings, Journal: e.Journal, Relevance: rel,
+				Loop: strategy.Compute(e.Journal, loop)}
+			return Prime(in, opts), in.Loop
+		}
+		wantCtx, wantLoop := prime(all)
+		gotCtx, gotLoop := prime(short)
+		if !reflect.DeepEqual(gotLoop, wantLoop) {
+			t.Fatalf("task %+v: loop status from the shortlist\n%+v\nfrom every entry\n%+v", task, gotLoop, wantLoop)
+		}
+		if !reflect.DeepEqual(gotCtx, wantCtx) {
+			t.Fatalf("task %+v rel %v: prime from the shortlist\n%s\nfrom every entry\n%s", task, rel, gotCtx.Markdown(), wantCtx.Markdown())
+		}
+	}
+	if smaller < 250 {
+		t.Fatalf("only %d of 300 shortlists left anything out", smaller)
+	}
+	// Without a task, every entry.
+	cat, _, _ := s.Catalog()
+	if got := NewShortlist(cat, Task{}).With(nil); !reflect.DeepEqual(got, all) {
+		t.Fatal("a shortlist without a task is not every entry")
+	}
+}
