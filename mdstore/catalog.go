@@ -12,6 +12,7 @@ type Head struct {
 	Status string
 	// Journal entries.
 	RunID, TaskID, FeatureID, CreatedAt string
+	Iteration                           int
 	FilesModified                       []string
 }
 
@@ -28,35 +29,18 @@ type Catalog struct {
 	// the store to read a file from if a record does not decode.
 	cache *entryCache
 	store *Store
+	// The place of each file's entry, made by the first Find of a
+	// Catalog read whole.
+	paths map[string]int
 }
 
 // catalogKinds are the kinds a Catalog holds, in the cache's order.
 var catalogKinds = [3]Kind{KindKnowledge, KindLearning, KindJournal}
 
-// Len is how many entries of kind (knowledge, learning or journal) there
-// are.
-func (c *Catalog) Len(kind Kind) int {
-	if c.whole != nil {
-		switch kind {
-		case KindKnowledge:
-			return len(c.whole.Knowledge)
-		case KindLearning:
-			return len(c.whole.Learnings)
-		case KindJournal:
-			return len(c.whole.Journal)
-		}
-		return 0
-	}
-	for k, ck := range catalogKinds {
-		if ck == kind {
-			return c.cache.count[k]
-		}
-	}
-	return 0
-}
-
-// Heads calls each with the head of every entry of kind, in order; h is
-// the caller's only during the call.
+// Heads calls each with the head of every entry of kind and its place; h
+// is the caller's only during the call. The heads come in the order
+// Entries returns the entries unless the cache holds a delta, whose
+// entries come after the others.
 func (c *Catalog) Heads(kind Kind, each func(i int, h *Head)) {
 	if c.whole == nil {
 		for k, ck := range catalogKinds {
@@ -77,13 +61,35 @@ func (c *Catalog) Heads(kind Kind, each func(i int, h *Head)) {
 		}
 	case KindJournal:
 		for i, j := range c.whole.Journal {
-			each(i, &Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, FilesModified: j.FilesModified})
+			each(i, &Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
 		}
 	}
 }
 
+// Find says where the entry of file p is among the heads of its kind.
+func (c *Catalog) Find(p string) (kind Kind, i int, ok bool) {
+	kind = KindOf(p)
+	if c.whole != nil {
+		if c.paths == nil {
+			c.paths = map[string]int{}
+			for _, k := range catalogKinds {
+				c.Heads(k, func(i int, h *Head) { c.paths[h.Path] = i })
+			}
+		}
+		i, ok = c.paths[p]
+		return kind, i, ok
+	}
+	for k, ck := range catalogKinds {
+		if ck == kind {
+			i, ok = c.cache.find(k, p)
+			return kind, i, ok
+		}
+	}
+	return kind, 0, false
+}
+
 // Knowledge returns the knowledge entries at the given places (of
-// Heads), in the order given.
+// Heads), in the order Entries returns them.
 func (c *Catalog) Knowledge(at []int) []Knowledge {
 	return pick(c, at, KindKnowledge, func(e *Entries) []Knowledge { return e.Knowledge }, (*entryCache).knowledgeAt)
 }
@@ -98,28 +104,23 @@ func (c *Catalog) Journal(at []int) []JournalEntry {
 	return pick(c, at, KindJournal, func(e *Entries) []JournalEntry { return e.Journal }, (*entryCache).journalAt)
 }
 
-// All returns every entry.
+// All returns every entry, in the order Entries returns them.
 func (c *Catalog) All() Entries {
 	if c.whole != nil {
 		return *c.whole
 	}
-	every := func(kind Kind) []int {
-		at := make([]int, c.Len(kind))
-		for i := range at {
-			at[i] = i
-		}
-		return at
-	}
 	return Entries{
-		Knowledge: c.Knowledge(every(KindKnowledge)),
-		Learnings: c.Learnings(every(KindLearning)),
-		Journal:   c.Journal(every(KindJournal)),
+		Knowledge: c.Knowledge(c.cache.places(0)),
+		Learnings: c.Learnings(c.cache.places(1)),
+		Journal:   c.Journal(c.cache.places(2)),
 	}
 }
 
-// pick decodes the records at the given places of kind (the cache's
-// order); one that does not decode (a damaged cache) is read from its
-// file, and the cache is dropped so that the next read writes it again.
+// pick decodes the records at the given places of kind, in the order
+// Entries returns them: the places' own when ascending, unless a delta's
+// entries follow its base's; one that does not decode (a damaged cache)
+// is read from its file, and the cache is dropped so that the next read
+// writes it again.
 func pick[T any](c *Catalog, at []int, kind Kind, whole func(*Entries) []T, decode func(*entryCache, int) (T, bool)) []T {
 	out := make([]T, 0, len(at))
 	if c.whole != nil {
@@ -138,6 +139,9 @@ func pick[T any](c *Catalog, at []int, kind Kind, whole func(*Entries) []T, deco
 		}
 	}
 	if len(damaged) == 0 {
+		if c.cache.base != nil || !slices.IsSorted(at) {
+			sortAs(out)
+		}
 		return out
 	}
 	// Read from their files: the heads give the paths.
@@ -158,7 +162,20 @@ func pick[T any](c *Catalog, at []int, kind Kind, whole func(*Entries) []T, deco
 		}
 		out = append(out, e)
 	}
+	sortAs(out)
 	return out
+}
+
+// sortAs sorts entries of one kind in the order Entries returns them.
+func sortAs[T any](es []T) {
+	switch es := any(es).(type) {
+	case []Knowledge:
+		sortKnowledge(es)
+	case []Learning:
+		sortLearnings(es)
+	case []JournalEntry:
+		sortJournal(es)
+	}
 }
 
 // readEntryFile reads the entry of file p, of the type its kind has.

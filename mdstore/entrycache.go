@@ -62,8 +62,7 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 	if s.unusable != nil {
 		return wholeCatalog(&Entries{}), nil, nil
 	}
-	cachePath := s.entryCachePath()
-	c := readEntryCache(cachePath, populate)
+	c := s.readEntryCaches(populate)
 	now := s.now().UnixNano()
 	if s.cacheIsCurrent(&c, now) {
 		return &Catalog{cache: &c, store: s}, slices.Clone(c.w), nil
@@ -157,16 +156,20 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 		// Every file as the cache has it: the cache's entries are the
 		// answer, in its order (sorted).
 		ws = append(ws, c.w...)
-		cat := &Catalog{cache: &c, store: s}
 		if !l.unchanged { // the same files, but a directory's new stamp to record
-			out, ok := c.decodeAll()
-			if !ok {
-				return s.catalogAfresh(populate)
-			}
-			writeEntryCache(cachePath, l, stamps, out, warnings)
+			s.writeDelta(&c, l, stamps, at, parsed, warnings, populate)
 		}
+		return &Catalog{cache: &c, store: s}, ws, nil
+	}
+	for _, w := range warnings {
+		if w != nil {
+			ws = append(ws, *w)
+		}
+	}
+	if cat, ok := s.writeDelta(&c, l, stamps, at, parsed, warnings, populate); ok {
 		return cat, ws, nil
 	}
+	// Too many changes for a delta: every entry, written whole.
 	cached, ok := c.decodeAll()
 	if !ok {
 		return s.catalogAfresh(populate)
@@ -186,7 +189,6 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 	for i := range paths {
 		switch j := at[i]; {
 		case warnings[i] != nil:
-			ws = append(ws, *warnings[i])
 		case j >= 0 && c.kinds[j] == 'k':
 			out.Knowledge = append(out.Knowledge, cached.Knowledge[c.index[j]])
 		case j >= 0 && c.kinds[j] == 'l':
@@ -202,9 +204,111 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 		}
 	}
 	sortEntries(out)
-	// A cache: failing to write it costs the next read only.
-	writeEntryCache(cachePath, l, stamps, out, warnings)
+	// A cache: failing to write it costs the next read only. The delta
+	// goes once the cache it was over is replaced.
+	if writeEntryCache(s.entryCachePath(), l, stamps, out, warnings, nil, nil) == nil {
+		os.Remove(s.entryDeltaPath())
+	}
 	return wholeCatalog(&out), ws, nil
+}
+
+// readEntryCaches reads the entries cache, and the delta over it when
+// there is one.
+func (s *Store) readEntryCaches(populate bool) entryCache {
+	base := readEntryCache(s.entryCachePath(), populate, nil)
+	if base.data == nil {
+		return base
+	}
+	if d := readEntryCache(s.entryDeltaPath(), populate, &base); d.data != nil {
+		return d
+	}
+	return base
+}
+
+// deltaLimit is how many entries a delta may hold before the cache is
+// written whole: a sixteenth of the files, and at least deltaMin.
+func deltaLimit(files int) int { return max(deltaMin, files/16) }
+
+// deltaMin is the least deltaLimit (a var for tests).
+var deltaMin = 1024
+
+// writeDelta writes the files as they are now (the listing l; at, parsed
+// and warnings as catalog found them) as a delta over c's base — c itself
+// when it is not a delta — and returns a Catalog read through it: only
+// the entries that are not the base's records are written. False when
+// there is no base, more entries changed than deltaLimit, or the delta
+// could not be written.
+func (s *Store) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []int, parsed []FileEntries, warnings []*Warning, populate bool) (*Catalog, bool) {
+	base := c
+	if c.base != nil {
+		base = c.base
+	}
+	if base.data == nil {
+		return nil, false
+	}
+	reuse := make([]basePlace, len(l.paths))
+	var own Entries
+	n := 0
+	for i := range l.paths {
+		if warnings[i] != nil {
+			continue
+		}
+		j := at[i]
+		if j < 0 {
+			switch fe := parsed[i]; {
+			case fe.Knowledge != nil:
+				own.Knowledge = append(own.Knowledge, *fe.Knowledge)
+			case fe.Learning != nil:
+				own.Learnings = append(own.Learnings, *fe.Learning)
+			case fe.Journal != nil:
+				own.Journal = append(own.Journal, *fe.Journal)
+			default:
+				continue
+			}
+			n++
+			continue
+		}
+		k := strings.IndexByte("klj", c.kinds[j])
+		if k < 0 {
+			continue
+		}
+		if p := c.index[j]; p < c.baseCount[k] || c.base == nil {
+			reuse[i] = basePlace{c.kinds[j], p}
+			continue
+		}
+		// An entry of c's own delta: carried into the new one.
+		ok := true
+		switch k {
+		case 0:
+			var e Knowledge
+			e, ok = c.knowledgeAt(c.index[j])
+			own.Knowledge = append(own.Knowledge, e)
+		case 1:
+			var e Learning
+			e, ok = c.learningAt(c.index[j])
+			own.Learnings = append(own.Learnings, e)
+		case 2:
+			var e JournalEntry
+			e, ok = c.journalAt(c.index[j])
+			own.Journal = append(own.Journal, e)
+		}
+		if !ok {
+			return nil, false
+		}
+		n++
+	}
+	if n > deltaLimit(len(l.paths)) {
+		return nil, false
+	}
+	sortEntries(own)
+	if writeEntryCache(s.entryDeltaPath(), l, stamps, own, warnings, base, reuse) != nil {
+		return nil, false
+	}
+	d := readEntryCache(s.entryDeltaPath(), populate, base)
+	if d.data == nil {
+		return nil, false
+	}
+	return &Catalog{cache: &d, store: s}, true
 }
 
 // catalogAfresh reads every file again: the cache's records did not
@@ -400,9 +504,10 @@ func (c entryCache) subdirs(d string) []string {
 // entryCache is the cache as read: the directories listed (sorted) with
 // their stamps, and the warnings of files that do not parse; for each file
 // listed (sorted by path) its stamp, its kind ('k', 'l', 'j', 'w' for a
-// file that does not parse, 'n' for one that holds no entry, or 'x' for a
-// file not cached: read it) and its entry's or warning's place among its
-// kind's records or in w, decoded only when the cache is not current
+// file that does not parse, 'n' for one that holds no entry, 'x' for a
+// file not cached, or 'K', 'L', 'J' for an entry cached from a file too
+// new to trust: either is read again) and its entry's or warning's place
+// among its kind's records or in w, decoded only when the cache is not current
 // (readTable); each kind's heads, decoded when walked (eachHead); and
 // each record, decoded when asked for (knowledgeAt, learningAt,
 // journalAt).
@@ -412,7 +517,8 @@ type entryCache struct {
 	dirs      []string
 	dirStamps []fsx.Stamp
 	w         []Warning
-	// The number of files, and of those not cached ('x').
+	// The number of files, and of those to read again ('x', 'K', 'L',
+	// 'J').
 	nfiles, unstamped int
 	// Decoded by readTable.
 	paths  []string
@@ -428,6 +534,20 @@ type entryCache struct {
 	// records[i] is where record i starts in data: the knowledge's, then
 	// the learnings', then the journal's, and where the last one ends.
 	records []byte
+	// headOffsets[i] is where head i starts, from headsAt[0] (4 bytes
+	// each, in the records' order); byPath is each kind's own records in
+	// the order of their paths.
+	headOffsets, byPath []byte
+	// id tells this cache apart as a delta's base: its size and the sum
+	// of its heads.
+	id uint64
+	// A delta (entries.delta) holds only the entries that changed since
+	// its base was written: places below baseCount[k] are the base's
+	// records of kind k (those whose bit is set in live), the others
+	// its own, from baseCount[k] on.
+	base      *entryCache
+	baseCount [3]int
+	live      [3][]byte
 }
 
 // The cache file: magic, version, the git index's stamp and the time of
@@ -438,43 +558,64 @@ type entryCache struct {
 // heads of the knowledge, learnings and journal (each kind in the order
 // Entries returns it, so that a read of an unchanged store sorts
 // nothing); then their records in the same order; then where each record
-// starts and where the last ends; and last a trailer of five numbers:
-// where each kind's heads start, the CRC-32C of the heads, and where the
-// table of records starts. Numbers in the table and the trailer are 8
-// bytes, little-endian; strings are a length and bytes.
+// starts and where the last ends (8 bytes each); then where each head
+// starts, from the first, and each kind's places in the order of their
+// paths (4 bytes each); and last a trailer of six numbers (8 bytes each):
+// where each kind's heads start, the CRC-32C of the heads, where the
+// table of records starts, and the CRC-32C of the heads' tables. Numbers
+// are little-endian; strings are a length and bytes.
 const (
 	cacheMagic   = "LORECACH"
 	cacheVersion = 6 // bump whenever an entry type or its parsing changes
-	cacheTrailer = 5 * 8
+	cacheTrailer = 6 * 8
 )
 
 // writeEntryCache writes the listing and, for each of its files (by path:
 // stamps, warnings), the entry read from it (out, in the order Entries
 // returns) or the warning it gave; a file without a stamp is read again
-// next time.
-func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, warnings []*Warning) error {
+// next time. With a base, it writes a delta over it: reuse[i] names the
+// base's record that file i keeps (kind 0: none), and out holds only the
+// other entries.
+func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, warnings []*Warning, base *entryCache, reuse []basePlace) error {
 	paths := l.paths
 	kinds := make([]byte, len(paths))
 	place := make([]int, len(paths))
 	at := make(map[string]int, len(paths))
+	var baseCount [3]int
+	var live [3][]byte
+	if base != nil {
+		baseCount = base.count
+		for k := range live {
+			live[k] = make([]byte, (baseCount[k]+7)/8)
+		}
+	}
 	for i, p := range paths {
 		at[p], kinds[i] = i, 'x'
 		if stamps[i].Mtime == 0 {
 			continue // too new to trust
 		}
 		kinds[i] = 'n'
-		if warnings[i] != nil {
+		switch {
+		case warnings[i] != nil:
 			kinds[i] = 'w'
+		case base != nil && reuse[i].kind != 0:
+			k, pl := strings.IndexByte("klj", reuse[i].kind), reuse[i].place
+			kinds[i], place[i] = reuse[i].kind, pl
+			live[k][pl/8] |= 1 << (pl % 8)
 		}
 	}
 	// Each kind's records are the entries of stamped files, in out's
 	// order; take marks a file's record as the next entry of kind.
 	take := func(p string, kind byte, n *int) bool {
 		i, ok := at[p]
-		if !ok || kinds[i] != 'n' {
+		if !ok || kinds[i] != 'n' && kinds[i] != 'x' {
 			return false
 		}
-		kinds[i], place[i] = kind, *n
+		place[i] = baseCount[strings.IndexByte("klj", kind)] + *n
+		if kinds[i] == 'x' {
+			kind -= 'a' - 'A' // kept for this read, not trusted by the next
+		}
+		kinds[i] = kind
 		*n++
 		return true
 	}
@@ -504,8 +645,8 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 	}
 
 	unstamped := 0
-	for _, k := range kinds {
-		if k == 'x' {
+	for _, st := range stamps {
+		if st.Mtime == 0 {
 			unstamped++
 		}
 	}
@@ -522,6 +663,14 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		for _, n := range []int{len(paths), nk, nl, nj, nw, unstamped} {
 			e.uint(uint64(n))
 		}
+		if base == nil {
+			e.uint(0)
+		} else {
+			e.uint(base.id)
+			for _, b := range live {
+				e.w.Write(b)
+			}
+		}
 		for i, w := range warnings {
 			if kinds[i] != 'w' {
 				continue
@@ -537,13 +686,9 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		}
 		for i, p := range paths {
 			e.str(p)
-			st := stamps[i]
-			if kinds[i] == 'x' {
-				st = fsx.Stamp{}
-			}
-			e.stamp(st)
+			e.stamp(stamps[i])
 			e.w.WriteByte(kinds[i])
-			if kinds[i] == 'k' || kinds[i] == 'l' || kinds[i] == 'j' {
+			if strings.IndexByte("kljKLJ", kinds[i]) >= 0 {
 				e.uint(uint64(place[i]))
 			}
 		}
@@ -552,20 +697,39 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		crc := crc32.New(castagnoli)
 		e.w.Flush()
 		e.tee = crc
+		heads := e.pos()
+		index := make([]byte, 0, 8*(len(ks)+len(ls)+len(js)))
+		head := func() { index = binary.LittleEndian.AppendUint32(index, uint32(e.pos()-heads)) }
 		binary.LittleEndian.PutUint64(trailer[0:], uint64(e.pos()))
 		for _, k := range ks {
+			head()
 			e.str(k.Path)
 			e.list(k.Tags)
 		}
 		binary.LittleEndian.PutUint64(trailer[8:], uint64(e.pos()))
 		for _, l := range ls {
+			head()
 			e.strs(l.Path, l.Status)
 			e.list(l.Tags)
 		}
 		binary.LittleEndian.PutUint64(trailer[16:], uint64(e.pos()))
 		for _, j := range js {
+			head()
 			e.strs(j.Path, j.RunID, j.TaskID, j.FeatureID, j.CreatedAt)
+			e.int(int64(j.Iteration))
 			e.list(j.FilesModified)
+		}
+		// Each kind's places in the order of their paths.
+		for _, paths := range [][]string{pathsOf(ks, func(k *Knowledge) string { return k.Path }),
+			pathsOf(ls, func(l *Learning) string { return l.Path }), pathsOf(js, func(j *JournalEntry) string { return j.Path })} {
+			order := make([]uint32, len(paths))
+			for i := range order {
+				order[i] = uint32(i)
+			}
+			slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(paths[a], paths[b]) })
+			for _, i := range order {
+				index = binary.LittleEndian.AppendUint32(index, i)
+			}
 		}
 		e.w.Flush()
 		e.tee = nil
@@ -586,9 +750,26 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		}
 		mark()
 		binary.LittleEndian.PutUint64(trailer[32:], uint64(e.pos()))
+		binary.LittleEndian.PutUint64(trailer[40:], uint64(crc32.Checksum(index, castagnoli)))
 		e.w.Write(records)
+		e.w.Write(index)
 		e.w.Write(trailer[:])
 	})
+}
+
+// basePlace names a record of a delta's base: its kind ('k', 'l', 'j';
+// 0 for none) and place.
+type basePlace struct {
+	kind  byte
+	place int
+}
+
+func pathsOf[T any](es []*T, path func(*T) string) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = path(e)
+	}
+	return out
 }
 
 // castagnoli is the CRC-32C table: the cache sums its heads with it.
@@ -636,10 +817,10 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 }
 
 // readEntryCache reads the cache at path; a missing, damaged or older
-// cache reads as empty. Its file table is decoded by readTable, its heads
-// and records when asked for; populate maps the file for a read of every
-// record.
-func readEntryCache(path string, populate bool) entryCache {
+// cache reads as empty, and so does a delta that is not over base. Its
+// file table is decoded by readTable, its heads and records when asked
+// for; populate maps the file for a read of every record.
+func readEntryCache(path string, populate bool, base *entryCache) entryCache {
 	data, err := mapCacheFile(path, populate)
 	if err != nil || len(data) < len(cacheMagic)+cacheTrailer || string(data[:len(cacheMagic)]) != cacheMagic {
 		return entryCache{}
@@ -666,6 +847,23 @@ func readEntryCache(path string, populate bool) entryCache {
 		return entryCache{}
 	}
 	c.nfiles, c.unstamped, c.count = int(n), int(nx), [3]int{int(nk), int(nl), int(nj)}
+	// A delta names its base, and which of the base's records are still
+	// the files'.
+	if baseID := d.uint(); baseID != 0 {
+		if base == nil || base.base != nil || base.id != baseID {
+			return entryCache{}
+		}
+		c.base = base
+		for k := range c.live {
+			c.baseCount[k] = base.count[k]
+			size := (base.count[k] + 7) / 8
+			if d.err != nil || size > len(data)-d.off {
+				return entryCache{}
+			}
+			c.live[k] = data[d.off : d.off+size]
+			d.off += size
+		}
+	}
 	c.w = make([]Warning, nw)
 	for i := range c.w {
 		c.w[i] = Warning{Path: d.str(), Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
@@ -675,12 +873,18 @@ func readEntryCache(path string, populate bool) entryCache {
 	// where records start, the last where the table starts.
 	trailer := data[len(data)-cacheTrailer:]
 	num := func(i int) uint64 { return binary.LittleEndian.Uint64(trailer[8*i:]) }
-	records := int(nk + nl + nj + 1)
+	entries := int(nk + nl + nj)
+	records := entries + 1
 	table := num(4)
-	if d.err != nil || table != uint64(len(data)-cacheTrailer-8*records) {
+	if d.err != nil || table != uint64(len(data)-cacheTrailer-8*records-8*entries) {
 		return entryCache{}
 	}
-	c.records = data[table : len(data)-cacheTrailer]
+	c.records = data[table : table+uint64(8*records)]
+	index := data[table+uint64(8*records) : len(data)-cacheTrailer]
+	c.headOffsets, c.byPath = index[:4*entries], index[4*entries:]
+	if uint64(crc32.Checksum(index, castagnoli)) != num(5) {
+		return entryCache{}
+	}
 	prev := uint64(c.tableAt)
 	for i := range 3 {
 		if num(i) < prev || num(i) > table {
@@ -698,7 +902,26 @@ func readEntryCache(path string, populate bool) entryCache {
 	if uint64(crc32.Checksum(data[c.headsAt[0]:c.recordAt(0)], castagnoli)) != num(3) {
 		return entryCache{}
 	}
+	c.id = uint64(len(data))<<32 | num(3)
 	return c
+}
+
+// isLive says whether base place p of kind k is still a file's entry.
+func (c *entryCache) isLive(k, p int) bool { return c.live[k][p/8]&(1<<(p%8)) != 0 }
+
+// places lists kind k's places that are entries, in the order of their
+// records (the base's first).
+func (c *entryCache) places(k int) []int {
+	out := make([]int, 0, c.baseCount[k]+c.count[k])
+	for p := range c.baseCount[k] {
+		if c.isLive(k, p) {
+			out = append(out, p)
+		}
+	}
+	for j := range c.count[k] {
+		out = append(out, c.baseCount[k]+j)
+	}
+	return out
 }
 
 // readTable decodes the file table; a damaged one empties the cache.
@@ -712,22 +935,28 @@ func (c *entryCache) readTable() {
 	// Each record is one file's, placed once.
 	var placed [3][]bool
 	for k := range placed {
-		placed[k] = make([]bool, c.count[k])
+		placed[k] = make([]bool, c.baseCount[k]+c.count[k])
+		for p := range c.baseCount[k] {
+			placed[k][p] = !c.isLive(k, p) // a record no file has
+		}
 	}
 	w, x := 0, 0
 	for i := 0; i < n && d.err == nil; i++ {
 		c.paths[i] = d.str()
 		c.stamps[i] = d.stamp()
 		c.kinds[i] = d.byte()
-		switch kind := strings.IndexByte("klj", c.kinds[i]); c.kinds[i] {
+		switch kind := strings.IndexByte("kljKLJ", c.kinds[i]) % 3; c.kinds[i] {
 		case 'x', 'n':
 			c.index[i] = -1
 			if c.kinds[i] == 'x' {
 				x++
 			}
-		case 'k', 'l', 'j':
+		case 'k', 'l', 'j', 'K', 'L', 'J':
+			if c.kinds[i] < 'a' {
+				x++
+			}
 			at := d.uint()
-			if at >= uint64(c.count[kind]) || placed[kind][at] {
+			if at >= uint64(len(placed[kind])) || placed[kind][at] {
 				d.fail()
 				break
 			}
@@ -785,13 +1014,21 @@ func (s *Store) cacheIsCurrent(c *entryCache, now int64) bool {
 }
 
 // eachHead calls each with the heads of kind's entries (0 knowledge, 1
-// learnings, 2 journal) in order, decoded into one Head.
+// learnings, 2 journal) and their places, a delta's base's first, decoded
+// into one Head.
 func (c *entryCache) eachHead(kind int, each func(i int, h *Head)) {
+	if c.base != nil {
+		c.base.eachHead(kind, func(i int, h *Head) {
+			if c.isLive(kind, i) {
+				each(i, h)
+			}
+		})
+	}
 	d := decoder{data: c.data, off: c.headsAt[kind]}
 	var h Head
-	for i := range c.count[kind] {
+	for j := range c.count[kind] {
 		readHead(&d, kind, &h)
-		each(i, &h)
+		each(c.baseCount[kind]+j, &h)
 	}
 }
 
@@ -805,6 +1042,7 @@ func readHead(d *decoder, kind int, h *Head) {
 		d.strs(&h.Path, &h.Status)
 	case 2:
 		d.strs(&h.Path, &h.RunID, &h.TaskID, &h.FeatureID, &h.CreatedAt)
+		h.Iteration = int(d.int())
 	}
 	list := &h.Tags
 	if kind == 2 {
@@ -821,6 +1059,44 @@ func readHead(d *decoder, kind int, h *Head) {
 	}
 }
 
+// find is the place among kind's heads of the entry of file p.
+func (c *entryCache) find(kind int, p string) (int, bool) {
+	if i, ok := c.findOwn(kind, p); ok {
+		return c.baseCount[kind] + i, true
+	}
+	if c.base != nil {
+		if i, ok := c.base.findOwn(kind, p); ok && c.isLive(kind, i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// findOwn is which of kind's own records is the entry of file p.
+func (c *entryCache) findOwn(kind int, p string) (int, bool) {
+	base := 0
+	for k := range kind {
+		base += c.count[k]
+	}
+	place := func(i int) int { return int(binary.LittleEndian.Uint32(c.byPath[4*(base+i):])) }
+	path := func(i int) string {
+		off := c.headsAt[0] + int(binary.LittleEndian.Uint32(c.headOffsets[4*(base+i):]))
+		d := decoder{data: c.data[:c.recordAt(0)], off: off}
+		return d.str()
+	}
+	n := c.count[kind]
+	i, found := sort.Find(n, func(i int) int {
+		if pl := place(i); pl < n {
+			return strings.Compare(p, path(pl))
+		}
+		return -1
+	})
+	if !found {
+		return 0, false
+	}
+	return place(i), true
+}
+
 // recordAt is where record i starts (i = the number of records: where the
 // last ends).
 func (c *entryCache) recordAt(i int) int {
@@ -833,47 +1109,57 @@ func (c *entryCache) record(i int) (decoder, int) {
 	return decoder{data: c.data[:to], off: from}, to
 }
 
-// knowledgeAt, learningAt and journalAt decode the i-th record of their
-// kind; false when it does not decode to its end exactly.
+// knowledgeAt, learningAt and journalAt decode the entry at place i of
+// their kind; false when its record does not decode to its end exactly.
 func (c *entryCache) knowledgeAt(i int) (Knowledge, bool) {
+	if i < c.baseCount[0] {
+		return c.base.knowledgeAt(i)
+	}
 	var k Knowledge
-	d, end := c.record(i)
+	d, end := c.record(i - c.baseCount[0])
 	d.knowledge(&k)
 	return k, d.err == nil && d.off == end
 }
 
 func (c *entryCache) learningAt(i int) (Learning, bool) {
+	if i < c.baseCount[1] {
+		return c.base.learningAt(i)
+	}
 	var l Learning
-	d, end := c.record(c.count[0] + i)
+	d, end := c.record(c.count[0] + i - c.baseCount[1])
 	d.learning(&l)
 	return l, d.err == nil && d.off == end
 }
 
 func (c *entryCache) journalAt(i int) (JournalEntry, bool) {
+	if i < c.baseCount[2] {
+		return c.base.journalAt(i)
+	}
 	var j JournalEntry
-	d, end := c.record(c.count[0] + c.count[1] + i)
+	d, end := c.record(c.count[0] + c.count[1] + i - c.baseCount[2])
 	d.journal(&j)
 	return j, d.err == nil && d.off == end
 }
 
-// decodeAll decodes every record; false when one does not decode.
+// decodeAll decodes every entry, each at its place (a delta's base's
+// records that no file has left zero); false when one does not decode.
 func (c *entryCache) decodeAll() (Entries, bool) {
 	var out Entries
-	out.Knowledge = make([]Knowledge, c.count[0])
-	out.Learnings = make([]Learning, c.count[1])
-	out.Journal = make([]JournalEntry, c.count[2])
+	out.Knowledge = make([]Knowledge, c.baseCount[0]+c.count[0])
+	out.Learnings = make([]Learning, c.baseCount[1]+c.count[1])
+	out.Journal = make([]JournalEntry, c.baseCount[2]+c.count[2])
 	ok := true
-	for i := range out.Knowledge {
+	for _, i := range c.places(0) {
 		var good bool
 		out.Knowledge[i], good = c.knowledgeAt(i)
 		ok = ok && good
 	}
-	for i := range out.Learnings {
+	for _, i := range c.places(1) {
 		var good bool
 		out.Learnings[i], good = c.learningAt(i)
 		ok = ok && good
 	}
-	for i := range out.Journal {
+	for _, i := range c.places(2) {
 		var good bool
 		out.Journal[i], good = c.journalAt(i)
 		ok = ok && good
@@ -1127,14 +1413,18 @@ func cacheString(b []byte) string {
 // DropEntryCache removes the entries cache: the next Entries reads every
 // file (lore index rebuild).
 func (s *Store) DropEntryCache() error {
-	err := os.Remove(s.entryCachePath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	for _, p := range []string{s.entryDeltaPath(), s.entryCachePath()} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 func (s *Store) entryCachePath() string { return filepath.Join(s.StateDir(), "entries.cache") }
+
+// entryDeltaPath is where the delta over the entries cache is kept.
+func (s *Store) entryDeltaPath() string { return filepath.Join(s.StateDir(), "entries.delta") }
 
 // GitPathPrefix is the prefix of the store's files among the paths git's
 // index holds, for a store root at prefix below the worktree's top ("" at

@@ -175,7 +175,7 @@ func realClock(t *testing.T) Options {
 func served(t *testing.T, s *Store, slug string, want bool) {
 	t.Helper()
 	path := filepath.Join(s.StateDir(), "entries.cache")
-	c := readEntryCache(path, false)
+	c := s.readEntryCaches(false)
 	c.readTable()
 	if len(c.paths) == 0 {
 		t.Fatal("no cache to doctor")
@@ -209,9 +209,10 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 			warnings[i] = &c.w[c.index[i]]
 		}
 	}
-	if err := writeEntryCache(path, l, stamps, out, warnings); err != nil {
+	if err := writeEntryCache(path, l, stamps, out, warnings, nil, nil); err != nil {
 		t.Fatal(err)
 	}
+	os.Remove(s.entryDeltaPath())
 	got, _, err := s.Entries()
 	if err != nil {
 		t.Fatal(err)
@@ -373,19 +374,19 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 		wantHeads = append(wantHeads, Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
 	}
 	for _, j := range want.Journal {
-		wantHeads = append(wantHeads, Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, FilesModified: j.FilesModified})
+		wantHeads = append(wantHeads, Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
 	}
 	if !reflect.DeepEqual(heads, wantHeads) {
 		t.Fatalf("heads\n%+v\nwant\n%+v", heads, wantHeads)
 	}
-	if got := cat.Knowledge([]int{2, 0}); !reflect.DeepEqual(got, []Knowledge{want.Knowledge[2], want.Knowledge[0]}) {
+	if got := cat.Knowledge([]int{2, 0}); !reflect.DeepEqual(got, []Knowledge{want.Knowledge[0], want.Knowledge[2]}) { // in Entries' order
 		t.Fatalf("picked %+v", got)
 	}
 
 	// A damaged record: the second knowledge entry's.
 	path := filepath.Join(s.StateDir(), "entries.cache")
 	data, _ := os.ReadFile(path)
-	c := readEntryCache(path, false)
+	c := readEntryCache(path, false, nil)
 	data[c.recordAt(1)] = 0xff // a string's length beyond the record
 	os.WriteFile(path, data, 0o644)
 	cat, _, err = s.Catalog()
@@ -404,13 +405,13 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	s.Entries()
 	data, _ = os.ReadFile(path)
-	c = readEntryCache(path, false)
+	c = readEntryCache(path, false, nil)
 	if c.data == nil {
 		t.Fatal("no cache written")
 	}
 	data[c.headsAt[1]+3] ^= 1
 	os.WriteFile(path, data, 0o644)
-	if c := readEntryCache(path, false); c.data != nil {
+	if c := readEntryCache(path, false, nil); c.data != nil {
 		t.Fatal("damaged heads were read")
 	}
 	if got, _, err := s.Entries(); err != nil || !reflect.DeepEqual(got, want) {
@@ -471,4 +472,136 @@ func TestMemoriesCache(t *testing.T) {
 	if got, ws, _ := s.Memories(); len(got) != 0 || len(ws) != 1 {
 		t.Fatalf("through a link %+v %v", got, ws)
 	}
+}
+
+// After a change, the cache writes only what changed since it was
+// written whole, as a delta over it (entries.delta): reads through the
+// delta give what the files hold, a later change carries the delta's
+// entries into the next, more than deltaLimit entries write the cache
+// whole again, and a delta over a cache since replaced is not used.
+func TestEntriesDelta(t *testing.T) {
+	defer func(n int) { deltaMin = n }(deltaMin)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	s, err := Open(dir, realClock(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.sweep = -1 // never stat every file
+	var slugs []string
+	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes", "Epsilon notes"} {
+		k, _, _, err := s.AddKnowledge(NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slugs = append(slugs, k.Slug)
+	}
+	for _, body := range []string{"Retry flaky network tests once.", "Vendor the parser generator.", "Pin the linter's version."} {
+		if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: body, Runs: []string{"r1"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, notes := range []string{"first", "second"} {
+		if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r1", Outcome: "done", Notes: notes}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache, delta := filepath.Join(s.StateDir(), "entries.cache"), filepath.Join(s.StateDir(), "entries.delta")
+	settle := func() {
+		t.Helper()
+		s.Entries()
+		time.Sleep(60 * time.Millisecond)
+		s.Entries()
+	}
+	check := func(when string) {
+		t.Helper()
+		got, ws, err := s.Entries()
+		if err != nil || len(ws) != 0 {
+			t.Fatalf("%s: %v %v", when, ws, err)
+		}
+		var want Entries
+		want.Knowledge, _, _ = s.Knowledge()
+		want.Learnings, _, _ = s.Learnings()
+		want.Journal, _, _ = s.Journal()
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\ngot  %+v\nwant %+v", when, got, want)
+		}
+		cat, _, err := s.Catalog()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all := cat.All(); !reflect.DeepEqual(all, want) {
+			t.Fatalf("%s, the catalog:\ngot  %+v\nwant %+v", when, all, want)
+		}
+	}
+	settle()
+	check("written whole")
+	base, err := os.Stat(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(delta); !os.IsNotExist(err) {
+		t.Fatal("a delta before any change")
+	}
+
+	// Renamed over, deleted, added.
+	p := filepath.Join(dir, ".agent/knowledge", slugs[0]+".md")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p+".tmp", append(data, "More.\n"...), 0o644)
+	os.Rename(p+".tmp", p)
+	learnings, _, _ := s.Learnings()
+	os.Remove(filepath.Join(dir, filepath.FromSlash(learnings[1].Path)))
+	added, _, _, err := s.AddKnowledge(NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	check("through a delta")
+	if fi, err := os.Stat(cache); err != nil || !os.SameFile(fi, base) {
+		t.Fatal("the cache was written whole for three changes")
+	}
+	if _, err := os.Stat(delta); err != nil {
+		t.Fatal("no delta")
+	}
+	cat, _, _ := s.Catalog()
+	if cat.cache == nil || cat.cache.base == nil {
+		t.Fatal("an unchanged store is not read through its delta")
+	}
+	old, _ := os.ReadFile(delta)
+
+	// The delta's own entry changed, a journal entry of the cache's
+	// deleted: the new delta carries the rest.
+	ap := filepath.Join(dir, filepath.FromSlash(added.Path))
+	data, _ = os.ReadFile(ap)
+	os.WriteFile(ap+".tmp", append(data, "Changed.\n"...), 0o644)
+	os.Rename(ap+".tmp", ap)
+	journal, _, _ := s.Journal()
+	os.Remove(filepath.Join(dir, filepath.FromSlash(journal[0].Path)))
+	settle()
+	check("through a second delta")
+	if fi, _ := os.Stat(cache); !os.SameFile(fi, base) {
+		t.Fatal("the cache was written whole for two more changes")
+	}
+
+	// More changes than a delta holds: written whole, the delta gone.
+	deltaMin = 1
+	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"u"}, Body: "Close the body.", Runs: []string{"r1"}}); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	check("written whole again")
+	if fi, _ := os.Stat(cache); os.SameFile(fi, base) {
+		t.Fatal("the cache was not written whole")
+	}
+	if _, err := os.Stat(delta); !os.IsNotExist(err) {
+		t.Fatal("the delta was kept")
+	}
+
+	// A delta over the cache before is not read.
+	os.WriteFile(delta, old, 0o644)
+	c := s.readEntryCaches(false)
+	if c.base != nil {
+		t.Fatal("a delta over a replaced cache was read")
+	}
+	check("a stale delta")
 }

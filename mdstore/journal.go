@@ -177,14 +177,26 @@ func CompareIterations(a, b JournalEntry) int {
 	return cmp.Compare(journalName(a.Path), journalName(b.Path))
 }
 
-// sortJournal orders entries by run, then CompareIterations.
+// sortJournal orders entries by run, then CompareIterations, then path.
 func sortJournal(es []JournalEntry) {
-	slices.SortStableFunc(es, func(a, b JournalEntry) int {
-		if c := cmp.Compare(a.RunID, b.RunID); c != 0 {
-			return c
-		}
-		return CompareIterations(a, b)
-	})
+	slices.SortStableFunc(es, func(a, b JournalEntry) int { return compareJournal(&a, &b) })
+}
+
+func compareJournal(a, b *JournalEntry) int {
+	if c := cmp.Compare(a.RunID, b.RunID); c != 0 {
+		return c
+	}
+	if c := CompareIterations(*a, *b); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Path, b.Path)
+}
+
+// CompareJournalHeads orders the heads of two journal entries as Entries
+// orders the entries.
+func CompareJournalHeads(a, b *Head) int {
+	return compareJournal(&JournalEntry{RunID: a.RunID, Iteration: a.Iteration, CreatedAt: a.CreatedAt, Path: a.Path},
+		&JournalEntry{RunID: b.RunID, Iteration: b.Iteration, CreatedAt: b.CreatedAt, Path: b.Path})
 }
 
 // SortChronological orders entries as the iterations happened: creation

@@ -3,7 +3,6 @@ package mdstore
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -284,7 +283,13 @@ func mergeTags(existing, added []string) []string {
 	return out
 }
 
-// sortKnowledge orders entries by title.
+// sortKnowledge orders entries by title, then path: any of them sorts
+// as it does among all (a delta's entries among its base's).
 func sortKnowledge(ks []Knowledge) {
-	sort.SliceStable(ks, func(i, j int) bool { return strings.ToLower(ks[i].Title) < strings.ToLower(ks[j].Title) })
+	slices.SortStableFunc(ks, func(a, b Knowledge) int {
+		if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -297,9 +298,14 @@ func loadLearnings(r fileReader) ([]Learning, []Warning, error) {
 }
 
 // sortLearnings puts learnings oldest first, the order every read of them
-// gives (compareLearnings).
+// gives (compareLearnings), then by path.
 func sortLearnings(ls []Learning) {
-	sort.SliceStable(ls, func(i, j int) bool { return compareLearnings(&ls[i], &ls[j]) < 0 })
+	slices.SortStableFunc(ls, func(a, b Learning) int {
+		if c := compareLearnings(&a, &b); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
 }
 
 // compareLearnings orders learnings oldest first.

@@ -19,18 +19,12 @@ type Shortlist struct {
 	c *mdstore.Catalog
 	t Task
 	// The places of the entries chosen so far, of each kind (knowledge,
-	// learnings, journal), ascending; the journal's are read.
-	chosen  [3][]int
-	journal []mdstore.JournalEntry
-	// Where each entry's head is, by path, for With.
-	at map[string]headPlace
+	// learnings, journal), ascending.
+	chosen [3][]int
 }
 
-type headPlace struct {
-	kind   int8 // 0 knowledge, 1 learnings, 2 journal
-	active bool // a learning prime may show
-	i      int32
-}
+// shortlistKinds are the kinds of Shortlist.chosen.
+var shortlistKinds = [3]mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal}
 
 // NewShortlist chooses from c the entries a prime for task t may show
 // whatever their relevance: the knowledge and learnings whose tags score
@@ -44,23 +38,23 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 	if !t.Given() {
 		return sl
 	}
-	n := c.Len(mdstore.KindKnowledge) + c.Len(mdstore.KindLearning) + c.Len(mdstore.KindJournal)
-	sl.at = make(map[string]headPlace, n)
-	// The latest journal entry, then the entries to read.
-	last, lastRun, lastCreated := -1, "", ""
+	// The latest journal entry (the first in Entries' order of those
+	// created last, as latest finds it), then the entries to read.
+	last, latest := -1, mdstore.Head{}
 	c.Heads(mdstore.KindJournal, func(i int, h *mdstore.Head) {
-		if last < 0 || newer(h.CreatedAt, lastCreated) {
-			last, lastRun, lastCreated = i, h.RunID, h.CreatedAt
+		if last < 0 || newer(h.CreatedAt, latest.CreatedAt) ||
+			!newer(latest.CreatedAt, h.CreatedAt) && mdstore.CompareJournalHeads(h, &latest) < 0 {
+			last, latest = i, *h
+			latest.FilesModified = nil
 		}
 	})
 	run, window := t.Run, ""
 	if run == "" && last >= 0 {
-		run = lastRun
-		window = mdstore.ParseTimestamp(lastCreated).Add(-strategy.RunWindow).UTC().Format(time.RFC3339)
+		run = latest.RunID
+		window = mdstore.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339)
 	}
 	files := taskKeywords(t, nil, nil) // the task's files: all the journal's score needs
 	c.Heads(mdstore.KindJournal, func(i int, h *mdstore.Head) {
-		sl.at[h.Path] = headPlace{kind: 2, i: int32(i)}
 		keep := i == last || h.RunID == run || t.ID != "" && h.TaskID == t.ID
 		if !keep && window != "" {
 			keep = !newer(window, h.CreatedAt)
@@ -73,18 +67,15 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 			sl.chosen[2] = append(sl.chosen[2], i)
 		}
 	})
-	sl.journal = c.Journal(sl.chosen[2])
-	kw := taskKeywords(t, strategy.Attempts(sl.journal, t.ID), sl.journal)
+	journal := c.Journal(sl.chosen[2])
+	kw := taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
 	c.Heads(mdstore.KindKnowledge, func(i int, h *mdstore.Head) {
-		sl.at[h.Path] = headPlace{kind: 0, i: int32(i)}
 		if kw.knowledgeScore(h.Tags, t, 0) > 0 {
 			sl.chosen[0] = append(sl.chosen[0], i)
 		}
 	})
 	c.Heads(mdstore.KindLearning, func(i int, h *mdstore.Head) {
-		active := activeLearning(h.Status)
-		sl.at[h.Path] = headPlace{kind: 1, active: active, i: int32(i)}
-		if active && kw.learningScore(h.Tags, 0) > 0 {
+		if activeLearning(h.Status) && kw.learningScore(h.Tags, 0) > 0 {
 			sl.chosen[1] = append(sl.chosen[1], i)
 		}
 	})
@@ -97,10 +88,14 @@ func (sl *Shortlist) With(rel map[string]float64) mdstore.Entries {
 	if !sl.t.Given() {
 		return sl.c.All()
 	}
-	var more [3][]int // the places relevance adds
+	var more [3][]int // the places relevance adds (an inactive learning among them is left out by the ranking)
 	for p, r := range rel {
-		if h, ok := sl.at[p]; ok && r > 0 && (h.kind != 1 || h.active) {
-			more[h.kind] = append(more[h.kind], int(h.i))
+		if r <= 0 {
+			continue
+		}
+		if kind, i, ok := sl.c.Find(p); ok {
+			k := slices.Index(shortlistKinds[:], kind)
+			more[k] = append(more[k], i)
 		}
 	}
 	var all [3][]int
@@ -109,20 +104,7 @@ func (sl *Shortlist) With(rel map[string]float64) mdstore.Entries {
 		more[k] = without(more[k], sl.chosen[k])
 		all[k] = merge(sl.chosen[k], more[k])
 	}
-	out := mdstore.Entries{Knowledge: sl.c.Knowledge(all[0]), Learnings: sl.c.Learnings(all[1])}
-	// The journal entries read already, and those relevance adds.
-	added := sl.c.Journal(more[2])
-	out.Journal = make([]mdstore.JournalEntry, 0, len(all[2]))
-	for i, j := 0, 0; i < len(sl.chosen[2]) || j < len(more[2]); {
-		if j == len(more[2]) || i < len(sl.chosen[2]) && sl.chosen[2][i] < more[2][j] {
-			out.Journal = append(out.Journal, sl.journal[i])
-			i++
-		} else {
-			out.Journal = append(out.Journal, added[j])
-			j++
-		}
-	}
-	return out
+	return mdstore.Entries{Knowledge: sl.c.Knowledge(all[0]), Learnings: sl.c.Learnings(all[1]), Journal: sl.c.Journal(all[2])}
 }
 
 // merge merges two ascending lists of places.

@@ -112,62 +112,107 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		paths = append(paths, j.Path)
 	}
 
-	smaller := 0
-	for n := range 300 {
-		task := Task{Title: strings.Join(some(words, 3), " ")}
-		if rng.IntN(3) > 0 {
-			task.ID = fmt.Sprintf("T-%d", rng.IntN(30))
-		}
-		if rng.IntN(2) == 0 {
-			task.Description = sentence()
-		}
-		if rng.IntN(3) == 0 {
-			task.Feature = fmt.Sprintf("F-%d", rng.IntN(6))
-		}
-		if rng.IntN(3) == 0 {
-			task.Files = some(files, 2)
-		}
-		if r := rng.IntN(4); r > 0 {
-			task.Run = fmt.Sprintf("run-%d", rng.IntN(10)) // run-9 has no entries
-		}
-		var rel map[string]float64
-		if rng.IntN(4) > 0 {
-			rel = map[string]float64{}
-			for range rng.IntN(40) {
-				rel[paths[rng.IntN(len(paths))]] = float64(rng.IntN(100)+1) / 100
+	compare := func(when string, all mdstore.Entries) {
+		smaller := 0
+		for n := range 300 {
+			task := Task{Title: strings.Join(some(words, 3), " ")}
+			if rng.IntN(3) > 0 {
+				task.ID = fmt.Sprintf("T-%d", rng.IntN(30))
+			}
+			if rng.IntN(2) == 0 {
+				task.Description = sentence()
+			}
+			if rng.IntN(3) == 0 {
+				task.Feature = fmt.Sprintf("F-%d", rng.IntN(6))
+			}
+			if rng.IntN(3) == 0 {
+				task.Files = some(files, 2)
+			}
+			if r := rng.IntN(4); r > 0 {
+				task.Run = fmt.Sprintf("run-%d", rng.IntN(10)) // run-9 has no entries
+			}
+			var rel map[string]float64
+			if rng.IntN(4) > 0 {
+				rel = map[string]float64{}
+				for range rng.IntN(40) {
+					rel[paths[rng.IntN(len(paths))]] = float64(rng.IntN(100)+1) / 100
+				}
+			}
+			cat, _, err := s.Catalog()
+			if err != nil {
+				t.Fatal(err)
+			}
+			short := NewShortlist(cat, task).With(rel)
+			if len(short.Knowledge)+len(short.Learnings)+len(short.Journal) < 2400 {
+				smaller++
+			}
+			loop := strategy.Input{Run: task.Run, TaskID: task.ID}
+			budgets := mdstore.DefaultBudgets()
+			if n%2 == 0 {
+				budgets.Total = 1000 + rng.IntN(4000)
+			}
+			opts := Options{Budgets: budgets, Instructions: true, Learn: true}
+			prime := func(e mdstore.Entries) (Context, strategy.Status) {
+				in := Input{Task: task, Knowledge: e.Knowledge, Learnings: e.Learnings, Journal: e.Journal, Relevance: rel,
+					Loop: strategy.Compute(e.Journal, loop)}
+				return Prime(in, opts), in.Loop
+			}
+			wantCtx, wantLoop := prime(all)
+			gotCtx, gotLoop := prime(short)
+			if !reflect.DeepEqual(gotLoop, wantLoop) {
+				t.Fatalf("%s: task %+v: loop status from the shortlist\n%+v\nfrom every entry\n%+v", when, task, gotLoop, wantLoop)
+			}
+			if !reflect.DeepEqual(gotCtx, wantCtx) {
+				t.Fatalf("%s: task %+v rel %v: prime from the shortlist\n%s\nfrom every entry\n%s", when, task, rel, gotCtx.Markdown(), wantCtx.Markdown())
 			}
 		}
-		cat, _, err := s.Catalog()
-		if err != nil {
+		if smaller < 250 {
+			t.Fatalf("%s: only %d of 300 shortlists left anything out", when, smaller)
+		}
+	}
+	compare("from the cache", all)
+
+	// Changed since: entries added (journal entries as new as the newest),
+	// rewritten and deleted. The cache keeps them in a delta over what it
+	// had, and the shortlist orders them among the others.
+	newest := ""
+	for _, j := range all.Journal {
+		if j.CreatedAt > newest {
+			newest = j.CreatedAt
+		}
+	}
+	for i := range 40 {
+		k := mdstore.Knowledge{Slug: fmt.Sprintf("k-new-%02d", i), Title: "About " + sentence(), Tags: tags(), Body: body(i), CreatedAt: when()}
+		write(mdstore.KnowledgePath(k.Slug), mdstore.RenderKnowledge(k))
+		l := mdstore.Learning{ID: fmt.Sprintf("l-a%05x", i), Category: "pitfall", Tags: tags(), CreatedAt: when(), Status: "active", Body: body(i)}
+		write(mdstore.LearningPath(l.ID), mdstore.RenderLearning(l))
+		run := fmt.Sprintf("run-%d", i%9)
+		j := mdstore.JournalEntry{RunID: run, Iteration: 200 + i, TaskID: fmt.Sprintf("T-%d", rng.IntN(25)), Outcome: "failed",
+			Model: "sonnet", FilesModified: some(files, 3), CreatedAt: newest, Notes: sentence(),
+			Failure: &mdstore.Failure{WhatTried: sentence(), WhyFailed: sentence(), ErrorCategory: words[i%len(words)]}}
+		write(mdstore.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", 0xa00+i)), mdstore.RenderJournal(j))
+	}
+	for i := range 30 {
+		os.Remove(filepath.Join(dir, filepath.FromSlash(all.Knowledge[i*7].Path)))
+		os.Remove(filepath.Join(dir, filepath.FromSlash(all.Learnings[i*5].Path)))
+		k := all.Knowledge[i*11+3]
+		k.Tags = tags()
+		write(k.Path, mdstore.RenderKnowledge(k))
+	}
+	for range 2 {
+		if _, _, err := s.Entries(); err != nil {
 			t.Fatal(err)
 		}
-		short := NewShortlist(cat, task).With(rel)
-		if len(short.Knowledge)+len(short.Learnings)+len(short.Journal) < 2400 {
-			smaller++
-		}
-		loop := strategy.Input{Run: task.Run, TaskID: task.ID}
-		budgets := mdstore.DefaultBudgets()
-		if n%2 == 0 {
-			budgets.Total = 1000 + rng.IntN(4000)
-		}
-		opts := Options{Budgets: budgets, Instructions: true, Learn: true}
-		prime := func(e mdstore.Entries) (Context, strategy.Status) {
-			in := Input{Task: task, Knowledge: e.Knowledge, Learnings: e.Learnings, Journal: e.Journal, Relevance: rel,
-				Loop: strategy.Compute(e.Journal, loop)}
-			return Prime(in, opts), in.Loop
-		}
-		wantCtx, wantLoop := prime(all)
-		gotCtx, gotLoop := prime(short)
-		if !reflect.DeepEqual(gotLoop, wantLoop) {
-			t.Fatalf("task %+v: loop status from the shortlist\n%+v\nfrom every entry\n%+v", task, gotLoop, wantLoop)
-		}
-		if !reflect.DeepEqual(gotCtx, wantCtx) {
-			t.Fatalf("task %+v rel %v: prime from the shortlist\n%s\nfrom every entry\n%s", task, rel, gotCtx.Markdown(), wantCtx.Markdown())
-		}
+		time.Sleep(60 * time.Millisecond)
 	}
-	if smaller < 250 {
-		t.Fatalf("only %d of 300 shortlists left anything out", smaller)
+	if _, err := os.Stat(filepath.Join(s.StateDir(), "entries.delta")); err != nil {
+		t.Fatalf("no delta: %v", err)
 	}
+	all, ws, err = s.Entries()
+	if err != nil || len(ws) > 0 {
+		t.Fatal(ws, err)
+	}
+	compare("through a delta", all)
 	// Without a task, every entry.
 	cat, _, _ := s.Catalog()
 	if got := NewShortlist(cat, Task{}).With(nil); !reflect.DeepEqual(got, all) {

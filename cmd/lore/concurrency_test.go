@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -328,11 +330,27 @@ func buildLore(t *testing.T) string {
 type removeBuiltLore struct{ m *testing.M }
 
 func (r removeBuiltLore) Run() int {
+	go watchHeap(3 << 30)
 	code := r.m.Run()
 	if builtLore.dir != "" {
 		os.RemoveAll(builtLore.dir)
 	}
 	return code
+}
+
+// watchHeap ends the test binary, with every goroutine's stack, when its
+// heap grows past limit: once, a full run was killed by the kernel with a
+// 24 GB heap and nothing said which test had grown it.
+func watchHeap(limit uint64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	for range time.Tick(time.Second) {
+		metrics.Read(sample)
+		if heap := sample[0].Value.Uint64(); heap > limit {
+			fmt.Fprintf(os.Stderr, "lore.test: the heap holds %d MB; every goroutine:\n", heap>>20)
+			pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
+			os.Exit(2)
+		}
+	}
 }
 
 // TestStashLoopBesideWriters runs 120 lore adds while a person stashes
