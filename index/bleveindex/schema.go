@@ -60,10 +60,13 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 			doc.AddField(&field{name: name, value: value, options: opts, arrayPositions: pos, keyword: true})
 		}
 	}
-	text := func(name, value string) {
-		if value != "" {
-			doc.AddField(&field{name: name, value: value, options: textOptions})
+	text := func(name, value string) *field {
+		if value == "" {
+			return nil
 		}
+		f := &field{name: name, value: value, options: textOptions}
+		doc.AddField(f)
+		return f
 	}
 	keyword(fieldKind, string(d.Kind), keywordOptions, nil)
 	keyword(fieldType, strings.ToLower(d.Type), keywordOptions, nil)
@@ -73,9 +76,8 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 	text(fieldTags, joinWords(d.Tags))
 	text(fieldTitle, d.Title)
 	content := d.Title + "\n" + joinWords(d.Tags) + "\n" + d.Content
-	text(fieldContent, content)
-	if content != "" {
-		doc.AddField(&field{name: fieldStems, value: content, options: textOptions, stems: true})
+	if words := text(fieldContent, content); words != nil {
+		doc.AddField(&field{name: fieldStems, value: content, options: textOptions, stemsOf: words})
 	}
 	keyword(fieldEntryID, d.EntryID, keywordOptions, nil)
 	if !d.Created.IsZero() {
@@ -122,7 +124,7 @@ type field struct {
 	options        bindex.FieldIndexingOptions
 	arrayPositions []uint64
 	keyword        bool
-	stems          bool // its terms are the value's stems (index.Stems), not its words
+	stemsOf        *field // its terms are the stems (index.Stem) of that field's terms
 
 	length int
 	freqs  bindex.TokenFrequencies
@@ -147,12 +149,22 @@ func (f *field) Size() int {
 }
 
 func (f *field) Analyze() {
-	if f.keyword {
+	switch {
+	case f.freqs != nil: // analyzed: a stems field analyzes its words first
+	case f.keyword:
 		tf := &bindex.TokenFreq{Term: []byte(f.value)}
 		tf.SetFrequency(1)
 		f.length, f.freqs = 1, bindex.TokenFrequencies{f.value: tf}
-		return
+	case f.stemsOf != nil:
+		f.stemsOf.Analyze()
+		f.analyzeStems(f.stemsOf.freqs)
+	default:
+		f.analyzeWords()
 	}
+}
+
+// analyzeWords makes the field's terms of its words (index.Tokens' rule).
+func (f *field) analyzeWords() {
 	text := f.value
 	ascii := true
 	for i := 0; i < len(text); i++ {
@@ -172,11 +184,28 @@ func (f *field) Analyze() {
 		}
 		keys = string(lower)
 	}
-	n := 0
-	words.EachTerm(text, func(start, end int) bool { n++; return true })
+	// One pass over the text, which costs more than the map.
+	spans := make([]int32, 0, 2*(len(text)/6+1))
+	words.EachTerm(text, func(start, end int) bool {
+		spans = append(spans, int32(start), int32(end))
+		return true
+	})
+	n := len(spans) / 2
 	f.freqs = make(bindex.TokenFrequencies, n/2+1)
 	chunk := make([]bindex.TokenFreq, 0, n/2+1)
-	add := func(key string, term []byte) {
+	for i := 0; i < len(spans); i += 2 {
+		start, end := int(spans[i]), int(spans[i+1])
+		var key string
+		var term []byte
+		if ascii {
+			key, term = keys[start:end], lower[start:end]
+		} else {
+			key = strings.ToLower(text[start:end])
+			term = []byte(key)
+		}
+		if index.StopWords[key] {
+			continue
+		}
 		f.length++
 		tf := f.freqs[key]
 		if tf == nil {
@@ -189,23 +218,27 @@ func (f *field) Analyze() {
 		}
 		tf.SetFrequency(tf.Frequency() + 1)
 	}
-	words.EachTerm(text, func(start, end int) bool {
-		var key string
-		var term []byte
-		if ascii {
-			key, term = keys[start:end], lower[start:end]
-		} else {
-			key = strings.ToLower(text[start:end])
-			term = []byte(key)
+}
+
+// analyzeStems makes the field's terms the stems of words' terms, each
+// word stemmed once however often it occurs.
+func (f *field) analyzeStems(words bindex.TokenFrequencies) {
+	f.freqs = make(bindex.TokenFrequencies, len(words))
+	chunk := make([]bindex.TokenFreq, 0, len(words))
+	for key, wf := range words {
+		stem := index.Stem(key)
+		if stem == "" {
+			continue
 		}
-		if index.StopWords[key] {
-			return true
+		n := wf.Frequency()
+		f.length += n
+		if tf := f.freqs[stem]; tf != nil {
+			tf.SetFrequency(tf.Frequency() + n)
+			continue
 		}
-		if !f.stems {
-			add(key, term)
-		} else if stem := index.Stem(key); stem != "" {
-			add(stem, []byte(stem))
-		}
-		return true
-	})
+		chunk = append(chunk, bindex.TokenFreq{Term: []byte(stem)})
+		tf := &chunk[len(chunk)-1]
+		tf.SetFrequency(n)
+		f.freqs[stem] = tf
+	}
 }

@@ -24,30 +24,38 @@ func TestScorchConformance(t *testing.T) {
 }
 
 // A text field's terms are the words index.Tokens makes of the same
-// text, counted: what a query looks for is what was indexed.
+// text, counted, and a stems field's are index.Stems: what a query looks
+// for is what was indexed.
 func TestTextFieldTermsAreQueryTokens(t *testing.T) {
+	check := func(what, text string, f *field, tokens []string) {
+		t.Helper()
+		want := map[string]int{}
+		for _, tok := range tokens {
+			want[tok]++
+		}
+		if f.AnalyzedLength() != len(tokens) || len(f.AnalyzedTokenFrequencies()) != len(want) {
+			t.Fatalf("%s of %q: %d tokens in %d terms, want %d in %d", what, text, f.AnalyzedLength(), len(f.AnalyzedTokenFrequencies()), len(tokens), len(want))
+		}
+		for term, tf := range f.AnalyzedTokenFrequencies() {
+			if string(tf.Term) != term || tf.Frequency() != want[term] {
+				t.Errorf("%s of %q: term %q (%q) x%d, want x%d", what, text, term, tf.Term, tf.Frequency(), want[term])
+			}
+		}
+	}
 	for _, text := range []string{
 		"",
 		"The cache is warm; the CACHE is cold.",
 		"Straße and STRASSE, İstanbul and istanbul, ΣΊΣΥΦΟΣ",
 		"a-b_c 42x 42 x42 — don't",
 		"日本語のテキスト and ascii",
+		"Deploying deployed DEPLOY deploys; flaky flakiness, the deploy_flaky_cache deployed",
 	} {
 		f := &field{name: fieldContent, value: text, options: textOptions}
-		f.Analyze()
-		want := map[string]int{}
-		tokens := index.Tokens(text)
-		for _, tok := range tokens {
-			want[tok]++
-		}
-		if f.AnalyzedLength() != len(tokens) || len(f.AnalyzedTokenFrequencies()) != len(want) {
-			t.Fatalf("%q: %d tokens in %d terms, want %d in %d", text, f.AnalyzedLength(), len(f.AnalyzedTokenFrequencies()), len(tokens), len(want))
-		}
-		for term, tf := range f.AnalyzedTokenFrequencies() {
-			if string(tf.Term) != term || tf.Frequency() != want[term] {
-				t.Errorf("%q: term %q (%q) x%d, want x%d", text, term, tf.Term, tf.Frequency(), want[term])
-			}
-		}
+		stems := &field{name: fieldStems, value: text, options: textOptions, stemsOf: f}
+		stems.Analyze() // its words first
+		f.Analyze()     // and not again
+		check("words", text, f, index.Tokens(text))
+		check("stems", text, stems, index.Stems(text))
 	}
 	k := &field{name: fieldTag, value: "Mixed-Case", options: keywordOptions, keyword: true}
 	k.Analyze()
