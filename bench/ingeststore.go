@@ -79,7 +79,7 @@ func benchIngestStore(args []string) error {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "built two stores of %d entries in %s\n", n, time.Since(start).Round(time.Second))
-		loreTimes, gitTimes, err := measureIngest(a, b, work, runs, env, lore)
+		loreTimes, gitTimes, _, err := measureIngest(a, b, work, runs, env, lore, nil)
 		if err != nil {
 			return err
 		}
@@ -123,57 +123,74 @@ func generateTwins(a, b string, n int, lore string) (corpus, error) {
 // against copying the files it committed into b, its twin, and `git add
 // -A .agent && git commit`, runs pairs after a warm-up pair (k = 0), and
 // checks after each pair that a and b hold the same .agent/. Outputs and
-// copies go under work.
-func measureIngest(a, b, work string, runs int, env []string, lore string) (loreTimes, gitTimes []time.Duration, err error) {
+// copies go under work. With prime, it times that prime right after each
+// ingest too (the loop's next step), and again at once: after[0] and
+// after[1].
+func measureIngest(a, b, work string, runs int, env []string, lore string, prime []string) (loreTimes, gitTimes []time.Duration, after [2][]time.Duration, err error) {
+	fail := func(err error) ([]time.Duration, []time.Duration, [2][]time.Duration, error) {
+		return nil, nil, after, err
+	}
 	if runs+1 > ingestStories {
-		return nil, nil, fmt.Errorf("%d runs of ingest: the outputs tell %d different stories, one of them for the warm-up", runs, ingestStories)
+		return fail(fmt.Errorf("%d runs of ingest: the outputs tell %d different stories, one of them for the warm-up", runs, ingestStories))
 	}
 	name := filepath.Base(a)
 	for i := -1; i < runs; i++ {
 		k := i + 1 // the warm-up is run 0
 		output := filepath.Join(work, fmt.Sprintf("output-%s-%d.txt", name, k))
 		if err := os.WriteFile(output, []byte(realisticOutput(k)), 0o644); err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
 		tLore, err := timeRun(a, env, lore, "ingest", output, "--task", fmt.Sprintf("T-%d", k), "--duration", "42")
 		if err != nil {
-			return nil, nil, err
+			return fail(err)
+		}
+		var tPrimes [2]time.Duration
+		for j := range tPrimes {
+			if prime == nil {
+				break
+			}
+			if tPrimes[j], err = timeRun(a, env, lore, prime...); err != nil {
+				return fail(err)
+			}
 		}
 		stage := filepath.Join(work, fmt.Sprintf("stage-%s-%d", name, k))
 		changed, deleted, err := stageCommit(a, env, stage)
 		if err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
 		if changed != 5 || len(deleted) != 0 {
-			return nil, nil, fmt.Errorf("run %d: lore ingest wrote %d files and deleted %d; want 5 new ones (journal, 2 knowledge, 2 learnings)", k, changed, len(deleted))
+			return fail(fmt.Errorf("run %d: lore ingest wrote %d files and deleted %d; want 5 new ones (journal, 2 knowledge, 2 learnings)", k, changed, len(deleted)))
 		}
 		start := time.Now()
 		for _, p := range deleted {
 			if err := os.Remove(filepath.Join(b, p)); err != nil {
-				return nil, nil, err
+				return fail(err)
 			}
 		}
 		if err := runIn(b, env, "cp", "-r", filepath.Join(stage, ".agent"), b); err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
 		if err := runIn(b, env, "git", "add", "-A", ".agent"); err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
 		if err := runIn(b, env, "git", "commit", "-q", "-m", "m"); err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
 		tGit := time.Since(start)
 		if err := sameTrees(a, b, env); err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
 		os.RemoveAll(stage)
 		os.Remove(output)
 		if i >= 0 {
 			loreTimes, gitTimes = append(loreTimes, tLore), append(gitTimes, tGit)
+			if prime != nil {
+				after[0], after[1] = append(after[0], tPrimes[0]), append(after[1], tPrimes[1])
+			}
 		}
 		fmt.Fprintf(os.Stderr, "  %s, ingest run %d: lore %s, git %s, %d files\n", name, k, ms(tLore), ms(tGit), changed+len(deleted))
 	}
-	return loreTimes, gitTimes, nil
+	return loreTimes, gitTimes, after, nil
 }
 
 // prepareStore initialises lore in a generated store and packs the

@@ -92,6 +92,7 @@ const (
 	rowLearning     = "learning"
 	rowKnowledge    = "knowledge"
 	rowPrime        = "prime"
+	rowPrimeAfter   = "prime-after-ingest"
 	rowFirstSearch  = "first-search"
 	rowFirstBuild   = "first-build"
 	rowRebuild      = "rebuild"
@@ -213,6 +214,8 @@ func newScaleTable(memories []int) *scaleTable {
 	}
 	add(rowPrime, "`lore prime --task-id --title --description` vs reading and scanning every file under .agent/",
 		scaleTarget{"≤ 100 ms at 100k", k100, timeAtMost(100 * time.Millisecond)})
+	add(rowPrimeAfter, "the same `lore prime` right after each `lore ingest` (the loop's order) vs the same prime again at once",
+		scaleTarget{})
 	add(rowFirstSearch, "first `lore search WORD` in a fresh `git clone` (no index, no caches) vs the scan in that clone",
 		scaleTarget{"≤ 1.0× the scan at 100k", k100, ratioAtMost(1.0)})
 	add(rowFirstBuild, "index built after that first search: time from the search's start until the index is fresh, peak RSS of the build",
@@ -416,11 +419,12 @@ func (s *scaleRun) size(n int) error {
 		return err
 	}
 
-	loreTimes, gitTimes, err := measureIngest(a, b, s.work, runs, env, s.lore)
+	loreTimes, gitTimes, after, err := measureIngest(a, b, s.work, runs, env, s.lore, primeArgs(c))
 	if err != nil {
 		return err
 	}
 	s.set(rowIngest, n, &scaleCell{lore: loreTimes, base: gitTimes, baseName: "git"})
+	s.set(rowPrimeAfter, n, &scaleCell{lore: after[0], base: after[1], baseName: "the next prime"})
 	if err := settle(); err != nil {
 		return err
 	}
