@@ -672,17 +672,9 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 			}
 		}
 		for i, w := range warnings {
-			if kinds[i] != 'w' {
-				continue
+			if kinds[i] == 'w' {
+				e.warning(w)
 			}
-			e.str(w.Path)
-			e.uint(uint64(w.Line))
-			e.str(w.Message)
-			minor := byte(0)
-			if w.Minor {
-				minor = 1
-			}
-			e.w.WriteByte(minor)
 		}
 		for i, p := range paths {
 			e.str(p)
@@ -866,7 +858,7 @@ func readEntryCache(path string, populate bool, base *entryCache) entryCache {
 	}
 	c.w = make([]Warning, nw)
 	for i := range c.w {
-		c.w[i] = Warning{Path: d.str(), Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
+		c.w[i] = d.warning()
 	}
 	c.tableAt = d.off
 	// The trailer: where the heads start, their sum, and the table of
@@ -1247,6 +1239,21 @@ type encoder struct {
 }
 
 // pos is how many bytes have been encoded.
+func (e *encoder) warning(w *Warning) {
+	e.str(w.Path)
+	e.uint(uint64(w.Line))
+	e.str(w.Message)
+	minor := byte(0)
+	if w.Minor {
+		minor = 1
+	}
+	e.w.WriteByte(minor)
+}
+
+func (d *decoder) warning() Warning {
+	return Warning{Path: d.str(), Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
+}
+
 func (e *encoder) pos() int64 { return *e.written + int64(e.w.Buffered()) }
 
 func (e *encoder) uint(v uint64) { e.w.Write(binary.AppendUvarint(e.scratch[:0], v)) }

@@ -16,7 +16,7 @@ import (
 // stamp, the warnings, and the memories in the file's order.
 const (
 	memCacheMagic   = "LOREMEMS"
-	memCacheVersion = 1 // bump whenever Memory or the parser changes
+	memCacheVersion = 2 // bump whenever Memory or the parser changes
 )
 
 // memCacheMinSize is the size of the smallest memories.md cached (a var
@@ -49,7 +49,7 @@ func (s *Store) cachedMemories() ([]Memory, []Warning, bool) {
 	}
 	var ws []Warning
 	for range nw {
-		ws = append(ws, Warning{Path: MemoriesPath, Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1})
+		ws = append(ws, d.warning())
 	}
 	n := d.uint()
 	if d.err != nil || n > uint64(len(data)) {
@@ -81,14 +81,8 @@ func (s *Store) cacheMemories(before fsx.Stamp, ms []Memory, ws []Warning) {
 		e.uint(memCacheVersion)
 		e.stamp(after)
 		e.uint(uint64(len(ws)))
-		for _, w := range ws {
-			e.uint(uint64(w.Line))
-			e.str(w.Message)
-			minor := byte(0)
-			if w.Minor {
-				minor = 1
-			}
-			e.w.WriteByte(minor)
+		for i := range ws {
+			e.warning(&ws[i])
 		}
 		e.uint(uint64(len(ms)))
 		for i := range ms {

@@ -101,33 +101,25 @@ func (sl *Shortlist) With(rel map[string]float64) mdstore.Entries {
 	var all [3][]int
 	for k := range all {
 		slices.Sort(more[k])
-		more[k] = without(more[k], sl.chosen[k])
-		all[k] = merge(sl.chosen[k], more[k])
+		all[k] = union(sl.chosen[k], more[k])
 	}
 	return mdstore.Entries{Knowledge: sl.c.Knowledge(all[0]), Learnings: sl.c.Learnings(all[1]), Journal: sl.c.Journal(all[2])}
 }
 
-// merge merges two ascending lists of places.
-func merge(a, b []int) []int {
+// union merges two ascending lists of places, each place once.
+func union(a, b []int) []int {
 	out := make([]int, 0, len(a)+len(b))
 	for i, j := 0, 0; i < len(a) || j < len(b); {
-		if j == len(b) || i < len(a) && a[i] < b[j] {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
 			out = append(out, a[i])
 			i++
-		} else {
+		case i == len(a) || b[j] < a[i]:
 			out = append(out, b[j])
 			j++
-		}
-	}
-	return out
-}
-
-// without is the places of ascending list a that ascending list b lacks.
-func without(a, b []int) []int {
-	out := a[:0:0]
-	for _, p := range a {
-		if _, found := slices.BinarySearch(b, p); !found {
-			out = append(out, p)
+		default: // in both
+			out = append(out, a[i])
+			i, j = i+1, j+1
 		}
 	}
 	return out
