@@ -387,7 +387,7 @@ func (ix *Index) update(gen string, ch *fresh.Changes, early func(index.Doc) boo
 	err = x.update(ch.Docs, ch.Remove, early, searchable)
 	trace("changes on disk")
 	if err == nil {
-		err = x.compact(false)
+		err = x.compact()
 		trace("compacted")
 	}
 	var docs uint64
@@ -515,24 +515,20 @@ func (ix *Index) rebuild(reason string) (index.Report, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return rep, err
 	}
-	x, err := openScorch(dir, true, ix.opts.Timeout)
+	b, err := newBuilder(dir)
 	if err != nil {
 		return rep, err
 	}
 	ch, err := fresh.CheckAll(ix.store, ix.opts.Now().UnixNano(), func(docs []index.Doc) error {
 		rep.Indexed += len(docs)
-		return x.apply(docs, nil)
+		return b.add(docs)
 	}, ix.opts.Progress)
-	if err == nil {
-		debug.SetMemoryLimit(mergeHeapLimit)
-		err = x.compact(true)
-	}
 	var docs uint64
 	if err == nil {
-		docs, err = x.DocCount()
-	}
-	if cerr := x.Close(); err == nil {
-		err = cerr
+		debug.SetMemoryLimit(mergeHeapLimit)
+		docs, err = b.finish()
+	} else {
+		b.abort()
 	}
 	if err == nil {
 		err = ix.seal(gen, docs, nil)

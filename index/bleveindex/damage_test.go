@@ -369,11 +369,11 @@ func TestDamageIsFoundByStatusSearchAndRefresh(t *testing.T) {
 		{"a segment truncated", func(t *testing.T, ix *Index) {
 			_, dir := liveGen(t, ix)
 			os.Truncate(zaps(t, dir)[0], 1000)
-		}, "000000000001.zap changed since lore wrote it"},
+		}, "000000000002.zap changed since lore wrote it"},
 		{"a segment deleted", func(t *testing.T, ix *Index) {
 			_, dir := liveGen(t, ix)
 			os.Remove(zaps(t, dir)[0])
-		}, "000000000001.zap is missing"},
+		}, "000000000002.zap is missing"},
 		{"root.bolt overwritten", func(t *testing.T, ix *Index) {
 			_, dir := liveGen(t, ix)
 			f, _ := os.OpenFile(filepath.Join(dir, "root.bolt"), os.O_WRONLY, 0)
@@ -391,7 +391,7 @@ func TestDamageIsFoundByStatusSearchAndRefresh(t *testing.T) {
 			_, dir = liveGen(t, ix)
 			os.WriteFile(zaps(t, dir)[0], old, 0o644)
 			want = r.scanAnswer(q)
-		}, "000000000001.zap changed since lore wrote it"},
+		}, "000000000002.zap changed since lore wrote it"},
 		{"no seal (a writer died)", func(t *testing.T, ix *Index) {
 			gen, _ := liveGen(t, ix)
 			os.Remove(ix.dir.Seal(gen))

@@ -24,7 +24,8 @@
 //
 // # Generations and locks
 //
-// A rebuild writes a new generation and switches the index directory's
+// A rebuild writes a new generation (offline, on every core: see
+// builder) and switches the index directory's
 // current file to it, so readers of the old one are never disturbed; a
 // wrong format, a damaged current file or manifest, or a damaged
 // generation trigger one. Writers hold write.lock (flock: a crash leaves

@@ -268,29 +268,26 @@ const (
 )
 
 // compact merges the index's small segments when there are more than
-// maxSegments (every segment into one when single is set).
-func (x *Scorch) compact(single bool) (err error) {
+// maxSegments.
+func (x *Scorch) compact() (err error) {
 	defer guard(&err)()
 	s, ok := x.s.(*scorch.Scorch)
 	if !ok {
 		return nil
 	}
-	opts := mergeplan.SingleSegmentMergePlanOptions
-	if !single {
-		n, _ := s.StatsMap()["num_root_filesegments"].(uint64)
-		if n <= maxSegments {
-			return nil
-		}
-		docs, err := x.DocCount()
-		if err != nil {
-			return err
-		}
-		opts = mergeplan.DefaultMergePlanOptions
-		opts.MaxSegmentSize = max(int64(docs)/2, 1000) // eligible: under a quarter of the index
-		opts.MaxSegmentsPerTier = segmentsPerTier
-		opts.SegmentsPerMergeTask = segmentsPerTier
-		opts.FloorSegmentSize = 100
+	n, _ := s.StatsMap()["num_root_filesegments"].(uint64)
+	if n <= maxSegments {
+		return nil
 	}
+	docs, err := x.DocCount()
+	if err != nil {
+		return err
+	}
+	opts := mergeplan.DefaultMergePlanOptions
+	opts.MaxSegmentSize = max(int64(docs)/2, 1000) // eligible: under a quarter of the index
+	opts.MaxSegmentsPerTier = segmentsPerTier
+	opts.SegmentsPerMergeTask = segmentsPerTier
+	opts.FloorSegmentSize = 100
 	return s.ForceMerge(context.Background(), &opts)
 }
 

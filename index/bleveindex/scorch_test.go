@@ -86,7 +86,7 @@ func TestUpdatesKeepFewSegments(t *testing.T) {
 		if err := x.apply([]index.Doc{doc}, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.compact(false); err != nil {
+		if err := x.compact(); err != nil {
 			t.Fatal(err)
 		}
 		if n := segments(); n > maxSegments {
