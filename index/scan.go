@@ -89,7 +89,8 @@ func (s *Scan) Search(q Query) (Result, error) {
 		}
 	} else {
 		var scored []scanned
-		passing, scored = s.read(q, terms)
+		var unread []Doc
+		passing, scored, unread = s.read(q, terms)
 		// How many documents hold each term, and its stem.
 		held, heldStems := make([]int, len(terms)), make([]int, len(terms))
 		for _, sc := range scored {
@@ -100,6 +101,14 @@ func (s *Scan) Search(q Query) (Result, error) {
 				if sc.matches[i]&byStem != 0 {
 					heldStems[i]++
 				}
+			}
+		}
+		// A word no entry holds may be a typo (QueryWords): the entries
+		// holding a near miss of it are among those not read yet.
+		for i, t := range terms {
+			if held[i] == 0 && Fuzziness(t) > 0 && heldStems[i] <= CommonAbove(len(s.docs)) {
+				scored = append(scored, readAgain(q, terms, unread)...)
+				break
 			}
 		}
 		qws := QueryWords(q.Text, len(s.docs), func(term string, stem bool) int {
@@ -169,17 +178,20 @@ const (
 
 // read reads every document for terms, on every core: how rare a word is
 // is counted in the whole store, as the index counts it, whatever the
-// filters. It keeps the documents that match a term somehow; passing is
-// every document that passes q's filters (for Suggest).
-func (s *Scan) read(q Query, terms []string) (passing []Doc, matched []scanned) {
+// filters. It keeps the documents that match a term exactly or by its
+// stem; passing is every document that passes q's filters (for Suggest).
+// A document that cannot hold a term or its stem (matcher.mayHold) is
+// not read, and is in unread: it may still hold a near miss of a term,
+// which only matters when no entry holds the term itself (readAgain).
+func (s *Scan) read(q Query, terms []string) (passing []Doc, matched []scanned, unread []Doc) {
 	docs := make([]Doc, 0, len(s.docs))
 	for _, d := range s.docs {
 		docs = append(docs, d)
 	}
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/256))
 	type part struct {
-		passing []Doc
-		matched []scanned
+		passing, unread []Doc
+		matched         []scanned
 	}
 	parts := make([]part, workers)
 	var wg sync.WaitGroup
@@ -193,7 +205,9 @@ func (s *Scan) read(q Query, terms []string) (passing []Doc, matched []scanned) 
 				if pass {
 					p.passing = append(p.passing, d)
 				}
-				if ms, ok := m.read(d); ok {
+				if !m.mayHold(d) {
+					p.unread = append(p.unread, d)
+				} else if ms, ok := m.read(d); ok {
 					p.matched = append(p.matched, scanned{doc: d, matches: ms, passing: pass})
 				}
 			}
@@ -203,8 +217,32 @@ func (s *Scan) read(q Query, terms []string) (passing []Doc, matched []scanned) 
 	for _, p := range parts {
 		passing = append(passing, p.passing...)
 		matched = append(matched, p.matched...)
+		unread = append(unread, p.unread...)
 	}
-	return passing, matched
+	return passing, matched, unread
+}
+
+// readAgain reads the documents read left unread, for near misses of
+// terms.
+func readAgain(q Query, terms []string, unread []Doc) (matched []scanned) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(unread)/256))
+	parts := make([][]scanned, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			m := newMatcher(terms)
+			for i := w; i < len(unread); i += workers {
+				if ms, ok := m.read(unread[i]); ok {
+					parts[w] = append(parts[w], scanned{doc: unread[i], matches: ms, passing: passes(unread[i], q)})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, p := range parts {
+		matched = append(matched, p...)
+	}
+	return matched
 }
 
 // matcher finds how documents match a query's words, remembering the
@@ -214,14 +252,136 @@ type matcher struct {
 	stems []string // Stem of each term
 	fuzz  []int    // Fuzziness of each term
 	known map[string]string
+	// needles are what a document's lowercased text holds when it holds
+	// a term or a word with the term's stem (mayHold); nil when some
+	// term's stem is too short to tell.
+	needles []string
 }
 
 func newMatcher(terms []string) *matcher {
 	m := &matcher{terms: terms, stems: make([]string, len(terms)), fuzz: make([]int, len(terms)), known: map[string]string{}}
+	every := false
 	for i, t := range terms {
 		m.stems[i], m.fuzz[i] = Stem(t), Fuzziness(t)
+		m.needles = append(m.needles, t)
+		if st := m.stems[i]; st != "" {
+			// A word is its stem's first letters but the last one or
+			// two (Porter's algorithm changes only the end of a word, and
+			// by at most one letter beyond what it cuts: flaky, flaki;
+			// 280,000 words checked).
+			if len(st) < 2+stemNeedleMin {
+				every = true
+			} else {
+				m.needles = append(m.needles, st[:len(st)-2])
+			}
+		}
+	}
+	if every || readEverything {
+		m.needles = nil
 	}
 	return m
+}
+
+// readEverything turns mayHold off, for the tests that compare.
+var readEverything = false
+
+// stemNeedleMin is the shortest start of a stem worth looking for.
+const stemNeedleMin = 2
+
+// mayHold says whether d may hold one of the terms, or a word with the
+// stem of one, in the fields read reads: false only when none of them
+// holds a needle. (A word is a lowercased slice of its text, and
+// strings.ToLower maps rune by rune: the lowercased text holds it.)
+func (m *matcher) mayHold(d Doc) bool {
+	if m.needles == nil {
+		return true
+	}
+	if m.holdsNeedle(d.Title) || m.holdsNeedle(d.Content) || m.holdsNeedle(d.EntryID) {
+		return true
+	}
+	return slices.ContainsFunc(d.Tags, m.holdsNeedle)
+}
+
+func (m *matcher) holdsNeedle(text string) bool {
+	if isASCII(text) {
+		for _, n := range m.needles {
+			if containsFoldASCII(text, n) {
+				return true
+			}
+		}
+		return false
+	}
+	lower := strings.ToLower(text)
+	for _, n := range m.needles {
+		if strings.Contains(lower, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFoldASCII says whether ASCII text holds lowercase needle,
+// its letters in either case.
+func containsFoldASCII(text, needle string) bool {
+	if needle == "" {
+		return true
+	}
+	if len(needle) > len(text) || !isASCII(needle) {
+		return false // a lowercased ASCII text is ASCII
+	}
+	lower, upper := needle[0], needle[0]
+	if 'a' <= lower && lower <= 'z' {
+		upper = lower - 'a' + 'A'
+	}
+	starts := text[:len(text)-len(needle)+1] // where needle can start
+	next := func(c byte, from int) int {
+		if j := strings.IndexByte(starts[from:], c); j >= 0 {
+			return from + j
+		}
+		return len(starts)
+	}
+	lo, up := next(lower, 0), len(starts)
+	if upper != lower {
+		up = next(upper, 0)
+	}
+	for {
+		i := min(lo, up)
+		if i == len(starts) {
+			return false
+		}
+		if equalFoldASCII(text[i:i+len(needle)], needle) {
+			return true
+		}
+		if i == lo {
+			lo = next(lower, i+1)
+		} else {
+			up = next(upper, i+1)
+		}
+	}
+}
+
+// equalFoldASCII says whether ASCII a equals lowercase b, a's letters
+// in either case.
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(b); i++ {
+		c := a[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // read is how d matches each term; false when it matches none.
