@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -19,30 +20,109 @@ import (
 // mdstore.SkillLink, skipped without a word), a FIFO or device, a file
 // over its mdstore.ReadLimit.
 func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
-	// The walk lists the files in order, each in a slot that the readers
-	// fill; what the walk itself has to say has a slot of its own.
-	type slot struct {
-		path     string // a file to read, or "" for a warning
-		docs     []Doc
-		warnings []mdstore.Warning
+	slots, err := listStore(root)
+	if err != nil {
+		return nil, nil, err
 	}
-	var slots []slot
+	eachSlot(slots, func() func(*storeSlot) {
+		return func(sl *storeSlot) { sl.docs, sl.warnings = sl.load(root, sl.warnings) }
+	})
+	n := 0
+	for _, sl := range slots {
+		n += len(sl.docs)
+	}
+	docs := make([]Doc, 0, n)
+	var warnings []mdstore.Warning
+	for _, sl := range slots {
+		docs = append(docs, sl.docs...)
+		warnings = append(warnings, sl.warnings...)
+	}
+	return docs, warnings, nil
+}
+
+// StoreFiles are the entry files of a store, listed, to be scanned.
+type StoreFiles struct {
+	root  string
+	slots []storeSlot
+}
+
+// ListFiles lists the entry files of the store at root, as LoadDocs reads
+// them.
+func ListFiles(root string) (*StoreFiles, error) {
+	slots, err := listStore(root)
+	if err != nil {
+		return nil, err
+	}
+	return &StoreFiles{root: root, slots: slots}, nil
+}
+
+// Len is how many entry files there are.
+func (f *StoreFiles) Len() int {
+	n := 0
+	for _, sl := range f.slots {
+		if sl.path != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Scan answers q by reading every file: what
+// NewScan(LoadDocs(root)).Search(q) answers, with LoadDocs's warnings,
+// but holding only the documents that match — a store of 100k entries
+// is ~600 MB of documents, and holding them cost the first search in a
+// clone more than reading them. A search that looks again (for a typo's
+// near misses, or the words to suggest) reads the files again.
+func (f *StoreFiles) Scan(q Query) (Result, []mdstore.Warning, error) {
+	slots := slices.Clone(f.slots)
+	first := true
+	res, err := search(q, func(newVisitor func() func(d *Doc)) error {
+		eachSlot(slots, func() func(*storeSlot) {
+			visit := newVisitor()
+			return func(sl *storeSlot) {
+				var docs []Doc
+				if first {
+					docs, sl.warnings = sl.load(f.root, sl.warnings)
+				} else {
+					docs, _ = sl.load(f.root, nil)
+				}
+				for i := range docs {
+					visit(&docs[i])
+				}
+			}
+		})
+		first = false
+		return nil
+	})
+	if err != nil {
+		return Result{}, nil, err
+	}
+	var warnings []mdstore.Warning
+	for _, sl := range slots {
+		warnings = append(warnings, sl.warnings...)
+	}
+	return res, warnings, nil
+}
+
+// storeSlot is one file of a store, in the order of the walk, or a
+// warning of the walk's own (path "").
+type storeSlot struct {
+	path     string
+	docs     []Doc
+	warnings []mdstore.Warning
+}
+
+// listStore walks the store at root and lists its entry files in
+// order, with what the walk has to say in slots of their own.
+func listStore(root string) ([]storeSlot, error) {
+	var slots []storeSlot
 	abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
-	skipped := func(warnings *[]mdstore.Warning, p string, err error) bool {
+	skip := func(p string, err error) bool {
 		w, skipped := mdstore.Skipped(p, err)
 		if w != nil {
-			*warnings = append(*warnings, *w)
+			slots = append(slots, storeSlot{warnings: []mdstore.Warning{*w}})
 		}
 		return skipped
-	}
-	skip := func(p string, err error) bool {
-		var ws []mdstore.Warning
-		defer func() {
-			if len(ws) > 0 {
-				slots = append(slots, slot{warnings: ws})
-			}
-		}()
-		return skipped(&ws, p, err)
 	}
 	var walk func(dir string) error
 	walk = func(dir string) error {
@@ -70,11 +150,11 @@ func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
 			default:
 				if err := fsx.CheckRegular(abs(p), e.Type()); err != nil {
 					if !skip(p, err) {
-						slots = append(slots, slot{warnings: []mdstore.Warning{{Path: p, Message: "cannot be read: " + err.Error()}}})
+						slots = append(slots, storeSlot{warnings: []mdstore.Warning{{Path: p, Message: "cannot be read: " + err.Error()}}})
 					}
 					continue
 				}
-				slots = append(slots, slot{path: p})
+				slots = append(slots, storeSlot{path: p})
 			}
 		}
 		return nil
@@ -84,42 +164,46 @@ func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
 			if skip(r, err) {
 				continue
 			}
-			return nil, nil, err
+			return nil, err
 		}
 		if err := walk(r); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	read := func(sl *slot) {
-		data, err := fsx.ReadRegular(abs(sl.path), mdstore.ReadLimit(sl.path))
-		if skipped(&sl.warnings, sl.path, err) {
-			return
-		}
-		if err != nil {
-			sl.warnings = append(sl.warnings, mdstore.Warning{Path: sl.path, Message: "cannot be read: " + err.Error()})
-			return
-		}
-		fe, ws := mdstore.ParseFile(sl.path, data)
-		sl.warnings = append(sl.warnings, ws...)
-		sl.docs = DocsFromFile(sl.path, fe)
+	return slots, nil
+}
+
+// load reads and parses the slot's file into documents, adding what is
+// wrong with it to warnings. A slot of the walk's own loads nothing.
+func (sl *storeSlot) load(root string, warnings []mdstore.Warning) ([]Doc, []mdstore.Warning) {
+	if sl.path == "" {
+		return nil, warnings
 	}
+	data, err := fsx.ReadRegular(filepath.Join(root, filepath.FromSlash(sl.path)), mdstore.ReadLimit(sl.path))
+	if w, skipped := mdstore.Skipped(sl.path, err); skipped {
+		if w != nil {
+			warnings = append(warnings, *w)
+		}
+		return nil, warnings
+	}
+	if err != nil {
+		return nil, append(warnings, mdstore.Warning{Path: sl.path, Message: "cannot be read: " + err.Error()})
+	}
+	fe, ws := mdstore.ParseFile(sl.path, data)
+	return DocsFromFile(sl.path, fe), append(warnings, ws...)
+}
+
+// eachSlot runs a function newWorker makes, one per core, on every slot.
+func eachSlot(slots []storeSlot, newWorker func() func(*storeSlot)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(1, len(slots)/64)) {
+		work := newWorker()
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(slots); i = int(next.Add(1)) - 1 {
-				if slots[i].path != "" {
-					read(&slots[i])
-				}
+				work(&slots[i])
 			}
 		})
 	}
 	wg.Wait()
-	var docs []Doc
-	var warnings []mdstore.Warning
-	for _, sl := range slots {
-		docs = append(docs, sl.docs...)
-		warnings = append(warnings, sl.warnings...)
-	}
-	return docs, warnings, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"lore/internal/words"
 	"lore/mdstore"
@@ -19,14 +20,15 @@ import (
 // in an entry nor how long the entry is), and is what lore answers with
 // when that index is busy, broken or not installed.
 type Scan struct {
-	docs map[string]Doc
+	docs []Doc          // in no particular order: answers are sorted
+	at   map[string]int // where each id is in docs
 }
 
 var _ Index = (*Scan)(nil)
 
 // NewScan holds docs for searching.
 func NewScan(docs ...Doc) *Scan {
-	s := &Scan{docs: make(map[string]Doc, len(docs))}
+	s := &Scan{docs: make([]Doc, 0, len(docs)), at: make(map[string]int, len(docs))}
 	s.Index(docs...)
 	return s
 }
@@ -34,7 +36,12 @@ func NewScan(docs ...Doc) *Scan {
 // Index adds or replaces documents.
 func (s *Scan) Index(docs ...Doc) error {
 	for _, d := range docs {
-		s.docs[d.ID] = d
+		if i, ok := s.at[d.ID]; ok {
+			s.docs[i] = d
+			continue
+		}
+		s.at[d.ID] = len(s.docs)
+		s.docs = append(s.docs, d)
 	}
 	return nil
 }
@@ -42,7 +49,16 @@ func (s *Scan) Index(docs ...Doc) error {
 // Remove drops documents by ID.
 func (s *Scan) Remove(ids ...string) error {
 	for _, id := range ids {
-		delete(s.docs, id)
+		i, ok := s.at[id]
+		if !ok {
+			continue
+		}
+		last := len(s.docs) - 1
+		s.docs[i] = s.docs[last]
+		s.at[s.docs[i].ID] = i
+		s.docs[last] = Doc{}
+		s.docs = s.docs[:last]
+		delete(s.at, id)
 	}
 	return nil
 }
@@ -50,6 +66,8 @@ func (s *Scan) Remove(ids ...string) error {
 // Clear drops every document.
 func (s *Scan) Clear() error {
 	clear(s.docs)
+	s.docs = s.docs[:0]
+	clear(s.at)
 	return nil
 }
 
@@ -75,65 +93,145 @@ func idf(docs, n int) float64 { return 1 + math.Log(float64(n)/float64(docs+1)) 
 // Search answers q: documents passing the filters, scored by the words
 // they match (scoreAll), best first; newest first without text.
 func (s *Scan) Search(q Query) (Result, error) {
+	return search(q, s.each)
+}
+
+// each shows every document to one visitor per worker, on every core.
+func (s *Scan) each(newVisitor func() func(d *Doc)) error {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(s.docs)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		visit := newVisitor()
+		wg.Go(func() {
+			for i := w; i < len(s.docs); i += workers {
+				visit(&s.docs[i])
+			}
+		})
+	}
+	wg.Wait()
+	return nil
+}
+
+// A docPass shows every document of a store to visitors, one made by
+// newVisitor for each of its workers, which run at the same time; a
+// visitor that keeps a document copies it. Each pass shows the same
+// documents.
+type docPass func(newVisitor func() func(d *Doc)) error
+
+// search answers q by reading the documents that pass shows: a first
+// pass counts them and reads those that may hold a query word
+// (matcher.mayHold); a second one, only when no entry holds a word that
+// may be a typo, reads the others for its near misses; a third, only
+// when nothing is found, gathers the words of the documents passing q's
+// filters for Suggest. What is kept is the documents that match.
+func search(q Query, pass docPass) (Result, error) {
 	terms := QueryTokens(q.Text)
 	var hits []Hit
-	var passing []Doc
+	var mu sync.Mutex
 	if len(terms) == 0 {
 		if q.Strict {
 			return Result{}, nil
 		}
-		for _, d := range s.docs {
-			if passes(d, q) {
-				hits = append(hits, Hit{Doc: d})
-			}
-		}
-	} else {
-		var scored []scanned
-		var unread []Doc
-		passing, scored, unread = s.read(q, terms)
-		// How many documents hold each term, and its stem.
-		held, heldStems := make([]int, len(terms)), make([]int, len(terms))
-		for _, sc := range scored {
-			for i := range terms {
-				if sc.matches[i]&(exactHead|exactContent) != 0 {
-					held[i]++
-				}
-				if sc.matches[i]&byStem != 0 {
-					heldStems[i]++
+		err := pass(func() func(d *Doc) {
+			return func(d *Doc) {
+				if passes(d, q) {
+					mu.Lock()
+					hits = append(hits, Hit{Doc: *d})
+					mu.Unlock()
 				}
 			}
-		}
-		// A word no entry holds may be a typo (QueryWords): the entries
-		// holding a near miss of it are among those not read yet.
-		for i, t := range terms {
-			if held[i] == 0 && Fuzziness(t) > 0 && heldStems[i] <= CommonAbove(len(s.docs)) {
-				scored = append(scored, readAgain(q, terms, unread)...)
-				break
-			}
-		}
-		qws := QueryWords(q.Text, len(s.docs), func(term string, stem bool) int {
-			for i, t := range terms {
-				switch {
-				case stem && Stem(t) == term:
-					return heldStems[i]
-				case !stem && t == term:
-					return held[i]
-				}
-			}
-			return 0
 		})
-		hits = scoreAll(scored, terms, qws, q.Strict, len(s.docs))
+		if err != nil {
+			return Result{}, err
+		}
+		return finish(q, terms, hits), nil
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
+	var scored []scanned
+	var count atomic.Int64
+	// read reads the documents for which mayHold says want, keeping
+	// those that match.
+	read := func(want bool) error {
+		count.Store(0)
+		return pass(func() func(d *Doc) {
+			m := newMatcher(terms)
+			return func(d *Doc) {
+				count.Add(1)
+				if m.mayHold(d) != want {
+					return
+				}
+				if ms, ok := m.read(d); ok {
+					sc := scanned{doc: *d, matches: ms, passing: passes(d, q)}
+					mu.Lock()
+					scored = append(scored, sc)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	if err := read(true); err != nil {
+		return Result{}, err
+	}
+	n := int(count.Load())
+	// How many documents hold each term, and its stem.
+	held, heldStems := make([]int, len(terms)), make([]int, len(terms))
+	for _, sc := range scored {
+		for i := range terms {
+			if sc.matches[i]&(exactHead|exactContent) != 0 {
+				held[i]++
+			}
+			if sc.matches[i]&byStem != 0 {
+				heldStems[i]++
+			}
 		}
-		if !a.Created.Equal(b.Created) {
-			return a.Created.After(b.Created)
+	}
+	// A word no entry holds may be a typo (QueryWords): the entries
+	// holding a near miss of it are among those not read yet.
+	for i, t := range terms {
+		if held[i] == 0 && Fuzziness(t) > 0 && heldStems[i] <= CommonAbove(n) {
+			if err := read(false); err != nil {
+				return Result{}, err
+			}
+			break
 		}
-		return a.ID < b.ID
+	}
+	qws := QueryWords(q.Text, n, func(term string, stem bool) int {
+		for i, t := range terms {
+			switch {
+			case stem && Stem(t) == term:
+				return heldStems[i]
+			case !stem && t == term:
+				return held[i]
+			}
+		}
+		return 0
 	})
+	res := finish(q, terms, scoreAll(scored, terms, qws, q.Strict, n))
+	if len(res.Hits) == 0 && !q.Strict {
+		freq := map[string]int{}
+		err := pass(func() func(d *Doc) {
+			return func(d *Doc) {
+				if !passes(d, q) {
+					return
+				}
+				words := wordsOf(d)
+				mu.Lock()
+				for _, w := range words {
+					freq[w]++
+				}
+				mu.Unlock()
+			}
+		})
+		if err != nil {
+			return Result{}, err
+		}
+		res.Suggestion = Suggest(q.Text, vocabularyOf(freq))
+	}
+	return res, nil
+}
+
+// finish orders hits, caps them at q's limit and makes their snippets.
+func finish(q Query, terms []string, hits []Hit) Result {
+	sortHits(hits)
 	res := Result{Total: len(hits)}
 	hits = q.Capped(hits)
 	for i := range hits {
@@ -144,10 +242,21 @@ func (s *Scan) Search(q Query) (Result, error) {
 		hits[i].Snippet = Snippet(text, terms, SnippetWidth)
 	}
 	res.Hits = hits
-	if len(hits) == 0 && len(terms) > 0 && !q.Strict {
-		res.Suggestion = Suggest(q.Text, vocabularyOf(passing))
-	}
-	return res, nil
+	return res
+}
+
+// sortHits orders hits best first, then newest first, then by id.
+func sortHits(hits []Hit) {
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if !a.Created.Equal(b.Created) {
+			return a.Created.After(b.Created)
+		}
+		return a.ID < b.ID
+	})
 }
 
 // scanned is a document read for scoring: how it matches each of the
@@ -175,75 +284,6 @@ const (
 	fuzzyID
 	byStem
 )
-
-// read reads every document for terms, on every core: how rare a word is
-// is counted in the whole store, as the index counts it, whatever the
-// filters. It keeps the documents that match a term exactly or by its
-// stem; passing is every document that passes q's filters (for Suggest).
-// A document that cannot hold a term or its stem (matcher.mayHold) is
-// not read, and is in unread: it may still hold a near miss of a term,
-// which only matters when no entry holds the term itself (readAgain).
-func (s *Scan) read(q Query, terms []string) (passing []Doc, matched []scanned, unread []Doc) {
-	docs := make([]Doc, 0, len(s.docs))
-	for _, d := range s.docs {
-		docs = append(docs, d)
-	}
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/256))
-	type part struct {
-		passing, unread []Doc
-		matched         []scanned
-	}
-	parts := make([]part, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			m := newMatcher(terms)
-			p := &parts[w]
-			for i := w; i < len(docs); i += workers {
-				d := docs[i]
-				pass := passes(d, q)
-				if pass {
-					p.passing = append(p.passing, d)
-				}
-				if !m.mayHold(d) {
-					p.unread = append(p.unread, d)
-				} else if ms, ok := m.read(d); ok {
-					p.matched = append(p.matched, scanned{doc: d, matches: ms, passing: pass})
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, p := range parts {
-		passing = append(passing, p.passing...)
-		matched = append(matched, p.matched...)
-		unread = append(unread, p.unread...)
-	}
-	return passing, matched, unread
-}
-
-// readAgain reads the documents read left unread, for near misses of
-// terms.
-func readAgain(q Query, terms []string, unread []Doc) (matched []scanned) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(unread)/256))
-	parts := make([][]scanned, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			m := newMatcher(terms)
-			for i := w; i < len(unread); i += workers {
-				if ms, ok := m.read(unread[i]); ok {
-					parts[w] = append(parts[w], scanned{doc: unread[i], matches: ms, passing: passes(unread[i], q)})
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, p := range parts {
-		matched = append(matched, p...)
-	}
-	return matched
-}
 
 // matcher finds how documents match a query's words, remembering the
 // stems of the words it has seen (stemming is the costly part).
@@ -292,7 +332,7 @@ const stemNeedleMin = 2
 // stem of one, in the fields read reads: false only when none of them
 // holds a needle. (A word is a lowercased slice of its text, and
 // strings.ToLower maps rune by rune: the lowercased text holds it.)
-func (m *matcher) mayHold(d Doc) bool {
+func (m *matcher) mayHold(d *Doc) bool {
 	if m.needles == nil {
 		return true
 	}
@@ -385,7 +425,7 @@ func equalFoldASCII(a, b string) bool {
 }
 
 // read is how d matches each term; false when it matches none.
-func (m *matcher) read(d Doc) ([]match, bool) {
+func (m *matcher) read(d *Doc) ([]match, bool) {
 	ms := make([]match, len(m.terms))
 	found := false
 	visit := func(text string, exact, fuzzy match, stems bool) {
@@ -426,7 +466,7 @@ func (m *matcher) stem(w string) string {
 }
 
 // passes says whether d passes q's filters.
-func passes(d Doc, q Query) bool {
+func passes(d *Doc, q Query) bool {
 	if len(q.Kinds) > 0 && !slices.Contains(q.Kinds, d.Kind) {
 		return false
 	}
@@ -459,7 +499,7 @@ func containsFold(list []string, v string) bool {
 // ASCII words: the bleve index asks it of every changed entry, to make
 // those a search can find searchable first.
 func MayMatch(d Doc, q Query, terms []string) bool {
-	if !passes(d, q) {
+	if !passes(&d, q) {
 		return false
 	}
 	if len(terms) == 0 {
@@ -602,19 +642,23 @@ func matchWeight(m, exact, fuzzy match, weight float64, w QueryWord) float64 {
 	return 0
 }
 
-// vocabularyOf counts in how many documents each word appears.
-func vocabularyOf(docs []Doc) func(yield func(string, int) bool) {
-	return func(yield func(string, int) bool) {
-		freq := map[string]int{}
-		for _, d := range docs {
-			seen := map[string]bool{}
-			for _, w := range Tokens(d.Title + " " + strings.Join(d.Tags, " ") + " " + d.Content) {
-				if !seen[w] {
-					seen[w] = true
-					freq[w]++
-				}
-			}
+// wordsOf is the words of d's title, tags and content, each once.
+func wordsOf(d *Doc) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range Tokens(d.Title + " " + strings.Join(d.Tags, " ") + " " + d.Content) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
 		}
+	}
+	return out
+}
+
+// vocabularyOf yields the words of freq, with in how many documents
+// each appears, in order.
+func vocabularyOf(freq map[string]int) func(yield func(string, int) bool) {
+	return func(yield func(string, int) bool) {
 		for _, w := range sortedWords(freq) {
 			if !yield(w, freq[w]) {
 				return

@@ -68,13 +68,17 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 		if why != "" {
 			a.Notices = append(a.Notices, why+"; searched by scanning the files")
 		}
-		docs, warnings, err := LoadDocs(s.Root())
+		files, err := ListFiles(s.Root())
+		if err != nil {
+			return a, err
+		}
+		res, warnings, err := files.Scan(q)
 		if err != nil {
 			return a, err
 		}
 		a.Warnings = append(a.Warnings, unsaid(s, warnings)...)
-		a.Result, err = NewScan(docs...).Search(q)
-		return a, err
+		a.Result = res
+		return a, nil
 	}
 	switch {
 	case errors.Is(sr.err, ErrNoHelper) && sr.quiet:

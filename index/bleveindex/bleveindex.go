@@ -452,7 +452,7 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 }
 
 // rebuildAfterScan is Rebuild for a search, q: in a store of more than
-// SweepLimit entries, where a build takes seconds, q is answered by
+// SweepLimit entry files, where a build takes seconds, q is answered by
 // scanning the files (what lore would do without an index, in the same
 // time) and given to answered, with Report.Building saying why, before
 // the index is built. A smaller store's index is built first, and q is
@@ -460,25 +460,20 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 func (ix *Index) rebuildAfterScan(reason string, q index.Query, answered func(index.Result, index.Report)) (index.Report, error) {
 	var rep index.Report
 	err := ix.dir.Locked(ix.opts.Timeout, func() error {
-		lowGC()
-		docs, warnings, err := index.LoadDocs(ix.store.Root)
+		files, err := index.ListFiles(ix.store.Root)
 		if err != nil {
 			return err
 		}
-		if ix.opts.SweepLimit >= 0 && len(docs) <= ix.opts.SweepLimit {
+		if ix.opts.SweepLimit >= 0 && files.Len() <= ix.opts.SweepLimit {
 			rep, err = ix.rebuild(reason)
 			return err
 		}
-		res, err := index.NewScan(docs...).Search(q)
+		res, warnings, err := files.Scan(q)
 		if err != nil {
 			return err
 		}
-		trace("scanned %d documents", len(docs))
+		trace("scanned %d files", files.Len())
 		answered(res, index.Report{Building: reason, Warnings: warnings})
-		// The build reads the files again, with their stamps: what the
-		// scan held goes back to the system before the build's peak.
-		docs = nil
-		debug.FreeOSMemory()
 		rep, err = ix.rebuild(reason)
 		return err
 	})
