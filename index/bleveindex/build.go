@@ -39,7 +39,6 @@ type builder struct {
 	dir     string // the generation being built
 	tmp     string // segments before the merge, and scorch's Builder's work
 	plugin  *zap.ZapPlugin
-	stems   []stemCache // each worker's
 	batches chan builderBatch
 	wg      sync.WaitGroup
 
@@ -73,9 +72,8 @@ func newBuilder(dir string) (*builder, error) {
 	if err := os.MkdirAll(b.tmp, 0o755); err != nil {
 		return nil, err
 	}
-	for w := range runtime.GOMAXPROCS(0) {
-		b.stems = append(b.stems, stemCache{})
-		b.wg.Go(func() { b.work(w) })
+	for range runtime.GOMAXPROCS(0) {
+		b.wg.Go(b.work)
 	}
 	return b, nil
 }
@@ -134,9 +132,9 @@ func (b *builder) failed() error {
 }
 
 // work makes a segment of each batch it receives and writes it to tmp.
-func (b *builder) work(w int) {
+func (b *builder) work() {
 	for batch := range b.batches {
-		path, err := b.segment(w, batch)
+		path, err := b.segment(batch)
 		b.mu.Lock()
 		if err != nil && b.err == nil {
 			b.err = err
@@ -146,7 +144,7 @@ func (b *builder) work(w int) {
 	}
 }
 
-func (b *builder) segment(w int, batch builderBatch) (path string, err error) {
+func (b *builder) segment(batch builderBatch) (path string, err error) {
 	defer guard(&err)()
 	if b.failed() != nil {
 		return "", nil
@@ -157,7 +155,7 @@ func (b *builder) segment(w int, batch builderBatch) (path string, err error) {
 		if err != nil {
 			return "", fmt.Errorf("index %s: %w", d.ID, err)
 		}
-		analyze(doc, b.stems[w])
+		analyze(doc)
 		docs = append(docs, doc)
 	}
 	seg, _, err := b.plugin.New(docs)
@@ -176,12 +174,9 @@ func (b *builder) segment(w int, batch builderBatch) (path string, err error) {
 // analyze does what scorch does to a document before it makes a segment
 // of it: adds its _id field and analyzes every indexed field (lore's
 // documents have no composite fields).
-func analyze(doc *document.Document, stems stemCache) {
+func analyze(doc *document.Document) {
 	doc.AddIDField()
 	doc.VisitFields(func(f bindex.Field) {
-		if ff, ok := f.(*field); ok {
-			ff.stems = stems
-		}
 		if f.Options().IsIndexed() {
 			f.Analyze()
 		}

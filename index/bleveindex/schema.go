@@ -125,7 +125,6 @@ type field struct {
 	arrayPositions []uint64
 	keyword        bool
 	stemsOf        *field // its terms are the stems (index.Stem) of that field's terms
-	stems          stemCache
 
 	length int
 	freqs  bindex.TokenFrequencies
@@ -227,7 +226,7 @@ func (f *field) analyzeStems(words bindex.TokenFrequencies) {
 	f.freqs = make(bindex.TokenFrequencies, len(words))
 	chunk := make([]bindex.TokenFreq, 0, len(words))
 	for key, wf := range words {
-		stem := f.stems.stem(key)
+		stem := index.Stem(key)
 		if stem == "" {
 			continue
 		}
@@ -242,34 +241,4 @@ func (f *field) analyzeStems(words bindex.TokenFrequencies) {
 		tf.SetFrequency(n)
 		f.freqs[stem] = tf
 	}
-}
-
-// stemCache keeps the stems of the words a builder's worker has seen
-// (stemming is a fifth of analyzing a document, and a store repeats its
-// words); a nil cache stems every word.
-type stemCache map[string]string
-
-// stemCacheMax bounds a cache: past it, it starts again.
-const stemCacheMax = 1 << 16
-
-func (c stemCache) stem(word string) string {
-	if c == nil {
-		return index.Stem(word)
-	}
-	if s, ok := c[word]; ok {
-		return s
-	}
-	s := index.Stem(word)
-	if len(c) >= stemCacheMax {
-		clear(c)
-	}
-	// word is a slice of the document's text, which the cache must not keep.
-	word = strings.Clone(word)
-	if s == word {
-		s = word
-	} else {
-		s = strings.Clone(s)
-	}
-	c[word] = s
-	return s
 }

@@ -504,12 +504,7 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 		slices.SortStableFunc(all.Hits, func(a, b index.Hit) int { return cmp.Compare(b.Score, a.Score) })
 		return all, nil
 	}
-	if filter := filterQuery(q); filter != nil {
-		bq := query.NewBooleanQuery([]query.Query{main}, nil, nil)
-		bq.AddFilter(filter)
-		main = bq
-	}
-	searcher, err := main.Searcher(ctx, r, queryMapping, search.SearcherOptions{})
+	searcher, err := filteredSearcher(ctx, r, main, q)
 	if err != nil {
 		return index.Result{}, err
 	}
@@ -535,6 +530,16 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 		res.Hits = append(res.Hits, h)
 	}
 	return res, nil
+}
+
+// filteredSearcher is main's searcher, restricted by q's filters.
+func filteredSearcher(ctx context.Context, r bindex.IndexReader, main query.Query, q index.Query) (search.Searcher, error) {
+	if filter := filterQuery(q); filter != nil {
+		bq := query.NewBooleanQuery([]query.Query{main}, nil, nil)
+		bq.AddFilter(filter)
+		main = bq
+	}
+	return main.Searcher(ctx, r, queryMapping, search.SearcherOptions{})
 }
 
 // makeHit is the hit for the document of external id, which scored
@@ -576,13 +581,8 @@ func (x *Scorch) collectPerKind(ctx context.Context, r bindex.IndexReader, q ind
 		return index.Result{}, false, err
 	}
 	rest := q
-	rest.Kinds = nil
-	if filter := filterQuery(rest); filter != nil {
-		bq := query.NewBooleanQuery([]query.Query{main}, nil, nil)
-		bq.AddFilter(filter)
-		main = bq
-	}
-	searcher, err := main.Searcher(ctx, r, queryMapping, search.SearcherOptions{})
+	rest.Kinds = nil // a match's kind is looked up instead
+	searcher, err := filteredSearcher(ctx, r, main, rest)
 	if err != nil {
 		return index.Result{}, false, err
 	}
