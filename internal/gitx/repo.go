@@ -1,7 +1,6 @@
 package gitx
 
 import (
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/klauspost/compress/zlib"
 
 	"lore/internal/gitx/gitconfig"
 )
