@@ -17,6 +17,7 @@ import (
 
 	"lore/cmd/internal/detach"
 	"lore/index/bleveindex"
+	"lore/internal/fsx"
 )
 
 func main() {
@@ -27,6 +28,7 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE")})
+	fsx.Settle()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lore-index:", err)
 		os.Exit(1)

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"time"
+
+	"lore/internal/fsx"
 )
 
 func main() {
@@ -25,7 +27,9 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(run(os.Args[1:], systemEnv()))
+	code := run(os.Args[1:], systemEnv())
+	fsx.Settle()
+	os.Exit(code)
 }
 
 // env is everything a command may touch outside its arguments: streams,

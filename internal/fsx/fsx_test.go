@@ -99,6 +99,7 @@ func TestReplacementRemovesTheTemporariesOfDeadProcesses(t *testing.T) {
 	if err := WriteFile(p, []byte("whole"), Unsynced); err != nil {
 		t.Fatal(err)
 	}
+	Settle()
 	for f, want := range map[string]bool{orphan: false, live: true, other: false} {
 		if _, err := os.Stat(f); (err == nil) != want {
 			t.Errorf("%s exists: %v, want %v", filepath.Base(f), err == nil, want)
