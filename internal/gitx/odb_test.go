@@ -180,3 +180,48 @@ func mustGlob(t *testing.T, pattern string) string {
 	}
 	return matches[0]
 }
+
+// A big tree is written in zlib's stored blocks and every other object
+// at git's loose level; C git reads both, and lore reads back its own.
+func TestABigTreeIsStoredUncompressed(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	files := map[string]string{}
+	for i := 0; i < 2000; i++ { // 2,000 entries of ~40 bytes: past storedTreeSize
+		files[fmt.Sprintf("learnings/l-%06d.md", i)] = fmt.Sprintf("learning %d\n", i)
+	}
+	r.Commit("many", files)
+	body := strings.Repeat("a line that deflates well\n", 4000)
+	if _, err := r.update(ModeCommit, "learnings/l-big.md", func([]byte, bool) ([]byte, bool, error) {
+		return []byte(body), true, nil
+	}, "big"); err != nil {
+		t.Fatal(err)
+	}
+	r.AssertClean()
+	looseSize := func(name string) int64 {
+		h := r.Git("rev-parse", name)
+		info, err := os.Stat(filepath.Join(r.Dir, ".git/objects", h[:2], h[2:]))
+		if err != nil {
+			t.Fatalf("%s is not a loose object: %v", name, err)
+		}
+		return info.Size()
+	}
+	treeSize, _ := strconv.Atoi(r.Git("cat-file", "-s", "HEAD:learnings"))
+	if treeSize < storedTreeSize {
+		t.Fatalf("the tree is %d bytes, want at least %d", treeSize, storedTreeSize)
+	}
+	if got := looseSize("HEAD:learnings"); got < int64(treeSize) {
+		t.Errorf("the big tree's loose object is %d bytes for %d bytes of tree: compressed, want stored", got, treeSize)
+	}
+	if got := looseSize("HEAD:learnings/l-big.md"); got > int64(len(body))/10 {
+		t.Errorf("the blob's loose object is %d bytes for %d bytes of text: want it deflated", got, len(body))
+	}
+	if got := looseSize("HEAD^{tree}"); got > 200 {
+		t.Errorf("the small root tree's loose object is %d bytes: want it deflated", got)
+	}
+	// lore reads its own stored tree back.
+	repo := r.open()
+	data, err := repo.readObject(plumbing.TreeObject, plumbing.NewHash(r.Git("rev-parse", "HEAD:learnings")))
+	if err != nil || len(data) != treeSize {
+		t.Fatalf("reading the stored tree: %v, %d bytes, want %d", err, len(data), treeSize)
+	}
+}

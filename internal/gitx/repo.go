@@ -31,7 +31,7 @@ type Repo struct {
 	getenv  func(string) string
 	config  *gitconfig.Config
 	objects *objectDB
-	zlib    *zlib.Writer    // reused by writeObject
+	zlib    [2]*zlib.Writer // reused by writeObject: deflating, storing
 	pending []pendingObject // objects written but not yet flushed
 	// readCache keeps the objects read during an Update, nil otherwise;
 	// treeCache the trees parsed (readTree).
