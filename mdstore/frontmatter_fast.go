@@ -1,7 +1,6 @@
 package mdstore
 
 import (
-	"bytes"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -16,24 +15,33 @@ import (
 // against yaml.v3 by FuzzFastFrontmatter — and declines anything else,
 // which parseFrontmatter then reads with yaml.v3 as before.
 
-// fastFrontmatter returns the frontmatter of data (which starts with the
+// fastFrontmatter returns the frontmatter of text (which starts with the
 // "---" line) as yaml.v3 decodes it, and the body after the closing
-// "---" line; ok is false when data is not in the subset.
-func fastFrontmatter(data []byte) (node yaml.Node, body []byte, ok bool) {
-	rest, found := bytes.CutPrefix(data, []byte("---\n"))
+// "---" line; ok is false when text is not in the subset. The nodes'
+// strings are slices of text, and the nodes come from one slab.
+func fastFrontmatter(text string) (node yaml.Node, body string, ok bool) {
+	rest, found := strings.CutPrefix(text, "---\n")
 	if !found {
-		return yaml.Node{}, nil, false
+		return yaml.Node{}, "", false
 	}
-	mapping := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: 1, Column: 1}
+	// As many nodes as the frontmatter can need, in one block: the
+	// mapping, a key and a value per line, an item per list element.
+	head := rest
+	if end := strings.Index(rest, "\n---"); end >= 0 {
+		head = rest[:end+1]
+	}
+	slab := make(nodeSlab, 0, 1+2*strings.Count(head, "\n")+strings.Count(head, ", ")+strings.Count(head, "["))
+	mapping := slab.node()
+	*mapping = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: 1, Column: 1}
 	for line := 1; ; line++ {
-		end := bytes.IndexByte(rest, '\n')
-		text := rest
+		end := strings.IndexByte(rest, '\n')
+		field := rest
 		if end >= 0 {
-			text = rest[:end]
+			field = rest[:end]
 		}
-		if string(text) == "---" {
+		if field == "---" {
 			if len(mapping.Content) == 0 {
-				return yaml.Node{}, nil, false
+				return yaml.Node{}, "", false
 			}
 			if end >= 0 {
 				body = rest[end+1:]
@@ -41,60 +49,81 @@ func fastFrontmatter(data []byte) (node yaml.Node, body []byte, ok bool) {
 			return yaml.Node{Kind: yaml.DocumentNode, Line: 1, Column: 1, Content: []*yaml.Node{mapping}}, body, true
 		}
 		if end < 0 {
-			return yaml.Node{}, nil, false // not closed: yaml.v3 says so
+			return yaml.Node{}, "", false // not closed: yaml.v3 says so
 		}
-		key, value, ok := fastField(string(text), line)
+		key, value, ok := fastField(&slab, field, line)
 		if !ok {
-			return yaml.Node{}, nil, false
+			return yaml.Node{}, "", false
 		}
 		mapping.Content = append(mapping.Content, key, value)
 		rest = rest[end+1:]
 	}
 }
 
+// nodeSlab hands out yaml.Nodes from blocks: a file's frontmatter is a
+// few dozen nodes, one allocation rather than one each. An exhausted
+// block is followed by another (the nodes handed out stay where they
+// are).
+type nodeSlab []yaml.Node
+
+func (s *nodeSlab) node() *yaml.Node {
+	if len(*s) == cap(*s) {
+		*s = make([]yaml.Node, 0, 32)
+	}
+	*s = (*s)[:len(*s)+1]
+	return &(*s)[len(*s)-1]
+}
+
 // fastField reads one "key: value" line, the line-th of the frontmatter.
-func fastField(text string, line int) (key, value *yaml.Node, ok bool) {
+func fastField(slab *nodeSlab, text string, line int) (key, value *yaml.Node, ok bool) {
 	name, v, found := strings.Cut(text, ": ")
 	if !found || !fastKey(name) {
 		return nil, nil, false
 	}
 	column := len(name) + 3
-	key = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: line, Column: 1}
+	key = slab.node()
+	*key = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: line, Column: 1}
 	switch {
 	case strings.HasPrefix(v, "["):
-		value, ok = fastList(v, line, column)
+		value, ok = fastList(slab, v, line, column)
 	case strings.HasPrefix(v, `"`):
 		inner, closed := strings.CutSuffix(v[1:], `"`)
 		if !closed || !fastQuoted(inner) {
 			return nil, nil, false
 		}
-		value, ok = &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Tag: "!!str", Value: inner, Line: line, Column: column}, true
+		value, ok = slab.node(), true
+		*value = yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Tag: "!!str", Value: inner, Line: line, Column: column}
 	default:
 		var tag string
 		if tag, ok = fastPlain(v, false); ok {
-			value = &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v, Line: line, Column: column}
+			value = slab.node()
+			*value = yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v, Line: line, Column: column}
 		}
 	}
 	return key, value, ok
 }
 
 // fastList reads a flow list of plain words, "[a, b]" or "[]".
-func fastList(v string, line, column int) (*yaml.Node, bool) {
+func fastList(slab *nodeSlab, v string, line, column int) (*yaml.Node, bool) {
 	inner, closed := strings.CutSuffix(v[1:], "]")
 	if !closed {
 		return nil, false
 	}
-	list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: line, Column: column}
+	list := slab.node()
+	*list = yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: line, Column: column}
 	if inner == "" {
 		return list, true
 	}
+	list.Content = make([]*yaml.Node, 0, strings.Count(inner, ", ")+1)
 	at := column + 1
 	for item := range strings.SplitSeq(inner, ", ") {
 		tag, ok := fastPlain(item, true)
 		if !ok {
 			return nil, false
 		}
-		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: item, Line: line, Column: at})
+		n := slab.node()
+		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: item, Line: line, Column: at}
+		list.Content = append(list.Content, n)
 		at += len(item) + 2
 	}
 	return list, true
@@ -142,6 +171,9 @@ func fastPlain(v string, inFlow bool) (tag string, ok bool) {
 // yamlWord reports whether a plain word may mean something else than a
 // string to a YAML reader (a boolean or null, in YAML 1.1 or 1.2).
 func yamlWord(v string) bool {
+	if len(v) > len("false") {
+		return false
+	}
 	switch strings.ToLower(v) {
 	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~":
 		return true
