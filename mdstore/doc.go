@@ -161,7 +161,9 @@
 // listed. In a store of at most SweepLimit files every file is stamped
 // (relative to its directory's descriptor, on every core), which catches
 // in-place rewrites; a larger store stamps only the files of the changed
-// directories and those git wrote since the last look
+// directories that are new or under another inode than the cache has
+// (replaced by a rename; fsx.ListDir gives inodes without a stat), and
+// those git wrote since the last look
 // (gitindex.WrittenSince, the rule the search index follows: a file
 // rewritten in place by hand is seen when git sees it, or after lore index
 // rebuild, which drops the cache). Only files whose stamp changed are read

@@ -36,8 +36,9 @@ type Entries struct {
 // committed): a file whose stat (mtime, ctime, inode, size) is the one
 // recorded is not read again. A store of at most SweepLimit files has
 // every file stat'ed; a larger one only the files of the directories
-// whose stat changed (a file created, deleted or renamed over) and those
-// git wrote since the last look (rewrittenByGit). A file changed within
+// whose stat changed (a file created, deleted or renamed over) that are
+// new there or under a new inode, and those git wrote since the last look
+// (rewrittenByGit). A file changed within
 // the racy window before the cache was written is looked at again next
 // time (its timestamp cannot tell a later change apart). A file that does
 // not parse is cached with its warning, which is said on every read: a
@@ -96,7 +97,12 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 	sweep := len(paths) <= s.sweepLimit() || rewritten == nil
 	one := func(i int, stamper *fsx.Stamper) {
 		p := paths[i]
-		if j := at[i]; !sweep && j >= 0 && c.stamps[j].Mtime != 0 && (len(l.relisted) == 0 || !l.relisted[path.Dir(p)]) && !rewritten[p] {
+		// A file of a directory that changed, still under its inode,
+		// was not replaced: what the cache has of it is as good as of a
+		// file of a directory that did not change (an ingest adds five
+		// files to directories of 25,000: no stat of the others).
+		if j := at[i]; !sweep && j >= 0 && c.stamps[j].Mtime != 0 && !rewritten[p] &&
+			(len(l.relisted) == 0 || !l.relisted[path.Dir(p)] || (l.inos[i] != 0 && l.inos[i] == c.stamps[j].Ino)) {
 			stamps[i] = c.stamps[j]
 			return
 		}
@@ -348,7 +354,10 @@ func entryKind(c entryCache, j int, fe FileEntries) byte {
 // the directories they were listed from with their stamps (zero when too
 // new to trust).
 type listing struct {
-	paths     []string
+	paths []string
+	// inos are the paths' inodes as their directory's listing gave them,
+	// for the directories relisted (0 for the others, or unknown).
+	inos      []uint64
 	dirs      []string
 	dirStamps []fsx.Stamp
 	// unchanged: every directory was as the cache has it.
@@ -419,31 +428,47 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			}
 			return runs, err
 		}
-		paths, w, err := markdownFiles(s, dir)
+		paths, inos, w, err := s.listMarkdownFiles(dir)
 		l.warnings = append(l.warnings, warningsOf(w)...)
+		l.inos = append(l.inos, inos...)
 		return paths, err
 	}
-	for _, dir := range []string{KnowledgeDir, LearningsDir} {
+	// In path order (journal, knowledge, learnings), so that the paths
+	// come sorted and l.inos stays beside them.
+	files := func(dir string) error {
 		ps, err := list(dir, false)
-		if err != nil {
-			return l, err
+		for len(l.inos) < len(l.paths)+len(ps) {
+			l.inos = append(l.inos, 0) // listed from the cache
 		}
 		l.paths = append(l.paths, ps...)
+		return err
 	}
 	runs, err := list(JournalDir, true)
 	if err != nil {
 		return l, err
 	}
 	for _, run := range runs {
-		ps, err := list(run, false)
-		if err != nil {
+		if err := files(run); err != nil {
 			return l, err
 		}
-		l.paths = append(l.paths, ps...)
+	}
+	for _, dir := range []string{KnowledgeDir, LearningsDir} {
+		if err := files(dir); err != nil {
+			return l, err
+		}
 	}
 	l.unchanged = l.unchanged && len(l.dirs) == len(c.dirs)
-	if !slices.IsSorted(l.paths) { // listed from the cache, they are
-		slices.Sort(l.paths)
+	if !slices.IsSorted(l.paths) { // a run's name that sorts before another's with a '/' after it
+		order := make([]int, len(l.paths))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(l.paths[a], l.paths[b]) })
+		paths, inos := make([]string, len(order)), make([]uint64, len(order))
+		for i, o := range order {
+			paths[i], inos[i] = l.paths[o], l.inos[o]
+		}
+		l.paths, l.inos = paths, inos
 	}
 	if !sort.IsSorted(byDir{&l}) {
 		sort.Sort(byDir{&l})

@@ -309,6 +309,31 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			if got := body(slugs[0]); got != "Second edit." {
 				t.Fatalf("after the cache was dropped: %q", got)
 			}
+			settle()
+
+			// The directory changes (a file created by hand) while one
+			// file is edited in place and another replaced by a rename:
+			// the new file and the replaced one are read, the file still
+			// under its inode is as the cache has it — as in a directory
+			// that did not change — without a stat of each file.
+			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Third edit.", 1)), 0o644)
+			other := filepath.Join(filepath.Dir(p), slugs[1]+".md")
+			otherData, _ := os.ReadFile(other)
+			os.WriteFile(other+".new", []byte(strings.Replace(string(otherData), "About Beta notes.", "Renamed over.", 1)), 0o644)
+			if err := os.Rename(other+".new", other); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(filepath.Dir(p), "gamma.md"), []byte("---\ntitle: Gamma\ntags: [x]\n---\n\nBy hand.\n"), 0o644)
+			time.Sleep(60 * time.Millisecond)
+			if got := body("gamma"); got != "By hand." {
+				t.Fatalf("the file created by hand: %q", got)
+			}
+			if got := body(slugs[1]); got != "Renamed over." {
+				t.Fatalf("the file replaced by a rename: %q", got)
+			}
+			if got := body(slugs[0]); got != "Second edit." {
+				t.Fatalf("the file edited in place in a changed directory: %q, want the cache's", got)
+			}
 		})
 	}
 }

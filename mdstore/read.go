@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -226,6 +227,45 @@ func markdownFiles(r fileReader, dir string) ([]string, *Warning, error) {
 		paths = append(paths, dir+"/"+e.Name())
 	}
 	return paths, nil, nil
+}
+
+// listMarkdownFiles is markdownFiles(s, dir) for the files on disk,
+// with each file's inode (0 where the system gives none), in path order:
+// a file of a directory that changed is known unchanged when its inode is
+// (nothing was renamed over it), without a stat of each file.
+func (s *Store) listMarkdownFiles(dir string) (paths []string, inos []uint64, w *Warning, err error) {
+	if s.hidden(dir) {
+		return nil, nil, nil, nil
+	}
+	type file struct {
+		name string
+		ino  uint64
+	}
+	var files []file
+	err = fsx.CheckDirs(s.root, dir)
+	if err == nil {
+		err = fsx.ListDir(s.abs(dir), func(e fsx.Dirent) error {
+			if !e.Dir && bytes.HasSuffix(e.Name, []byte(".md")) && !bytes.HasPrefix(e.Name, []byte(".")) {
+				files = append(files, file{string(e.Name), e.Ino})
+			}
+			return nil
+		})
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, nil
+	}
+	if w, skipped := Skipped(dir, err); skipped {
+		return nil, nil, w, nil
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.name, b.name) })
+	paths, inos = make([]string, len(files)), make([]uint64, len(files))
+	for i, f := range files {
+		paths[i], inos[i] = dir+"/"+f.name, f.ino
+	}
+	return paths, inos, nil, nil
 }
 
 // parseFiles reads and parses the files at paths, in order; a file that

@@ -213,9 +213,9 @@ func (c *checker) relist(d string) error {
 		return nil
 	}
 	present := map[string]bool{}
-	if err := listDir(c.abs(d), func(e dirent) error {
-		if e.regular {
-			present[string(e.name)] = true
+	if err := fsx.ListDir(c.abs(d), func(e fsx.Dirent) error {
+		if e.Regular {
+			present[string(e.Name)] = true
 		}
 		return nil
 	}); err != nil {
@@ -235,32 +235,32 @@ func (c *checker) relist(d string) error {
 // a file or a directory, which is skipped with a warning (as index.LoadDocs
 // and mdstore skip it). listed counts the segment's files still there;
 // others collects the names of directories and watched files still there.
-func (c *checker) other(d string, seg *segment, e dirent, listed *int, others map[string]bool) error {
-	name := string(e.name)
+func (c *checker) other(d string, seg *segment, e fsx.Dirent, listed *int, others map[string]bool) error {
+	name := string(e.Name)
 	child := d + "/" + name
-	read := mdstore.KindOf(child) != "" || (e.symlink && mdstore.Descend(d, name))
+	read := mdstore.KindOf(child) != "" || (e.Symlink && mdstore.Descend(d, name))
 	switch {
-	case e.symlink:
+	case e.Symlink:
 		if read {
 			if w := mdstore.LinkSkipped(child, c.abs(child)); w != nil {
 				c.skip(child, w.Message)
 			}
 		}
-	case e.dir && mdstore.Descend(d, name):
+	case e.Dir && mdstore.Descend(d, name):
 		others[name] = true
 		if _, known := c.m.watch[child]; !known {
 			return c.relist(child)
 		}
-	case e.dir || !read:
-	case !e.regular:
+	case e.Dir || !read:
+	case !e.Regular:
 		c.skip(child, "skipped: not a regular file")
 	case hot(child):
 		others[name] = true
-		if rec, known := c.m.watch[child]; !known || rec.stat.Ino != e.ino || e.ino == 0 {
+		if rec, known := c.m.watch[child]; !known || rec.stat.Ino != e.Ino || e.Ino == 0 {
 			c.candidates[child] = true
 		}
 	default:
-		if _, known := seg.get(e.name); known {
+		if _, known := seg.get(e.Name); known {
 			*listed++
 		}
 		c.candidates[child] = true
@@ -328,11 +328,11 @@ func (c *checker) rewrittenByGit() error {
 // it Changes nothing, so several directories are read at once.
 type listing struct {
 	seg      *segment
-	st       fsx.Stamp // of the directory, taken before its entries were read
-	gone     bool      // it is no longer a directory
-	listed   int       // files of the segment still there
-	replaced []string  // those of them whose inode changed
-	others   []dirent  // every other entry (names copied)
+	st       fsx.Stamp    // of the directory, taken before its entries were read
+	gone     bool         // it is no longer a directory
+	listed   int          // files of the segment still there
+	replaced []string     // those of them whose inode changed
+	others   []fsx.Dirent // every other entry (names copied)
 }
 
 // list reads directory dir, whose files seg records. Most entries of a
@@ -360,15 +360,15 @@ func list(root, d string, seg *segment) (*listing, error) {
 		return nil, err
 	}
 	l.st = st
-	err = listDir(dir, func(e dirent) error {
-		if rec, known := seg.get(e.name); known && e.regular {
+	err = fsx.ListDir(dir, func(e fsx.Dirent) error {
+		if rec, known := seg.get(e.Name); known && e.Regular {
 			l.listed++
-			if rec.stat.Ino == 0 || e.ino == 0 || rec.stat.Ino != e.ino {
-				l.replaced = append(l.replaced, string(e.name))
+			if rec.stat.Ino == 0 || e.Ino == 0 || rec.stat.Ino != e.Ino {
+				l.replaced = append(l.replaced, string(e.Name))
 			}
 			return nil
 		}
-		e.name = bytes.Clone(e.name)
+		e.Name = bytes.Clone(e.Name)
 		l.others = append(l.others, e)
 		return nil
 	})
