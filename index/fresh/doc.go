@@ -39,7 +39,10 @@
 // stamp changed is listed again with getdents64, which gives each entry's
 // inode without a stat: new and missing files and subdirectories, and
 // files whose inode changed (renamed over by an editor), are looked at.
-// An inode is not a version, though: git writes a file it checks out
+// A directory that holds the names its segment records under the same
+// inodes — after a pull that changed files — is known so by one sum
+// (inodeMix of each name's key and inode, summed), without a lookup of
+// each of its files. An inode is not a version, though: git writes a file it checks out
 // (pull, checkout, stash, reset) by removing it and creating it again, and
 // ext4 hands the new file the inode number just freed. git records the new
 // stat in its index, so when the git index's stamp is not the one

@@ -122,3 +122,93 @@ func count(m map[string]map[string]fileRecord) int {
 	}
 	return n
 }
+
+// A directory listed as its segment records it — the same names under
+// the same inodes, in the kernel's order — sums as the segment does, and
+// list counts its files without a lookup of each; another inode (a file
+// replaced by a rename), a new file or one gone makes the sums differ,
+// and each file is looked up.
+func TestInodeSumTellsAnUnchangedDirectory(t *testing.T) {
+	root := t.TempDir()
+	const d = ".agent/learnings"
+	dir := filepath.Join(root, filepath.FromSlash(d))
+	os.MkdirAll(dir, 0o755)
+	for i := 0; i < 300; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("l-%03d.md", i)), []byte("x"), 0o644)
+	}
+	path := filepath.Join(t.TempDir(), "m.manifest")
+	record := func() *segment {
+		t.Helper()
+		m := NewManifest()
+		m.watch[d] = fileRecord{stat: fsx.Stamp{Mtime: 1, Ino: 7}}
+		s, _ := m.segment(d)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			st, err := fsx.Lstat(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.put(e.Name(), fileRecord{stat: st})
+		}
+		if err := WriteManifest(path, m); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadManifest(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(got.Close)
+		seg, err := got.segment(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seg
+	}
+	seg := record()
+	if _, ok := seg.inodeSum(); !ok {
+		t.Fatal("a segment read from its file has no inode sum")
+	}
+	l, err := list(root, d, seg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.listed != 300 || len(l.replaced) != 0 || len(l.others) != 0 || !l.summed {
+		t.Fatalf("unchanged: listed %d, replaced %v, others %d, by the sum %v", l.listed, l.replaced, len(l.others), l.summed)
+	}
+	// The sums themselves: list's own, over the directory, is the
+	// segment's.
+	var sum uint64
+	fsx.ListDir(dir, func(e fsx.Dirent) error {
+		sum += inodeMix(fnv64a(e.Name), e.Ino)
+		return nil
+	})
+	if want, _ := seg.inodeSum(); sum != want {
+		t.Fatalf("the directory sums %x, its segment %x", sum, want)
+	}
+
+	// Replaced by a rename, one created, one removed.
+	os.WriteFile(filepath.Join(dir, "new.tmp"), []byte("y"), 0o644)
+	os.Rename(filepath.Join(dir, "new.tmp"), filepath.Join(dir, "l-007.md"))
+	l, _ = list(root, d, seg)
+	if l.listed != 300 || len(l.replaced) != 1 || l.replaced[0] != "l-007.md" || l.summed {
+		t.Fatalf("one replaced: listed %d, replaced %v", l.listed, l.replaced)
+	}
+	os.Remove(filepath.Join(dir, "l-008.md"))
+	os.WriteFile(filepath.Join(dir, "l-300.md"), []byte("z"), 0o644)
+	l, _ = list(root, d, seg)
+	if l.listed != 299 || len(l.others) != 1 || string(l.others[0].Name) != "l-300.md" {
+		t.Fatalf("one gone, one new: listed %d, others %d", l.listed, len(l.others))
+	}
+	// Recorded again, the directory sums as its new segment.
+	seg = record()
+	l, _ = list(root, d, seg)
+	if l.listed != 300 || len(l.replaced) != 0 || len(l.others) != 0 || !l.summed {
+		t.Fatalf("recorded again: listed %d, replaced %v, others %d, by the sum %v", l.listed, l.replaced, len(l.others), l.summed)
+	}
+	if s, ok := seg.inodeSum(); !ok || s == sum {
+		t.Fatalf("the changed directory's segment sums %x (%v), as the old one", s, ok)
+	}
+}

@@ -143,6 +143,38 @@ func (s *segment) find(name []byte) int {
 	return -1
 }
 
+// inodeSum is the sum of inodeMix(key, inode) over the files the segment
+// records: a directory whose files sum the same holds the same names
+// under the same inodes, in whatever order it lists them. ok is false
+// when the segment was changed since it was read, or a record has no
+// inode.
+func (s *segment) inodeSum() (sum uint64, ok bool) {
+	if len(s.set) > 0 || len(s.gone) > 0 || (s.table == nil && s.count > 0) {
+		return 0, false
+	}
+	for i := 0; i < s.count; i++ {
+		r := s.rec(s.table, i)
+		ino := binary.LittleEndian.Uint64(r[16+16:])
+		if ino == 0 {
+			return 0, false
+		}
+		sum += inodeMix(binary.LittleEndian.Uint64(r), ino)
+	}
+	return sum, true
+}
+
+// inodeMix scrambles a name's key with its inode (splitmix64's
+// finalizer), so that sums of different sets differ but by a 2^-64
+// chance.
+func inodeMix(key, ino uint64) uint64 {
+	x := key ^ ino*0x9e3779b97f4a7c15
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // get returns the record of file name.
 func (s *segment) get(name []byte) (fileRecord, bool) {
 	if r, ok := s.set[string(name)]; ok {
