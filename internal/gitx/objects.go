@@ -5,17 +5,22 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zlib"
 )
 
@@ -92,6 +97,13 @@ const storedTreeSize = 64 << 10
 // them durable at once and renames them into place, before anything refers
 // to them. An object that already exists as a loose object is freshened.
 func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
+	// A big blob (memories.md) is deflated on every core while it is
+	// hashed: the hash names the file it goes to.
+	var deflated chan []byte
+	if typ != plumbing.TreeObject && len(data) >= parallelDeflateSize && runtime.GOMAXPROCS(0) > 1 {
+		deflated = make(chan []byte, 1)
+		go func() { deflated <- deflateParallel(objectHeader(typ, len(data)), data) }()
+	}
 	h := hashObject(typ, data)
 	hex := h.String()
 	dir := filepath.Join(r.CommonDir, "objects", hex[:2])
@@ -130,6 +142,12 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	// reading it stored 3). git reads both alike, and packs them alike.
 	// A zlib writer allocates about a megabyte of tables: one of each
 	// level is reused for every object this process writes.
+	if deflated != nil {
+		if _, err := tmp.Write(<-deflated); err != nil {
+			return h, fmt.Errorf("write object %s: %w", hex, err)
+		}
+		return h, nil
+	}
 	out := bufio.NewWriterSize(tmp, min(64<<10, len(data)+512))
 	kind, level := 0, zlib.BestSpeed
 	if typ == plumbing.TreeObject && len(data) >= storedTreeSize {
@@ -142,7 +160,7 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	} else {
 		z.Reset(out)
 	}
-	fmt.Fprintf(z, "%s %d\x00", typ.Bytes(), len(data))
+	z.Write(objectHeader(typ, len(data)))
 	z.Write(data)
 	if err := z.Close(); err != nil {
 		return h, fmt.Errorf("write object %s: %w", hex, err)
@@ -151,6 +169,61 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 		return h, fmt.Errorf("write object %s: %w", hex, err)
 	}
 	return h, nil
+}
+
+// parallelDeflateSize is the size from which a blob is deflated in
+// parts, one per core (deflateParallel).
+const parallelDeflateSize = 1 << 20
+
+// objectHeader is the header git puts before an object's content.
+func objectHeader(typ plumbing.ObjectType, size int) []byte {
+	return fmt.Appendf(nil, "%s %d\x00", typ.Bytes(), size)
+}
+
+// deflateParallel is zlib at git's loose level (1) of header and data,
+// deflated in one part per core at once, the way pigz does: each part but
+// the last ends with a sync flush (an empty stored block, on a byte
+// boundary), so the parts joined are one deflate stream, which any zlib
+// reads; the Adler-32 is of the whole. Each part starts without the last
+// 32 KiB of the one before as its dictionary, which costs a few hundred
+// bytes in a megabyte. A 3 MB memories.md: 15 ms against 25 on two cores,
+// in a fresh process.
+func deflateParallel(header, data []byte) []byte {
+	n := min(runtime.GOMAXPROCS(0), max(1, len(data)/(512<<10)))
+	parts := make([][]byte, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			from, to := i*len(data)/n, (i+1)*len(data)/n
+			var b bytes.Buffer
+			b.Grow((to - from) / 2)
+			w, _ := flate.NewWriter(&b, flate.BestSpeed)
+			if i == 0 {
+				w.Write(header)
+			}
+			w.Write(data[from:to])
+			if i < n-1 {
+				w.Flush()
+			} else {
+				w.Close()
+			}
+			parts[i] = b.Bytes()
+		})
+	}
+	sum := adler32.New()
+	sum.Write(header)
+	sum.Write(data)
+	wg.Wait()
+	size := 2 + 4
+	for _, p := range parts {
+		size += len(p)
+	}
+	out := make([]byte, 0, size)
+	out = append(out, 0x78, 0x01) // deflate, 32 KiB window, fastest level
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return binary.BigEndian.AppendUint32(out, sum.Sum32())
 }
 
 // pendingObject is a loose object written to a temporary file.

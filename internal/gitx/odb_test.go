@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -223,5 +224,41 @@ func TestABigTreeIsStoredUncompressed(t *testing.T) {
 	data, err := repo.readObject(plumbing.TreeObject, plumbing.NewHash(r.Git("rev-parse", "HEAD:learnings")))
 	if err != nil || len(data) != treeSize {
 		t.Fatalf("reading the stored tree: %v, %d bytes, want %d", err, len(data), treeSize)
+	}
+}
+
+// A blob of a megabyte or more is deflated in parts on every core and
+// joined into one zlib stream: C git reads it back whole and fsck finds
+// it sound.
+func TestABigBlobIsDeflatedInParts(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one core: the blob is deflated in one part")
+	}
+	r := newTestRepoWithCommit(t)
+	var b strings.Builder
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "### mem-%d\n> memory %d about the step %x that failed %d times\n\n", i, i, i*2654435761, i%7)
+	}
+	body := b.String()
+	if _, err := r.update(ModeCommit, "memories.md", func([]byte, bool) ([]byte, bool, error) {
+		return []byte(body), true, nil
+	}, "big memories"); err != nil {
+		t.Fatal(err)
+	}
+	r.AssertClean()
+	size, _ := strconv.Atoi(r.Git("cat-file", "-s", "HEAD:memories.md"))
+	if got := r.Git("cat-file", "-p", "HEAD:memories.md"); size != len(body) || got != strings.TrimRight(body, "\n") {
+		t.Fatalf("C git reads %d bytes back (%d shown), want %d", size, len(got), len(body))
+	}
+	h := r.Git("rev-parse", "HEAD:memories.md")
+	raw, err := os.ReadFile(filepath.Join(r.Dir, ".git/objects", h[:2], h[2:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte{0, 0, 0xff, 0xff}) {
+		t.Error("no sync flush between parts: the blob was deflated in one part")
+	}
+	if len(raw) > len(body)/2 {
+		t.Errorf("the blob's loose object is %d bytes for %d of text: want it deflated", len(raw), len(body))
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"lore/internal/fsx"
 )
 
@@ -339,6 +341,28 @@ func (idx *File) Lookup(path string) (Entry, bool) {
 		return Entry{}, false
 	}
 	return idx.entry(i), true
+}
+
+// Unchanged returns the blob of path's stage-0 entry when the file, whose
+// stamp is st, is that blob by git's own rule: the stat git recorded is
+// st's (mtime, ctime, inode and size, as far as git keeps them) and the
+// entry is not racily clean (changed at or after the index was written).
+func (idx *File) Unchanged(path string, st fsx.Stamp) (plumbing.Hash, bool) {
+	if _, changed := idx.changes[path]; changed || idx.mtime.IsZero() || st.Mtime == 0 {
+		return plumbing.ZeroHash, false
+	}
+	i, ok := idx.find(path)
+	if !ok || idx.racy(i) {
+		return plumbing.ZeroHash, false
+	}
+	e := decodeEntryFields(idx.data[idx.offsets[i]:])
+	same := int64(e.MtimeSec) == st.Mtime/1e9 && int64(e.MtimeNsec) == st.Mtime%1e9 &&
+		int64(e.CtimeSec) == st.Ctime/1e9 && int64(e.CtimeNsec) == st.Ctime%1e9 &&
+		e.Ino == uint32(st.Ino) && e.Size == uint32(st.Size)
+	if !same {
+		return plumbing.ZeroHash, false
+	}
+	return e.Hash, true
 }
 
 // set records e as path's new stage-0 entry.

@@ -5,6 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"lore/internal/fsx"
 )
 
 // EachStat reads in place what the full decoder reads, for every
@@ -69,4 +74,43 @@ func FuzzEachIndexStat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, prefix string) {
 		eachStat(data, []byte(prefix), func([]byte, Stat) bool { return true })
 	})
+}
+
+// Unchanged trusts a file as its entry's blob only by git's rule: the
+// recorded stat is the file's, and the entry was written before the index
+// (an entry as new as the index is racily clean: a change in the same
+// tick would have left its stat as it was).
+func TestUnchangedFollowsGitsRule(t *testing.T) {
+	at := time.Unix(1_800_000_000, 500)
+	st := fsx.Stamp{Mtime: at.UnixNano(), Ctime: at.UnixNano() + 7, Ino: 1<<33 | 42, Size: 1<<32 + 12}
+	entry := Entry{Path: "memories.md", Mode: 0o100644, Hash: plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")}
+	entry.SetStat(st)
+	data := (&Index{version: 2, Entries: []Entry{entry}}).encode()
+	for _, c := range []struct {
+		what      string
+		indexTime time.Time
+		st        fsx.Stamp
+		want      bool
+	}{
+		{"the stat recorded, the index written after", at.Add(time.Second), st, true},
+		{"the index written in the same tick", at, st, false},
+		{"the index written before the file", at.Add(-time.Second), st, false},
+		{"another mtime", at.Add(time.Second), fsx.Stamp{Mtime: st.Mtime + 1, Ctime: st.Ctime, Ino: st.Ino, Size: st.Size}, false},
+		{"another ctime", at.Add(time.Second), fsx.Stamp{Mtime: st.Mtime, Ctime: st.Ctime + 1, Ino: st.Ino, Size: st.Size}, false},
+		{"another inode", at.Add(time.Second), fsx.Stamp{Mtime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino + 1, Size: st.Size}, false},
+		{"another size", at.Add(time.Second), fsx.Stamp{Mtime: st.Mtime, Ctime: st.Ctime, Ino: st.Ino, Size: st.Size + 1}, false},
+	} {
+		idx, err := parseIndexFile(data, func() {}, c.indexTime, "index")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, ok := idx.Unchanged("memories.md", c.st)
+		if ok != c.want || ok && h != entry.Hash {
+			t.Errorf("%s: %v %v, want %v", c.what, h, ok, c.want)
+		}
+		if _, ok := idx.Unchanged("other.md", c.st); ok {
+			t.Errorf("%s: a path without an entry is unchanged", c.what)
+		}
+		idx.Close()
+	}
 }
