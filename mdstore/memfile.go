@@ -415,13 +415,25 @@ func addMemory(src []byte, m Memory) []byte {
 // scan.
 func memorySections(src []byte) map[MemoryType]sectionSpan {
 	sections := map[MemoryType]sectionSpan{}
-	for start, n := 0, 1; start < len(src); n++ {
+	// Only the lines that start with "##" are visited, found by one
+	// search each, and the lines before them counted at once.
+	line, counted := 1, 0 // line is the number of the line starting at counted
+	for start := 0; start < len(src); {
+		if !bytes.HasPrefix(src[start:], []byte("##")) {
+			i := bytes.Index(src[start:], []byte("\n##"))
+			if i < 0 {
+				break
+			}
+			start += i + 1
+		}
+		line += bytes.Count(src[counted:start], []byte("\n"))
+		counted = start
 		end := lineEnd(src, start)
 		// A section's heading is "## …", never "### …" (a memory's).
-		if ln := src[start:end]; bytes.HasPrefix(ln, []byte("##")) && !bytes.HasPrefix(ln, []byte("###")) {
+		if !bytes.HasPrefix(src[start:end], []byte("###")) {
 			if t, ok := sectionHeading(lineText(src, start, end)); ok {
 				if _, dup := sections[t]; !dup {
-					sections[t] = sectionSpan{lineStart: start, lineEnd: end, line: n}
+					sections[t] = sectionSpan{lineStart: start, lineEnd: end, line: line}
 				}
 			}
 		}
