@@ -20,11 +20,67 @@ var yamlFrontmatter = frontmatter.NewFormat("---", "---", func(data []byte, v an
 // frontmatterDoc is a file with YAML frontmatter, read for validation.
 type frontmatterDoc struct {
 	path   string
-	fields map[string]*yaml.Node // top-level keys
-	keyAt  map[string]int        // line of each key
-	body   string
+	fields []docField // top-level keys, each once, in the file's order
+	// index finds a key in fields once there are more than a few (a
+	// frontmatter is a dozen keys: a map for each of 100,000 files cost a
+	// full read of the store more than looking along them).
+	index map[string]int
+	body  string
 	// problems found while reading fields: a file is refused if any
 	problems []Warning
+}
+
+// docField is a key of a frontmatter, its value and the line of the key.
+type docField struct {
+	key   string
+	value *yaml.Node
+	line  int
+}
+
+// indexedFields is how many keys a frontmatterDoc looks along before it
+// makes an index of them.
+const indexedFields = 32
+
+// find returns the position of key in d.fields, or -1.
+func (d *frontmatterDoc) find(key string) int {
+	if d.index != nil {
+		if i, ok := d.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range d.fields {
+		if d.fields[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// field returns key's value.
+func (d *frontmatterDoc) field(key string) (*yaml.Node, bool) {
+	if i := d.find(key); i >= 0 {
+		return d.fields[i].value, true
+	}
+	return nil, false
+}
+
+// set records key's value, replacing the one it had.
+func (d *frontmatterDoc) set(key string, v *yaml.Node, line int) {
+	if i := d.find(key); i >= 0 {
+		d.fields[i] = docField{key, v, line}
+		return
+	}
+	d.fields = append(d.fields, docField{key, v, line})
+	switch {
+	case d.index != nil:
+		d.index[key] = len(d.fields) - 1
+	case len(d.fields) > indexedFields:
+		d.index = make(map[string]int, 2*len(d.fields))
+		for i, f := range d.fields {
+			d.index[f.key] = i
+		}
+	}
 }
 
 // parseFrontmatter splits data into its frontmatter and body. A file that
@@ -57,28 +113,27 @@ func parseFrontmatter(data []byte, path string) (*frontmatterDoc, error) {
 		return nil, &FileError{Path: path, Line: line, Msg: msg}
 	}
 	if len(node.Content) == 0 {
-		return &frontmatterDoc{path: path, fields: map[string]*yaml.Node{}, keyAt: map[string]int{}, body: body}, nil // empty frontmatter
+		return &frontmatterDoc{path: path, body: body}, nil // empty frontmatter
 	}
 	root := node.Content[0]
-	d := &frontmatterDoc{path: path, fields: make(map[string]*yaml.Node, len(root.Content)/2), keyAt: make(map[string]int, len(root.Content)/2), body: body}
+	d := &frontmatterDoc{path: path, fields: make([]docField, 0, len(root.Content)/2), body: body}
 	if root.Kind != yaml.MappingNode {
 		return nil, &FileError{Path: path, Line: root.Line + 1, Msg: "frontmatter must be a mapping of fields (key: value)"}
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key := root.Content[i]
-		if _, dup := d.fields[key.Value]; dup {
+		if d.find(key.Value) >= 0 {
 			d.problem(key.Line, "field %q appears twice", key.Value)
 			continue
 		}
-		d.fields[key.Value] = root.Content[i+1]
-		d.keyAt[key.Value] = key.Line + 1
+		d.set(key.Value, root.Content[i+1], key.Line+1)
 	}
 	return d, nil
 }
 
 // fieldLine is the node line of key's value, 0 when the key is absent.
 func (d *frontmatterDoc) fieldLine(key string) int {
-	if n, ok := d.fields[key]; ok {
+	if n, ok := d.field(key); ok {
 		return n.Line
 	}
 	return 0
@@ -104,7 +159,7 @@ func (d *frontmatterDoc) err() error {
 
 // str reads a scalar field; required fields must be present and non-empty.
 func (d *frontmatterDoc) str(key string, required bool) string {
-	n, ok := d.fields[key]
+	n, ok := d.field(key)
 	if !ok || n.Tag == "!!null" {
 		if required {
 			d.problems = append(d.problems, Warning{Path: d.path, Line: 2, Message: fmt.Sprintf("required field %q is missing", key)})
@@ -124,7 +179,7 @@ func (d *frontmatterDoc) str(key string, required bool) string {
 
 // list reads a field that is a YAML list or a comma-separated string.
 func (d *frontmatterDoc) list(key string) []string {
-	n, ok := d.fields[key]
+	n, ok := d.field(key)
 	if !ok || n.Tag == "!!null" {
 		return nil
 	}
@@ -156,7 +211,7 @@ func (d *frontmatterDoc) tags(key string, required, lower bool) []string {
 		if !required {
 			return nil
 		}
-		if n, ok := d.fields[key]; ok {
+		if n, ok := d.field(key); ok {
 			d.problem(n.Line, "%s needs at least one tag", key)
 		} else {
 			d.problems = append(d.problems, Warning{Path: d.path, Line: 2, Message: fmt.Sprintf("required field %q is missing", key)})
@@ -255,7 +310,7 @@ func (d *frontmatterDoc) timestamp(key string, required bool) string {
 
 // sub reads a nested mapping field as a document of its own.
 func (d *frontmatterDoc) sub(key string) *frontmatterDoc {
-	n, ok := d.fields[key]
+	n, ok := d.field(key)
 	if !ok || n.Tag == "!!null" {
 		return nil
 	}
@@ -263,10 +318,9 @@ func (d *frontmatterDoc) sub(key string) *frontmatterDoc {
 		d.problem(n.Line, "%s must be a mapping of fields", key)
 		return nil
 	}
-	s := &frontmatterDoc{path: d.path, fields: map[string]*yaml.Node{}, keyAt: map[string]int{}}
+	s := &frontmatterDoc{path: d.path}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		s.fields[n.Content[i].Value] = n.Content[i+1]
-		s.keyAt[n.Content[i].Value] = n.Content[i].Line + 1
+		s.set(n.Content[i].Value, n.Content[i+1], n.Content[i].Line+1) // the last of a key twice, as yaml.v3 decodes a map
 	}
 	return s
 }

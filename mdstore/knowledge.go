@@ -156,7 +156,7 @@ func parseKnowledge(data []byte, path string) (Knowledge, error) {
 	k.Feature = d.str("feature", false)
 	k.CreatedAt = d.timestamp("created_at", false)
 	k.UpdatedAt = d.timestamp("updated_at", false)
-	if n, ok := d.fields["sources"]; ok && n.Kind == yaml.SequenceNode {
+	if n, ok := d.field("sources"); ok && n.Kind == yaml.SequenceNode {
 		for _, item := range n.Content {
 			switch {
 			case item.Kind == yaml.ScalarNode: // a bare path

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -354,19 +355,17 @@ func fieldSet(names ...string) map[string]map[string]bool {
 // nested maps.
 func unknownFields(d *frontmatterDoc, known map[string]map[string]bool) []Problem {
 	var out []Problem
-	keys := make([]string, 0, len(d.fields))
-	for k := range d.fields {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return d.keyAt[keys[i]] < d.keyAt[keys[j]] })
-	for _, k := range keys {
+	fields := slices.Clone(d.fields)
+	sort.SliceStable(fields, func(i, j int) bool { return fields[i].line < fields[j].line })
+	for _, f := range fields {
+		k := f.key
 		sub, ok := known[k]
 		if !ok {
-			out = append(out, Problem{Path: d.path, Line: d.keyAt[k], Severity: SeverityWarning,
+			out = append(out, Problem{Path: d.path, Line: f.line, Severity: SeverityWarning,
 				Message: fmt.Sprintf("unknown field %q: lore does not read it%s", k, didYouMean(k, known))})
 			continue
 		}
-		if n := d.fields[k]; sub != nil && n.Kind == yaml.MappingNode {
+		if n := f.value; sub != nil && n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if key := n.Content[i]; !sub[key.Value] {
 					out = append(out, Problem{Path: d.path, Line: key.Line + 1, Severity: SeverityWarning,
