@@ -17,7 +17,8 @@ import (
 // without blocking (O_NONBLOCK: a FIFO with no writer would otherwise
 // hang the open) and its type checked on the open descriptor, so a file
 // swapped for a FIFO or a link after its directory was listed is not read
-// either. It costs what os.ReadFile costs: open, fstat, read, close.
+// either. It costs less than os.ReadFile: open, fstat, one read (the
+// size the fstat gave, in a buffer a byte larger), close.
 func ReadRegular(path string, limit int64) ([]byte, error) {
 	fd, err := openNoFollow(path, syscall.O_RDONLY|syscall.O_NONBLOCK, false)
 	if err != nil {
@@ -57,6 +58,12 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 			break
 		}
 		n += m
+		// All the fstat said, in a read that did not fill the buffer:
+		// the end, without a read that returns nothing (a first search
+		// in a clone reads 100,000 files).
+		if n == int(st.Size) && n < len(buf) {
+			break
+		}
 	}
 	if int64(n) > limit {
 		return nil, &SkipError{Path: path, Err: ErrTooLarge, Limit: limit}
