@@ -128,14 +128,29 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 		}
 	}
 	sort.Strings(dirty)
+	// What git wrote is read from its index while the directories are
+	// listed (after a pull, both): it is put to use after the listings,
+	// in the order the check has always had.
+	var written gitWrites
+	var gitRead chan struct{}
+	if !every {
+		gitRead = make(chan struct{})
+		go func() {
+			defer close(gitRead)
+			written = c.gitWrites()
+		}()
+	}
 	c.listAll(dirty)
+	if gitRead != nil {
+		<-gitRead
+	}
 	for _, d := range dirty {
 		if err := c.relist(d); err != nil {
 			return nil, err
 		}
 	}
 	if !every {
-		if err := c.rewrittenByGit(); err != nil {
+		if err := c.rewrittenByGit(written); err != nil {
 			return nil, err
 		}
 	}
@@ -268,58 +283,86 @@ func (c *checker) other(d string, seg *segment, e fsx.Dirent, listed *int, other
 	return nil
 }
 
-// rewrittenByGit makes candidates of the entry files git has written
-// since the last check (gitindex.WrittenSince) whose stat the manifest
-// does not have. Files changed by hand, which git has not seen, are the
-// listings' business.
-func (c *checker) rewrittenByGit() error {
+// gitWrites is what git's index says it wrote under the store since the
+// last check (gitindex.WrittenSince): the entries, with the stat git
+// recorded, and the index file's stamp. It reads only git's index and
+// what the manifest recorded of it, so it runs beside the listings.
+type gitWrites struct {
+	files   []gitWrite
+	st      fsx.Stamp
+	changed bool // git's index is not the one the manifest recorded
+	err     error
+}
+
+// gitWrite is a file git wrote (its path relative to the store's root).
+type gitWrite struct {
+	path []byte
+	stat gitindex.Stat
+}
+
+func (c *checker) gitWrites() (w gitWrites) {
 	if c.git.GitIndex == "" {
-		return nil
+		return w
 	}
 	st, err := fsx.Lstat(c.git.GitIndex)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return w
 	}
 	if err != nil {
-		return err
+		w.err = err
+		return w
 	}
 	last := c.m.git
 	if last.stat.Same(st) {
-		return nil // git wrote nothing since
+		return w // git wrote nothing since
 	}
+	w.st, w.changed = st, true
 	prefix, cut := mdstore.GitPathPrefix(c.git.Prefix)
-	var dir string
-	var seg *segment
-	var segErr error
 	// Since the last look; everything when the manifest has no record of
 	// git.
 	err = gitindex.WrittenSince(c.git.GitIndex, prefix, int64(last.hash), func(p []byte, g gitindex.Stat) bool {
-		rel := p[cut:]
-		slash := bytes.LastIndexByte(rel, '/')
-		if string(rel[:slash]) != dir {
-			dir = string(rel[:slash])
+		w.files = append(w.files, gitWrite{bytes.Clone(p[cut:]), g})
+		return true
+	})
+	if err != nil && !errors.Is(err, gitindex.ErrUnsupported) {
+		w.err = err
+	}
+	return w
+}
+
+// rewrittenByGit makes candidates of the entry files git has written
+// since the last check (gitWrites) whose stat the manifest does not have.
+// Files changed by hand, which git has not seen, are the listings'
+// business.
+func (c *checker) rewrittenByGit(w gitWrites) error {
+	if w.err != nil {
+		return w.err
+	}
+	if !w.changed {
+		return nil
+	}
+	var dir string
+	var seg *segment
+	for _, f := range w.files {
+		slash := bytes.LastIndexByte(f.path, '/')
+		if string(f.path[:slash]) != dir {
+			dir = string(f.path[:slash])
 			if seg = c.m.segs[dir]; seg != nil {
-				if seg, segErr = c.m.segment(dir); segErr != nil {
-					return false
+				var err error
+				if seg, err = c.m.segment(dir); err != nil {
+					return err
 				}
 			}
 		}
 		if seg == nil {
-			return true // a directory the manifest does not know: its listing finds the files
+			continue // a directory the manifest does not know: its listing finds the files
 		}
-		name := rel[slash+1:]
-		if rec, known := seg.get(name); known && !g.Matches(rec.stat) {
+		name := f.path[slash+1:]
+		if rec, known := seg.get(name); known && !f.stat.Matches(rec.stat) {
 			c.candidates[dir+"/"+string(name)] = true
 		}
-		return true
-	})
-	if segErr != nil {
-		return segErr
 	}
-	if err != nil && !errors.Is(err, gitindex.ErrUnsupported) {
-		return err
-	}
-	c.m.git = fileRecord{stat: st, hash: uint64(c.now)}
+	c.m.git = fileRecord{stat: w.st, hash: uint64(c.now)}
 	c.touch()
 	return nil
 }
