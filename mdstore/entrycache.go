@@ -591,7 +591,7 @@ type entryCache struct {
 // are little-endian; strings are a length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 6 // bump whenever an entry type or its parsing changes
+	cacheVersion = 7 // bump whenever an entry type or its parsing changes
 	cacheTrailer = 6 * 8
 )
 
@@ -1199,7 +1199,7 @@ func (e *encoder) knowledge(k *Knowledge) {
 }
 
 func (e *encoder) learning(l *Learning) {
-	e.strs(l.ID, l.Category, l.Task, l.CreatedAt, l.Status, l.SupersededBy, l.Kind, l.TaskType, l.Body, l.Path)
+	e.strs(l.ID, l.Category, l.Task, l.CreatedAt, l.Status, l.StatusReason, l.SupersededBy, l.Kind, l.TaskType, l.Body, l.Path)
 	e.list(l.Tags)
 	e.list(l.SourceRuns)
 	e.optFloat(l.Confidence)
@@ -1233,7 +1233,7 @@ func (d *decoder) knowledge(k *Knowledge) {
 }
 
 func (d *decoder) learning(l *Learning) {
-	d.strs(&l.ID, &l.Category, &l.Task, &l.CreatedAt, &l.Status, &l.SupersededBy, &l.Kind, &l.TaskType, &l.Body, &l.Path)
+	d.strs(&l.ID, &l.Category, &l.Task, &l.CreatedAt, &l.Status, &l.StatusReason, &l.SupersededBy, &l.Kind, &l.TaskType, &l.Body, &l.Path)
 	l.Tags = d.list()
 	l.SourceRuns = d.list()
 	l.Confidence = d.optFloat()

@@ -29,6 +29,7 @@ type Learning struct {
 	Task         string   `json:"task,omitempty"`
 	CreatedAt    string   `json:"created_at,omitempty"`
 	Status       string   `json:"status"`
+	StatusReason string   `json:"status_reason,omitempty"` // why it was given its status (lore learning status --reason)
 	SupersededBy string   `json:"superseded_by,omitempty"`
 	Kind         string   `json:"kind,omitempty"`
 	TaskType     string   `json:"task_type,omitempty"`
@@ -139,6 +140,7 @@ func parseLearning(data []byte, path string) (Learning, error) {
 	if l.Status == "" {
 		l.Status = "active"
 	}
+	l.StatusReason = d.str("status_reason", false)
 	l.SupersededBy = d.str("superseded_by", false)
 	if l.SupersededBy != "" && !ValidLearningID(l.SupersededBy) {
 		d.problem(d.fieldLine("superseded_by"), "superseded_by %q must be a learning id (l- and 6 hex digits)", l.SupersededBy)
@@ -170,6 +172,7 @@ func RenderLearning(l Learning) []byte {
 	w.str("task", l.Task)
 	w.str("created_at", l.CreatedAt)
 	w.plain("status", l.Status)
+	w.str("status_reason", l.StatusReason)
 	w.plain("superseded_by", l.SupersededBy)
 	w.plain("kind", l.Kind)
 	w.str("task_type", l.TaskType)

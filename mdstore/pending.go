@@ -39,18 +39,20 @@ const (
 	opPut          = "put"           // Content, whatever was there
 	opRemove       = "remove"        // the file goes
 	opKnowledge    = "knowledge"     // Knowledge, created or merged into the entry there
+	opFields       = "fields"        // Fields set in the frontmatter there, the rest kept
 )
 
 // storeEdit is one edit of a store file, decided: applying it twice
 // changes nothing the second time.
 type storeEdit struct {
-	Path      string     `json:"path"` // store path
-	Op        string     `json:"op"`
-	Memory    *Memory    `json:"memory,omitempty"`
-	ID        string     `json:"id,omitempty"`
-	Content   string     `json:"content,omitempty"`
-	Knowledge *Knowledge `json:"knowledge,omitempty"`
-	Create    bool       `json:"create,omitempty"` // a new knowledge entry
+	Path      string             `json:"path"` // store path
+	Op        string             `json:"op"`
+	Memory    *Memory            `json:"memory,omitempty"`
+	ID        string             `json:"id,omitempty"`
+	Content   string             `json:"content,omitempty"`
+	Knowledge *Knowledge         `json:"knowledge,omitempty"`
+	Create    bool               `json:"create,omitempty"` // a new knowledge entry
+	Fields    []frontmatterField `json:"fields,omitempty"`
 }
 
 func (e storeEdit) apply(old []byte, exists bool) ([]byte, bool, error) {
@@ -70,6 +72,15 @@ func (e storeEdit) apply(old []byte, exists bool) ([]byte, bool, error) {
 		if e.Knowledge != nil {
 			return applyKnowledge(*e.Knowledge, e.Create, old, exists), true, nil
 		}
+	case opFields:
+		if !exists {
+			return nil, false, nil // gone since: nothing to set
+		}
+		out, err := setFrontmatterFields(old, e.Fields)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", e.Path, err)
+		}
+		return out, true, nil
 	}
 	return nil, false, fmt.Errorf("%s: lore cannot apply a change of kind %q", e.Path, e.Op)
 }

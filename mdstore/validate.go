@@ -100,8 +100,8 @@ func Validate(files []File) []Problem {
 	}
 	for _, s := range supersedes {
 		if !learningIDs[s.by] {
-			out = append(out, Problem{Path: s.path, Line: s.line, Severity: SeverityWarning,
-				Message: fmt.Sprintf("superseded_by %s: no such learning in the store", s.by)})
+			out = append(out, Problem{Path: s.path, Line: s.line, Severity: SeverityError,
+				Message: fmt.Sprintf("superseded_by %s: no such learning in the store (lore learning delete clears the links to the learning it deletes)", s.by)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -331,7 +331,7 @@ func memoryProblems(path, text string, mf *memoriesFile) []Problem {
 // their own); skills are Claude Code's files and may hold any field.
 var knownFields = map[Kind]map[string]map[string]bool{
 	KindKnowledge: fieldSet("title", "tags", "feature", "created_at", "updated_at", "sources"),
-	KindLearning: fieldSet("id", "category", "tags", "task", "created_at", "status", "superseded_by",
+	KindLearning: fieldSet("id", "category", "tags", "task", "created_at", "status", "status_reason", "superseded_by",
 		"kind", "task_type", "confidence", "success_rate", "source_runs"),
 	KindJournal: func() map[string]map[string]bool {
 		f := fieldSet("run_id", "iteration", "task_id", "feature_id", "outcome", "model", "next_model",

@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -187,13 +188,40 @@ func (s *Store) AddLearning(in NewLearning) (l Learning, duplicate bool, res *Wr
 	return plan.entry, plan.duplicate, res, nil
 }
 
-// DeleteLearning removes a learning's file, as one commit.
+// DeleteLearning removes a learning's file, as one commit, which also
+// clears the superseded_by of the learnings it had replaced (seed 002:
+// the link goes, both learnings stay).
 func (s *Store) DeleteLearning(id string) (Learning, *WriteResult, error) {
 	l, err := s.Learning(id)
 	var fe *FileError
 	if err != nil && !errors.As(err, &fe) {
 		return Learning{}, nil, err
 	}
-	res, err := s.removeFile(LearningPath(id), KindLearning, id, l.Body)
+	res, err := s.write(func(tx *storeTx) error {
+		p := LearningPath(id)
+		if ok, err := tx.exists(p); err != nil {
+			return err
+		} else if !ok {
+			return notFound(KindLearning, id)
+		}
+		tx.apply(storeEdit{Path: p, Op: opRemove})
+		stored, err := tx.learnings()
+		if err != nil {
+			return err
+		}
+		var cleared []string
+		for i := range stored {
+			if o := &stored[i].v; o.SupersededBy == id {
+				tx.apply(storeEdit{Path: o.Path, Op: opFields, Fields: []frontmatterField{{"superseded_by", ""}}})
+				cleared = append(cleared, o.ID)
+			}
+		}
+		body := l.Body
+		if len(cleared) > 0 {
+			body += "\n\nNo longer superseded: " + strings.Join(cleared, ", ") + "."
+		}
+		tx.message(commitMessage("lore: delete learning "+id, body, "Lore-Id", id, "Lore-Kind", string(KindLearning)))
+		return nil
+	})
 	return l, res, err
 }
