@@ -58,7 +58,11 @@ type Doc struct {
 	Run     string    `json:"run,omitempty"`
 	Task    string    `json:"task,omitempty"`
 	Outcome string    `json:"outcome,omitempty"`
-	Files   []string  `json:"files,omitempty"`
+	// Status is a learning's when it is not shown by default: staged,
+	// rejected, pruned, or superseded (superseded_by set, whatever its
+	// status). "" is shown.
+	Status string   `json:"status,omitempty"`
+	Files  []string `json:"files,omitempty"`
 	// Path is the store file the entry lives in.
 	Path string `json:"path"`
 }
@@ -74,6 +78,10 @@ type Query struct {
 	Task       string
 	Run        string
 	Since      time.Time // created at or after
+	// Statuses are the learning statuses to find (Doc.Status, "active"
+	// for one that is shown); none finds the shown ones only. Entries of
+	// other kinds are shown.
+	Statuses []string
 	// Limit caps the hits returned; 0 returns every hit.
 	Limit int
 	// LimitPerKind makes Limit cap the hits of each kind rather than all
@@ -169,7 +177,7 @@ func DocsFromFile(p string, fe mdstore.FileEntries) []Doc {
 	case fe.Learning != nil:
 		l := fe.Learning
 		return []Doc{{ID: p, Kind: mdstore.KindLearning, EntryID: l.ID, Type: l.Category, Tags: l.Tags,
-			Content: l.Body, Created: mdstore.ParseTimestamp(l.CreatedAt), Task: l.Task, Path: p}}
+			Content: l.Body, Created: mdstore.ParseTimestamp(l.CreatedAt), Task: l.Task, Status: LearningStatus(l), Path: p}}
 	case fe.Journal != nil:
 		j := fe.Journal
 		return []Doc{{ID: p, Kind: mdstore.KindJournal, EntryID: j.Key(), Content: journalText(j),
@@ -215,3 +223,46 @@ func sourcePaths(sources []mdstore.Source) []string {
 // Dir is where a store's search index lives: <git-dir>/lore/index (per
 // worktree, never committed), or .agent/.lore/index outside git.
 func Dir(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "index") }
+
+// StatusActive is the status of a shown entry (Query.Statuses).
+const StatusActive = "active"
+
+// StatusSuperseded is the status of a learning another replaced.
+const StatusSuperseded = "superseded"
+
+// LearningStatus is Doc.Status for learning l.
+func LearningStatus(l *mdstore.Learning) string {
+	switch {
+	case l.Shown():
+		return ""
+	case l.SupersededBy != "":
+		return StatusSuperseded
+	}
+	return l.Status
+}
+
+// Statuses are every value Query.Statuses takes.
+var Statuses = append([]string{StatusActive, StatusSuperseded}, mdstore.LearningStatuses[1:]...)
+
+// wantsStatus says whether q finds a document of status st.
+func (q Query) wantsStatus(st string) bool {
+	if st == "" {
+		st = StatusActive
+	}
+	if len(q.Statuses) == 0 {
+		return st == StatusActive
+	}
+	return containsFold(q.Statuses, st)
+}
+
+// HiddenStatuses are the statuses q does not find, of those a document
+// carries (Doc.Status: all but active), and whether q finds shown
+// documents: what an index filters with.
+func (q Query) HiddenStatuses() (hidden []string, shown bool) {
+	for _, st := range Statuses[1:] {
+		if !q.wantsStatus(st) {
+			hidden = append(hidden, st)
+		}
+	}
+	return hidden, q.wantsStatus(StatusActive)
+}

@@ -31,7 +31,7 @@ const Protocol = 4
 // English stems beside the words; 9: stems in a field of their own). An
 // index written with another version is rebuilt. Bump it whenever any of
 // them changes.
-const FormatVersion = 9
+const FormatVersion = 10
 
 // HelperName is the name of the index binary.
 const HelperName = "lore-index"

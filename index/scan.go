@@ -485,7 +485,7 @@ func passes(d *Doc, q Query) bool {
 	if !q.Since.IsZero() && (d.Created.IsZero() || d.Created.Before(q.Since)) {
 		return false
 	}
-	return true
+	return q.wantsStatus(d.Status)
 }
 
 func containsFold(list []string, v string) bool {

@@ -9,7 +9,7 @@ type Head struct {
 	// Knowledge and learnings.
 	Tags []string
 	// Learnings.
-	Status string
+	Status, SupersededBy string
 	// Journal entries.
 	RunID, TaskID, FeatureID, CreatedAt string
 	Iteration                           int
@@ -57,7 +57,7 @@ func (c *Catalog) Heads(kind Kind, each func(i int, h *Head)) {
 		}
 	case KindLearning:
 		for i, l := range c.whole.Learnings {
-			each(i, &Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
+			each(i, &Head{Path: l.Path, Tags: l.Tags, Status: l.Status, SupersededBy: l.SupersededBy})
 		}
 	case KindJournal:
 		for i, j := range c.whole.Journal {

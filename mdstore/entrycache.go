@@ -591,7 +591,7 @@ type entryCache struct {
 // are little-endian; strings are a length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 7 // bump whenever an entry type or its parsing changes
+	cacheVersion = 8 // bump whenever an entry type or its parsing changes
 	cacheTrailer = 6 * 8
 )
 
@@ -726,7 +726,7 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		binary.LittleEndian.PutUint64(trailer[8:], uint64(e.pos()))
 		for _, l := range ls {
 			head()
-			e.strs(l.Path, l.Status)
+			e.strs(l.Path, l.Status, l.SupersededBy)
 			e.list(l.Tags)
 		}
 		binary.LittleEndian.PutUint64(trailer[16:], uint64(e.pos()))
@@ -1056,7 +1056,7 @@ func readHead(d *decoder, kind int, h *Head) {
 	case 0:
 		h.Path = d.str()
 	case 1:
-		d.strs(&h.Path, &h.Status)
+		d.strs(&h.Path, &h.Status, &h.SupersededBy)
 	case 2:
 		d.strs(&h.Path, &h.RunID, &h.TaskID, &h.FeatureID, &h.CreatedAt)
 		h.Iteration = int(d.int())

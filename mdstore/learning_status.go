@@ -17,8 +17,13 @@ import (
 
 // Shown reports whether prime, search and stats show the learning when
 // not asked for others: it is active and nothing superseded it.
-func (l *Learning) Shown() bool {
-	return (l.Status == "" || l.Status == "active") && l.SupersededBy == ""
+func (l *Learning) Shown() bool { return shownLearning(l.Status, l.SupersededBy) }
+
+// Shown is Learning.Shown for a learning's head.
+func (h *Head) Shown() bool { return shownLearning(h.Status, h.SupersededBy) }
+
+func shownLearning(status, supersededBy string) bool {
+	return (status == "" || status == "active") && supersededBy == ""
 }
 
 // frontmatterField is a frontmatter line to set: Value is written as it
@@ -149,9 +154,9 @@ func (s *Store) SupersedeLearning(old, newer string) (l Learning, res *WriteResu
 			return err
 		}
 		if !n.Shown() {
-			why := "its status is " + n.Status
+			why := newer + " is " + n.Status
 			if n.SupersededBy != "" {
-				why = "it is superseded by " + n.SupersededBy
+				why = newer + " is itself superseded by " + n.SupersededBy
 			}
 			return &InputError{Field: "new", Msg: fmt.Sprintf("%s cannot supersede %s: %s", newer, old, why)}
 		}

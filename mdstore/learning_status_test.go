@@ -126,7 +126,7 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 	}
 	// A learning that is not shown cannot supersede another.
 	third := add("Foreign keys are off by default in SQLite, per connection.")
-	if _, _, err := s.SupersedeLearning(third.ID, old.ID); !errors.As(err, &ie) || !strings.Contains(err.Error(), "superseded by "+newer.ID) {
+	if _, _, err := s.SupersedeLearning(third.ID, old.ID); !errors.As(err, &ie) || !strings.Contains(err.Error(), old.ID+" is itself superseded by "+newer.ID) {
 		t.Errorf("superseded by a superseded learning: %v", err)
 	}
 	if _, _, err := s.DeleteLearning(newer.ID); err != nil {

@@ -710,7 +710,7 @@ func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
 func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64) []mdstore.Learning {
 	var list []scored[mdstore.Learning]
 	for _, l := range ls {
-		if !activeLearning(l.Status) {
+		if !l.Shown() {
 			continue
 		}
 		s := 0.0
@@ -723,9 +723,6 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]fl
 	}
 	return once(best(list), func(l mdstore.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
 }
-
-// activeLearning says whether a learning of this status may be shown.
-func activeLearning(status string) bool { return status == "" || status == "active" }
 
 // learningScore is an active learning's score for a task (rankLearnings)
 // given its tags and full-text relevance; 0 leaves it out.

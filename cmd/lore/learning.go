@@ -86,8 +86,109 @@ func learningCommand(e *env) *cli.Command {
 					return runWith(e, globalsFrom(c), learningDeleteOptions{id: c.Args().First()}, runLearningDelete)
 				},
 			},
+			{
+				Name:      "status",
+				Usage:     "give a learning another status: " + strings.Join(mdstore.LearningStatuses, ", ") + " (prime and search show active ones)",
+				UsageText: "lore learning status <id> <" + strings.Join(mdstore.LearningStatuses, "|") + "> [--reason TEXT] [--format table|json|quiet]",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "reason", Usage: "why, kept in the file (status_reason) and the commit message; none clears it"},
+					formatFlag("table", "table", "json", "quiet"),
+				},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 2 {
+						return usagef("learning status needs a learning id and a status (%s)", strings.Join(mdstore.LearningStatuses, ", "))
+					}
+					if err := checkFormat(c.String("format"), "table", "json", "quiet"); err != nil {
+						return err
+					}
+					opts := learningStatusOptions{id: c.Args().Get(0), status: c.Args().Get(1), reason: c.String("reason"), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runLearningStatus)
+				},
+			},
+			{
+				Name:      "supersede",
+				Usage:     "record that a newer learning replaces an older one (the older is shown no more)",
+				UsageText: "lore learning supersede <old-id> <new-id> [--format table|json|quiet]",
+				Flags:     []cli.Flag{formatFlag("table", "table", "json", "quiet")},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 2 {
+						return usagef("learning supersede needs the old learning's id and the new one's")
+					}
+					if err := checkFormat(c.String("format"), "table", "json", "quiet"); err != nil {
+						return err
+					}
+					opts := learningSupersedeOptions{old: c.Args().Get(0), newer: c.Args().Get(1), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runLearningSupersede)
+				},
+			},
 		},
 	}
+}
+
+type learningStatusOptions struct {
+	id, status, reason, format string
+}
+
+func runLearningStatus(e *env, g globals, opts learningStatusOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	l, res, err := s.SetLearningStatus(opts.id, opts.status, opts.reason)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	printWrite(p, res, "Status of learning", l.ID)
+	text := fmt.Sprintf("%sLearning %s is %s", p.emoji("💡"), p.paint(ansiYellow, l.ID), l.Status)
+	if res == nil {
+		text = fmt.Sprintf("Unchanged: %s is already %s", p.paint(ansiYellow, l.ID), l.Status)
+	}
+	return printLearningChange(p, opts.format, l, res, text)
+}
+
+type learningSupersedeOptions struct {
+	old, newer, format string
+}
+
+func runLearningSupersede(e *env, g globals, opts learningSupersedeOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	l, res, err := s.SupersedeLearning(opts.old, opts.newer)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	printWrite(p, res, "Supersede of learning", l.ID)
+	text := fmt.Sprintf("%sLearning %s is superseded by %s", p.emoji("💡"), p.paint(ansiYellow, l.ID), p.paint(ansiYellow, l.SupersededBy))
+	if res == nil {
+		text = fmt.Sprintf("Unchanged: %s is already superseded by %s", p.paint(ansiYellow, l.ID), l.SupersededBy)
+	}
+	return printLearningChange(p, opts.format, l, res, text)
+}
+
+// printLearningChange prints a learning a command changed: as JSON with
+// the commit (none when nothing changed), its id, or the text.
+func printLearningChange(p *printer, format string, l mdstore.Learning, res *mdstore.WriteResult, text string) error {
+	switch format {
+	case "json":
+		commit := ""
+		if res != nil {
+			commit = res.Commit
+		}
+		return writeJSON(p.out, struct {
+			mdstore.Learning
+			Changed bool   `json:"changed"`
+			Commit  string `json:"commit,omitempty"`
+		}{l, res != nil, commit})
+	case "quiet":
+		fmt.Fprintln(p.out, l.ID)
+	default:
+		fmt.Fprintln(p.out, text)
+	}
+	return nil
 }
 
 type learningAddOptions struct {
@@ -188,7 +289,7 @@ func runLearningShow(e *env, g globals, opts learningShowOptions) error {
 		fmt.Fprint(p.out, prompt.LearningLine(l))
 		return nil
 	}
-	p.fields([][2]string{{"ID", p.paint(ansiYellow, l.ID)}, {"Category", l.Category}, {"Status", l.Status}, {"Tags", strings.Join(l.Tags, ", ")},
+	p.fields([][2]string{{"ID", p.paint(ansiYellow, l.ID)}, {"Category", l.Category}, {"Status", l.Status}, {"Reason", l.StatusReason}, {"Tags", strings.Join(l.Tags, ", ")},
 		{"Task", l.Task}, {"Kind", l.Kind}, {"Created", l.CreatedAt}, {"Superseded by", l.SupersededBy}, {"File", l.Path}})
 	fmt.Fprintf(p.out, "\n%s\n", l.Body)
 	return nil

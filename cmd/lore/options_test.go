@@ -67,6 +67,7 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"skills", "bogus"}},
 
 		{args: []string{"search"}, want: searchOptions{format: "table"}},
+		{args: []string{"search", "x", "--status", "rejected,staged"}, want: searchOptions{query: "x", statuses: "rejected,staged", format: "table"}},
 		{args: []string{"search", "barrel", "exports", "--kind", "memory,knowledge", "-t", "fix", "--tags", "db", "--category", "pitfall",
 			"--task", "T-1", "--run", "r1", "--since", "7d", "--all", "--format", "json"},
 			want: searchOptions{query: "barrel exports", kinds: "memory,knowledge", types: "fix", tags: "db", categories: "pitfall",
@@ -163,6 +164,13 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"learning", "show"}},
 		{args: []string{"learning", "delete", "lrn-1-abcd"}, want: learningDeleteOptions{id: "lrn-1-abcd"}},
 		{args: []string{"learning", "delete"}},
+		{args: []string{"learning", "status", "l-0a1b2c", "rejected", "--reason", "not true here", "--format", "json"},
+			want: learningStatusOptions{id: "l-0a1b2c", status: "rejected", reason: "not true here", format: "json"}},
+		{args: []string{"learning", "status", "l-0a1b2c", "pruned"}, want: learningStatusOptions{id: "l-0a1b2c", status: "pruned", format: "table"}},
+		{args: []string{"learning", "status", "l-0a1b2c"}},
+		{args: []string{"learning", "status", "l-0a1b2c", "pruned", "--format", "markdown"}},
+		{args: []string{"learning", "supersede", "l-0a1b2c", "l-3d4e5f"}, want: learningSupersedeOptions{old: "l-0a1b2c", newer: "l-3d4e5f", format: "table"}},
+		{args: []string{"learning", "supersede", "l-0a1b2c"}},
 
 		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done"}, format: "table"}},
 		{args: []string{"journal", "add", "Tried", "the", "cache.", "--outcome", "failed", "--run", "r1", "--iteration", "2", "--task", "T-1",

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -20,6 +21,7 @@ type searchOptions struct {
 	types      string
 	tags       string
 	categories string
+	statuses   string
 	task, run  string
 	since      string
 	all        bool
@@ -34,18 +36,21 @@ func searchCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "search",
 		Usage: "find entries of every kind, best matches first (typos tolerated)",
-		UsageText: "lore search [query] [--kind k] [-t types] [--tags a,b] [--category c] [--task id] [--run id]\n" +
+		UsageText: "lore search [query] [--kind k] [-t types] [--tags a,b] [--category c] [--status s] [--task id] [--run id]\n" +
 			"   [--since date|7d] [--all] [--format table|json|markdown]",
 		Description: "Each word may match the content, a title or a tag, exactly, in another\n" +
 			"form (deploying: deployed) or, when no entry holds it, with a typo; rare\n" +
 			"words count more than common ones, and an entry must match a rare word\n" +
 			"of the query when it has any.\n" +
-			"With no query, every entry passing the filters, newest first.",
+			"With no query, every entry passing the filters, newest first.\n" +
+			"Learnings that are staged, rejected, pruned or superseded are found only\n" +
+			"with --status.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "only these kinds (comma-separated): memory, knowledge, learning, journal, skill"},
 			typeFilterFlag,
 			&cli.StringFlag{Name: "tags", Usage: "only entries with any of these tags (comma-separated)"},
 			&cli.StringFlag{Name: "category", Usage: "only learnings of these categories (comma-separated)"},
+			&cli.StringFlag{Name: "status", Usage: "learnings of these statuses (comma-separated): " + strings.Join(index.Statuses, ", ") + ", or all (default: active)"},
 			&cli.StringFlag{Name: "task", Usage: "only entries of this task"},
 			&cli.StringFlag{Name: "run", Usage: "only journal entries of this run"},
 			&cli.StringFlag{Name: "since", Usage: "only entries created since a date (2026-01-31), a time (RFC 3339) or a duration ago (36h, 7d)"},
@@ -55,7 +60,7 @@ func searchCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			opts := searchOptions{
 				query: strings.Join(c.Args().Slice(), " "), kinds: c.String("kind"), types: c.String("type"),
-				tags: c.String("tags"), categories: c.String("category"), task: c.String("task"), run: c.String("run"),
+				tags: c.String("tags"), categories: c.String("category"), statuses: c.String("status"), task: c.String("task"), run: c.String("run"),
 				since: c.String("since"), all: c.Bool("all"), format: c.String("format"),
 			}
 			if err := checkFormat(opts.format, formats...); err != nil {
@@ -90,6 +95,9 @@ func (opts searchOptions) toQuery(now time.Time) (index.Query, error) {
 	if len(q.Categories) > 0 && len(q.Kinds) == 0 {
 		q.Kinds = []mdstore.Kind{mdstore.KindLearning}
 	}
+	if q.Statuses, err = parseStatuses(opts.statuses); err != nil {
+		return q, err
+	}
 	if opts.since != "" {
 		if q.Since, err = parseSince(opts.since, now); err != nil {
 			return q, err
@@ -99,6 +107,22 @@ func (opts searchOptions) toQuery(now time.Time) (index.Query, error) {
 		q.Limit = searchLimit
 	}
 	return q, nil
+}
+
+// parseStatuses reads --status: learning statuses, or all of them.
+func parseStatuses(s string) ([]string, error) {
+	var out []string
+	for _, st := range splitList(s) {
+		st = strings.ToLower(st)
+		switch {
+		case st == "all":
+			return index.Statuses, nil
+		case !slices.Contains(index.Statuses, st):
+			return nil, usagef("unknown status %q (use %s, or all)", st, strings.Join(index.Statuses, ", "))
+		}
+		out = append(out, st)
+	}
+	return out, nil
 }
 
 // parseSince reads --since: a date, an RFC 3339 time, or a duration ago
@@ -158,6 +182,7 @@ type hitJSON struct {
 	Run     string       `json:"run,omitempty"`
 	Task    string       `json:"task,omitempty"`
 	Outcome string       `json:"outcome,omitempty"`
+	Status  string       `json:"status,omitempty"` // a learning's that is not shown by default
 	Path    string       `json:"path"`
 	Snippet string       `json:"snippet"`
 	Score   float64      `json:"score"`
@@ -169,7 +194,7 @@ func toHitJSON(h index.Hit) hitJSON {
 		tags = []string{}
 	}
 	return hitJSON{Kind: h.Kind, ID: h.EntryID, Type: h.Type, Title: h.Title, Content: h.Content, Tags: tags,
-		Created: createdText(h.Created), Run: h.Run, Task: h.Task, Outcome: h.Outcome, Path: h.Path,
+		Created: createdText(h.Created), Run: h.Run, Task: h.Task, Outcome: h.Outcome, Status: h.Status, Path: h.Path,
 		Snippet: h.Snippet, Score: h.Score}
 }
 

@@ -28,6 +28,7 @@ const (
 	fieldRun     = "run"     // keyword
 	fieldTask    = "task"    // keyword
 	fieldOutcome = "outcome" // keyword
+	fieldStatus  = "status"  // keyword: a learning's that is not shown (index.Doc.Status)
 	fieldFile    = "file"    // keyword, one per file
 	fieldStored  = "_doc"    // stored only: the Doc as JSON, what a hit shows
 )
@@ -86,6 +87,7 @@ func buildDocument(d index.Doc) (*document.Document, error) {
 	keyword(fieldRun, d.Run, keywordOptions, nil)
 	keyword(fieldTask, d.Task, keywordOptions, nil)
 	keyword(fieldOutcome, strings.ToLower(d.Outcome), keywordOptions, nil)
+	keyword(fieldStatus, strings.ToLower(d.Status), keywordOptions, nil)
 	for i, f := range d.Files {
 		keyword(fieldFile, f, keywordOptions, []uint64{uint64(i)})
 	}

@@ -534,9 +534,19 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 
 // filteredSearcher is main's searcher, restricted by q's filters.
 func filteredSearcher(ctx context.Context, r bindex.IndexReader, main query.Query, q index.Query) (search.Searcher, error) {
-	if filter := filterQuery(q); filter != nil {
-		bq := query.NewBooleanQuery([]query.Query{main}, nil, nil)
-		bq.AddFilter(filter)
+	// The learnings q does not ask for are left out by their status, which
+	// only the few that are not shown carry.
+	var hidden []query.Query
+	if statuses, shown := q.HiddenStatuses(); shown {
+		for _, st := range statuses {
+			hidden = append(hidden, term(fieldStatus, st, 1))
+		}
+	}
+	if filter := filterQuery(q); filter != nil || len(hidden) > 0 {
+		bq := query.NewBooleanQuery([]query.Query{main}, nil, hidden)
+		if filter != nil {
+			bq.AddFilter(filter)
+		}
 		main = bq
 	}
 	return main.Searcher(ctx, r, queryMapping, search.SearcherOptions{})
@@ -872,6 +882,19 @@ func filterQuery(q index.Query) query.Query {
 	}
 	if q.Run != "" {
 		anyOf(fieldRun, []string{q.Run}, false)
+	}
+	if hidden, shown := q.HiddenStatuses(); !shown {
+		// Only learnings that are not shown: one of the statuses asked.
+		var asked []string
+		for _, st := range index.Statuses[1:] {
+			if !slices.Contains(hidden, st) {
+				asked = append(asked, st)
+			}
+		}
+		if len(asked) == 0 {
+			asked = []string{"\x00"} // none of the statuses there are: nothing
+		}
+		anyOf(fieldStatus, asked, false)
 	}
 	if !q.Since.IsZero() {
 		from, inclusive := createdKey(q.Since), true

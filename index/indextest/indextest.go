@@ -33,6 +33,10 @@ func Corpus() []index.Doc {
 		return index.Doc{ID: p, Kind: mdstore.KindLearning, EntryID: id, Type: category, Task: task,
 			Tags: tags, Content: content, Created: created, Path: p}
 	}
+	hidden := func(d index.Doc, status string) index.Doc {
+		d.Status = status
+		return d
+	}
 	journal := func(run string, it int, task, outcome, content string, created time.Time) index.Doc {
 		p := fmt.Sprintf(".agent/journal/%s/%04d.md", run, it)
 		return index.Doc{ID: p, Kind: mdstore.KindJournal, EntryID: fmt.Sprintf("%s/%04d", run, it), Task: task,
@@ -52,6 +56,8 @@ func Corpus() []index.Doc {
 		learn("l-000002", "antipattern", "task-7", "Mocking the file system hid a rename bug that a real temp dir showed.", day(11), "tests", "mocks"),
 		learn("l-000003", "convention", "task-9", "Error messages name the file and line and say what to do.", day(12), "errors"),
 		learn("l-000004", "estimate", "task-9", "Parser work takes twice the first estimate.", day(13), "planning"),
+		hidden(learn("l-000005", "antipattern", "task-7", "Mocking git in the commit tests made them fast and wrong.", day(13), "tests", "mocks"), "rejected"),
+		hidden(learn("l-000006", "strategy", "task-7", "Refactor in one large commit, then fix the tests.", day(13), "refactoring"), index.StatusSuperseded),
 		journal("run-1", 1, "task-7", "failed", "Tried mocking git; the commit test still failed on the lock.", day(14)),
 		journal("run-1", 2, "task-7", "done", "Used a real repository in a temp dir; commit test passes.", day(15)),
 		journal("run-2", 1, "task-9", "done", "Rewrote error messages to name file and line.", day(16)),
@@ -173,6 +179,17 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		set(t, ix, index.Query{Run: "run-2"}, "run-2/0001")
 		set(t, ix, index.Query{Since: day(15)}, "run-1/0002", "run-2/0001")
 		set(t, ix, index.Query{Text: "commit", Task: "task-7", Kinds: []mdstore.Kind{mdstore.KindJournal}}, "run-1/0001", "run-1/0002")
+	})
+
+	t.Run("learnings not shown are found when asked for", func(t *testing.T) {
+		ix := fresh(t)
+		learnings := []mdstore.Kind{mdstore.KindLearning}
+		set(t, ix, index.Query{Text: "mocks tests commit", Kinds: learnings}, "l-000001", "l-000002")
+		set(t, ix, index.Query{Text: "mocks tests commit", Kinds: learnings, Statuses: []string{"rejected"}}, "l-000005")
+		set(t, ix, index.Query{Text: "refactor", Statuses: []string{"superseded", "active"}}, "l-000001", "l-000006")
+		set(t, ix, index.Query{Tags: []string{"refactoring"}, Statuses: index.Statuses}, "l-000001", "l-000006")
+		set(t, ix, index.Query{Tags: []string{"refactoring"}, Statuses: []string{"staged"}})
+		set(t, ix, index.Query{Statuses: []string{"superseded"}}, "l-000006")
 	})
 
 	t.Run("empty text lists newest first", func(t *testing.T) {
