@@ -171,6 +171,11 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"learning", "status", "l-0a1b2c", "pruned", "--format", "markdown"}},
 		{args: []string{"learning", "supersede", "l-0a1b2c", "l-3d4e5f"}, want: learningSupersedeOptions{old: "l-0a1b2c", newer: "l-3d4e5f", format: "table"}},
 		{args: []string{"learning", "supersede", "l-0a1b2c"}},
+		{args: []string{"history", "l-0a1b2c", "--format", "json"}, want: historyOptions{id: "l-0a1b2c", format: "json"}},
+		{args: []string{"history"}},
+		{args: []string{"history", "x", "--format", "quiet"}},
+		{args: []string{"restore", "mem-1-abcd"}, want: restoreOptions{id: "mem-1-abcd", format: "table"}},
+		{args: []string{"restore", "a", "b"}},
 
 		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done"}, format: "table"}},
 		{args: []string{"journal", "add", "Tried", "the", "cache.", "--outcome", "failed", "--run", "r1", "--iteration", "2", "--task", "T-1",

@@ -1,0 +1,141 @@
+package gitx
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Version is a commit that changed a file: the blob it left at the path
+// (ZeroHash when the commit removed the file), who made it, when, and the
+// subject of its message.
+type Version struct {
+	Commit  Hash
+	Blob    Hash
+	Author  string // "Name <email>"
+	When    time.Time
+	Subject string
+}
+
+// History calls fn with each commit, newest first along first parents
+// from HEAD, whose version of path (slash-separated, from the top of the
+// worktree) differs from its first parent's, until fn returns false or
+// the first commit is passed. A file that HEAD no longer has is followed
+// back all the same: its last version is the commit before the one that
+// removed it. An unborn branch has no history.
+func (r *Repo) History(path string, fn func(Version) bool) error {
+	hd, err := r.readHead()
+	if err != nil || hd.Commit.IsZero() {
+		return err
+	}
+	blobAt := func(tree Hash) (Hash, error) {
+		e, ok, err := r.lookupPath(tree, path)
+		if err != nil || !ok || e.isTree() {
+			return ZeroHash, err
+		}
+		return e.hash, nil
+	}
+	// Nothing is cached: each commit's trees are read once (the parent's
+	// carried to the next step), and a long history must not hold them all.
+	c := hd.Commit
+	info, err := r.commitInfo(c)
+	if err != nil {
+		return err
+	}
+	blob, err := blobAt(info.tree)
+	if err != nil {
+		return err
+	}
+	for {
+		var parentBlob Hash
+		var parent commitInfo
+		if len(info.parents) > 0 {
+			if parent, err = r.commitInfo(info.parents[0]); err != nil {
+				return err
+			}
+			if parentBlob, err = blobAt(parent.tree); err != nil {
+				return err
+			}
+		}
+		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Author: info.author, When: info.when, Subject: info.subject}) {
+			return nil
+		}
+		if len(info.parents) == 0 {
+			return nil
+		}
+		c, info, blob = info.parents[0], parent, parentBlob
+	}
+}
+
+// ReadBlob returns the content of blob h.
+func (r *Repo) ReadBlob(h Hash) ([]byte, error) {
+	return r.readObject(plumbing.BlobObject, h)
+}
+
+// commitInfo is what History reads of a commit.
+type commitInfo struct {
+	tree    Hash
+	parents []Hash
+	author  string
+	when    time.Time
+	subject string
+}
+
+// commitInfo reads commit h's header and subject.
+func (r *Repo) commitInfo(h Hash) (commitInfo, error) {
+	data, err := r.readObject(plumbing.CommitObject, h)
+	if err != nil {
+		return commitInfo{}, err
+	}
+	var ci commitInfo
+	header, message, _ := bytes.Cut(data, []byte("\n\n"))
+	for _, line := range strings.Split(string(header), "\n") {
+		key, value, _ := strings.Cut(line, " ")
+		switch key {
+		case "tree":
+			ci.tree = plumbing.NewHash(value)
+		case "parent":
+			ci.parents = append(ci.parents, plumbing.NewHash(value))
+		case "author":
+			ci.author, ci.when = parseAuthor(value)
+		}
+	}
+	if ci.tree.IsZero() {
+		return commitInfo{}, fmt.Errorf("commit %s has no tree line", h)
+	}
+	subject, _, _ := strings.Cut(strings.TrimLeft(string(message), "\n"), "\n")
+	ci.subject = subject
+	return ci, nil
+}
+
+// parseAuthor reads "Name <email> 1700000000 +0100".
+func parseAuthor(v string) (who string, when time.Time) {
+	end := strings.LastIndexByte(v, '>')
+	if end < 0 {
+		return v, time.Time{}
+	}
+	who = v[:end+1]
+	fields := strings.Fields(v[end+1:])
+	if len(fields) < 2 {
+		return who, time.Time{}
+	}
+	sec, err := strconv.ParseInt(fields[0], 10, 64)
+	if err != nil {
+		return who, time.Time{}
+	}
+	zone := fields[1]
+	offset := 0
+	if len(zone) == 5 {
+		hh, _ := strconv.Atoi(zone[1:3])
+		mm, _ := strconv.Atoi(zone[3:5])
+		offset = hh*3600 + mm*60
+		if zone[0] == '-' {
+			offset = -offset
+		}
+	}
+	return who, time.Unix(sec, 0).In(time.FixedZone(zone, offset))
+}

@@ -1,0 +1,51 @@
+package gitx
+
+import (
+	"strings"
+	"testing"
+)
+
+// History lists the commits that changed a file, newest first, as
+// git log --first-parent does, a removal included, and follows a file
+// that HEAD no longer has.
+func TestHistoryFollowsAFileAsGitLogDoes(t *testing.T) {
+	r := newTestRepoWithCommit(t)
+	r.Commit("add", map[string]string{"notes/a.md": "one\n"})
+	r.Commit("other file", map[string]string{"notes/b.md": "b\n"})
+	r.Commit("change", map[string]string{"notes/a.md": "two\n"})
+	r.Git("rm", "-q", "notes/a.md")
+	r.Git("commit", "-q", "-m", "remove")
+	r.Commit("unrelated", map[string]string{"README.md": "# changed\n"})
+	repo := r.open()
+	var got []string
+	var blobs []Hash
+	if err := repo.History("notes/a.md", func(v Version) bool {
+		got = append(got, v.Commit.String()+" "+v.Subject)
+		blobs = append(blobs, v.Blob)
+		if v.Author == "" || v.When.IsZero() {
+			t.Errorf("%s: no author or time: %+v", v.Subject, v)
+		}
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := r.Git("log", "--first-parent", "--format=%H %s", "--", "notes/a.md")
+	if strings.Join(got, "\n") != want {
+		t.Fatalf("History:\n%s\ngit log:\n%s", strings.Join(got, "\n"), want)
+	}
+	if !blobs[0].IsZero() {
+		t.Errorf("the removal left blob %s", blobs[0])
+	}
+	data, err := repo.ReadBlob(blobs[1])
+	if err != nil || string(data) != "two\n" {
+		t.Errorf("the last version: %q %v", data, err)
+	}
+	// fn stops the walk.
+	n := 0
+	repo.History("notes/a.md", func(Version) bool { n++; return false })
+	if n != 1 {
+		t.Errorf("fn returned false and was called %d times", n)
+	}
+	// A path that never was has no history.
+	repo.History("notes/never.md", func(v Version) bool { t.Errorf("a version of a file that never was: %+v", v); return true })
+}

@@ -1,0 +1,243 @@
+package mdstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	"lore/internal/gitx"
+)
+
+// Every change to the store is a commit, so nothing lore deletes, prunes or
+// supersedes is gone: History reads an entry's versions back from git, and
+// Restore commits the last one that had it again (seed 002's "Cross-Run
+// Persistence", with git as the archive).
+
+// EntryVersion is one version of an entry, newest first in a History.
+type EntryVersion struct {
+	Commit  string    `json:"commit"`
+	When    time.Time `json:"date"`
+	Author  string    `json:"author"`
+	Subject string    `json:"subject"` // the commit's
+	// Change is what the commit did to the entry: added, changed or
+	// removed; for a learning whose status or superseded_by changed, what
+	// they became ("status rejected", "superseded by l-…").
+	Change string `json:"change"`
+	// Text is the entry as the commit left it: its file, or a memory's
+	// block; "" once removed.
+	Text string    `json:"text,omitempty"`
+	blob gitx.Hash // the file that holds it
+}
+
+// History lists every version of entry id (a memory, a knowledge slug, a
+// learning, a journal key "<run>/<file name>"), newest first, along the
+// first parents of HEAD.
+func (s *Store) History(id string) ([]EntryVersion, error) {
+	kind, id, p, err := s.historyPath(id)
+	if err != nil {
+		return nil, err
+	}
+	// Every version of the file, newest first; for a memory, of its
+	// block in memories.md, which changes with every other memory too:
+	// the walk ends past the commit that added it.
+	var all []EntryVersion
+	seen := false
+	err = s.repo.History(s.gitPath(p), func(v gitx.Version) bool {
+		text, found, rerr := s.versionText(kind, id, v.Blob)
+		if rerr != nil {
+			err = rerr
+			return false
+		}
+		all = append(all, EntryVersion{Commit: v.Commit.String(), When: v.When, Author: v.Author, Subject: v.Subject, Text: text, blob: v.Blob})
+		if kind == KindMemory && seen && !found {
+			return false
+		}
+		seen = seen || found
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	// A version is a commit that left the entry otherwise than the one
+	// before it did.
+	var out []EntryVersion
+	for i, v := range all {
+		older := ""
+		if i+1 < len(all) {
+			older = all[i+1].Text
+		}
+		if v.Text == older {
+			continue
+		}
+		v.Change = changeOf(v.Text, older, learningOf(kind, v.Text, p), learningOf(kind, older, p))
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, notFound(kind, id)
+	}
+	return out, nil
+}
+
+// learningOf is the learning text holds, when kind is a learning's and
+// it parses.
+func learningOf(kind Kind, text, p string) *Learning {
+	if kind != KindLearning || text == "" {
+		return nil
+	}
+	l, err := parseLearning([]byte(text), p)
+	if err != nil {
+		return nil
+	}
+	return &l
+}
+
+// changeOf says what a version (newer) did to the one before it (older,
+// "" for none): added, removed, changed, or a learning's new status or
+// superseded_by.
+func changeOf(newer, older string, nl, ol *Learning) string {
+	switch {
+	case older == "":
+		return "added"
+	case newer == "":
+		return "removed"
+	case nl != nil && ol != nil && nl.SupersededBy != ol.SupersededBy && nl.SupersededBy != "":
+		return "superseded by " + nl.SupersededBy
+	case nl != nil && ol != nil && nl.Status != ol.Status:
+		return "status " + nl.Status
+	}
+	return "changed"
+}
+
+// Restore commits again the last version of entry id that git's history
+// has — a deleted memory, knowledge entry, learning or journal entry, or a
+// learning's last version that was shown (active, superseded by nothing)
+// — naming the commit it came from. An entry that is there, and shown,
+// has nothing to restore.
+func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
+	kind, id, p, err := s.historyPath(id)
+	if err != nil {
+		return EntryVersion{}, nil, err
+	}
+	versions, err := s.History(id)
+	if err != nil {
+		return EntryVersion{}, nil, err
+	}
+	var from *EntryVersion
+	for i := range versions {
+		v := &versions[i]
+		if v.Text == "" {
+			continue
+		}
+		if kind == KindLearning {
+			if l, err := parseLearning([]byte(v.Text), p); err != nil || !l.Shown() {
+				continue
+			}
+		}
+		from = v
+		break
+	}
+	if from == nil {
+		return EntryVersion{}, nil, &InputError{Field: "id", Msg: fmt.Sprintf("%s: no version in git's history to restore", id)}
+	}
+	if from == &versions[0] {
+		return *from, nil, &InputError{Field: "id", Msg: fmt.Sprintf("%s is there as its last version (%s): nothing to restore", id, short(from.Commit))}
+	}
+	text := from.Text
+	if err := (&secretCheck{}).text("the restored entry", &text); err != nil {
+		return EntryVersion{}, nil, err
+	}
+	var m Memory
+	if kind == KindMemory {
+		// Its section, which says its type, is in the whole file.
+		data, err := s.repo.ReadBlob(from.blob)
+		if err != nil {
+			return EntryVersion{}, nil, err
+		}
+		found := false
+		for _, mm := range parseMemories(data, MemoriesPath).memories {
+			if mm.ID == id {
+				m, found = mm, true
+				break
+			}
+		}
+		if !found {
+			return EntryVersion{}, nil, fmt.Errorf("%s: the memory does not read back from %s", id, short(from.Commit))
+		}
+	}
+	res, err := s.write(func(tx *storeTx) error {
+		if kind == KindMemory {
+			tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemory, Memory: &m})
+		} else {
+			tx.apply(storeEdit{Path: p, Op: opPut, Content: text})
+		}
+		body := fmt.Sprintf("Restored from %s (%s): %s", short(from.Commit), from.When.UTC().Format(time.DateOnly), from.Subject)
+		tx.message(commitMessage("lore: restore "+string(kind)+" "+id, body,
+			"Lore-Id", id, "Lore-Kind", string(kind), "Lore-Restored-From", from.Commit))
+		return nil
+	})
+	return *from, res, err
+}
+
+// historyPath is the kind of entry id names, id trimmed, and the store
+// file it lives in.
+func (s *Store) historyPath(id string) (Kind, string, string, error) {
+	if s.repo == nil {
+		return "", "", "", errors.New("history and restore read git's history: the store is not in a git repository")
+	}
+	kind, id := KindOfID(id)
+	switch kind {
+	case KindMemory:
+		if !ValidMemoryID(id) {
+			return kind, id, "", notFound(kind, id)
+		}
+		return kind, id, MemoriesPath, nil
+	case KindLearning:
+		return kind, id, LearningPath(id), nil
+	case KindJournal:
+		run, name, err := parseJournalKey(id)
+		if err != nil {
+			return kind, id, "", err
+		}
+		return kind, id, JournalDir + "/" + run + "/" + name + ".md", nil
+	}
+	if id == "" || !isSlug(id) {
+		return kind, id, "", notFound(kind, id)
+	}
+	return kind, id, KnowledgePath(id), nil
+}
+
+// gitPath is store path p from the top of the worktree.
+func (s *Store) gitPath(p string) string {
+	if s.prefix == "" {
+		return p
+	}
+	return s.prefix + "/" + p
+}
+
+// versionText is entry id as blob b holds it (a memory: its block), and
+// whether it is there.
+func (s *Store) versionText(kind Kind, id string, b gitx.Hash) (string, bool, error) {
+	if b.IsZero() {
+		return "", false, nil
+	}
+	data, err := s.repo.ReadBlob(b)
+	if err != nil {
+		return "", false, err
+	}
+	if kind != KindMemory {
+		return string(data), true, nil
+	}
+	if !bytes.Contains(data, []byte(id)) {
+		return "", false, nil
+	}
+	f := parseMemories(data, MemoriesPath)
+	block, ok := f.shownBlock(id)
+	if !ok {
+		return "", false, nil
+	}
+	return string(data[block.start:block.end]), true, nil
+}
+
+// short is a commit's abbreviated name.
+func short(commit string) string { return commit[:min(len(commit), 12)] }
