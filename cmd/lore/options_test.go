@@ -176,6 +176,9 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"history", "x", "--format", "quiet"}},
 		{args: []string{"restore", "mem-1-abcd"}, want: restoreOptions{id: "mem-1-abcd", format: "table"}},
 		{args: []string{"restore", "a", "b"}},
+		{args: []string{"stats"}, want: statsOptions{format: "text"}},
+		{args: []string{"stats", "--format", "json"}, want: statsOptions{format: "json"}},
+		{args: []string{"stats", "x"}},
 
 		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done"}, format: "table"}},
 		{args: []string{"journal", "add", "Tried", "the", "cache.", "--outcome", "failed", "--run", "r1", "--iteration", "2", "--task", "T-1",
