@@ -179,6 +179,12 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"stats"}, want: statsOptions{format: "text"}},
 		{args: []string{"stats", "--format", "json"}, want: statsOptions{format: "json"}},
 		{args: []string{"stats", "x"}},
+		{args: []string{"export"}, want: exportOptions{format: "json"}},
+		{args: []string{"export", "--kind", "learning,journal", "--format", "csv"}, want: exportOptions{kinds: "learning,journal", format: "csv"}},
+		{args: []string{"export", "out.json"}},
+		{args: []string{"import", "x.json"}, want: importOptions{source: "x.json", format: "table"}},
+		{args: []string{"import", "-", "--format", "json"}, want: importOptions{source: "-", format: "json"}},
+		{args: []string{"import"}},
 
 		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done"}, format: "table"}},
 		{args: []string{"journal", "add", "Tried", "the", "cache.", "--outcome", "failed", "--run", "r1", "--iteration", "2", "--task", "T-1",

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/index"
+	"lore/mdstore"
+)
+
+func exportCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write every entry to stdout: JSON that lore import reads back whole, or CSV",
+		UsageText: "lore export [--kind k,…] [--format json|csv]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "only these kinds (comma-separated): memory, knowledge, learning, journal"},
+			formatFlag("json", "json", "csv"),
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return usagef("export takes no arguments (it writes to stdout)")
+			}
+			if err := checkFormat(c.String("format"), "json", "csv"); err != nil {
+				return err
+			}
+			return runWith(e, globalsFrom(c), exportOptions{kinds: c.String("kind"), format: c.String("format")}, runExport)
+		},
+	}
+}
+
+type exportOptions struct{ kinds, format string }
+
+func runExport(e *env, g globals, opts exportOptions) error {
+	var kinds []mdstore.Kind
+	if opts.kinds != "" {
+		ks, bad, ok := index.KindNames(splitList(opts.kinds))
+		if !ok || slices.Contains(ks, mdstore.KindSkill) {
+			if ok {
+				bad = "skill"
+			}
+			return usagef("unknown kind %q (use memory, knowledge, learning or journal)", bad)
+		}
+		kinds = ks
+	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	x, warnings, err := s.Export(kinds...)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	p.warnings(warnings)
+	if opts.format == "json" {
+		return writeJSON(p.out, x)
+	}
+	w := csv.NewWriter(p.out)
+	w.Write([]string{"kind", "id", "type", "tags", "created", "status", "title", "content"})
+	for _, m := range x.Memories {
+		w.Write([]string{"memory", m.ID, string(m.Type), strings.Join(m.Tags, ","), m.Created, "", "", m.Content})
+	}
+	for _, k := range x.Knowledge {
+		w.Write([]string{"knowledge", k.Slug, "", strings.Join(k.Tags, ","), k.CreatedAt, "", k.Title, k.Body})
+	}
+	for _, l := range x.Learnings {
+		w.Write([]string{"learning", l.ID, l.Category, strings.Join(l.Tags, ","), l.CreatedAt, l.Status, "", l.Body})
+	}
+	for _, j := range x.Journal {
+		w.Write([]string{"journal", j.Key(), j.Outcome, "", j.CreatedAt, "", j.TaskID, j.Notes})
+	}
+	w.Flush()
+	return w.Error()
+}
+
+func importCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "add the entries of a lore export the store does not have, as one commit",
+		UsageText: "lore import <FILE|-> [--format table|json]",
+		Description: "Reads what lore export wrote. Entries the store has (the same id or file,\n" +
+			"or a learning that nearly duplicates one) are kept as the store has them;\n" +
+			"importing twice changes nothing the second time. Every text is checked for\n" +
+			"secrets, and an entry lore would not write refuses the whole import.",
+		Flags: []cli.Flag{formatFlag("table", "table", "json")},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("import needs exactly one file (- for stdin)")
+			}
+			if err := checkFormat(c.String("format"), "table", "json"); err != nil {
+				return err
+			}
+			return runWith(e, globalsFrom(c), importOptions{source: c.Args().First(), format: c.String("format")}, runImport)
+		},
+	}
+}
+
+type importOptions struct{ source, format string }
+
+func runImport(e *env, g globals, opts importOptions) error {
+	var data []byte
+	var err error
+	if opts.source == "-" {
+		data, err = io.ReadAll(e.stdin)
+	} else {
+		data, err = os.ReadFile(e.abs(opts.source))
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", opts.source, err)
+	}
+	x, ok, err := mdstore.ReadExport(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.source, err)
+	}
+	if !ok {
+		return &mdstore.InputError{Field: "file", Msg: opts.source + ": not a lore export (lore export writes one)"}
+	}
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	res, wr, err := s.Import(x, importSource(opts.source))
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	printWrite(p, wr, "Import from", opts.source)
+	if opts.format == "json" {
+		commit := ""
+		if wr != nil {
+			commit = wr.Commit
+		}
+		return writeJSON(p.out, struct {
+			mdstore.ImportResult
+			Commit string `json:"commit,omitempty"`
+		}{res, commit})
+	}
+	for _, k := range []mdstore.Kind{mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal} {
+		if res.Added[k]+res.Kept[k] > 0 {
+			fmt.Fprintf(p.out, "%-10s %d added, %d already there\n", string(k)+":", res.Added[k], res.Kept[k])
+		}
+	}
+	if res.Total() == 0 {
+		fmt.Fprintln(p.out, "Nothing to import: the store has every entry")
+	}
+	return nil
+}
+
+// importSource names what an import read, for its commit message.
+func importSource(source string) string {
+	if source == "-" {
+		return "stdin"
+	}
+	return source
+}

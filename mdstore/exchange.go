@@ -1,0 +1,252 @@
+package mdstore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// ExportVersion is the version of lore's export format.
+const ExportVersion = 1
+
+// Export is every entry of a store (or of the kinds asked for), whole: what
+// lore export writes as JSON and lore import reads back. Importing it into
+// an empty store and exporting again gives the same bytes.
+type Export struct {
+	Version   int            `json:"lore_export"`
+	Memories  []Memory       `json:"memories"`
+	Knowledge []Knowledge    `json:"knowledge"`
+	Learnings []Learning     `json:"learnings"`
+	Journal   []JournalEntry `json:"journal"`
+}
+
+// Export reads the entries of the kinds asked for (every kind when none
+// is), in the order lore lists them: memories as memories.md has them,
+// knowledge by title, learnings oldest first, the journal by run and
+// iteration.
+func (s *Store) Export(kinds ...Kind) (Export, []Warning, error) {
+	want := func(k Kind) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
+	x := Export{Version: ExportVersion, Memories: []Memory{}, Knowledge: []Knowledge{}, Learnings: []Learning{}, Journal: []JournalEntry{}}
+	var warnings []Warning
+	if want(KindMemory) {
+		ms, ws, err := s.Memories()
+		if err != nil {
+			return x, nil, err
+		}
+		x.Memories, warnings = append(x.Memories, ms...), append(warnings, ws...)
+	}
+	if want(KindKnowledge) || want(KindLearning) || want(KindJournal) {
+		e, ws, err := s.Entries()
+		if err != nil {
+			return x, nil, err
+		}
+		warnings = append(warnings, ws...)
+		if want(KindKnowledge) {
+			x.Knowledge = append(x.Knowledge, e.Knowledge...)
+		}
+		if want(KindLearning) {
+			x.Learnings = append(x.Learnings, e.Learnings...)
+		}
+		if want(KindJournal) {
+			x.Journal = append(x.Journal, e.Journal...)
+		}
+	}
+	return x, warnings, nil
+}
+
+// ReadExport reads lore's export format; ok is false when data is JSON of
+// another shape (not an export).
+func ReadExport(data []byte) (x Export, ok bool, err error) {
+	var probe struct {
+		Version *int `json:"lore_export"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil || probe.Version == nil {
+		return Export{}, false, nil
+	}
+	if *probe.Version != ExportVersion {
+		return Export{}, true, fmt.Errorf("lore export version %d: this lore reads version %d", *probe.Version, ExportVersion)
+	}
+	if err := json.Unmarshal(data, &x); err != nil {
+		return Export{}, true, fmt.Errorf("not a lore export: %w", err)
+	}
+	return x, true, nil
+}
+
+// ImportResult counts what an import did with each kind of entry: added,
+// or kept out because the store has it (the same id, or a near-duplicate
+// learning).
+type ImportResult struct {
+	Added map[Kind]int `json:"added"`
+	Kept  map[Kind]int `json:"kept"`
+}
+
+// Total is how many entries the import added.
+func (r ImportResult) Total() int {
+	n := 0
+	for _, c := range r.Added {
+		n += c
+	}
+	return n
+}
+
+// Import adds the entries of x the store does not have, as one commit
+// naming source: a memory, knowledge entry, learning or journal entry
+// whose id (or file) the store has is kept as the store has it, and a
+// learning that nearly duplicates one there is not added. Each entry keeps
+// its id, times and status. Every text is checked for secrets first, and
+// an entry that is not valid refuses the whole import, naming it. Importing
+// the same entries twice changes nothing the second time.
+func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, error) {
+	res := ImportResult{Added: map[Kind]int{}, Kept: map[Kind]int{}}
+	if err := x.check(); err != nil {
+		return res, nil, err
+	}
+	wr, err := s.write(func(tx *storeTx) error {
+		res = ImportResult{Added: map[Kind]int{}, Kept: map[Kind]int{}}
+		added, kept := res.Added, res.Kept
+		// Memories: by id.
+		if len(x.Memories) > 0 {
+			data, _, err := tx.read(MemoriesPath)
+			if err != nil {
+				return err
+			}
+			have := parseMemories(data, MemoriesPath).ids()
+			// Each goes on top of its section: the last first, so that
+			// they keep the export's order.
+			for i := len(x.Memories) - 1; i >= 0; i-- {
+				m := x.Memories[i]
+				if have[m.ID] {
+					kept[KindMemory]++
+					continue
+				}
+				have[m.ID] = true
+				tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemory, Memory: &m})
+				added[KindMemory]++
+			}
+		}
+		put := func(kind Kind, p string, content []byte) error {
+			exists, err := tx.exists(p)
+			if err != nil {
+				return err
+			}
+			if exists {
+				kept[kind]++
+				return nil
+			}
+			tx.apply(storeEdit{Path: p, Op: opPut, Content: string(content)})
+			added[kind]++
+			return nil
+		}
+		for _, k := range x.Knowledge {
+			k.Path = KnowledgePath(k.Slug)
+			if err := put(KindKnowledge, k.Path, RenderKnowledge(k)); err != nil {
+				return err
+			}
+		}
+		if len(x.Learnings) > 0 {
+			stored := &storedLearnings{}
+			for _, l := range x.Learnings {
+				stored.expect = append(stored.expect, l.Body)
+			}
+			if err := stored.load(tx); err != nil {
+				return err
+			}
+			for _, l := range x.Learnings {
+				l.Path = LearningPath(l.ID)
+				if stored.taken(l.ID) {
+					kept[KindLearning]++
+					continue
+				}
+				if _, dup := stored.duplicateOf(l.Category, l.Body); dup && l.Shown() {
+					kept[KindLearning]++
+					continue
+				}
+				stored.add(l.ID)
+				if err := put(KindLearning, l.Path, RenderLearning(l)); err != nil {
+					return err
+				}
+			}
+		}
+		for _, j := range x.Journal {
+			if err := put(KindJournal, j.Path, RenderJournal(j)); err != nil {
+				return err
+			}
+		}
+		if res.Total() == 0 {
+			return errUnchanged
+		}
+		var body []string
+		for _, k := range []Kind{KindMemory, KindKnowledge, KindLearning, KindJournal} {
+			if added[k] > 0 || kept[k] > 0 {
+				body = append(body, fmt.Sprintf("%s: %d added, %d already there", k, added[k], kept[k]))
+			}
+		}
+		tx.message(commitMessage(fmt.Sprintf("lore: import %d %s from %s", res.Total(), plural(res.Total(), "entry", "entries"), source),
+			strings.Join(body, "\n"), "Lore-Kind", "import"))
+		return nil
+	})
+	if errors.Is(err, errUnchanged) {
+		return res, nil, nil
+	}
+	return res, wr, err
+}
+
+// check refuses an export lore would not write: an entry that does not
+// render to a file that parses back as itself, a path outside its kind's
+// place, or a secret in any text.
+func (x *Export) check() error {
+	c := &secretCheck{}
+	for i := range x.Memories {
+		m := &x.Memories[i]
+		if !ValidMemoryID(m.ID) || !slices.Contains(MemoryTypes, m.Type) {
+			return &InputError{Field: "memories", Msg: fmt.Sprintf("memory %d (%q): not a memory lore can write (an id mem-…, a type of %v)", i+1, m.ID, MemoryTypes)}
+		}
+		if err := c.texts(textField{"memory " + m.ID, &m.Content}); err != nil {
+			return err
+		}
+		if err := c.list("memory "+m.ID+" tags", &m.Tags); err != nil {
+			return err
+		}
+	}
+	for i := range x.Knowledge {
+		k := &x.Knowledge[i]
+		if !isSlug(k.Slug) {
+			return &InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge entry %d: %q is not a slug", i+1, k.Slug)}
+		}
+		if err := c.texts(textField{"knowledge " + k.Slug, &k.Body}, textField{"knowledge " + k.Slug + " title", &k.Title}); err != nil {
+			return err
+		}
+		if _, err := parseKnowledge(RenderKnowledge(*k), KnowledgePath(k.Slug)); err != nil {
+			return &InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge %s: %v", k.Slug, err)}
+		}
+	}
+	for i := range x.Learnings {
+		l := &x.Learnings[i]
+		if !ValidLearningID(l.ID) {
+			return &InputError{Field: "learnings", Msg: fmt.Sprintf("learning %d: %q is not a learning id", i+1, l.ID)}
+		}
+		if err := c.texts(textField{"learning " + l.ID, &l.Body}, textField{"learning " + l.ID + " reason", &l.StatusReason}); err != nil {
+			return err
+		}
+		if _, err := parseLearning(RenderLearning(*l), LearningPath(l.ID)); err != nil {
+			return &InputError{Field: "learnings", Msg: fmt.Sprintf("learning %s: %v", l.ID, err)}
+		}
+	}
+	for i := range x.Journal {
+		j := &x.Journal[i]
+		dir, name := path.Split(j.Path)
+		if dir != JournalDir+"/"+j.RunID+"/" || KindOf(j.Path) != KindJournal || !strings.HasSuffix(name, ".md") {
+			return &InputError{Field: "journal", Msg: fmt.Sprintf("journal entry %d: %q is not the file of an iteration of %s", i+1, j.Path, j.RunID)}
+		}
+		if err := c.texts(textField{"journal " + j.Path, &j.Notes}); err != nil {
+			return err
+		}
+		if _, err := parseJournal(RenderJournal(*j), j.Path); err != nil {
+			return &InputError{Field: "journal", Msg: fmt.Sprintf("journal %s: %v", j.Path, err)}
+		}
+	}
+	return nil
+}
