@@ -43,8 +43,30 @@ type Config struct {
 	// names a <next-model> may give (ModelFamily) and the ones the
 	// strategies choose among. DefaultModels without a "models" setting.
 	Models []string
+	// Prune is the "prune" block: when lore prune takes an entry out.
+	Prune PruneConfig
 	// Warnings are problems that did not stop lore, such as unknown keys.
 	Warnings []Warning
+}
+
+// PruneConfig is config.yaml's "prune" block (seed 002's pruning table),
+// in days.
+type PruneConfig struct {
+	// FailuresAfterDays: a failed iteration's failure report is trimmed
+	// once its task is done and the iteration is older.
+	FailuresAfterDays int
+	// UnusedLearningDays: a learning older than this that no prime or
+	// show has used in RecentUseDays is pruned.
+	UnusedLearningDays int
+	RecentUseDays      int
+	// SupersededAfterDays: a superseded learning older than this is
+	// pruned.
+	SupersededAfterDays int
+}
+
+// DefaultPruneConfig is seed 002's: 7, 90, 30 and 30 days.
+func DefaultPruneConfig() PruneConfig {
+	return PruneConfig{FailuresAfterDays: 7, UnusedLearningDays: 90, RecentUseDays: 30, SupersededAfterDays: 30}
 }
 
 // InjectMode is memories.inject.
@@ -136,7 +158,7 @@ func DefaultBudgets() Budgets {
 // DefaultConfig is the configuration without a config.yaml.
 func DefaultConfig() Config {
 	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second, Learn: true,
-		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels()}
+		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels(), Prune: DefaultPruneConfig()}
 }
 
 // loadConfig reads the config file at path (relPath names it in messages).
@@ -256,8 +278,27 @@ func (r *configReader) top(key string, value *yaml.Node, bad func(string, ...any
 		err = r.mapping(value, "budgets.", bad, r.budgets)
 	case "models":
 		err = r.models(value, bad)
+	case "prune":
+		err = r.mapping(value, "prune.", bad, r.prune)
 	default:
 		return false, nil
+	}
+	return true, err
+}
+
+// prune reads the "prune" block: days, each a whole number.
+func (r *configReader) prune(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
+	p := &r.cfg.Prune
+	target := map[string]*int{
+		"failures_after_days": &p.FailuresAfterDays, "unused_learning_days": &p.UnusedLearningDays,
+		"recent_use_days": &p.RecentUseDays, "superseded_after_days": &p.SupersededAfterDays,
+	}[key]
+	if target == nil {
+		return false, nil
+	}
+	n, err := countSetting(value, bad, "days")
+	if err == nil {
+		*target = n
 	}
 	return true, err
 }

@@ -185,6 +185,9 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"import", "x.json"}, want: importOptions{source: "x.json", format: "table"}},
 		{args: []string{"import", "-", "--format", "json"}, want: importOptions{source: "-", format: "json"}},
 		{args: []string{"import"}},
+		{args: []string{"prune"}, want: pruneOptions{format: "table"}},
+		{args: []string{"prune", "--dry-run", "--older-than", "7d", "--hard", "--format", "json"}, want: pruneOptions{dryRun: true, olderThan: "7d", hard: true, format: "json"}},
+		{args: []string{"prune", "x"}},
 
 		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done"}, format: "table"}},
 		{args: []string{"journal", "add", "Tried", "the", "cache.", "--outcome", "failed", "--run", "r1", "--iteration", "2", "--task", "T-1",

@@ -1,0 +1,128 @@
+package mdstore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Pruning (seed 002's table, on files): what no iteration needs any more
+// leaves what prime and search show, as one commit, and stays in git's
+// history (lore restore brings it back).
+//
+//   - a learning older than prune.unused_learning_days (90) that no prime
+//     or show has put before an agent in prune.recent_use_days (30), or
+//     ever, is given the status pruned;
+//   - a learning superseded and older than prune.superseded_after_days
+//     (30) is given the status pruned;
+//   - a failed iteration of a task that is done, older than
+//     prune.failures_after_days (7), loses its failure report (the
+//     iteration stays; with Hard its file is removed).
+
+// PruneOptions say what to prune from.
+type PruneOptions struct {
+	Now time.Time
+	// Config is the thresholds; OlderThan, when set, replaces each age in
+	// it.
+	Config    PruneConfig
+	OlderThan time.Duration
+	// LastUsed says when an entry was last put before an agent (the usage
+	// log); ok false when never.
+	LastUsed func(kind Kind, id string) (last time.Time, ok bool)
+	// Hard removes a failed iteration's file rather than its report.
+	Hard bool
+	// DryRun says what would be pruned and changes nothing.
+	DryRun bool
+}
+
+// PrunedEntry is one entry a prune changed, and why.
+type PrunedEntry struct {
+	Kind   Kind   `json:"kind"`
+	ID     string `json:"id"`
+	Path   string `json:"path"`
+	Action string `json:"action"` // "status pruned", "failure report trimmed", "removed"
+	Why    string `json:"why"`
+}
+
+// Prune prunes the store as opts say, as one commit whose body lists each
+// entry (res nil when nothing is pruned, or on a dry run).
+func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
+	cfg := opts.Config
+	days := func(n int) time.Duration {
+		if opts.OlderThan > 0 {
+			return opts.OlderThan
+		}
+		return time.Duration(n) * 24 * time.Hour
+	}
+	older := func(created string, d time.Duration) bool {
+		t := ParseTimestamp(created)
+		return !t.IsZero() && opts.Now.Sub(t) > d
+	}
+	entries, _, err := s.Entries()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []PrunedEntry
+	for i := range entries.Learnings {
+		l := &entries.Learnings[i]
+		if l.Status == "pruned" {
+			continue
+		}
+		switch {
+		case l.SupersededBy != "" && older(l.CreatedAt, days(cfg.SupersededAfterDays)):
+			out = append(out, PrunedEntry{KindLearning, l.ID, l.Path, "status pruned", "superseded by " + l.SupersededBy})
+		case l.Shown() && older(l.CreatedAt, days(cfg.UnusedLearningDays)):
+			last, used := time.Time{}, false
+			if opts.LastUsed != nil {
+				last, used = opts.LastUsed(KindLearning, l.ID)
+			}
+			recent := time.Duration(cfg.RecentUseDays) * 24 * time.Hour
+			switch {
+			case !used:
+				out = append(out, PrunedEntry{KindLearning, l.ID, l.Path, "status pruned", "never used"})
+			case opts.Now.Sub(last) > recent:
+				out = append(out, PrunedEntry{KindLearning, l.ID, l.Path, "status pruned", "last used " + last.UTC().Format(time.DateOnly)})
+			}
+		}
+	}
+	done := map[string]bool{}
+	for _, j := range entries.Journal {
+		if j.Outcome == "done" && j.TaskID != "" {
+			done[j.TaskID] = true
+		}
+	}
+	for _, j := range entries.Journal {
+		if j.Outcome == "done" || !done[j.TaskID] || !older(j.CreatedAt, days(cfg.FailuresAfterDays)) {
+			continue
+		}
+		why := "task " + j.TaskID + " is done"
+		switch {
+		case opts.Hard:
+			out = append(out, PrunedEntry{KindJournal, j.Key(), j.Path, "removed", why})
+		case j.Failure != nil:
+			out = append(out, PrunedEntry{KindJournal, j.Key(), j.Path, "failure report trimmed", why})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if opts.DryRun || len(out) == 0 {
+		return out, nil, nil
+	}
+	res, err := s.write(func(tx *storeTx) error {
+		var body []string
+		for _, p := range out {
+			switch p.Action {
+			case "status pruned":
+				tx.apply(storeEdit{Path: p.Path, Op: opFields, Fields: []frontmatterField{{"status", "pruned"}, {"status_reason", YAMLQuote("pruned: " + p.Why)}}})
+			case "failure report trimmed":
+				tx.apply(storeEdit{Path: p.Path, Op: opFields, Fields: []frontmatterField{{"failure", ""}}})
+			case "removed":
+				tx.apply(storeEdit{Path: p.Path, Op: opRemove})
+			}
+			body = append(body, fmt.Sprintf("- %s %s: %s (%s)", p.Kind, p.ID, p.Action, p.Why))
+		}
+		tx.message(commitMessage(fmt.Sprintf("lore: prune %d %s", len(out), plural(len(out), "entry", "entries")), strings.Join(body, "\n"), "Lore-Kind", "prune"))
+		return nil
+	})
+	return out, res, err
+}
