@@ -23,6 +23,7 @@ type ingestOptions struct {
 	setModel    bool
 	setDuration bool
 	setFiles    bool
+	runEnd      bool // prune once the iteration is recorded
 }
 
 func ingestCommand(e *env) *cli.Command {
@@ -44,6 +45,7 @@ func ingestCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "files", Usage: "comma-separated files modified (default with a transcript: the files the turn edited)"},
 			&cli.StringFlag{Name: "transcript", Usage: "a Claude Code session transcript (JSON Lines)"},
 			&cli.StringFlag{Name: "hook", Usage: "read a hook payload on stdin: claude"},
+			&cli.BoolFlag{Name: "run-end", Usage: "this is the run's last iteration: then lore prune, as its own commit"},
 			formatFlag("table", formats...),
 		},
 		Action: func(c *cli.Context) error {
@@ -52,7 +54,7 @@ func ingestCommand(e *env) *cli.Command {
 				in: mdstore.IngestInput{RunID: c.String("run"), Iteration: c.Int("iteration"), TaskID: c.String("task"), FeatureID: c.String("feature"),
 					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files"))},
 				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setModel: c.IsSet("model"),
-				setDuration: c.IsSet("duration"), setFiles: c.IsSet("files"),
+				setDuration: c.IsSet("duration"), setFiles: c.IsSet("files"), runEnd: c.Bool("run-end"),
 			}
 			if err := checkIngestOptions(c, opts); err != nil {
 				if opts.hook != "" {
@@ -169,11 +171,25 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		key = j.Key()
 	}
 	printWrite(p, wr, "Iteration", key)
+	var pruned []mdstore.PrunedEntry
+	if opts.runEnd {
+		var pr *mdstore.WriteResult
+		if pruned, pr, err = prune(e, s, false, false, 0); err != nil {
+			return fmt.Errorf("the iteration is recorded; pruning at the run's end failed: %w", err)
+		}
+		printWrite(p, pr, "Prune", "")
+	}
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			*mdstore.IngestResult
-			Commit string `json:"commit,omitempty"`
-		}{res, wr.Commit})
+			Commit string                `json:"commit,omitempty"`
+			Pruned []mdstore.PrunedEntry `json:"pruned,omitempty"`
+		}{res, wr.Commit, pruned})
+	}
+	if opts.runEnd {
+		defer func() {
+			fmt.Fprintf(p.out, "End of the run: %d %s pruned\n", len(pruned), plural(len(pruned), "entry", "entries"))
+		}()
 	}
 	var rows [][]string
 	if j := res.Journal; j != nil {

@@ -133,6 +133,7 @@ func TestFlagsToOptions(t *testing.T) {
 					DurationSecs: 12.5, CostUSD: 0.25, Files: []string{"a.go", "b.go"}}}},
 		{args: []string{"ingest", "--transcript", "t.jsonl"}, want: ingestOptions{transcript: "t.jsonl", format: "table"}},
 		{args: []string{"ingest", "-"}, want: ingestOptions{source: "-", format: "table"}},
+		{args: []string{"ingest", "-", "--run-end"}, want: ingestOptions{source: "-", format: "table", runEnd: true}},
 		{args: []string{"ingest", "--hook", "claude"}, want: ingestOptions{hook: "claude", format: "table"}},
 		{args: []string{"ingest"}},
 		{args: []string{"ingest", "out.txt", "--cost", "-1"}},
