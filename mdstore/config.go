@@ -45,6 +45,9 @@ type Config struct {
 	Models []string
 	// Prune is the "prune" block: when lore prune takes an entry out.
 	Prune PruneConfig
+	// SummarizeThreshold is learnings.summarize_threshold: past this many
+	// shown learnings, ingest summarizes them (seed 002; 200).
+	SummarizeThreshold int
 	// Warnings are problems that did not stop lore, such as unknown keys.
 	Warnings []Warning
 }
@@ -158,7 +161,7 @@ func DefaultBudgets() Budgets {
 // DefaultConfig is the configuration without a config.yaml.
 func DefaultConfig() Config {
 	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second, Learn: true,
-		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels(), Prune: DefaultPruneConfig()}
+		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels(), Prune: DefaultPruneConfig(), SummarizeThreshold: 200}
 }
 
 // loadConfig reads the config file at path (relPath names it in messages).
@@ -280,6 +283,17 @@ func (r *configReader) top(key string, value *yaml.Node, bad func(string, ...any
 		err = r.models(value, bad)
 	case "prune":
 		err = r.mapping(value, "prune.", bad, r.prune)
+	case "learnings":
+		err = r.mapping(value, "learnings.", bad, func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
+			if key != "summarize_threshold" {
+				return false, nil
+			}
+			n, err := countSetting(value, bad, "learnings")
+			if err == nil {
+				r.cfg.SummarizeThreshold = n
+			}
+			return true, err
+		})
 	default:
 		return false, nil
 	}

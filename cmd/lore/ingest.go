@@ -171,6 +171,16 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		key = j.Key()
 	}
 	printWrite(p, wr, "Iteration", key)
+	// Past learnings.summarize_threshold, once in ten iterations.
+	var merges []mdstore.Merge
+	if due, err := s.SummarizeDue(); err == nil && due {
+		var sr *mdstore.WriteResult
+		if merges, sr, err = s.SummarizeLearnings(false); err != nil {
+			return fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
+		}
+		s.NoteSummarized()
+		printWrite(p, sr, "Summary of learnings", "")
+	}
 	var pruned []mdstore.PrunedEntry
 	if opts.runEnd {
 		var pr *mdstore.WriteResult
@@ -183,8 +193,14 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		return writeJSON(p.out, struct {
 			*mdstore.IngestResult
 			Commit string                `json:"commit,omitempty"`
+			Merges []mdstore.Merge       `json:"summarized,omitempty"`
 			Pruned []mdstore.PrunedEntry `json:"pruned,omitempty"`
-		}{res, wr.Commit, pruned})
+		}{res, wr.Commit, merges, pruned})
+	}
+	if len(merges) > 0 {
+		defer func() {
+			fmt.Fprintf(p.out, "Learnings summarized: %d %s merged\n", len(merges), plural(len(merges), "cluster", "clusters"))
+		}()
 	}
 	if opts.runEnd {
 		defer func() {

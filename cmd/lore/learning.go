@@ -106,6 +106,28 @@ func learningCommand(e *env) *cli.Command {
 				},
 			},
 			{
+				Name:      "summarize",
+				Usage:     "merge clusters of similar learnings into one each (seed 002), as one commit",
+				UsageText: "lore learning summarize [--dry-run] [--format table|json]",
+				Description: "Learnings of a category sharing half their tags (over the smaller set)\n" +
+					"become one: \"Common pattern: <shared tags>. Examples: <each one>\", with\n" +
+					"every tag; all but the newest are pruned and superseded by it. lore ingest\n" +
+					"does it past learnings.summarize_threshold (200), once in ten iterations.",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "dry-run", Usage: "say which learnings would be merged, change nothing"},
+					formatFlag("table", "table", "json"),
+				},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 0 {
+						return usagef("learning summarize takes no arguments")
+					}
+					if err := checkFormat(c.String("format"), "table", "json"); err != nil {
+						return err
+					}
+					return runWith(e, globalsFrom(c), learningSummarizeOptions{dryRun: c.Bool("dry-run"), format: c.String("format")}, runLearningSummarize)
+				},
+			},
+			{
 				Name:      "supersede",
 				Usage:     "record that a newer learning replaces an older one (the older is shown no more)",
 				UsageText: "lore learning supersede <old-id> <new-id> [--format table|json|quiet]",
@@ -145,6 +167,57 @@ func runLearningStatus(e *env, g globals, opts learningStatusOptions) error {
 		text = fmt.Sprintf("Unchanged: %s is already %s", p.paint(ansiYellow, l.ID), l.Status)
 	}
 	return printLearningChange(p, opts.format, l, res, text)
+}
+
+type learningSummarizeOptions struct {
+	dryRun bool
+	format string
+}
+
+func runLearningSummarize(e *env, g globals, opts learningSummarizeOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	merges, res, err := s.SummarizeLearnings(opts.dryRun)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	printWrite(p, res, "Summary of learnings", "")
+	if opts.format == "json" {
+		commit := ""
+		if res != nil {
+			commit = res.Commit
+		}
+		return writeJSON(p.out, struct {
+			Merges []mdstore.Merge `json:"merges"`
+			DryRun bool            `json:"dry_run,omitempty"`
+			Commit string          `json:"commit,omitempty"`
+		}{append([]mdstore.Merge{}, merges...), opts.dryRun, commit})
+	}
+	printMerges(p, merges, opts.dryRun)
+	return nil
+}
+
+// printMerges lists a summarization's merges, or what it would merge.
+func printMerges(p *printer, merges []mdstore.Merge, dryRun bool) {
+	if len(merges) == 0 {
+		fmt.Fprintln(p.out, "Nothing to summarize: no learnings of a category share half their tags")
+		return
+	}
+	for _, m := range merges {
+		id := m.Learning.ID
+		if id == "" {
+			id = "(new)"
+		}
+		kept := m.Members[len(m.Members)-1]
+		fmt.Fprintf(p.out, "%s %s: %s merged, %s kept as it is\n", p.paint(ansiYellow, id), m.Category,
+			strings.Join(m.Members[:len(m.Members)-1], ", "), kept)
+	}
+	if dryRun {
+		fmt.Fprintf(p.out, "Dry run: %d %s would be merged; nothing changed\n", len(merges), plural(len(merges), "cluster", "clusters"))
+	}
 }
 
 type learningSupersedeOptions struct {

@@ -1,0 +1,122 @@
+package mdstore
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Seed 002's example: three SQLite foreign-key learnings of a category,
+// each sharing half its tags with another, become one learning with the
+// union of their tags; the two oldest are pruned and superseded by it, the
+// newest is kept as it is. Learnings of another category, or sharing too
+// few tags, stay.
+func TestSummarizeSeedExample(t *testing.T) {
+	dir, git := gitRepo(t)
+	s, _ := Open(dir, realClock(t))
+	add := func(category string, tags []string, body string) Learning {
+		t.Helper()
+		time.Sleep(1100 * time.Millisecond) // created_at is to the second: keep their order
+		l, dup, _, err := s.AddLearning(NewLearning{Category: category, Tags: tags, Body: body})
+		if err != nil || dup {
+			t.Fatalf("%v %v", dup, err)
+		}
+		return l
+	}
+	abc := add("success_pattern", []string{"Rust", "SQLite", "foreign keys"}, "Enable PRAGMA foreign_keys = ON when creating tables with FKs.")
+	def := add("success_pattern", []string{"Rust", "SQLite", "CASCADE"}, "Use ON DELETE CASCADE to maintain referential integrity.")
+	ghi := add("success_pattern", []string{"SQLite", "foreign keys", "migration"}, "Check foreign key constraints after schema migrations with PRAGMA foreign_key_check.")
+	other := add("pitfall", []string{"SQLite", "foreign keys"}, "Foreign keys are off by default in every new connection.")
+	far := add("success_pattern", []string{"deploy", "vpn", "staging"}, "The staging deploy needs the VPN up.")
+
+	head := git("rev-parse", "HEAD")
+	merges, res, err := s.SummarizeLearnings(true)
+	if err != nil || res != nil || len(merges) != 1 || git("rev-parse", "HEAD") != head {
+		t.Fatalf("dry run: %+v %+v %v", merges, res, err)
+	}
+	merges, res, err = s.SummarizeLearnings(false)
+	if err != nil || res == nil || res.Commit == "" || len(merges) != 1 {
+		t.Fatalf("%+v %+v %v", merges, res, err)
+	}
+	m := merges[0]
+	if strings.Join(m.Members, ",") != abc.ID+","+def.ID+","+ghi.ID {
+		t.Fatalf("members %v", m.Members)
+	}
+	want := "Common pattern: rust, sqlite, foreign keys. Examples:\n" +
+		"- Enable PRAGMA foreign_keys = ON when creating tables with FKs.\n" +
+		"- Use ON DELETE CASCADE to maintain referential integrity.\n" +
+		"- Check foreign key constraints after schema migrations with PRAGMA foreign_key_check."
+	merged, err := s.Learning(m.Learning.ID)
+	if err != nil || merged.Body != want || strings.Join(merged.Tags, ",") != "rust,sqlite,foreign keys,cascade,migration" ||
+		merged.Category != "success_pattern" || !merged.Shown() {
+		t.Fatalf("the merged learning: %+v %v\nwant body %q", merged, err, want)
+	}
+	for _, id := range []string{abc.ID, def.ID} {
+		if l, _ := s.Learning(id); l.Status != "pruned" || l.SupersededBy != merged.ID || l.StatusReason != "summarized into "+merged.ID {
+			t.Errorf("%s: %+v", id, l)
+		}
+	}
+	for _, id := range []string{ghi.ID, other.ID, far.ID} {
+		if l, _ := s.Learning(id); !l.Shown() {
+			t.Errorf("%s should be kept as it is: %+v", id, l)
+		}
+	}
+	if got := git("log", "-1", "--format=%s%n%b"); !strings.HasPrefix(got, "lore: summarize 1 cluster of learnings\n- "+merged.ID+" (success_pattern): "+abc.ID+", "+def.ID+"; kept as it is: "+ghi.ID) {
+		t.Fatalf("commit message:\n%s", got)
+	}
+	if got := git("show", "--stat", "--format=", "HEAD"); strings.Count(got, ".md") != 3 {
+		t.Fatalf("the commit should touch the new learning and the two pruned ones:\n%s", got)
+	}
+	files, err := s.ValidationFiles(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := Validate(files); HasErrors(ps) {
+		t.Fatalf("validation: %+v", ps)
+	}
+	// Again: the newest is alone among the shown learnings of its tags, and
+	// a summary is not summarized again: nothing to merge.
+	if merges, res, err := s.SummarizeLearnings(false); err != nil || res != nil || len(merges) != 0 {
+		t.Fatalf("a second summarization: %+v %+v %v", merges, res, err)
+	}
+	if got := git("status", "--porcelain"); got != "" {
+		t.Fatalf("status: %s", got)
+	}
+}
+
+// Ingest summarizes past the threshold, at most once every ten
+// iterations.
+func TestSummarizeDue(t *testing.T) {
+	dir, _ := gitRepo(t)
+	s, _ := Open(dir, realClock(t))
+	s.config.SummarizeThreshold = 1
+	if due, err := s.SummarizeDue(); err != nil || due {
+		t.Fatalf("no learnings: due %v %v", due, err)
+	}
+	for _, body := range []string{"Use a real temp dir for git tests.", "Pin the toolchain in go.mod for CI."} {
+		if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"x"}, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if due, _ := s.SummarizeDue(); !due {
+		t.Fatal("two learnings past a threshold of one: not due")
+	}
+	if _, _, err := s.SummarizeLearnings(false); err != nil {
+		t.Fatal(err)
+	}
+	s.NoteSummarized()
+	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"y"}, Body: "Another one about retries."}); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := s.SummarizeDue(); due {
+		t.Fatal("due again before ten iterations")
+	}
+	for i := 0; i < summarizeEvery; i++ {
+		if _, _, _, err := s.AddJournal(JournalEntry{RunID: "run-0000aaaa", Outcome: "done", Notes: "n"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if due, _ := s.SummarizeDue(); !due {
+		t.Fatal("not due after ten iterations")
+	}
+}
