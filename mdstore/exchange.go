@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"lore/internal/fsx"
 )
 
 // ExportVersion is the version of lore's export format.
@@ -249,4 +253,56 @@ func (x *Export) check() error {
 		}
 	}
 	return nil
+}
+
+// ReadSeedStores reads the stores of the systems lore's seeds describe
+// that lie in dir (a project, or its .ralph directory): ralph-orchestrator's
+// .ralph/agent/memories.md (lore's own format) and RefoundAI ralph's
+// .ralph/knowledge/*.md (lore's knowledge format, the slug its file
+// name), as an Export for Import. A file that does not read is a warning,
+// and left out; found names what was read.
+func ReadSeedStores(dir string) (x Export, found []string, warnings []Warning, err error) {
+	x = Export{Version: ExportVersion}
+	base := dir
+	if filepath.Base(filepath.Clean(dir)) != ".ralph" {
+		base = filepath.Join(dir, ".ralph")
+	}
+	mem := filepath.Join(base, "agent", "memories.md")
+	if data, err := fsx.ReadRegular(mem, ReadLimit(MemoriesPath)); err == nil {
+		ms, ws := ParseMemories(data, mem)
+		x.Memories, warnings = append(x.Memories, ms...), append(warnings, ws...)
+		found = append(found, mem)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		warnings = append(warnings, Warning{Path: mem, Message: "cannot be read: " + err.Error()})
+	}
+	kdir := filepath.Join(base, "knowledge")
+	entries, err := os.ReadDir(kdir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return x, found, warnings, fmt.Errorf("read %s: %w", kdir, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		slug := strings.TrimSuffix(name, ".md")
+		if !e.Type().IsRegular() || slug == name || strings.HasPrefix(name, ".") {
+			continue
+		}
+		p := filepath.Join(kdir, name)
+		data, err := fsx.ReadRegular(p, FileReadLimit)
+		if err != nil {
+			warnings = append(warnings, Warning{Path: p, Message: "cannot be read: " + err.Error()})
+			continue
+		}
+		if !isSlug(slug) {
+			warnings = append(warnings, Warning{Path: p, Message: "left out: its name is not a slug lore can keep"})
+			continue
+		}
+		k, err := parseKnowledge(data, KnowledgePath(slug))
+		if err != nil {
+			warnings = append(warnings, Warning{Path: p, Message: "left out: " + err.Error()})
+			continue
+		}
+		x.Knowledge = append(x.Knowledge, k)
+		found = append(found, p)
+	}
+	return x, found, warnings, nil
 }

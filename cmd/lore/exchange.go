@@ -84,8 +84,10 @@ func importCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "add the entries of a lore export the store does not have, as one commit",
-		UsageText: "lore import <FILE|-> [--format table|json]",
-		Description: "Reads what lore export wrote. Entries the store has (the same id or file,\n" +
+		UsageText: "lore import <FILE|-|DIR> [--format table|json]",
+		Description: "Reads what lore export wrote, or in a directory the seed systems' stores:\n" +
+			"ralph-orchestrator's .ralph/agent/memories.md and RefoundAI ralph's\n" +
+			".ralph/knowledge/*.md. Entries the store has (the same id or file,\n" +
 			"or a learning that nearly duplicates one) are kept as the store has them;\n" +
 			"importing twice changes nothing the second time. Every text is checked for\n" +
 			"secrets, and an entry lore would not write refuses the whole import.",
@@ -105,22 +107,10 @@ func importCommand(e *env) *cli.Command {
 type importOptions struct{ source, format string }
 
 func runImport(e *env, g globals, opts importOptions) error {
-	var data []byte
-	var err error
-	if opts.source == "-" {
-		data, err = io.ReadAll(e.stdin)
-	} else {
-		data, err = os.ReadFile(e.abs(opts.source))
-	}
+	p := g.printer(e)
+	x, err := readImport(e, p, opts.source)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", opts.source, err)
-	}
-	x, ok, err := mdstore.ReadExport(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", opts.source, err)
-	}
-	if !ok {
-		return &mdstore.InputError{Field: "file", Msg: opts.source + ": not a lore export (lore export writes one)"}
+		return err
 	}
 	s, err := g.openStore(e)
 	if err != nil {
@@ -130,7 +120,6 @@ func runImport(e *env, g globals, opts importOptions) error {
 	if err != nil {
 		return err
 	}
-	p := g.printer(e)
 	printWrite(p, wr, "Import from", opts.source)
 	if opts.format == "json" {
 		commit := ""
@@ -151,6 +140,46 @@ func runImport(e *env, g globals, opts importOptions) error {
 		fmt.Fprintln(p.out, "Nothing to import: the store has every entry")
 	}
 	return nil
+}
+
+// readImport reads what lore import is given: a lore export (a file, or
+// - for stdin), or a directory holding the seed systems' stores
+// (mdstore.ReadSeedStores), whose files it names on stderr.
+func readImport(e *env, p *printer, source string) (mdstore.Export, error) {
+	if source != "-" {
+		if info, err := os.Stat(e.abs(source)); err == nil && info.IsDir() {
+			x, found, warnings, err := mdstore.ReadSeedStores(e.abs(source))
+			p.warnings(warnings)
+			if err != nil {
+				return x, err
+			}
+			if len(found) == 0 {
+				return x, &mdstore.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md)"}
+			}
+			for _, f := range found {
+				p.notice("read " + f)
+			}
+			return x, nil
+		}
+	}
+	var data []byte
+	var err error
+	if source == "-" {
+		data, err = io.ReadAll(e.stdin)
+	} else {
+		data, err = os.ReadFile(e.abs(source))
+	}
+	if err != nil {
+		return mdstore.Export{}, fmt.Errorf("read %s: %w", source, err)
+	}
+	x, ok, err := mdstore.ReadExport(data)
+	if err != nil {
+		return x, fmt.Errorf("%s: %w", source, err)
+	}
+	if !ok {
+		return x, &mdstore.InputError{Field: "file", Msg: source + ": not a lore export (lore export writes one)"}
+	}
+	return x, nil
 }
 
 // importSource names what an import read, for its commit message.
