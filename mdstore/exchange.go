@@ -1,6 +1,9 @@
 package mdstore
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -259,7 +262,8 @@ func (x *Export) check() error {
 // that lie in dir (a project, or its .ralph directory): ralph-orchestrator's
 // .ralph/agent/memories.md (lore's own format) and RefoundAI ralph's
 // .ralph/knowledge/*.md (lore's knowledge format, the slug its file
-// name), as an Export for Import. A file that does not read is a warning,
+// name), and aiwg's .aiwg/knowledge/ralph-learnings.json (seed 004's
+// learnings, its checksum verified), as an Export for Import. A file that does not read is a warning,
 // and left out; found names what was read.
 func ReadSeedStores(dir string) (x Export, found []string, warnings []Warning, err error) {
 	x = Export{Version: ExportVersion}
@@ -274,6 +278,16 @@ func ReadSeedStores(dir string) (x Export, found []string, warnings []Warning, e
 		found = append(found, mem)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		warnings = append(warnings, Warning{Path: mem, Message: "cannot be read: " + err.Error()})
+	}
+	aiwg := filepath.Join(filepath.Dir(base), ".aiwg", "knowledge", "ralph-learnings.json")
+	if filepath.Base(filepath.Clean(dir)) == ".aiwg" {
+		aiwg = filepath.Join(dir, "knowledge", "ralph-learnings.json")
+	}
+	if ls, ws, err := readAiwg(aiwg); err == nil {
+		x.Learnings, warnings = append(x.Learnings, ls...), append(warnings, ws...)
+		found = append(found, aiwg)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return x, found, warnings, err
 	}
 	kdir := filepath.Join(base, "knowledge")
 	entries, err := os.ReadDir(kdir)
@@ -305,4 +319,107 @@ func ReadSeedStores(dir string) (x Export, found []string, warnings []Warning, e
 		found = append(found, p)
 	}
 	return x, found, warnings, nil
+}
+
+// aiwgStore is aiwg's .aiwg/knowledge/ralph-learnings.json (seed 004's
+// L3 semantic memory), as much of it as an import reads.
+type aiwgStore struct {
+	Checksum  string          `json:"checksum"`
+	Learnings json.RawMessage `json:"learnings"`
+}
+
+type aiwgLearning struct {
+	ID          string          `json:"id"`
+	Type        string          `json:"type"`
+	TaskType    string          `json:"taskType"`
+	Content     json.RawMessage `json:"content"`
+	Confidence  *float64        `json:"confidence"`
+	SourceLoops []string        `json:"sourceLoops"`
+	CreatedAt   string          `json:"createdAt"`
+	SuccessRate *float64        `json:"successRate"`
+}
+
+// readAiwg reads aiwg's learnings at p as seed-004 learnings: its SHA-256
+// checksum of the compact learnings array must hold (aiwg's own check;
+// a mismatch means the file is damaged), each learning's type is its kind
+// and category, its task type a tag, and its id, made a lore id, the same
+// on every import.
+func readAiwg(p string) ([]Learning, []Warning, error) {
+	data, err := fsx.ReadRegular(p, 16<<20)
+	if err != nil {
+		return nil, nil, err
+	}
+	var st aiwgStore
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, nil, fmt.Errorf("%s: not aiwg's learnings: %w", p, err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, st.Learnings); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", p, err)
+	}
+	sum := sha256.Sum256(compact.Bytes())
+	if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, st.Checksum) {
+		return nil, nil, fmt.Errorf("%s: checksum mismatch (the file says %s, its learnings hash to %s): it is damaged; aiwg keeps a backup beside it (.bak)", p, st.Checksum, got)
+	}
+	var raw []aiwgLearning
+	if err := json.Unmarshal(st.Learnings, &raw); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", p, err)
+	}
+	var out []Learning
+	var warnings []Warning
+	for i, a := range raw {
+		kind := strings.ToLower(a.Type)
+		body := aiwgText(a.Content)
+		if !slices.Contains(LearningKinds, kind) || body == "" {
+			warnings = append(warnings, Warning{Path: p, Message: fmt.Sprintf("learning %d (%s): left out: a type of %s and content are needed", i+1, a.ID, strings.Join(LearningKinds, ", "))})
+			continue
+		}
+		idSum := sha256.Sum256([]byte("aiwg:" + a.ID))
+		l := Learning{ID: "l-" + hex.EncodeToString(idSum[:3]), Category: kind, Kind: kind, Status: "active",
+			TaskType: a.TaskType, Confidence: a.Confidence, SuccessRate: a.SuccessRate, SourceRuns: a.SourceLoops,
+			CreatedAt: a.CreatedAt, Body: body}
+		l.Tags = []string{kind}
+		if tt := strings.ToLower(strings.TrimSpace(a.TaskType)); tt != "" {
+			l.Tags = []string{tt}
+		}
+		out = append(out, l)
+	}
+	return out, warnings, nil
+}
+
+// aiwgText is a learning's content as a sentence: a string as it is, or
+// an object's description followed by its other fields.
+func aiwgText(content json.RawMessage) string {
+	var s string
+	if json.Unmarshal(content, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var fields map[string]any
+	if json.Unmarshal(content, &fields) != nil {
+		return ""
+	}
+	desc, _ := fields["description"].(string)
+	var rest []string
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if k == "description" {
+			continue
+		}
+		switch v := fields[k].(type) {
+		case string, float64, bool:
+			rest = append(rest, fmt.Sprintf("%s: %v", k, v))
+		}
+	}
+	text := strings.TrimSpace(desc)
+	if len(rest) > 0 {
+		if text != "" {
+			text += " "
+		}
+		text += "(" + strings.Join(rest, ", ") + ")"
+	}
+	return text
 }

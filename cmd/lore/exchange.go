@@ -86,8 +86,9 @@ func importCommand(e *env) *cli.Command {
 		Usage:     "add the entries of a lore export the store does not have, as one commit",
 		UsageText: "lore import <FILE|-|DIR> [--format table|json]",
 		Description: "Reads what lore export wrote, or in a directory the seed systems' stores:\n" +
-			"ralph-orchestrator's .ralph/agent/memories.md and RefoundAI ralph's\n" +
-			".ralph/knowledge/*.md. Entries the store has (the same id or file,\n" +
+			"ralph-orchestrator's .ralph/agent/memories.md, RefoundAI ralph's\n" +
+			".ralph/knowledge/*.md and aiwg's .aiwg/knowledge/ralph-learnings.json\n" +
+			"(its checksum verified). Entries the store has (the same id or file,\n" +
 			"or a learning that nearly duplicates one) are kept as the store has them;\n" +
 			"importing twice changes nothing the second time. Every text is checked for\n" +
 			"secrets, and an entry lore would not write refuses the whole import.",
@@ -154,7 +155,7 @@ func readImport(e *env, p *printer, source string) (mdstore.Export, error) {
 				return x, err
 			}
 			if len(found) == 0 {
-				return x, &mdstore.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md)"}
+				return x, &mdstore.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md, .aiwg/knowledge/ralph-learnings.json)"}
 			}
 			for _, f := range found {
 				p.notice("read " + f)
