@@ -106,6 +106,30 @@ func learningCommand(e *env) *cli.Command {
 				},
 			},
 			{
+				Name:      "promote",
+				Usage:     "validate staged learnings (seed 004) and make each active, or rejected with the reason",
+				UsageText: "lore learning promote <id…|--all> [--dry-run] [--format table|json]",
+				Description: "Seed 004's criteria: a kind (strategy, antipattern, estimate, convention),\n" +
+					"a task type and a body; confidence and success rate from 0 to 1;\n" +
+					"confidence at least 0.3; an anti-pattern's success rate at most 0.2, a\n" +
+					"strategy's at least 0.5. One commit for all of them.",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "all", Usage: "every staged learning"},
+					&cli.BoolFlag{Name: "dry-run", Usage: "say what each would become, change nothing"},
+					formatFlag("table", "table", "json"),
+				},
+				Action: func(c *cli.Context) error {
+					if (c.NArg() == 0) == !c.Bool("all") {
+						return usagef("learning promote needs learning ids or --all, not both")
+					}
+					if err := checkFormat(c.String("format"), "table", "json"); err != nil {
+						return err
+					}
+					opts := learningPromoteOptions{ids: c.Args().Slice(), dryRun: c.Bool("dry-run"), format: c.String("format")}
+					return runWith(e, globalsFrom(c), opts, runLearningPromote)
+				},
+			},
+			{
 				Name:      "summarize",
 				Usage:     "merge clusters of similar learnings into one each (seed 002), as one commit",
 				UsageText: "lore learning summarize [--dry-run] [--format table|json]",
@@ -167,6 +191,49 @@ func runLearningStatus(e *env, g globals, opts learningStatusOptions) error {
 		text = fmt.Sprintf("Unchanged: %s is already %s", p.paint(ansiYellow, l.ID), l.Status)
 	}
 	return printLearningChange(p, opts.format, l, res, text)
+}
+
+type learningPromoteOptions struct {
+	ids    []string
+	dryRun bool
+	format string
+}
+
+func runLearningPromote(e *env, g globals, opts learningPromoteOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	promoted, res, err := s.PromoteLearnings(opts.ids, opts.dryRun)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	printWrite(p, res, "Promotion of learnings", "")
+	if opts.format == "json" {
+		commit := ""
+		if res != nil {
+			commit = res.Commit
+		}
+		return writeJSON(p.out, struct {
+			Promoted []mdstore.Promotion `json:"promoted"`
+			DryRun   bool                `json:"dry_run,omitempty"`
+			Commit   string              `json:"commit,omitempty"`
+		}{append([]mdstore.Promotion{}, promoted...), opts.dryRun, commit})
+	}
+	if len(promoted) == 0 {
+		fmt.Fprintln(p.out, "Nothing to promote: no learning is staged")
+		return nil
+	}
+	rows := make([][]string, len(promoted))
+	for i, x := range promoted {
+		rows[i] = []string{x.ID, x.Status, x.Reason}
+	}
+	p.table([]string{"ID", "STATUS", "REASON"}, rows)
+	if opts.dryRun {
+		fmt.Fprintf(p.out, "Dry run: %d staged %s; nothing changed\n", len(promoted), plural(len(promoted), "learning", "learnings"))
+	}
+	return nil
 }
 
 type learningSummarizeOptions struct {

@@ -1,0 +1,106 @@
+package mdstore
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Promotion (seed 004's MemoryPromotion): a staged learning is validated
+// and made active, or rejected with the reason, as one commit for all of
+// them.
+
+// MinConfidence is the least confidence a promoted learning may have.
+const MinConfidence = 0.3
+
+// Promotion is what promoting a staged learning decided.
+type Promotion struct {
+	ID     string `json:"id"`
+	Status string `json:"status"` // active or rejected
+	Reason string `json:"reason,omitempty"`
+}
+
+// validatePromotion is seed 004's validation of a staged learning: the
+// reason it is rejected, "" when it may be promoted.
+func validatePromotion(l *Learning) string {
+	switch {
+	case l.Kind == "" || l.TaskType == "" || strings.TrimSpace(l.Body) == "":
+		return "missing required fields (kind, task_type and a body)"
+	case !slices.Contains(LearningKinds, l.Kind):
+		return "invalid type: " + l.Kind
+	case l.Confidence != nil && (*l.Confidence < 0 || *l.Confidence > 1):
+		return "confidence must be between 0 and 1"
+	case l.SuccessRate != nil && (*l.SuccessRate < 0 || *l.SuccessRate > 1):
+		return "success rate must be between 0 and 1"
+	case l.Confidence != nil && *l.Confidence < MinConfidence:
+		return fmt.Sprintf("confidence too low (< %g)", MinConfidence)
+	case l.Kind == "antipattern" && l.SuccessRate != nil && *l.SuccessRate > 0.2:
+		return "anti-patterns should have a low success rate (at most 0.2)"
+	case l.Kind == "strategy" && l.SuccessRate != nil && *l.SuccessRate < 0.5:
+		return "strategies should have a success rate of 0.5 or more"
+	}
+	return ""
+}
+
+// PromoteLearnings validates the staged learnings ids names (every staged
+// one when ids is empty) and makes each active, or rejected with the
+// reason (status_reason), as one commit listing them; with dryRun it only
+// says what it would do. An id that is not a staged learning is refused.
+func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *WriteResult, error) {
+	entries, _, err := s.Entries()
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := map[string]*Learning{}
+	var staged []*Learning
+	for i := range entries.Learnings {
+		l := &entries.Learnings[i]
+		byID[l.ID] = l
+		if l.Status == "staged" {
+			staged = append(staged, l)
+		}
+	}
+	if len(ids) > 0 {
+		staged = staged[:0]
+		for _, id := range ids {
+			l, ok := byID[id]
+			switch {
+			case !ok:
+				return nil, nil, notFound(KindLearning, id)
+			case l.Status != "staged":
+				return nil, nil, &InputError{Field: "id", Msg: fmt.Sprintf("%s is %s, not staged: only a staged learning is promoted", id, l.Status)}
+			}
+			staged = append(staged, l)
+		}
+	}
+	var out []Promotion
+	for _, l := range staged {
+		p := Promotion{ID: l.ID, Status: "active"}
+		if why := validatePromotion(l); why != "" {
+			p.Status, p.Reason = "rejected", why
+		}
+		out = append(out, p)
+	}
+	if dryRun || len(out) == 0 {
+		return out, nil, nil
+	}
+	res, err := s.write(func(tx *storeTx) error {
+		var body []string
+		active := 0
+		for _, p := range out {
+			reason := ""
+			if p.Reason != "" {
+				reason = YAMLQuote(p.Reason)
+				body = append(body, fmt.Sprintf("- %s: rejected (%s)", p.ID, p.Reason))
+			} else {
+				active++
+				body = append(body, fmt.Sprintf("- %s: active", p.ID))
+			}
+			tx.apply(storeEdit{Path: LearningPath(p.ID), Op: opFields, Fields: []frontmatterField{{"status", p.Status}, {"status_reason", reason}}})
+		}
+		tx.message(commitMessage(fmt.Sprintf("lore: promote %d staged %s: %d active, %d rejected", len(out), plural(len(out), "learning", "learnings"), active, len(out)-active),
+			strings.Join(body, "\n"), "Lore-Kind", "promote"))
+		return nil
+	})
+	return out, res, err
+}
