@@ -358,7 +358,7 @@ func newApp(e *env) *cli.App {
 			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e),
-			historyCommand(e), restoreCommand(e), statsCommand(e), exportCommand(e), importCommand(e), pruneCommand(e),
+			historyCommand(e), restoreCommand(e), statsCommand(e), exportCommand(e), importCommand(e), pruneCommand(e), extractCommand(e),
 			statusCommand(e), modelCommand(e), usageCommand(e), validateCommand(e), hooksCommand(e), mergeDriverCommand(e),
 		},
 		HideHelpCommand: true,

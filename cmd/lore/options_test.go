@@ -195,6 +195,9 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"prune"}, want: pruneOptions{format: "table"}},
 		{args: []string{"prune", "--dry-run", "--older-than", "7d", "--hard", "--format", "json"}, want: pruneOptions{dryRun: true, olderThan: "7d", hard: true, format: "json"}},
 		{args: []string{"prune", "x"}},
+		{args: []string{"extract", "--run", "run-1", "--objective", "Fix tests", "--dry-run", "--format", "json"},
+			want: extractOptions{run: "run-1", objective: "Fix tests", dryRun: true, format: "json"}},
+		{args: []string{"extract"}},
 
 		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done"}, format: "table"}},
 		{args: []string{"journal", "add", "Tried", "the", "cache.", "--outcome", "failed", "--run", "r1", "--iteration", "2", "--task", "T-1",

@@ -1,0 +1,309 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Extraction (seed 004's LearningExtractor): a run's journal is read for
+// what it teaches — strategies, anti-patterns, an estimate, conventions —
+// and each becomes a staged learning (kind, task_type, confidence,
+// success_rate, source_runs) for lore learning promote to validate.
+
+// taskPatterns is seed 004's task-type table, in its order: the first
+// that matches the run's objective names its task type ("general" when
+// none does).
+var taskPatterns = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"test-fix", regexp.MustCompile(`(?i)test|spec|jest|vitest|failing`)},
+	{"feature", regexp.MustCompile(`(?i)implement|add feature|new feature|build`)},
+	{"refactor", regexp.MustCompile(`(?i)refactor|reorganize|restructure|clean`)},
+	{"bug-fix", regexp.MustCompile(`(?i)fix|bug|error|crash|issue`)},
+	{"documentation", regexp.MustCompile(`(?i)document|readme|guide|docs`)},
+	{"architecture", regexp.MustCompile(`(?i)architecture|design|structure`)},
+	{"performance", regexp.MustCompile(`(?i)optimize|performance|speed|slow`)},
+}
+
+// TaskType classifies an objective with seed 004's table.
+func TaskType(objective string) string {
+	for _, p := range taskPatterns {
+		if p.re.MatchString(objective) {
+			return p.name
+		}
+	}
+	return "general"
+}
+
+// strategyCategories normalize what a successful iteration learned into
+// seed 004's strategy categories.
+var strategyCategories = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{regexp.MustCompile(`(?i)tests? (first|before)|test-driven|\btdd\b`), "Test-driven development approach"},
+	{regexp.MustCompile(`(?i)incremental|one (function|step|piece) at a time|small steps`), "Incremental implementation"},
+	{regexp.MustCompile(`(?i)minimal change|smallest (possible )?change`), "Minimal changes approach"},
+	{regexp.MustCompile(`(?i)refactor(ed)? after`), "Implement first, refactor after"},
+}
+
+// antiPatterns are seed 004's error patterns and what to avoid.
+var antiPatterns = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{regexp.MustCompile(`(?i)syntax|parse`), "Syntax errors - check code carefully before execution"},
+	{regexp.MustCompile(`(?i)undefined|null`), "Null/undefined errors - add validation checks"},
+	{regexp.MustCompile(`(?i)timeout|timed out`), "Timeout errors - break into smaller steps"},
+	{regexp.MustCompile(`(?i)permission|access denied`), "Permission errors - check file/directory permissions"},
+	{regexp.MustCompile(`(?i)cannot find module|module not found`), "Module not found - verify dependencies installed"},
+}
+
+// Extracted is a learning extraction would stage, and whether the store
+// has it already (a near-duplicate).
+type Extracted struct {
+	Learning Learning `json:"learning"`
+	Kept     bool     `json:"already_there,omitempty"`
+}
+
+// ExtractRun derives seed 004's learnings from run's journal (objective
+// classifies the task; "" takes the run's task ids and first notes) and
+// stages the new ones as one commit; dryRun only says which.
+func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *WriteResult, error) {
+	entries, _, err := s.Entries()
+	if err != nil {
+		return nil, nil, err
+	}
+	var its []JournalEntry
+	for _, j := range entries.Journal {
+		if j.RunID == run {
+			its = append(its, j)
+		}
+	}
+	if len(its) == 0 {
+		return nil, nil, &InputError{Field: "run", Msg: fmt.Sprintf("run %s has no iterations in the journal", run)}
+	}
+	if objective == "" {
+		var parts []string
+		for _, j := range its {
+			if j.TaskID != "" && !strings.Contains(strings.Join(parts, " "), j.TaskID) {
+				parts = append(parts, j.TaskID)
+			}
+		}
+		parts = append(parts, its[0].Notes)
+		objective = strings.Join(parts, " ")
+	}
+	tt := TaskType(objective)
+	var out []Extracted
+	stage := func(kind, body string, confidence, successRate float64) {
+		c, sr := math.Round(confidence*100)/100, math.Round(successRate*100)/100
+		out = append(out, Extracted{Learning: Learning{Category: kind, Kind: kind, TaskType: tt, Tags: []string{tt, kind},
+			Status: "staged", Confidence: &c, SuccessRate: &sr, SourceRuns: []string{run}, Body: body}})
+	}
+
+	// Strategies: what the successful iterations learned, in more than
+	// half of them.
+	var done []JournalEntry
+	for _, j := range its {
+		if j.Outcome == "done" {
+			done = append(done, j)
+		}
+	}
+	if len(done) > 0 {
+		count := map[string]int{}
+		for _, j := range done {
+			text := j.Notes
+			for _, l := range entries.Learnings {
+				if l.CreatedAt == j.CreatedAt && l.CreatedAt != "" {
+					text += "\n" + l.Body
+				}
+			}
+			seen := map[string]bool{}
+			for _, c := range strategyCategories {
+				if c.re.MatchString(text) && !seen[c.name] {
+					seen[c.name] = true
+					count[c.name]++
+				}
+			}
+		}
+		for _, c := range strategyCategories {
+			n := count[c.name]
+			if eff := float64(n) / float64(len(done)); n > 0 && eff > 0.5 {
+				stage("strategy", fmt.Sprintf("%s (used in %d of %d successful iterations)", c.name, n, len(done)), min(eff, 0.9), eff)
+			}
+		}
+	}
+
+	// Anti-patterns: error categories of the failure reports seen twice
+	// or more.
+	type seen struct {
+		n    int
+		text string
+	}
+	failures := map[string]*seen{}
+	var categories []string
+	for _, j := range its {
+		f := j.Failure
+		if j.Outcome == "done" || f == nil || f.ErrorCategory == "" {
+			continue
+		}
+		if failures[f.ErrorCategory] == nil {
+			failures[f.ErrorCategory] = &seen{}
+			categories = append(categories, f.ErrorCategory)
+		}
+		failures[f.ErrorCategory].n++
+		failures[f.ErrorCategory].text += " " + f.WhyFailed + " " + f.StackTrace
+	}
+	for _, cat := range categories {
+		f := failures[cat]
+		if f.n < 2 {
+			continue
+		}
+		what := strings.ReplaceAll(cat, "_", " ") + " errors"
+		for _, p := range antiPatterns {
+			if p.re.MatchString(f.text) {
+				what = p.name
+				break
+			}
+		}
+		stage("antipattern", fmt.Sprintf("Avoid: %s (%d occurrences, category %s)", what, f.n, cat), min(0.25*float64(f.n), 0.8), 0)
+	}
+
+	// The estimate: from the completed iterations.
+	if len(done) > 0 {
+		var secs float64
+		files := map[string]bool{}
+		for _, j := range its {
+			for _, f := range j.FilesModified {
+				files[f] = true
+			}
+		}
+		for _, j := range done {
+			secs += j.DurationSecs
+		}
+		complexity := "high"
+		switch {
+		case len(its) <= 2 && len(files) <= 2:
+			complexity = "low"
+		case len(its) <= 5 && len(files) <= 5:
+			complexity = "medium"
+		}
+		rate := float64(len(done)) / float64(len(its))
+		stage("estimate", fmt.Sprintf("%s tasks: %d iterations, %s each on average, %s complexity, %d%% done",
+			tt, len(its), (time.Duration(secs/float64(len(done)))*time.Second).String(), complexity, int(math.Round(rate*100))),
+			min(float64(len(done))/5, 0.9), rate)
+	}
+
+	// Conventions: patterns in the files the run changed.
+	var all []string
+	for _, j := range its {
+		all = append(all, j.FilesModified...)
+	}
+	sort.Strings(all)
+	all = compactStrings(all)
+	var tests, modules []string
+	dirs := map[string]int{}
+	for _, f := range all {
+		base := path.Base(f)
+		if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.HasSuffix(base, "_test.go") {
+			tests = append(tests, f)
+		}
+		if strings.HasSuffix(f, ".mjs") || strings.HasSuffix(f, ".ts") {
+			modules = append(modules, f)
+		}
+		if d, _, ok := strings.Cut(f, "/"); ok {
+			dirs[d]++
+		}
+	}
+	examples := func(fs []string) string { return strings.Join(fs[:min(len(fs), 3)], ", ") }
+	if len(tests) > 0 {
+		stage("convention", "Tests co-located with source or in a test directory: "+examples(tests), 0.7, 1)
+	}
+	if len(modules) > 0 {
+		stage("convention", "ES modules (.mjs, .ts): "+examples(modules), 0.8, 1)
+	}
+	if top, n := topDir(dirs); n >= 2 && n*2 > len(all) {
+		var under []string
+		for _, f := range all {
+			if strings.HasPrefix(f, top+"/") {
+				under = append(under, f)
+			}
+		}
+		stage("convention", fmt.Sprintf("Source lives under %s/: %s", top, examples(under)), 0.6, 1)
+	}
+
+	// What the store has already (a near-duplicate) is not staged again.
+	if len(out) == 0 {
+		return out, nil, nil
+	}
+	res, err := s.write(func(tx *storeTx) error {
+		stored := &storedLearnings{}
+		for _, e := range out {
+			stored.expect = append(stored.expect, e.Learning.Body)
+		}
+		if err := stored.load(tx); err != nil {
+			return err
+		}
+		now := s.now().UTC().Format(time.RFC3339)
+		var body []string
+		for i := range out {
+			l := &out[i].Learning
+			if _, dup := stored.duplicateOf(l.Category, l.Body); dup {
+				out[i].Kept = true
+				continue
+			}
+			if dryRun {
+				continue
+			}
+			id, err := newLearningID(s.random, func(id string) bool {
+				exists, _ := tx.exists(LearningPath(id))
+				return stored.taken(id) || exists
+			})
+			if err != nil {
+				return err
+			}
+			stored.add(id)
+			l.ID, l.Path, l.CreatedAt = id, LearningPath(id), now
+			tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(RenderLearning(*l))})
+			body = append(body, fmt.Sprintf("- %s %s: %s", id, l.Kind, l.Body))
+		}
+		if dryRun || len(body) == 0 {
+			return errUnchanged
+		}
+		tx.message(commitMessage(fmt.Sprintf("lore: extract %d %s from %s", len(body), plural(len(body), "learning", "learnings"), run),
+			strings.Join(body, "\n"), "Lore-Kind", "extract", "Lore-Run", run))
+		return nil
+	})
+	if errors.Is(err, errUnchanged) {
+		return out, nil, nil
+	}
+	return out, res, err
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// topDir is the directory most files are under, and how many.
+func topDir(dirs map[string]int) (string, int) {
+	best, n := "", 0
+	for d, c := range dirs {
+		if c > n || c == n && d < best {
+			best, n = d, c
+		}
+	}
+	return best, n
+}
