@@ -48,6 +48,10 @@ type Config struct {
 	// SummarizeThreshold is learnings.summarize_threshold: past this many
 	// shown learnings, ingest summarizes them (seed 002; 200).
 	SummarizeThreshold int
+	// AutoPromote is learnings.auto_promote: at the end of a run (ingest
+	// --run-end), lore extracts the run's learnings and promotes every
+	// staged one (seed 004's automatic promotion).
+	AutoPromote bool
 	// Warnings are problems that did not stop lore, such as unknown keys.
 	Warnings []Warning
 }
@@ -285,14 +289,21 @@ func (r *configReader) top(key string, value *yaml.Node, bad func(string, ...any
 		err = r.mapping(value, "prune.", bad, r.prune)
 	case "learnings":
 		err = r.mapping(value, "learnings.", bad, func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
-			if key != "summarize_threshold" {
-				return false, nil
+			switch key {
+			case "summarize_threshold":
+				n, err := countSetting(value, bad, "learnings")
+				if err == nil {
+					r.cfg.SummarizeThreshold = n
+				}
+				return true, err
+			case "auto_promote":
+				b, err := boolSetting(value, bad)
+				if err == nil {
+					r.cfg.AutoPromote = b
+				}
+				return true, err
 			}
-			n, err := countSetting(value, bad, "learnings")
-			if err == nil {
-				r.cfg.SummarizeThreshold = n
-			}
-			return true, err
+			return false, nil
 		})
 	default:
 		return false, nil

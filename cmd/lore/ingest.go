@@ -182,6 +182,21 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		printWrite(p, sr, "Summary of learnings", "")
 	}
 	var pruned []mdstore.PrunedEntry
+	var promoted []mdstore.Promotion
+	if opts.runEnd && s.Config().AutoPromote && res.Journal != nil {
+		// Seed 004's automatic promotion: the run's learnings, extracted
+		// and staged, then every staged one validated.
+		if _, xr, err := s.ExtractRun(res.Journal.RunID, "", false); err != nil {
+			return fmt.Errorf("the iteration is recorded; extracting the run's learnings failed: %w", err)
+		} else {
+			printWrite(p, xr, "Extraction from", res.Journal.RunID)
+		}
+		var pr *mdstore.WriteResult
+		if promoted, pr, err = s.PromoteLearnings(nil, false); err != nil {
+			return fmt.Errorf("the iteration is recorded; promoting the staged learnings failed: %w", err)
+		}
+		printWrite(p, pr, "Promotion of learnings", "")
+	}
 	if opts.runEnd {
 		var pr *mdstore.WriteResult
 		if pruned, pr, err = prune(e, s, false, false, 0); err != nil {
@@ -192,10 +207,11 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			*mdstore.IngestResult
-			Commit string                `json:"commit,omitempty"`
-			Merges []mdstore.Merge       `json:"summarized,omitempty"`
-			Pruned []mdstore.PrunedEntry `json:"pruned,omitempty"`
-		}{res, wr.Commit, merges, pruned})
+			Commit   string                `json:"commit,omitempty"`
+			Merges   []mdstore.Merge       `json:"summarized,omitempty"`
+			Promoted []mdstore.Promotion   `json:"promoted,omitempty"`
+			Pruned   []mdstore.PrunedEntry `json:"pruned,omitempty"`
+		}{res, wr.Commit, merges, promoted, pruned})
 	}
 	if len(merges) > 0 {
 		defer func() {
@@ -205,6 +221,15 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	if opts.runEnd {
 		defer func() {
 			fmt.Fprintf(p.out, "End of the run: %d %s pruned\n", len(pruned), plural(len(pruned), "entry", "entries"))
+			if len(promoted) > 0 {
+				active := 0
+				for _, x := range promoted {
+					if x.Status == "active" {
+						active++
+					}
+				}
+				fmt.Fprintf(p.out, "Learnings promoted: %d active, %d rejected\n", active, len(promoted)-active)
+			}
 		}()
 	}
 	var rows [][]string
