@@ -228,32 +228,16 @@ func Dir(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "index") 
 const StatusActive = "active"
 
 // StatusSuperseded is the status of a learning another replaced.
-const StatusSuperseded = "superseded"
+const StatusSuperseded = mdstore.StateSuperseded
 
 // LearningStatus is Doc.Status for learning l.
-func LearningStatus(l *mdstore.Learning) string {
-	switch {
-	case l.Shown():
-		return ""
-	case l.SupersededBy != "":
-		return StatusSuperseded
-	}
-	return l.Status
-}
+func LearningStatus(l *mdstore.Learning) string { return l.State() }
 
 // Statuses are every value Query.Statuses takes.
 var Statuses = append([]string{StatusActive, StatusSuperseded}, mdstore.LearningStatuses[1:]...)
 
 // wantsStatus says whether q finds a document of status st.
-func (q Query) wantsStatus(st string) bool {
-	if st == "" {
-		st = StatusActive
-	}
-	if len(q.Statuses) == 0 {
-		return st == StatusActive
-	}
-	return containsFold(q.Statuses, st)
-}
+func (q Query) wantsStatus(st string) bool { return mdstore.Wanted(q.Statuses, st) }
 
 // HiddenStatuses are the statuses q does not find, of those a document
 // carries (Doc.Status: all but active), and whether q finds shown

@@ -131,7 +131,7 @@ func unsaid(s *mdstore.Store, ws []mdstore.Warning) []mdstore.Warning {
 const RelevantHits = 100
 
 // Relevance asks the index, in the background, how relevant the entries
-// of kinds are to text: for each kind, the best hits by their document id
+// of kinds are to text (learnings of statuses, Query.Statuses): for each kind, the best hits by their document id
 // (the store path of their file; for a memory, memories.md's path, '#'
 // and the memory's id), scored 0 to 1 (the best of its kind 1). It asks
 // strictly (Query.Strict): an entry that shares only common words or stop
@@ -140,7 +140,7 @@ const RelevantHits = 100
 // is nil without a text, a Searcher or a usable index; the caller then
 // ranks without it. It says nothing of why: the ranking stands without
 // it.
-func (sr *Searcher) Relevance(s *mdstore.Store, text string, kinds ...mdstore.Kind) <-chan map[string]float64 {
+func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, kinds ...mdstore.Kind) <-chan map[string]float64 {
 	out := make(chan map[string]float64, 1)
 	if text == "" || sr == nil || sr.helper == nil {
 		out <- nil
@@ -148,7 +148,7 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, kinds ...mdstore.Ki
 	}
 	go func() {
 		req := StoreRequest(s, OpSearch)
-		req.Query = Query{Text: text, Kinds: kinds, Limit: RelevantHits, LimitPerKind: true, Bare: true, Strict: true}
+		req.Query = Query{Text: text, Kinds: kinds, Statuses: statuses, Limit: RelevantHits, LimitPerKind: true, Bare: true, Strict: true}
 		req.TimeoutMS = int(Timeout / time.Millisecond)
 		resp, err := sr.helper.Ask(req)
 		if err != nil || resp.Error != "" || resp.Result == nil {

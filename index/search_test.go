@@ -49,13 +49,13 @@ func TestSearchFallsBackToScanning(t *testing.T) {
 		case c.notice != "" && (len(a.Notices) != 1 || !strings.Contains(a.Notices[0], c.notice) || !strings.HasSuffix(a.Notices[0], "searched by scanning the files")):
 			t.Errorf("LORE_INDEX=%s: notices %q, want one saying %q and that the files were scanned", c.loreIndex, a.Notices, c.notice)
 		}
-		if rel := <-sr.Relevance(s, "gondola", mdstore.KindMemory); rel != nil {
+		if rel := <-sr.Relevance(s, "gondola", nil, mdstore.KindMemory); rel != nil {
 			t.Errorf("LORE_INDEX=%s: relevance without an index: %v", c.loreIndex, rel)
 		}
 	}
 	var none *index.Searcher
 	none.Close()
-	if rel := <-none.Relevance(s, "gondola"); rel != nil {
+	if rel := <-none.Relevance(s, "gondola", nil); rel != nil {
 		t.Errorf("relevance without a searcher: %v", rel)
 	}
 }

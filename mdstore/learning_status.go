@@ -26,6 +26,44 @@ func shownLearning(status, supersededBy string) bool {
 	return (status == "" || status == "active") && supersededBy == ""
 }
 
+// StateSuperseded is the state of a learning another replaced.
+const StateSuperseded = "superseded"
+
+// State is what a search or prime asks a learning's status to be: ""
+// when it is shown, "superseded" when another replaced it (whatever its
+// status), else its status.
+func (l *Learning) State() string { return learningState(l.Status, l.SupersededBy) }
+
+// State is Learning.State for a learning's head.
+func (h *Head) State() string { return learningState(h.Status, h.SupersededBy) }
+
+func learningState(status, supersededBy string) string {
+	switch {
+	case shownLearning(status, supersededBy):
+		return ""
+	case supersededBy != "":
+		return StateSuperseded
+	}
+	return status
+}
+
+// Wanted says whether statuses (active, superseded, staged, rejected,
+// pruned; none: active alone) ask for a learning in state (State).
+func Wanted(statuses []string, state string) bool {
+	if state == "" {
+		state = "active"
+	}
+	if len(statuses) == 0 {
+		return state == "active"
+	}
+	for _, s := range statuses {
+		if strings.EqualFold(s, state) {
+			return true
+		}
+	}
+	return false
+}
+
 // frontmatterField is a frontmatter line to set: Value is written as it
 // is (a plain word, or a quoted string from YAMLQuote); "" removes the
 // key.

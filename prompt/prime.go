@@ -22,6 +22,9 @@ type Task struct {
 	Feature     string   `json:"feature,omitempty"`
 	Files       []string `json:"files,omitempty"`
 	Run         string   `json:"run,omitempty"`
+	// Statuses are the learning statuses prime shows (mdstore.Wanted);
+	// none shows the active learnings nothing superseded.
+	Statuses []string `json:"-"`
 }
 
 // Given says whether anything is known of the task.
@@ -710,7 +713,7 @@ func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
 func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64) []mdstore.Learning {
 	var list []scored[mdstore.Learning]
 	for _, l := range ls {
-		if !l.Shown() {
+		if !mdstore.Wanted(t.Statuses, l.State()) {
 			continue
 		}
 		s := 0.0

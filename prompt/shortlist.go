@@ -75,7 +75,7 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 		}
 	})
 	c.Heads(mdstore.KindLearning, func(i int, h *mdstore.Head) {
-		if h.Shown() && kw.learningScore(h.Tags, 0) > 0 {
+		if mdstore.Wanted(t.Statuses, h.State()) && kw.learningScore(h.Tags, 0) > 0 {
 			sl.chosen[1] = append(sl.chosen[1], i)
 		}
 	})

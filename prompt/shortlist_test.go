@@ -65,6 +65,9 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 	for i := range 800 {
 		l := mdstore.Learning{ID: fmt.Sprintf("l-%06x", i), Category: mdstore.LearningCategories[i%len(mdstore.LearningCategories)],
 			Tags: tags(), CreatedAt: when(), Status: statuses[i%len(statuses)], Body: body(i)}
+		if i%7 == 0 {
+			l.SupersededBy = fmt.Sprintf("l-%06x", i+1)
+		}
 		write(mdstore.LearningPath(l.ID), mdstore.RenderLearning(l))
 	}
 	outcomes := []string{"done", "failed", "blocked", "retried", "done", "interrupted"}
@@ -130,6 +133,13 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 			}
 			if r := rng.IntN(4); r > 0 {
 				task.Run = fmt.Sprintf("run-%d", rng.IntN(10)) // run-9 has no entries
+			}
+			if rng.IntN(4) == 0 { // learnings of other statuses (prime --status)
+				for _, st := range []string{"active", "superseded", "staged", "rejected", "pruned"} {
+					if rng.IntN(2) == 0 {
+						task.Statuses = append(task.Statuses, st)
+					}
+				}
 			}
 			var rel map[string]float64
 			if rng.IntN(4) > 0 {

@@ -54,6 +54,7 @@ func primeCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "recent", Usage: "only memories created in the last DAYS days"},
 			&cli.BoolFlag{Name: "no-instructions", Usage: "leave out the block on how to use lore"},
 			&cli.BoolFlag{Name: "no-learn", Usage: "leave out the instructions to write new memory"},
+			&cli.StringFlag{Name: "status", Usage: "learnings of these statuses (comma-separated): " + strings.Join(index.Statuses, ", ") + ", or all (default: active)"},
 			formatFlag("markdown", formats...),
 			&cli.StringFlag{Name: "hook", Usage: "print what an agent's session-start hook prints: claude"},
 		}, taskFlags...),
@@ -83,6 +84,9 @@ func primeCommand(e *env) *cli.Command {
 			opts.loop = loop
 			opts.task = prompt.Task{ID: loop.TaskID, Title: c.String("title"), Description: c.String("description"),
 				Feature: c.String("feature"), Files: splitList(c.String("files")), Run: loop.Run}
+			if opts.task.Statuses, err = parseStatuses(c.String("status")); err != nil {
+				return err
+			}
 			run := runPrime
 			switch opts.hook {
 			case "":
@@ -117,7 +121,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	cfg := s.Config()
 	p.warnings(cfg.Warnings)
 	// Asked of the search index while the files are read.
-	relevance := searcher.Relevance(s, taskText(opts.task), mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
+	relevance := searcher.Relevance(s, taskText(opts.task), opts.task.Statuses, mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
 	if opts.loop.Run == "" {
 		opts.loop.Run, _ = s.CurrentRun()
 	}
