@@ -262,14 +262,10 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 			if dryRun {
 				continue
 			}
-			id, err := newLearningID(s.random, func(id string) bool {
-				exists, _ := tx.exists(LearningPath(id))
-				return stored.taken(id) || exists
-			})
+			id, err := stored.newID(s, tx)
 			if err != nil {
 				return err
 			}
-			stored.add(id)
 			l.ID, l.Path, l.CreatedAt = id, LearningPath(id), now
 			tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(RenderLearning(*l))})
 			body = append(body, fmt.Sprintf("- %s %s: %s", id, l.Kind, l.Body))

@@ -56,17 +56,10 @@ func (s *Store) SummarizeLearnings(dryRun bool) ([]Merge, *WriteResult, error) {
 		var body []string
 		for i := range merges {
 			m := &merges[i]
-			id, err := newLearningID(s.random, func(id string) bool {
-				if stored.taken(id) {
-					return true
-				}
-				exists, _ := tx.exists(LearningPath(id))
-				return exists
-			})
+			id, err := stored.newID(s, tx)
 			if err != nil {
 				return err
 			}
-			stored.add(id)
 			m.Learning.ID, m.Learning.Path, m.Learning.CreatedAt = id, LearningPath(id), now
 			tx.apply(storeEdit{Path: m.Learning.Path, Op: opPut, Content: string(RenderLearning(m.Learning))})
 			for _, member := range m.Members[:len(m.Members)-1] {

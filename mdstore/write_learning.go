@@ -92,6 +92,23 @@ func (st *storedLearnings) taken(id string) bool {
 	return slices.Contains(st.added, id)
 }
 
+// newID gives a new learning of this change an id that no stored
+// learning, no other of this change and no file has — a malformed file
+// still holds its id, and so does one on disk only — and records it.
+func (st *storedLearnings) newID(s *Store, tx *storeTx) (string, error) {
+	id, err := newLearningID(s.random, func(id string) bool {
+		if st.taken(id) {
+			return true
+		}
+		exists, _ := tx.exists(LearningPath(id))
+		return exists
+	})
+	if err == nil {
+		st.add(id)
+	}
+	return id, err
+}
+
 // add records id as given by this change.
 func (st *storedLearnings) add(id string) {
 	st.added = append(st.added, id)
@@ -139,19 +156,10 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 			*plan = learningPlan{decided: true, entry: dup, duplicate: true}
 			return nil
 		}
-		id, err := newLearningID(s.random, func(id string) bool {
-			if stored.taken(id) {
-				return true
-			}
-			// A malformed file still holds its id, and so does one on
-			// disk only.
-			exists, _ := tx.exists(LearningPath(id))
-			return exists
-		})
+		id, err := stored.newID(s, tx)
 		if err != nil {
 			return err
 		}
-		stored.add(id)
 		l := Learning{ID: id, Category: in.Category, Tags: in.Tags, Task: in.Task, CreatedAt: now.UTC().Format(time.RFC3339),
 			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: LearningPath(id)}
 		*plan = learningPlan{decided: true, entry: l}

@@ -123,10 +123,7 @@ func runImport(e *env, g globals, opts importOptions) error {
 	}
 	printWrite(p, wr, "Import from", opts.source)
 	if opts.format == "json" {
-		commit := ""
-		if wr != nil {
-			commit = wr.Commit
-		}
+		commit := commitOf(wr)
 		return writeJSON(p.out, struct {
 			mdstore.ImportResult
 			Commit string `json:"commit,omitempty"`

@@ -57,10 +57,7 @@ func runExtract(e *env, g globals, opts extractOptions) error {
 	p := g.printer(e)
 	printWrite(p, res, "Extraction from", opts.run)
 	if opts.format == "json" {
-		commit := ""
-		if res != nil {
-			commit = res.Commit
-		}
+		commit := commitOf(res)
 		return writeJSON(p.out, struct {
 			Extracted []mdstore.Extracted `json:"extracted"`
 			DryRun    bool                `json:"dry_run,omitempty"`

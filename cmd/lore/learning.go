@@ -211,10 +211,7 @@ func runLearningPromote(e *env, g globals, opts learningPromoteOptions) error {
 	p := g.printer(e)
 	printWrite(p, res, "Promotion of learnings", "")
 	if opts.format == "json" {
-		commit := ""
-		if res != nil {
-			commit = res.Commit
-		}
+		commit := commitOf(res)
 		return writeJSON(p.out, struct {
 			Promoted []mdstore.Promotion `json:"promoted"`
 			DryRun   bool                `json:"dry_run,omitempty"`
@@ -253,10 +250,7 @@ func runLearningSummarize(e *env, g globals, opts learningSummarizeOptions) erro
 	p := g.printer(e)
 	printWrite(p, res, "Summary of learnings", "")
 	if opts.format == "json" {
-		commit := ""
-		if res != nil {
-			commit = res.Commit
-		}
+		commit := commitOf(res)
 		return writeJSON(p.out, struct {
 			Merges []mdstore.Merge `json:"merges"`
 			DryRun bool            `json:"dry_run,omitempty"`
@@ -314,10 +308,7 @@ func runLearningSupersede(e *env, g globals, opts learningSupersedeOptions) erro
 func printLearningChange(p *printer, format string, l mdstore.Learning, res *mdstore.WriteResult, text string) error {
 	switch format {
 	case "json":
-		commit := ""
-		if res != nil {
-			commit = res.Commit
-		}
+		commit := commitOf(res)
 		return writeJSON(p.out, struct {
 			mdstore.Learning
 			Changed bool   `json:"changed"`

@@ -238,6 +238,14 @@ func printNotices(p *printer, res *mdstore.WriteResult) {
 // "Memory queued: mem-… — a rebase is in progress; lore commits it when
 // the rebase is over". What the command prints on stdout stays the same,
 // for the scripts that read it: the change is acknowledged either way.
+// commitOf is the commit a write made, "" for none (nothing to change).
+func commitOf(res *mdstore.WriteResult) string {
+	if res == nil {
+		return ""
+	}
+	return res.Commit
+}
+
 func printWrite(p *printer, res *mdstore.WriteResult, noun, id string) {
 	printNotices(p, res)
 	if res != nil && res.Queued != "" {

@@ -67,10 +67,7 @@ func runPrune(e *env, g globals, opts pruneOptions) error {
 	p := g.printer(e)
 	printWrite(p, res, "Prune", "")
 	if opts.format == "json" {
-		commit := ""
-		if res != nil {
-			commit = res.Commit
-		}
+		commit := commitOf(res)
 		return writeJSON(p.out, struct {
 			Pruned []mdstore.PrunedEntry `json:"pruned"`
 			DryRun bool                  `json:"dry_run,omitempty"`
