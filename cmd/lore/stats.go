@@ -72,7 +72,7 @@ func runStats(e *env, g globals, opts statsOptions) error {
 		}
 		fmt.Fprintln(p.out)
 	}
-	fmt.Fprintf(p.out, "Journal:    %d iterations in %d runs", r.Journal, len(r.Runs))
+	fmt.Fprintf(p.out, "Journal:    %d %s in %d %s", r.Journal, plural(r.Journal, "iteration", "iterations"), len(r.Runs), plural(len(r.Runs), "run", "runs"))
 	if r.SuccessRate != nil {
 		fmt.Fprintf(p.out, ", %.0f%% done", *r.SuccessRate*100)
 	}
