@@ -120,8 +120,10 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 		count := map[string]int{}
 		for _, j := range done {
 			text := j.Notes
+			// The learnings recorded with the iteration: ingest gives them
+			// its time and task.
 			for _, l := range entries.Learnings {
-				if l.CreatedAt == j.CreatedAt && l.CreatedAt != "" {
+				if l.CreatedAt == j.CreatedAt && l.CreatedAt != "" && l.Task == j.TaskID {
 					text += "\n" + l.Body
 				}
 			}
