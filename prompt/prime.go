@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"lore/index"
 	"lore/internal/words"
@@ -56,6 +57,9 @@ type Input struct {
 	// keyed by the store path of the entry's file — for a memory,
 	// memories.md's path, '#' and its id (MemoryRelevanceKey).
 	Relevance map[string]float64
+	// Now is when the prime is made: the recency of seed 004's learnings
+	// (the zero time leaves it out).
+	Now time.Time
 }
 
 // Key names an entry for Section.Entries and the usage
@@ -197,7 +201,7 @@ func newPlan(in Input, o outline) *plan {
 	// near-duplicates), and prime waits for them.
 	var wg sync.WaitGroup
 	wg.Go(func() { pl.knowledge = rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance) })
-	wg.Go(func() { pl.learnings = rankLearnings(in.Learnings, in.Task, kw, in.Relevance) })
+	wg.Go(func() { pl.learnings = rankLearnings(in.Learnings, in.Task, kw, in.Relevance, in.Now) })
 	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance)
 	pl.journal = rankJournal(in.Journal, in.Task, kw, in.Relevance)
 	wg.Wait()
@@ -710,8 +714,9 @@ func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
 // nothing are left out, and near-duplicates (same category, more than 80%
 // of their words shared) shown once, the most recent. Without a task, the
 // most recent.
-func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64) []mdstore.Learning {
+func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64, now time.Time) []mdstore.Learning {
 	var list []scored[mdstore.Learning]
+	taskType := mdstore.TaskType(t.Title + " " + t.Description)
 	for _, l := range ls {
 		if !mdstore.Wanted(t.Statuses, l.State()) {
 			continue
@@ -721,10 +726,36 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]fl
 			if s = kw.learningScore(l.Tags, rel[l.Path]); s == 0 {
 				continue
 			}
+			s += seed004Relevance(&l, taskType, now)
 		}
 		list = append(list, scored[mdstore.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
 	}
 	return once(best(list), func(l mdstore.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
+}
+
+// seed004Relevance is seed 004's relevance of one of its learnings (one
+// with a kind) to a task of taskType: confidence × 0.4 + a task-type match
+// × 0.3 + success rate × 0.2 + recency × 0.1, recency falling from 1 to 0
+// over 90 days (none without now). It adds to the task's score a learning
+// already has: it orders the learnings that match, and brings in none.
+func seed004Relevance(l *mdstore.Learning, taskType string, now time.Time) float64 {
+	if l.Kind == "" {
+		return 0
+	}
+	r := 0.0
+	if l.Confidence != nil {
+		r += *l.Confidence * 0.4
+	}
+	if l.TaskType != "" && strings.EqualFold(l.TaskType, taskType) {
+		r += 0.3
+	}
+	if l.SuccessRate != nil {
+		r += *l.SuccessRate * 0.2
+	}
+	if created := mdstore.ParseTimestamp(l.CreatedAt); !now.IsZero() && !created.IsZero() {
+		r += max(0, 1-now.Sub(created).Hours()/(90*24)) * 0.1
+	}
+	return r
 }
 
 // learningScore is an active learning's score for a task (rankLearnings)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"lore/internal/loretest"
@@ -405,5 +406,42 @@ func TestPrimeKnowledgeOnce(t *testing.T) {
 	}
 	if want := []string{"knowledge:cache-ttl-4", "knowledge:cache-keys"}; !slices.Equal(got, want) {
 		t.Errorf("knowledge shown %q, want %q", got, want)
+	}
+}
+
+// Seed 004's learnings that match a task are ordered by its relevance
+// formula on top of the task's score: confidence, the task type (from the
+// task's title: "Fix failing auth tests" is test-fix), success rate and
+// recency. A learning without a kind gets nothing from it.
+func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	f := func(v float64) *float64 { return &v }
+	ls := []mdstore.Learning{
+		{ID: "l-000001", Category: "pitfall", Tags: []string{"auth"}, CreatedAt: "2026-02-28T12:00:00Z", Status: "active",
+			Body: "Plain learning about auth tokens.", Path: ".agent/learnings/l-000001.md"},
+		{ID: "l-000002", Category: "strategy", Kind: "strategy", TaskType: "feature", Confidence: f(0.3), SuccessRate: f(0.5),
+			Tags: []string{"auth"}, CreatedAt: "2025-06-01T12:00:00Z", Status: "active",
+			Body: "Build the auth feature behind a flag.", Path: ".agent/learnings/l-000002.md"},
+		{ID: "l-000003", Category: "strategy", Kind: "strategy", TaskType: "test-fix", Confidence: f(0.9), SuccessRate: f(0.9),
+			Tags: []string{"auth"}, CreatedAt: "2026-02-20T12:00:00Z", Status: "active",
+			Body: "Reset the auth fixtures between tests.", Path: ".agent/learnings/l-000003.md"},
+	}
+	in := Input{Task: Task{Title: "Fix failing auth tests"}, Learnings: ls, Now: now}
+	ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets()})
+	var md string
+	for _, s := range ctx.Sections {
+		if s.Name == SectionLearnings {
+			md = s.Markdown
+		}
+	}
+	first, second, third := strings.Index(md, "Reset the auth fixtures"), strings.Index(md, "Build the auth feature"), strings.Index(md, "Plain learning")
+	if first < 0 || second < 0 || third < 0 || !(first < second && second < third) {
+		t.Fatalf("want the test-fix strategy, then the other strategy, then the plain learning:\n%s", md)
+	}
+	if r := seed004Relevance(&ls[2], "test-fix", now); r < 0.9 || r > 1 {
+		t.Errorf("the test-fix strategy's relevance is %.3f, want 0.36+0.3+0.18+~0.09", r)
+	}
+	if r := seed004Relevance(&ls[0], "test-fix", now); r != 0 {
+		t.Errorf("a learning without a kind got %.3f", r)
 	}
 }

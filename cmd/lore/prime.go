@@ -126,7 +126,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		opts.loop.Run, _ = s.CurrentRun()
 	}
 	opts.loop.Models = cfg.Models
-	in := prompt.Input{Task: opts.task}
+	in := prompt.Input{Task: opts.task, Now: e.now()}
 	in.Task.Run = opts.loop.Run
 	// The entries prime may show are chosen while memories.md is read
 	// and the search index asked: each takes tens of milliseconds in a
