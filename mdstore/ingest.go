@@ -54,6 +54,11 @@ type IngestResult struct {
 	// Redacted are the secrets ingest found, each replaced by
 	// [REDACTED:<rule>] in what it recorded.
 	Redacted []Redaction `json:"redacted,omitempty"`
+	// ShownLearnings is how many learnings are shown once the iteration is
+	// recorded (Learning.Shown), counted from the learnings ingest read for
+	// its duplicate check; -1 when it had no learning to check (and read
+	// none). SummarizeDue takes it.
+	ShownLearnings int `json:"-"`
 }
 
 // Redaction is a secret ingest left out of what it recorded: where it was
@@ -206,6 +211,20 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		for i := range learnings {
 			if err := planLearning(tx, s, learnings[i], now, &lplans[i], storedL); err != nil {
 				return err
+			}
+		}
+		out.ShownLearnings = -1
+		if storedL.loaded {
+			out.ShownLearnings = 0
+			for i := range storedL.stored {
+				if storedL.stored[i].v.Shown() {
+					out.ShownLearnings++
+				}
+			}
+			for _, p := range lplans {
+				if !p.duplicate && p.entry.Shown() {
+					out.ShownLearnings++
+				}
 			}
 		}
 		var trailers []string

@@ -1,6 +1,8 @@
 package mdstore
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,15 +92,15 @@ func TestSummarizeDue(t *testing.T) {
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, realClock(t))
 	s.config.SummarizeThreshold = 1
-	if due, err := s.SummarizeDue(); err != nil || due {
-		t.Fatalf("no learnings: due %v %v", due, err)
+	if s.SummarizeDue(0) || s.SummarizeDue(-1) {
+		t.Fatal("no learnings, or none counted: due")
 	}
 	for _, body := range []string{"Use a real temp dir for git tests.", "Pin the toolchain in go.mod for CI."} {
 		if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"x"}, Body: body}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if due, _ := s.SummarizeDue(); !due {
+	if !s.SummarizeDue(2) {
 		t.Fatal("two learnings past a threshold of one: not due")
 	}
 	if _, _, err := s.SummarizeLearnings(false); err != nil {
@@ -108,15 +110,88 @@ func TestSummarizeDue(t *testing.T) {
 	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"y"}, Body: "Another one about retries."}); err != nil {
 		t.Fatal(err)
 	}
-	if due, _ := s.SummarizeDue(); due {
+	for i := 0; i < summarizeEvery-1; i++ {
+		s.NoteIteration()
+	}
+	if s.SummarizeDue(3) {
 		t.Fatal("due again before ten iterations")
 	}
-	for i := 0; i < summarizeEvery; i++ {
-		if _, _, _, err := s.AddJournal(JournalEntry{RunID: "run-0000aaaa", Outcome: "done", Notes: "n"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if due, _ := s.SummarizeDue(); !due {
+	s.NoteIteration()
+	if !s.SummarizeDue(3) {
 		t.Fatal("not due after ten iterations")
+	}
+}
+
+// linkSimilar's components are those of linking every pair of learnings
+// whose tags overlap by half the smaller set, and it links no other pair.
+func TestLinkSimilarAsEveryPair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	vocab := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	components := func(n int, each func(link func(i, j int))) []int {
+		parent := make([]int, n)
+		for i := range parent {
+			parent[i] = i
+		}
+		var find func(int) int
+		find = func(i int) int {
+			for parent[i] != i {
+				i = parent[i]
+			}
+			return i
+		}
+		each(func(i, j int) { parent[find(j)] = find(i) })
+		out := make([]int, n)
+		for i := range out {
+			out[i] = find(i) // compared by partition below
+		}
+		return out
+	}
+	samePartition := func(a, b []int) bool {
+		for i := range a {
+			for j := range a {
+				if (a[i] == a[j]) != (b[i] == b[j]) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for round := range 300 {
+		group := make([]*Learning, 2+rng.IntN(40))
+		for i := range group {
+			// Tags as a learning has them: normalized, each once.
+			var tags []string
+			for range 1 + rng.IntN(8) {
+				if t := vocab[rng.IntN(len(vocab))]; !slices.Contains(tags, t) {
+					tags = append(tags, t)
+				}
+			}
+			group[i] = &Learning{Tags: tags}
+		}
+		want := components(len(group), func(link func(i, j int)) {
+			for i := range group {
+				for j := i + 1; j < len(group); j++ {
+					if tagOverlap(group[i].Tags, group[j].Tags) >= 0.5 {
+						link(i, j)
+					}
+				}
+			}
+		})
+		got := components(len(group), func(link func(i, j int)) {
+			linkSimilar(group, func(i, j int) {
+				if tagOverlap(group[i].Tags, group[j].Tags) < 0.5 {
+					t.Fatalf("round %d: linked %v and %v", round, group[i].Tags, group[j].Tags)
+				}
+				link(i, j)
+			})
+		})
+		if !samePartition(want, got) {
+			t.Fatalf("round %d: components differ for %v", round, func() (ts [][]string) {
+				for _, l := range group {
+					ts = append(ts, l.Tags)
+				}
+				return
+			}())
+		}
 	}
 }

@@ -172,8 +172,9 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	}
 	printWrite(p, wr, "Iteration", key)
 	// Past learnings.summarize_threshold, once in ten iterations.
+	s.NoteIteration()
 	var merges []mdstore.Merge
-	if due, err := s.SummarizeDue(); err == nil && due {
+	if s.SummarizeDue(res.ShownLearnings) {
 		var sr *mdstore.WriteResult
 		if merges, sr, err = s.SummarizeLearnings(false); err != nil {
 			return fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
