@@ -177,7 +177,7 @@ func DocsFromFile(p string, fe mdstore.FileEntries) []Doc {
 	case fe.Learning != nil:
 		l := fe.Learning
 		return []Doc{{ID: p, Kind: mdstore.KindLearning, EntryID: l.ID, Type: l.Category, Tags: l.Tags,
-			Content: l.Body, Created: mdstore.ParseTimestamp(l.CreatedAt), Task: l.Task, Status: LearningStatus(l), Path: p}}
+			Content: l.Body, Created: mdstore.ParseTimestamp(l.CreatedAt), Task: l.Task, Status: l.State(), Path: p}}
 	case fe.Journal != nil:
 		j := fe.Journal
 		return []Doc{{ID: p, Kind: mdstore.KindJournal, EntryID: j.Key(), Content: journalText(j),
@@ -230,8 +230,6 @@ const StatusActive = "active"
 // StatusSuperseded is the status of a learning another replaced.
 const StatusSuperseded = mdstore.StateSuperseded
 
-// LearningStatus is Doc.Status for learning l.
-func LearningStatus(l *mdstore.Learning) string { return l.State() }
 
 // Statuses are every value Query.Statuses takes.
 var Statuses = append([]string{StatusActive, StatusSuperseded}, mdstore.LearningStatuses[1:]...)
