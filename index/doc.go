@@ -230,7 +230,6 @@ const StatusActive = "active"
 // StatusSuperseded is the status of a learning another replaced.
 const StatusSuperseded = mdstore.StateSuperseded
 
-
 // Statuses are every value Query.Statuses takes.
 var Statuses = append([]string{StatusActive, StatusSuperseded}, mdstore.LearningStatuses[1:]...)
 
