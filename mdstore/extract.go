@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,23 +19,30 @@ import (
 
 // taskPatterns is seed 004's task-type table, in its order: the first
 // that matches the run's objective names its task type ("general" when
-// none does).
-var taskPatterns = []struct {
+// none does). These tables are compiled when first asked for, not at
+// every lore command's start-up (16 expressions: ~0.3 ms and 500
+// allocations).
+var taskPatterns = sync.OnceValue(func() []namedPattern {
+	return []namedPattern{
+		{"test-fix", regexp.MustCompile(`(?i)test|spec|jest|vitest|failing`)},
+		{"feature", regexp.MustCompile(`(?i)implement|add feature|new feature|build`)},
+		{"refactor", regexp.MustCompile(`(?i)refactor|reorganize|restructure|clean`)},
+		{"bug-fix", regexp.MustCompile(`(?i)fix|bug|error|crash|issue`)},
+		{"documentation", regexp.MustCompile(`(?i)document|readme|guide|docs`)},
+		{"architecture", regexp.MustCompile(`(?i)architecture|design|structure`)},
+		{"performance", regexp.MustCompile(`(?i)optimize|performance|speed|slow`)},
+	}
+})
+
+// namedPattern is an expression and what a match means.
+type namedPattern struct {
 	name string
 	re   *regexp.Regexp
-}{
-	{"test-fix", regexp.MustCompile(`(?i)test|spec|jest|vitest|failing`)},
-	{"feature", regexp.MustCompile(`(?i)implement|add feature|new feature|build`)},
-	{"refactor", regexp.MustCompile(`(?i)refactor|reorganize|restructure|clean`)},
-	{"bug-fix", regexp.MustCompile(`(?i)fix|bug|error|crash|issue`)},
-	{"documentation", regexp.MustCompile(`(?i)document|readme|guide|docs`)},
-	{"architecture", regexp.MustCompile(`(?i)architecture|design|structure`)},
-	{"performance", regexp.MustCompile(`(?i)optimize|performance|speed|slow`)},
 }
 
 // TaskType classifies an objective with seed 004's table.
 func TaskType(objective string) string {
-	for _, p := range taskPatterns {
+	for _, p := range taskPatterns() {
 		if p.re.MatchString(objective) {
 			return p.name
 		}
@@ -44,27 +52,25 @@ func TaskType(objective string) string {
 
 // strategyCategories normalize what a successful iteration learned into
 // seed 004's strategy categories.
-var strategyCategories = []struct {
-	re   *regexp.Regexp
-	name string
-}{
-	{regexp.MustCompile(`(?i)tests? (first|before)|test-driven|\btdd\b`), "Test-driven development approach"},
-	{regexp.MustCompile(`(?i)incremental|one (function|step|piece) at a time|small steps`), "Incremental implementation"},
-	{regexp.MustCompile(`(?i)minimal change|smallest (possible )?change`), "Minimal changes approach"},
-	{regexp.MustCompile(`(?i)refactor(ed)? after`), "Implement first, refactor after"},
-}
+var strategyCategories = sync.OnceValue(func() []namedPattern {
+	return []namedPattern{
+		{"Test-driven development approach", regexp.MustCompile(`(?i)tests? (first|before)|test-driven|\btdd\b`)},
+		{"Incremental implementation", regexp.MustCompile(`(?i)incremental|one (function|step|piece) at a time|small steps`)},
+		{"Minimal changes approach", regexp.MustCompile(`(?i)minimal change|smallest (possible )?change`)},
+		{"Implement first, refactor after", regexp.MustCompile(`(?i)refactor(ed)? after`)},
+	}
+})
 
 // antiPatterns are seed 004's error patterns and what to avoid.
-var antiPatterns = []struct {
-	re   *regexp.Regexp
-	name string
-}{
-	{regexp.MustCompile(`(?i)syntax|parse`), "Syntax errors - check code carefully before execution"},
-	{regexp.MustCompile(`(?i)undefined|null`), "Null/undefined errors - add validation checks"},
-	{regexp.MustCompile(`(?i)timeout|timed out`), "Timeout errors - break into smaller steps"},
-	{regexp.MustCompile(`(?i)permission|access denied`), "Permission errors - check file/directory permissions"},
-	{regexp.MustCompile(`(?i)cannot find module|module not found`), "Module not found - verify dependencies installed"},
-}
+var antiPatterns = sync.OnceValue(func() []namedPattern {
+	return []namedPattern{
+		{"Syntax errors - check code carefully before execution", regexp.MustCompile(`(?i)syntax|parse`)},
+		{"Null/undefined errors - add validation checks", regexp.MustCompile(`(?i)undefined|null`)},
+		{"Timeout errors - break into smaller steps", regexp.MustCompile(`(?i)timeout|timed out`)},
+		{"Permission errors - check file/directory permissions", regexp.MustCompile(`(?i)permission|access denied`)},
+		{"Module not found - verify dependencies installed", regexp.MustCompile(`(?i)cannot find module|module not found`)},
+	}
+})
 
 // Extracted is a learning extraction would stage, and whether the store
 // has it already (a near-duplicate).
@@ -128,14 +134,14 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 				}
 			}
 			seen := map[string]bool{}
-			for _, c := range strategyCategories {
+			for _, c := range strategyCategories() {
 				if c.re.MatchString(text) && !seen[c.name] {
 					seen[c.name] = true
 					count[c.name]++
 				}
 			}
 		}
-		for _, c := range strategyCategories {
+		for _, c := range strategyCategories() {
 			n := count[c.name]
 			if eff := float64(n) / float64(len(done)); n > 0 && eff > 0.5 {
 				stage("strategy", fmt.Sprintf("%s (used in %d of %d successful iterations)", c.name, n, len(done)), min(eff, 0.9), eff)
@@ -169,7 +175,7 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 			continue
 		}
 		what := strings.ReplaceAll(cat, "_", " ") + " errors"
-		for _, p := range antiPatterns {
+		for _, p := range antiPatterns() {
 			if p.re.MatchString(f.text) {
 				what = p.name
 				break
