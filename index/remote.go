@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
+	"lore/internal/sibling"
 	"lore/mdstore"
 )
 
@@ -139,13 +139,7 @@ func FindHelper(getenv func(string) string) (string, error) {
 	default:
 		return v, nil
 	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), HelperName)
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath(HelperName); err == nil {
+	if p, ok := sibling.Find(HelperName); ok {
 		return p, nil
 	}
 	return "", ErrNoHelper

@@ -260,12 +260,14 @@ func (x *Export) check() error {
 
 // ReadSeedStores reads the stores of the systems lore's seeds describe
 // that lie in dir (a project, or its .ralph directory): ralph-orchestrator's
-// .ralph/agent/memories.md (lore's own format) and RefoundAI ralph's
-// .ralph/knowledge/*.md (lore's knowledge format, the slug its file
-// name), and aiwg's .aiwg/knowledge/ralph-learnings.json (seed 004's
-// learnings, its checksum verified), as an Export for Import. A file that does not read is a warning,
-// and left out; found names what was read.
-func ReadSeedStores(dir string) (x Export, found []string, warnings []Warning, err error) {
+// .ralph/agent/memories.md (lore's own format), RefoundAI ralph's
+// .ralph/knowledge/*.md (lore's knowledge format, the slug its file name)
+// and the journal of its .ralph/progress.db (a SQLite database, read by
+// readDB), and aiwg's .aiwg/knowledge/ralph-learnings.json (seed 004's
+// learnings, its checksum verified), as an Export for Import. A file that
+// does not read is a warning, and left out; a progress.db that readDB
+// cannot read is an error. found names what was read.
+func ReadSeedStores(dir string, readDB func(path string) ([]JournalEntry, error)) (x Export, found []string, warnings []Warning, err error) {
 	x = Export{Version: ExportVersion}
 	base := dir
 	if filepath.Base(filepath.Clean(dir)) != ".ralph" {
@@ -288,6 +290,18 @@ func ReadSeedStores(dir string) (x Export, found []string, warnings []Warning, e
 		found = append(found, aiwg)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return x, found, warnings, err
+	}
+	db := filepath.Join(base, "progress.db")
+	if info, err := os.Lstat(db); err == nil {
+		if !info.Mode().IsRegular() {
+			return x, found, warnings, fmt.Errorf("%s: not a regular file", db)
+		}
+		journal, err := readDB(db)
+		if err != nil {
+			return x, found, warnings, err
+		}
+		x.Journal = append(x.Journal, journal...)
+		found = append(found, db)
 	}
 	kdir := filepath.Join(base, "knowledge")
 	entries, err := os.ReadDir(kdir)

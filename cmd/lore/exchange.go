@@ -1,16 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
+	"lore/internal/sibling"
 	"lore/mdstore"
 )
 
@@ -87,8 +91,9 @@ func importCommand(e *env) *cli.Command {
 		UsageText: "lore import <FILE|-|DIR> [--format table|json]",
 		Description: "Reads what lore export wrote, or in a directory the seed systems' stores:\n" +
 			"ralph-orchestrator's .ralph/agent/memories.md, RefoundAI ralph's\n" +
-			".ralph/knowledge/*.md and aiwg's .aiwg/knowledge/ralph-learnings.json\n" +
-			"(its checksum verified). Entries the store has (the same id or file,\n" +
+			".ralph/knowledge/*.md and the journal of its .ralph/progress.db (read by\n" +
+			"lore-sqlite, installed beside lore), and aiwg's\n" +
+			".aiwg/knowledge/ralph-learnings.json (its checksum verified). Entries the store has (the same id or file,\n" +
 			"or a learning that nearly duplicates one) are kept as the store has them;\n" +
 			"importing twice changes nothing the second time. Every text is checked for\n" +
 			"secrets, and an entry lore would not write refuses the whole import.",
@@ -146,13 +151,13 @@ func runImport(e *env, g globals, opts importOptions) error {
 func readImport(e *env, p *printer, source string) (mdstore.Export, error) {
 	if source != "-" {
 		if info, err := os.Stat(e.abs(source)); err == nil && info.IsDir() {
-			x, found, warnings, err := mdstore.ReadSeedStores(e.abs(source))
+			x, found, warnings, err := mdstore.ReadSeedStores(e.abs(source), readProgressDB)
 			p.warnings(warnings)
 			if err != nil {
 				return x, err
 			}
 			if len(found) == 0 {
-				return x, &mdstore.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md, .aiwg/knowledge/ralph-learnings.json)"}
+				return x, &mdstore.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md, .ralph/progress.db, .aiwg/knowledge/ralph-learnings.json)"}
 			}
 			for _, f := range found {
 				p.notice("read " + f)
@@ -186,4 +191,35 @@ func importSource(source string) string {
 		return "stdin"
 	}
 	return source
+}
+
+// SQLiteHelperName is the program that reads a SQLite store for lore
+// import; it is not linked into lore because the driver slows every
+// command's start (see cmd/lore-sqlite).
+const SQLiteHelperName = "lore-sqlite"
+
+// readProgressDB reads the journal of RefoundAI ralph's progress.db at p
+// with lore-sqlite, which writes it as a lore export.
+func readProgressDB(p string) ([]mdstore.JournalEntry, error) {
+	helper, ok := sibling.Find(SQLiteHelperName)
+	if !ok {
+		return nil, fmt.Errorf("%s: reading it needs %s, next to lore or on PATH (go install ./cmd/... installs it)", p, SQLiteHelperName)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(helper, p)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.New(strings.TrimPrefix(msg, SQLiteHelperName+": "))
+		}
+		return nil, fmt.Errorf("%s: %s: %w", p, SQLiteHelperName, err)
+	}
+	x, ok, err := mdstore.ReadExport(stdout.Bytes())
+	if err == nil && !ok {
+		err = errors.New("its answer is not a lore export")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", p, SQLiteHelperName, err)
+	}
+	return x.Journal, nil
 }

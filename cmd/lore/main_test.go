@@ -1,6 +1,8 @@
 package main
 
 import (
+	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"lore/cmd/internal/detach"
 	"lore/index/bleveindex"
 	"lore/internal/loretest"
+	"lore/progressdb"
 )
 
 func TestMain(m *testing.M) {
@@ -21,6 +24,36 @@ func TestMain(m *testing.M) {
 			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE")}); err != nil {
 				os.Exit(1)
 			}
+			os.Exit(0)
+		},
+		"lore-sqlite": func() {
+			if len(os.Args) != 2 {
+				os.Exit(2)
+			}
+			if err := progressdb.WriteExport(os.Stdout, os.Args[1]); err != nil {
+				fmt.Fprintln(os.Stderr, "lore-sqlite:", err)
+				os.Exit(1)
+			}
+			os.Exit(0)
+		},
+		// sqlite-exec DB FILE… runs the SQL of each file on the database
+		// DB (made if missing): how a script makes a progress.db.
+		"sqlite-exec": func() {
+			db, err := sql.Open("sqlite", os.Args[1])
+			for _, f := range os.Args[2:] {
+				var text []byte
+				if err == nil {
+					text, err = os.ReadFile(f)
+				}
+				if err == nil {
+					_, err = db.Exec(string(text))
+				}
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "sqlite-exec:", err)
+				os.Exit(1)
+			}
+			db.Close()
 			os.Exit(0)
 		},
 	})
