@@ -40,6 +40,9 @@ type namedPattern struct {
 	re   *regexp.Regexp
 }
 
+// GeneralTaskType is the task type of an objective no pattern matches.
+const GeneralTaskType = "general"
+
 // TaskType classifies an objective with seed 004's table.
 func TaskType(objective string) string {
 	for _, p := range taskPatterns() {
@@ -47,7 +50,7 @@ func TaskType(objective string) string {
 			return p.name
 		}
 	}
-	return "general"
+	return GeneralTaskType
 }
 
 // strategyCategories normalize what a successful iteration learned into
@@ -80,7 +83,8 @@ type Extracted struct {
 }
 
 // ExtractRun derives seed 004's learnings from run's journal (objective
-// classifies the task; "" takes the run's task ids and first notes) and
+// classifies the task; "" takes the run's task ids and what its first
+// iteration that says anything says: its notes, or what it tried) and
 // stages the new ones as one commit; dryRun only says which.
 func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *WriteResult, error) {
 	entries, _, err := s.Entries()
@@ -103,7 +107,18 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 				parts = append(parts, j.TaskID)
 			}
 		}
-		parts = append(parts, its[0].Notes)
+		// The first iteration that says what it did: its notes, or
+		// what its failure report says it tried.
+		for _, j := range its {
+			if j.Notes != "" {
+				parts = append(parts, j.Notes)
+				break
+			}
+			if f := j.Failure; f != nil && f.WhatTried+f.WhyFailed != "" {
+				parts = append(parts, f.WhatTried, f.WhyFailed)
+				break
+			}
+		}
 		objective = strings.Join(parts, " ")
 	}
 	tt := TaskType(objective)

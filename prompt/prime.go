@@ -536,6 +536,14 @@ func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
 	if t.Feature != "" {
 		kw.all[strings.ToLower(t.Feature)] = true
 	}
+	// The task's type in seed 004's table is a keyword: the learnings
+	// extracted from runs of that type carry it as a tag, and seed 004
+	// retrieves by it (a task that fits no type brings in nothing).
+	if text := t.Title + " " + t.Description; strings.TrimSpace(text) != "" {
+		if tt := mdstore.TaskType(text); tt != mdstore.GeneralTaskType {
+			kw.all[tt] = true
+		}
+	}
 	for _, f := range t.Files {
 		kw.files[strings.ToLower(f)], kw.all[strings.ToLower(f)] = true, true
 		for _, w := range pathWords(f) {
@@ -730,7 +738,50 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]fl
 		}
 		list = append(list, scored[mdstore.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
 	}
-	return once(best(list), func(l mdstore.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
+	ranked := once(best(list), func(l mdstore.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
+	return kindsTakeTurns(ranked)
+}
+
+// kindsTakeTurns reorders the seed-004 learnings of ranked (those with a
+// kind) in the places they hold: the best of each kind first, in the
+// order the kinds' best come, then each kind's second best, and so on.
+// Seed 004 retrieves strategies, anti-patterns, estimates and conventions
+// each for itself; without turns, one kind's many high-confidence
+// learnings (conventions) would fill the few lines prime shows and leave
+// out the one anti-pattern. Learnings without a kind keep their places.
+func kindsTakeTurns(ranked []mdstore.Learning) []mdstore.Learning {
+	var places []int
+	turn := map[string]int{} // how many of each kind have been placed
+	type placed struct {
+		round, first int
+		l            mdstore.Learning
+	}
+	firstOf := map[string]int{}
+	var seed []placed
+	for i, l := range ranked {
+		if l.Kind == "" {
+			continue
+		}
+		if _, ok := firstOf[l.Kind]; !ok {
+			firstOf[l.Kind] = len(firstOf)
+		}
+		places = append(places, i)
+		seed = append(seed, placed{turn[l.Kind], firstOf[l.Kind], l})
+		turn[l.Kind]++
+	}
+	if len(firstOf) < 2 {
+		return ranked
+	}
+	sort.SliceStable(seed, func(i, j int) bool {
+		if seed[i].round != seed[j].round {
+			return seed[i].round < seed[j].round
+		}
+		return seed[i].first < seed[j].first
+	})
+	for k, i := range places {
+		ranked[i] = seed[k].l
+	}
+	return ranked
 }
 
 // seed004Relevance is seed 004's relevance of one of its learnings (one

@@ -445,3 +445,17 @@ func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
 		t.Errorf("a learning without a kind got %.3f", r)
 	}
 }
+
+// TestKindsTakeTurns: seed 004's kinds share the places their learnings
+// hold, best of each kind first; a learning without a kind stays put.
+func TestKindsTakeTurns(t *testing.T) {
+	l := func(id, kind string) mdstore.Learning { return mdstore.Learning{ID: id, Kind: kind} }
+	ranked := []mdstore.Learning{l("c1", "convention"), l("p1", ""), l("c2", "convention"), l("c3", "convention"), l("a1", "antipattern"), l("s1", "strategy"), l("a2", "antipattern")}
+	var got []string
+	for _, x := range kindsTakeTurns(ranked) {
+		got = append(got, x.ID)
+	}
+	if want := "c1 p1 a1 s1 c2 a2 c3"; strings.Join(got, " ") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+}

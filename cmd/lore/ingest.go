@@ -23,7 +23,8 @@ type ingestOptions struct {
 	setModel    bool
 	setDuration bool
 	setFiles    bool
-	runEnd      bool // prune once the iteration is recorded
+	runEnd      bool   // prune once the iteration is recorded
+	objective   string // the run's objective, for learnings.auto_promote's extraction
 }
 
 func ingestCommand(e *env) *cli.Command {
@@ -45,7 +46,8 @@ func ingestCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "files", Usage: "comma-separated files modified (default with a transcript: the files the turn edited)"},
 			&cli.StringFlag{Name: "transcript", Usage: "a Claude Code session transcript (JSON Lines)"},
 			&cli.StringFlag{Name: "hook", Usage: "read a hook payload on stdin: claude"},
-			&cli.BoolFlag{Name: "run-end", Usage: "this is the run's last iteration: then lore prune, as its own commit"},
+			&cli.BoolFlag{Name: "run-end", Usage: "this is the run's last iteration: then lore prune, as its own commit (and lore extract and promote with learnings.auto_promote)"},
+			&cli.StringFlag{Name: "objective", Usage: "with --run-end: the run's objective, which names its task type for lore extract (default: its tasks and first notes)"},
 			formatFlag("table", formats...),
 		},
 		Action: func(c *cli.Context) error {
@@ -55,6 +57,7 @@ func ingestCommand(e *env) *cli.Command {
 					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files"))},
 				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setModel: c.IsSet("model"),
 				setDuration: c.IsSet("duration"), setFiles: c.IsSet("files"), runEnd: c.Bool("run-end"),
+				objective: c.String("objective"),
 			}
 			if err := checkIngestOptions(c, opts); err != nil {
 				if opts.hook != "" {
@@ -87,6 +90,8 @@ func checkIngestOptions(c *cli.Context, opts ingestOptions) error {
 		return usagef("unknown --hook %q (lore knows: claude)", opts.hook)
 	case opts.in.Iteration < 0 || opts.in.DurationSecs < 0 || opts.in.CostUSD < 0:
 		return usagef("--iteration, --duration and --cost cannot be negative")
+	case opts.objective != "" && !opts.runEnd:
+		return usagef("--objective names the run's objective at its end: give --run-end with it")
 	}
 	return checkFormat(opts.format, "table", "json")
 }
@@ -187,7 +192,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	if opts.runEnd && s.Config().AutoPromote && res.Journal != nil {
 		// Seed 004's automatic promotion: the run's learnings, extracted
 		// and staged, then every staged one validated.
-		if _, xr, err := s.ExtractRun(res.Journal.RunID, "", false); err != nil {
+		if _, xr, err := s.ExtractRun(res.Journal.RunID, opts.objective, false); err != nil {
 			return fmt.Errorf("the iteration is recorded; extracting the run's learnings failed: %w", err)
 		} else {
 			printWrite(p, xr, "Extraction from", res.Journal.RunID)
