@@ -22,7 +22,9 @@ type Report struct {
 	Memories  Group `json:"memories"`  // by type
 	Knowledge int   `json:"knowledge"` // entries
 	// Learnings by status ("superseded" for those another replaced,
-	// whatever their status), category, seed 004's kind and task type.
+	// whatever their status); those of the statuses asked for (active
+	// by default) by category, seed 004's kind and task type, with their
+	// mean confidence and success rate.
 	Learnings        int      `json:"learnings"`
 	LearningStatus   Counts   `json:"learning_status"`
 	LearningCategory Counts   `json:"learning_category"`
@@ -65,8 +67,10 @@ type Run struct {
 	Last       time.Time `json:"last"`
 }
 
-// Of describes store s, with the usage log of its clone.
-func Of(s *mdstore.Store) (Report, []mdstore.Warning, error) {
+// Of describes store s, with the usage log of its clone; statuses are
+// the learnings whose categories, kinds and means it counts (none: the
+// active ones, as prime shows them).
+func Of(s *mdstore.Store, statuses []string) (Report, []mdstore.Warning, error) {
 	var r Report
 	memories, warnings, err := s.Memories()
 	if err != nil {
@@ -118,6 +122,13 @@ func Of(s *mdstore.Store) (Report, []mdstore.Warning, error) {
 		default:
 			r.LearningStatus[l.Status]++
 		}
+		if l.Shown() {
+			chars += len(l.Body)
+			never(mdstore.KindLearning, l.ID)
+		}
+		if !mdstore.Wanted(statuses, l.State()) {
+			continue
+		}
 		r.LearningCategory[l.Category]++
 		if l.Kind != "" {
 			r.LearningKind[l.Kind]++
@@ -130,10 +141,6 @@ func Of(s *mdstore.Store) (Report, []mdstore.Warning, error) {
 		}
 		if l.SuccessRate != nil {
 			rate = append(rate, *l.SuccessRate)
-		}
-		if l.Shown() {
-			chars += len(l.Body)
-			never(mdstore.KindLearning, l.ID)
 		}
 	}
 	r.AvgConfidence, r.AvgSuccessRate = mean(conf), mean(rate)

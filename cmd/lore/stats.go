@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/index"
 	"lore/stats"
 )
 
@@ -14,14 +15,18 @@ func statsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "describe the store: entries by kind, type, category and status, size, runs, entries never used",
-		UsageText: "lore stats [--format text|json]",
-		Description: "Learnings count by status (superseded: another replaced them), category,\n" +
-			"seed 004's kind and task type, with the mean confidence and success rate.\n" +
+		UsageText: "lore stats [--status S,…] [--format text|json]",
+		Description: "Learnings count by status (superseded: another replaced them); the active\n" +
+			"ones (or those of --status) by category, seed 004's kind and task type,\n" +
+			"with their mean confidence and success rate.\n" +
 			"Tokens are what the entries would cost in a prime. Never used: the entries\n" +
 			"prime could show that no prime or show put before an agent in this clone.\n" +
 			"Each run: its iterations, how many ended done, and the knowledge and\n" +
 			"learnings created while it ran.",
-		Flags: []cli.Flag{formatFlag("text", "text", "json")},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "status", Usage: "count the learnings of these statuses by category and kind (comma-separated): " + strings.Join(index.Statuses, ", ") + ", or all (default: active)"},
+			formatFlag("text", "text", "json"),
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return usagef("stats takes no arguments")
@@ -29,12 +34,19 @@ func statsCommand(e *env) *cli.Command {
 			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
 				return err
 			}
-			return runWith(e, globalsFrom(c), statsOptions{format: c.String("format")}, runStats)
+			statuses, err := parseStatuses(c.String("status"))
+			if err != nil {
+				return err
+			}
+			return runWith(e, globalsFrom(c), statsOptions{format: c.String("format"), statuses: statuses}, runStats)
 		},
 	}
 }
 
-type statsOptions struct{ format string }
+type statsOptions struct {
+	format   string
+	statuses []string
+}
 
 // statsRuns is how many of the last runs the text shows.
 const statsRuns = 10
@@ -44,7 +56,7 @@ func runStats(e *env, g globals, opts statsOptions) error {
 	if err != nil {
 		return err
 	}
-	r, warnings, err := stats.Of(s)
+	r, warnings, err := stats.Of(s, opts.statuses)
 	if err != nil {
 		return err
 	}
