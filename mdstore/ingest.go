@@ -29,6 +29,15 @@ type IngestInput struct {
 	// and learnings are recorded, and with no sigil at all nothing (a
 	// conversational turn of an interactive session is not an iteration).
 	OutcomeOnly bool
+	// ProcessEnd is how the agent's process ended, as the caller that ran
+	// it saw it (lore run), when it did not end well: "exited with status
+	// 7", "was stopped with SIGINT (Ctrl-C)". An output without a task
+	// sigil is then a failed iteration rather than a blocked one, and its
+	// minimal failure report says how the agent ended.
+	ProcessEnd string
+	// Interrupted records the iteration as interrupted (seed 000: the
+	// person stopped it), whatever its task sigil says.
+	Interrupted bool
 }
 
 // IngestResult says what one ingest recorded.
@@ -271,18 +280,28 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal,
 	}
 	otherTask := false
-	switch {
-	case sig.Task.Outcome != "":
+	if sig.Task.Outcome != "" {
 		e.Outcome = sig.Task.Outcome
 		if e.TaskID == "" {
 			e.TaskID = sig.Task.ID
 		} else {
 			otherTask = e.TaskID != sig.Task.ID
 		}
+	}
+	switch {
+	case in.Interrupted:
+		if sig.Task.Outcome != "" {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("<%s> at line %d ignored: the iteration was interrupted", sig.Task.Sigil(), sig.Task.Line))
+		}
+		e.Outcome = "interrupted"
+	case sig.Task.Outcome != "":
 	case strings.TrimSpace(in.Output) == "":
 		e.Outcome, out.NoOutcome = "blocked", "the output is empty"
 	default:
 		e.Outcome, out.NoOutcome = "blocked", "no task sigil in the output"
+	}
+	if e.Outcome == "blocked" && in.ProcessEnd != "" {
+		e.Outcome = "failed"
 	}
 	if e.Outcome == "done" {
 		if fr := sig.FailureReport; fr != nil {
@@ -298,7 +317,16 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 				e.Failure.WhyFailed = MinimalFailureReason
 			}
 		} else {
-			e.Failure = &Failure{WhyFailed: MinimalFailureReason, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
+			why := MinimalFailureReason
+			switch {
+			case in.Interrupted && in.ProcessEnd != "":
+				why = "Interrupted: the agent " + in.ProcessEnd
+			case in.Interrupted:
+				why = "Interrupted"
+			case in.ProcessEnd != "":
+				why += ": the agent " + in.ProcessEnd
+			}
+			e.Failure = &Failure{WhyFailed: why, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
 		}
 		if e.Failure.RelevantFiles == nil {
 			e.Failure.RelevantFiles = []string{}

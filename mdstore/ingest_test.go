@@ -70,6 +70,41 @@ func TestIngestFailedWithoutReportGetsTheMinimalOne(t *testing.T) {
 	}
 }
 
+// TestIngestHowTheAgentEnded: what lore run saw of the agent's process.
+// A bad end without a task sigil is a failure that says how the agent
+// ended; with one, the sigil counts. An interruption wins over both.
+func TestIngestHowTheAgentEnded(t *testing.T) {
+	dir, _ := gitRepo(t)
+	s, _ := Open(dir, testOptions(t.TempDir()))
+	for _, tc := range []struct {
+		in      IngestInput
+		outcome string
+		why     string // "": no failure report
+		warning string
+	}{
+		{IngestInput{Output: "fatal: no such file", ProcessEnd: "exited with status 7"}, "failed", MinimalFailureReason + ": the agent exited with status 7", ""},
+		{IngestInput{Output: "<task-done>T-1</task-done>", ProcessEnd: "exited with status 1"}, "done", "", ""},
+		{IngestInput{Output: "<failure-report>\nwhat_tried: a\nwhy_failed: b\n</failure-report>\n<task-failed>T-1</task-failed>", ProcessEnd: "exited with status 1"}, "failed", "b", ""},
+		{IngestInput{Output: "half done", ProcessEnd: "was interrupted with SIGINT (Ctrl-C)", Interrupted: true}, "interrupted", "Interrupted: the agent was interrupted with SIGINT (Ctrl-C)", ""},
+		{IngestInput{Output: "<task-done>T-1</task-done>", ProcessEnd: "was interrupted with SIGINT (Ctrl-C)", Interrupted: true}, "interrupted",
+			"Interrupted: the agent was interrupted with SIGINT (Ctrl-C)", "<task-done> at line 1 ignored: the iteration was interrupted"},
+	} {
+		tc.in.RunID, tc.in.TaskID = "run-2", "T-1"
+		res, _, err := s.Ingest(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := res.Journal
+		why := ""
+		if j.Failure != nil {
+			why = j.Failure.WhyFailed
+		}
+		if j.Outcome != tc.outcome || why != tc.why || strings.Join(res.Warnings, "; ") != tc.warning {
+			t.Errorf("%q, %q: %s, %q, warnings %q", tc.in.Output, tc.in.ProcessEnd, j.Outcome, why, res.Warnings)
+		}
+	}
+}
+
 func TestIngestWithoutRunStartsOne(t *testing.T) {
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))

@@ -357,9 +357,9 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
-			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e),
+			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e), runAgentCommand(e),
 			historyCommand(e), restoreCommand(e), statsCommand(e), exportCommand(e), importCommand(e), pruneCommand(e), extractCommand(e),
-			statusCommand(e), modelCommand(e), usageCommand(e), validateCommand(e), hooksCommand(e), mergeDriverCommand(e),
+			statusCommand(e), modelCommand(e), usageCommand(e), validateCommand(e), hooksCommand(e), mcpCommand(e), mergeDriverCommand(e),
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
@@ -474,7 +474,17 @@ func normalizeArgs(app *cli.App, args []string) []string {
 		arg := args[i]
 		i++
 		if arg == "--" {
+			if cmd.Name == runCommandName {
+				// The agent's command: a second "--", which urfave/cli
+				// leaves, tells lore run's Action that it came after one.
+				positional = append(positional, arg)
+			}
 			positional = append(positional, args[i:]...)
+			break
+		}
+		if cmd.Name == runCommandName && (!strings.HasPrefix(arg, "-") || arg == "-") {
+			// An agent's command without "--": its flags are not lore's.
+			positional = append(positional, args[i-1:]...)
 			break
 		}
 		if !strings.HasPrefix(arg, "-") || arg == "-" {

@@ -16,14 +16,14 @@ import (
 // --- hooks ---
 
 type hooksOptions struct {
-	git, claude bool
-	format      string
+	git, claude, mcp bool
+	format           string
 }
 
 func hooksCommand(e *env) *cli.Command {
 	which := func(c *cli.Context) hooksOptions {
-		o := hooksOptions{git: c.Bool("git"), claude: c.Bool("claude"), format: c.String("format")}
-		if !o.git && !o.claude {
+		o := hooksOptions{git: c.Bool("git"), claude: c.Bool("claude"), mcp: c.Bool("mcp"), format: c.String("format")}
+		if !o.git && !o.claude && !o.mcp {
 			o.git = true
 		}
 		return o
@@ -32,6 +32,7 @@ func hooksCommand(e *env) *cli.Command {
 		return []cli.Flag{
 			&cli.BoolFlag{Name: "git", Usage: git},
 			&cli.BoolFlag{Name: "claude", Usage: "Claude Code's hooks in .claude/settings.json"},
+			&cli.BoolFlag{Name: "mcp", Usage: "lore's MCP server (lore mcp) in the project's .mcp.json, as Claude Code reads it"},
 		}
 	}
 	return &cli.Command{
@@ -47,7 +48,8 @@ func hooksCommand(e *env) *cli.Command {
 			"lore's and called after it). install also registers lore's merge driver in .git/config and\n" +
 			"adds its lines to .gitattributes (one commit). --claude: a SessionStart hook running lore\n" +
 			"prime --hook claude and a Stop hook running lore ingest --hook claude in\n" +
-			".claude/settings.json, merged into your settings. Installing twice changes nothing (installing\n" +
+			".claude/settings.json, merged into your settings. --mcp: lore's MCP server (lore mcp) under\n" +
+			"\"mcpServers\" in the project's .mcp.json, merged likewise. Installing twice changes nothing (installing\n" +
 			"with another lore records that one); uninstall removes only the hooks lore added: the merge\n" +
 			"driver stays registered, as lore init set it up with the store and .gitattributes, committed,\n" +
 			"sends the files to it. status says what is installed, and which lore the hooks run.",
@@ -55,7 +57,7 @@ func hooksCommand(e *env) *cli.Command {
 			{
 				Name:      "install",
 				Usage:     "install lore's hooks",
-				UsageText: "lore hooks install [--git] [--claude]",
+				UsageText: "lore hooks install [--git] [--claude] [--mcp]",
 				Flags:     flags("git's hooks and merge driver (the default)"),
 				Action: func(c *cli.Context) error {
 					return runWith(e, globalsFrom(c), which(c), runHooksInstall)
@@ -64,7 +66,7 @@ func hooksCommand(e *env) *cli.Command {
 			{
 				Name:      "uninstall",
 				Usage:     "remove the hooks lore hooks install added (the merge driver and .gitattributes stay: they belong to the store)",
-				UsageText: "lore hooks uninstall [--git] [--claude]",
+				UsageText: "lore hooks uninstall [--git] [--claude] [--mcp]",
 				Flags:     flags("git's hooks (the default)"),
 				Action: func(c *cli.Context) error {
 					return runWith(e, globalsFrom(c), which(c), runHooksUninstall)
@@ -132,6 +134,18 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 			fmt.Fprintf(p.out, "Claude Code: %s already has lore's hooks\n", relPath(e, path))
 		}
 	}
+	if opts.mcp {
+		path := hooks.MCPConfigPath(s.Root())
+		changed, err := hooks.InstallMCP(path)
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Fprintf(p.out, "MCP: added lore's server (lore mcp) to %s\n", relPath(e, path))
+		} else {
+			fmt.Fprintf(p.out, "MCP: %s already lists a server named lore\n", relPath(e, path))
+		}
+	}
 	return nil
 }
 
@@ -157,6 +171,16 @@ func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
 		}
 		if changed {
 			fmt.Fprintf(p.out, "Claude Code: removed lore's hooks from %s\n", relPath(e, path))
+		}
+	}
+	if opts.mcp {
+		path := hooks.MCPConfigPath(s.Root())
+		changed, err := hooks.UninstallMCP(path)
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Fprintf(p.out, "MCP: removed lore's server from %s\n", relPath(e, path))
 		}
 	}
 	return nil
@@ -236,6 +260,8 @@ type hooksStatus struct {
 	MergeAttributes bool            `json:"merge_attributes"`
 	Claude          map[string]bool `json:"claude"`
 	ClaudeSettings  string          `json:"claude_settings"`
+	MCP             bool            `json:"mcp"`
+	MCPConfig       string          `json:"mcp_config"`
 }
 
 type hooksStatusOptions struct {
@@ -248,7 +274,7 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	st := hooksStatus{ClaudeSettings: hooks.ClaudeSettingsPath(s.Root())}
+	st := hooksStatus{ClaudeSettings: hooks.ClaudeSettingsPath(s.Root()), MCPConfig: hooks.MCPConfigPath(s.Root())}
 	if s.InRepository() {
 		st.HooksDir = s.Repo().HooksDir()
 		st.MergeDriver = hooks.RegisteredMergeDriver(s.Repo())
@@ -266,6 +292,9 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 		return err
 	}
 	if st.Claude, err = hooks.ClaudeStatus(st.ClaudeSettings); err != nil {
+		return err
+	}
+	if st.MCP, err = hooks.MCPStatus(st.MCPConfig); err != nil {
 		return err
 	}
 	if opts.format == "json" {
@@ -315,6 +344,11 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 		claude = append(claude, h.Event+" "+mark)
 	}
 	fmt.Fprintf(p.out, "Claude Code:  %s (%s)\n", strings.Join(claude, ", "), relPath(e, st.ClaudeSettings))
+	mcp := "no"
+	if st.MCP {
+		mcp = "yes"
+	}
+	fmt.Fprintf(p.out, "MCP server:   %s (%s)\n", mcp, relPath(e, st.MCPConfig))
 	return nil
 }
 

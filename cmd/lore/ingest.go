@@ -25,6 +25,7 @@ type ingestOptions struct {
 	setFiles    bool
 	runEnd      bool   // prune once the iteration is recorded
 	objective   string // the run's objective, for learnings.auto_promote's extraction
+	ran         bool   // lore run: in.Output is the output of the agent it ran
 }
 
 func ingestCommand(e *env) *cli.Command {
@@ -115,22 +116,31 @@ func runIngestHook(e *env, g globals, opts ingestOptions) error {
 }
 
 func runIngest(e *env, g globals, opts ingestOptions) error {
+	_, err := ingest(e, g, opts)
+	return err
+}
+
+// ingest records one iteration, and says what it recorded; lore run
+// records its iterations through it. The result is nil when nothing was
+// recorded (a transcript's turn without text).
+func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error) {
 	in := opts.in
 	var turn hooks.Turn
 	switch {
+	case opts.ran:
 	case opts.transcript != "":
 		f, err := os.Open(e.abs(opts.transcript))
 		if err != nil {
-			return fmt.Errorf("read transcript: %w", err)
+			return nil, fmt.Errorf("read transcript: %w", err)
 		}
 		turn, err = hooks.LastTurn(f)
 		f.Close()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if strings.TrimSpace(turn.Text) == "" {
 			fmt.Fprintln(e.stderr, "lore: the transcript's last turn has no assistant text; nothing recorded")
-			return nil
+			return nil, nil
 		}
 		in.Output = turn.Text
 		if !opts.setRun {
@@ -148,19 +158,19 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	case opts.source == "-":
 		data, err := io.ReadAll(e.stdin)
 		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
+			return nil, fmt.Errorf("read stdin: %w", err)
 		}
 		in.Output = string(data)
 	default:
 		data, err := os.ReadFile(e.abs(opts.source))
 		if err != nil {
-			return fmt.Errorf("read output: %w", err)
+			return nil, fmt.Errorf("read output: %w", err)
 		}
 		in.Output = string(data)
 	}
 	s, err := g.openStore(e)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if opts.transcript != "" && !opts.setFiles {
 		in.Files = turn.FilesRelativeTo(s.Root())
@@ -168,7 +178,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	p := g.printer(e)
 	res, wr, err := s.Ingest(in)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	printIngestNotices(p, res)
 	key := "knowledge and learnings"
@@ -182,7 +192,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	if s.SummarizeDue(res.ShownLearnings) {
 		var sr *mdstore.WriteResult
 		if merges, sr, err = s.SummarizeLearnings(false); err != nil {
-			return fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
+			return res, fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
 		}
 		s.NoteSummarized()
 		printWrite(p, sr, "Summary of learnings", "")
@@ -193,25 +203,25 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		// Seed 004's automatic promotion: the run's learnings, extracted
 		// and staged, then every staged one validated.
 		if _, xr, err := s.ExtractRun(res.Journal.RunID, opts.objective, false); err != nil {
-			return fmt.Errorf("the iteration is recorded; extracting the run's learnings failed: %w", err)
+			return res, fmt.Errorf("the iteration is recorded; extracting the run's learnings failed: %w", err)
 		} else {
 			printWrite(p, xr, "Extraction from", res.Journal.RunID)
 		}
 		var pr *mdstore.WriteResult
 		if promoted, pr, err = s.PromoteLearnings(nil, false); err != nil {
-			return fmt.Errorf("the iteration is recorded; promoting the staged learnings failed: %w", err)
+			return res, fmt.Errorf("the iteration is recorded; promoting the staged learnings failed: %w", err)
 		}
 		printWrite(p, pr, "Promotion of learnings", "")
 	}
 	if opts.runEnd {
 		var pr *mdstore.WriteResult
 		if pruned, pr, err = prune(e, s, false, false, 0); err != nil {
-			return fmt.Errorf("the iteration is recorded; pruning at the run's end failed: %w", err)
+			return res, fmt.Errorf("the iteration is recorded; pruning at the run's end failed: %w", err)
 		}
 		printWrite(p, pr, "Prune", "")
 	}
 	if opts.format == "json" {
-		return writeJSON(p.out, struct {
+		return res, writeJSON(p.out, struct {
 			*mdstore.IngestResult
 			Commit   string                `json:"commit,omitempty"`
 			Merges   []mdstore.Merge       `json:"summarized,omitempty"`
@@ -253,8 +263,9 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 		}
 		fmt.Fprintf(p.out, "%s%s %s\n", p.emoji("📓"), verb, p.paint(ansiYellow, title))
 		rows = append(rows, []string{"journal", j.Path})
-		if j.Failure != nil && j.Failure.WhyFailed == mdstore.MinimalFailureReason && j.Failure.WhatTried == "" {
-			rows = append(rows, []string{"failure", "no <failure-report>: minimal report recorded"})
+		if f := j.Failure; f != nil && strings.HasPrefix(f.WhyFailed, mdstore.MinimalFailureReason) && f.WhatTried == "" {
+			// lore run adds how the agent ended: ": the agent exited with status 7".
+			rows = append(rows, []string{"failure", "no <failure-report>: minimal report recorded" + strings.TrimPrefix(f.WhyFailed, mdstore.MinimalFailureReason)})
 		} else if j.Failure != nil {
 			rows = append(rows, []string{"failure", j.Failure.ErrorCategory + ": " + summary(j.Failure.WhyFailed, 60)})
 		}
@@ -279,7 +290,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 	for _, r := range rows {
 		fmt.Fprintf(p.out, "  %-10s %s\n", r[0], r[1])
 	}
-	return nil
+	return res, nil
 }
 
 // printIngestNotices says on stderr, one line each, what ingest did not

@@ -81,6 +81,13 @@ func TestNormalizeArgs(t *testing.T) {
 			[]string{"add", "--type", "fix", "--", "--not-a-flag", "-t"}},
 		{"-- then a global flag", []string{"add", "--", "--root", "x"}, []string{"add", "--", "--root", "x"}},
 		{"-- alone", []string{"add", "--"}, []string{"add"}},
+		// lore run's arguments are the agent's command, after "--", which
+		// is kept for its Action to see; without one, the command is left
+		// as it is.
+		{"run's command", []string{"run", "--task-id", "T-1", "--", "claude", "-p", "--root"},
+			[]string{"run", "--task-id", "T-1", "--", "--", "claude", "-p", "--root"}},
+		{"run's flags after the command", []string{"run", "--root", "sub", "--", "agent"}, []string{"--root", "sub", "run", "--", "--", "agent"}},
+		{"run's command without --", []string{"run", "claude", "-p", "x", "--title", "T"}, []string{"run", "--", "claude", "-p", "x", "--title", "T"}},
 
 		// Global flags after the command move before it.
 		{"global flag after the command", []string{"add", "x", "--root", "sub"}, []string{"--root", "sub", "add", "--", "x"}},

@@ -43,50 +43,22 @@ func primeCommand(e *env) *cli.Command {
 			"Sections, in priority order, each only when it has content: Previous Attempts, Memories,\n" +
 			"Project Knowledge, Learnings, Run Journal, Loop Status, Available Skills; then how to use lore.\n" +
 			"4 characters count as one token; entries are never cut, and one line says what was left out.",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "title", Usage: "the task's title"},
-			&cli.StringFlag{Name: "description", Usage: "the task's description"},
-			&cli.StringFlag{Name: "feature", Usage: "the feature the task belongs to"},
-			&cli.StringFlag{Name: "files", Usage: "comma-separated files the task is about"},
-			&cli.IntFlag{Name: "budget", Usage: "total tokens for the memory sections (0: each section its own share)"},
-			&cli.IntFlag{Name: "heading-level", Value: prompt.DefaultHeadingLevel, Usage: fmt.Sprintf("heading level of the sections, 1-%d (3 nests them under an orchestrator's ## heading)", prompt.MaxHeadingLevel)},
-			typeFilterFlag, tagsFilterFlag,
-			&cli.IntFlag{Name: "recent", Usage: "only memories created in the last DAYS days"},
-			&cli.BoolFlag{Name: "no-instructions", Usage: "leave out the block on how to use lore"},
-			&cli.BoolFlag{Name: "no-learn", Usage: "leave out the instructions to write new memory"},
-			&cli.StringFlag{Name: "status", Usage: "learnings of these statuses (comma-separated): " + strings.Join(index.Statuses, ", ") + ", or all (default: active)"},
+		Flags: primeFlags(
 			formatFlag("markdown", formats...),
 			&cli.StringFlag{Name: "hook", Usage: "print what an agent's session-start hook prints: claude"},
-		}, taskFlags...),
+		),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return usagef("prime takes no arguments")
 			}
-			opts := primeOptions{budget: c.Int("budget"), types: c.String("type"), tags: c.String("tags"), recent: c.Int("recent"),
-				format: c.String("format"), hook: c.String("hook"), noInstructions: c.Bool("no-instructions"), noLearn: c.Bool("no-learn"),
-				set: map[string]bool{"budget": c.IsSet("budget"), "type": c.IsSet("type"), "tags": c.IsSet("tags"), "recent": c.IsSet("recent")}}
-			if err := checkFormat(opts.format, formats...); err != nil {
+			if err := checkFormat(c.String("format"), formats...); err != nil {
 				return err
 			}
-			if opts.budget < 0 {
-				return usagef("--budget must be 0 (no total) or more")
-			}
-			if opts.recent < 0 {
-				return usagef("--recent must be 0 (no limit) or more")
-			}
-			if opts.headingLevel = c.Int("heading-level"); !prompt.ValidHeadingLevel(opts.headingLevel) {
-				return usagef("--heading-level must be 1 to %d (memories sit two levels below their section)", prompt.MaxHeadingLevel)
-			}
-			loop, err := loopInput(c)
+			opts, err := primeOptionsFrom(c)
 			if err != nil {
 				return err
 			}
-			opts.loop = loop
-			opts.task = prompt.Task{ID: loop.TaskID, Title: c.String("title"), Description: c.String("description"),
-				Feature: c.String("feature"), Files: splitList(c.String("files")), Run: loop.Run}
-			if opts.task.Statuses, err = parseStatuses(c.String("status")); err != nil {
-				return err
-			}
+			opts.format, opts.hook = c.String("format"), c.String("hook")
 			run := runPrime
 			switch opts.hook {
 			case "":
@@ -103,19 +75,114 @@ func primeCommand(e *env) *cli.Command {
 	}
 }
 
+// primeFlags are the flags that shape the context for a task, with
+// extra between the task's description and the loop's flags: lore prime
+// and lore run take them.
+func primeFlags(extra ...cli.Flag) []cli.Flag {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "title", Usage: "the task's title"},
+		&cli.StringFlag{Name: "description", Usage: "the task's description"},
+		&cli.StringFlag{Name: "feature", Usage: "the feature the task belongs to"},
+		&cli.StringFlag{Name: "files", Usage: "comma-separated files the task is about"},
+		&cli.IntFlag{Name: "budget", Usage: "total tokens for the memory sections (0: each section its own share)"},
+		&cli.IntFlag{Name: "heading-level", Value: prompt.DefaultHeadingLevel, Usage: fmt.Sprintf("heading level of the sections, 1-%d (3 nests them under an orchestrator's ## heading)", prompt.MaxHeadingLevel)},
+		typeFilterFlag, tagsFilterFlag,
+		&cli.IntFlag{Name: "recent", Usage: "only memories created in the last DAYS days"},
+		&cli.BoolFlag{Name: "no-instructions", Usage: "leave out the block on how to use lore"},
+		&cli.BoolFlag{Name: "no-learn", Usage: "leave out the instructions to write new memory"},
+		&cli.StringFlag{Name: "status", Usage: "learnings of these statuses (comma-separated): " + strings.Join(index.Statuses, ", ") + ", or all (default: active)"},
+	}
+	return append(append(flags, extra...), taskFlags...)
+}
+
+// primeOptionsFrom reads and checks the flags of primeFlags (the format
+// and the hook are lore prime's own).
+func primeOptionsFrom(c *cli.Context) (primeOptions, error) {
+	opts := primeOptions{budget: c.Int("budget"), types: c.String("type"), tags: c.String("tags"), recent: c.Int("recent"),
+		noInstructions: c.Bool("no-instructions"), noLearn: c.Bool("no-learn"),
+		set: map[string]bool{"budget": c.IsSet("budget"), "type": c.IsSet("type"), "tags": c.IsSet("tags"), "recent": c.IsSet("recent")}}
+	if opts.budget < 0 {
+		return opts, usagef("--budget must be 0 (no total) or more")
+	}
+	if opts.recent < 0 {
+		return opts, usagef("--recent must be 0 (no limit) or more")
+	}
+	if opts.headingLevel = c.Int("heading-level"); !prompt.ValidHeadingLevel(opts.headingLevel) {
+		return opts, usagef("--heading-level must be 1 to %d (memories sit two levels below their section)", prompt.MaxHeadingLevel)
+	}
+	loop, err := loopInput(c)
+	if err != nil {
+		return opts, err
+	}
+	opts.loop = loop
+	opts.task = prompt.Task{ID: loop.TaskID, Title: c.String("title"), Description: c.String("description"),
+		Feature: c.String("feature"), Files: splitList(c.String("files")), Run: loop.Run}
+	if opts.task.Statuses, err = parseStatuses(c.String("status")); err != nil {
+		return opts, err
+	}
+	return opts, nil
+}
+
 func runPrime(e *env, g globals, opts primeOptions) error {
-	types, err := parseTypes(opts.types)
+	pr, err := preparePrime(e, g, nil, opts)
 	if err != nil {
 		return err
+	}
+	p := pr.printer
+	if opts.hook == "claude" {
+		out, ctx := claudeHookOutput(pr.in, pr.opts)
+		recordUse(e, pr.store, p, ctx)
+		_, err := p.out.Write(out)
+		return err
+	}
+	ctx := pr.context(e)
+	if opts.format == "json" {
+		return writeJSON(p.out, struct {
+			Task     prompt.Task      `json:"task"`
+			Budgets  mdstore.Budgets  `json:"budgets"`
+			Sections []prompt.Section `json:"sections"`
+			Omitted  string           `json:"omitted,omitempty"`
+			Loop     strategy.Status  `json:"loop_status"`
+		}{pr.in.Task, pr.opts.Budgets, ctx.Sections, ctx.Omitted, pr.in.Loop})
+	}
+	fmt.Fprint(p.out, ctx.Markdown())
+	return nil
+}
+
+// primed is what a prime for a task is made from, read and ranked, ready
+// to render: lore prime prints it, lore run hands it to the agent.
+type primed struct {
+	store   *mdstore.Store
+	printer *printer
+	in      prompt.Input   // in.Loop is the loop status, with the model lore model chooses
+	opts    prompt.Options // with the budgets, the total one included
+}
+
+// context renders the prime and counts the entries it shows in the
+// usage log.
+func (pr primed) context(e *env) prompt.Context {
+	ctx := prompt.Prime(pr.in, pr.opts)
+	recordUse(e, pr.store, pr.printer, ctx)
+	return ctx
+}
+
+// preparePrime reads what a prime for opts shows from store s (nil: the
+// one g names, opened here): the entries, their relevance to the task
+// and the loop status.
+func preparePrime(e *env, g globals, s *mdstore.Store, opts primeOptions) (primed, error) {
+	types, err := parseTypes(opts.types)
+	if err != nil {
+		return primed{}, err
 	}
 	var searcher *index.Searcher
 	if taskText(opts.task) != "" {
 		searcher = index.NewSearcher(e.getenv, io.Discard) // lore-index starts up while the store is opened
 		defer searcher.Close()
 	}
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
+	if s == nil {
+		if s, err = g.openStore(e); err != nil {
+			return primed{}, err
+		}
 	}
 	p := g.printer(e)
 	cfg := s.Config()
@@ -152,17 +219,17 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		all, warnings, err := s.Memories()
 		p.warnings(warnings)
 		if err != nil {
-			return err
+			return primed{}, err
 		}
 		in.Memories = filter.Filter(all)
 	}
 	r := <-catalogRead
 	p.warnings(r.warnings)
 	if r.err != nil {
-		return r.err
+		return primed{}, r.err
 	}
 	if in.Skills, warnings, err = s.Skills(); err != nil {
-		return err
+		return primed{}, err
 	}
 	p.warnings(warnings)
 	in.Relevance = <-relevance
@@ -180,25 +247,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 		Learn:        !opts.noLearn && cfg.Learn,
 		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone,
 		Models:       cfg.Models}
-	if opts.hook == "claude" {
-		out, ctx := claudeHookOutput(in, popts)
-		recordUse(e, s, p, ctx)
-		_, err := p.out.Write(out)
-		return err
-	}
-	ctx := prompt.Prime(in, popts)
-	recordUse(e, s, p, ctx)
-	if opts.format == "json" {
-		return writeJSON(p.out, struct {
-			Task     prompt.Task      `json:"task"`
-			Budgets  mdstore.Budgets  `json:"budgets"`
-			Sections []prompt.Section `json:"sections"`
-			Omitted  string           `json:"omitted,omitempty"`
-			Loop     strategy.Status  `json:"loop_status"`
-		}{in.Task, budgets, ctx.Sections, ctx.Omitted, in.Loop})
-	}
-	fmt.Fprint(p.out, ctx.Markdown())
-	return nil
+	return primed{store: s, printer: p, in: in, opts: popts}, nil
 }
 
 // runPrimeHook is prime as a Claude Code SessionStart hook: the payload

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"errors"
+	"os/exec"
+
+	"github.com/urfave/cli/v2"
+
+	"lore/internal/sibling"
+)
+
+// mcpHelperName is the MCP server's binary (cmd/lore-mcp): the SDK is not
+// linked into lore, whose every command would start slower.
+const mcpHelperName = "lore-mcp"
+
+func mcpCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "mcp",
+		Usage:     "serve this store to an agent over MCP on stdin and stdout (tools: prime, search, show, add_memory, add_knowledge, add_learning, ingest)",
+		UsageText: "lore [--root DIR] mcp",
+		Description: "Each tool call runs lore itself, so a write is one commit like any other and\n" +
+			"an error reads as the CLI's. Register it for Claude Code with\n" +
+			"lore hooks install --claude --mcp (the project's .mcp.json).",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return usagef("mcp takes no arguments")
+			}
+			return runWith(e, globalsFrom(c), struct{}{}, runMCP)
+		},
+	}
+}
+
+// runMCP runs lore-mcp on lore's own stdin and stdout, for the lore that
+// is running and the store of --root.
+func runMCP(e *env, g globals, _ struct{}) error {
+	helper, ok := sibling.Find(mcpHelperName)
+	if !ok {
+		return errors.New("lore mcp needs " + mcpHelperName + ", next to lore or on PATH (go install ./cmd/... installs it)")
+	}
+	args := []string{}
+	if e.executable != nil {
+		if self, err := e.executable(); err == nil {
+			args = append(args, "--lore", self)
+		}
+	}
+	if g.root != "" {
+		args = append(args, "--root", e.abs(g.root))
+	}
+	cmd := exec.Command(helper, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	return cmd.Run()
+}

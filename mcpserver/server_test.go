@@ -1,0 +1,351 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"lore/internal/loretest"
+)
+
+// loreBin is a lore (with lore-index and lore-mcp beside it) built for
+// these tests: the server runs the real CLI.
+var loreBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpserver-test-")
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range []string{"lore", "lore-index", "lore-mcp"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "lore/cmd/"+name)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", name, err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	loreBin = filepath.Join(dir, "lore")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// connect starts the server for the store at root and a client talking
+// to it over the SDK's in-memory transport.
+func connect(t *testing.T, root *loretest.Repo) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	server := New(Exec(loreBin, root.Dir, root.Environ()), "test")
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and returns its text and structured content.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, map[string]any, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	var structured map[string]any
+	if res.StructuredContent != nil {
+		data, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(data, &structured)
+	}
+	return text.String(), structured, res.IsError
+}
+
+// ToolListLimit is the most characters lore's tools/list answer may take:
+// 1,500 tokens at 4 characters a token.
+const ToolListLimit = 1500 * 4
+
+func TestToolListIsSmall(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	cs := connect(t, repo)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	if got := strings.Join(names, " "); got != "add_knowledge add_learning add_memory ingest prime search show" {
+		t.Errorf("tools: %s", got)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tools/list: %d characters, ~%d tokens", len(data), len(data)/4)
+	if len(data) > ToolListLimit {
+		t.Errorf("tools/list is %d characters, more than %d (1,500 tokens)", len(data), ToolListLimit)
+	}
+}
+
+func TestToolsWriteCommitsAndReadBack(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	cs := connect(t, repo)
+
+	text, st, isErr := call(t, cs, "add_memory", map[string]any{"content": "The upload test needs the fake S3 server running on port 9000.", "type": "fix", "tags": []string{"upload", "s3"}})
+	if isErr || !strings.HasPrefix(text, "Added memory mem-") || st["id"] == nil {
+		t.Fatalf("add_memory: %q %v", text, st)
+	}
+	memID := st["id"].(string)
+	text, st, isErr = call(t, cs, "add_knowledge", map[string]any{"title": "Release checklist", "body": "Tag, build, publish the checksums.", "tags": []string{"release"}})
+	if isErr || !strings.Contains(text, "Added knowledge release-checklist") || st["slug"] != "release-checklist" {
+		t.Fatalf("add_knowledge: %q %v", text, st)
+	}
+	text, st, isErr = call(t, cs, "add_learning", map[string]any{"body": "Run the S3 fake before the upload tests or they hang.", "category": "pitfall", "tags": []string{"upload"}})
+	if isErr || !strings.HasPrefix(text, "Added learning l-") {
+		t.Fatalf("add_learning: %q %v", text, st)
+	}
+	text, st, isErr = call(t, cs, "ingest", map[string]any{"output": "Fixed it.\n<journal>Started the S3 fake first; the upload tests pass.</journal>\n<task-done>T-7</task-done>", "run": "run-0000abcd", "files": []string{"src/upload.go"}, "duration_secs": 12.5})
+	if isErr || !strings.Contains(text, "Recorded run-0000abcd iteration 1: done") {
+		t.Fatalf("ingest: %q %v", text, st)
+	}
+
+	// Four writes, four commits, nothing else touched.
+	if got := repo.Git("rev-list", "--count", "HEAD"); got != "4" {
+		t.Errorf("commits: %s", got)
+	}
+	if got := repo.Git("status", "--porcelain"); got != "" {
+		t.Errorf("git status: %q", got)
+	}
+	repo.AssertHealthy()
+
+	text, st, isErr = call(t, cs, "search", map[string]any{"query": "upload s3", "limit": 5})
+	if isErr || !strings.Contains(text, memID) || st["results"] == nil {
+		t.Fatalf("search: %q", text)
+	}
+	text, _, isErr = call(t, cs, "show", map[string]any{"id": memID})
+	if isErr || !strings.Contains(text, "fake S3 server") || !strings.Contains(text, "type: fix") {
+		t.Fatalf("show: %q", text)
+	}
+	// The resources: every memory, and one entry by id.
+	ctx := context.Background()
+	mem, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: MemoriesURI})
+	if err != nil || len(mem.Contents) != 1 || !strings.Contains(mem.Contents[0].Text, "fake S3 server") {
+		t.Fatalf("%s: %v %+v", MemoriesURI, err, mem)
+	}
+	entry, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "lore://entry/release-checklist"})
+	if err != nil || !strings.Contains(entry.Contents[0].Text, "publish the checksums") {
+		t.Fatalf("lore://entry/release-checklist: %v %+v", err, entry)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "lore://entry/mem-1000000000-dead"}); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("a missing entry: %v", err)
+	}
+
+	text, st, isErr = call(t, cs, "prime", map[string]any{"title": "Fix the flaky upload test", "task_id": "T-8"})
+	if isErr || !strings.Contains(text, "fake S3 server") || !strings.Contains(text, "Loop status:") || st["sections"] == nil {
+		t.Fatalf("prime: %q", text)
+	}
+}
+
+// TestToolErrorsReadAsTheCLI: a refused secret, a bad tag and an entry
+// not found are tool errors in the CLI's words, and the server goes on.
+func TestToolErrorsReadAsTheCLI(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	cs := connect(t, repo)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"add_memory", map[string]any{"content": "the deploy token is ghp_Q3vW8kZr1TbX6nLp0YcJ5mHs2GdF9aEuRi7o"}, "GitHub"},
+		{"add_memory", map[string]any{"content": "a fine memory", "tags": []string{"two\nlines"}}, "contains a line break"},
+		{"add_memory", map[string]any{"content": "a fine memory", "type": "weird"}, `unknown memory type "weird"`},
+		{"show", map[string]any{"id": "mem-1234567890-abcd"}, "not found"},
+		{"add_learning", map[string]any{"body": "", "category": "pitfall", "tags": []string{"a"}}, "empty"},
+	} {
+		text, _, isErr := call(t, cs, tc.tool, tc.args)
+		if !isErr || !strings.Contains(text, tc.want) || strings.HasPrefix(text, "Error: ") {
+			t.Errorf("%s %v: error %v, %q; want a tool error saying %q", tc.tool, tc.args, isErr, text, tc.want)
+		}
+	}
+	if got := repo.Git("rev-list", "--all", "--count"); got != "0" {
+		t.Errorf("refused writes committed %s", got)
+	}
+	// Still serving.
+	if _, _, isErr := call(t, cs, "add_memory", map[string]any{"content": "after the errors"}); isErr {
+		t.Error("the server stopped answering after errors")
+	}
+}
+
+// TestServerWritesBesideCLIAndGit: the server adds memories while a CLI
+// lore add loop and a C git commit loop run; every write is there and the
+// repository is sound.
+func TestServerWritesBesideCLIAndGit(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	repo.Git("commit", "-q", "--allow-empty", "-m", "start")
+	cs := connect(t, repo)
+	const n = 12
+	var wg sync.WaitGroup
+	errs := make(chan error, 3*n)
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		for i := range n {
+			if text, _, isErr := call(t, cs, "add_memory", map[string]any{"content": fmt.Sprintf("server memory number %d about the cache", i)}); isErr {
+				errs <- fmt.Errorf("server write %d: %s", i, text)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range n {
+			cmd := exec.Command(loreBin, "--root", repo.Dir, "add", fmt.Sprintf("cli memory number %d about the parser", i))
+			cmd.Env = repo.Environ()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("lore add %d: %v %s", i, err, out)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range n {
+			name := fmt.Sprintf("file%d.txt", i)
+			os.WriteFile(filepath.Join(repo.Dir, name), []byte(name), 0o644)
+			cmd := exec.Command("git", "-C", repo.Dir, "add", name)
+			cmd.Env = repo.Environ()
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				cmd = exec.Command("git", "-C", repo.Dir, "commit", "-q", "-m", name, "--", name)
+				cmd.Env = repo.Environ()
+				out, err = cmd.CombinedOutput()
+			}
+			if err != nil && !strings.Contains(string(out), "index.lock") {
+				errs <- fmt.Errorf("git commit %d: %v %s", i, err, out)
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	memories, err := os.ReadFile(filepath.Join(repo.Dir, ".agent", "memories.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed := repo.Git("show", "HEAD:.agent/memories.md")
+	for i := range n {
+		for _, want := range []string{fmt.Sprintf("server memory number %d ", i), fmt.Sprintf("cli memory number %d ", i)} {
+			if !strings.Contains(string(memories), want) || !strings.Contains(committed, want) {
+				t.Errorf("%q is lost", want)
+			}
+		}
+	}
+	repo.AssertHealthy()
+}
+
+// TestTypeScriptClient: the official MCP TypeScript SDK's client (npm's
+// @modelcontextprotocol/sdk, in testdata/ts-client) starts lore mcp over
+// stdio, lists the tools and calls each; C git checks the repository
+// after. It needs node and the package installed (npm ci there, which
+// .ci/run does); without them it is skipped, unless LORE_TEST_NODE=required.
+func TestTypeScriptClient(t *testing.T) {
+	dir, err := filepath.Abs("testdata/ts-client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := func(why string) {
+		if os.Getenv("LORE_TEST_NODE") == "required" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		skip("node is not installed: the TypeScript SDK client test needs node, and npm ci in " + dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		skip("the TypeScript SDK is not installed: run npm ci in " + dir)
+	}
+	repo := loretest.NewRepo(t)
+	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), loreBin, repo.Dir)
+	cmd.Env = repo.Environ()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	steps := map[string]struct {
+		Names      []string       `json:"names"`
+		Chars      int            `json:"chars"`
+		IsError    bool           `json:"isError"`
+		Text       string         `json:"text"`
+		Structured map[string]any `json:"structured"`
+	}{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var step struct {
+			Step string `json:"step"`
+		}
+		if err := json.Unmarshal([]byte(line), &step); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		v := steps[step.Step]
+		json.Unmarshal([]byte(line), &v)
+		steps[step.Step] = v
+	}
+	tools := steps["tools"]
+	if strings.Join(tools.Names, " ") != "add_knowledge add_learning add_memory ingest prime search show" {
+		t.Errorf("tools: %v", tools.Names)
+	}
+	t.Logf("tools/list as the TypeScript client got it: %d characters, ~%d tokens", tools.Chars, tools.Chars/4)
+	if tools.Chars > ToolListLimit {
+		t.Errorf("tools/list is %d characters, more than %d", tools.Chars, ToolListLimit)
+	}
+	for _, name := range []string{"add_knowledge", "add_learning", "ingest", "search", "prime", "show-added"} {
+		if s := steps[name]; s.IsError || s.Text == "" {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	if s := steps["add_memory"]; !s.IsError || !strings.Contains(s.Text, "GitHub") {
+		t.Errorf("the secret was not refused as the CLI refuses it: %+v", s) // the last add_memory call
+	}
+	if s := steps["show"]; !s.IsError || s.Text != "Memory not found: mem-1000000000-dead" {
+		t.Errorf("show of a missing memory: %+v", s)
+	}
+	if s := steps["show-added"]; !strings.Contains(s.Text, "fake S3 server on port 9000") {
+		t.Errorf("the memory added is not shown: %q", s.Text)
+	}
+	if !strings.Contains(steps["prime"].Text, "fake S3 server") {
+		t.Errorf("prime does not carry the memory: %q", steps["prime"].Text)
+	}
+	// Four writes, four commits; the secret is nowhere.
+	if got := repo.Git("rev-list", "--count", "HEAD"); got != "4" {
+		t.Errorf("commits: %s", got)
+	}
+	repo.AssertClean()
+	if where := repo.Holding("ghp_Q3vW8kZr1TbX6nLp0YcJ5mHs2GdF9aEuRi7o"); len(where) > 0 {
+		t.Errorf("the refused secret is in %v", where)
+	}
+}
