@@ -198,3 +198,17 @@ func removeOrphans(dir string) {
 		os.Remove(m)
 	}
 }
+
+// SyncFile makes the file at path durable: its data reach the disk even
+// when it was written and closed through another descriptor.
+func SyncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

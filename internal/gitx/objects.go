@@ -22,6 +22,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zlib"
+
+	"lore/internal/fsx"
 )
 
 // Hash is a SHA-1 object name.
@@ -93,9 +95,11 @@ type cachedObject struct {
 const storedTreeSize = 64 << 10
 
 // writeObject stores data as a loose object and returns its name. The
-// object is written to a temporary file only; flushObjects makes all of
-// them durable at once and renames them into place, before anything refers
-// to them. An object that already exists as a loose object is freshened.
+// object is written to a temporary file, closed at once (a write of
+// 100,000 objects must not hold 100,000 files open); flushObjects makes
+// all of them durable together and renames them into place, before
+// anything refers to them. An object that already exists as a loose
+// object is freshened.
 func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	// A big blob (memories.md) is deflated on every core while it is
 	// hashed: the hash names the file it goes to.
@@ -108,10 +112,8 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	hex := h.String()
 	dir := filepath.Join(r.CommonDir, "objects", hex[:2])
 	path := filepath.Join(dir, hex[2:])
-	for _, p := range r.pending {
-		if p.final == path {
-			return h, nil
-		}
+	if r.pendingAt[path] {
+		return h, nil
 	}
 	if _, err := os.Stat(path); err == nil {
 		now := time.Now()
@@ -133,7 +135,24 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	if err != nil {
 		return h, fmt.Errorf("write object: %w", err)
 	}
-	r.pending = append(r.pending, pendingObject{file: tmp, final: path})
+	if r.pendingAt == nil {
+		r.pendingAt = map[string]bool{}
+	}
+	r.pending = append(r.pending, pendingObject{name: tmp.Name(), final: path})
+	r.pendingAt[path] = true
+	if err := r.writeLoose(tmp, typ, data, deflated); err != nil {
+		tmp.Close()
+		return h, fmt.Errorf("write object %s: %w", hex, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return h, fmt.Errorf("write object %s: %w", hex, err)
+	}
+	return h, nil
+}
+
+// writeLoose writes a loose object's bytes to f: deflated already (a big
+// blob), or deflated here.
+func (r *Repo) writeLoose(f *os.File, typ plumbing.ObjectType, data []byte, deflated chan []byte) error {
 	// The object is compressed straight into its file, at git's loose
 	// level (core.looseCompression, 1) — but a big tree is stored in
 	// zlib's stored blocks: most of a tree is object names, which do not
@@ -143,12 +162,10 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	// A zlib writer allocates about a megabyte of tables: one of each
 	// level is reused for every object this process writes.
 	if deflated != nil {
-		if _, err := tmp.Write(<-deflated); err != nil {
-			return h, fmt.Errorf("write object %s: %w", hex, err)
-		}
-		return h, nil
+		_, err := f.Write(<-deflated)
+		return err
 	}
-	out := bufio.NewWriterSize(tmp, min(64<<10, len(data)+512))
+	out := bufio.NewWriterSize(f, min(64<<10, len(data)+512))
 	kind, level := 0, zlib.BestSpeed
 	if typ == plumbing.TreeObject && len(data) >= storedTreeSize {
 		kind, level = 1, zlib.NoCompression
@@ -163,12 +180,9 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (Hash, error) {
 	z.Write(objectHeader(typ, len(data)))
 	z.Write(data)
 	if err := z.Close(); err != nil {
-		return h, fmt.Errorf("write object %s: %w", hex, err)
+		return err
 	}
-	if err := out.Flush(); err != nil {
-		return h, fmt.Errorf("write object %s: %w", hex, err)
-	}
-	return h, nil
+	return out.Flush()
 }
 
 // parallelDeflateSize is the size from which a blob is deflated in
@@ -226,41 +240,45 @@ func deflateParallel(header, data []byte) []byte {
 	return binary.BigEndian.AppendUint32(out, sum.Sum32())
 }
 
-// pendingObject is a loose object written to a temporary file.
+// pendingObject is a loose object written to a temporary file, closed.
 type pendingObject struct {
-	file  *os.File
-	final string
+	name, final string
 }
+
+// syncFileSystemFrom is how many objects a flush makes durable with one
+// syncfs(2) of their file system rather than an fsync each (an import of
+// thousands of entries; a write of a few objects syncs just those).
+const syncFileSystemFrom = 256
 
 // flushObjects makes the pending objects durable and renames them into
 // place, before anything names them.
 func (r *Repo) flushObjects() error {
 	defer r.discardObjects()
-	for _, p := range r.pending {
-		if err := p.file.Sync(); err != nil {
-			return fmt.Errorf("sync object: %w", err)
+	if len(r.pending) < syncFileSystemFrom || !fsx.SyncFileSystem(filepath.Join(r.CommonDir, "objects")) {
+		for _, p := range r.pending {
+			if err := fsx.SyncFile(p.name); err != nil {
+				return fmt.Errorf("sync object: %w", err)
+			}
 		}
 	}
 	for _, p := range r.pending {
-		if err := p.file.Close(); err != nil {
-			return fmt.Errorf("write object: %w", err)
-		}
-		os.Chmod(p.file.Name(), 0o444)
-		if err := os.Rename(p.file.Name(), p.final); err != nil {
+		os.Chmod(p.name, 0o444)
+		if err := os.Rename(p.name, p.final); err != nil {
 			return fmt.Errorf("write object: %w", err)
 		}
 	}
 	r.pending = r.pending[:0]
+	clear(r.pendingAt)
 	return nil
 }
 
 // discardObjects removes the temporary files of objects not flushed.
 func (r *Repo) discardObjects() {
 	for _, p := range r.pending {
-		p.file.Close()
-		os.Remove(p.file.Name())
+		os.Remove(p.name)
 	}
 	r.pending = r.pending[:0]
+	clear(r.pendingAt)
 }
 
 // treeEntry is one line of a tree object. The mode is kept as written so

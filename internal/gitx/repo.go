@@ -28,11 +28,12 @@ type Repo struct {
 	// CommonDir holds what all worktrees share: objects, refs, config.
 	CommonDir string
 
-	getenv  func(string) string
-	config  *gitconfig.Config
-	objects *objectDB
-	zlib    [2]*zlib.Writer // reused by writeObject: deflating, storing
-	pending []pendingObject // objects written but not yet flushed
+	getenv    func(string) string
+	config    *gitconfig.Config
+	objects   *objectDB
+	zlib      [2]*zlib.Writer // reused by writeObject: deflating, storing
+	pending   []pendingObject // objects written but not yet flushed
+	pendingAt map[string]bool // their final paths
 	// readCache keeps the objects read during an Update, nil otherwise;
 	// treeCache the trees parsed (readTree).
 	readCache map[Hash]cachedObject
