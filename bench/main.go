@@ -9,6 +9,8 @@
 //	go run ./bench recall [-sizes corpus,10000] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
 //	go run ./bench ingest-store [-sizes 1000,100000] [-runs 9 | -runs 41,3] [-write BENCHMARKS.md]
 //	go run ./bench scale [-sizes 1000,10000,100000] [-runs 5] [-memories 0,1000,10000] [-write BENCHMARKS.md]
+//	go run ./bench lifecycle [-runs 3] [-learnings 10000] [-entries 100000] [-write BENCHMARKS.md]
+//	go run ./bench run [-sizes 1000,10000] [-runs 9] [-write BENCHMARKS.md]
 //
 // "add" times `lore add` against `git add f && git commit -m m` (the two
 // git processes, one after the other) on the same repository, alternating
@@ -45,6 +47,19 @@
 // against an unchanged one; warm search; lore add among n tracked files.
 // It prints one table with each row's target and whether it is met
 // (scale.go).
+//
+// "lifecycle" times the commands that act on a whole store, each run in a
+// fresh copy or a fresh empty repository: lore learning summarize on
+// 10,000 learnings whose tags form clusters, and lore prune on 10,000
+// learnings half of them older than 90 days, against C git committing the
+// files lore's commit changed; lore export of a 100,000-entry store against
+// reading every file of it; lore import of that export into an empty
+// repository against copying the store's .agent in and committing it with
+// git (lifecycle.go).
+//
+// "run" times one whole `lore run` iteration with an agent that exits at
+// once against the shell script an orchestrator writes for it without
+// lore run (lore prime, the agent, lore ingest), in twin stores (run.go).
 package main
 
 import (
@@ -62,7 +77,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|ingest-store|recall|scale [-sizes …] [-runs N] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|ingest-store|recall|scale|lifecycle|run [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
@@ -81,6 +96,10 @@ func main() {
 		err = benchIngestStore(os.Args[2:])
 	case "scale":
 		err = benchScale(os.Args[2:])
+	case "lifecycle":
+		err = benchLifecycle(os.Args[2:])
+	case "run":
+		err = benchRun(os.Args[2:])
 	case "corpus":
 		err = benchCorpus(os.Args[2:])
 	case "scan-baseline":
@@ -88,7 +107,7 @@ func main() {
 	case "ingest-output":
 		err = printIngestOutput(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, ingest-store, recall, scale)", os.Args[1])
+		err = fmt.Errorf("unknown benchmark %q (have: add, search, prime, ingest, ingest-store, recall, scale, lifecycle, run)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
