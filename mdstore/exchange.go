@@ -121,17 +121,18 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				return err
 			}
 			have := parseMemories(data, MemoriesPath).ids()
-			// Each goes on top of its section: the last first, so that
-			// they keep the export's order.
+			// On top of their sections, in the export's order, in one
+			// edit of the file (addMemories: of two with one id, the last).
 			for i := len(x.Memories) - 1; i >= 0; i-- {
-				m := x.Memories[i]
-				if have[m.ID] {
+				if have[x.Memories[i].ID] {
 					kept[KindMemory]++
 					continue
 				}
-				have[m.ID] = true
-				tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemory, Memory: &m})
+				have[x.Memories[i].ID] = true
 				added[KindMemory]++
+			}
+			if added[KindMemory] > 0 {
+				tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemories, Memories: x.Memories})
 			}
 		}
 		put := func(kind Kind, p string, content []byte) error {

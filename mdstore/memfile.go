@@ -409,6 +409,46 @@ func addMemory(src []byte, m Memory) []byte {
 	})
 }
 
+// addMemories is addMemory of each of ms, in one pass over the file
+// rather than one a memory (an import of 10,000 memories into a file of
+// 3.5 MB): each section gets its new memories on top, in the order of ms,
+// as adding them one by one from the last would put them.
+func addMemories(src []byte, ms []Memory) []byte {
+	if len(ms) == 0 {
+		return src
+	}
+	if len(bytes.TrimSpace(src)) == 0 {
+		src = []byte(MemoriesTemplate)
+	}
+	return keepingCRLF(src, func(src []byte) []byte {
+		// Of two memories with one id the last is added, as one by one
+		// from the last would.
+		have := parseMemories(src, "").ids()
+		added := make([]bool, len(ms))
+		for i := len(ms) - 1; i >= 0; i-- {
+			if !have[ms[i].ID] {
+				have[ms[i].ID], added[i] = true, true
+			}
+		}
+		blocks := map[MemoryType]*strings.Builder{}
+		for i, m := range ms {
+			if !added[i] {
+				continue
+			}
+			if blocks[m.Type] == nil {
+				blocks[m.Type] = &strings.Builder{}
+			}
+			blocks[m.Type].WriteString("\n" + FormatMemory(m))
+		}
+		for _, t := range MemoryTypes {
+			if b := blocks[t]; b != nil {
+				src = insertBlock(src, memorySections(src), t, b.String())
+			}
+		}
+		return src
+	})
+}
+
 // memorySections finds the first "## <Type>" heading of each memory type,
 // as parseMemories does. Only the lines that start with "##" are made
 // strings: a copy of a file of thousands of memories costs more than the
@@ -470,8 +510,13 @@ func keepingCRLF(src []byte, edit func([]byte) []byte) []byte {
 // insertMemory adds m to src, whose sections are those memorySections
 // finds.
 func insertMemory(src []byte, sections map[MemoryType]sectionSpan, m Memory) []byte {
-	block := "\n" + FormatMemory(m)
-	if sec, ok := sections[m.Type]; ok {
+	return insertBlock(src, sections, m.Type, "\n"+FormatMemory(m))
+}
+
+// insertBlock puts block, memories of type t each after a blank line, on
+// top of t's section of src (making the section where it is missing).
+func insertBlock(src []byte, sections map[MemoryType]sectionSpan, t MemoryType, block string) []byte {
+	if sec, ok := sections[t]; ok {
 		at := sec.lineEnd
 		prefix := ""
 		if at == len(src) && !bytes.HasSuffix(src, []byte("\n")) {
@@ -488,14 +533,14 @@ func insertMemory(src []byte, sections map[MemoryType]sectionSpan, m Memory) []b
 		return splice(src, at, at, prefix+block)
 	}
 	// The section is missing: put it before the next section that exists.
-	section := "## " + m.Type.Section() + "\n" + block
+	section := "## " + t.Section() + "\n" + block
 	after := false
-	for _, t := range MemoryTypes {
-		if t == m.Type {
+	for _, other := range MemoryTypes {
+		if other == t {
 			after = true
 			continue
 		}
-		if sec, ok := sections[t]; ok && after {
+		if sec, ok := sections[other]; ok && after {
 			return splice(src, sec.lineStart, sec.lineStart, section+"\n")
 		}
 	}

@@ -35,6 +35,7 @@ type pendingChange struct {
 // The edits a change is made of.
 const (
 	opAddMemory    = "add-memory"    // Memory under its section, unless a block has its id
+	opAddMemories  = "add-memories"  // Memories, each as add-memory, in one pass over the file
 	opRemoveMemory = "remove-memory" // the block of memory ID that list and show read
 	opPut          = "put"           // Content, whatever was there
 	opRemove       = "remove"        // the file goes
@@ -48,6 +49,7 @@ type storeEdit struct {
 	Path      string             `json:"path"` // store path
 	Op        string             `json:"op"`
 	Memory    *Memory            `json:"memory,omitempty"`
+	Memories  []Memory           `json:"memories,omitempty"`
 	ID        string             `json:"id,omitempty"`
 	Content   string             `json:"content,omitempty"`
 	Knowledge *Knowledge         `json:"knowledge,omitempty"`
@@ -61,6 +63,8 @@ func (e storeEdit) apply(old []byte, exists bool) ([]byte, bool, error) {
 		if e.Memory != nil {
 			return addMemory(old, *e.Memory), true, nil
 		}
+	case opAddMemories:
+		return addMemories(old, e.Memories), true, nil
 	case opRemoveMemory:
 		out, _ := RemoveMemory(old, e.ID)
 		return out, exists, nil

@@ -212,3 +212,66 @@ func SyncFile(path string) error {
 	}
 	return err
 }
+
+// syncTogetherFrom is how many files WriteFiles syncs with one syncfs(2)
+// rather than an fsync each.
+const syncTogetherFrom = 256
+
+// WriteFiles replaces each paths[i] with data[i] as WriteFile(…, SyncData)
+// does, in order, calling done(i) once it is in place. From
+// syncTogetherFrom files on, every new content is written and closed
+// first and made durable together (one syncfs(2) where there is one)
+// before the first rename: an import of 100,000 files pays neither
+// 100,000 fsyncs nor 100,000 open files. On error the files not yet in
+// place are as they were, and no temporary file is left.
+func WriteFiles(paths []string, data [][]byte, done func(i int)) error {
+	if len(paths) < syncTogetherFrom {
+		for i, p := range paths {
+			if err := WriteFile(p, data[i], SyncData); err != nil {
+				return err
+			}
+			done(i)
+		}
+		return nil
+	}
+	pending := make([]*Pending, 0, len(paths))
+	abort := func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+	}
+	for i, path := range paths {
+		p, err := Create(path)
+		if err != nil {
+			abort()
+			return err
+		}
+		pending = append(pending, p)
+		_, err = p.File().Write(data[i])
+		if cerr := p.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			abort()
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	if !SyncFileSystem(filepath.Dir(paths[0])) {
+		for i, p := range pending {
+			if err := SyncFile(p.tmp); err != nil {
+				abort()
+				return fmt.Errorf("write %s: %w", paths[i], err)
+			}
+		}
+	}
+	for i, p := range pending {
+		if err := p.Commit(Unsynced); err != nil {
+			for _, rest := range pending[i+1:] {
+				rest.Abort()
+			}
+			return err
+		}
+		done(i)
+	}
+	return nil
+}

@@ -52,6 +52,7 @@ type Tx struct {
 	root        string
 	view        *view // nil outside a git repository: the worktree
 	edits       []fileEdit
+	editAt      map[string]int // the place in edits of each path's edit
 	message     string
 	deferral    *Deferral        // the change goes to Options.Defer
 	dirsChecked map[string]error // directories checked for links (checkDirs)
@@ -86,19 +87,21 @@ type fileEdit struct {
 // Edit registers an edit of path. Edits of the same path are composed
 // in the order they were registered.
 func (tx *Tx) Edit(path string, fn EditFunc) {
-	for i := range tx.edits {
-		if tx.edits[i].path == path {
-			first := tx.edits[i].fn
-			tx.edits[i].fn = func(old []byte, exists bool) ([]byte, bool, error) {
-				mid, keep, err := first(old, exists)
-				if err != nil {
-					return nil, false, err
-				}
-				return fn(mid, keep)
+	if i, ok := tx.editAt[path]; ok {
+		first := tx.edits[i].fn
+		tx.edits[i].fn = func(old []byte, exists bool) ([]byte, bool, error) {
+			mid, keep, err := first(old, exists)
+			if err != nil {
+				return nil, false, err
 			}
-			return
+			return fn(mid, keep)
 		}
+		return
 	}
+	if tx.editAt == nil {
+		tx.editAt = map[string]int{}
+	}
+	tx.editAt[path] = len(tx.edits)
 	tx.edits = append(tx.edits, fileEdit{path: path, fn: fn})
 }
 
@@ -520,8 +523,10 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 		return err
 	}
 
-	// 3. The files on disk.
-	var written []string
+	// 3. The files on disk: each content durable before its rename
+	// (together, for many files: fsx.WriteFiles).
+	var written, toWrite []string
+	var contents [][]byte
 	for _, p := range plans {
 		if p.new.same(p.work) {
 			continue
@@ -533,10 +538,10 @@ func (r *Repo) stageAndMove(plans []planned, idx *gitindex.File, lock *lockFile,
 			}
 			continue
 		}
-		if err := fsx.WriteFile(full, p.new.data, fsx.SyncData); err != nil {
-			return fail(err)
-		}
-		written = append(written, full)
+		toWrite, contents = append(toWrite, full), append(contents, p.new.data)
+	}
+	if err := fsx.WriteFiles(toWrite, contents, func(i int) { written = append(written, toWrite[i]) }); err != nil {
+		return fail(err)
 	}
 	if testHook != nil {
 		testHook("files")
