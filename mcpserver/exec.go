@@ -13,7 +13,7 @@ import (
 // root ("" for the directory the server runs in), one process a call,
 // with env as its environment (nil: the server's).
 func Exec(lore, root string, env []string) Runner {
-	return func(ctx context.Context, stdin string, args ...string) ([]byte, error) {
+	return func(ctx context.Context, stdin string, args ...string) ([]byte, string, error) {
 		if root != "" {
 			args = append([]string{"--root", root}, args...)
 		}
@@ -24,12 +24,12 @@ func Exec(lore, root string, env []string) Runner {
 		err := cmd.Run()
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return nil, &CommandError{Code: exit.ExitCode(), Message: cliMessage(stderr.String())}
+			return nil, "", &CommandError{Code: exit.ExitCode(), Message: cliMessage(stderr.String())}
 		}
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return stdout.Bytes(), nil
+		return stdout.Bytes(), strings.TrimSpace(stderr.String()), nil
 	}
 }
 

@@ -25,9 +25,10 @@ import (
 )
 
 // Runner runs the lore CLI with args, stdin on its standard input, and
-// returns its standard output; a command that fails returns an error
-// whose text is the CLI's message (CommandError).
-type Runner func(ctx context.Context, stdin string, args ...string) (stdout []byte, err error)
+// returns its standard output and the notices it printed on stderr (a
+// write queued during a rebase, a search that scanned); a command that
+// fails returns an error whose text is the CLI's message (CommandError).
+type Runner func(ctx context.Context, stdin string, args ...string) (stdout []byte, notices string, err error)
 
 // CommandError is a lore command that exited non-zero: Message is what
 // it printed on stderr, as a person would read it.
@@ -66,7 +67,7 @@ const (
 )
 
 func (t tools) memories(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, err := t.run(ctx, "", "list", "--format", "markdown")
+	out, _, err := t.run(ctx, "", "list", "--format", "markdown")
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func (t tools) entry(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.Re
 	if !ok || id == "" {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	out, err := t.run(ctx, "", "show", id, "--format", "markdown")
+	out, _, err := t.run(ctx, "", "show", id, "--format", "markdown")
 	var cmdErr *CommandError
 	if errors.As(err, &cmdErr) && cmdErr.Code == 1 {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
@@ -171,28 +172,32 @@ func (f *flags) num(name string, v float64) {
 // call runs lore with args and returns its JSON answer as structured
 // content (an object: an array is wrapped as {"results": …}) and
 // decoded into into, when into is not nil.
-func (t tools) call(ctx context.Context, stdin string, into any, args ...string) (map[string]any, error) {
-	out, err := t.run(ctx, stdin, args...)
+func (t tools) call(ctx context.Context, stdin string, into any, args ...string) (map[string]any, string, error) {
+	out, notices, err := t.run(ctx, stdin, args...)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var v any
 	if err := json.Unmarshal(out, &v); err != nil {
-		return nil, fmt.Errorf("lore %s answered with something that is not JSON: %w", args[0], err)
+		return nil, "", fmt.Errorf("lore %s answered with something that is not JSON: %w", args[0], err)
 	}
 	if into != nil {
 		if err := json.Unmarshal(out, into); err != nil {
-			return nil, fmt.Errorf("lore %s: %w", args[0], err)
+			return nil, "", fmt.Errorf("lore %s: %w", args[0], err)
 		}
 	}
 	if m, ok := v.(map[string]any); ok {
-		return m, nil
+		return m, notices, nil
 	}
-	return map[string]any{"results": v}, nil
+	return map[string]any{"results": v}, notices, nil
 }
 
-// text is a tool result of one text block.
-func text(s string) *mcp.CallToolResult {
+// text is a tool result of one text block: s, then what lore noted on
+// the way.
+func text(s, notices string) *mcp.CallToolResult {
+	if notices = strings.TrimSpace(notices); notices != "" {
+		s = strings.TrimRight(s, "\n") + "\n\n" + notices + "\n"
+	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
@@ -223,7 +228,7 @@ func (t tools) prime(ctx context.Context, _ *mcp.CallToolRequest, in PrimeInput)
 			} `json:"model"`
 		} `json:"loop_status"`
 	}
-	structured, err := t.call(ctx, "", &answer, args...)
+	structured, notices, err := t.call(ctx, "", &answer, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,7 +253,7 @@ func (t tools) prime(ctx context.Context, _ *mcp.CallToolRequest, in PrimeInput)
 	if b.Len() == 0 {
 		b.WriteString("The store has nothing for this task yet.\n")
 	}
-	return text(b.String()), structured, nil
+	return text(b.String(), notices), structured, nil
 }
 
 func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, any, error) {
@@ -268,7 +273,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		Tags    []string `json:"tags"`
 		Snippet string   `json:"snippet"`
 	}
-	structured, err := t.call(ctx, "", &results, args...)
+	structured, notices, err := t.call(ctx, "", &results, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -276,7 +281,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		structured["results"], results = all[:in.Limit], results[:in.Limit]
 	}
 	if len(results) == 0 {
-		return text("No entry matches " + strconv.Quote(in.Query) + "."), structured, nil
+		return text("No entry matches "+strconv.Quote(in.Query)+".", notices), structured, nil
 	}
 	var b strings.Builder
 	for _, r := range results {
@@ -290,7 +295,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		fmt.Fprintf(&b, ": %s\n", r.Snippet)
 	}
 	b.WriteString("show gives an entry in full.\n")
-	return text(b.String()), structured, nil
+	return text(b.String(), notices), structured, nil
 }
 
 // bodyFields are the fields that hold an entry's text, in the order an
@@ -301,7 +306,7 @@ func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (
 	if strings.TrimSpace(in.ID) == "" {
 		return nil, nil, errors.New("show needs an id")
 	}
-	structured, err := t.call(ctx, "", nil, "show", in.ID, "--format", "json")
+	structured, notices, err := t.call(ctx, "", nil, "show", in.ID, "--format", "json")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -322,7 +327,7 @@ func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (
 	if body != "" {
 		b.WriteString("\n" + body + "\n")
 	}
-	return text(b.String()), structured, nil
+	return text(b.String(), notices), structured, nil
 }
 
 func isBody(k string) bool {
@@ -380,18 +385,23 @@ func (t tools) addLearning(ctx context.Context, _ *mcp.CallToolRequest, in Learn
 // write runs a command that adds one entry, its text on stdin, and says
 // what it added and in which commit.
 func (t tools) write(ctx context.Context, stdin, kind, idField string, args flags) (*mcp.CallToolResult, any, error) {
-	structured, err := t.call(ctx, stdin, nil, args...)
+	structured, notices, err := t.call(ctx, stdin, nil, args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	id := scalar(structured[idField])
-	msg := fmt.Sprintf("Added %s %s", kind, id)
-	if commit := scalar(structured["commit"]); len(commit) >= 7 {
-		msg += " (commit " + commit[:7] + ")"
-	} else {
-		msg = fmt.Sprintf("The store already has this %s: %s", kind, id)
+	var msg string
+	switch commit := scalar(structured["commit"]); {
+	case len(commit) >= 7:
+		msg = fmt.Sprintf("Added %s %s (commit %s).", kind, id, commit[:7])
+	case notices != "":
+		// Not committed, and lore said why (queued while git is in the
+		// middle of a rebase): its words say it.
+		return text(fmt.Sprintf("Not committed yet: %s %s.", kind, id), notices), structured, nil
+	default:
+		msg = fmt.Sprintf("The store already has this %s: %s.", kind, id)
 	}
-	return text(msg + "."), structured, nil
+	return text(msg, ""), structured, nil
 }
 
 func (t tools) ingest(ctx context.Context, _ *mcp.CallToolRequest, in IngestInput) (*mcp.CallToolResult, any, error) {
@@ -412,7 +422,7 @@ func (t tools) ingest(ctx context.Context, _ *mcp.CallToolRequest, in IngestInpu
 		Learnings []any  `json:"learnings"`
 		Commit    string `json:"commit"`
 	}
-	structured, err := t.call(ctx, in.Output, &answer, args...)
+	structured, notices, err := t.call(ctx, in.Output, &answer, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -427,5 +437,5 @@ func (t tools) ingest(ctx context.Context, _ *mcp.CallToolRequest, in IngestInpu
 		fmt.Fprintf(&b, "; commit %s", answer.Commit[:7])
 	}
 	b.WriteString(".")
-	return text(b.String()), structured, nil
+	return text(b.String(), notices), structured, nil
 }

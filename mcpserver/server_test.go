@@ -349,3 +349,34 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Errorf("the refused secret is in %v", where)
 	}
 }
+
+// TestWriteDuringARebaseIsQueued: a write while git is in the middle of a
+// rebase is queued, as the CLI's is, and the text says so; the next lore
+// write after the rebase commits it.
+func TestWriteDuringARebaseIsQueued(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	repo.Commit("base", map[string]string{"f": "a\n"})
+	repo.Git("checkout", "-q", "-b", "side")
+	repo.Commit("side", map[string]string{"f": "side\n"})
+	repo.Git("checkout", "-q", "main")
+	repo.Commit("main", map[string]string{"f": "main\n"})
+	repo.Git("checkout", "-q", "side")
+	if _, err := repo.GitErr("rebase", "main"); err == nil {
+		t.Fatal("the rebase did not stop on its conflict")
+	}
+	cs := connect(t, repo)
+	text, st, isErr := call(t, cs, "add_memory", map[string]any{"content": "written while a rebase is in progress", "type": "fix"})
+	if isErr || !strings.HasPrefix(text, "Not committed yet: memory mem-") || !strings.Contains(text, "rebase is in progress") || st["commit"] != nil {
+		t.Fatalf("add_memory during a rebase: %v %q %v", isErr, text, st)
+	}
+	repo.Git("rebase", "--abort")
+	cmd := exec.Command(loreBin, "--root", repo.Dir, "add", "after the rebase")
+	cmd.Env = repo.Environ()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("lore add: %v %s", err, out)
+	}
+	if log := repo.Git("log", "--format=%s", "-3"); !strings.Contains(log, "lore: add fix "+st["id"].(string)) {
+		t.Errorf("the queued memory was not committed:\n%s", log)
+	}
+	repo.AssertClean()
+}
