@@ -197,29 +197,13 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 		s.NoteSummarized()
 		printWrite(p, sr, "Summary of learnings", "")
 	}
-	var pruned []mdstore.PrunedEntry
-	var promoted []mdstore.Promotion
-	if opts.runEnd && s.Config().AutoPromote && res.Journal != nil {
-		// Seed 004's automatic promotion: the run's learnings, extracted
-		// and staged, then every staged one validated.
-		if _, xr, err := s.ExtractRun(res.Journal.RunID, opts.objective, false); err != nil {
-			return res, fmt.Errorf("the iteration is recorded; extracting the run's learnings failed: %w", err)
-		} else {
-			printWrite(p, xr, "Extraction from", res.Journal.RunID)
+	var end runEnd
+	if opts.runEnd && res.Journal != nil {
+		if end, err = endRun(e, s, p, res.Journal.RunID, opts.objective); err != nil {
+			return res, fmt.Errorf("the iteration is recorded; %w", err)
 		}
-		var pr *mdstore.WriteResult
-		if promoted, pr, err = s.PromoteLearnings(nil, false); err != nil {
-			return res, fmt.Errorf("the iteration is recorded; promoting the staged learnings failed: %w", err)
-		}
-		printWrite(p, pr, "Promotion of learnings", "")
 	}
-	if opts.runEnd {
-		var pr *mdstore.WriteResult
-		if pruned, pr, err = prune(e, s, false, false, 0); err != nil {
-			return res, fmt.Errorf("the iteration is recorded; pruning at the run's end failed: %w", err)
-		}
-		printWrite(p, pr, "Prune", "")
-	}
+	pruned, promoted := end.pruned, end.promoted
 	if opts.format == "json" {
 		return res, writeJSON(p.out, struct {
 			*mdstore.IngestResult
@@ -235,18 +219,7 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 		}()
 	}
 	if opts.runEnd {
-		defer func() {
-			fmt.Fprintf(p.out, "End of the run: %d %s pruned\n", len(pruned), plural(len(pruned), "entry", "entries"))
-			if len(promoted) > 0 {
-				active := 0
-				for _, x := range promoted {
-					if x.Status == "active" {
-						active++
-					}
-				}
-				fmt.Fprintf(p.out, "Learnings promoted: %d active, %d rejected\n", active, len(promoted)-active)
-			}
-		}()
+		defer end.report(p.out)
 	}
 	var rows [][]string
 	if j := res.Journal; j != nil {
@@ -324,5 +297,53 @@ func printIngestNotices(p *printer, res *mdstore.IngestResult) {
 	}
 	if shown := len(res.Ignored); shown > 0 {
 		p.notice(fmt.Sprintf("ignored %d %s in code, echoing lore's instructions or holding a placeholder (--format json lists them)", shown, plural(shown, "tag", "tags")))
+	}
+}
+
+// runEnd is what the end of a run did: seed 004's extraction and
+// promotion (learnings.auto_promote) and seed 002's pruning.
+type runEnd struct {
+	promoted []mdstore.Promotion
+	pruned   []mdstore.PrunedEntry
+}
+
+// endRun does what the end of run does, each step its own commit: with
+// learnings.auto_promote its learnings extracted (objective names its
+// task type; "" guesses it) and every staged learning validated, then
+// lore prune. lore ingest --run-end and lore run --run-end call it.
+func endRun(e *env, s *mdstore.Store, p *printer, run, objective string) (runEnd, error) {
+	var end runEnd
+	if s.Config().AutoPromote {
+		_, xr, err := s.ExtractRun(run, objective, false)
+		if err != nil {
+			return end, fmt.Errorf("extracting the run's learnings failed: %w", err)
+		}
+		printWrite(p, xr, "Extraction from", run)
+		var pr *mdstore.WriteResult
+		if end.promoted, pr, err = s.PromoteLearnings(nil, false); err != nil {
+			return end, fmt.Errorf("promoting the staged learnings failed: %w", err)
+		}
+		printWrite(p, pr, "Promotion of learnings", "")
+	}
+	pruned, pr, err := prune(e, s, false, false, 0)
+	if err != nil {
+		return end, fmt.Errorf("pruning at the run's end failed: %w", err)
+	}
+	end.pruned = pruned
+	printWrite(p, pr, "Prune", "")
+	return end, nil
+}
+
+// report says what the end of the run did.
+func (end runEnd) report(w io.Writer) {
+	fmt.Fprintf(w, "End of the run: %d %s pruned\n", len(end.pruned), plural(len(end.pruned), "entry", "entries"))
+	if len(end.promoted) > 0 {
+		active := 0
+		for _, x := range end.promoted {
+			if x.Status == "active" {
+				active++
+			}
+		}
+		fmt.Fprintf(w, "Learnings promoted: %d active, %d rejected\n", active, len(end.promoted)-active)
 	}
 }

@@ -48,9 +48,11 @@ const humanEscalation = strategy.StuckThreshold + 1
 const agentWaitDelay = 2 * time.Second
 
 type runOptions struct {
-	prime   primeOptions // the task, as lore prime takes it
-	command []string     // the agent's command, placeholders unreplaced
-	repeat  int
+	prime     primeOptions // the task, as lore prime takes it
+	command   []string     // the agent's command, placeholders unreplaced
+	repeat    int
+	runEnd    bool   // the run ends with lore run's last iteration (endRun)
+	objective string // the run's objective, for its extraction
 }
 
 func runAgentCommand(e *env) *cli.Command {
@@ -73,6 +75,8 @@ func runAgentCommand(e *env) *cli.Command {
 			"lore run --task-id T-1 --repeat 5 -- my-agent --model {model}",
 		Flags: primeFlags(
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run up to N iterations, until the task is done or at its 4th consecutive failure"},
+			&cli.BoolFlag{Name: "run-end", Usage: "the run ends with the last iteration: then lore prune (and lore extract and promote with learnings.auto_promote), as lore ingest --run-end does"},
+			&cli.StringFlag{Name: "objective", Usage: "with --run-end: the run's objective, which names its task type for lore extract (default: the task's title and description)"},
 		),
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -84,9 +88,12 @@ func runAgentCommand(e *env) *cli.Command {
 			case len(args) == 1:
 				return usagef("no agent command after --: lore run [flags] -- claude -p {prompt}")
 			}
-			opts := runOptions{command: args[1:], repeat: c.Int("repeat")}
+			opts := runOptions{command: args[1:], repeat: c.Int("repeat"), runEnd: c.Bool("run-end"), objective: c.String("objective")}
 			if opts.repeat < 1 {
 				return usagef("--repeat must be 1 or more")
+			}
+			if opts.objective != "" && !opts.runEnd {
+				return usagef("--objective names the run's objective at its end: give --run-end with it")
 			}
 			var err error
 			if opts.prime, err = primeOptionsFrom(c); err != nil {
@@ -167,6 +174,23 @@ func runAgent(e *env, g globals, opts runOptions) error {
 			line += fmt.Sprintf("; not done after %d iterations", n)
 		}
 		p.notice(fmt.Sprintf("%s (exit %d)", line, code))
+		if opts.runEnd && sigs.caught() == nil {
+			// The run's end, as lore ingest --run-end does it; its
+			// objective is the task's when none is given.
+			objective := opts.objective
+			if objective == "" {
+				objective = strings.TrimSpace(opts.prime.task.Title + " " + opts.prime.task.Description)
+			}
+			// Its report goes to stderr: lore run's stdout is the agent's.
+			ie := *e
+			ie.stdout = e.stderr
+			end, err := endRun(&ie, s, g.printer(&ie), opts.prime.loop.Run, objective)
+			if err != nil {
+				p.notice("the iterations are recorded; " + err.Error())
+				return &reportedError{code: exitFailure}
+			}
+			end.report(e.stderr)
+		}
 		if code == exitOK {
 			return nil
 		}
