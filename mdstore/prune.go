@@ -30,6 +30,11 @@ type PruneOptions struct {
 	// LastUsed says when an entry was last put before an agent (the usage
 	// log); ok false when never.
 	LastUsed func(kind Kind, id string) (last time.Time, ok bool)
+	// UsageSince is when the usage log began (zero: it has recorded
+	// nothing). Learnings are judged unused only once the log has watched
+	// for prune.recent_use_days: a fresh clone, or a CI checkout, has seen
+	// nothing used and must not prune what its team uses.
+	UsageSince time.Time
 	// Hard removes a failed iteration's file rather than its report.
 	Hard bool
 	// DryRun says what would be pruned and changes nothing.
@@ -64,6 +69,8 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		return nil, nil, err
 	}
 	var out []PrunedEntry
+	// The usage log has watched long enough to say what is not used.
+	watched := !opts.UsageSince.IsZero() && opts.Now.Sub(opts.UsageSince) >= time.Duration(cfg.RecentUseDays)*24*time.Hour
 	for i := range entries.Learnings {
 		l := &entries.Learnings[i]
 		if l.Status == "pruned" {
@@ -72,7 +79,7 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		switch {
 		case l.SupersededBy != "" && older(l.CreatedAt, days(cfg.SupersededAfterDays)):
 			out = append(out, PrunedEntry{KindLearning, l.ID, l.Path, "status pruned", "superseded by " + l.SupersededBy})
-		case l.Shown() && older(l.CreatedAt, days(cfg.UnusedLearningDays)):
+		case l.Shown() && older(l.CreatedAt, days(cfg.UnusedLearningDays)) && watched:
 			last, used := time.Time{}, false
 			if opts.LastUsed != nil {
 				last, used = opts.LastUsed(KindLearning, l.ID)

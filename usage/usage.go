@@ -65,6 +65,11 @@ func (l *Log) Record(t time.Time, keys []string) error {
 		return err
 	}
 	size, err := l.locked(false, func() (int64, error) {
+		if _, err := os.Stat(l.sincePath()); errors.Is(err, fs.ErrNotExist) {
+			// The log's first record: from now on this clone sees what
+			// is used (Since).
+			fsx.WriteFile(l.sincePath(), []byte(strconv.FormatInt(t.Unix(), 10)+"\n"), fsx.Unsynced)
+		}
 		f, err := os.OpenFile(l.path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
 			return 0, err
@@ -88,6 +93,31 @@ func (l *Log) Record(t time.Time, keys []string) error {
 // clean keeps a key on one line and without the separator's ambiguity.
 func clean(k string) string {
 	return strings.Join(strings.Fields(k), "_")
+}
+
+func (l *Log) sincePath() string { return filepath.Join(l.dir, "usage.since") }
+
+// Since is when this clone's log began recording: what it says of
+// entries not used covers only the time since (a fresh clone has seen
+// nothing used). ok is false when it has recorded nothing. A log older
+// than the file that says so is judged by its earliest line.
+func (l *Log) Since() (since time.Time, ok bool) {
+	if data, err := os.ReadFile(l.sincePath()); err == nil {
+		if at, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil {
+			return time.Unix(at, 0).UTC(), true
+		}
+	}
+	stats, err := l.Read()
+	if err != nil || len(stats) == 0 {
+		return time.Time{}, false
+	}
+	since = stats[0].Last
+	for _, s := range stats {
+		if s.Last.Before(since) {
+			since = s.Last
+		}
+	}
+	return since, true
 }
 
 // Read sums the log: one Stat per key, the most recently used first.
