@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -429,24 +428,22 @@ func measureInCopies(work, master string, env []string, runs int, lore string, a
 	return row, nil
 }
 
-// importFailure describes a failed lore import in dir: its error, the
-// limit on open files, whether it committed, and the temporary object
-// files it left under .git/objects.
+// importFailure describes a failed lore import in dir: its error,
+// whether it committed, and the temporary object files it left under
+// .git/objects.
 func importFailure(dir string, env []string, err error) string {
 	msg := strings.TrimSpace(err.Error())
 	if i := strings.LastIndex(msg, "\n"); i >= 0 {
 		msg = msg[i+1:] // lore's own message, after runIn's command line
 	}
 	msg = strings.ReplaceAll(msg, dir, "REPO")
-	var lim syscall.Rlimit
-	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
 	commits := "?"
 	if out, err := exec.Command("git", "-C", dir, "rev-list", "--count", "HEAD").Output(); err == nil {
 		commits = strings.TrimSpace(string(out))
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "*", "tmp_obj_*"))
-	note := fmt.Sprintf("`lore import` failed (open-files limit %d): `%s`. HEAD has %s commit(s) after it (1 before); it left %d `tmp_obj_*` files under `.git/objects`.",
-		lim.Cur, msg, commits, len(left))
+	note := fmt.Sprintf("`lore import` failed: `%s`. HEAD has %s commit(s) after it (1 before); it left %d `tmp_obj_*` files under `.git/objects`.",
+		msg, commits, len(left))
 	fmt.Fprintln(os.Stderr, note)
 	return note
 }
