@@ -81,6 +81,11 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 		return a, nil
 	}
 	switch {
+	case !s.Exists():
+		// Nothing to search, and nothing to build an index of: asking
+		// lore-index would make .agent/ (outside git, the index lives in
+		// it), and a later lore init below would take it for the store.
+		return scan("")
 	case errors.Is(sr.err, ErrNoHelper) && sr.quiet:
 		return scan("")
 	case errors.Is(sr.err, ErrNoHelper):
@@ -142,7 +147,7 @@ const RelevantHits = 100
 // it.
 func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, kinds ...mdstore.Kind) <-chan map[string]float64 {
 	out := make(chan map[string]float64, 1)
-	if text == "" || sr == nil || sr.helper == nil {
+	if text == "" || sr == nil || sr.helper == nil || !s.Exists() {
 		out <- nil
 		return out
 	}

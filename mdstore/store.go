@@ -167,6 +167,15 @@ func checkRoot(root, prefix string, repo *gitx.Repo) error {
 // Root is the directory that holds .agent.
 func (s *Store) Root() string { return s.root }
 
+// Exists says whether the store has its directory (.agent/): one that has
+// none holds no entry, and reading it must make nothing (outside git the
+// search index would make .agent/, which a lore init below would then take
+// for its store).
+func (s *Store) Exists() bool {
+	info, err := os.Stat(filepath.Join(s.root, Dir))
+	return err == nil && info.IsDir()
+}
+
 // GitIndex returns the index file of the git worktree the store is in and
 // the store root relative to that worktree's top ("" at the top); both
 // "" outside git. Its stat data tells which files git itself rewrote.

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
+	"lore/mdstore"
 )
 
 type indexOptions struct {
@@ -64,6 +65,10 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 		return err
 	}
 	p := g.printer(e)
+	if !s.Exists() {
+		// No store: nothing to index, and lore-index would make .agent/.
+		return &mdstore.InputError{Field: "store", Msg: "no store here (" + s.Root() + " has no " + mdstore.Dir + "/; lore init makes one)"}
+	}
 	helper, err := index.FindHelper(e.getenv)
 	if err != nil {
 		return errors.New("lore index needs lore-index, next to lore or on PATH (go install ./cmd/... installs both)")
