@@ -438,7 +438,7 @@ func importFailure(dir string, env []string, err error) string {
 	}
 	msg = strings.ReplaceAll(msg, dir, "REPO")
 	commits := "?"
-	if out, err := exec.Command("git", "-C", dir, "rev-list", "--count", "HEAD").Output(); err == nil {
+	if out, err := runOut(dir, env, "git", "rev-list", "--count", "HEAD"); err == nil {
 		commits = strings.TrimSpace(string(out))
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "*", "tmp_obj_*"))
@@ -450,13 +450,9 @@ func importFailure(dir string, env []string, err error) string {
 
 // runJSON runs a command and decodes its standard output into v.
 func runJSON(dir string, env []string, v any, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = dir, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := runOut(dir, env, name, args...)
 	if err != nil {
-		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+		return err
 	}
 	return json.Unmarshal(out, v)
 }
@@ -525,11 +521,9 @@ func emptyRepository(dir string, env []string) error {
 // same and, if not, which front-matter keys the differing lines hold;
 // whether lore export of the import gives the same export; and git fsck.
 func checkImport(original, imported, export string, env []string, lore string) (files int, note string, err error) {
-	cmd := exec.Command("git", "diff", "--name-only", "--no-renames", "HEAD~1", "HEAD")
-	cmd.Dir, cmd.Env = imported, env
-	list, err := cmd.Output()
+	list, err := runOut(imported, env, "git", "diff", "--name-only", "--no-renames", "HEAD~1", "HEAD")
 	if err != nil {
-		return 0, "", fmt.Errorf("git diff in %s: %v", imported, err)
+		return 0, "", err
 	}
 	files = bytes.Count(list, []byte("\n"))
 	if err := runIn(imported, env, "git", "fsck", "--strict", "--no-progress"); err != nil {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -121,30 +120,19 @@ func benchRun(args []string) error {
 // checkIterations checks that the store at dir recorded want iterations
 // of task T-1, each done, and that git has nothing to say.
 func checkIterations(dir string, env []string, lore string, want int) error {
-	list, err := outputOf(dir, env, lore, "journal", "list", "--task", "T-1", "--format", "json")
+	list, err := runOut(dir, env, lore, "journal", "list", "--task", "T-1", "--format", "json")
 	if err != nil {
 		return err
 	}
-	if got := strings.Count(list, `"outcome": "done"`); got != want {
+	if got := strings.Count(string(list), `"outcome": "done"`); got != want {
 		return fmt.Errorf("%s: %d iterations of T-1 done, want %d", dir, got, want)
 	}
-	status, err := outputOf(dir, env, "git", "status", "--porcelain")
+	status, err := runOut(dir, env, "git", "status", "--porcelain")
 	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(status) != "" {
+	if strings.TrimSpace(string(status)) != "" {
 		return fmt.Errorf("%s: git status after the runs:\n%s", dir, status)
 	}
 	return nil
-}
-
-// outputOf runs a command in dir and returns its standard output.
-func outputOf(dir string, env []string, name string, args ...string) (string, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-	return string(out), nil
 }
