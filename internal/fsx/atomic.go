@@ -199,9 +199,24 @@ func removeOrphans(dir string) {
 	}
 }
 
-// SyncFile makes the file at path durable: its data reach the disk even
-// when it was written and closed through another descriptor.
-func SyncFile(path string) error {
+// SyncFiles makes the files at paths durable, written and closed
+// through other descriptors: an fsync of each, or, from syncTogetherFrom
+// files on, one syncfs(2) of the file system holding the first (where
+// there is one) — thousands of fsyncs cost an import more than its writes.
+func SyncFiles(paths []string) error {
+	if len(paths) >= syncTogetherFrom && SyncFileSystem(filepath.Dir(paths[0])) {
+		return nil
+	}
+	for _, p := range paths {
+		if err := syncFile(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncFile makes the file at path durable.
+func syncFile(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -213,8 +228,8 @@ func SyncFile(path string) error {
 	return err
 }
 
-// syncTogetherFrom is how many files WriteFiles syncs with one syncfs(2)
-// rather than an fsync each.
+// syncTogetherFrom is how many files SyncFiles (and so WriteFiles) syncs
+// with one syncfs(2) rather than an fsync each.
 const syncTogetherFrom = 256
 
 // WriteFiles replaces each paths[i] with data[i] as WriteFile(…, SyncData)
@@ -256,13 +271,13 @@ func WriteFiles(paths []string, data [][]byte, done func(i int)) error {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 	}
-	if !SyncFileSystem(filepath.Dir(paths[0])) {
-		for i, p := range pending {
-			if err := SyncFile(p.tmp); err != nil {
-				abort()
-				return fmt.Errorf("write %s: %w", paths[i], err)
-			}
-		}
+	tmps := make([]string, len(pending))
+	for i, p := range pending {
+		tmps[i] = p.tmp
+	}
+	if err := SyncFiles(tmps); err != nil {
+		abort()
+		return fmt.Errorf("write %s: %w", filepath.Dir(paths[0]), err)
 	}
 	for i, p := range pending {
 		if err := p.Commit(Unsynced); err != nil {

@@ -245,21 +245,16 @@ type pendingObject struct {
 	name, final string
 }
 
-// syncFileSystemFrom is how many objects a flush makes durable with one
-// syncfs(2) of their file system rather than an fsync each (an import of
-// thousands of entries; a write of a few objects syncs just those).
-const syncFileSystemFrom = 256
-
 // flushObjects makes the pending objects durable and renames them into
 // place, before anything names them.
 func (r *Repo) flushObjects() error {
 	defer r.discardObjects()
-	if len(r.pending) < syncFileSystemFrom || !fsx.SyncFileSystem(filepath.Join(r.CommonDir, "objects")) {
-		for _, p := range r.pending {
-			if err := fsx.SyncFile(p.name); err != nil {
-				return fmt.Errorf("sync object: %w", err)
-			}
-		}
+	names := make([]string, len(r.pending))
+	for i, p := range r.pending {
+		names[i] = p.name
+	}
+	if err := fsx.SyncFiles(names); err != nil {
+		return fmt.Errorf("sync object: %w", err)
 	}
 	for _, p := range r.pending {
 		os.Chmod(p.name, 0o444)
