@@ -41,6 +41,13 @@ type PruneOptions struct {
 	DryRun bool
 }
 
+// UsageWatched says whether the usage log has watched long enough
+// (Config.RecentUseDays since UsageSince) to say which learnings are not
+// used.
+func (o PruneOptions) UsageWatched() bool {
+	return !o.UsageSince.IsZero() && o.Now.Sub(o.UsageSince) >= time.Duration(o.Config.RecentUseDays)*24*time.Hour
+}
+
 // PrunedEntry is one entry a prune changed, and why.
 type PrunedEntry struct {
 	Kind   Kind   `json:"kind"`
@@ -69,8 +76,7 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		return nil, nil, err
 	}
 	var out []PrunedEntry
-	// The usage log has watched long enough to say what is not used.
-	watched := !opts.UsageSince.IsZero() && opts.Now.Sub(opts.UsageSince) >= time.Duration(cfg.RecentUseDays)*24*time.Hour
+	watched := opts.UsageWatched()
 	for i := range entries.Learnings {
 		l := &entries.Learnings[i]
 		if l.Status == "pruned" {

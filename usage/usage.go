@@ -97,27 +97,24 @@ func clean(k string) string {
 
 func (l *Log) sincePath() string { return filepath.Join(l.dir, "usage.since") }
 
-// Since is when this clone's log began recording: what it says of
-// entries not used covers only the time since (a fresh clone has seen
-// nothing used). ok is false when it has recorded nothing. A log older
-// than the file that says so is judged by its earliest line.
-func (l *Log) Since() (since time.Time, ok bool) {
+// Since is when this clone's log began recording (zero: it has recorded
+// nothing): what it says of entries not used covers only the time since
+// (a fresh clone has seen nothing used). stats are what Read gave: a log
+// older than the file that says when it began is judged by its earliest
+// use.
+func (l *Log) Since(stats []Stat) time.Time {
 	if data, err := os.ReadFile(l.sincePath()); err == nil {
 		if at, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil {
-			return time.Unix(at, 0).UTC(), true
+			return time.Unix(at, 0).UTC()
 		}
 	}
-	stats, err := l.Read()
-	if err != nil || len(stats) == 0 {
-		return time.Time{}, false
-	}
-	since = stats[0].Last
+	var since time.Time
 	for _, s := range stats {
-		if s.Last.Before(since) {
+		if since.IsZero() || s.Last.Before(since) {
 			since = s.Last
 		}
 	}
-	return since, true
+	return since
 }
 
 // Read sums the log: one Stat per key, the most recently used first.

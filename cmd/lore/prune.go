@@ -83,28 +83,26 @@ func runPrune(e *env, g globals, opts pruneOptions) error {
 func prune(e *env, s *mdstore.Store, dryRun, hard bool, older time.Duration) ([]mdstore.PrunedEntry, *mdstore.WriteResult, error) {
 	last := map[string]time.Time{}
 	log := usage.Open(s.StateDir())
-	if stats, err := log.Read(); err == nil {
-		for _, st := range stats {
-			last[st.Key] = st.Last
-		}
+	stats, _ := log.Read()
+	for _, st := range stats {
+		last[st.Key] = st.Last
 	}
-	since, _ := log.Since()
-	now, recent := e.now(), time.Duration(s.Config().Prune.RecentUseDays)*24*time.Hour
-	if since.IsZero() || now.Sub(since) < recent {
-		began := "has recorded nothing yet"
-		if !since.IsZero() {
-			began = "began on " + since.Format(time.DateOnly)
-		}
-		fmt.Fprintf(e.stderr, "lore: learnings are not judged unused yet: this clone's usage log %s, and says what is not used only after %d days (prune.recent_use_days)\n",
-			began, s.Config().Prune.RecentUseDays)
-	}
-	return s.Prune(mdstore.PruneOptions{
-		Now: e.now(), Config: s.Config().Prune, OlderThan: older, Hard: hard, DryRun: dryRun, UsageSince: since,
+	opts := mdstore.PruneOptions{
+		Now: e.now(), Config: s.Config().Prune, OlderThan: older, Hard: hard, DryRun: dryRun, UsageSince: log.Since(stats),
 		LastUsed: func(kind mdstore.Kind, id string) (time.Time, bool) {
 			t, ok := last[prompt.Key(kind, id)]
 			return t, ok
 		},
-	})
+	}
+	if !opts.UsageWatched() {
+		began := "has recorded nothing yet"
+		if !opts.UsageSince.IsZero() {
+			began = "began on " + opts.UsageSince.Format(time.DateOnly)
+		}
+		fmt.Fprintf(e.stderr, "lore: learnings are not judged unused yet: this clone's usage log %s, and says what is not used only after %d days (prune.recent_use_days)\n",
+			began, opts.Config.RecentUseDays)
+	}
+	return s.Prune(opts)
 }
 
 // printPruned lists what a prune did, or would do.
