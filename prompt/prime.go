@@ -524,6 +524,8 @@ type keywords struct {
 	// they break ties between entries relevant to the task, and make no
 	// entry relevant on their own.
 	recent map[string]bool
+	// taskType is the task's type in seed 004's table (mdstore.TaskType).
+	taskType string
 }
 
 func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
@@ -539,9 +541,10 @@ func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
 	// The task's type in seed 004's table is a keyword: the learnings
 	// extracted from runs of that type carry it as a tag, and seed 004
 	// retrieves by it (a task that fits no type brings in nothing).
+	kw.taskType = mdstore.GeneralTaskType
 	if text := t.Title + " " + t.Description; strings.TrimSpace(text) != "" {
-		if tt := mdstore.TaskType(text); tt != mdstore.GeneralTaskType {
-			kw.all[tt] = true
+		if kw.taskType = mdstore.TaskType(text); kw.taskType != mdstore.GeneralTaskType {
+			kw.all[kw.taskType] = true
 		}
 	}
 	for _, f := range t.Files {
@@ -724,7 +727,6 @@ func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
 // most recent.
 func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64, now time.Time) []mdstore.Learning {
 	var list []scored[mdstore.Learning]
-	taskType := mdstore.TaskType(t.Title + " " + t.Description)
 	for _, l := range ls {
 		if !mdstore.Wanted(t.Statuses, l.State()) {
 			continue
@@ -734,7 +736,7 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]fl
 			if s = kw.learningScore(l.Tags, rel[l.Path]); s == 0 {
 				continue
 			}
-			s += seed004Relevance(&l, taskType, now)
+			s += seed004Relevance(&l, kw.taskType, now)
 		}
 		list = append(list, scored[mdstore.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
 	}
