@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"sort"
 	"strings"
 )
 
@@ -44,13 +43,4 @@ func cliMessage(stderr string) string {
 		return msg
 	}
 	return "lore failed without a message"
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

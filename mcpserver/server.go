@@ -18,6 +18,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -312,9 +314,9 @@ func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (
 	}
 	var b strings.Builder
 	var body string
-	for _, k := range sortedKeys(structured) {
+	for _, k := range slices.Sorted(maps.Keys(structured)) {
 		v := structured[k]
-		if isBody(k) {
+		if slices.Contains(bodyFields, k) {
 			if s, ok := v.(string); ok {
 				body = s
 			}
@@ -328,15 +330,6 @@ func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (
 		b.WriteString("\n" + body + "\n")
 	}
 	return text(b.String(), notices), structured, nil
-}
-
-func isBody(k string) bool {
-	for _, f := range bodyFields {
-		if k == f {
-			return true
-		}
-	}
-	return false
 }
 
 // scalar is v on one line: a string, number or list of them ("" for
