@@ -116,7 +116,7 @@ func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, s
 			c.broken()
 		}
 		// Not parsed before.
-		data, ok, err := t.read(p)
+		data, ok, err := t.Read(p)
 		if err != nil || !ok {
 			continue
 		}

@@ -181,7 +181,7 @@ func sortAs[T any](es []T) {
 // readEntryFile reads the entry of file p, of the type its kind has.
 func readEntryFile[T any](s *Store, p string) (T, bool) {
 	var zero T
-	data, ok, err := s.read(p)
+	data, ok, err := s.Read(p)
 	if err != nil || !ok {
 		return zero, false
 	}
@@ -204,3 +204,16 @@ func readEntryFile[T any](s *Store, p string) (T, bool) {
 
 // wholeCatalog is a Catalog of entries read whole.
 func wholeCatalog(e *Entries) *Catalog { return &Catalog{whole: e} }
+
+// CompareJournalHeads orders the heads of two journal entries as Entries
+// orders the entries.
+func CompareJournalHeads(a, b *Head) int {
+	return compareJournal(&JournalEntry{RunID: a.RunID, Iteration: a.Iteration, CreatedAt: a.CreatedAt, Path: a.Path},
+		&JournalEntry{RunID: b.RunID, Iteration: b.Iteration, CreatedAt: b.CreatedAt, Path: b.Path})
+}
+
+// Shown is Learning.Shown for a learning's head.
+func (h *Head) Shown() bool { return shownLearning(h.Status, h.SupersededBy) }
+
+// State is Learning.State for a learning's head.
+func (h *Head) State() string { return learningState(h.Status, h.SupersededBy) }

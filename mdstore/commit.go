@@ -181,13 +181,13 @@ func (t *storeTx) path(p string) string {
 	return t.prefix + "/" + p
 }
 
-// read and readDir see the store as the change builds on it: HEAD's
+// Read and readDir see the store as the change builds on it: HEAD's
 // files for a commit, the index's when staging, the files on disk when
 // writing files only. Decisions (a duplicate, "unchanged", the next
 // iteration) are made from them, never from what a failed write may have
 // left on disk.
 // Changes still queued are applied on top.
-func (t *storeTx) read(p string) ([]byte, bool, error) {
+func (t *storeTx) Read(p string) ([]byte, bool, error) {
 	data, ok, err := t.tx.ReadFile(t.path(p))
 	if err != nil || len(t.overlay) == 0 {
 		return data, ok, err
@@ -195,7 +195,7 @@ func (t *storeTx) read(p string) ([]byte, bool, error) {
 	return t.overlaid(p, data, ok)
 }
 
-func (t *storeTx) readDir(p string) ([]os.DirEntry, error) {
+func (t *storeTx) ReadDir(p string) ([]os.DirEntry, error) {
 	entries, err := t.tx.ReadDir(t.path(p))
 	if err != nil || len(t.overlay) == 0 {
 		return entries, err
@@ -206,23 +206,23 @@ func (t *storeTx) readDir(p string) ([]os.DirEntry, error) {
 // worktree reads the files on disk: for names a change must not take
 // (a person's uncommitted file), and for what a person may edit before
 // committing it.
-func (t *storeTx) worktree() fileReader { return worktreeReader{t} }
+func (t *storeTx) worktree() Reader { return worktreeReader{t} }
 
 type worktreeReader struct{ t *storeTx }
 
-func (w worktreeReader) read(p string) ([]byte, bool, error) {
+func (w worktreeReader) Read(p string) ([]byte, bool, error) {
 	return w.t.tx.ReadFileLimit(w.t.path(p), ReadLimit(p))
 }
 
-func (w worktreeReader) readDir(p string) ([]os.DirEntry, error) {
+func (w worktreeReader) ReadDir(p string) ([]os.DirEntry, error) {
 	return w.t.tx.ReadWorktreeDir(w.t.path(p))
 }
 
 // exists reports whether p is a file in the state the change builds on or
 // on disk.
 func (t *storeTx) exists(p string) (bool, error) {
-	for _, r := range []fileReader{t, t.worktree()} {
-		if _, ok, err := r.read(p); err != nil || ok {
+	for _, r := range []Reader{t, t.worktree()} {
+		if _, ok, err := r.Read(p); err != nil || ok {
 			return ok, err
 		}
 	}
@@ -338,7 +338,7 @@ func (s *Store) EditFiles(edits ...FileEdit) (changed bool, res *WriteResult, er
 func applyEdits(tx *storeTx, edits []FileEdit) ([]FileEdit, error) {
 	var applied []FileEdit
 	for _, e := range edits {
-		data, _, err := tx.read(e.Path)
+		data, _, err := tx.Read(e.Path)
 		if err != nil {
 			return nil, err
 		}

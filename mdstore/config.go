@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -193,6 +192,22 @@ func loadConfig(path, relPath string) (Config, error) {
 
 // parseConfig reads config.yaml's bytes; relPath names the file in
 // messages.
+// ValidateConfig judges config.yaml as lore validate reports it: what
+// lore cannot read is an error, an unknown key a warning.
+func ValidateConfig(f File) []Problem {
+	var out []Problem
+	cfg, err := parseConfig(f.Data, f.Path)
+	if err != nil {
+		for _, w := range fileProblems(err, f.Path) {
+			out = append(out, Problem{Path: f.Path, Line: w.Line, Severity: SeverityError, Message: w.Message})
+		}
+	}
+	for _, w := range cfg.Warnings {
+		out = append(out, Problem{Path: f.Path, Line: w.Line, Severity: SeverityWarning, Message: w.Message})
+	}
+	return out
+}
+
 func parseConfig(data []byte, relPath string) (Config, error) {
 	cfg := DefaultConfig()
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -200,7 +215,7 @@ func parseConfig(data []byte, relPath string) (Config, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := yamlProblem(err)
+		line, msg := YAMLProblem(err)
 		return cfg, &FileError{Path: relPath, Line: line, Msg: "not valid YAML: " + msg}
 	}
 	if len(doc.Content) == 0 {
@@ -476,20 +491,4 @@ func listSetting(value *yaml.Node, bad func(string, ...any) error) ([]string, er
 		out = append(out, item.Value)
 	}
 	return out, nil
-}
-
-// yamlProblem reads a yaml.v3 error. yaml.v3 reports a syntax error only
-// as text ("yaml: line 3: did not find expected key"), with no type to
-// ask, so this is the one place that reads it (TestYAMLProblem holds it to
-// yaml.v3's own errors): the line (0 when it names none) and the rest.
-func yamlProblem(err error) (line int, msg string) {
-	msg = strings.TrimPrefix(err.Error(), "yaml: ")
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, text, ok := strings.Cut(rest, ": "); ok {
-			if n, err := strconv.Atoi(num); err == nil {
-				return n, text
-			}
-		}
-	}
-	return 0, msg
 }

@@ -218,11 +218,11 @@ func TestYAMLProblem(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%q parsed", c.doc)
 		}
-		if line, msg := yamlProblem(err); line != c.line || !strings.Contains(msg, c.msg) {
+		if line, msg := YAMLProblem(err); line != c.line || !strings.Contains(msg, c.msg) {
 			t.Errorf("%q: yamlProblem(%q) = %d, %q; want %d, %q", c.doc, err, line, msg, c.line, c.msg)
 		}
 	}
-	if line, msg := yamlProblem(errors.New("yaml: unknown anchor 'x' referenced")); line != 0 || msg != "unknown anchor 'x' referenced" {
+	if line, msg := YAMLProblem(errors.New("yaml: unknown anchor 'x' referenced")); line != 0 || msg != "unknown anchor 'x' referenced" {
 		t.Errorf("no line: %d, %q", line, msg)
 	}
 }

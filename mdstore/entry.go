@@ -40,7 +40,7 @@ func ParseFile(p string, data []byte) (FileEntries, []Warning) {
 	var err error
 	switch kind {
 	case KindMemory:
-		f := parseMemories(data, p)
+		f := parseMemoriesFile(data, p)
 		out.Memories = f.memories
 		return out, f.warnings
 	case KindKnowledge:

@@ -115,7 +115,7 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 		if err == nil && st.Settled(now) {
 			stamps[i] = st // otherwise too new to trust: read again next time
 		}
-		data, ok, err := s.read(p)
+		data, ok, err := s.Read(p)
 		if err != nil {
 			warnings[i] = asWarning(err, p)
 			return
@@ -390,7 +390,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 		}
 		if err == nil && !stamp.Dir {
 			// A link (the Stamper does not follow one): readDir says so.
-			if _, err = s.readDir(dir); err == nil {
+			if _, err = s.ReadDir(dir); err == nil {
 				err = &fsx.SkipError{Path: s.abs(dir), Err: fsx.ErrNotDir} // changed meanwhile
 			}
 			if path.Dir(dir) == JournalDir {
@@ -418,7 +418,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 		l.unchanged = false
 		l.relisted[dir] = true
 		if subdirs {
-			entries, err := s.readDir(dir)
+			entries, err := s.ReadDir(dir)
 			var runs []string
 			for _, e := range entries {
 				// A link is listed to be refused, and said, like a file.

@@ -116,11 +116,11 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 		added, kept := res.Added, res.Kept
 		// Memories: by id.
 		if len(x.Memories) > 0 {
-			data, _, err := tx.read(MemoriesPath)
+			data, _, err := tx.Read(MemoriesPath)
 			if err != nil {
 				return err
 			}
-			have := parseMemories(data, MemoriesPath).ids()
+			have := parseMemoriesFile(data, MemoriesPath).IDs()
 			// On top of their sections, in the export's order, in one
 			// edit of the file (addMemories: of two with one id, the last).
 			for i := len(x.Memories) - 1; i >= 0; i-- {

@@ -124,7 +124,7 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, p := range Validate(files) {
+	for _, p := range Validate(files, ValidateConfig) {
 		if strings.Contains(p.Message, "lore does not read it") {
 			got = append(got, p.Path+": "+string(p.Severity)+": "+strings.SplitN(p.Message, ":", 2)[0])
 		}
@@ -148,7 +148,7 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = nil
-	for _, p := range Validate(files) {
+	for _, p := range Validate(files, ValidateConfig) {
 		if strings.Contains(p.Message, "lore does not read it") {
 			got = append(got, p.Path+": "+string(p.Severity)+": "+strings.SplitN(p.Message, ":", 2)[0])
 		}

@@ -100,7 +100,7 @@ func parseFrontmatter(data []byte, path string) (*frontmatterDoc, error) {
 		body = string(b)
 	}
 	if err != nil {
-		line, problem := yamlProblem(err)
+		line, problem := YAMLProblem(err)
 		if line > 0 {
 			line++ // the opening --- is line 1
 		} else {
@@ -425,4 +425,20 @@ func YAMLFlowItem(s string) string {
 		return s
 	}
 	return YAMLQuote(s)
+}
+
+// YAMLProblem reads a yaml.v3 error. yaml.v3 reports a syntax error only
+// as text ("yaml: line 3: did not find expected key"), with no type to
+// ask, so this is the one place that reads it (TestYAMLProblem holds it to
+// yaml.v3's own errors): the line (0 when it names none) and the rest.
+func YAMLProblem(err error) (line int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, text, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				return n, text
+			}
+		}
+	}
+	return 0, msg
 }

@@ -155,7 +155,7 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 			return EntryVersion{}, nil, err
 		}
 		found := false
-		for _, mm := range parseMemories(data, MemoriesPath).memories {
+		for _, mm := range parseMemoriesFile(data, MemoriesPath).memories {
 			if mm.ID == id {
 				m, found = mm, true
 				break
@@ -231,12 +231,12 @@ func (s *Store) versionText(kind Kind, id string, b gitx.Hash) (string, bool, er
 	if !bytes.Contains(data, []byte(id)) {
 		return "", false, nil
 	}
-	f := parseMemories(data, MemoriesPath)
+	f := parseMemoriesFile(data, MemoriesPath)
 	block, ok := f.shownBlock(id)
 	if !ok {
 		return "", false, nil
 	}
-	return string(data[block.start:block.end]), true, nil
+	return string(data[block.Start:block.End]), true, nil
 }
 
 // short is a commit's abbreviated name.

@@ -112,13 +112,13 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	for _, o := range sig.Overruled {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("<%s> at line %d ignored: %s", o.Sigil, o.Line, o.Reason))
 	}
-	var entry *JournalEntry
+	var iteration *JournalEntry
 	if !in.OutcomeOnly || sig.Task.Outcome != "" {
 		e, err := s.journalOf(in, sig, output, out, check)
 		if err != nil {
 			return nil, nil, err
 		}
-		entry = &e
+		iteration = &e
 	} else {
 		for name, line := range sig.Lines { // what only an iteration records
 			out.skip(name, line, "no task sigil, so no iteration to record it in")
@@ -128,8 +128,8 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 
 	// Sigils that do not make a valid entry are reported, not fatal.
 	task, run, feature := in.TaskID, in.RunID, in.FeatureID
-	if entry != nil {
-		task, run, feature = entry.TaskID, entry.RunID, entry.FeatureID
+	if iteration != nil {
+		task, run, feature = iteration.TaskID, iteration.RunID, iteration.FeatureID
 	}
 	var within outputKnowledge
 	for _, k := range sig.Knowledge {
@@ -167,15 +167,15 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		out.Warnings[i], _ = secrets.Redact(out.Warnings[i])
 	}
 	out.Redacted = redactions(in.Output, found, check.found)
-	if entry == nil && len(knowledge) == 0 && len(learnings) == 0 {
+	if iteration == nil && len(knowledge) == 0 && len(learnings) == 0 {
 		return out, &WriteResult{}, nil
 	}
-	if entry != nil && entry.RunID == "" {
+	if iteration != nil && iteration.RunID == "" {
 		run, started, err := s.currentOrNewRun()
 		if err != nil {
 			return nil, nil, err
 		}
-		entry.RunID, out.RunStarted = run, started
+		iteration.RunID, out.RunStarted = run, started
 	}
 
 	now := s.now()
@@ -200,8 +200,8 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 			subject += " (" + task + ")"
 		}
 		var e *JournalEntry
-		if entry != nil {
-			if err := planJournal(tx, s, *entry, now, &jplan); err != nil {
+		if iteration != nil {
+			if err := planJournal(tx, s, *iteration, now, &jplan); err != nil {
 				return err
 			}
 			e = &jplan.entry
@@ -251,7 +251,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if entry != nil {
+	if iteration != nil {
 		out.Journal, out.JournalReplaced = &jplan.entry, jplan.replaced
 	}
 	for _, p := range kplans {

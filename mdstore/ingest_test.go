@@ -255,3 +255,27 @@ func TestOutcomeOnly(t *testing.T) {
 		t.Fatalf("HEAD:\n%s", got)
 	}
 }
+
+const fullOutput = `I added the failure_reports table and wired up the constraints.
+
+<journal>
+Chose to create iteration_outcomes before failure_reports.
+Tests pass.
+</journal>
+
+<knowledge tags="testing,cargo,nightly" title="Cargo bench requires nightly">
+Running cargo bench requires the nightly Rust toolchain.
+</knowledge>
+
+<learning category="success_pattern" tags="Rust, SQLite, foreign keys">
+When adding tables with foreign keys in SQLite, enable PRAGMA foreign_keys = ON.
+</learning>
+
+<learning category="tool_usage" tags="cargo, testing">
+Use cargo test --test name to run a single integration test file.
+</learning>
+
+<difficulty-estimate>moderate</difficulty-estimate>
+<next-model>sonnet</next-model>
+<task-done>t-abc123</task-done>`
+

@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"lore/sigils"
 )
@@ -192,13 +194,6 @@ func compareJournal(a, b *JournalEntry) int {
 	return cmp.Compare(a.Path, b.Path)
 }
 
-// CompareJournalHeads orders the heads of two journal entries as Entries
-// orders the entries.
-func CompareJournalHeads(a, b *Head) int {
-	return compareJournal(&JournalEntry{RunID: a.RunID, Iteration: a.Iteration, CreatedAt: a.CreatedAt, Path: a.Path},
-		&JournalEntry{RunID: b.RunID, Iteration: b.Iteration, CreatedAt: b.CreatedAt, Path: b.Path})
-}
-
 // SortChronological orders entries as the iterations happened: creation
 // time, then run, then CompareIterations.
 func SortChronological(es []JournalEntry) {
@@ -223,4 +218,90 @@ func ParseTimestamp(s string) time.Time {
 	}
 	t, _ := time.Parse(dateLayout, s)
 	return t
+}
+
+// normalize checks a journal entry to record: no secret in any field
+// (check), a known outcome and difficulty, a run id that can name a
+// directory. An empty RunID means the current run (started if there is
+// none); Iteration 0 means the next one.
+func (in JournalEntry) normalize(check *secretCheck) (JournalEntry, error) {
+	err := check.texts(textField{"run_id", &in.RunID}, textField{"task_id", &in.TaskID}, textField{"feature_id", &in.FeatureID},
+		textField{"outcome", &in.Outcome}, textField{"model", &in.Model}, textField{"next_model", &in.NextModel},
+		textField{"difficulty", &in.Difficulty}, textField{"notes", &in.Notes})
+	if err == nil {
+		err = check.list("files_modified", &in.FilesModified)
+	}
+	if err == nil && in.Failure != nil {
+		f := *in.Failure // the caller's stays as it was
+		in.Failure = &f
+		err = check.texts(textField{"what_tried", &f.WhatTried}, textField{"why_failed", &f.WhyFailed},
+			textField{"error_category", &f.ErrorCategory}, textField{"stack_trace", &f.StackTrace},
+			textField{"retry_suggestion", &f.RetrySuggestion})
+		if err == nil {
+			err = check.list("relevant_files", &f.RelevantFiles)
+		}
+	}
+	if err != nil {
+		return in, err
+	}
+	if in.Outcome == "" {
+		in.Outcome = "blocked"
+	}
+	if !slices.Contains(Outcomes, in.Outcome) {
+		return in, &InputError{Field: "outcome", Msg: fmt.Sprintf("outcome %q must be one of %s", in.Outcome, strings.Join(Outcomes, ", "))}
+	}
+	if in.Difficulty != "" && !slices.Contains(sigils.Difficulties, in.Difficulty) {
+		return in, &InputError{Field: "difficulty", Msg: fmt.Sprintf("difficulty %q must be one of %s", in.Difficulty, strings.Join(sigils.Difficulties, ", "))}
+	}
+	if in.RunID != "" && !ValidRunID(in.RunID) {
+		return in, &InputError{Field: "run", Msg: fmt.Sprintf("run id %q may only hold lowercase letters, digits, '.', '_' and '-'", in.RunID)}
+	}
+	if !(in.DurationSecs >= 0) || !(in.CostUSD >= 0) || math.IsInf(in.DurationSecs, 0) || math.IsInf(in.CostUSD, 0) || in.Iteration < 0 { // NaN is not >= 0
+		return in, &InputError{Field: "journal", Msg: "duration and cost must be finite numbers of 0 or more, and iteration cannot be negative"}
+	}
+	if in.FilesModified == nil {
+		in.FilesModified = []string{}
+	}
+	in.Notes = truncateNotes(strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n")), MaxJournalNotes)
+	return in, nil
+}
+
+// MaxJournalNotes caps an iteration's notes, in characters, so that one
+// note cannot fill a prime.
+const MaxJournalNotes = 2000
+
+// truncateNotes keeps the first max characters of notes, cut at the end
+// of a line (or of a word, if the first line is longer), closes a code
+// fence the cut left open, and marks the cut with [truncated].
+func truncateNotes(notes string, max int) string {
+	if utf8.RuneCountInString(notes) <= max {
+		return notes
+	}
+	cut, n := len(notes), 0
+	for i := range notes {
+		if n == max {
+			cut = i
+			break
+		}
+		n++
+	}
+	kept := notes[:cut]
+	if i := strings.LastIndexByte(kept, '\n'); i > 0 {
+		kept = kept[:i]
+	} else if i := strings.LastIndexAny(kept, " \t"); i > 0 {
+		kept = kept[:i]
+	}
+	kept = strings.TrimRight(kept, " \t\n")
+	fence := ""
+	for _, line := range strings.Split(kept, "\n") {
+		if fence == "" {
+			fence, _ = sigils.Fence(line)
+		} else if sigils.Closes(line, fence) {
+			fence = ""
+		}
+	}
+	if fence != "" {
+		return kept + "\n" + fence + "\n[truncated]"
+	}
+	return kept + " [truncated]"
 }

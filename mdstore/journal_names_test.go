@@ -47,19 +47,19 @@ func TestJournalFileName(t *testing.T) {
 // iteration again by its number replaces the one it is the same as.
 func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 	r := loretest.NewRepo(t)
-	entry := func(it int, task, at string) JournalEntry {
+	newEntry := func(it int, task, at string) JournalEntry {
 		return JournalEntry{RunID: "sprint", Iteration: it, TaskID: task, Outcome: "failed", FilesModified: []string{}, CreatedAt: at, Notes: task + fmt.Sprint(it)}
 	}
 	files := map[string]string{}
 	add := func(e JournalEntry, tag string) {
 		files[JournalPath(e.RunID, e.Iteration, tag)] = string(RenderJournal(e))
 	}
-	add(entry(1, "shared", "2027-01-15T08:00:00Z"), "")
-	add(entry(2, "shared", "2027-01-15T08:10:00Z"), "0a0a0a")
-	add(entry(3, "right", "2027-01-15T09:05:00Z"), "aaaaaa")
-	add(entry(3, "left", "2027-01-15T09:00:00Z"), "ffffff")
-	add(entry(4, "right", "2027-01-15T09:15:00Z"), "bbbbbb")
-	add(entry(4, "left", "2027-01-15T09:10:00Z"), "cccccc")
+	add(newEntry(1, "shared", "2027-01-15T08:00:00Z"), "")
+	add(newEntry(2, "shared", "2027-01-15T08:10:00Z"), "0a0a0a")
+	add(newEntry(3, "right", "2027-01-15T09:05:00Z"), "aaaaaa")
+	add(newEntry(3, "left", "2027-01-15T09:00:00Z"), "ffffff")
+	add(newEntry(4, "right", "2027-01-15T09:15:00Z"), "bbbbbb")
+	add(newEntry(4, "left", "2027-01-15T09:10:00Z"), "cccccc")
 	r.Commit("a merged run", files)
 	s, err := Open(r.Dir, testOptions(t.TempDir()))
 	if err != nil {
@@ -82,7 +82,7 @@ func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 	for p, content := range files {
 		all = append(all, File{Path: p, Data: []byte(content)})
 	}
-	if problems := Validate(all); len(problems) > 0 {
+	if problems := Validate(all, ValidateConfig); len(problems) > 0 {
 		t.Fatalf("validate: %v", problems)
 	}
 
@@ -105,14 +105,14 @@ func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 	}
 
 	// Again by number, the same as the left branch's 3: nothing changes.
-	left3 := entry(3, "left", "")
+	left3 := newEntry(3, "left", "")
 	left3.CreatedAt = ""
 	e, replaced, res, err := s.AddJournal(left3)
 	if err != nil || !replaced || res.Commit != "" || e.Key() != "sprint/0003-ffffff" {
 		t.Fatalf("3 again: %s %v %+v %v", e.Key(), replaced, res, err)
 	}
 	// By number, like neither: a file of its own.
-	other3 := entry(3, "third", "")
+	other3 := newEntry(3, "third", "")
 	if e, replaced, _, err := s.AddJournal(other3); err != nil || replaced || !strings.HasPrefix(e.Key(), "sprint/0003-") ||
 		e.Key() == "sprint/0003-ffffff" || e.Key() == "sprint/0003-aaaaaa" {
 		t.Fatalf("another 3: %s %v %v", e.Key(), replaced, err)
@@ -129,7 +129,7 @@ func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 
 	// A tagged name whose number is not the entry's iteration is reported
 	// as the old names are.
-	bad := entry(6, "bad", "2027-01-15T10:00:00Z")
+	bad := newEntry(6, "bad", "2027-01-15T10:00:00Z")
 	if _, err := parseJournal(RenderJournal(bad), JournalPath("sprint", 7, "abcdef")); err == nil || !strings.Contains(err.Error(), "does not match the file name 0007-abcdef.md") {
 		t.Errorf("a tagged name with another number: %v", err)
 	}

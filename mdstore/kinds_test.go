@@ -1,8 +1,6 @@
 package mdstore
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -89,99 +87,6 @@ func TestJournalFileGolden(t *testing.T) {
 		t.Fatalf("round trip: %v\n%+v\n%+v", err, back, e)
 	}
 }
-
-func TestMalformedFilesAreReportedWithLineAndSkipped(t *testing.T) {
-	dir := t.TempDir()
-	write := func(p, content string) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(content), 0o644)
-	}
-	write(KnowledgeDir+"/good.md", "---\ntitle: Good\ntags: [a]\n---\n\nbody\n")
-	write(KnowledgeDir+"/no-tags.md", "---\ntitle: No tags\n---\n\nbody\n")
-	write(KnowledgeDir+"/upper.md", "---\ntitle: Upper\ntags: [Mixed]\n---\n\nbody\n")
-	write(KnowledgeDir+"/bad-yaml.md", "---\ntitle: [unclosed\ntags: [a]\n---\nbody\n")
-	write(KnowledgeDir+"/no-frontmatter.md", "just text\n")
-	write(LearningsDir+"/l-000001.md", "---\nid: l-000001\ncategory: pitfall\ntags: [a]\nstatus: maybe\n---\n\nbody\n")
-	write(JournalDir+"/run-1/0001.md", "---\nrun_id: run-1\niteration: 1\noutcome: exploded\n---\n")
-	write(JournalDir+"/run-1/0002.md", "---\nrun_id: run-1\niteration: 2\noutcome: done\nduration_secs: -3\n---\n")
-	s, err := Open(dir, testOptions(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks, kw, _ := s.Knowledge()
-	ls, lw, _ := s.Learnings()
-	js, jw, _ := s.Journal()
-	if len(ks) != 1 || len(ls) != 0 || len(js) != 0 {
-		t.Fatalf("read %d knowledge, %d learnings, %d journal entries", len(ks), len(ls), len(js))
-	}
-	loretest.Golden(t, "testdata/malformed.warnings", warningsText(append(append(kw, lw...), jw...)))
-}
-
-func TestSkillsDiscovery(t *testing.T) {
-	dir := t.TempDir()
-	write := func(p, content string) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(content), 0o644)
-	}
-	write(".agent/skills/deploy-check/SKILL.md", "---\nname: deploy-check\ndescription: Verify deployment prerequisites before pushing to staging\n---\n\n# Deploy Check\n")
-	write(".claude/skills/git-commit/SKILL.md", "---\nname: git-commit\ndescription: >\n  Commit changes following\n  the project's conventions\n---\nsteps\n")
-	write(".agent/skills/no-frontmatter/SKILL.md", "# Just steps\n")
-	write(".claude/skills/broken/SKILL.md", "---\nname: [broken\n---\n")
-	write(".agent/skills/empty-dir/README.md", "not a skill\n")
-	unreadable := filepath.Join(dir, ".claude/skills/locked/SKILL.md")
-	write(".claude/skills/locked/SKILL.md", "---\nname: locked\n---\n")
-	os.Chmod(unreadable, 0o000)
-	defer os.Chmod(unreadable, 0o644)
-	s, _ := Open(dir, testOptions(t.TempDir()))
-	skills, warnings, err := s.Skills()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, sk := range skills {
-		got = append(got, sk.Name+": "+sk.Description)
-	}
-	want := []string{
-		"broken: " + NoDescription,
-		"deploy-check: Verify deployment prerequisites before pushing to staging",
-		"git-commit: Commit changes following the project's conventions",
-		"no-frontmatter: " + NoDescription,
-	}
-	if os.Getuid() == 0 { // root reads the locked file anyway
-		want = append(want[:2:2], append([]string{"git-commit: Commit changes following the project's conventions", "locked: " + NoDescription}, want[3:]...)...)
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("skills:\n%s", strings.Join(got, "\n"))
-	}
-	if os.Getuid() != 0 && (len(warnings) != 1 || !strings.Contains(warnings[0].String(), "locked/SKILL.md")) {
-		t.Fatalf("warnings: %v", warnings)
-	}
-}
-
-const fullOutput = `I added the failure_reports table and wired up the constraints.
-
-<journal>
-Chose to create iteration_outcomes before failure_reports.
-Tests pass.
-</journal>
-
-<knowledge tags="testing,cargo,nightly" title="Cargo bench requires nightly">
-Running cargo bench requires the nightly Rust toolchain.
-</knowledge>
-
-<learning category="success_pattern" tags="Rust, SQLite, foreign keys">
-When adding tables with foreign keys in SQLite, enable PRAGMA foreign_keys = ON.
-</learning>
-
-<learning category="tool_usage" tags="cargo, testing">
-Use cargo test --test name to run a single integration test file.
-</learning>
-
-<difficulty-estimate>moderate</difficulty-estimate>
-<next-model>sonnet</next-model>
-<task-done>t-abc123</task-done>`
 
 // FuzzFrontmatterCodecs: no input makes a parser panic, and whatever
 // parses comes back the same after lore writes it.

@@ -97,22 +97,13 @@ func (in NewLearning) normalize(check *secretCheck) (NewLearning, error) {
 	if in.Status == "" {
 		in.Status = "active"
 	}
-	if !contains(LearningStatuses, in.Status) {
+	if !slices.Contains(LearningStatuses, in.Status) {
 		return in, &InputError{Field: "status", Msg: fmt.Sprintf("status %q must be one of %s", in.Status, strings.Join(LearningStatuses, ", "))}
 	}
-	if in.Kind != "" && !contains(LearningKinds, in.Kind) {
+	if in.Kind != "" && !slices.Contains(LearningKinds, in.Kind) {
 		return in, &InputError{Field: "kind", Msg: fmt.Sprintf("kind %q must be one of %s", in.Kind, strings.Join(LearningKinds, ", "))}
 	}
 	return in, nil
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // parseLearning reads one learning file.
@@ -416,4 +407,47 @@ func nearDuplicateWords(a, b map[string]bool) bool {
 		}
 	}
 	return float64(common)/float64(len(a)+len(b)-common) > 0.8
+}
+
+// Shown reports whether prime, search and stats show the learning when
+// not asked for others: it is active and nothing superseded it.
+func (l *Learning) Shown() bool { return shownLearning(l.Status, l.SupersededBy) }
+
+// State is what a search or prime asks a learning's status to be: ""
+// when it is shown, "superseded" when another replaced it (whatever its
+// status), else its status.
+func (l *Learning) State() string { return learningState(l.Status, l.SupersededBy) }
+
+func shownLearning(status, supersededBy string) bool {
+	return (status == "" || status == "active") && supersededBy == ""
+}
+
+// StateSuperseded is the state of a learning another replaced.
+const StateSuperseded = "superseded"
+
+func learningState(status, supersededBy string) string {
+	switch {
+	case shownLearning(status, supersededBy):
+		return ""
+	case supersededBy != "":
+		return StateSuperseded
+	}
+	return status
+}
+
+// Wanted says whether statuses (active, superseded, staged, rejected,
+// pruned; none: active alone) ask for a learning in state (State).
+func Wanted(statuses []string, state string) bool {
+	if state == "" {
+		state = "active"
+	}
+	if len(statuses) == 0 {
+		return state == "active"
+	}
+	for _, s := range statuses {
+		if strings.EqualFold(s, state) {
+			return true
+		}
+	}
+	return false
 }

@@ -15,55 +15,6 @@ import (
 // those lines of the file's frontmatter: what a person wrote there by hand
 // stays as it is.
 
-// Shown reports whether prime, search and stats show the learning when
-// not asked for others: it is active and nothing superseded it.
-func (l *Learning) Shown() bool { return shownLearning(l.Status, l.SupersededBy) }
-
-// Shown is Learning.Shown for a learning's head.
-func (h *Head) Shown() bool { return shownLearning(h.Status, h.SupersededBy) }
-
-func shownLearning(status, supersededBy string) bool {
-	return (status == "" || status == "active") && supersededBy == ""
-}
-
-// StateSuperseded is the state of a learning another replaced.
-const StateSuperseded = "superseded"
-
-// State is what a search or prime asks a learning's status to be: ""
-// when it is shown, "superseded" when another replaced it (whatever its
-// status), else its status.
-func (l *Learning) State() string { return learningState(l.Status, l.SupersededBy) }
-
-// State is Learning.State for a learning's head.
-func (h *Head) State() string { return learningState(h.Status, h.SupersededBy) }
-
-func learningState(status, supersededBy string) string {
-	switch {
-	case shownLearning(status, supersededBy):
-		return ""
-	case supersededBy != "":
-		return StateSuperseded
-	}
-	return status
-}
-
-// Wanted says whether statuses (active, superseded, staged, rejected,
-// pruned; none: active alone) ask for a learning in state (State).
-func Wanted(statuses []string, state string) bool {
-	if state == "" {
-		state = "active"
-	}
-	if len(statuses) == 0 {
-		return state == "active"
-	}
-	for _, s := range statuses {
-		if strings.EqualFold(s, state) {
-			return true
-		}
-	}
-	return false
-}
-
 // frontmatterField is a frontmatter line to set: Value is written as it
 // is (a plain word, or a quoted string from YAMLQuote); "" removes the
 // key.
@@ -135,7 +86,7 @@ func setFrontmatterFields(src []byte, fields []frontmatterField) ([]byte, error)
 // (none clears the one it had), as one commit whose message says both. A
 // learning already with that status and reason is left as it is (res nil).
 func (s *Store) SetLearningStatus(id, status, reason string) (l Learning, res *WriteResult, err error) {
-	if !contains(LearningStatuses, status) {
+	if !slices.Contains(LearningStatuses, status) {
 		return Learning{}, nil, &InputError{Field: "status", Msg: fmt.Sprintf("status %q must be one of %s", status, strings.Join(LearningStatuses, ", "))}
 	}
 	if err := (&secretCheck{}).text("reason", &reason); err != nil {
@@ -220,7 +171,7 @@ func (t *storeTx) learning(id string) (Learning, error) {
 		return Learning{}, notFound(KindLearning, id)
 	}
 	p := t.path(LearningPath(id))
-	data, ok, err := t.read(p)
+	data, ok, err := t.Read(p)
 	if err != nil {
 		return Learning{}, err
 	}

@@ -148,11 +148,11 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := false
-	for _, pr := range Validate(files) {
+	for _, pr := range Validate(files, ValidateConfig) {
 		found = found || pr.Path == old.Path && pr.Severity == SeverityError && strings.Contains(pr.Message, "l-fedcba")
 	}
 	if !found {
-		t.Fatalf("no error about the dangling superseded_by: %+v", Validate(files))
+		t.Fatalf("no error about the dangling superseded_by: %+v", Validate(files, ValidateConfig))
 	}
 	git("checkout", "--", old.Path)
 	if got := git("status", "--porcelain"); got != "" {

@@ -67,16 +67,16 @@ type memoriesFile struct {
 	src      []byte
 	memories []Memory
 	warnings []Warning
-	blocks   []memoryBlock              // every "### mem-…" block, valid or not
+	blocks   []MemoryBlock              // every "### mem-…" block, valid or not
 	sections map[MemoryType]sectionSpan // the first header of each type
 }
 
-// memoryBlock is the byte range of one "### <id>" block: from its heading
-// to the end of its last content or metadata line.
-type memoryBlock struct {
-	id         string
-	start, end int
-	line       int // of the heading
+// MemoryBlock is where one "### <id>" block of memories.md is: the bytes
+// from its heading to the end of its last content or metadata line.
+type MemoryBlock struct {
+	ID         string
+	Start, End int
+	Line       int // of the heading
 }
 
 // sectionSpan locates a "## <Section>" header line.
@@ -149,10 +149,10 @@ func contentLine(text string) (string, bool) {
 	return strings.TrimPrefix(rest, " "), true
 }
 
-// parseMemories reads memories.md. It never fails: every problem becomes a
+// parseMemoriesFile reads memories.md. It never fails: every problem becomes a
 // warning (with path) and every valid memory is returned. The rules follow
 // seed 001's line parser so both read the same memories from a file.
-func parseMemories(src []byte, path string) *memoriesFile {
+func parseMemoriesFile(src []byte, path string) *memoriesFile {
 	f := parseMemoriesText(string(src), path)
 	f.src = src
 	return f
@@ -190,7 +190,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 		}
 		b := cur
 		cur = nil
-		f.blocks = append(f.blocks, memoryBlock{id: b.id, start: b.line.start, end: b.lastEnd, line: b.line.number})
+		f.blocks = append(f.blocks, MemoryBlock{ID: b.id, Start: b.line.start, End: b.lastEnd, Line: b.line.number})
 		if len(b.content) == 0 {
 			warn(b.line.number, "memory %s has no content lines (\"> …\"); skipped", b.id)
 			return
@@ -303,11 +303,11 @@ func parseMemoriesText(text, path string) *memoriesFile {
 	return f
 }
 
-// ids returns every memory id that appears in a block heading.
-func (f *memoriesFile) ids() map[string]bool {
+// IDs returns every memory id that appears in a block heading.
+func (f *memoriesFile) IDs() map[string]bool {
 	ids := make(map[string]bool, len(f.blocks))
 	for _, b := range f.blocks {
-		ids[b.id] = true
+		ids[b.ID] = true
 	}
 	return ids
 }
@@ -315,26 +315,14 @@ func (f *memoriesFile) ids() map[string]bool {
 // ParseMemories reads memories.md: every valid memory in file order, and
 // every problem as a warning naming path and the line. It never fails.
 func ParseMemories(src []byte, path string) ([]Memory, []Warning) {
-	f := parseMemories(src, path)
+	f := parseMemoriesFile(src, path)
 	return f.memories, f.warnings
-}
-
-// MemoryBlock is where one "### <id>" block of memories.md is: the bytes
-// from its heading to the end of its last content or metadata line.
-type MemoryBlock struct {
-	ID         string
-	Start, End int
 }
 
 // MemoryBlocks locates every memory block of memories.md, valid or not, in
 // file order: what an edit of one memory touches.
 func MemoryBlocks(src []byte) []MemoryBlock {
-	f := parseMemories(src, "")
-	out := make([]MemoryBlock, len(f.blocks))
-	for i, b := range f.blocks {
-		out[i] = MemoryBlock{ID: b.id, Start: b.start, End: b.end}
-	}
-	return out
+	return parseMemoriesFile(src, "").blocks
 }
 
 // SectionOf reads a line of memories.md as the parser does (with or
@@ -401,7 +389,7 @@ func addMemory(src []byte, m Memory) []byte {
 		// An id that appears nowhere in the file needs no parse of its
 		// thousands of memories: only the sections are looked for.
 		if bytes.Contains(src, []byte(m.ID)) {
-			if f := parseMemories(src, ""); f.ids()[m.ID] {
+			if f := parseMemoriesFile(src, ""); f.IDs()[m.ID] {
 				return src
 			}
 		}
@@ -423,7 +411,7 @@ func addMemories(src []byte, ms []Memory) []byte {
 	return keepingCRLF(src, func(src []byte) []byte {
 		// Of two memories with one id the last is added, as one by one
 		// from the last would.
-		have := parseMemories(src, "").ids()
+		have := parseMemoriesFile(src, "").IDs()
 		added := make([]bool, len(ms))
 		for i := len(ms) - 1; i >= 0; i-- {
 			if !have[ms[i].ID] {
@@ -560,7 +548,7 @@ func insertBlock(src []byte, sections map[MemoryType]sectionSpan, t MemoryType, 
 // blank line before it. A later block with the same id, which a hand edit
 // or a merge can leave, stays.
 func RemoveMemory(src []byte, id string) ([]byte, bool) {
-	f := parseMemories(src, "")
+	f := parseMemoriesFile(src, "")
 	b, ok := f.shownBlock(id)
 	if !ok {
 		return src, false
@@ -570,7 +558,7 @@ func RemoveMemory(src []byte, id string) ([]byte, bool) {
 
 // shownBlock is the block of the memory with that id as list and show
 // read it: the first valid block with the id, or else the first block.
-func (f *memoriesFile) shownBlock(id string) (memoryBlock, bool) {
+func (f *memoriesFile) shownBlock(id string) (MemoryBlock, bool) {
 	line := 0
 	for _, m := range f.memories {
 		if m.ID == id {
@@ -578,12 +566,12 @@ func (f *memoriesFile) shownBlock(id string) (memoryBlock, bool) {
 			break
 		}
 	}
-	first, found := memoryBlock{}, false
+	first, found := MemoryBlock{}, false
 	for _, b := range f.blocks {
-		if b.id != id {
+		if b.ID != id {
 			continue
 		}
-		if b.line == line {
+		if b.Line == line {
 			return b, true
 		}
 		if !found {
@@ -594,9 +582,9 @@ func (f *memoriesFile) shownBlock(id string) (memoryBlock, bool) {
 }
 
 // remove returns the file without block b and the blank line before it.
-func (f *memoriesFile) remove(b memoryBlock) []byte {
+func (f *memoriesFile) remove(b MemoryBlock) []byte {
 	src := f.src
-	start := b.start
+	start := b.Start
 	if start > 0 && src[start-1] == '\n' {
 		// The blank line written before the block when it was added.
 		prev := bytes.LastIndexByte(src[:start-1], '\n') + 1
@@ -604,7 +592,7 @@ func (f *memoriesFile) remove(b memoryBlock) []byte {
 			start = prev
 		}
 	}
-	return splice(src, start, b.end, "")
+	return splice(src, start, b.End, "")
 }
 
 func splice(src []byte, start, end int, insert string) []byte {

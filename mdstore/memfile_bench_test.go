@@ -24,7 +24,7 @@ func BenchmarkParseMemories10k(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if f := parseMemories(src, MemoriesPath); len(f.memories) != 10000 {
+		if f := parseMemoriesFile(src, MemoriesPath); len(f.memories) != 10000 {
 			b.Fatalf("%d memories, %d warnings: %v", len(f.memories), len(f.warnings), f.warnings[:1])
 		}
 	}

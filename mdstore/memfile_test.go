@@ -30,7 +30,7 @@ func warningsText(ws []Warning) string {
 }
 
 func TestParseSeedExample(t *testing.T) {
-	f := parseMemories(readTestdata(t, "seed-example.md"), MemoriesPath)
+	f := parseMemoriesFile(readTestdata(t, "seed-example.md"), MemoriesPath)
 	var ids []string
 	for _, m := range f.memories {
 		ids = append(ids, string(m.Type)+" "+m.ID+" "+strings.Join(m.Tags, ",")+" "+m.Created)
@@ -53,7 +53,7 @@ func TestParseSeedExample(t *testing.T) {
 }
 
 func TestParseChaos(t *testing.T) {
-	f := parseMemories(readTestdata(t, "chaos.md"), MemoriesPath)
+	f := parseMemoriesFile(readTestdata(t, "chaos.md"), MemoriesPath)
 	if len(f.memories) != 2 {
 		t.Fatalf("memories = %+v", f.memories)
 	}
@@ -75,7 +75,7 @@ func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
 		for _, typ := range MemoryTypes {
 			m := Memory{ID: "mem-1800000000-beef", Type: typ, Content: "new\n\nmemory ✓", Tags: []string{"a", "b"}, Created: "2027-01-15"}
 			added := InsertMemory(original, m)
-			f := parseMemories(added, "")
+			f := parseMemoriesFile(added, "")
 			var found *Memory
 			for i := range f.memories {
 				if f.memories[i].ID == m.ID {
@@ -139,7 +139,7 @@ func TestIntroParagraphStaysWithItsHeader(t *testing.T) {
 	if got != want {
 		t.Fatalf("got:\n%s", got)
 	}
-	if f := parseMemories([]byte(got), ""); len(f.warnings) != 0 || len(f.memories) != 2 {
+	if f := parseMemoriesFile([]byte(got), ""); len(f.warnings) != 0 || len(f.memories) != 2 {
 		t.Fatalf("warnings %v", f.warnings)
 	}
 }
@@ -161,7 +161,7 @@ func TestDeleteRemovesOnlyThatBlock(t *testing.T) {
 
 func TestCRLFFilesAreRead(t *testing.T) {
 	src := strings.ReplaceAll(string(readTestdata(t, "seed-example.md")), "\n", "\r\n")
-	f := parseMemories([]byte(src), "")
+	f := parseMemoriesFile([]byte(src), "")
 	if len(f.memories) != 3 || f.memories[0].Content != "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API." {
 		t.Fatalf("memories = %+v", f.memories)
 	}
@@ -223,7 +223,7 @@ func TestWrittenFileIsReadableBySeedRegexes(t *testing.T) {
 		src = InsertMemory(src, m)
 	}
 	seed := seedParse(string(src))
-	ours := parseMemories(src, "").memories
+	ours := parseMemoriesFile(src, "").memories
 	if len(seed) != len(memories) || len(ours) != len(memories) {
 		t.Fatalf("seed read %d, lore read %d memories:\n%s", len(seed), len(ours), src)
 	}
@@ -241,7 +241,7 @@ func TestBlankContentLinesRoundTrip(t *testing.T) {
 	if !strings.Contains(string(src), "> first\n>\n> third\n") {
 		t.Fatalf("written as:\n%s", src)
 	}
-	if got := parseMemories(src, "").memories[0].Content; got != m.Content {
+	if got := parseMemoriesFile(src, "").memories[0].Content; got != m.Content {
 		t.Fatalf("read back %q", got)
 	}
 }
@@ -253,7 +253,7 @@ func FuzzParseMemories(f *testing.F) {
 	f.Add([]byte("## Fixes\n### mem-1-abcd\n>"), "a\n\nb")
 	f.Add([]byte("# Memories\r\n\r\n##\tFixes  \r\nIntro.\r\n\r\n## Patterns\n### mem-1800000000-beef\n## Fixes\n"), "x")
 	f.Fuzz(func(t *testing.T, src []byte, content string) {
-		parsed := parseMemories(src, "fuzz") // must not panic
+		parsed := parseMemoriesFile(src, "fuzz") // must not panic
 		// A memory is put where the parse says its section is.
 		if got := memorySections(src); !maps.Equal(got, parsed.sections) {
 			t.Fatalf("memorySections = %+v, the parse found %+v in:\n%q", got, parsed.sections, src)
@@ -268,12 +268,12 @@ func FuzzParseMemories(f *testing.F) {
 			return
 		}
 		m := Memory{ID: "mem-1800000000-beef", Type: Fix, Content: content, Tags: []string{"t"}, Created: "2027-01-15"}
-		if parsed.ids()[m.ID] {
+		if parsed.IDs()[m.ID] {
 			return
 		}
 		added := InsertMemory(src, m)
 		var found []Memory
-		for _, got := range parseMemories(added, "").memories {
+		for _, got := range parseMemoriesFile(added, "").memories {
 			if got.ID == m.ID {
 				found = append(found, got)
 			}
@@ -297,7 +297,7 @@ func FuzzParseMemories(f *testing.F) {
 		}
 		// The add also created the section (or the template), which stays;
 		// every memory of the original is still there, unchanged.
-		before, after := parsed.memories, parseMemories(removed, "").memories
+		before, after := parsed.memories, parseMemoriesFile(removed, "").memories
 		if len(before) != len(after) {
 			t.Fatalf("memories changed: %d before, %d after", len(before), len(after))
 		}

@@ -371,7 +371,7 @@ func (t *storeTx) overlaidDir(p string, entries []os.DirEntry) ([]os.DirEntry, e
 				}
 				continue
 			}
-			_, exists, err := t.read(path.Join(p, name))
+			_, exists, err := t.Read(path.Join(p, name))
 			if err != nil {
 				return nil, err
 			}
@@ -456,7 +456,7 @@ func (s *Store) requeueRaced() (int, error) {
 			}
 			held := true
 			for _, e := range change.Edits {
-				old, ok, err := stx.read(e.Path)
+				old, ok, err := stx.Read(e.Path)
 				if err != nil {
 					return err
 				}
@@ -505,8 +505,8 @@ func (s *Store) changeOfCommit(c gitx.LostCommit) (pendingChange, error) {
 		switch {
 		case !InStore(p):
 		case p == MemoriesPath:
-			before := parseMemories(f.Old, p).ids()
-			after := parseMemories(f.New, p)
+			before := parseMemoriesFile(f.Old, p).IDs()
+			after := parseMemoriesFile(f.New, p)
 			for _, m := range after.memories {
 				if !before[m.ID] {
 					added := m
@@ -514,7 +514,7 @@ func (s *Store) changeOfCommit(c gitx.LostCommit) (pendingChange, error) {
 				}
 			}
 			for id := range before {
-				if !after.ids()[id] {
+				if !after.IDs()[id] {
 					change.Edits = append(change.Edits, storeEdit{Path: p, Op: opRemoveMemory, ID: id})
 				}
 			}

@@ -8,12 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"lore/internal/fsx"
@@ -28,7 +26,7 @@ func (s *Store) Memories() ([]Memory, []Warning, error) {
 		return ms, ws, nil
 	}
 	before, statErr := fsx.Lstat(s.abs(MemoriesPath))
-	data, ok, err := s.read(MemoriesPath)
+	data, ok, err := s.Read(MemoriesPath)
 	if w, skipped := Skipped(MemoriesPath, err); skipped {
 		return nil, warningsOf(w), nil
 	}
@@ -66,15 +64,6 @@ func (s *Store) Memory(id string) (Memory, []Warning, error) {
 	return Memory{}, warnings, notFound(KindMemory, id)
 }
 
-// fileReader reads store files: the Store reads the worktree directly, a
-// storeTx reads it while the repository is locked. Both read only regular
-// files, through no symbolic link, each at most its ReadLimit; what they
-// do not read is an fsx.SkipError (see Skipped).
-type fileReader interface {
-	read(p string) ([]byte, bool, error)
-	readDir(p string) ([]os.DirEntry, error)
-}
-
 func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.FromSlash(p)) }
 
 // hidden says whether p is under a .agent that is not read (unusable):
@@ -83,11 +72,14 @@ func (s *Store) hidden(p string) bool {
 	return s.unusable != nil && (p == Dir || strings.HasPrefix(p, Dir+"/"))
 }
 
-// read reads store file p, a regular file of at most ReadLimit(p) bytes;
+// ParallelReads says that the worktree's files may be read on every core.
+func (s *Store) ParallelReads() bool { return true }
+
+// Read reads store file p, a regular file of at most ReadLimit(p) bytes;
 // a link as p's last element is not followed. The directories on its way
-// are the caller's to check: listed with readDir first, or checked by
+// are the caller's to check: listed with ReadDir first, or checked by
 // readEntry.
-func (s *Store) read(p string) ([]byte, bool, error) {
+func (s *Store) Read(p string) ([]byte, bool, error) {
 	if s.hidden(p) {
 		return nil, false, nil
 	}
@@ -109,7 +101,7 @@ func (s *Store) readEntry(p string) ([]byte, bool, error) {
 	var data []byte
 	var ok bool
 	if err == nil {
-		data, ok, err = s.read(p)
+		data, ok, err = s.Read(p)
 	}
 	if w, skipped := Skipped(p, err); skipped {
 		if w == nil {
@@ -120,9 +112,9 @@ func (s *Store) readEntry(p string) ([]byte, bool, error) {
 	return data, ok, err
 }
 
-// readDir lists store directory p, never through a link: a directory on
+// ReadDir lists store directory p, never through a link: a directory on
 // its way or p itself that is a link is an fsx.SkipError.
-func (s *Store) readDir(p string) ([]os.DirEntry, error) {
+func (s *Store) ReadDir(p string) ([]os.DirEntry, error) {
 	if s.hidden(p) {
 		return nil, nil
 	}
@@ -138,95 +130,6 @@ func (s *Store) readDir(p string) ([]os.DirEntry, error) {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
 	return entries, err
-}
-
-// Skipped is the warning for store path p when err says that lore does
-// not read p, or a directory on its way (an fsx.SkipError, also wrapped
-// as gitx wraps it): "skipped: a symbolic link", "skipped: not a regular
-// file (a named pipe)", "skipped: larger than 16 MiB", naming what was
-// skipped. skipped is false for any other error. The warning is nil for a
-// SkillLink, which is skipped without a word.
-func Skipped(p string, err error) (w *Warning, skipped bool) {
-	se, ok := fsx.Skipped(err)
-	if !ok {
-		return nil, false
-	}
-	// What was skipped: p, or the directory on its way that se names.
-	at := p
-	abs := filepath.ToSlash(se.Path)
-	for q := p; q != "." && q != "/" && q != ""; q = path.Dir(q) {
-		if abs == q || strings.HasSuffix(abs, "/"+q) {
-			at = q
-			break
-		}
-	}
-	if errors.Is(se, fsx.ErrSymlink) {
-		return LinkSkipped(at, se.Path), true
-	}
-	return &Warning{Path: at, Message: "skipped: " + se.Reason()}, true
-}
-
-// LinkSkipped is the warning for the symbolic link at store path p (abs
-// on disk), which lore does not follow: nil for a SkillLink.
-func LinkSkipped(p, abs string) *Warning {
-	if target, err := os.Readlink(abs); err == nil && SkillLink(p, target) {
-		return nil
-	}
-	return &Warning{Path: p, Message: "skipped: a symbolic link"}
-}
-
-// warningsOf is the warning w, if any, as a list.
-func warningsOf(w *Warning) []Warning {
-	if w == nil {
-		return nil
-	}
-	return []Warning{*w}
-}
-
-// asWarning turns a file's error into a warning for the files that are
-// reported and skipped (nil for a SkillLink).
-func asWarning(err error, path string) *Warning {
-	if w, skipped := Skipped(path, err); skipped {
-		return w
-	}
-	var fe *FileError
-	if errors.As(err, &fe) {
-		return &Warning{Path: fe.Path, Line: fe.Line, Message: fe.Msg + "; skipped"}
-	}
-	return &Warning{Path: path, Message: err.Error() + "; skipped"}
-}
-
-// readMarkdownFiles parses every *.md file of dir with parse; a file that
-// does not parse is reported and skipped.
-func readMarkdownFiles[T any](r fileReader, dir string, parse func([]byte, string) (T, error)) ([]T, []Warning, error) {
-	paths, w, err := markdownFiles(r, dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	out, ws := parseFiles(r, paths, parse)
-	return out, append(warningsOf(w), ws...), nil
-}
-
-// markdownFiles lists the entry files (*.md, not hidden) in dir: every
-// name but a directory's, so that a link or a FIFO is read, refused and
-// reported like a file that does not parse. A dir that lore does not read
-// (a link) is a warning.
-func markdownFiles(r fileReader, dir string) ([]string, *Warning, error) {
-	entries, err := r.readDir(dir)
-	if w, skipped := Skipped(dir, err); skipped {
-		return nil, w, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	var paths []string
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		paths = append(paths, dir+"/"+e.Name())
-	}
-	return paths, nil, nil
 }
 
 // listMarkdownFiles is markdownFiles(s, dir) for the files on disk,
@@ -266,123 +169,6 @@ func (s *Store) listMarkdownFiles(dir string) (paths []string, inos []uint64, w 
 		paths[i], inos[i] = dir+"/"+f.name, f.ino
 	}
 	return paths, inos, nil, nil
-}
-
-// parseFiles reads and parses the files at paths, in order; a file that
-// cannot be read or parsed is a warning and is skipped. The worktree's
-// files are read on every core: a store of 10,000 entries is 10,000 reads
-// and YAML parses.
-func parseFiles[T any](r fileReader, paths []string, parse func([]byte, string) (T, error)) ([]T, []Warning) {
-	type result struct {
-		v       T
-		ok      bool
-		warning *Warning
-	}
-	results := make([]result, len(paths))
-	one := func(i int) {
-		p := paths[i]
-		data, ok, err := r.read(p)
-		switch {
-		case err != nil:
-			results[i].warning = asWarning(err, p)
-		case ok:
-			v, err := parse(data, p)
-			if err != nil {
-				results[i].warning = asWarning(err, p)
-			} else {
-				results[i] = result{v: v, ok: true}
-			}
-		}
-	}
-	workers := 1
-	if _, worktree := r.(*Store); worktree {
-		workers = min(runtime.GOMAXPROCS(0), 8, (len(paths)+31)/32)
-	}
-	if workers <= 1 {
-		for i := range paths {
-			one(i)
-		}
-	} else {
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := w; i < len(paths); i += workers {
-					one(i)
-				}
-			}()
-		}
-		wg.Wait()
-	}
-	var out []T
-	var warnings []Warning
-	for _, res := range results {
-		if res.ok {
-			out = append(out, res.v)
-		} else if res.warning != nil {
-			warnings = append(warnings, *res.warning)
-		}
-	}
-	return out, warnings
-}
-
-func loadKnowledge(r fileReader) ([]Knowledge, []Warning, error) {
-	return readMarkdownFiles(r, KnowledgeDir, parseKnowledge)
-}
-
-func loadLearnings(r fileReader) ([]Learning, []Warning, error) {
-	ls, warnings, err := readMarkdownFiles(r, LearningsDir, parseLearning)
-	sortLearnings(ls)
-	return ls, warnings, err
-}
-
-// sortLearnings puts learnings oldest first, the order every read of them
-// gives (compareLearnings), then by path.
-func sortLearnings(ls []Learning) {
-	slices.SortStableFunc(ls, func(a, b Learning) int {
-		if c := compareLearnings(&a, &b); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-}
-
-// compareLearnings orders learnings oldest first.
-func compareLearnings(a, b *Learning) int { return strings.Compare(a.CreatedAt, b.CreatedAt) }
-
-func loadJournal(r fileReader) ([]JournalEntry, []Warning, error) {
-	runs, err := r.readDir(JournalDir)
-	if w, skipped := Skipped(JournalDir, err); skipped {
-		return nil, warningsOf(w), nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	var paths []string
-	var ws []Warning
-	for _, run := range runs {
-		if strings.HasPrefix(run.Name(), ".") {
-			continue
-		}
-		p := JournalDir + "/" + run.Name()
-		if run.Type()&fs.ModeSymlink != 0 {
-			ws = append(ws, Warning{Path: p, Message: "skipped: a symbolic link"})
-			continue
-		}
-		if !run.IsDir() {
-			continue
-		}
-		ps, w, err := markdownFiles(r, p)
-		if err != nil {
-			return nil, nil, err
-		}
-		ws = append(ws, warningsOf(w)...)
-		paths = append(paths, ps...)
-	}
-	all, pws := parseFiles(r, paths, parseJournal)
-	sortJournal(all)
-	return all, append(ws, pws...), nil
 }
 
 // Knowledge returns every readable knowledge entry, by title.
@@ -469,7 +255,7 @@ func (s *Store) JournalEntry(key string) (JournalEntry, error) {
 // a NotFoundError when there is none, an InputError naming each when two
 // branches recorded one.
 func (s *Store) journalFileOf(dir string, n int, key string) (string, error) {
-	entries, err := s.readDir(dir)
+	entries, err := s.ReadDir(dir)
 	if err != nil {
 		return "", err
 	}
@@ -491,4 +277,50 @@ func (s *Store) journalFileOf(dir string, n int, key string) (string, error) {
 	}
 	sort.Strings(keys)
 	return "", &InputError{Field: "entry", Msg: fmt.Sprintf("%s is %d iterations, recorded on different branches: %s; name one", key, len(keys), strings.Join(keys, ", "))}
+}
+
+// Skills discovers every SKILL.md. A missing or malformed frontmatter
+// gives "No description"; a file that cannot be read is skipped with a
+// warning, and so is a skill directory or SKILL.md that is a symbolic
+// link — but for one skill directory linked to the other (SkillLink),
+// whose skill is listed once, from where it is.
+func (s *Store) Skills() ([]Skill, []Warning, error) {
+	var skills []Skill
+	var warnings []Warning
+	for _, dir := range SkillDirs {
+		entries, err := s.ReadDir(dir)
+		if w, skipped := Skipped(dir, err); skipped {
+			warnings = append(warnings, warningsOf(w)...)
+			continue
+		}
+		if err != nil {
+			warnings = append(warnings, Warning{Path: dir, Message: "cannot be read: " + err.Error()})
+			continue
+		}
+		for _, e := range entries {
+			p := dir + "/" + e.Name()
+			if e.Type()&fs.ModeSymlink != 0 {
+				warnings = append(warnings, warningsOf(LinkSkipped(p, s.abs(p)))...)
+				continue
+			}
+			if !e.IsDir() {
+				continue
+			}
+			rel := p + "/SKILL.md"
+			data, ok, err := s.Read(rel)
+			if w, skipped := Skipped(rel, err); skipped {
+				warnings = append(warnings, warningsOf(w)...)
+				continue
+			}
+			if err != nil {
+				warnings = append(warnings, Warning{Path: rel, Message: "skipped: cannot be read: " + err.Error()})
+				continue
+			}
+			if ok {
+				skills = append(skills, parseSkill(data, rel, e.Name()))
+			}
+		}
+	}
+	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
+	return skills, warnings, nil
 }

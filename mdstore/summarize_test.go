@@ -73,7 +73,7 @@ func TestSummarizeSeedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps := Validate(files); HasErrors(ps) {
+	if ps := Validate(files, ValidateConfig); HasErrors(ps) {
 		t.Fatalf("validation: %+v", ps)
 	}
 	// Again: the newest is alone among the shown learnings of its tags, and

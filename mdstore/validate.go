@@ -2,11 +2,8 @@ package mdstore
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -76,8 +73,9 @@ const (
 // conflict markers and secrets — and what holds across them (a learning
 // superseded by one that does not exist). Files outside the store
 // (neither under .agent/ nor a skill) are not looked at. Problems come in
-// path and line order.
-func Validate(files []File) []Problem {
+// path and line order. config.yaml is judged by validateConfig, which
+// the package that owns its format provides (nil: not judged).
+func Validate(files []File, validateConfig func(File) []Problem) []Problem {
 	var out []Problem
 	learningIDs := map[string]bool{}
 	type supersede struct {
@@ -89,7 +87,7 @@ func Validate(files []File) []Problem {
 		if !InStore(f.Path) && f.Unreadable == "" {
 			continue
 		}
-		ps, l := validateFile(f)
+		ps, l := validateFile(f, validateConfig)
 		out = append(out, ps...)
 		if l != nil {
 			learningIDs[l.ID] = true
@@ -151,7 +149,7 @@ func HasErrors(ps []Problem) bool {
 
 // validateFile checks one file; for a learning that parses it also
 // returns the learning, for the checks across files.
-func validateFile(f File) ([]Problem, *Learning) {
+func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Learning) {
 	var out []Problem
 	add := func(line int, sev Severity, format string, args ...any) {
 		out = append(out, Problem{Path: f.Path, Line: line, Severity: sev, Message: fmt.Sprintf(format, args...)})
@@ -194,14 +192,8 @@ func validateFile(f File) ([]Problem, *Learning) {
 	kind := KindOf(f.Path)
 	switch {
 	case f.Path == ConfigPath:
-		cfg, err := parseConfig(f.Data, f.Path)
-		if err != nil {
-			for _, w := range fileProblems(err, f.Path) {
-				add(w.Line, SeverityError, "%s", w.Message)
-			}
-		}
-		for _, w := range cfg.Warnings {
-			add(w.Line, SeverityWarning, "%s", w.Message)
+		if validateConfig != nil {
+			out = append(out, validateConfig(f)...)
 		}
 		return out, nil
 	case kind == "":
@@ -213,7 +205,7 @@ func validateFile(f File) ([]Problem, *Learning) {
 		if len(f.Data) > MaxMemoriesFileBytes {
 			add(0, SeverityWarning, "memories.md is %d KiB (over %d KiB): every prime reads it; delete memories that no longer help", len(f.Data)>>10, MaxMemoriesFileBytes>>10)
 		}
-		mf := parseMemories(f.Data, f.Path)
+		mf := parseMemoriesFile(f.Data, f.Path)
 		for _, w := range mf.warnings {
 			sev := SeverityError
 			if w.Minor {
@@ -424,110 +416,4 @@ func bodyLine(data []byte) int {
 		}
 	}
 	return 1
-}
-
-// ValidationFiles lists the store's files for Validate: every file under
-// .agent/ and every skill directory, from the worktree — or, with staged
-// set, as the git index holds them (what the next commit will contain),
-// each marked InHead when HEAD holds it as staged. A file or directory
-// lore would read but does not — a symbolic link, a FIFO, a file over its
-// ReadLimit — is listed with why (File.Unreadable), but for a SkillLink.
-func (s *Store) ValidationFiles(staged bool) ([]File, error) {
-	dirs := append([]string{Dir}, SkillDirs...)
-	var out []File
-	if staged {
-		if s.repo == nil {
-			return nil, fmt.Errorf("--staged needs a git repository (%s is not in one)", s.root)
-		}
-		seen := map[string]bool{}
-		for _, d := range dirs {
-			prefix := path.Join(s.prefix, d)
-			files, err := s.repo.StagedFiles(prefix)
-			if err != nil {
-				return nil, err
-			}
-			for _, f := range files {
-				p := strings.TrimPrefix(f.Path, s.prefix+"/")
-				if s.prefix == "" {
-					p = f.Path
-				}
-				if seen[p] {
-					continue
-				}
-				seen[p] = true
-				file := File{Path: p, Data: f.Data, Unmerged: f.Unmerged, InHead: f.InHead}
-				switch {
-				case f.Mode&0o170000 == 0o120000:
-					if !readByLore(p) || SkillLink(p, string(f.Data)) {
-						continue
-					}
-					file = File{Path: p, Unreadable: fsx.ErrSymlink.Error(), InHead: f.InHead}
-				case int64(len(f.Data)) > ReadLimit(p) && readByLore(p):
-					file = File{Path: p, Unreadable: "larger than " + fsx.FormatSize(ReadLimit(p)), InHead: f.InHead}
-				}
-				out = append(out, file)
-			}
-		}
-		return out, nil
-	}
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		if err := fsx.CheckDirs(s.root, d); err != nil {
-			if w, skipped := Skipped(d, err); skipped {
-				if w != nil && !seen[w.Path] {
-					seen[w.Path] = true
-					out = append(out, File{Path: w.Path, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
-				}
-				continue
-			}
-			return nil, err
-		}
-		root := filepath.Join(s.root, filepath.FromSlash(d))
-		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) && p == root {
-					return nil
-				}
-				return err
-			}
-			if e.IsDir() {
-				return nil
-			}
-			rel, err := filepath.Rel(s.root, p)
-			if err != nil {
-				return err
-			}
-			rel = filepath.ToSlash(rel)
-			if seen[rel] {
-				return nil
-			}
-			seen[rel] = true
-			var data []byte
-			if err = fsx.CheckRegular(p, e.Type()); err == nil {
-				data, err = fsx.ReadRegular(p, ReadLimit(rel))
-			}
-			if w, skipped := Skipped(rel, err); skipped {
-				if w != nil && readByLore(rel) {
-					out = append(out, File{Path: rel, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
-				}
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			out = append(out, File{Path: rel, Data: data})
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// readByLore says whether lore reads store path p: an entry file,
-// config.yaml, or a directory it walks into (.agent, knowledge/, a
-// journal run, a skill).
-func readByLore(p string) bool {
-	return KindOf(p) != "" || p == ConfigPath || p == Dir || isSkillDir(p) || Descend(path.Dir(p), path.Base(p))
 }

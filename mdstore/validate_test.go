@@ -48,7 +48,7 @@ func problemsText(ps []Problem) string {
 // path:line message; the well-formed files beside them yield none.
 func TestValidateCorpus(t *testing.T) {
 	files := loadStoreFiles(t, "testdata/validate/store")
-	problems := Validate(files)
+	problems := Validate(files, ValidateConfig)
 	loretest.Golden(t, "testdata/validate/store.golden", problemsText(problems))
 
 	flagged := map[string]bool{}
@@ -84,7 +84,7 @@ func TestValidateMemoriesCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		problems := Validate([]File{{Path: MemoriesPath, Data: data}})
+		problems := Validate([]File{{Path: MemoriesPath, Data: data}}, ValidateConfig)
 		fmt.Fprintf(&b, "== %s\n%s", e.Name(), problemsText(problems))
 		if len(problems) == 0 {
 			t.Errorf("%s: no problem found", e.Name())
@@ -101,7 +101,7 @@ func TestValidateLimits(t *testing.T) {
 		{Path: ".agent/knowledge/big.md", Data: big},
 		{Path: MemoriesPath, Data: huge},
 		{Path: ".agent/learnings/l-123456.md", Unmerged: true},
-	}))
+	}, ValidateConfig))
 	for _, want := range []string{
 		".agent/knowledge/big.md: error: the file is 68 KiB, over the 64 KiB an entry may be",
 		".agent/learnings/l-123456.md: error: unmerged: the merge left this file in conflict",
@@ -111,12 +111,12 @@ func TestValidateLimits(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
 	}
-	clean := Validate([]File{{Path: MemoriesPath, Data: []byte(MemoriesTemplate)}})
+	clean := Validate([]File{{Path: MemoriesPath, Data: []byte(MemoriesTemplate)}}, ValidateConfig)
 	if len(clean) != 0 || HasErrors(clean) {
 		t.Fatalf("the template has problems: %v", clean)
 	}
 	// Problems come in path and line order.
-	ps := Validate(loadStoreFiles(t, "testdata/validate/store"))
+	ps := Validate(loadStoreFiles(t, "testdata/validate/store"), ValidateConfig)
 	if !sort.SliceIsSorted(ps, func(i, j int) bool {
 		return ps[i].Path < ps[j].Path || (ps[i].Path == ps[j].Path && ps[i].Line < ps[j].Line)
 	}) {
@@ -134,7 +134,7 @@ func TestInChangesJudgesTheCommit(t *testing.T) {
 		{Path: ".agent/knowledge/new.md", Data: []byte(strings.Replace(secret, "Deploy", "Deploy again", 1))},
 		{Path: ".agent/knowledge/untitled.md", Data: []byte("---\ntags: [\"x\"]\n---\n\nBody.\n"), InHead: true},
 	}
-	all := Validate(files)
+	all := Validate(files, ValidateConfig)
 	changed, elsewhere := InChanges(files, all)
 	if len(all) != 3 || len(changed) != 1 || changed[0].Path != ".agent/knowledge/new.md" || changed[0].Rule != "url-password" || elsewhere != 2 {
 		t.Fatalf("all %v\nchanged %v, %d errors elsewhere", all, changed, elsewhere)

@@ -66,7 +66,7 @@ func (st *storedKnowledge) listed(tx *storeTx) (map[string]bool, error) {
 		return st.names, nil
 	}
 	names := map[string]bool{}
-	for _, r := range []fileReader{tx, tx.worktree()} {
+	for _, r := range []Reader{tx, tx.worktree()} {
 		paths, _, err := markdownFiles(r, KnowledgeDir)
 		if err != nil {
 			return nil, err

@@ -56,8 +56,8 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 		// text needs no parse of a file of thousands of memories.
 		if m.ID == "" {
 			var texts [][]byte
-			for _, r := range []fileReader{tx, tx.worktree()} {
-				data, _, err := r.read(MemoriesPath)
+			for _, r := range []Reader{tx, tx.worktree()} {
+				data, _, err := r.Read(MemoriesPath)
 				if err != nil {
 					return err
 				}
@@ -101,14 +101,14 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 		// disk (a memory added by hand and not committed yet): a write
 		// that failed cannot make it "not found".
 		var f *memoriesFile
-		var block memoryBlock
+		var block MemoryBlock
 		found := false
-		for _, r := range []fileReader{tx, tx.worktree()} {
-			data, _, err := r.read(MemoriesPath)
+		for _, r := range []Reader{tx, tx.worktree()} {
+			data, _, err := r.Read(MemoriesPath)
 			if err != nil {
 				return err
 			}
-			f = parseMemories(data, MemoriesPath)
+			f = parseMemoriesFile(data, MemoriesPath)
 			if block, found = f.shownBlock(id); found {
 				break
 			}
@@ -123,10 +123,10 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 				break
 			}
 		}
-		where := fmt.Sprintf("Removed the block at %s:%d", MemoriesPath, block.line)
+		where := fmt.Sprintf("Removed the block at %s:%d", MemoriesPath, block.Line)
 		for _, b := range f.blocks {
-			if b.id == id && b.line != block.line {
-				where += fmt.Sprintf("; another block with this id, at line %d before this commit, stays", b.line)
+			if b.ID == id && b.Line != block.Line {
+				where += fmt.Sprintf("; another block with this id, at line %d before this commit, stays", b.Line)
 				break
 			}
 		}

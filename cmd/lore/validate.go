@@ -54,7 +54,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 		return err
 	}
 	var problems []mdstore.Problem
-	for _, p := range mdstore.Validate(files) {
+	for _, p := range mdstore.Validate(files, mdstore.ValidateConfig) {
 		if only(p.Path) {
 			problems = append(problems, p)
 		}
