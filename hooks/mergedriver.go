@@ -12,6 +12,7 @@ import (
 	"lore/internal/gitx"
 	"lore/internal/gitx/gitconfig"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Git merges lore's files with lore's merge driver (package
@@ -63,8 +64,8 @@ func DriverLore(command string) (string, bool) {
 
 // MergeAttributes are the .gitattributes lines for lore's files.
 var MergeAttributes = []string{
-	mdstore.MemoriesPath + " merge=" + MergeDriver,
-	mdstore.Dir + "/**/*.md merge=" + MergeDriver,
+	entry.MemoriesPath + " merge=" + MergeDriver,
+	entry.Dir + "/**/*.md merge=" + MergeDriver,
 }
 
 const attributesComment = "# lore: merge memory files entry by entry (lore merge-driver)"
@@ -73,7 +74,7 @@ const attributesComment = "# lore: merge memory files entry by entry (lore merge
 // its end, keeping everything else: the edit lore init and lore hooks
 // install commit.
 var AttributesEdit = mdstore.FileEdit{
-	Path:    mdstore.AttributesPath,
+	Path:    entry.AttributesPath,
 	Subject: "merge memory files with lore's merge driver",
 	Apply:   addAttributes,
 }
@@ -113,7 +114,7 @@ func addAttributes(old []byte) []byte {
 // HasMergeAttributes reports whether .gitattributes, as it is on disk,
 // holds every MergeAttributes line.
 func HasMergeAttributes(s *mdstore.Store) (bool, error) {
-	data, err := os.ReadFile(filepath.Join(s.Root(), mdstore.AttributesPath))
+	data, err := os.ReadFile(filepath.Join(s.Root(), entry.AttributesPath))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
@@ -213,7 +214,7 @@ func CheckMergeDriver(s *mdstore.Store, lore func() string) DriverCheck {
 // assignsMergeDriver reports whether .gitattributes at the store's root
 // sends some files to lore's merge driver.
 func assignsMergeDriver(s *mdstore.Store) (bool, error) {
-	data, err := fsx.ReadRegular(filepath.Join(s.Root(), mdstore.AttributesPath), 1<<20)
+	data, err := fsx.ReadRegular(filepath.Join(s.Root(), entry.AttributesPath), 1<<20)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil

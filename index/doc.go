@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Doc is one entry as search sees it.
@@ -45,7 +46,7 @@ type Doc struct {
 	// file, and for a memory "<path>#<memory id>".
 	ID string `json:"-"`
 	// Kind is memory, knowledge, learning, journal or skill.
-	Kind mdstore.Kind `json:"kind"`
+	Kind entry.Kind `json:"kind"`
 	// EntryID is the id lore shows and `show` takes: mem-…, a knowledge
 	// slug, l-…, <run>/<NNNN>-<tag> (mdstore.JournalEntry.Key), a skill name.
 	EntryID string `json:"id"`
@@ -71,7 +72,7 @@ type Doc struct {
 // that every hit must pass. Empty fields do not filter.
 type Query struct {
 	Text       string
-	Kinds      []mdstore.Kind
+	Kinds      []entry.Kind
 	Types      []string // memory types (any of them)
 	Tags       []string // any of them
 	Categories []string // learning categories (any of them)
@@ -111,7 +112,7 @@ func (q Query) Capped(hits []Hit) []Hit {
 		return hits[:q.Limit]
 	}
 	out := hits[:0:0]
-	n := map[mdstore.Kind]int{}
+	n := map[entry.Kind]int{}
 	for _, h := range hits {
 		if n[h.Kind] < q.Limit {
 			n[h.Kind]++
@@ -157,9 +158,9 @@ type Index interface {
 }
 
 // DocsFromFile turns the entries of store file p into documents.
-func DocsFromFile(p string, fe mdstore.FileEntries) []Doc {
+func DocsFromFile(p string, fe entry.FileEntries) []Doc {
 	switch {
-	case fe.Kind == mdstore.KindMemory:
+	case fe.Kind == entry.KindMemory:
 		docs := make([]Doc, 0, len(fe.Memories))
 		seen := make(map[string]bool, len(fe.Memories))
 		for _, m := range fe.Memories {
@@ -172,34 +173,34 @@ func DocsFromFile(p string, fe mdstore.FileEntries) []Doc {
 		return docs
 	case fe.Knowledge != nil:
 		k := fe.Knowledge
-		return []Doc{{ID: p, Kind: mdstore.KindKnowledge, EntryID: k.Slug, Tags: k.Tags, Title: k.Title,
-			Content: k.Body, Created: mdstore.ParseTimestamp(k.CreatedAt), Files: sourcePaths(k.Sources), Path: p}}
+		return []Doc{{ID: p, Kind: entry.KindKnowledge, EntryID: k.Slug, Tags: k.Tags, Title: k.Title,
+			Content: k.Body, Created: entry.ParseTimestamp(k.CreatedAt), Files: sourcePaths(k.Sources), Path: p}}
 	case fe.Learning != nil:
 		l := fe.Learning
-		return []Doc{{ID: p, Kind: mdstore.KindLearning, EntryID: l.ID, Type: l.Category, Tags: l.Tags,
-			Content: l.Body, Created: mdstore.ParseTimestamp(l.CreatedAt), Task: l.Task, Status: l.State(), Path: p}}
+		return []Doc{{ID: p, Kind: entry.KindLearning, EntryID: l.ID, Type: l.Category, Tags: l.Tags,
+			Content: l.Body, Created: entry.ParseTimestamp(l.CreatedAt), Task: l.Task, Status: l.State(), Path: p}}
 	case fe.Journal != nil:
 		j := fe.Journal
-		return []Doc{{ID: p, Kind: mdstore.KindJournal, EntryID: j.Key(), Content: journalText(j),
-			Created: mdstore.ParseTimestamp(j.CreatedAt), Run: j.RunID, Task: j.TaskID, Outcome: j.Outcome,
+		return []Doc{{ID: p, Kind: entry.KindJournal, EntryID: j.Key(), Content: journalText(j),
+			Created: entry.ParseTimestamp(j.CreatedAt), Run: j.RunID, Task: j.TaskID, Outcome: j.Outcome,
 			Files: j.FilesModified, Path: p}}
 	case fe.Skill != nil:
 		sk := fe.Skill
-		return []Doc{{ID: p, Kind: mdstore.KindSkill, EntryID: sk.Name, Title: sk.Name, Content: sk.Description, Path: p}}
+		return []Doc{{ID: p, Kind: entry.KindSkill, EntryID: sk.Name, Title: sk.Name, Content: sk.Description, Path: p}}
 	}
 	return nil
 }
 
 // MemoryDoc is the document of one memory of memories.md at p.
-func MemoryDoc(p string, m mdstore.Memory) Doc {
-	return Doc{ID: p + "#" + m.ID, Kind: mdstore.KindMemory, EntryID: m.ID, Type: string(m.Type),
+func MemoryDoc(p string, m entry.Memory) Doc {
+	return Doc{ID: p + "#" + m.ID, Kind: entry.KindMemory, EntryID: m.ID, Type: string(m.Type),
 		Tags: m.Tags, Content: m.Content, Created: m.CreatedTime(), Path: p}
 }
 
 // journalText is what search reads of a journal entry: the notes and the
 // failure report, stack trace included (a pasted error message finds the
 // iteration that hit it), which is where an iteration's words are.
-func journalText(j *mdstore.JournalEntry) string {
+func journalText(j *entry.JournalEntry) string {
 	var b strings.Builder
 	b.WriteString(j.Notes)
 	if f := j.Failure; f != nil {
@@ -212,7 +213,7 @@ func journalText(j *mdstore.JournalEntry) string {
 	return strings.TrimSpace(b.String())
 }
 
-func sourcePaths(sources []mdstore.Source) []string {
+func sourcePaths(sources []entry.Source) []string {
 	var out []string
 	for _, s := range sources {
 		out = append(out, s.Path)
@@ -228,13 +229,13 @@ func Dir(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "index") 
 const StatusActive = "active"
 
 // StatusSuperseded is the status of a learning another replaced.
-const StatusSuperseded = mdstore.StateSuperseded
+const StatusSuperseded = entry.StateSuperseded
 
 // Statuses are every value Query.Statuses takes.
-var Statuses = append([]string{StatusActive, StatusSuperseded}, mdstore.LearningStatuses[1:]...)
+var Statuses = append([]string{StatusActive, StatusSuperseded}, entry.LearningStatuses[1:]...)
 
 // wantsStatus says whether q finds a document of status st.
-func (q Query) wantsStatus(st string) bool { return mdstore.Wanted(q.Statuses, st) }
+func (q Query) wantsStatus(st string) bool { return entry.Wanted(q.Statuses, st) }
 
 // HiddenStatuses are the statuses q does not find, of those a document
 // carries (Doc.Status: all but active), and whether q finds shown

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 
 	"lore/internal/fsx"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // LoadDocs reads every entry file of the store at root into documents,
@@ -19,7 +19,7 @@ import (
 // store skips it: a symbolic link (never followed; but for an
 // mdstore.SkillLink, skipped without a word), a FIFO or device, a file
 // over its mdstore.ReadLimit.
-func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
+func LoadDocs(root string) ([]Doc, []entry.Warning, error) {
 	slots, err := listStore(root)
 	if err != nil {
 		return nil, nil, err
@@ -32,7 +32,7 @@ func LoadDocs(root string) ([]Doc, []mdstore.Warning, error) {
 		n += len(sl.docs)
 	}
 	docs := make([]Doc, 0, n)
-	var warnings []mdstore.Warning
+	var warnings []entry.Warning
 	for _, sl := range slots {
 		docs = append(docs, sl.docs...)
 		warnings = append(warnings, sl.warnings...)
@@ -73,7 +73,7 @@ func (f *StoreFiles) Len() int {
 // is ~600 MB of documents, and holding them cost the first search in a
 // clone more than reading them. A search that looks again (for a typo's
 // near misses, or the words to suggest) reads the files again.
-func (f *StoreFiles) Scan(q Query) (Result, []mdstore.Warning, error) {
+func (f *StoreFiles) Scan(q Query) (Result, []entry.Warning, error) {
 	slots := slices.Clone(f.slots)
 	first := true
 	res, err := search(q, func(newVisitor func() func(d *Doc)) error {
@@ -97,7 +97,7 @@ func (f *StoreFiles) Scan(q Query) (Result, []mdstore.Warning, error) {
 	if err != nil {
 		return Result{}, nil, err
 	}
-	var warnings []mdstore.Warning
+	var warnings []entry.Warning
 	for _, sl := range slots {
 		warnings = append(warnings, sl.warnings...)
 	}
@@ -109,7 +109,7 @@ func (f *StoreFiles) Scan(q Query) (Result, []mdstore.Warning, error) {
 type storeSlot struct {
 	path     string
 	docs     []Doc
-	warnings []mdstore.Warning
+	warnings []entry.Warning
 }
 
 // listStore walks the store at root and lists its entry files in
@@ -118,9 +118,9 @@ func listStore(root string) ([]storeSlot, error) {
 	var slots []storeSlot
 	abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 	skip := func(p string, err error) bool {
-		w, skipped := mdstore.Skipped(p, err)
+		w, skipped := entry.Skipped(p, err)
 		if w != nil {
-			slots = append(slots, storeSlot{warnings: []mdstore.Warning{*w}})
+			slots = append(slots, storeSlot{warnings: []entry.Warning{*w}})
 		}
 		return skipped
 	}
@@ -137,20 +137,20 @@ func listStore(root string) ([]storeSlot, error) {
 			p := dir + "/" + e.Name()
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
-				if mdstore.Descend(dir, e.Name()) || mdstore.KindOf(p) != "" {
+				if entry.Descend(dir, e.Name()) || entry.KindOf(p) != "" {
 					skip(p, &fsx.SkipError{Path: abs(p), Err: fsx.ErrSymlink})
 				}
 			case e.IsDir():
-				if mdstore.Descend(dir, e.Name()) {
+				if entry.Descend(dir, e.Name()) {
 					if err := walk(p); err != nil {
 						return err
 					}
 				}
-			case mdstore.KindOf(p) == "":
+			case entry.KindOf(p) == "":
 			default:
 				if err := fsx.CheckRegular(abs(p), e.Type()); err != nil {
 					if !skip(p, err) {
-						slots = append(slots, storeSlot{warnings: []mdstore.Warning{{Path: p, Message: "cannot be read: " + err.Error()}}})
+						slots = append(slots, storeSlot{warnings: []entry.Warning{{Path: p, Message: "cannot be read: " + err.Error()}}})
 					}
 					continue
 				}
@@ -159,7 +159,7 @@ func listStore(root string) ([]storeSlot, error) {
 		}
 		return nil
 	}
-	for _, r := range mdstore.Roots {
+	for _, r := range entry.Roots {
 		if err := fsx.CheckDirs(root, r); err != nil {
 			if skip(r, err) {
 				continue
@@ -175,21 +175,21 @@ func listStore(root string) ([]storeSlot, error) {
 
 // load reads and parses the slot's file into documents, adding what is
 // wrong with it to warnings. A slot of the walk's own loads nothing.
-func (sl *storeSlot) load(root string, warnings []mdstore.Warning) ([]Doc, []mdstore.Warning) {
+func (sl *storeSlot) load(root string, warnings []entry.Warning) ([]Doc, []entry.Warning) {
 	if sl.path == "" {
 		return nil, warnings
 	}
-	data, err := fsx.ReadRegular(filepath.Join(root, filepath.FromSlash(sl.path)), mdstore.ReadLimit(sl.path))
-	if w, skipped := mdstore.Skipped(sl.path, err); skipped {
+	data, err := fsx.ReadRegular(filepath.Join(root, filepath.FromSlash(sl.path)), entry.ReadLimit(sl.path))
+	if w, skipped := entry.Skipped(sl.path, err); skipped {
 		if w != nil {
 			warnings = append(warnings, *w)
 		}
 		return nil, warnings
 	}
 	if err != nil {
-		return nil, append(warnings, mdstore.Warning{Path: sl.path, Message: "cannot be read: " + err.Error()})
+		return nil, append(warnings, entry.Warning{Path: sl.path, Message: "cannot be read: " + err.Error()})
 	}
-	fe, ws := mdstore.ParseFile(sl.path, data)
+	fe, ws := entry.ParseFile(sl.path, data)
 	return DocsFromFile(sl.path, fe), append(warnings, ws...)
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"lore/index"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Scanning the files answers every query as a Scan of what LoadDocs read,
@@ -50,7 +50,7 @@ func TestScanFilesAnswersAsLoadDocs(t *testing.T) {
 	}
 	for _, q := range []index.Query{
 		{Text: "gondola"}, {Text: "gondla"}, {Text: "copy deploying"}, {Text: "kelvin"}, {Text: "backoff jitter"},
-		{Text: "zzzqqq"}, {Text: "plain words", Limit: 3}, {Text: "kestrel", Kinds: []mdstore.Kind{mdstore.KindLearning}},
+		{Text: "zzzqqq"}, {Text: "plain words", Limit: 3}, {Text: "kestrel", Kinds: []entry.Kind{entry.KindLearning}},
 		{Text: "walrus", Strict: true}, {Tags: []string{"deploy"}}, {},
 	} {
 		want, err := index.NewScan(docs...).Search(q)

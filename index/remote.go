@@ -12,6 +12,7 @@ import (
 
 	"lore/internal/sibling"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // The bleve index lives in a second binary, lore-index: linking bleve adds
@@ -92,7 +93,7 @@ type Report struct {
 	Indexed int `json:"indexed"`
 	Removed int `json:"removed"`
 	// Warnings are the problems of the files that were read.
-	Warnings []mdstore.Warning `json:"warnings,omitempty"`
+	Warnings []entry.Warning `json:"warnings,omitempty"`
 	// LastError is what went wrong finishing an earlier update after its
 	// search had been answered (see bleveindex.Serve), until an update
 	// succeeds.

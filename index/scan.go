@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"lore/internal/words"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Scan searches documents held in memory by reading every one of them. It
@@ -678,11 +678,11 @@ func sortedWords(m map[string]int) []string {
 
 // KindNames parses a list of kind names; the unknown one is returned with
 // false.
-func KindNames(names []string) ([]mdstore.Kind, string, bool) {
-	var out []mdstore.Kind
+func KindNames(names []string) ([]entry.Kind, string, bool) {
+	var out []entry.Kind
 	for _, n := range names {
-		k := mdstore.Kind(strings.ToLower(strings.TrimSpace(n)))
-		if !slices.Contains(mdstore.Kinds, k) {
+		k := entry.Kind(strings.ToLower(strings.TrimSpace(n)))
+		if !slices.Contains(entry.Kinds, k) {
 			return nil, n, false
 		}
 		out = append(out, k)

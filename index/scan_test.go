@@ -6,7 +6,7 @@ import (
 
 	"lore/index"
 	"lore/index/indextest"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func TestScanConformance(t *testing.T) {
@@ -50,7 +50,7 @@ func TestMayMatch(t *testing.T) {
 		{index.Query{Text: "zeppelin"}, false},       // no word
 		{index.Query{Text: "gandalf"}, false},        // two edits away, fuzziness 2 but letters differ
 		{index.Query{Text: ""}, true},                // no words: every entry that passes the filters
-		{index.Query{Text: "gondola", Kinds: []mdstore.Kind{mdstore.KindMemory}}, false},
+		{index.Query{Text: "gondola", Kinds: []entry.Kind{entry.KindMemory}}, false},
 		{index.Query{Text: "gondola", Categories: []string{"Pitfall"}}, true},
 	} {
 		if got := index.MayMatch(d, c.q, index.Tokens(c.q.Text)); got != c.want {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Timeout bounds how long a search waits for another process that holds
@@ -56,7 +57,7 @@ func (sr *Searcher) Close() {
 // that failed (Notices).
 type Answer struct {
 	Result   Result
-	Warnings []mdstore.Warning
+	Warnings []entry.Warning
 	Notices  []string
 }
 
@@ -121,8 +122,8 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 
 // unsaid is the warnings of ws that were not said when the store was
 // opened (a .agent that is a link is said then).
-func unsaid(s *mdstore.Store, ws []mdstore.Warning) []mdstore.Warning {
-	var out []mdstore.Warning
+func unsaid(s *mdstore.Store, ws []entry.Warning) []entry.Warning {
+	var out []entry.Warning
 	for _, w := range ws {
 		if !slices.Contains(s.Config().Warnings, w) {
 			out = append(out, w)
@@ -145,7 +146,7 @@ const RelevantHits = 100
 // is nil without a text, a Searcher or a usable index; the caller then
 // ranks without it. It says nothing of why: the ranking stands without
 // it.
-func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, kinds ...mdstore.Kind) <-chan map[string]float64 {
+func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, kinds ...entry.Kind) <-chan map[string]float64 {
 	out := make(chan map[string]float64, 1)
 	if text == "" || sr == nil || sr.helper == nil || !s.Exists() {
 		out <- nil
@@ -160,7 +161,7 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, 
 			out <- nil
 			return
 		}
-		best := map[mdstore.Kind]float64{}
+		best := map[entry.Kind]float64{}
 		for _, h := range resp.Result.Hits {
 			best[h.Kind] = max(best[h.Kind], h.Score)
 		}
@@ -168,7 +169,7 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, 
 		for _, h := range resp.Result.Hits {
 			if best[h.Kind] > 0 {
 				key := h.Path // h.ID does not cross the wire
-				if h.Kind == mdstore.KindMemory {
+				if h.Kind == entry.KindMemory {
 					key += "#" + h.EntryID
 				}
 				rel[key] = h.Score / best[h.Kind]

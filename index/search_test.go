@@ -7,6 +7,7 @@ import (
 	"lore/index"
 	"lore/internal/loretest"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Without a usable lore-index a search scans the files, and says so unless
@@ -17,7 +18,7 @@ func TestSearchFallsBackToScanning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := s.AddMemory(mdstore.NewMemory{Type: mdstore.Fix, Content: "the gondola needs a grease gun"})
+	m, _, err := s.AddMemory(mdstore.NewMemory{Type: entry.Fix, Content: "the gondola needs a grease gun"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestSearchFallsBackToScanning(t *testing.T) {
 		case c.notice != "" && (len(a.Notices) != 1 || !strings.Contains(a.Notices[0], c.notice) || !strings.HasSuffix(a.Notices[0], "searched by scanning the files")):
 			t.Errorf("LORE_INDEX=%s: notices %q, want one saying %q and that the files were scanned", c.loreIndex, a.Notices, c.notice)
 		}
-		if rel := <-sr.Relevance(s, "gondola", nil, mdstore.KindMemory); rel != nil {
+		if rel := <-sr.Relevance(s, "gondola", nil, entry.KindMemory); rel != nil {
 			t.Errorf("LORE_INDEX=%s: relevance without an index: %v", c.loreIndex, rel)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func TestTokens(t *testing.T) {
@@ -96,9 +96,9 @@ func TestQueryTokensCountAWordOnce(t *testing.T) {
 // TestJournalStackTraceIsSearched: a pasted error line finds the
 // iteration whose failure report's stack trace holds it.
 func TestJournalStackTraceIsSearched(t *testing.T) {
-	j := &mdstore.JournalEntry{RunID: "r", Iteration: 1, Outcome: "failed", Failure: &mdstore.Failure{
+	j := &entry.JournalEntry{RunID: "r", Iteration: 1, Outcome: "failed", Failure: &entry.Failure{
 		WhatTried: "ran the suite", WhyFailed: "render loop", StackTrace: "Uncaught (in promise) Error: Maximum update depth exceeded"}}
-	docs := DocsFromFile(".agent/journal/r/0001-abcdef.md", mdstore.FileEntries{Journal: j})
+	docs := DocsFromFile(".agent/journal/r/0001-abcdef.md", entry.FileEntries{Journal: j})
 	if len(docs) != 1 || !strings.Contains(docs[0].Content, "Maximum update depth exceeded") {
 		t.Fatalf("%+v", docs)
 	}

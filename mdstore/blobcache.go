@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"lore/internal/gitx"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // The blob cache: knowledge entries and learnings parsed once per content.
@@ -247,16 +249,16 @@ func (c *blobCache) broken() { c.reached, c.n, c.pending, c.bad = 0, 0, false, t
 
 // knowledge is the knowledge entries the change builds on, as
 // loadKnowledge reads them, through the blob cache when it can.
-func (t *storeTx) knowledge() ([]Knowledge, error) {
+func (t *storeTx) knowledge() ([]entry.Knowledge, error) {
 	cs, ok, err := t.cachedKnowledge()
 	if err != nil || !ok {
 		if err == nil {
-			ks, _, err := loadKnowledge(t)
+			ks, _, err := entry.LoadKnowledge(t)
 			return ks, err
 		}
 		return nil, err
 	}
-	ks := make([]Knowledge, len(cs))
+	ks := make([]entry.Knowledge, len(cs))
 	for i, c := range cs {
 		ks[i] = c.v
 	}
@@ -267,29 +269,29 @@ func (t *storeTx) knowledge() ([]Knowledge, error) {
 // reads them, each with its keywords (learningWords), through the blob
 // cache when it can: as the directory lists them, which is not oldest
 // first.
-func (t *storeTx) learnings() ([]cached[Learning], error) {
+func (t *storeTx) learnings() ([]cached[entry.Learning], error) {
 	cs, ok, err := t.cachedLearnings()
 	if err != nil || ok {
 		return cs, err
 	}
-	ls, _, err := loadLearnings(t)
+	ls, _, err := entry.LoadLearnings(t)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range ls {
-		cs = append(cs, cached[Learning]{v: l, words: learningWords(l.Body)})
+		cs = append(cs, cached[entry.Learning]{v: l, words: entry.LearningWords(l.Body)})
 	}
 	return cs, nil
 }
 
 // cachedKnowledge and cachedLearnings are readCachedMarkdownFiles for
 // each kind: what a write decides duplicates from, and what it reads ahead.
-func (t *storeTx) cachedKnowledge() ([]cached[Knowledge], bool, error) {
-	return readCachedMarkdownFiles(t, KnowledgeDir, parseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
+func (t *storeTx) cachedKnowledge() ([]cached[entry.Knowledge], bool, error) {
+	return readCachedMarkdownFiles(t, entry.KnowledgeDir, entry.ParseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
 }
 
-func (t *storeTx) cachedLearnings() ([]cached[Learning], bool, error) {
-	return readCachedMarkdownFiles(t, LearningsDir, parseLearning, func(l *Learning) string { return learningWords(l.Body) },
+func (t *storeTx) cachedLearnings() ([]cached[entry.Learning], bool, error) {
+	return readCachedMarkdownFiles(t, entry.LearningsDir, entry.ParseLearning, func(l *entry.Learning) string { return entry.LearningWords(l.Body) },
 		(*encoder).learning, (*decoder).learning)
 }
 
@@ -313,7 +315,7 @@ type readAhead struct {
 // commit in between makes another); otherwise it reads again. Nothing is
 // decided here. release drops what was read.
 func (s *Store) readAhead(dirs ...string) (release func()) {
-	if s.repo == nil || s.unusable != nil || s.config.Commit != CommitAuto || s.pending != (Pending{}) {
+	if s.repo == nil || s.unusable != nil || s.config.Commit != config.CommitAuto || s.pending != (Pending{}) {
 		return func() {}
 	}
 	snap, end, err := s.repo.Snapshot()
@@ -329,9 +331,9 @@ func (s *Store) readAhead(dirs ...string) (release func()) {
 		}
 		var read any
 		switch dir {
-		case KnowledgeDir:
+		case entry.KnowledgeDir:
 			read, ok, err = t.cachedKnowledge()
-		case LearningsDir:
+		case entry.LearningsDir:
 			read, ok, err = t.cachedLearnings()
 		}
 		if err == nil && ok {

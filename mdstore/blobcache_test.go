@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"lore/mdstore/entry"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -29,34 +30,34 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 	categories := []string{"pitfall", "testing_strategy"}
 	// Few creation times, so that the oldest of several duplicates, and
 	// the first of equally old ones, is what is asked for.
-	var stored []Learning
+	var stored []entry.Learning
 	for i := range 1000 {
-		stored = append(stored, Learning{ID: fmt.Sprintf("l-%04d", i), Category: categories[rng.IntN(2)], Body: body(), Status: "active",
+		stored = append(stored, entry.Learning{ID: fmt.Sprintf("l-%04d", i), Category: categories[rng.IntN(2)], Body: body(), Status: "active",
 			CreatedAt: fmt.Sprintf("2026-01-0%dT00:00:00Z", 1+rng.IntN(3))})
 	}
-	var asked []Learning
+	var asked []entry.Learning
 	for range 400 {
 		if rng.IntN(2) == 0 { // a stored one in other words: the same words, another order and case
 			l := stored[rng.IntN(len(stored))]
 			ws := strings.Fields(l.Body)
 			rng.Shuffle(len(ws), func(i, j int) { ws[i], ws[j] = ws[j], ws[i] })
-			asked = append(asked, Learning{Category: l.Category, Body: strings.ToUpper(strings.Join(ws, ", "))})
+			asked = append(asked, entry.Learning{Category: l.Category, Body: strings.ToUpper(strings.Join(ws, ", "))})
 		} else {
-			asked = append(asked, Learning{Category: categories[rng.IntN(2)], Body: body()})
+			asked = append(asked, entry.Learning{Category: categories[rng.IntN(2)], Body: body()})
 		}
 	}
 	scan := &storedLearnings{loaded: true}
 	for _, l := range stored {
-		scan.stored = append(scan.stored, cached[Learning]{v: l, words: learningWords(l.Body)})
+		scan.stored = append(scan.stored, cached[entry.Learning]{v: l, words: entry.LearningWords(l.Body)})
 	}
-	oldestFirst := append([]Learning{}, stored...)
-	sortLearnings(oldestFirst)
+	oldestFirst := append([]entry.Learning{}, stored...)
+	entry.SortLearnings(oldestFirst)
 	filed := &storedLearnings{loaded: true, active: oldestFirst}
 	var bodies []string
-	for _, l := range append(append([]Learning{}, stored...), asked...) {
+	for _, l := range append(append([]entry.Learning{}, stored...), asked...) {
 		bodies = append(bodies, l.Body)
 	}
-	filed.dups = NewDuplicates(bodies...)
+	filed.dups = entry.NewDuplicates(bodies...)
 	for _, l := range oldestFirst {
 		filed.dups.Add(l.Category, l.Body)
 	}
@@ -64,7 +65,7 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 	for _, q := range asked {
 		want := ""
 		for _, l := range oldestFirst {
-			if l.Category == q.Category && nearDuplicateWords(keywordSet(q.Body), keywordSet(l.Body)) {
+			if l.Category == q.Category && entry.NearDuplicateWords(entry.KeywordSet(q.Body), entry.KeywordSet(l.Body)) {
 				want = l.ID
 				break
 			}
@@ -97,9 +98,9 @@ func TestBlobCacheDecidesAsReadingEveryFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := func(category, body string) (Learning, bool) {
+	add := func(category, body string) (entry.Learning, bool) {
 		t.Helper()
-		l, dup, _, err := s.AddLearning(NewLearning{Category: category, Tags: []string{"t"}, Body: body, Runs: []string{"r1"}})
+		l, dup, _, err := s.AddLearning(entry.NewLearning{Category: category, Tags: []string{"t"}, Body: body, Runs: []string{"r1"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +161,7 @@ func TestBlobCacheDecidesAsReadingEveryFile(t *testing.T) {
 // fillerStore is a store in a new git repository, with ids for many
 // learnings, holding n learnings ("fillers") that duplicate none of one
 // another, returned in the order they were added.
-func fillerStore(t *testing.T, n int) (s *Store, dir string, git func(...string) string, fillers []Learning) {
+func fillerStore(t *testing.T, n int) (s *Store, dir string, git func(...string) string, fillers []entry.Learning) {
 	t.Helper()
 	dir, git = gitRepo(t)
 	opts := testOptions(t.TempDir())
@@ -171,7 +172,7 @@ func fillerStore(t *testing.T, n int) (s *Store, dir string, git func(...string)
 	}
 	words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
 	for i := range n {
-		l, dup, _, err := s.AddLearning(NewLearning{Category: "tool_usage", Tags: []string{"t"}, Runs: []string{"r1"},
+		l, dup, _, err := s.AddLearning(entry.NewLearning{Category: "tool_usage", Tags: []string{"t"}, Runs: []string{"r1"},
 			Body: "Filler " + words[i%20] + " " + words[(i/20+i+3)%20] + " " + words[(i*7+1)%20] + " number"})
 		if err != nil || dup {
 			t.Fatalf("filler %d: %v %v", i, dup, err)
@@ -195,7 +196,7 @@ func TestAChangedFileCostsOneParse(t *testing.T) {
 	// A cache of every learning: made again by the next write.
 	cache := filepath.Join(s.StateDir(), "blobs-learnings.cache")
 	os.Remove(cache)
-	if _, dup, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: "Something new, about otters."}); err != nil || dup {
+	if _, dup, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: "Something new, about otters."}); err != nil || dup {
 		t.Fatalf("add: %v %v", dup, err)
 	}
 	before, err := os.Stat(cache)
@@ -208,7 +209,7 @@ func TestAChangedFileCostsOneParse(t *testing.T) {
 	data, _ := os.ReadFile(p)
 	os.WriteFile(p, append(data, "Changed by hand.\n"...), 0o644)
 	git("commit", "-q", "-am", "edit a learning")
-	if _, dup, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: "Something new entirely, about zebras."}); err != nil || dup {
+	if _, dup, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: "Something new entirely, about zebras."}); err != nil || dup {
 		t.Fatalf("add: %v %v", dup, err)
 	}
 	after, err := os.Stat(cache)
@@ -224,9 +225,9 @@ func TestAChangedFileCostsOneParse(t *testing.T) {
 func TestReadAheadIsUsedOnlyForTheTreeItRead(t *testing.T) {
 	s, dir, git, fillers := fillerStore(t, rewriteAfter+2)
 	first := fillers[0]
-	add := func(body string) (Learning, bool) {
+	add := func(body string) (entry.Learning, bool) {
 		t.Helper()
-		l, dup, _, err := s.AddLearning(NewLearning{Category: "tool_usage", Tags: []string{"t"}, Body: body})
+		l, dup, _, err := s.AddLearning(entry.NewLearning{Category: "tool_usage", Tags: []string{"t"}, Body: body})
 		if err != nil {
 			t.Fatal(err)
 		}

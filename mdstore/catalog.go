@@ -1,6 +1,9 @@
 package mdstore
 
-import "slices"
+import (
+	"lore/mdstore/entry"
+	"slices"
+)
 
 // Head is what a choice among entries reads of each one before it reads
 // the few it chose whole (Catalog): the fields prime ranks by.
@@ -35,13 +38,13 @@ type Catalog struct {
 }
 
 // catalogKinds are the kinds a Catalog holds, in the cache's order.
-var catalogKinds = [3]Kind{KindKnowledge, KindLearning, KindJournal}
+var catalogKinds = [3]entry.Kind{entry.KindKnowledge, entry.KindLearning, entry.KindJournal}
 
 // Heads calls each with the head of every entry of kind and its place; h
 // is the caller's only during the call. The heads come in the order
 // Entries returns the entries unless the cache holds a delta, whose
 // entries come after the others.
-func (c *Catalog) Heads(kind Kind, each func(i int, h *Head)) {
+func (c *Catalog) Heads(kind entry.Kind, each func(i int, h *Head)) {
 	if c.whole == nil {
 		for k, ck := range catalogKinds {
 			if ck == kind {
@@ -51,15 +54,15 @@ func (c *Catalog) Heads(kind Kind, each func(i int, h *Head)) {
 		return
 	}
 	switch kind {
-	case KindKnowledge:
+	case entry.KindKnowledge:
 		for i, k := range c.whole.Knowledge {
 			each(i, &Head{Path: k.Path, Tags: k.Tags})
 		}
-	case KindLearning:
+	case entry.KindLearning:
 		for i, l := range c.whole.Learnings {
 			each(i, &Head{Path: l.Path, Tags: l.Tags, Status: l.Status, SupersededBy: l.SupersededBy})
 		}
-	case KindJournal:
+	case entry.KindJournal:
 		for i, j := range c.whole.Journal {
 			each(i, &Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
 		}
@@ -67,8 +70,8 @@ func (c *Catalog) Heads(kind Kind, each func(i int, h *Head)) {
 }
 
 // Find says where the entry of file p is among the heads of its kind.
-func (c *Catalog) Find(p string) (kind Kind, i int, ok bool) {
-	kind = KindOf(p)
+func (c *Catalog) Find(p string) (kind entry.Kind, i int, ok bool) {
+	kind = entry.KindOf(p)
 	if c.whole != nil {
 		if c.paths == nil {
 			c.paths = map[string]int{}
@@ -90,18 +93,18 @@ func (c *Catalog) Find(p string) (kind Kind, i int, ok bool) {
 
 // Knowledge returns the knowledge entries at the given places (of
 // Heads), in the order Entries returns them.
-func (c *Catalog) Knowledge(at []int) []Knowledge {
-	return pick(c, at, KindKnowledge, func(e *Entries) []Knowledge { return e.Knowledge }, (*entryCache).knowledgeAt)
+func (c *Catalog) Knowledge(at []int) []entry.Knowledge {
+	return pick(c, at, entry.KindKnowledge, func(e *Entries) []entry.Knowledge { return e.Knowledge }, (*entryCache).knowledgeAt)
 }
 
 // Learnings returns the learnings at the given places.
-func (c *Catalog) Learnings(at []int) []Learning {
-	return pick(c, at, KindLearning, func(e *Entries) []Learning { return e.Learnings }, (*entryCache).learningAt)
+func (c *Catalog) Learnings(at []int) []entry.Learning {
+	return pick(c, at, entry.KindLearning, func(e *Entries) []entry.Learning { return e.Learnings }, (*entryCache).learningAt)
 }
 
 // Journal returns the journal entries at the given places.
-func (c *Catalog) Journal(at []int) []JournalEntry {
-	return pick(c, at, KindJournal, func(e *Entries) []JournalEntry { return e.Journal }, (*entryCache).journalAt)
+func (c *Catalog) Journal(at []int) []entry.JournalEntry {
+	return pick(c, at, entry.KindJournal, func(e *Entries) []entry.JournalEntry { return e.Journal }, (*entryCache).journalAt)
 }
 
 // All returns every entry, in the order Entries returns them.
@@ -121,7 +124,7 @@ func (c *Catalog) All() Entries {
 // entries follow its base's; one that does not decode (a damaged cache)
 // is read from its file, and the cache is dropped so that the next read
 // writes it again.
-func pick[T any](c *Catalog, at []int, kind Kind, whole func(*Entries) []T, decode func(*entryCache, int) (T, bool)) []T {
+func pick[T any](c *Catalog, at []int, kind entry.Kind, whole func(*Entries) []T, decode func(*entryCache, int) (T, bool)) []T {
 	out := make([]T, 0, len(at))
 	if c.whole != nil {
 		all := whole(c.whole)
@@ -169,12 +172,12 @@ func pick[T any](c *Catalog, at []int, kind Kind, whole func(*Entries) []T, deco
 // sortAs sorts entries of one kind in the order Entries returns them.
 func sortAs[T any](es []T) {
 	switch es := any(es).(type) {
-	case []Knowledge:
-		sortKnowledge(es)
-	case []Learning:
-		sortLearnings(es)
-	case []JournalEntry:
-		sortJournal(es)
+	case []entry.Knowledge:
+		entry.SortKnowledge(es)
+	case []entry.Learning:
+		entry.SortLearnings(es)
+	case []entry.JournalEntry:
+		entry.SortJournal(es)
 	}
 }
 
@@ -185,7 +188,7 @@ func readEntryFile[T any](s *Store, p string) (T, bool) {
 	if err != nil || !ok {
 		return zero, false
 	}
-	fe, ws := ParseFile(p, data)
+	fe, ws := entry.ParseFile(p, data)
 	if len(ws) > 0 {
 		return zero, false
 	}
@@ -208,12 +211,12 @@ func wholeCatalog(e *Entries) *Catalog { return &Catalog{whole: e} }
 // CompareJournalHeads orders the heads of two journal entries as Entries
 // orders the entries.
 func CompareJournalHeads(a, b *Head) int {
-	return compareJournal(&JournalEntry{RunID: a.RunID, Iteration: a.Iteration, CreatedAt: a.CreatedAt, Path: a.Path},
-		&JournalEntry{RunID: b.RunID, Iteration: b.Iteration, CreatedAt: b.CreatedAt, Path: b.Path})
+	return entry.CompareJournal(&entry.JournalEntry{RunID: a.RunID, Iteration: a.Iteration, CreatedAt: a.CreatedAt, Path: a.Path},
+		&entry.JournalEntry{RunID: b.RunID, Iteration: b.Iteration, CreatedAt: b.CreatedAt, Path: b.Path})
 }
 
 // Shown is Learning.Shown for a learning's head.
-func (h *Head) Shown() bool { return shownLearning(h.Status, h.SupersededBy) }
+func (h *Head) Shown() bool { return entry.ShownLearning(h.Status, h.SupersededBy) }
 
 // State is Learning.State for a learning's head.
-func (h *Head) State() string { return learningState(h.Status, h.SupersededBy) }
+func (h *Head) State() string { return entry.LearningState(h.Status, h.SupersededBy) }

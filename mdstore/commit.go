@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"lore/internal/gitx"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // WriteResult says what a change did in git.
@@ -28,9 +30,9 @@ type WriteResult struct {
 func (s *Store) writeOptions() gitx.Options {
 	opts := gitx.Options{LockTimeout: s.config.LockTimeout, Now: s.now}
 	switch s.config.Commit {
-	case CommitStage:
+	case config.CommitStage:
 		opts.Mode = gitx.ModeStage
-	case CommitNone:
+	case config.CommitNone:
 		opts.Mode = gitx.ModeFiles
 	}
 	if s.repo != nil {
@@ -48,7 +50,7 @@ func (s *Store) writeOptions() gitx.Options {
 func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 	opts := s.writeOptions()
 	if s.repo == nil {
-		lock := filepath.Join(s.root, Dir, ".lore")
+		lock := filepath.Join(s.root, entry.Dir, ".lore")
 		stx := &storeTx{}
 		res, err := gitx.UpdateFiles(s.root, lock, opts, func(tx *gitx.Tx) error {
 			stx.tx = tx
@@ -206,12 +208,12 @@ func (t *storeTx) ReadDir(p string) ([]os.DirEntry, error) {
 // worktree reads the files on disk: for names a change must not take
 // (a person's uncommitted file), and for what a person may edit before
 // committing it.
-func (t *storeTx) worktree() Reader { return worktreeReader{t} }
+func (t *storeTx) worktree() entry.Reader { return worktreeReader{t} }
 
 type worktreeReader struct{ t *storeTx }
 
 func (w worktreeReader) Read(p string) ([]byte, bool, error) {
-	return w.t.tx.ReadFileLimit(w.t.path(p), ReadLimit(p))
+	return w.t.tx.ReadFileLimit(w.t.path(p), entry.ReadLimit(p))
 }
 
 func (w worktreeReader) ReadDir(p string) ([]os.DirEntry, error) {
@@ -221,7 +223,7 @@ func (w worktreeReader) ReadDir(p string) ([]os.DirEntry, error) {
 // exists reports whether p is a file in the state the change builds on or
 // on disk.
 func (t *storeTx) exists(p string) (bool, error) {
-	for _, r := range []Reader{t, t.worktree()} {
+	for _, r := range []entry.Reader{t, t.worktree()} {
 		if _, ok, err := r.Read(p); err != nil || ok {
 			return ok, err
 		}
@@ -290,7 +292,7 @@ func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteRes
 	res, err = s.write(func(tx *storeTx) error {
 		// A memories.md on disk that is not committed is a person's (or
 		// was left by a write that failed): it is not overwritten.
-		exists, err := tx.exists(MemoriesPath)
+		exists, err := tx.exists(entry.MemoriesPath)
 		if err != nil {
 			return err
 		}
@@ -304,7 +306,7 @@ func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteRes
 		verb := "init"
 		if !exists || force {
 			created = true
-			tx.apply(storeEdit{Path: MemoriesPath, Op: opPut, Content: MemoriesTemplate})
+			tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opPut, Content: entry.MemoriesTemplate})
 			if exists {
 				verb = "reinit"
 			}

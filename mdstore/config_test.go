@@ -3,6 +3,8 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,13 +20,13 @@ func TestConfigCommitModes(t *testing.T) {
 		{"none", "?? .agent/"},
 	} {
 		dir, git := gitRepo(t)
-		os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-		os.WriteFile(filepath.Join(dir, ConfigPath), []byte("# settings\ncommit: "+tc.mode+"\n"), 0o644)
+		os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
+		os.WriteFile(filepath.Join(dir, entry.ConfigPath), []byte("# settings\ncommit: "+tc.mode+"\n"), 0o644)
 		s, err := Open(dir, testOptions(t.TempDir()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, res, err := s.AddMemory(NewMemory{Type: Pattern, Content: "x"})
+		_, res, err := s.AddMemory(NewMemory{Type: entry.Pattern, Content: "x"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +41,7 @@ func TestConfigCommitModes(t *testing.T) {
 
 func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 	cases := map[string]string{
 		"# c\ncommit: yes\n":           ".agent/config.yaml:2: commit: must be auto, stage or none (got \"yes\")",
 		"lock_timeout: soon\n":         ".agent/config.yaml:1: lock_timeout: must be a positive duration such as 10s or 500ms (got \"soon\")",
@@ -47,13 +49,13 @@ func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
 		"- a list\n":                   ".agent/config.yaml:1: expected a mapping",
 	}
 	for content, want := range cases {
-		os.WriteFile(filepath.Join(dir, ConfigPath), []byte(content), 0o644)
+		os.WriteFile(filepath.Join(dir, entry.ConfigPath), []byte(content), 0o644)
 		_, err := Open(dir, testOptions(t.TempDir()))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: err = %v, want prefix %q", content, err, want)
 		}
 	}
-	os.WriteFile(filepath.Join(dir, ConfigPath), []byte("commit: none\ncommmit: auto\nlearn: false\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, entry.ConfigPath), []byte("commit: none\ncommmit: auto\nlearn: false\n"), 0o644)
 	s, err := Open(dir, testOptions(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
@@ -65,9 +67,9 @@ func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
 
 func TestPrimeConfig(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-	write := func(s string) { os.WriteFile(filepath.Join(dir, ConfigPath), []byte(s), 0o644) }
-	load := func() Config {
+	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
+	write := func(s string) { os.WriteFile(filepath.Join(dir, entry.ConfigPath), []byte(s), 0o644) }
+	load := func() config.Config {
 		t.Helper()
 		s, err := Open(dir, testOptions(t.TempDir()))
 		if err != nil {
@@ -75,7 +77,7 @@ func TestPrimeConfig(t *testing.T) {
 		}
 		return s.Config()
 	}
-	if c := load(); c.Memories.Inject != InjectAuto || !c.Memories.SkillInjection || !c.Learn || c.Memories.Budget != 0 || c.Budgets != DefaultBudgets() {
+	if c := load(); c.Memories.Inject != config.InjectAuto || !c.Memories.SkillInjection || !c.Learn || c.Memories.Budget != 0 || c.Budgets != config.DefaultBudgets() {
 		t.Fatalf("defaults: %+v", c)
 	}
 	write(`memories:
@@ -95,14 +97,14 @@ budgets:
   previous_attempts_chars: 0
 `)
 	c := load()
-	wantBudgets := DefaultBudgets()
-	wantBudgets.Journal, wantBudgets.Attempts = 1000, 0
-	want := MemoriesConfig{Inject: InjectManual, Budget: 1500, Filter: MemoriesFilter{Types: []MemoryType{Fix, Decision}, Tags: []string{"sqlite", "db"}, RecentDays: 30}}
+	wantBudgets := config.DefaultBudgets()
+	wantBudgets.JournalTokens, wantBudgets.AttemptsChars = 1000, 0
+	want := config.MemoriesConfig{Inject: config.InjectManual, Budget: 1500, Filter: config.MemoriesFilter{Types: []entry.MemoryType{entry.Fix, entry.Decision}, Tags: []string{"sqlite", "db"}, RecentDays: 30}}
 	if fmt.Sprint(c.Memories) != fmt.Sprint(want) || c.Learn || c.Budgets != wantBudgets || len(c.Warnings) != 0 {
 		t.Fatalf("got %+v", c)
 	}
 	write("memories:\n  enabled: false\n  inject: auto\nskill_injection: false\n")
-	if c := load(); c.Memories.Inject != InjectNone || c.Memories.SkillInjection {
+	if c := load(); c.Memories.Inject != config.InjectNone || c.Memories.SkillInjection {
 		t.Fatalf("enabled: false: %+v", c.Memories)
 	}
 	write("memories:\n  inject: auto\n  colour: blue\n  filter:\n    size: 3\n")
@@ -147,7 +149,7 @@ func TestModelsConfig(t *testing.T) {
 		"models: opus\n":                       {"opus"},
 		"models: [\"claude-sonnet-4-5\", 4]\n": {"claude-sonnet-4-5", "4"},
 	} {
-		c, err := parseConfig([]byte(content), ConfigPath)
+		c, err := config.Parse([]byte(content), entry.ConfigPath)
 		if err != nil || !reflect.DeepEqual(c.Models, want) || len(c.Warnings) != 0 {
 			t.Errorf("%q: models %q, warnings %v, err %v; want %q", content, c.Models, c.Warnings, err, want)
 		}
@@ -163,7 +165,7 @@ func TestModelsConfig(t *testing.T) {
 		"models: [haiku, sonnet, Haiku]\n": `.agent/config.yaml:1: models: names "Haiku" twice`,
 		"models: [claude sonnet]\n":        `.agent/config.yaml:1: models: a model name has no spaces (got "claude sonnet")`,
 	} {
-		_, err := parseConfig([]byte(content), ConfigPath)
+		_, err := config.Parse([]byte(content), entry.ConfigPath)
 		if err == nil || err.Error() != want {
 			t.Errorf("%q: err = %v, want %q", content, err, want)
 		}
@@ -173,12 +175,12 @@ func TestModelsConfig(t *testing.T) {
 // Each share of Budgets is named alike in config.yaml's budgets block and
 // in prime's JSON, and every share but the total has a key.
 func TestBudgetKeysNameEveryShare(t *testing.T) {
-	typ := reflect.TypeOf(Budgets{})
-	var b Budgets
+	typ := reflect.TypeOf(config.Budgets{})
+	var b config.Budgets
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
 		name := f.Tag.Get("json")
-		if f.Name == "Total" {
+		if f.Name == "TotalTokens" {
 			if b.Share(name) != nil {
 				t.Errorf("the total is a share")
 			}
@@ -194,8 +196,8 @@ func TestBudgetKeysNameEveryShare(t *testing.T) {
 			t.Errorf("key %q sets another field than %s", name, f.Name)
 		}
 	}
-	if len(BudgetKeys()) != typ.NumField()-1 {
-		t.Errorf("%d keys for %d shares", len(BudgetKeys()), typ.NumField()-1)
+	if len(config.BudgetKeys()) != typ.NumField()-1 {
+		t.Errorf("%d keys for %d shares", len(config.BudgetKeys()), typ.NumField()-1)
 	}
 }
 
@@ -218,11 +220,11 @@ func TestYAMLProblem(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%q parsed", c.doc)
 		}
-		if line, msg := YAMLProblem(err); line != c.line || !strings.Contains(msg, c.msg) {
+		if line, msg := entry.YAMLProblem(err); line != c.line || !strings.Contains(msg, c.msg) {
 			t.Errorf("%q: yamlProblem(%q) = %d, %q; want %d, %q", c.doc, err, line, msg, c.line, c.msg)
 		}
 	}
-	if line, msg := YAMLProblem(errors.New("yaml: unknown anchor 'x' referenced")); line != 0 || msg != "unknown anchor 'x' referenced" {
+	if line, msg := entry.YAMLProblem(errors.New("yaml: unknown anchor 'x' referenced")); line != 0 || msg != "unknown anchor 'x' referenced" {
 		t.Errorf("no line: %d, %q", line, msg)
 	}
 }

@@ -21,14 +21,15 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/gitx/gitindex"
+	"lore/mdstore/entry"
 )
 
 // Entries are the store's knowledge, learnings and journal, as Knowledge,
 // Learnings and Journal return them.
 type Entries struct {
-	Knowledge []Knowledge
-	Learnings []Learning
-	Journal   []JournalEntry
+	Knowledge []entry.Knowledge
+	Learnings []entry.Learning
+	Journal   []entry.JournalEntry
 }
 
 // Entries reads the knowledge, learnings and journal through a per-clone
@@ -44,7 +45,7 @@ type Entries struct {
 // not parse is cached with its warning, which is said on every read: a
 // broken file must not cost every read of a large store a rewrite of the
 // cache.
-func (s *Store) Entries() (Entries, []Warning, error) {
+func (s *Store) Entries() (Entries, []entry.Warning, error) {
 	c, ws, err := s.catalog(true)
 	if err != nil {
 		return Entries{}, nil, err
@@ -55,11 +56,11 @@ func (s *Store) Entries() (Entries, []Warning, error) {
 // Catalog reads the same entries as Entries, through the same cache, but
 // decodes only their heads when the cache is as the files are: the caller
 // asks for the entries it chose.
-func (s *Store) Catalog() (*Catalog, []Warning, error) { return s.catalog(false) }
+func (s *Store) Catalog() (*Catalog, []entry.Warning, error) { return s.catalog(false) }
 
 // catalog is Entries and Catalog; populate maps the cache for a read of
 // every record.
-func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
+func (s *Store) catalog(populate bool) (*Catalog, []entry.Warning, error) {
 	if s.unusable != nil {
 		return wholeCatalog(&Entries{}), nil, nil
 	}
@@ -91,8 +92,8 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 	// not have as they are now. On every core: a stat is a few
 	// microseconds.
 	stamps := make([]fsx.Stamp, len(paths))
-	parsed := make([]FileEntries, len(paths))
-	warnings := make([]*Warning, len(paths))
+	parsed := make([]entry.FileEntries, len(paths))
+	warnings := make([]*entry.Warning, len(paths))
 	rewritten := s.rewrittenByGit(c, &l, now)
 	sweep := len(paths) <= s.sweepLimit() || rewritten == nil
 	one := func(i int, stamper *fsx.Stamper) {
@@ -117,13 +118,13 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 		}
 		data, ok, err := s.Read(p)
 		if err != nil {
-			warnings[i] = asWarning(err, p)
+			warnings[i] = entry.AsWarning(err, p)
 			return
 		}
 		if !ok {
 			return
 		}
-		fe, ws := ParseFile(p, data)
+		fe, ws := entry.ParseFile(p, data)
 		if len(ws) > 0 {
 			warnings[i] = &ws[0]
 			return
@@ -191,7 +192,7 @@ func (s *Store) catalog(populate bool) (*Catalog, []Warning, error) {
 			nj++
 		}
 	}
-	out := Entries{Knowledge: make([]Knowledge, 0, nk), Learnings: make([]Learning, 0, nl), Journal: make([]JournalEntry, 0, nj)}
+	out := Entries{Knowledge: make([]entry.Knowledge, 0, nk), Learnings: make([]entry.Learning, 0, nl), Journal: make([]entry.JournalEntry, 0, nj)}
 	for i := range paths {
 		switch j := at[i]; {
 		case warnings[i] != nil:
@@ -244,7 +245,7 @@ var deltaMin = 1024
 // the entries that are not the base's records are written. False when
 // there is no base, more entries changed than deltaLimit, or the delta
 // could not be written.
-func (s *Store) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []int, parsed []FileEntries, warnings []*Warning, populate bool) (*Catalog, bool) {
+func (s *Store) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []int, parsed []entry.FileEntries, warnings []*entry.Warning, populate bool) (*Catalog, bool) {
 	base := c
 	if c.base != nil {
 		base = c.base
@@ -286,15 +287,15 @@ func (s *Store) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []in
 		ok := true
 		switch k {
 		case 0:
-			var e Knowledge
+			var e entry.Knowledge
 			e, ok = c.knowledgeAt(c.index[j])
 			own.Knowledge = append(own.Knowledge, e)
 		case 1:
-			var e Learning
+			var e entry.Learning
 			e, ok = c.learningAt(c.index[j])
 			own.Learnings = append(own.Learnings, e)
 		case 2:
-			var e JournalEntry
+			var e entry.JournalEntry
 			e, ok = c.journalAt(c.index[j])
 			own.Journal = append(own.Journal, e)
 		}
@@ -319,7 +320,7 @@ func (s *Store) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []in
 
 // catalogAfresh reads every file again: the cache's records did not
 // decode.
-func (s *Store) catalogAfresh(populate bool) (*Catalog, []Warning, error) {
+func (s *Store) catalogAfresh(populate bool) (*Catalog, []entry.Warning, error) {
 	if err := s.DropEntryCache(); err != nil {
 		return nil, nil, err
 	}
@@ -329,14 +330,14 @@ func (s *Store) catalogAfresh(populate bool) (*Catalog, []Warning, error) {
 // sortEntries puts entries in the order Entries returns them: knowledge
 // by title, learnings oldest first, the journal by run and iteration.
 func sortEntries(e Entries) {
-	sortKnowledge(e.Knowledge)
-	sortLearnings(e.Learnings)
-	sortJournal(e.Journal)
+	entry.SortKnowledge(e.Knowledge)
+	entry.SortLearnings(e.Learnings)
+	entry.SortJournal(e.Journal)
 }
 
 // entryKind is the kind of the entry a file holds: from the cache
 // (position j) or just parsed.
-func entryKind(c entryCache, j int, fe FileEntries) byte {
+func entryKind(c entryCache, j int, fe entry.FileEntries) byte {
 	switch {
 	case j >= 0:
 		return c.kinds[j]
@@ -370,7 +371,7 @@ type listing struct {
 	git     fsx.Stamp
 	gitLook int64
 	// warnings say which directories were not read (links).
-	warnings []Warning
+	warnings []entry.Warning
 }
 
 // listEntryFiles lists the entry files. A directory whose stamp is the one
@@ -393,15 +394,15 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			if _, err = s.ReadDir(dir); err == nil {
 				err = &fsx.SkipError{Path: s.abs(dir), Err: fsx.ErrNotDir} // changed meanwhile
 			}
-			if path.Dir(dir) == JournalDir {
+			if path.Dir(dir) == entry.JournalDir {
 				// A run that is a link stays in the cache's listing of
 				// the journal, never trusted, so that it is said each time.
 				l.dirs, l.dirStamps = append(l.dirs, dir), append(l.dirStamps, fsx.Stamp{})
 			}
 		}
-		if w, skipped := Skipped(dir, err); skipped {
+		if w, skipped := entry.Skipped(dir, err); skipped {
 			l.unchanged = false
-			l.warnings = append(l.warnings, warningsOf(w)...)
+			l.warnings = append(l.warnings, entry.WarningsOf(w)...)
 			return nil, nil
 		}
 		if err != nil {
@@ -429,7 +430,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			return runs, err
 		}
 		paths, inos, w, err := s.listMarkdownFiles(dir)
-		l.warnings = append(l.warnings, warningsOf(w)...)
+		l.warnings = append(l.warnings, entry.WarningsOf(w)...)
 		l.inos = append(l.inos, inos...)
 		return paths, err
 	}
@@ -443,7 +444,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 		l.paths = append(l.paths, ps...)
 		return err
 	}
-	runs, err := list(JournalDir, true)
+	runs, err := list(entry.JournalDir, true)
 	if err != nil {
 		return l, err
 	}
@@ -452,7 +453,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			return l, err
 		}
 	}
-	for _, dir := range []string{KnowledgeDir, LearningsDir} {
+	for _, dir := range []string{entry.KnowledgeDir, entry.LearningsDir} {
 		if err := files(dir); err != nil {
 			return l, err
 		}
@@ -541,7 +542,7 @@ type entryCache struct {
 	gitLook   int64
 	dirs      []string
 	dirStamps []fsx.Stamp
-	w         []Warning
+	w         []entry.Warning
 	// The number of files, and of those to read again ('x', 'K', 'L',
 	// 'J').
 	nfiles, unstamped int
@@ -601,7 +602,7 @@ const (
 // next time. With a base, it writes a delta over it: reuse[i] names the
 // base's record that file i keeps (kind 0: none), and out holds only the
 // other entries.
-func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, warnings []*Warning, base *entryCache, reuse []basePlace) error {
+func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, warnings []*entry.Warning, base *entryCache, reuse []basePlace) error {
 	paths := l.paths
 	kinds := make([]byte, len(paths))
 	place := make([]int, len(paths))
@@ -644,9 +645,9 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		*n++
 		return true
 	}
-	var ks []*Knowledge
-	var ls []*Learning
-	var js []*JournalEntry
+	var ks []*entry.Knowledge
+	var ls []*entry.Learning
+	var js []*entry.JournalEntry
 	var nk, nl, nj, nw int
 	for i := range out.Knowledge {
 		if take(out.Knowledge[i].Path, 'k', &nk) {
@@ -737,8 +738,8 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 			e.list(j.FilesModified)
 		}
 		// Each kind's places in the order of their paths.
-		for _, paths := range [][]string{pathsOf(ks, func(k *Knowledge) string { return k.Path }),
-			pathsOf(ls, func(l *Learning) string { return l.Path }), pathsOf(js, func(j *JournalEntry) string { return j.Path })} {
+		for _, paths := range [][]string{pathsOf(ks, func(k *entry.Knowledge) string { return k.Path }),
+			pathsOf(ls, func(l *entry.Learning) string { return l.Path }), pathsOf(js, func(j *entry.JournalEntry) string { return j.Path })} {
 			order := make([]uint32, len(paths))
 			for i := range order {
 				order[i] = uint32(i)
@@ -881,7 +882,7 @@ func readEntryCache(path string, populate bool, base *entryCache) entryCache {
 			d.off += size
 		}
 	}
-	c.w = make([]Warning, nw)
+	c.w = make([]entry.Warning, nw)
 	for i := range c.w {
 		c.w[i] = d.warning()
 	}
@@ -1011,7 +1012,7 @@ func (s *Store) cacheIsCurrent(c *entryCache, now int64) bool {
 	}
 	st := fsx.NewStamper()
 	defer st.Close()
-	for _, dir := range []string{KnowledgeDir, LearningsDir, JournalDir} {
+	for _, dir := range []string{entry.KnowledgeDir, entry.LearningsDir, entry.JournalDir} {
 		if _, err := st.Stamp(s.abs(dir)); c.dir(dir) < 0 && !errors.Is(err, os.ErrNotExist) {
 			return false
 		}
@@ -1128,31 +1129,31 @@ func (c *entryCache) record(i int) (decoder, int) {
 
 // knowledgeAt, learningAt and journalAt decode the entry at place i of
 // their kind; false when its record does not decode to its end exactly.
-func (c *entryCache) knowledgeAt(i int) (Knowledge, bool) {
+func (c *entryCache) knowledgeAt(i int) (entry.Knowledge, bool) {
 	if i < c.baseCount[0] {
 		return c.base.knowledgeAt(i)
 	}
-	var k Knowledge
+	var k entry.Knowledge
 	d, end := c.record(i - c.baseCount[0])
 	d.knowledge(&k)
 	return k, d.err == nil && d.off == end
 }
 
-func (c *entryCache) learningAt(i int) (Learning, bool) {
+func (c *entryCache) learningAt(i int) (entry.Learning, bool) {
 	if i < c.baseCount[1] {
 		return c.base.learningAt(i)
 	}
-	var l Learning
+	var l entry.Learning
 	d, end := c.record(c.count[0] + i - c.baseCount[1])
 	d.learning(&l)
 	return l, d.err == nil && d.off == end
 }
 
-func (c *entryCache) journalAt(i int) (JournalEntry, bool) {
+func (c *entryCache) journalAt(i int) (entry.JournalEntry, bool) {
 	if i < c.baseCount[2] {
 		return c.base.journalAt(i)
 	}
-	var j JournalEntry
+	var j entry.JournalEntry
 	d, end := c.record(c.count[0] + c.count[1] + i - c.baseCount[2])
 	d.journal(&j)
 	return j, d.err == nil && d.off == end
@@ -1162,9 +1163,9 @@ func (c *entryCache) journalAt(i int) (JournalEntry, bool) {
 // records that no file has left zero); false when one does not decode.
 func (c *entryCache) decodeAll() (Entries, bool) {
 	var out Entries
-	out.Knowledge = make([]Knowledge, c.baseCount[0]+c.count[0])
-	out.Learnings = make([]Learning, c.baseCount[1]+c.count[1])
-	out.Journal = make([]JournalEntry, c.baseCount[2]+c.count[2])
+	out.Knowledge = make([]entry.Knowledge, c.baseCount[0]+c.count[0])
+	out.Learnings = make([]entry.Learning, c.baseCount[1]+c.count[1])
+	out.Journal = make([]entry.JournalEntry, c.baseCount[2]+c.count[2])
 	ok := true
 	for _, i := range c.places(0) {
 		var good bool
@@ -1189,7 +1190,7 @@ var errBadCache = errors.New("entries.cache is damaged")
 // knowledge and learning encode an entry's fields, in an order their
 // decoder's counterparts read: the entries cache and the blob cache share
 // them.
-func (e *encoder) knowledge(k *Knowledge) {
+func (e *encoder) knowledge(k *entry.Knowledge) {
 	e.strs(k.Slug, k.Title, k.Feature, k.CreatedAt, k.UpdatedAt, k.Body, k.Path)
 	e.list(k.Tags)
 	e.uint(uint64(len(k.Sources)))
@@ -1198,7 +1199,7 @@ func (e *encoder) knowledge(k *Knowledge) {
 	}
 }
 
-func (e *encoder) learning(l *Learning) {
+func (e *encoder) learning(l *entry.Learning) {
 	e.strs(l.ID, l.Category, l.Task, l.CreatedAt, l.Status, l.StatusReason, l.SupersededBy, l.Kind, l.TaskType, l.Body, l.Path)
 	e.list(l.Tags)
 	e.list(l.SourceRuns)
@@ -1206,7 +1207,7 @@ func (e *encoder) learning(l *Learning) {
 	e.optFloat(l.SuccessRate)
 }
 
-func (e *encoder) journal(j *JournalEntry) {
+func (e *encoder) journal(j *entry.JournalEntry) {
 	e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.Notes, j.Path)
 	e.int(int64(j.Iteration))
 	e.float(j.DurationSecs)
@@ -1221,18 +1222,18 @@ func (e *encoder) journal(j *JournalEntry) {
 	}
 }
 
-func (d *decoder) knowledge(k *Knowledge) {
+func (d *decoder) knowledge(k *entry.Knowledge) {
 	d.strs(&k.Slug, &k.Title, &k.Feature, &k.CreatedAt, &k.UpdatedAt, &k.Body, &k.Path)
 	k.Tags = d.list()
 	if ns := d.uint(); ns > 0 && ns < 1<<16 {
-		k.Sources = make([]Source, ns)
+		k.Sources = make([]entry.Source, ns)
 		for j := range k.Sources {
 			d.strs(&k.Sources[j].Path, &k.Sources[j].Blob)
 		}
 	}
 }
 
-func (d *decoder) learning(l *Learning) {
+func (d *decoder) learning(l *entry.Learning) {
 	d.strs(&l.ID, &l.Category, &l.Task, &l.CreatedAt, &l.Status, &l.StatusReason, &l.SupersededBy, &l.Kind, &l.TaskType, &l.Body, &l.Path)
 	l.Tags = d.list()
 	l.SourceRuns = d.list()
@@ -1240,14 +1241,14 @@ func (d *decoder) learning(l *Learning) {
 	l.SuccessRate = d.optFloat()
 }
 
-func (d *decoder) journal(j *JournalEntry) {
+func (d *decoder) journal(j *entry.JournalEntry) {
 	d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.Notes, &j.Path)
 	j.Iteration = int(d.int())
 	j.DurationSecs = d.float()
 	j.CostUSD = d.float()
 	j.FilesModified = d.list()
 	if d.byte() == 1 {
-		f := &Failure{}
+		f := &entry.Failure{}
 		d.strs(&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.StackTrace, &f.RetrySuggestion)
 		f.RelevantFiles = d.list()
 		j.Failure = f
@@ -1264,7 +1265,7 @@ type encoder struct {
 }
 
 // pos is how many bytes have been encoded.
-func (e *encoder) warning(w *Warning) {
+func (e *encoder) warning(w *entry.Warning) {
 	e.str(w.Path)
 	e.uint(uint64(w.Line))
 	e.str(w.Message)
@@ -1275,8 +1276,8 @@ func (e *encoder) warning(w *Warning) {
 	e.w.WriteByte(minor)
 }
 
-func (d *decoder) warning() Warning {
-	return Warning{Path: d.str(), Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
+func (d *decoder) warning() entry.Warning {
+	return entry.Warning{Path: d.str(), Line: int(d.uint()), Message: d.str(), Minor: d.byte() == 1}
 }
 
 func (e *encoder) pos() int64 { return *e.written + int64(e.w.Buffered()) }
@@ -1463,11 +1464,11 @@ func (s *Store) entryDeltaPath() string { return filepath.Join(s.StateDir(), "en
 // the top), and how many bytes to cut from such a path to get the store
 // path (".agent/…").
 func GitPathPrefix(prefix string) (gitPrefix string, cut int) {
-	gitPrefix = Dir + "/"
+	gitPrefix = entry.Dir + "/"
 	if prefix != "" {
 		gitPrefix = prefix + "/" + gitPrefix
 	}
-	return gitPrefix, len(gitPrefix) - len(Dir) - 1
+	return gitPrefix, len(gitPrefix) - len(entry.Dir) - 1
 }
 
 // SweepLimit: a store with at most this many entry files has every file's

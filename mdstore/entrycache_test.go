@@ -11,20 +11,21 @@ import (
 	"time"
 
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // Entries through the cache are what the loaders read from the files,
 // whatever happened to the files since the cache was written.
 func TestEntriesCache(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 	s, err := Open(dir, realClock(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var slugs []string
 	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes"} {
-		k, _, _, err := s.AddKnowledge(NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
+		k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,20 +35,20 @@ func TestEntriesCache(t *testing.T) {
 	// order Entries returns them in, which the cache must keep.
 	for _, body := range []string{"Retry flaky network tests once.", "Vendor the parser generator.", "Pin the linter's version.",
 		"Run the migrations before the seeds.", "Keep fixtures under testdata.", "Close the response body."} {
-		if _, _, _, err := s.AddLearning(NewLearning{Category: "pattern", Tags: []string{"t"}, Body: body, Runs: []string{"r1"}}); err != nil {
+		if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pattern", Tags: []string{"t"}, Body: body, Runs: []string{"r1"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r1", Outcome: "failed", TaskID: "t-1", Model: "opus", FilesModified: []string{"a.go"},
-		DurationSecs: 12.5, Failure: &Failure{WhatTried: "x", WhyFailed: "y", RelevantFiles: []string{"b.go"}}}); err != nil {
+	if _, _, _, err := s.AddJournal(entry.JournalEntry{RunID: "r1", Outcome: "failed", TaskID: "t-1", Model: "opus", FilesModified: []string{"a.go"},
+		DurationSecs: 12.5, Failure: &entry.Failure{WhatTried: "x", WhyFailed: "y", RelevantFiles: []string{"b.go"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r1", Outcome: "done", Notes: "fine"}); err != nil {
+	if _, _, _, err := s.AddJournal(entry.JournalEntry{RunID: "r1", Outcome: "done", Notes: "fine"}); err != nil {
 		t.Fatal(err)
 	}
 	// Written by hand: a file whose name sorts last and whose title sorts
 	// first, so that the order of paths is not the order Entries returns.
-	os.WriteFile(filepath.Join(dir, Dir, "knowledge", "zz-by-hand.md"), []byte("---\ntitle: Aardvark by hand\ntags: [x]\n---\nBody.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, entry.Dir, "knowledge", "zz-by-hand.md"), []byte("---\ntitle: Aardvark by hand\ntags: [x]\n---\nBody.\n"), 0o644)
 	check := func(when string) {
 		t.Helper()
 		entriesAsReadOneByOne(t, s, when)
@@ -68,7 +69,7 @@ func TestEntriesCache(t *testing.T) {
 	data, _ = os.ReadFile(q)
 	os.WriteFile(q, append(data, "Edited in place.\n"...), 0o644)
 	os.Remove(filepath.Join(dir, ".agent/knowledge", slugs[2]+".md"))
-	s.AddKnowledge(NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
+	s.AddKnowledge(entry.NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
 	check("after changes")
 	served(t, s, slugs[0], false) // changed less than the racy window ago: read again
 	time.Sleep(60 * time.Millisecond)
@@ -78,7 +79,7 @@ func TestEntriesCache(t *testing.T) {
 
 	// A new run's directory, a learning deleted: directories whose stamp
 	// changed are listed again.
-	if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r2", Outcome: "done", Notes: "second run"}); err != nil {
+	if _, _, _, err := s.AddJournal(entry.JournalEntry{RunID: "r2", Outcome: "done", Notes: "second run"}); err != nil {
 		t.Fatal(err)
 	}
 	learnings, _, _ := s.Learnings()
@@ -102,7 +103,7 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 	for _, c := range []struct {
 		v      any
 		fields int
-	}{{Knowledge{}, 9}, {Source{}, 2}, {Learning{}, 15}, {JournalEntry{}, 15}, {Failure{}, 6}} {
+	}{{entry.Knowledge{}, 9}, {entry.Source{}, 2}, {entry.Learning{}, 15}, {entry.JournalEntry{}, 15}, {entry.Failure{}, 6}} {
 		if n := reflect.TypeOf(c.v).NumField(); n != c.fields {
 			t.Errorf("%T has %d fields, the cache encodes %d: encode the new ones in writeEntryCache and readEntryCache and bump cacheVersion", c.v, n, c.fields)
 		}
@@ -115,14 +116,14 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 // megabytes), and the fixed file is read.
 func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, Dir, "knowledge"), 0o755)
+	os.MkdirAll(filepath.Join(dir, entry.Dir, "knowledge"), 0o755)
 	s, err := Open(dir, realClock(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	broken := filepath.Join(dir, Dir, "knowledge", "broken.md")
+	broken := filepath.Join(dir, entry.Dir, "knowledge", "broken.md")
 	os.WriteFile(broken, []byte("---\ntitle: [unclosed\n---\nbody\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, Dir, "knowledge", "empty.md"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, entry.Dir, "knowledge", "empty.md"), nil, 0o644)
 	time.Sleep(60 * time.Millisecond)
 	cache := filepath.Join(s.StateDir(), "entries.cache")
 	var written os.FileInfo
@@ -193,7 +194,7 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 			out.Journal = append(out.Journal, cached.Journal[c.index[i]])
 		}
 	}
-	warnings := make([]*Warning, len(c.paths))
+	warnings := make([]*entry.Warning, len(c.paths))
 	for i := range c.paths {
 		if c.kinds[i] == 'w' {
 			warnings[i] = &c.w[c.index[i]]
@@ -230,7 +231,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 		t.Run("store at /"+sub, func(t *testing.T) {
 			top, git := gitRepo(t)
 			dir := filepath.Join(top, filepath.FromSlash(sub))
-			os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+			os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 			s, err := Open(dir, realClock(t))
 			if err != nil {
 				t.Fatal(err)
@@ -238,7 +239,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			s.sweep = -1 // never stat every file
 			var slugs []string
 			for _, title := range []string{"Alpha notes", "Beta notes"} {
-				k, _, _, err := s.AddKnowledge(NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
+				k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -266,7 +267,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			served(t, s, slugs[0], true)
 
 			// In place, by hand: the directory's stat is the same.
-			rel := filepath.ToSlash(filepath.Join(sub, Dir, "knowledge", slugs[0]+".md"))
+			rel := filepath.ToSlash(filepath.Join(sub, entry.Dir, "knowledge", slugs[0]+".md"))
 			p := filepath.Join(top, filepath.FromSlash(rel))
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Edited by hand.", 1)), 0o644)
@@ -343,21 +344,21 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 // cache dropped; damaged heads make the whole cache read as empty.
 func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 	s, err := Open(dir, realClock(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.sweep = -1 // never stat every file
 	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes"} {
-		if _, _, _, err := s.AddKnowledge(NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x", "y"}}); err != nil {
+		if _, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x", "y"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: "Close the body.", Runs: []string{"r1"}}); err != nil {
+	if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: "Close the body.", Runs: []string{"r1"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r1", Outcome: "done", TaskID: "T-1", FilesModified: []string{"a.go"}, Notes: "fine"}); err != nil {
+	if _, _, _, err := s.AddJournal(entry.JournalEntry{RunID: "r1", Outcome: "done", TaskID: "T-1", FilesModified: []string{"a.go"}, Notes: "fine"}); err != nil {
 		t.Fatal(err)
 	}
 	s.Entries()
@@ -394,7 +395,7 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	if !reflect.DeepEqual(heads, wantHeads) {
 		t.Fatalf("heads\n%+v\nwant\n%+v", heads, wantHeads)
 	}
-	if got := cat.Knowledge([]int{2, 0}); !reflect.DeepEqual(got, []Knowledge{want.Knowledge[0], want.Knowledge[2]}) { // in Entries' order
+	if got := cat.Knowledge([]int{2, 0}); !reflect.DeepEqual(got, []entry.Knowledge{want.Knowledge[0], want.Knowledge[2]}) { // in Entries' order
 		t.Fatalf("picked %+v", got)
 	}
 
@@ -438,18 +439,18 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 // one cached: the same memories and warnings, from the cache, and a
 // changed file is read again.
 func TestMemoriesCache(t *testing.T) {
-	if n := reflect.TypeOf(Memory{}).NumField(); n != 6 {
+	if n := reflect.TypeOf(entry.Memory{}).NumField(); n != 6 {
 		t.Fatalf("Memory has %d fields, the memories cache encodes 6: encode the new ones and bump memCacheVersion", n)
 	}
 	defer func(size int64) { memCacheMinSize = size }(memCacheMinSize)
 	memCacheMinSize = 0
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 	s, err := Open(dir, realClock(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, filepath.FromSlash(MemoriesPath))
+	file := filepath.Join(dir, filepath.FromSlash(entry.MemoriesPath))
 	text := "# Memories\n\n## Patterns\n\n### mem-1700000000-ab12\n> Keep the parser pure.\n<!-- tags: parser, style | created: 2026-01-02 -->\n\n" +
 		"### mem-bad\n> An invalid id.\n<!-- tags: x | created: 2026-01-02 -->\n\n## Fixes\n\n### mem-1700000001-cd34\n> Retry once.\n<!-- tags: net | created: 2026-01-03 -->\n"
 	os.WriteFile(file, []byte(text), 0o644)
@@ -497,7 +498,7 @@ func TestMemoriesCache(t *testing.T) {
 func TestEntriesDelta(t *testing.T) {
 	defer func(n int) { deltaMin = n }(deltaMin)
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
+	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 	s, err := Open(dir, realClock(t))
 	if err != nil {
 		t.Fatal(err)
@@ -505,19 +506,19 @@ func TestEntriesDelta(t *testing.T) {
 	s.sweep = -1 // never stat every file
 	var slugs []string
 	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes", "Epsilon notes"} {
-		k, _, _, err := s.AddKnowledge(NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
+		k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		slugs = append(slugs, k.Slug)
 	}
 	for _, body := range []string{"Retry flaky network tests once.", "Vendor the parser generator.", "Pin the linter's version."} {
-		if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: body, Runs: []string{"r1"}}); err != nil {
+		if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"t"}, Body: body, Runs: []string{"r1"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, notes := range []string{"first", "second"} {
-		if _, _, _, err := s.AddJournal(JournalEntry{RunID: "r1", Outcome: "done", Notes: notes}); err != nil {
+		if _, _, _, err := s.AddJournal(entry.JournalEntry{RunID: "r1", Outcome: "done", Notes: notes}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -556,7 +557,7 @@ func TestEntriesDelta(t *testing.T) {
 	os.Rename(p+".tmp", p)
 	learnings, _, _ := s.Learnings()
 	os.Remove(filepath.Join(dir, filepath.FromSlash(learnings[1].Path)))
-	added, _, _, err := s.AddKnowledge(NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
+	added, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,7 +591,7 @@ func TestEntriesDelta(t *testing.T) {
 
 	// More changes than a delta holds: written whole, the delta gone.
 	deltaMin = 1
-	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"u"}, Body: "Close the body.", Runs: []string{"r1"}}); err != nil {
+	if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"u"}, Body: "Close the body.", Runs: []string{"r1"}}); err != nil {
 		t.Fatal(err)
 	}
 	settle()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // A store outside a git repository writes files only; inside one, every
@@ -24,14 +25,14 @@ func Example() {
 		panic(err)
 	}
 	m, _, err := store.AddMemory(mdstore.NewMemory{
-		Type:    mdstore.Decision,
+		Type:    entry.Decision,
 		Content: "Chose JSONL over SQLite: simpler, git-friendly, append-only.",
 		Tags:    []string{"architecture", "storage"},
 	})
 	if err != nil {
 		panic(err)
 	}
-	data, _ := os.ReadFile(filepath.Join(dir, mdstore.MemoriesPath))
+	data, _ := os.ReadFile(filepath.Join(dir, entry.MemoriesPath))
 	fmt.Println(m.Type, m.Created)
 	fmt.Print(string(data))
 	// Output:

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // ExportVersion is the version of lore's export format.
@@ -23,41 +24,41 @@ const ExportVersion = 1
 // lore export writes as JSON and lore import reads back. Importing it into
 // an empty store and exporting again gives the same bytes.
 type Export struct {
-	Version   int            `json:"lore_export"`
-	Memories  []Memory       `json:"memories"`
-	Knowledge []Knowledge    `json:"knowledge"`
-	Learnings []Learning     `json:"learnings"`
-	Journal   []JournalEntry `json:"journal"`
+	Version   int                  `json:"lore_export"`
+	Memories  []entry.Memory       `json:"memories"`
+	Knowledge []entry.Knowledge    `json:"knowledge"`
+	Learnings []entry.Learning     `json:"learnings"`
+	Journal   []entry.JournalEntry `json:"journal"`
 }
 
 // Export reads the entries of the kinds asked for (every kind when none
 // is), in the order lore lists them: memories as memories.md has them,
 // knowledge by title, learnings oldest first, the journal by run and
 // iteration.
-func (s *Store) Export(kinds ...Kind) (Export, []Warning, error) {
-	want := func(k Kind) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
-	x := Export{Version: ExportVersion, Memories: []Memory{}, Knowledge: []Knowledge{}, Learnings: []Learning{}, Journal: []JournalEntry{}}
-	var warnings []Warning
-	if want(KindMemory) {
+func (s *Store) Export(kinds ...entry.Kind) (Export, []entry.Warning, error) {
+	want := func(k entry.Kind) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
+	x := Export{Version: ExportVersion, Memories: []entry.Memory{}, Knowledge: []entry.Knowledge{}, Learnings: []entry.Learning{}, Journal: []entry.JournalEntry{}}
+	var warnings []entry.Warning
+	if want(entry.KindMemory) {
 		ms, ws, err := s.Memories()
 		if err != nil {
 			return x, nil, err
 		}
 		x.Memories, warnings = append(x.Memories, ms...), append(warnings, ws...)
 	}
-	if want(KindKnowledge) || want(KindLearning) || want(KindJournal) {
+	if want(entry.KindKnowledge) || want(entry.KindLearning) || want(entry.KindJournal) {
 		e, ws, err := s.Entries()
 		if err != nil {
 			return x, nil, err
 		}
 		warnings = append(warnings, ws...)
-		if want(KindKnowledge) {
+		if want(entry.KindKnowledge) {
 			x.Knowledge = append(x.Knowledge, e.Knowledge...)
 		}
-		if want(KindLearning) {
+		if want(entry.KindLearning) {
 			x.Learnings = append(x.Learnings, e.Learnings...)
 		}
-		if want(KindJournal) {
+		if want(entry.KindJournal) {
 			x.Journal = append(x.Journal, e.Journal...)
 		}
 	}
@@ -86,8 +87,8 @@ func ReadExport(data []byte) (x Export, ok bool, err error) {
 // or kept out because the store has it (the same id, or a near-duplicate
 // learning).
 type ImportResult struct {
-	Added map[Kind]int `json:"added"`
-	Kept  map[Kind]int `json:"kept"`
+	Added map[entry.Kind]int `json:"added"`
+	Kept  map[entry.Kind]int `json:"kept"`
 }
 
 // Total is how many entries the import added.
@@ -107,35 +108,35 @@ func (r ImportResult) Total() int {
 // an entry that is not valid refuses the whole import, naming it. Importing
 // the same entries twice changes nothing the second time.
 func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, error) {
-	res := ImportResult{Added: map[Kind]int{}, Kept: map[Kind]int{}}
+	res := ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
 	if err := x.check(); err != nil {
 		return res, nil, err
 	}
 	wr, err := s.write(func(tx *storeTx) error {
-		res = ImportResult{Added: map[Kind]int{}, Kept: map[Kind]int{}}
+		res = ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
 		added, kept := res.Added, res.Kept
 		// Memories: by id.
 		if len(x.Memories) > 0 {
-			data, _, err := tx.Read(MemoriesPath)
+			data, _, err := tx.Read(entry.MemoriesPath)
 			if err != nil {
 				return err
 			}
-			have := parseMemoriesFile(data, MemoriesPath).IDs()
+			have := entry.ParseMemoriesFile(data, entry.MemoriesPath).IDs()
 			// On top of their sections, in the export's order, in one
 			// edit of the file (addMemories: of two with one id, the last).
 			for i := len(x.Memories) - 1; i >= 0; i-- {
 				if have[x.Memories[i].ID] {
-					kept[KindMemory]++
+					kept[entry.KindMemory]++
 					continue
 				}
 				have[x.Memories[i].ID] = true
-				added[KindMemory]++
+				added[entry.KindMemory]++
 			}
-			if added[KindMemory] > 0 {
-				tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemories, Memories: x.Memories})
+			if added[entry.KindMemory] > 0 {
+				tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opAddMemories, Memories: x.Memories})
 			}
 		}
-		put := func(kind Kind, p string, content []byte) error {
+		put := func(kind entry.Kind, p string, content []byte) error {
 			exists, err := tx.exists(p)
 			if err != nil {
 				return err
@@ -149,8 +150,8 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 			return nil
 		}
 		for _, k := range x.Knowledge {
-			k.Path = KnowledgePath(k.Slug)
-			if err := put(KindKnowledge, k.Path, RenderKnowledge(k)); err != nil {
+			k.Path = entry.KnowledgePath(k.Slug)
+			if err := put(entry.KindKnowledge, k.Path, entry.RenderKnowledge(k)); err != nil {
 				return err
 			}
 		}
@@ -163,23 +164,23 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				return err
 			}
 			for _, l := range x.Learnings {
-				l.Path = LearningPath(l.ID)
+				l.Path = entry.LearningPath(l.ID)
 				if stored.taken(l.ID) {
-					kept[KindLearning]++
+					kept[entry.KindLearning]++
 					continue
 				}
 				if _, dup := stored.duplicateOf(l.Category, l.Body); dup && l.Shown() {
-					kept[KindLearning]++
+					kept[entry.KindLearning]++
 					continue
 				}
 				stored.add(l.ID)
-				if err := put(KindLearning, l.Path, RenderLearning(l)); err != nil {
+				if err := put(entry.KindLearning, l.Path, entry.RenderLearning(l)); err != nil {
 					return err
 				}
 			}
 		}
 		for _, j := range x.Journal {
-			if err := put(KindJournal, j.Path, RenderJournal(j)); err != nil {
+			if err := put(entry.KindJournal, j.Path, entry.RenderJournal(j)); err != nil {
 				return err
 			}
 		}
@@ -187,7 +188,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 			return errUnchanged
 		}
 		var body []string
-		for _, k := range []Kind{KindMemory, KindKnowledge, KindLearning, KindJournal} {
+		for _, k := range []entry.Kind{entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal} {
 			if added[k] > 0 || kept[k] > 0 {
 				body = append(body, fmt.Sprintf("%s: %d added, %d already there", k, added[k], kept[k]))
 			}
@@ -206,54 +207,54 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 // render to a file that parses back as itself, a path outside its kind's
 // place, or a secret in any text.
 func (x *Export) check() error {
-	c := &secretCheck{}
+	c := &entry.SecretCheck{}
 	for i := range x.Memories {
 		m := &x.Memories[i]
-		if !ValidMemoryID(m.ID) || !slices.Contains(MemoryTypes, m.Type) {
-			return &InputError{Field: "memories", Msg: fmt.Sprintf("memory %d (%q): not a memory lore can write (an id mem-…, a type of %v)", i+1, m.ID, MemoryTypes)}
+		if !entry.ValidMemoryID(m.ID) || !slices.Contains(entry.MemoryTypes, m.Type) {
+			return &entry.InputError{Field: "memories", Msg: fmt.Sprintf("memory %d (%q): not a memory lore can write (an id mem-…, a type of %v)", i+1, m.ID, entry.MemoryTypes)}
 		}
-		if err := c.texts(textField{"memory " + m.ID, &m.Content}); err != nil {
+		if err := c.Texts(entry.TextField{Name: "memory " + m.ID, Value: &m.Content}); err != nil {
 			return err
 		}
-		if err := c.list("memory "+m.ID+" tags", &m.Tags); err != nil {
+		if err := c.List("memory "+m.ID+" tags", &m.Tags); err != nil {
 			return err
 		}
 	}
 	for i := range x.Knowledge {
 		k := &x.Knowledge[i]
-		if !isSlug(k.Slug) {
-			return &InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge entry %d: %q is not a slug", i+1, k.Slug)}
+		if !entry.IsSlug(k.Slug) {
+			return &entry.InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge entry %d: %q is not a slug", i+1, k.Slug)}
 		}
-		if err := c.texts(textField{"knowledge " + k.Slug, &k.Body}, textField{"knowledge " + k.Slug + " title", &k.Title}); err != nil {
+		if err := c.Texts(entry.TextField{Name: "knowledge " + k.Slug, Value: &k.Body}, entry.TextField{Name: "knowledge " + k.Slug + " title", Value: &k.Title}); err != nil {
 			return err
 		}
-		if _, err := parseKnowledge(RenderKnowledge(*k), KnowledgePath(k.Slug)); err != nil {
-			return &InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge %s: %v", k.Slug, err)}
+		if _, err := entry.ParseKnowledge(entry.RenderKnowledge(*k), entry.KnowledgePath(k.Slug)); err != nil {
+			return &entry.InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge %s: %v", k.Slug, err)}
 		}
 	}
 	for i := range x.Learnings {
 		l := &x.Learnings[i]
-		if !ValidLearningID(l.ID) {
-			return &InputError{Field: "learnings", Msg: fmt.Sprintf("learning %d: %q is not a learning id", i+1, l.ID)}
+		if !entry.ValidLearningID(l.ID) {
+			return &entry.InputError{Field: "learnings", Msg: fmt.Sprintf("learning %d: %q is not a learning id", i+1, l.ID)}
 		}
-		if err := c.texts(textField{"learning " + l.ID, &l.Body}, textField{"learning " + l.ID + " reason", &l.StatusReason}); err != nil {
+		if err := c.Texts(entry.TextField{Name: "learning " + l.ID, Value: &l.Body}, entry.TextField{Name: "learning " + l.ID + " reason", Value: &l.StatusReason}); err != nil {
 			return err
 		}
-		if _, err := parseLearning(RenderLearning(*l), LearningPath(l.ID)); err != nil {
-			return &InputError{Field: "learnings", Msg: fmt.Sprintf("learning %s: %v", l.ID, err)}
+		if _, err := entry.ParseLearning(entry.RenderLearning(*l), entry.LearningPath(l.ID)); err != nil {
+			return &entry.InputError{Field: "learnings", Msg: fmt.Sprintf("learning %s: %v", l.ID, err)}
 		}
 	}
 	for i := range x.Journal {
 		j := &x.Journal[i]
 		dir, name := path.Split(j.Path)
-		if dir != JournalDir+"/"+j.RunID+"/" || KindOf(j.Path) != KindJournal || !strings.HasSuffix(name, ".md") {
-			return &InputError{Field: "journal", Msg: fmt.Sprintf("journal entry %d: %q is not the file of an iteration of %s", i+1, j.Path, j.RunID)}
+		if dir != entry.JournalDir+"/"+j.RunID+"/" || entry.KindOf(j.Path) != entry.KindJournal || !strings.HasSuffix(name, ".md") {
+			return &entry.InputError{Field: "journal", Msg: fmt.Sprintf("journal entry %d: %q is not the file of an iteration of %s", i+1, j.Path, j.RunID)}
 		}
-		if err := c.texts(textField{"journal " + j.Path, &j.Notes}); err != nil {
+		if err := c.Texts(entry.TextField{Name: "journal " + j.Path, Value: &j.Notes}); err != nil {
 			return err
 		}
-		if _, err := parseJournal(RenderJournal(*j), j.Path); err != nil {
-			return &InputError{Field: "journal", Msg: fmt.Sprintf("journal %s: %v", j.Path, err)}
+		if _, err := entry.ParseJournal(entry.RenderJournal(*j), j.Path); err != nil {
+			return &entry.InputError{Field: "journal", Msg: fmt.Sprintf("journal %s: %v", j.Path, err)}
 		}
 	}
 	return nil
@@ -268,19 +269,19 @@ func (x *Export) check() error {
 // learnings, its checksum verified), as an Export for Import. A file that
 // does not read is a warning, and left out; a progress.db that readDB
 // cannot read is an error. found names what was read.
-func ReadSeedStores(dir string, readDB func(path string) ([]JournalEntry, error)) (x Export, found []string, warnings []Warning, err error) {
+func ReadSeedStores(dir string, readDB func(path string) ([]entry.JournalEntry, error)) (x Export, found []string, warnings []entry.Warning, err error) {
 	x = Export{Version: ExportVersion}
 	base := dir
 	if filepath.Base(filepath.Clean(dir)) != ".ralph" {
 		base = filepath.Join(dir, ".ralph")
 	}
 	mem := filepath.Join(base, "agent", "memories.md")
-	if data, err := fsx.ReadRegular(mem, ReadLimit(MemoriesPath)); err == nil {
-		ms, ws := ParseMemories(data, mem)
+	if data, err := fsx.ReadRegular(mem, entry.ReadLimit(entry.MemoriesPath)); err == nil {
+		ms, ws := entry.ParseMemories(data, mem)
 		x.Memories, warnings = append(x.Memories, ms...), append(warnings, ws...)
 		found = append(found, mem)
 	} else if !errors.Is(err, os.ErrNotExist) {
-		warnings = append(warnings, Warning{Path: mem, Message: "cannot be read: " + err.Error()})
+		warnings = append(warnings, entry.Warning{Path: mem, Message: "cannot be read: " + err.Error()})
 	}
 	aiwg := filepath.Join(filepath.Dir(base), ".aiwg", "knowledge", "ralph-learnings.json")
 	if filepath.Base(filepath.Clean(dir)) == ".aiwg" {
@@ -316,18 +317,18 @@ func ReadSeedStores(dir string, readDB func(path string) ([]JournalEntry, error)
 			continue
 		}
 		p := filepath.Join(kdir, name)
-		data, err := fsx.ReadRegular(p, FileReadLimit)
+		data, err := fsx.ReadRegular(p, entry.FileReadLimit)
 		if err != nil {
-			warnings = append(warnings, Warning{Path: p, Message: "cannot be read: " + err.Error()})
+			warnings = append(warnings, entry.Warning{Path: p, Message: "cannot be read: " + err.Error()})
 			continue
 		}
-		if !isSlug(slug) {
-			warnings = append(warnings, Warning{Path: p, Message: "left out: its name is not a slug lore can keep"})
+		if !entry.IsSlug(slug) {
+			warnings = append(warnings, entry.Warning{Path: p, Message: "left out: its name is not a slug lore can keep"})
 			continue
 		}
-		k, err := parseKnowledge(data, KnowledgePath(slug))
+		k, err := entry.ParseKnowledge(data, entry.KnowledgePath(slug))
 		if err != nil {
-			warnings = append(warnings, Warning{Path: p, Message: "left out: " + err.Error()})
+			warnings = append(warnings, entry.Warning{Path: p, Message: "left out: " + err.Error()})
 			continue
 		}
 		x.Knowledge = append(x.Knowledge, k)
@@ -359,7 +360,7 @@ type aiwgLearning struct {
 // a mismatch means the file is damaged), each learning's type is its kind
 // and category, its task type a tag, and its id, made a lore id, the same
 // on every import.
-func readAiwg(p string) ([]Learning, []Warning, error) {
+func readAiwg(p string) ([]entry.Learning, []entry.Warning, error) {
 	data, err := fsx.ReadRegular(p, 16<<20)
 	if err != nil {
 		return nil, nil, err
@@ -380,17 +381,17 @@ func readAiwg(p string) ([]Learning, []Warning, error) {
 	if err := json.Unmarshal(st.Learnings, &raw); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", p, err)
 	}
-	var out []Learning
-	var warnings []Warning
+	var out []entry.Learning
+	var warnings []entry.Warning
 	for i, a := range raw {
 		kind := strings.ToLower(a.Type)
 		body := aiwgText(a.Content)
-		if !slices.Contains(LearningKinds, kind) || body == "" {
-			warnings = append(warnings, Warning{Path: p, Message: fmt.Sprintf("learning %d (%s): left out: a type of %s and content are needed", i+1, a.ID, strings.Join(LearningKinds, ", "))})
+		if !slices.Contains(entry.LearningKinds, kind) || body == "" {
+			warnings = append(warnings, entry.Warning{Path: p, Message: fmt.Sprintf("learning %d (%s): left out: a type of %s and content are needed", i+1, a.ID, strings.Join(entry.LearningKinds, ", "))})
 			continue
 		}
 		idSum := sha256.Sum256([]byte("aiwg:" + a.ID))
-		l := Learning{ID: "l-" + hex.EncodeToString(idSum[:3]), Category: kind, Kind: kind, Status: "active",
+		l := entry.Learning{ID: "l-" + hex.EncodeToString(idSum[:3]), Category: kind, Kind: kind, Status: "active",
 			TaskType: a.TaskType, Confidence: a.Confidence, SuccessRate: a.SuccessRate, SourceRuns: a.SourceLoops,
 			CreatedAt: a.CreatedAt, Body: body}
 		l.Tags = []string{kind}

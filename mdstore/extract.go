@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"lore/mdstore/entry"
 	"math"
 	"path"
 	"regexp"
@@ -78,8 +79,8 @@ var antiPatterns = sync.OnceValue(func() []namedPattern {
 // Extracted is a learning extraction would stage, and whether the store
 // has it already (a near-duplicate).
 type Extracted struct {
-	Learning Learning `json:"learning"`
-	Kept     bool     `json:"already_there,omitempty"`
+	Learning entry.Learning `json:"learning"`
+	Kept     bool           `json:"already_there,omitempty"`
 }
 
 // ExtractRun derives seed 004's learnings from run's journal (objective
@@ -91,14 +92,14 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 	if err != nil {
 		return nil, nil, err
 	}
-	var its []JournalEntry
+	var its []entry.JournalEntry
 	for _, j := range entries.Journal {
 		if j.RunID == run {
 			its = append(its, j)
 		}
 	}
 	if len(its) == 0 {
-		return nil, nil, &InputError{Field: "run", Msg: fmt.Sprintf("run %s has no iterations in the journal", run)}
+		return nil, nil, &entry.InputError{Field: "run", Msg: fmt.Sprintf("run %s has no iterations in the journal", run)}
 	}
 	if objective == "" {
 		var parts []string
@@ -125,13 +126,13 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 	var out []Extracted
 	stage := func(kind, body string, confidence, successRate float64) {
 		c, sr := math.Round(confidence*100)/100, math.Round(successRate*100)/100
-		out = append(out, Extracted{Learning: Learning{Category: kind, Kind: kind, TaskType: tt, Tags: []string{tt, kind},
+		out = append(out, Extracted{Learning: entry.Learning{Category: kind, Kind: kind, TaskType: tt, Tags: []string{tt, kind},
 			Status: "staged", Confidence: &c, SuccessRate: &sr, SourceRuns: []string{run}, Body: body}})
 	}
 
 	// Strategies: what the successful iterations learned, in more than
 	// half of them.
-	var done []JournalEntry
+	var done []entry.JournalEntry
 	for _, j := range its {
 		if j.Outcome == "done" {
 			done = append(done, j)
@@ -289,8 +290,8 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 			if err != nil {
 				return err
 			}
-			l.ID, l.Path, l.CreatedAt = id, LearningPath(id), now
-			tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(RenderLearning(*l))})
+			l.ID, l.Path, l.CreatedAt = id, entry.LearningPath(id), now
+			tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(entry.RenderLearning(*l))})
 			body = append(body, fmt.Sprintf("- %s %s: %s", id, l.Kind, l.Body))
 		}
 		if dryRun || len(body) == 0 {

@@ -12,6 +12,8 @@ import (
 	"lore/internal/fsx"
 	"lore/internal/gitx"
 	"lore/internal/loretest"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // Issue 15: files that are not what they seem. The store reads regular
@@ -20,7 +22,7 @@ import (
 
 // warned fails the test unless ws holds exactly the warnings want
 // ("path: message"), in any order.
-func warned(t *testing.T, what string, ws []Warning, want ...string) {
+func warned(t *testing.T, what string, ws []entry.Warning, want ...string) {
 	t.Helper()
 	var got []string
 	for _, w := range ws {
@@ -48,22 +50,22 @@ func symlink(t *testing.T, target, link string) {
 // every reader finishes, with a warning naming each, and reads the rest.
 func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 	r := loretest.NewRepo(t)
-	r.Write(KnowledgePath("good"), "---\ntitle: \"Good\"\ntags: [\"x\"]\n---\n\nA real entry.\n")
-	r.Write(KnowledgePath("huge"), "---\ntitle: \"Huge\"\ntags: [\"x\"]\n---\n\n"+strings.Repeat("word ", FileReadLimit/5)+"\n")
+	r.Write(entry.KnowledgePath("good"), "---\ntitle: \"Good\"\ntags: [\"x\"]\n---\n\nA real entry.\n")
+	r.Write(entry.KnowledgePath("huge"), "---\ntitle: \"Huge\"\ntags: [\"x\"]\n---\n\n"+strings.Repeat("word ", entry.FileReadLimit/5)+"\n")
 	r.Write(".agent/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Ship it.\n---\n")
-	symlink(t, "/dev/zero", r.Path(MemoriesPath))
-	symlink(t, "/dev/zero", r.Path(KnowledgePath("zero")))
-	symlink(t, "/dev/stdin", r.Path(LearningPath("l-abcdef")))
-	symlink(t, "/dev/zero", r.Path(ConfigPath))
+	symlink(t, "/dev/zero", r.Path(entry.MemoriesPath))
+	symlink(t, "/dev/zero", r.Path(entry.KnowledgePath("zero")))
+	symlink(t, "/dev/stdin", r.Path(entry.LearningPath("l-abcdef")))
+	symlink(t, "/dev/zero", r.Path(entry.ConfigPath))
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "SKILL.md"), []byte("---\nname: outside\ndescription: Not ours.\n---\n"), 0o644)
 	symlink(t, outside, r.Path(".claude/skills/outside"))
 	symlink(t, "../../.agent/skills/deploy", r.Path(".claude/skills/deploy")) // a SkillLink: said nothing of
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "-m", "files that are not what they seem")
-	if err := syscall.Mkfifo(r.Path(JournalPath("run-00000001", 1, "")), 0o644); err != nil {
-		os.MkdirAll(r.Path(JournalDir+"/run-00000001"), 0o755)
-		if err := syscall.Mkfifo(r.Path(JournalPath("run-00000001", 1, "")), 0o644); err != nil {
+	if err := syscall.Mkfifo(r.Path(entry.JournalPath("run-00000001", 1, "")), 0o644); err != nil {
+		os.MkdirAll(r.Path(entry.JournalDir+"/run-00000001"), 0o755)
+		if err := syscall.Mkfifo(r.Path(entry.JournalPath("run-00000001", 1, "")), 0o644); err != nil {
 			t.Skip("no FIFOs here:", err)
 		}
 	}
@@ -74,7 +76,7 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	warned(t, "config.yaml", s.Config().Warnings, ".agent/config.yaml: skipped: a symbolic link; the defaults apply")
-	if s.Config().Commit != CommitAuto {
+	if s.Config().Commit != config.CommitAuto {
 		t.Errorf("config %+v, want the defaults", s.Config())
 	}
 	ms, ws, err := s.Memories()
@@ -124,7 +126,7 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, p := range Validate(files, ValidateConfig) {
+	for _, p := range entry.Validate(files, config.Validate) {
 		if strings.Contains(p.Message, "lore does not read it") {
 			got = append(got, p.Path+": "+string(p.Severity)+": "+strings.SplitN(p.Message, ":", 2)[0])
 		}
@@ -148,7 +150,7 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = nil
-	for _, p := range Validate(files, ValidateConfig) {
+	for _, p := range entry.Validate(files, config.Validate) {
 		if strings.Contains(p.Message, "lore does not read it") {
 			got = append(got, p.Path+": "+string(p.Severity)+": "+strings.SplitN(p.Message, ":", 2)[0])
 		}
@@ -163,16 +165,16 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 // repository: nothing there is read or shown, nothing is written there,
 // and the index never holds both .agent and .agent/….
 func TestALinkedStoreDirectoryIsNeitherReadNorWritten(t *testing.T) {
-	for _, link := range []string{Dir, KnowledgeDir} {
+	for _, link := range []string{entry.Dir, entry.KnowledgeDir} {
 		t.Run(link, func(t *testing.T) {
 			r := loretest.NewRepo(t)
 			r.Commit("initial", map[string]string{"README.md": "# p\n"})
 			outside := t.TempDir()
 			secret := "---\ntitle: \"Outside\"\ntags: [\"x\"]\n---\n\nNot the repository's.\n"
 			inside := outside
-			if link == Dir {
+			if link == entry.Dir {
 				inside = filepath.Join(outside, "knowledge")
-				os.WriteFile(filepath.Join(outside, "memories.md"), []byte(MemoriesTemplate), 0o644)
+				os.WriteFile(filepath.Join(outside, "memories.md"), []byte(entry.MemoriesTemplate), 0o644)
 			}
 			os.MkdirAll(inside, 0o755)
 			os.WriteFile(filepath.Join(inside, "outside.md"), []byte(secret), 0o644)
@@ -194,7 +196,7 @@ func TestALinkedStoreDirectoryIsNeitherReadNorWritten(t *testing.T) {
 			if err != nil || len(e.Knowledge) != 0 {
 				t.Fatalf("entries %+v, %v", e, err)
 			}
-			if link == Dir {
+			if link == entry.Dir {
 				warned(t, "open", s.Config().Warnings, ".agent: skipped: a symbolic link")
 				warned(t, "knowledge", ws)
 				warned(t, "entries", ews)
@@ -202,22 +204,22 @@ func TestALinkedStoreDirectoryIsNeitherReadNorWritten(t *testing.T) {
 				warned(t, "knowledge", ws, ".agent/knowledge: skipped: a symbolic link")
 				warned(t, "entries", ews, ".agent/knowledge: skipped: a symbolic link")
 			}
-			if _, err := s.KnowledgeEntry("outside"); !errors.Is(err, ErrNotFound) && (err == nil || !strings.Contains(err.Error(), "not read: a symbolic link")) {
+			if _, err := s.KnowledgeEntry("outside"); !errors.Is(err, entry.ErrNotFound) && (err == nil || !strings.Contains(err.Error(), "not read: a symbolic link")) {
 				t.Errorf("show through the link: %v", err)
 			}
 
-			_, _, err = s.AddMemory(NewMemory{Type: Pattern, Content: "through the link?"})
+			_, _, err = s.AddMemory(NewMemory{Type: entry.Pattern, Content: "through the link?"})
 			var ue *gitx.UnsafePathError
 			var se *fsx.SkipError
-			if link == Dir && !errors.As(err, &ue) && !errors.As(err, &se) {
+			if link == entry.Dir && !errors.As(err, &ue) && !errors.As(err, &se) {
 				t.Errorf("add: %v, want a refusal", err)
 			}
-			_, _, _, err = s.AddKnowledge(NewKnowledge{Title: "New", Body: "Where?", Tags: []string{"x"}})
+			_, _, _, err = s.AddKnowledge(entry.NewKnowledge{Title: "New", Body: "Where?", Tags: []string{"x"}})
 			if err == nil || !strings.Contains(err.Error(), link+" is a symbolic link") {
 				t.Errorf("knowledge add: %v", err)
 			}
-			_, _, _, err = s.AddLearning(NewLearning{Category: "pattern", Tags: []string{"t"}, Body: "A learning.", Runs: []string{"r1"}})
-			if link == Dir && err == nil {
+			_, _, _, err = s.AddLearning(entry.NewLearning{Category: "pattern", Tags: []string{"t"}, Body: "A learning.", Runs: []string{"r1"}})
+			if link == entry.Dir && err == nil {
 				t.Error("learning add wrote through .agent")
 			}
 			if after := snapshot(t, outside); after != before {
@@ -225,7 +227,7 @@ func TestALinkedStoreDirectoryIsNeitherReadNorWritten(t *testing.T) {
 			}
 			r.AssertHealthy()
 			idx := r.Git("ls-files", "-s")
-			if link == Dir && (r.Git("rev-parse", "HEAD") != head || idx != index) {
+			if link == entry.Dir && (r.Git("rev-parse", "HEAD") != head || idx != index) {
 				t.Errorf("HEAD or the index changed:\n%s", idx)
 			}
 			if strings.Contains(idx, "120000") && strings.Contains(idx, link+"/") {
@@ -297,7 +299,7 @@ func emptyOutside(t *testing.T, dir string) {
 func TestOutsideGitALinkedAgentIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
-	symlink(t, outside, filepath.Join(dir, Dir))
+	symlink(t, outside, filepath.Join(dir, entry.Dir))
 	for _, open := range []func() (*Store, error){
 		func() (*Store, error) { return Open(dir, testOptions(t.TempDir())) },
 		func() (*Store, error) { return Find(dir, testOptions(t.TempDir())) },

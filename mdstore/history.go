@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lore/internal/gitx"
+	"lore/mdstore/entry"
 )
 
 // Every change to the store is a commit, so nothing lore deletes, prunes or
@@ -50,7 +51,7 @@ func (s *Store) History(id string) ([]EntryVersion, error) {
 			return false
 		}
 		all = append(all, EntryVersion{Commit: v.Commit.String(), When: v.When, Author: v.Author, Subject: v.Subject, Text: text, blob: v.Blob})
-		if kind == KindMemory && seen && !found {
+		if kind == entry.KindMemory && seen && !found {
 			return false
 		}
 		seen = seen || found
@@ -74,18 +75,18 @@ func (s *Store) History(id string) ([]EntryVersion, error) {
 		out = append(out, v)
 	}
 	if len(out) == 0 {
-		return nil, notFound(kind, id)
+		return nil, entry.NotFound(kind, id)
 	}
 	return out, nil
 }
 
 // learningOf is the learning text holds, when kind is a learning's and
 // it parses.
-func learningOf(kind Kind, text, p string) *Learning {
-	if kind != KindLearning || text == "" {
+func learningOf(kind entry.Kind, text, p string) *entry.Learning {
+	if kind != entry.KindLearning || text == "" {
 		return nil
 	}
-	l, err := parseLearning([]byte(text), p)
+	l, err := entry.ParseLearning([]byte(text), p)
 	if err != nil {
 		return nil
 	}
@@ -95,7 +96,7 @@ func learningOf(kind Kind, text, p string) *Learning {
 // changeOf says what a version (newer) did to the one before it (older,
 // "" for none): added, removed, changed, or a learning's new status or
 // superseded_by.
-func changeOf(newer, older string, nl, ol *Learning) string {
+func changeOf(newer, older string, nl, ol *entry.Learning) string {
 	switch {
 	case older == "":
 		return "added"
@@ -129,8 +130,8 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 		if v.Text == "" {
 			continue
 		}
-		if kind == KindLearning {
-			if l, err := parseLearning([]byte(v.Text), p); err != nil || !l.Shown() {
+		if kind == entry.KindLearning {
+			if l, err := entry.ParseLearning([]byte(v.Text), p); err != nil || !l.Shown() {
 				continue
 			}
 		}
@@ -138,24 +139,24 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 		break
 	}
 	if from == nil {
-		return EntryVersion{}, nil, &InputError{Field: "id", Msg: fmt.Sprintf("%s: no version in git's history to restore", id)}
+		return EntryVersion{}, nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s: no version in git's history to restore", id)}
 	}
 	if from == &versions[0] {
-		return *from, nil, &InputError{Field: "id", Msg: fmt.Sprintf("%s is there as its last version (%s): nothing to restore", id, short(from.Commit))}
+		return *from, nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s is there as its last version (%s): nothing to restore", id, short(from.Commit))}
 	}
 	text := from.Text
-	if err := (&secretCheck{}).text("the restored entry", &text); err != nil {
+	if err := (&entry.SecretCheck{}).Text("the restored entry", &text); err != nil {
 		return EntryVersion{}, nil, err
 	}
-	var m Memory
-	if kind == KindMemory {
+	var m entry.Memory
+	if kind == entry.KindMemory {
 		// Its section, which says its type, is in the whole file.
 		data, err := s.repo.ReadBlob(from.blob)
 		if err != nil {
 			return EntryVersion{}, nil, err
 		}
 		found := false
-		for _, mm := range parseMemoriesFile(data, MemoriesPath).memories {
+		for _, mm := range entry.ParseMemoriesFile(data, entry.MemoriesPath).Memories {
 			if mm.ID == id {
 				m, found = mm, true
 				break
@@ -166,8 +167,8 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 		}
 	}
 	res, err := s.write(func(tx *storeTx) error {
-		if kind == KindMemory {
-			tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemory, Memory: &m})
+		if kind == entry.KindMemory {
+			tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opAddMemory, Memory: &m})
 		} else {
 			tx.apply(storeEdit{Path: p, Op: opPut, Content: text})
 		}
@@ -181,30 +182,30 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 
 // historyPath is the kind of entry id names, id trimmed, and the store
 // file it lives in.
-func (s *Store) historyPath(id string) (Kind, string, string, error) {
+func (s *Store) historyPath(id string) (entry.Kind, string, string, error) {
 	if s.repo == nil {
 		return "", "", "", errors.New("history and restore read git's history: the store is not in a git repository")
 	}
-	kind, id := KindOfID(id)
+	kind, id := entry.KindOfID(id)
 	switch kind {
-	case KindMemory:
-		if !ValidMemoryID(id) {
-			return kind, id, "", notFound(kind, id)
+	case entry.KindMemory:
+		if !entry.ValidMemoryID(id) {
+			return kind, id, "", entry.NotFound(kind, id)
 		}
-		return kind, id, MemoriesPath, nil
-	case KindLearning:
-		return kind, id, LearningPath(id), nil
-	case KindJournal:
-		run, name, err := parseJournalKey(id)
+		return kind, id, entry.MemoriesPath, nil
+	case entry.KindLearning:
+		return kind, id, entry.LearningPath(id), nil
+	case entry.KindJournal:
+		run, name, err := entry.ParseJournalKey(id)
 		if err != nil {
 			return kind, id, "", err
 		}
-		return kind, id, JournalDir + "/" + run + "/" + name + ".md", nil
+		return kind, id, entry.JournalDir + "/" + run + "/" + name + ".md", nil
 	}
-	if id == "" || !isSlug(id) {
-		return kind, id, "", notFound(kind, id)
+	if id == "" || !entry.IsSlug(id) {
+		return kind, id, "", entry.NotFound(kind, id)
 	}
-	return kind, id, KnowledgePath(id), nil
+	return kind, id, entry.KnowledgePath(id), nil
 }
 
 // gitPath is store path p from the top of the worktree.
@@ -217,7 +218,7 @@ func (s *Store) gitPath(p string) string {
 
 // versionText is entry id as blob b holds it (a memory: its block), and
 // whether it is there.
-func (s *Store) versionText(kind Kind, id string, b gitx.Hash) (string, bool, error) {
+func (s *Store) versionText(kind entry.Kind, id string, b gitx.Hash) (string, bool, error) {
 	if b.IsZero() {
 		return "", false, nil
 	}
@@ -225,14 +226,14 @@ func (s *Store) versionText(kind Kind, id string, b gitx.Hash) (string, bool, er
 	if err != nil {
 		return "", false, err
 	}
-	if kind != KindMemory {
+	if kind != entry.KindMemory {
 		return string(data), true, nil
 	}
 	if !bytes.Contains(data, []byte(id)) {
 		return "", false, nil
 	}
-	f := parseMemoriesFile(data, MemoriesPath)
-	block, ok := f.shownBlock(id)
+	f := entry.ParseMemoriesFile(data, entry.MemoriesPath)
+	block, ok := f.ShownBlock(id)
 	if !ok {
 		return "", false, nil
 	}

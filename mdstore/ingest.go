@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lore/mdstore/entry"
 	"lore/secrets"
 	"lore/sigils"
 )
@@ -43,10 +44,10 @@ type IngestInput struct {
 // IngestResult says what one ingest recorded.
 type IngestResult struct {
 	// Journal is the iteration recorded; nil when OutcomeOnly left it out.
-	Journal         *JournalEntry   `json:"journal"`
-	JournalReplaced bool            `json:"journal_replaced"` // this iteration was recorded already
-	Knowledge       []IngestedEntry `json:"knowledge"`
-	Learnings       []IngestedEntry `json:"learnings"`
+	Journal         *entry.JournalEntry `json:"journal"`
+	JournalReplaced bool                `json:"journal_replaced"` // this iteration was recorded already
+	Knowledge       []IngestedEntry     `json:"knowledge"`
+	Learnings       []IngestedEntry     `json:"learnings"`
 	// Skipped are the sigils that made nothing, each with its line in the
 	// output and why.
 	Skipped  []sigils.Skip `json:"skipped"`
@@ -108,11 +109,11 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	output, found := secrets.Redact(in.Output)
 	sig := sigils.Parse(output)
 	out := &IngestResult{Skipped: append([]sigils.Skip{}, sig.Skipped...), Ignored: sig.Ignored}
-	check := &secretCheck{redact: true}
+	check := &entry.SecretCheck{Redact: true}
 	for _, o := range sig.Overruled {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("<%s> at line %d ignored: %s", o.Sigil, o.Line, o.Reason))
 	}
-	var iteration *JournalEntry
+	var iteration *entry.JournalEntry
 	if !in.OutcomeOnly || sig.Task.Outcome != "" {
 		e, err := s.journalOf(in, sig, output, out, check)
 		if err != nil {
@@ -133,7 +134,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	}
 	var within outputKnowledge
 	for _, k := range sig.Knowledge {
-		nk, err := NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: feature, Body: k.Body}.normalize(check)
+		nk, err := entry.NewKnowledge{Title: k.Title, Tags: k.Tags, Feature: feature, Body: k.Body}.Normalize(check)
 		if err != nil {
 			out.skip("knowledge", k.Line, inputMessage(err))
 			continue
@@ -141,14 +142,14 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		within.add(nk, k.Line, out)
 	}
 	knowledge := within.entries
-	var learnings []NewLearning
+	var learnings []entry.NewLearning
 	expected := make([]string, len(sig.Learnings))
 	for i, l := range sig.Learnings {
 		expected[i] = l.Body
 	}
-	dups := NewDuplicates(expected...)
+	dups := entry.NewDuplicates(expected...)
 	for _, l := range sig.Learnings {
-		nl, err := NewLearning{Category: l.Category, Tags: l.Tags, Task: task, Body: l.Body, Runs: nonEmpty(run)}.normalize(check)
+		nl, err := entry.NewLearning{Category: l.Category, Tags: l.Tags, Task: task, Body: l.Body, Runs: nonEmpty(run)}.Normalize(check)
 		if err != nil {
 			out.skip("learning", l.Line, inputMessage(err))
 			continue
@@ -166,7 +167,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	for i := range out.Warnings {
 		out.Warnings[i], _ = secrets.Redact(out.Warnings[i])
 	}
-	out.Redacted = redactions(in.Output, found, check.found)
+	out.Redacted = redactions(in.Output, found, check.Found)
 	if iteration == nil && len(knowledge) == 0 && len(learnings) == 0 {
 		return out, &WriteResult{}, nil
 	}
@@ -188,10 +189,10 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	}
 	var ahead []string
 	if len(knowledge) > 0 {
-		ahead = append(ahead, KnowledgeDir)
+		ahead = append(ahead, entry.KnowledgeDir)
 	}
 	if len(learnings) > 0 {
-		ahead = append(ahead, LearningsDir)
+		ahead = append(ahead, entry.LearningsDir)
 	}
 	defer s.readAhead(ahead...)()
 	res, err := s.write(func(tx *storeTx) error {
@@ -199,7 +200,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		if task != "" {
 			subject += " (" + task + ")"
 		}
-		var e *JournalEntry
+		var e *entry.JournalEntry
 		if iteration != nil {
 			if err := planJournal(tx, s, *iteration, now, &jplan); err != nil {
 				return err
@@ -273,8 +274,8 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 // warning when the sigil names another task); for an iteration that did
 // not succeed, its failure report — what it says even if incomplete — or
 // the minimal one made from the output.
-func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out *IngestResult, check *secretCheck) (JournalEntry, error) {
-	e := JournalEntry{
+func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out *IngestResult, check *entry.SecretCheck) (entry.JournalEntry, error) {
+	e := entry.JournalEntry{
 		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
 		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
 		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal,
@@ -312,7 +313,7 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 		}
 	} else {
 		if fr := sig.FailureReport; fr != nil {
-			e.Failure = &Failure{WhatTried: fr.WhatTried, WhyFailed: fr.WhyFailed, ErrorCategory: fr.ErrorCategory, RelevantFiles: fr.RelevantFiles, StackTrace: fr.StackTrace}
+			e.Failure = &entry.Failure{WhatTried: fr.WhatTried, WhyFailed: fr.WhyFailed, ErrorCategory: fr.ErrorCategory, RelevantFiles: fr.RelevantFiles, StackTrace: fr.StackTrace}
 			if e.Failure.WhyFailed == "" {
 				e.Failure.WhyFailed = MinimalFailureReason
 			}
@@ -326,17 +327,17 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 			case in.ProcessEnd != "":
 				why += ": the agent " + in.ProcessEnd
 			}
-			e.Failure = &Failure{WhyFailed: why, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
+			e.Failure = &entry.Failure{WhyFailed: why, ErrorCategory: "unknown", StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
 		}
 		if e.Failure.RelevantFiles == nil {
 			e.Failure.RelevantFiles = []string{}
 		}
 		e.Failure.RetrySuggestion = sig.RetrySuggestion
 	}
-	if n := len([]rune(e.Notes)); n > MaxJournalNotes {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("the <journal> note is %d characters: kept the first %d", n, MaxJournalNotes))
+	if n := len([]rune(e.Notes)); n > entry.MaxJournalNotes {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("the <journal> note is %d characters: kept the first %d", n, entry.MaxJournalNotes))
 	}
-	e, err := e.normalize(check)
+	e, err := e.Normalize(check)
 	if err != nil {
 		return e, err
 	}
@@ -363,27 +364,27 @@ func quote(s string) string {
 // seed 000's rules as they come (findKnowledgeDuplicate, as against the
 // store).
 type outputKnowledge struct {
-	entries []NewKnowledge
-	lines   []int       // the output line of each entry
-	seen    []Knowledge // title and tags of each entry, as the rules read them
+	entries []entry.NewKnowledge
+	lines   []int             // the output line of each entry
+	seen    []entry.Knowledge // title and tags of each entry, as the rules read them
 	byTitle map[string]int
 }
 
 // add keeps k — or, when it duplicates an entry earlier in the output,
 // merges it into that one (tags joined, the later body) and says so in
 // out.Skipped.
-func (o *outputKnowledge) add(k NewKnowledge, line int, out *IngestResult) {
+func (o *outputKnowledge) add(k entry.NewKnowledge, line int, out *IngestResult) {
 	if o.byTitle == nil {
 		o.byTitle = map[string]int{}
 	}
-	i, _ := findKnowledgeDuplicate(o.seen, o.byTitle, k.Title, k.Tags)
+	i, _ := entry.FindKnowledgeDuplicate(o.seen, o.byTitle, k.Title, k.Tags)
 	if i < 0 {
 		o.byTitle[strings.ToLower(k.Title)] = len(o.entries)
 		o.entries, o.lines = append(o.entries, k), append(o.lines, line)
-		o.seen = append(o.seen, Knowledge{Title: k.Title, Tags: k.Tags})
+		o.seen = append(o.seen, entry.Knowledge{Title: k.Title, Tags: k.Tags})
 		return
 	}
-	o.entries[i].Tags = mergeTags(o.entries[i].Tags, k.Tags)
+	o.entries[i].Tags = entry.MergeTags(o.entries[i].Tags, k.Tags)
 	o.entries[i].Body = k.Body
 	o.seen[i].Tags = o.entries[i].Tags
 	out.skip("knowledge", line, fmt.Sprintf("merged into %q at line %d, as seed 000's dedup would", o.entries[i].Title, o.lines[i]))
@@ -403,7 +404,7 @@ func nonEmpty(s string) []string {
 // ingestSummary is the commit body: the notes' first line, how a failed
 // iteration failed and what to try next, and what was recorded besides
 // the journal entry (e is nil when there is none).
-func ingestSummary(e *JournalEntry, kplans []knowledgePlan, lplans []learningPlan) string {
+func ingestSummary(e *entry.JournalEntry, kplans []knowledgePlan, lplans []learningPlan) string {
 	var lines []string
 	if e != nil {
 		if first, _, _ := strings.Cut(e.Notes, "\n"); first != "" {
@@ -418,7 +419,7 @@ func ingestSummary(e *JournalEntry, kplans []knowledgePlan, lplans []learningPla
 		}
 	}
 	for _, p := range kplans {
-		if p.action != KnowledgeUnchanged {
+		if p.action != entry.KnowledgeUnchanged {
 			lines = append(lines, fmt.Sprintf("knowledge %s: %s", p.action, p.entry.Slug))
 		}
 	}
@@ -437,7 +438,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // first pass over the output at their line, then those found in a field,
 // at the line of the output that holds the secret, or by their field when
 // none does (a flag's value, a tag lower-cased). Each is said once.
-func redactions(output string, inOutput []secrets.Finding, inFields []fieldSecret) []Redaction {
+func redactions(output string, inOutput []secrets.Finding, inFields []entry.FieldSecret) []Redaction {
 	var out []Redaction
 	seen := map[Redaction]bool{}
 	add := func(r Redaction) {
@@ -450,17 +451,17 @@ func redactions(output string, inOutput []secrets.Finding, inFields []fieldSecre
 		add(Redaction{Rule: f.Rule, Line: f.Line})
 	}
 	for _, f := range inFields {
-		if i := strings.Index(output, f.secret); i >= 0 {
-			add(Redaction{Rule: f.rule, Line: 1 + strings.Count(output[:i], "\n")})
+		if i := strings.Index(output, f.Secret); i >= 0 {
+			add(Redaction{Rule: f.Rule, Line: 1 + strings.Count(output[:i], "\n")})
 		} else {
-			add(Redaction{Rule: f.rule, Field: f.field})
+			add(Redaction{Rule: f.Rule, Field: f.Field})
 		}
 	}
 	return out
 }
 
 func inputMessage(err error) string {
-	var ie *InputError
+	var ie *entry.InputError
 	if errors.As(err, &ie) {
 		return ie.Msg
 	}

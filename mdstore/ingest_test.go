@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"lore/mdstore/entry"
 	"lore/sigils"
 )
 
@@ -25,7 +26,7 @@ func TestIngestRecordsOneIterationInOneCommit(t *testing.T) {
 	if got := git("rev-list", "--count", "HEAD"); got != "2" || wr.Commit == "" {
 		t.Fatalf("%s commits", got)
 	}
-	if !strings.HasPrefix(e.Key(), "run-0a1b2c3d/0003-") || e.Path != JournalDir+"/"+e.Key()+".md" {
+	if !strings.HasPrefix(e.Key(), "run-0a1b2c3d/0003-") || e.Path != entry.JournalDir+"/"+e.Key()+".md" {
 		t.Fatalf("key %s, path %s", e.Key(), e.Path)
 	}
 	if got := git("show", "--name-only", "--format=%s%n%(trailers:only)", "HEAD"); !strings.Contains(got, "lore: ingest "+e.Key()+" (done t-abc123)") ||
@@ -109,7 +110,7 @@ func TestIngestWithoutRunStartsOne(t *testing.T) {
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	res, _, err := s.Ingest(IngestInput{Output: "<task-done>t-1</task-done>"})
-	if err != nil || !res.RunStarted || !ValidRunID(res.Journal.RunID) || res.Journal.Iteration != 1 {
+	if err != nil || !res.RunStarted || !entry.ValidRunID(res.Journal.RunID) || res.Journal.Iteration != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
 	run, _ := s.CurrentRun()
@@ -153,14 +154,14 @@ func TestIngestSkipsBadSigilsAndKeepsTheRest(t *testing.T) {
 // fence the cut leaves open is closed, and ingest says so.
 func TestLongNotesAreCut(t *testing.T) {
 	long := "Steps:\n\n```sh\n" + strings.Repeat("go test ./... -run TestWritePath -count=1\n", 80) + "```\nDone."
-	got := truncateNotes(long, MaxJournalNotes)
-	if !strings.HasSuffix(got, "-count=1\n```\n[truncated]") || utf8.RuneCountInString(got) > MaxJournalNotes+20 {
+	got := entry.TruncateNotes(long, entry.MaxJournalNotes)
+	if !strings.HasSuffix(got, "-count=1\n```\n[truncated]") || utf8.RuneCountInString(got) > entry.MaxJournalNotes+20 {
 		t.Fatalf("cut to %d characters, ending %q", utf8.RuneCountInString(got), got[len(got)-40:])
 	}
-	if got := truncateNotes(strings.Repeat("word ", 500), 100); !strings.HasSuffix(got, "word [truncated]") || len(got) > 112 {
+	if got := entry.TruncateNotes(strings.Repeat("word ", 500), 100); !strings.HasSuffix(got, "word [truncated]") || len(got) > 112 {
 		t.Fatalf("one long line: %q", got)
 	}
-	if got := truncateNotes("short", 100); got != "short" {
+	if got := entry.TruncateNotes("short", 100); got != "short" {
 		t.Fatalf("%q", got)
 	}
 
@@ -170,7 +171,7 @@ func TestLongNotesAreCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := utf8.RuneCountInString(res.Journal.Notes); n > MaxJournalNotes+20 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "kept the first 2000") {
+	if n := utf8.RuneCountInString(res.Journal.Notes); n > entry.MaxJournalNotes+20 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "kept the first 2000") {
 		t.Fatalf("%d characters, warnings %q", n, res.Warnings)
 	}
 }
@@ -278,4 +279,3 @@ Use cargo test --test name to run a single integration test file.
 <difficulty-estimate>moderate</difficulty-estimate>
 <next-model>sonnet</next-model>
 <task-done>t-abc123</task-done>`
-

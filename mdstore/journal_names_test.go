@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 func TestJournalFileName(t *testing.T) {
@@ -29,12 +31,12 @@ func TestJournalFileName(t *testing.T) {
 		{"0003", 0, "", false},
 		{"99999999999.md", 0, "", false},
 	} {
-		n, tag, ok := JournalFileName(tt.name)
+		n, tag, ok := entry.JournalFileName(tt.name)
 		if n != tt.iteration || tag != tt.tag || ok != tt.ok {
 			t.Errorf("JournalFileName(%q) = %d, %q, %v", tt.name, n, tag, ok)
 		}
-		if tt.ok && tt.name != "7.md" && JournalPath("r", n, tag) != JournalDir+"/r/"+tt.name {
-			t.Errorf("JournalPath(%d, %q) = %s", n, tag, JournalPath("r", n, tag))
+		if tt.ok && tt.name != "7.md" && entry.JournalPath("r", n, tag) != entry.JournalDir+"/r/"+tt.name {
+			t.Errorf("JournalPath(%d, %q) = %s", n, tag, entry.JournalPath("r", n, tag))
 		}
 	}
 }
@@ -47,12 +49,12 @@ func TestJournalFileName(t *testing.T) {
 // iteration again by its number replaces the one it is the same as.
 func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 	r := loretest.NewRepo(t)
-	newEntry := func(it int, task, at string) JournalEntry {
-		return JournalEntry{RunID: "sprint", Iteration: it, TaskID: task, Outcome: "failed", FilesModified: []string{}, CreatedAt: at, Notes: task + fmt.Sprint(it)}
+	newEntry := func(it int, task, at string) entry.JournalEntry {
+		return entry.JournalEntry{RunID: "sprint", Iteration: it, TaskID: task, Outcome: "failed", FilesModified: []string{}, CreatedAt: at, Notes: task + fmt.Sprint(it)}
 	}
 	files := map[string]string{}
-	add := func(e JournalEntry, tag string) {
-		files[JournalPath(e.RunID, e.Iteration, tag)] = string(RenderJournal(e))
+	add := func(e entry.JournalEntry, tag string) {
+		files[entry.JournalPath(e.RunID, e.Iteration, tag)] = string(entry.RenderJournal(e))
 	}
 	add(newEntry(1, "shared", "2027-01-15T08:00:00Z"), "")
 	add(newEntry(2, "shared", "2027-01-15T08:10:00Z"), "0a0a0a")
@@ -78,11 +80,11 @@ func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 	if strings.Join(got, ", ") != want {
 		t.Fatalf("journal:\n%s\nwant\n%s", strings.Join(got, ", "), want)
 	}
-	var all []File
+	var all []entry.File
 	for p, content := range files {
-		all = append(all, File{Path: p, Data: []byte(content)})
+		all = append(all, entry.File{Path: p, Data: []byte(content)})
 	}
-	if problems := Validate(all, ValidateConfig); len(problems) > 0 {
+	if problems := entry.Validate(all, config.Validate); len(problems) > 0 {
 		t.Fatalf("validate: %v", problems)
 	}
 
@@ -93,11 +95,11 @@ func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 		}
 	}
 	_, err = s.JournalEntry("sprint/0003")
-	var ie *InputError
+	var ie *entry.InputError
 	if !errors.As(err, &ie) || !strings.Contains(ie.Msg, "sprint/0003-aaaaaa, sprint/0003-ffffff") {
 		t.Errorf("sprint/0003: %v", err)
 	}
-	var nf *NotFoundError
+	var nf *entry.NotFoundError
 	for _, key := range []string{"sprint/5", "sprint/0003-123456", "other/1"} {
 		if _, err := s.JournalEntry(key); !errors.As(err, &nf) {
 			t.Errorf("%s: %v", key, err)
@@ -118,11 +120,11 @@ func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 		t.Fatalf("another 3: %s %v %v", e.Key(), replaced, err)
 	}
 	// The next one is 5, in a file of its own.
-	e, replaced, _, err = s.AddJournal(JournalEntry{RunID: "sprint", Outcome: "done"})
-	if err != nil || replaced || e.Iteration != 5 || !strings.HasPrefix(e.Key(), "sprint/0005-") || e.Path != JournalDir+"/"+e.Key()+".md" {
+	e, replaced, _, err = s.AddJournal(entry.JournalEntry{RunID: "sprint", Outcome: "done"})
+	if err != nil || replaced || e.Iteration != 5 || !strings.HasPrefix(e.Key(), "sprint/0005-") || e.Path != entry.JournalDir+"/"+e.Key()+".md" {
 		t.Fatalf("next: %s %+v %v", e.Key(), e, err)
 	}
-	if got := r.Git("ls-files", JournalDir+"/sprint"); strings.Count(got, "\n")+1 != 8 {
+	if got := r.Git("ls-files", entry.JournalDir+"/sprint"); strings.Count(got, "\n")+1 != 8 {
 		t.Fatalf("files:\n%s", got)
 	}
 	r.AssertClean()
@@ -130,7 +132,7 @@ func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
 	// A tagged name whose number is not the entry's iteration is reported
 	// as the old names are.
 	bad := newEntry(6, "bad", "2027-01-15T10:00:00Z")
-	if _, err := parseJournal(RenderJournal(bad), JournalPath("sprint", 7, "abcdef")); err == nil || !strings.Contains(err.Error(), "does not match the file name 0007-abcdef.md") {
+	if _, err := entry.ParseJournal(entry.RenderJournal(bad), entry.JournalPath("sprint", 7, "abcdef")); err == nil || !strings.Contains(err.Error(), "does not match the file name 0007-abcdef.md") {
 		t.Errorf("a tagged name with another number: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"lore/mdstore/entry"
 	"slices"
 	"strings"
 )
@@ -29,7 +30,7 @@ type frontmatterField struct {
 // is removed. Everything else, comments included, is kept byte for byte.
 func setFrontmatterFields(src []byte, fields []frontmatterField) ([]byte, error) {
 	err := errors.New("no frontmatter: the file must start with a --- line")
-	out := keepingCRLF(src, func(src []byte) []byte {
+	out := entry.KeepingCRLF(src, func(src []byte) []byte {
 		if !bytes.HasPrefix(src, []byte("---\n")) {
 			return src
 		}
@@ -85,12 +86,12 @@ func setFrontmatterFields(src []byte, fields []frontmatterField) ([]byte, error)
 // SetLearningStatus gives learning id another status, with the reason
 // (none clears the one it had), as one commit whose message says both. A
 // learning already with that status and reason is left as it is (res nil).
-func (s *Store) SetLearningStatus(id, status, reason string) (l Learning, res *WriteResult, err error) {
-	if !slices.Contains(LearningStatuses, status) {
-		return Learning{}, nil, &InputError{Field: "status", Msg: fmt.Sprintf("status %q must be one of %s", status, strings.Join(LearningStatuses, ", "))}
+func (s *Store) SetLearningStatus(id, status, reason string) (l entry.Learning, res *WriteResult, err error) {
+	if !slices.Contains(entry.LearningStatuses, status) {
+		return entry.Learning{}, nil, &entry.InputError{Field: "status", Msg: fmt.Sprintf("status %q must be one of %s", status, strings.Join(entry.LearningStatuses, ", "))}
 	}
-	if err := (&secretCheck{}).text("reason", &reason); err != nil {
-		return Learning{}, nil, err
+	if err := (&entry.SecretCheck{}).Text("reason", &reason); err != nil {
+		return entry.Learning{}, nil, err
 	}
 	reason = strings.TrimSpace(reason)
 	res, err = s.write(func(tx *storeTx) error {
@@ -105,7 +106,7 @@ func (s *Store) SetLearningStatus(id, status, reason string) (l Learning, res *W
 		l.Status, l.StatusReason = status, reason
 		quoted := ""
 		if reason != "" {
-			quoted = YAMLQuote(reason)
+			quoted = entry.YAMLQuote(reason)
 		}
 		tx.apply(storeEdit{Path: cur.Path, Op: opFields, Fields: []frontmatterField{{"status", status}, {"status_reason", quoted}}})
 		body := reason
@@ -125,9 +126,9 @@ func (s *Store) SetLearningStatus(id, status, reason string) (l Learning, res *W
 // (old's superseded_by), as one commit: old is shown no more, and its
 // status is left as it is until pruning. newer must be a shown learning
 // that old does not already replace, directly or along a chain.
-func (s *Store) SupersedeLearning(old, newer string) (l Learning, res *WriteResult, err error) {
+func (s *Store) SupersedeLearning(old, newer string) (l entry.Learning, res *WriteResult, err error) {
 	if old == newer {
-		return Learning{}, nil, &InputError{Field: "new", Msg: fmt.Sprintf("a learning cannot supersede itself (%s)", old)}
+		return entry.Learning{}, nil, &entry.InputError{Field: "new", Msg: fmt.Sprintf("a learning cannot supersede itself (%s)", old)}
 	}
 	res, err = s.write(func(tx *storeTx) error {
 		cur, err := tx.learning(old)
@@ -147,7 +148,7 @@ func (s *Store) SupersedeLearning(old, newer string) (l Learning, res *WriteResu
 			if n.SupersededBy != "" {
 				why = newer + " is itself superseded by " + n.SupersededBy
 			}
-			return &InputError{Field: "new", Msg: fmt.Sprintf("%s cannot supersede %s: %s", newer, old, why)}
+			return &entry.InputError{Field: "new", Msg: fmt.Sprintf("%s cannot supersede %s: %s", newer, old, why)}
 		}
 		l.SupersededBy = newer
 		tx.apply(storeEdit{Path: cur.Path, Op: opFields, Fields: []frontmatterField{{"superseded_by", newer}}})
@@ -166,17 +167,17 @@ var errUnchanged = errors.New("unchanged")
 
 // learning reads learning id as the change builds on it; a missing one
 // is a NotFoundError, one that does not parse its FileError.
-func (t *storeTx) learning(id string) (Learning, error) {
-	if !ValidLearningID(id) {
-		return Learning{}, notFound(KindLearning, id)
+func (t *storeTx) learning(id string) (entry.Learning, error) {
+	if !entry.ValidLearningID(id) {
+		return entry.Learning{}, entry.NotFound(entry.KindLearning, id)
 	}
-	p := t.path(LearningPath(id))
+	p := t.path(entry.LearningPath(id))
 	data, ok, err := t.Read(p)
 	if err != nil {
-		return Learning{}, err
+		return entry.Learning{}, err
 	}
 	if !ok {
-		return Learning{}, notFound(KindLearning, id)
+		return entry.Learning{}, entry.NotFound(entry.KindLearning, id)
 	}
-	return parseLearning(data, p)
+	return entry.ParseLearning(data, p)
 }

@@ -2,6 +2,8 @@ package mdstore
 
 import (
 	"errors"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,9 +43,9 @@ func TestSetFrontmatterFieldsKeepsTheRest(t *testing.T) {
 func TestLearningStatusAndSupersede(t *testing.T) {
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, realClock(t))
-	add := func(body string) Learning {
+	add := func(body string) entry.Learning {
 		t.Helper()
-		l, dup, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"sqlite"}, Body: body})
+		l, dup, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"sqlite"}, Body: body})
 		if err != nil || dup {
 			t.Fatalf("%v %v", dup, err)
 		}
@@ -96,20 +98,20 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 
 	// Refusals change nothing.
 	head = git("rev-parse", "HEAD")
-	var ie *InputError
+	var ie *entry.InputError
 	if _, _, err := s.SetLearningStatus(old.ID, "archived", ""); !errors.As(err, &ie) {
 		t.Errorf("an unknown status: %v", err)
 	}
 	if _, _, err := s.SetLearningStatus(old.ID, "rejected", "the CI token is ghp_Q3vW8kZr1TbX6nLp0YcJ5mHs2GdF9aEuRi7o"); err == nil || !strings.Contains(err.Error(), "reason") {
 		t.Errorf("a secret in the reason: %v", err)
 	}
-	if _, _, err := s.SetLearningStatus("l-ffffff", "rejected", ""); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.SetLearningStatus("l-ffffff", "rejected", ""); !errors.Is(err, entry.ErrNotFound) {
 		t.Errorf("a missing learning: %v", err)
 	}
 	if _, _, err := s.SupersedeLearning(old.ID, old.ID); !errors.As(err, &ie) {
 		t.Errorf("superseded by itself: %v", err)
 	}
-	if _, _, err := s.SupersedeLearning(old.ID, "l-ffffff"); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.SupersedeLearning(old.ID, "l-ffffff"); !errors.Is(err, entry.ErrNotFound) {
 		t.Errorf("superseded by a missing learning: %v", err)
 	}
 	if git("rev-parse", "HEAD") != head || git("status", "--porcelain") != "" {
@@ -148,11 +150,11 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := false
-	for _, pr := range Validate(files, ValidateConfig) {
-		found = found || pr.Path == old.Path && pr.Severity == SeverityError && strings.Contains(pr.Message, "l-fedcba")
+	for _, pr := range entry.Validate(files, config.Validate) {
+		found = found || pr.Path == old.Path && pr.Severity == entry.SeverityError && strings.Contains(pr.Message, "l-fedcba")
 	}
 	if !found {
-		t.Fatalf("no error about the dangling superseded_by: %+v", Validate(files, ValidateConfig))
+		t.Fatalf("no error about the dangling superseded_by: %+v", entry.Validate(files, config.Validate))
 	}
 	git("checkout", "--", old.Path)
 	if got := git("status", "--porcelain"); got != "" {

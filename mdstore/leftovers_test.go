@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
+	"lore/mdstore/entry"
 )
 
 // TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk: a write that failed (or
@@ -26,43 +27,43 @@ func TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk(t *testing.T) {
 	if _, _, err := s.Init(false); err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "restart docker", Tags: []string{"docker"}})
+	m, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "restart docker", Tags: []string{"docker"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, _, _, err := s.AddJournal(JournalEntry{RunID: "run-1", Outcome: "done"})
+	first, _, _, err := s.AddJournal(entry.JournalEntry{RunID: "run-1", Outcome: "done"})
 	if err != nil || first.Iteration != 1 {
 		t.Fatalf("%+v %v", first, err)
 	}
 	commits := func() string { return r.Git("rev-list", "--count", "HEAD") }
 
 	// What the failed attempts left on disk.
-	k := Knowledge{Slug: "cargo-bench", Title: "Cargo bench", Tags: []string{"cargo"}, Body: "Needs nightly.", CreatedAt: "2027-01-15T10:00:00Z", Path: KnowledgePath("cargo-bench")}
-	r.Write(k.Path, string(RenderKnowledge(k)))
-	l := Learning{ID: "l-abcdef", Category: "pitfall", Tags: []string{"sqlite"}, Status: "active", Body: "Foreign keys are off by default in SQLite.", CreatedAt: "2027-01-15T10:00:00Z", Path: LearningPath("l-abcdef")}
-	r.Write(l.Path, string(RenderLearning(l)))
-	r.Write(JournalPath("run-1", 2, ""), string(RenderJournal(JournalEntry{RunID: "run-1", Iteration: 2, Outcome: "failed", FilesModified: []string{}, CreatedAt: "2027-01-15T10:00:00Z"})))
-	memories, _ := RemoveMemory([]byte(r.Read(MemoriesPath)), m.ID)
-	r.Write(MemoriesPath, string(memories))
+	k := entry.Knowledge{Slug: "cargo-bench", Title: "Cargo bench", Tags: []string{"cargo"}, Body: "Needs nightly.", CreatedAt: "2027-01-15T10:00:00Z", Path: entry.KnowledgePath("cargo-bench")}
+	r.Write(k.Path, string(entry.RenderKnowledge(k)))
+	l := entry.Learning{ID: "l-abcdef", Category: "pitfall", Tags: []string{"sqlite"}, Status: "active", Body: "Foreign keys are off by default in SQLite.", CreatedAt: "2027-01-15T10:00:00Z", Path: entry.LearningPath("l-abcdef")}
+	r.Write(l.Path, string(entry.RenderLearning(l)))
+	r.Write(entry.JournalPath("run-1", 2, ""), string(entry.RenderJournal(entry.JournalEntry{RunID: "run-1", Iteration: 2, Outcome: "failed", FilesModified: []string{}, CreatedAt: "2027-01-15T10:00:00Z"})))
+	memories, _ := entry.RemoveMemory([]byte(r.Read(entry.MemoriesPath)), m.ID)
+	r.Write(entry.MemoriesPath, string(memories))
 
 	before := commits()
-	gotK, action, res, err := s.AddKnowledge(NewKnowledge{Title: k.Title, Tags: k.Tags, Body: k.Body})
-	if err != nil || action != KnowledgeCreated || res.Commit == "" {
+	gotK, action, res, err := s.AddKnowledge(entry.NewKnowledge{Title: k.Title, Tags: k.Tags, Body: k.Body})
+	if err != nil || action != entry.KnowledgeCreated || res.Commit == "" {
 		t.Errorf("knowledge: %s %+v %v (the leftover was taken for the entry)", action, res, err)
 	} else if got := r.Git("show", "HEAD:"+gotK.Path); !strings.Contains(got, `title: "Cargo bench"`) {
 		t.Errorf("HEAD:%s:\n%s", gotK.Path, got)
 	}
-	gotL, dup, res, err := s.AddLearning(NewLearning{Category: l.Category, Tags: l.Tags, Body: l.Body})
+	gotL, dup, res, err := s.AddLearning(entry.NewLearning{Category: l.Category, Tags: l.Tags, Body: l.Body})
 	if err != nil || dup || res.Commit == "" || gotL.ID == l.ID {
 		t.Errorf("learning: %+v duplicate=%v %+v %v", gotL, dup, res, err)
 	}
-	je, replaced, res, err := s.AddJournal(JournalEntry{RunID: "run-1", Outcome: "done"})
+	je, replaced, res, err := s.AddJournal(entry.JournalEntry{RunID: "run-1", Outcome: "done"})
 	if err != nil || je.Iteration != 2 || replaced || res.Commit == "" {
 		t.Errorf("journal: iteration %d, replaced %v, %+v %v", je.Iteration, replaced, res, err)
 	}
 	if _, res, err := s.DeleteMemory(m.ID); err != nil || res.Commit == "" {
 		t.Errorf("delete: %+v %v", res, err)
-	} else if strings.Contains(r.Git("show", "HEAD:"+MemoriesPath), m.ID) {
+	} else if strings.Contains(r.Git("show", "HEAD:"+entry.MemoriesPath), m.ID) {
 		t.Errorf("%s is still in HEAD", m.ID)
 	}
 	if got, _ := strconv.Atoi(commits()); strconv.Itoa(got-4) != before {
@@ -77,8 +78,8 @@ func TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk(t *testing.T) {
 // what it was, and the same ingest once there is room commits it all.
 func TestIngestOnAFullDiskLeavesTheWorktreeAsItWas(t *testing.T) {
 	r := loretest.NewRepo(t)
-	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
-	learnings := r.Path(LearningsDir)
+	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
+	learnings := r.Path(entry.LearningsDir)
 	if err := os.MkdirAll(learnings, 0o755); err != nil {
 		t.Fatal(err)
 	}

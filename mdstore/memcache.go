@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // The memories cache (memories.cache in the state directory, never
@@ -27,11 +28,11 @@ func (s *Store) memCachePath() string { return filepath.Join(s.StateDir(), "memo
 
 // cachedMemories are the memories and warnings of memories.md as the
 // cache has them, when its stamp is the file's.
-func (s *Store) cachedMemories() ([]Memory, []Warning, bool) {
-	if s.unusable != nil || s.hidden(MemoriesPath) {
+func (s *Store) cachedMemories() ([]entry.Memory, []entry.Warning, bool) {
+	if s.unusable != nil || s.hidden(entry.MemoriesPath) {
 		return nil, nil, false
 	}
-	stamp, err := fsx.Lstat(s.abs(MemoriesPath))
+	stamp, err := fsx.Lstat(s.abs(entry.MemoriesPath))
 	if err != nil || stamp.Dir || stamp.Size < memCacheMinSize {
 		return nil, nil, false
 	}
@@ -47,7 +48,7 @@ func (s *Store) cachedMemories() ([]Memory, []Warning, bool) {
 	if nw > uint64(len(data)) {
 		return nil, nil, false
 	}
-	var ws []Warning
+	var ws []entry.Warning
 	for range nw {
 		ws = append(ws, d.warning())
 	}
@@ -55,7 +56,7 @@ func (s *Store) cachedMemories() ([]Memory, []Warning, bool) {
 	if d.err != nil || n > uint64(len(data)) {
 		return nil, nil, false
 	}
-	ms := make([]Memory, n)
+	ms := make([]entry.Memory, n)
 	for i := range ms {
 		m := &ms[i]
 		d.strs(&m.ID, (*string)(&m.Type), &m.Content, &m.Created)
@@ -70,8 +71,8 @@ func (s *Store) cachedMemories() ([]Memory, []Warning, bool) {
 
 // cacheMemories writes the memories parsed from memories.md when its stamp
 // was before the read what it is now, and old enough to trust.
-func (s *Store) cacheMemories(before fsx.Stamp, ms []Memory, ws []Warning) {
-	after, err := fsx.Lstat(s.abs(MemoriesPath))
+func (s *Store) cacheMemories(before fsx.Stamp, ms []entry.Memory, ws []entry.Warning) {
+	after, err := fsx.Lstat(s.abs(entry.MemoriesPath))
 	if err != nil || !before.Same(after) || !after.Settled(s.now().UnixNano()) || after.Size < memCacheMinSize {
 		return
 	}

@@ -2,6 +2,8 @@ package mdstore
 
 import (
 	"fmt"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,11 +18,11 @@ func (s *Store) checkNextModel(name string) (recorded, warning string) {
 		return "", ""
 	}
 	models := s.models()
-	if _, ok := ModelFamily(name, models); ok {
+	if _, ok := config.ModelFamily(name, models); ok {
 		return name, ""
 	}
 	return "", fmt.Sprintf("<next-model> %q is not one of the models in %s (%s): not recorded",
-		shorten(name, 40), ConfigPath, strings.Join(models, ", "))
+		shorten(name, 40), entry.ConfigPath, strings.Join(models, ", "))
 }
 
 // shorten cuts s to at most n characters, marking the cut with "…".
@@ -35,7 +37,7 @@ func shorten(s string, n int) string {
 // models are the models config.yaml lists, or the default ones.
 func (s *Store) models() []string {
 	if len(s.config.Models) == 0 {
-		return DefaultModels()
+		return config.DefaultModels()
 	}
 	return s.config.Models
 }

@@ -1,9 +1,12 @@
 package mdstore
 
-import "testing"
+import (
+	"lore/mdstore/config"
+	"testing"
+)
 
 func TestModelFamily(t *testing.T) {
-	claude := DefaultModels()
+	claude := config.DefaultModels()
 	openai := []string{"gpt-4o-mini", "gpt-4o"}
 	reversed := []string{"gpt-4o", "gpt-4o-mini"} // the order does not decide
 	cases := []struct {
@@ -37,7 +40,7 @@ func TestModelFamily(t *testing.T) {
 		{"sonnet", openai, ""},
 	}
 	for _, c := range cases {
-		got, ok := ModelFamily(c.name, c.models)
+		got, ok := config.ModelFamily(c.name, c.models)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("ModelFamily(%q, %v) = %q, %v; want %q", c.name, c.models, got, ok, c.want)
 		}
@@ -45,7 +48,7 @@ func TestModelFamily(t *testing.T) {
 }
 
 func TestCheckNextModel(t *testing.T) {
-	s := &Store{config: DefaultConfig()}
+	s := &Store{config: config.Default()}
 	for _, c := range []struct{ name, recorded, warning string }{
 		{"", "", ""},
 		{"opus", "opus", ""},

@@ -16,6 +16,7 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/gitx"
+	"lore/mdstore/entry"
 )
 
 // pendingChange is a change lore acknowledged and has not committed yet,
@@ -48,11 +49,11 @@ const (
 type storeEdit struct {
 	Path      string             `json:"path"` // store path
 	Op        string             `json:"op"`
-	Memory    *Memory            `json:"memory,omitempty"`
-	Memories  []Memory           `json:"memories,omitempty"`
+	Memory    *entry.Memory      `json:"memory,omitempty"`
+	Memories  []entry.Memory     `json:"memories,omitempty"`
 	ID        string             `json:"id,omitempty"`
 	Content   string             `json:"content,omitempty"`
-	Knowledge *Knowledge         `json:"knowledge,omitempty"`
+	Knowledge *entry.Knowledge   `json:"knowledge,omitempty"`
 	Create    bool               `json:"create,omitempty"` // a new knowledge entry
 	Fields    []frontmatterField `json:"fields,omitempty"`
 }
@@ -61,12 +62,12 @@ func (e storeEdit) apply(old []byte, exists bool) ([]byte, bool, error) {
 	switch e.Op {
 	case opAddMemory:
 		if e.Memory != nil {
-			return addMemory(old, *e.Memory), true, nil
+			return entry.AddMemory(old, *e.Memory), true, nil
 		}
 	case opAddMemories:
-		return addMemories(old, e.Memories), true, nil
+		return entry.AddMemories(old, e.Memories), true, nil
 	case opRemoveMemory:
-		out, _ := RemoveMemory(old, e.ID)
+		out, _ := entry.RemoveMemory(old, e.ID)
 		return out, exists, nil
 	case opPut:
 		return []byte(e.Content), true, nil
@@ -93,15 +94,15 @@ func (e storeEdit) apply(old []byte, exists bool) ([]byte, bool, error) {
 // unless it is an entry with the same title (a change decided during a
 // merge, committed after it brought that entry): that one is updated, as
 // the dedup rules would have. An update keeps what old says otherwise.
-func applyKnowledge(k Knowledge, create bool, old []byte, exists bool) []byte {
+func applyKnowledge(k entry.Knowledge, create bool, old []byte, exists bool) []byte {
 	if !exists {
-		return RenderKnowledge(k)
+		return entry.RenderKnowledge(k)
 	}
-	cur, err := parseKnowledge(old, k.Path)
+	cur, err := entry.ParseKnowledge(old, k.Path)
 	if err != nil || create && !strings.EqualFold(cur.Title, k.Title) {
-		return RenderKnowledge(k)
+		return entry.RenderKnowledge(k)
 	}
-	cur.Tags = mergeTags(cur.Tags, k.Tags)
+	cur.Tags = entry.MergeTags(cur.Tags, k.Tags)
 	cur.Body = k.Body
 	cur.UpdatedAt = k.UpdatedAt
 	if create {
@@ -113,7 +114,7 @@ func applyKnowledge(k Knowledge, create bool, old []byte, exists bool) []byte {
 	if len(k.Sources) > 0 {
 		cur.Sources = k.Sources
 	}
-	return RenderKnowledge(cur)
+	return entry.RenderKnowledge(cur)
 }
 
 // queued is a pending change and the name of its file.
@@ -503,11 +504,11 @@ func (s *Store) changeOfCommit(c gitx.LostCommit) (pendingChange, error) {
 			p = strings.TrimPrefix(p, s.prefix+"/")
 		}
 		switch {
-		case !InStore(p):
-		case p == MemoriesPath:
-			before := parseMemoriesFile(f.Old, p).IDs()
-			after := parseMemoriesFile(f.New, p)
-			for _, m := range after.memories {
+		case !entry.InStore(p):
+		case p == entry.MemoriesPath:
+			before := entry.ParseMemoriesFile(f.Old, p).IDs()
+			after := entry.ParseMemoriesFile(f.New, p)
+			for _, m := range after.Memories {
 				if !before[m.ID] {
 					added := m
 					change.Edits = append(change.Edits, storeEdit{Path: p, Op: opAddMemory, Memory: &added})

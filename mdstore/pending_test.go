@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
+	"lore/mdstore/entry"
 )
 
 // mergeInProgress makes a repository with a store and stops a merge
@@ -13,7 +14,7 @@ import (
 func mergeInProgress(t *testing.T) *loretest.Repo {
 	t.Helper()
 	r := loretest.NewRepo(t)
-	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
+	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
 	r.Git("checkout", "-q", "-b", "side")
 	r.Commit("side", map[string]string{"side.txt": "side\n"})
 	r.Git("checkout", "-q", "main")
@@ -26,11 +27,11 @@ func TestQueuedDuringAMergeCommittedAfterIt(t *testing.T) {
 	r := mergeInProgress(t)
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	status := r.Git("status", "--porcelain")
-	m, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "queued", Tags: []string{"q"}})
+	m, res, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "queued", Tags: []string{"q"}})
 	if err != nil || res.Mode != "queued" || res.Commit != "" || res.Queued != "a merge is in progress; lore commits it when the merge is over" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if r.Git("status", "--porcelain") != status || strings.Contains(r.Read(MemoriesPath), m.ID) {
+	if r.Git("status", "--porcelain") != status || strings.Contains(r.Read(entry.MemoriesPath), m.ID) {
 		t.Fatal("lore touched the worktree or the index during the merge")
 	}
 	// The queue is seen by the next command, which cannot commit it yet.
@@ -62,12 +63,12 @@ func TestQueuedDuringAMergeCommittedAfterIt(t *testing.T) {
 func TestQueuedChangeHEADHoldsIsDropped(t *testing.T) {
 	r := mergeInProgress(t)
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
-	m, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "queued", Tags: []string{"q"}})
+	m, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "queued", Tags: []string{"q"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.Git("commit", "-q", "--no-edit")
-	r.Write(MemoriesPath, string(InsertMemory([]byte(MemoriesTemplate), m)))
+	r.Write(entry.MemoriesPath, string(entry.InsertMemory([]byte(entry.MemoriesTemplate), m)))
 	r.Git("commit", "-q", "-am", "the same memory, committed by hand")
 	head := r.Git("rev-parse", "HEAD")
 	s, _ = Open(r.Dir, testOptions(t.TempDir()))
@@ -88,29 +89,29 @@ func TestQueuedChangeHEADHoldsIsDropped(t *testing.T) {
 func TestAWriteWaitsBehindTheQueue(t *testing.T) {
 	r := mergeInProgress(t)
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
-	first, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "first", Tags: []string{"q"}})
+	first, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "first", Tags: []string{"q"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.Git("commit", "-q", "--no-edit")
-	r.Write(MemoriesPath, MemoriesTemplate+"stashed\n")
+	r.Write(entry.MemoriesPath, entry.MemoriesTemplate+"stashed\n")
 	r.Git("stash", "-q")
-	r.Write(MemoriesPath, MemoriesTemplate+"mine\n")
+	r.Write(entry.MemoriesPath, entry.MemoriesTemplate+"mine\n")
 	r.Git("commit", "-q", "-am", "mine")
 	if _, err := r.GitErr("stash", "pop", "-q"); err == nil {
 		t.Fatal("expected a conflict")
 	}
 
 	s, _ = Open(r.Dir, testOptions(t.TempDir()))
-	second, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "second", Tags: []string{"q"}})
+	second, res, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "second", Tags: []string{"q"}})
 	if err != nil || res.Mode != "queued" || !strings.Contains(res.Queued, "1 earlier change is not committed yet") || !strings.Contains(res.Queued, "unresolved merge conflicts") {
 		t.Fatalf("%+v %v", res, err)
 	}
 	if p := s.Pending(); p.Queued != 2 {
 		t.Fatalf("pending = %+v", p)
 	}
-	r.Write(MemoriesPath, MemoriesTemplate+"mine\n")
-	r.Git("add", MemoriesPath)
+	r.Write(entry.MemoriesPath, entry.MemoriesTemplate+"mine\n")
+	r.Git("add", entry.MemoriesPath)
 	s, _ = Open(r.Dir, testOptions(t.TempDir()))
 	f, err := s.Flush(true)
 	if err != nil || len(f.Committed) != 2 {
@@ -119,7 +120,7 @@ func TestAWriteWaitsBehindTheQueue(t *testing.T) {
 	if got := r.Git("log", "--format=%s", "-2"); got != "lore: add fix "+second.ID+"\nlore: add fix "+first.ID {
 		t.Fatalf("log:\n%s", got)
 	}
-	if got := r.Git("show", "HEAD:"+MemoriesPath); !strings.Contains(got, "### "+first.ID) || !strings.Contains(got, "### "+second.ID) || !strings.HasSuffix(got, "mine") {
+	if got := r.Git("show", "HEAD:"+entry.MemoriesPath); !strings.Contains(got, "### "+first.ID) || !strings.Contains(got, "### "+second.ID) || !strings.HasSuffix(got, "mine") {
 		t.Fatalf("HEAD:\n%s", got)
 	}
 }
@@ -132,7 +133,7 @@ func TestQueuedJournalEntriesNumberOnFromTheQueue(t *testing.T) {
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	var keys []string
 	for range 2 {
-		e, _, res, err := s.AddJournal(JournalEntry{RunID: "run-1", Outcome: "done"})
+		e, _, res, err := s.AddJournal(entry.JournalEntry{RunID: "run-1", Outcome: "done"})
 		if err != nil || res.Mode != "queued" {
 			t.Fatalf("%+v %v", res, err)
 		}
@@ -149,18 +150,18 @@ func TestQueuedJournalEntriesNumberOnFromTheQueue(t *testing.T) {
 // order.
 func TestUnsignedChangesWaitForTheSigner(t *testing.T) {
 	r := loretest.NewRepo(t)
-	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
+	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
 	r.SigningKey()
 	r.Git("config", "gpg.program", "false")
 	opts := testOptions(t.TempDir())
 	opts.Getenv = r.Getenv // GNUPGHOME
 	s, _ := Open(r.Dir, opts)
-	first, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "first", Tags: []string{"q"}})
+	first, res, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "first", Tags: []string{"q"}})
 	if err != nil || res.Mode != "queued" || !strings.Contains(res.Queued, "commit.gpgSign is set and lore could not sign the commit (git commit-tree -S: error: gpg failed to sign the data") {
 		t.Fatalf("%+v %v", res, err)
 	}
 	s, _ = Open(r.Dir, opts)
-	second, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "second", Tags: []string{"q"}})
+	second, res, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "second", Tags: []string{"q"}})
 	if err != nil || res.Mode != "queued" || !strings.Contains(res.Queued, "1 earlier change is not committed yet (lore could not sign the commit") {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -185,24 +186,24 @@ func TestUnsignedChangesWaitForTheSigner(t *testing.T) {
 // again, with its message. A reset the person asked for is left alone.
 func TestCommitsARacingResetTookOffAreCommittedAgain(t *testing.T) {
 	r := loretest.NewRepo(t)
-	r.Commit("initial", map[string]string{"README.md": "# p\n", MemoriesPath: MemoriesTemplate})
+	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
-	lost, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "taken off by a racing reset", Tags: []string{"q"}})
+	lost, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "taken off by a racing reset", Tags: []string{"q"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, _, _, err := s.AddKnowledge(NewKnowledge{Title: "Also lost", Tags: []string{"q"}, Body: "Then back."})
+	k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: "Also lost", Tags: []string{"q"}, Body: "Then back."})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// What git reset --hard does when lore committed after it read HEAD.
 	r.Git("update-ref", "-m", "reset: moving to HEAD", "refs/heads/main", "HEAD~2")
 	r.Git("read-tree", "-u", "--reset", "HEAD")
-	if strings.Contains(r.Git("show", "HEAD:"+MemoriesPath), lost.ID) {
+	if strings.Contains(r.Git("show", "HEAD:"+entry.MemoriesPath), lost.ID) {
 		t.Fatal("the simulated reset did not take the commit off")
 	}
 
-	kept, res, err := s.AddMemory(NewMemory{Type: Fix, Content: "after the reset", Tags: []string{"q"}})
+	kept, res, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "after the reset", Tags: []string{"q"}})
 	if err != nil || res.Commit == "" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -219,10 +220,10 @@ func TestCommitsARacingResetTookOffAreCommittedAgain(t *testing.T) {
 
 	// A reset the person asked for takes the commit off for good.
 	r.Git("reset", "-q", "--hard", "HEAD~1")
-	if _, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "after an undo", Tags: []string{"q"}}); err != nil {
+	if _, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "after an undo", Tags: []string{"q"}}); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(r.Git("show", "HEAD:"+MemoriesPath), "after the reset") {
+	if strings.Contains(r.Git("show", "HEAD:"+entry.MemoriesPath), "after the reset") {
 		t.Fatal("lore brought back a commit the person reset away")
 	}
 	r.AssertClean()

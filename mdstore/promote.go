@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"lore/mdstore/entry"
 	"slices"
 	"strings"
 )
@@ -22,11 +23,11 @@ type Promotion struct {
 
 // validatePromotion is seed 004's validation of a staged learning: the
 // reason it is rejected, "" when it may be promoted.
-func validatePromotion(l *Learning) string {
+func validatePromotion(l *entry.Learning) string {
 	switch {
 	case l.Kind == "" || l.TaskType == "" || strings.TrimSpace(l.Body) == "":
 		return "missing required fields (kind, task_type and a body)"
-	case !slices.Contains(LearningKinds, l.Kind):
+	case !slices.Contains(entry.LearningKinds, l.Kind):
 		return "invalid type: " + l.Kind
 	case l.Confidence != nil && (*l.Confidence < 0 || *l.Confidence > 1):
 		return "confidence must be between 0 and 1"
@@ -51,8 +52,8 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 	if err != nil {
 		return nil, nil, err
 	}
-	byID := map[string]*Learning{}
-	var staged []*Learning
+	byID := map[string]*entry.Learning{}
+	var staged []*entry.Learning
 	for i := range entries.Learnings {
 		l := &entries.Learnings[i]
 		byID[l.ID] = l
@@ -66,9 +67,9 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 			l, ok := byID[id]
 			switch {
 			case !ok:
-				return nil, nil, notFound(KindLearning, id)
+				return nil, nil, entry.NotFound(entry.KindLearning, id)
 			case l.Status != "staged":
-				return nil, nil, &InputError{Field: "id", Msg: fmt.Sprintf("%s is %s, not staged: only a staged learning is promoted", id, l.Status)}
+				return nil, nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s is %s, not staged: only a staged learning is promoted", id, l.Status)}
 			}
 			staged = append(staged, l)
 		}
@@ -90,13 +91,13 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 		for _, p := range out {
 			reason := ""
 			if p.Reason != "" {
-				reason = YAMLQuote(p.Reason)
+				reason = entry.YAMLQuote(p.Reason)
 				body = append(body, fmt.Sprintf("- %s: rejected (%s)", p.ID, p.Reason))
 			} else {
 				active++
 				body = append(body, fmt.Sprintf("- %s: active", p.ID))
 			}
-			tx.apply(storeEdit{Path: LearningPath(p.ID), Op: opFields, Fields: []frontmatterField{{"status", p.Status}, {"status_reason", reason}}})
+			tx.apply(storeEdit{Path: entry.LearningPath(p.ID), Op: opFields, Fields: []frontmatterField{{"status", p.Status}, {"status_reason", reason}}})
 		}
 		tx.message(commitMessage(fmt.Sprintf("lore: promote %d staged %s: %d active, %d rejected", len(out), plural(len(out), "learning", "learnings"), active, len(out)-active),
 			strings.Join(body, "\n"), "Lore-Kind", "promote"))

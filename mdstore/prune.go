@@ -2,6 +2,8 @@ package mdstore
 
 import (
 	"fmt"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"sort"
 	"strings"
 	"time"
@@ -25,11 +27,11 @@ type PruneOptions struct {
 	Now time.Time
 	// Config is the thresholds; OlderThan, when set, replaces each age in
 	// it.
-	Config    PruneConfig
+	Config    config.PruneConfig
 	OlderThan time.Duration
 	// LastUsed says when an entry was last put before an agent (the usage
 	// log); ok false when never.
-	LastUsed func(kind Kind, id string) (last time.Time, ok bool)
+	LastUsed func(kind entry.Kind, id string) (last time.Time, ok bool)
 	// UsageSince is when the usage log began (zero: it has recorded
 	// nothing). Learnings are judged unused only once the log has watched
 	// for prune.recent_use_days: a fresh clone, or a CI checkout, has seen
@@ -50,11 +52,11 @@ func (o PruneOptions) UsageWatched() bool {
 
 // PrunedEntry is one entry a prune changed, and why.
 type PrunedEntry struct {
-	Kind   Kind   `json:"kind"`
-	ID     string `json:"id"`
-	Path   string `json:"path"`
-	Action string `json:"action"` // "status pruned", "failure report trimmed", "removed"
-	Why    string `json:"why"`
+	Kind   entry.Kind `json:"kind"`
+	ID     string     `json:"id"`
+	Path   string     `json:"path"`
+	Action string     `json:"action"` // "status pruned", "failure report trimmed", "removed"
+	Why    string     `json:"why"`
 }
 
 // Prune prunes the store as opts say, as one commit whose body lists each
@@ -68,7 +70,7 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		return time.Duration(n) * 24 * time.Hour
 	}
 	older := func(created string, d time.Duration) bool {
-		t := ParseTimestamp(created)
+		t := entry.ParseTimestamp(created)
 		return !t.IsZero() && opts.Now.Sub(t) > d
 	}
 	entries, _, err := s.Entries()
@@ -84,18 +86,18 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		}
 		switch {
 		case l.SupersededBy != "" && older(l.CreatedAt, days(cfg.SupersededAfterDays)):
-			out = append(out, PrunedEntry{KindLearning, l.ID, l.Path, "status pruned", "superseded by " + l.SupersededBy})
+			out = append(out, PrunedEntry{entry.KindLearning, l.ID, l.Path, "status pruned", "superseded by " + l.SupersededBy})
 		case l.Shown() && older(l.CreatedAt, days(cfg.UnusedLearningDays)) && watched:
 			last, used := time.Time{}, false
 			if opts.LastUsed != nil {
-				last, used = opts.LastUsed(KindLearning, l.ID)
+				last, used = opts.LastUsed(entry.KindLearning, l.ID)
 			}
 			recent := time.Duration(cfg.RecentUseDays) * 24 * time.Hour
 			switch {
 			case !used:
-				out = append(out, PrunedEntry{KindLearning, l.ID, l.Path, "status pruned", "never used"})
+				out = append(out, PrunedEntry{entry.KindLearning, l.ID, l.Path, "status pruned", "never used"})
 			case opts.Now.Sub(last) > recent:
-				out = append(out, PrunedEntry{KindLearning, l.ID, l.Path, "status pruned", "last used " + last.UTC().Format(time.DateOnly)})
+				out = append(out, PrunedEntry{entry.KindLearning, l.ID, l.Path, "status pruned", "last used " + last.UTC().Format(time.DateOnly)})
 			}
 		}
 	}
@@ -112,9 +114,9 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		why := "task " + j.TaskID + " is done"
 		switch {
 		case opts.Hard:
-			out = append(out, PrunedEntry{KindJournal, j.Key(), j.Path, "removed", why})
+			out = append(out, PrunedEntry{entry.KindJournal, j.Key(), j.Path, "removed", why})
 		case j.Failure != nil:
-			out = append(out, PrunedEntry{KindJournal, j.Key(), j.Path, "failure report trimmed", why})
+			out = append(out, PrunedEntry{entry.KindJournal, j.Key(), j.Path, "failure report trimmed", why})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -126,7 +128,7 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		for _, p := range out {
 			switch p.Action {
 			case "status pruned":
-				tx.apply(storeEdit{Path: p.Path, Op: opFields, Fields: []frontmatterField{{"status", "pruned"}, {"status_reason", YAMLQuote("pruned: " + p.Why)}}})
+				tx.apply(storeEdit{Path: p.Path, Op: opFields, Fields: []frontmatterField{{"status", "pruned"}, {"status_reason", entry.YAMLQuote("pruned: " + p.Why)}}})
 			case "failure report trimmed":
 				tx.apply(storeEdit{Path: p.Path, Op: opFields, Fields: []frontmatterField{{"failure", ""}}})
 			case "removed":

@@ -15,31 +15,32 @@ import (
 	"unsafe"
 
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // Memories returns every valid memory in file order and the problems found.
 // A store without memories.md has no memories; one whose memories.md is
 // not a file lore reads (a link, a FIFO, larger than MemoriesReadLimit)
 // has none either, and a warning says why.
-func (s *Store) Memories() ([]Memory, []Warning, error) {
+func (s *Store) Memories() ([]entry.Memory, []entry.Warning, error) {
 	if ms, ws, ok := s.cachedMemories(); ok {
 		return ms, ws, nil
 	}
-	before, statErr := fsx.Lstat(s.abs(MemoriesPath))
-	data, ok, err := s.Read(MemoriesPath)
-	if w, skipped := Skipped(MemoriesPath, err); skipped {
-		return nil, warningsOf(w), nil
+	before, statErr := fsx.Lstat(s.abs(entry.MemoriesPath))
+	data, ok, err := s.Read(entry.MemoriesPath)
+	if w, skipped := entry.Skipped(entry.MemoriesPath, err); skipped {
+		return nil, entry.WarningsOf(w), nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	// The bytes are this function's alone and never changed: the
 	// memories' strings point into them rather than into a copy.
-	f := parseMemoriesText(bytesText(data), MemoriesPath)
+	f := entry.ParseMemoriesText(bytesText(data), entry.MemoriesPath)
 	if ok && statErr == nil {
-		s.cacheMemories(before, f.memories, f.warnings)
+		s.cacheMemories(before, f.Memories, f.Warnings)
 	}
-	return f.memories, f.warnings, nil
+	return f.Memories, f.Warnings, nil
 }
 
 // bytesText is b as a string without a copy; b must never change after.
@@ -51,17 +52,17 @@ func bytesText(b []byte) string {
 }
 
 // Memory returns the memory with the given id, or a NotFoundError.
-func (s *Store) Memory(id string) (Memory, []Warning, error) {
+func (s *Store) Memory(id string) (entry.Memory, []entry.Warning, error) {
 	all, warnings, err := s.Memories()
 	if err != nil {
-		return Memory{}, warnings, err
+		return entry.Memory{}, warnings, err
 	}
 	for _, m := range all {
 		if m.ID == id {
 			return m, warnings, nil
 		}
 	}
-	return Memory{}, warnings, notFound(KindMemory, id)
+	return entry.Memory{}, warnings, entry.NotFound(entry.KindMemory, id)
 }
 
 func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.FromSlash(p)) }
@@ -69,7 +70,7 @@ func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.Fro
 // hidden says whether p is under a .agent that is not read (unusable):
 // it reads as missing, and the one warning was config.yaml's.
 func (s *Store) hidden(p string) bool {
-	return s.unusable != nil && (p == Dir || strings.HasPrefix(p, Dir+"/"))
+	return s.unusable != nil && (p == entry.Dir || strings.HasPrefix(p, entry.Dir+"/"))
 }
 
 // ParallelReads says that the worktree's files may be read on every core.
@@ -83,7 +84,7 @@ func (s *Store) Read(p string) ([]byte, bool, error) {
 	if s.hidden(p) {
 		return nil, false, nil
 	}
-	data, err := fsx.ReadRegular(s.abs(p), ReadLimit(p))
+	data, err := fsx.ReadRegular(s.abs(p), entry.ReadLimit(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -103,7 +104,7 @@ func (s *Store) readEntry(p string) ([]byte, bool, error) {
 	if err == nil {
 		data, ok, err = s.Read(p)
 	}
-	if w, skipped := Skipped(p, err); skipped {
+	if w, skipped := entry.Skipped(p, err); skipped {
 		if w == nil {
 			return nil, false, nil
 		}
@@ -136,7 +137,7 @@ func (s *Store) ReadDir(p string) ([]os.DirEntry, error) {
 // with each file's inode (0 where the system gives none), in path order:
 // a file of a directory that changed is known unchanged when its inode is
 // (nothing was renamed over it), without a stat of each file.
-func (s *Store) listMarkdownFiles(dir string) (paths []string, inos []uint64, w *Warning, err error) {
+func (s *Store) listMarkdownFiles(dir string) (paths []string, inos []uint64, w *entry.Warning, err error) {
 	if s.hidden(dir) {
 		return nil, nil, nil, nil
 	}
@@ -157,7 +158,7 @@ func (s *Store) listMarkdownFiles(dir string) (paths []string, inos []uint64, w 
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil, nil
 	}
-	if w, skipped := Skipped(dir, err); skipped {
+	if w, skipped := entry.Skipped(dir, err); skipped {
 		return nil, nil, w, nil
 	}
 	if err != nil {
@@ -172,50 +173,50 @@ func (s *Store) listMarkdownFiles(dir string) (paths []string, inos []uint64, w 
 }
 
 // Knowledge returns every readable knowledge entry, by title.
-func (s *Store) Knowledge() ([]Knowledge, []Warning, error) {
-	ks, ws, err := loadKnowledge(s)
-	sortKnowledge(ks)
+func (s *Store) Knowledge() ([]entry.Knowledge, []entry.Warning, error) {
+	ks, ws, err := entry.LoadKnowledge(s)
+	entry.SortKnowledge(ks)
 	return ks, ws, err
 }
 
 // KnowledgeEntry returns the entry stored as <slug>.md, or a NotFoundError.
-func (s *Store) KnowledgeEntry(slug string) (Knowledge, error) {
+func (s *Store) KnowledgeEntry(slug string) (entry.Knowledge, error) {
 	slug = strings.TrimSuffix(slug, ".md")
 	if slug == "" || strings.ContainsAny(slug, `/\`) || strings.HasPrefix(slug, ".") {
-		return Knowledge{}, notFound(KindKnowledge, slug)
+		return entry.Knowledge{}, entry.NotFound(entry.KindKnowledge, slug)
 	}
-	p := KnowledgePath(slug)
+	p := entry.KnowledgePath(slug)
 	data, ok, err := s.readEntry(p)
 	if err != nil {
-		return Knowledge{}, err
+		return entry.Knowledge{}, err
 	}
 	if !ok {
-		return Knowledge{}, notFound(KindKnowledge, slug)
+		return entry.Knowledge{}, entry.NotFound(entry.KindKnowledge, slug)
 	}
-	return parseKnowledge(data, p)
+	return entry.ParseKnowledge(data, p)
 }
 
 // Learnings returns every readable learning, oldest first.
-func (s *Store) Learnings() ([]Learning, []Warning, error) { return loadLearnings(s) }
+func (s *Store) Learnings() ([]entry.Learning, []entry.Warning, error) { return entry.LoadLearnings(s) }
 
 // Learning returns the learning with the given id, or a NotFoundError.
-func (s *Store) Learning(id string) (Learning, error) {
-	if !ValidLearningID(id) {
-		return Learning{}, notFound(KindLearning, id)
+func (s *Store) Learning(id string) (entry.Learning, error) {
+	if !entry.ValidLearningID(id) {
+		return entry.Learning{}, entry.NotFound(entry.KindLearning, id)
 	}
-	p := LearningPath(id)
+	p := entry.LearningPath(id)
 	data, ok, err := s.readEntry(p)
 	if err != nil {
-		return Learning{}, err
+		return entry.Learning{}, err
 	}
 	if !ok {
-		return Learning{}, notFound(KindLearning, id)
+		return entry.Learning{}, entry.NotFound(entry.KindLearning, id)
 	}
-	return parseLearning(data, p)
+	return entry.ParseLearning(data, p)
 }
 
 // Journal returns every readable journal entry by run and iteration.
-func (s *Store) Journal() ([]JournalEntry, []Warning, error) { return loadJournal(s) }
+func (s *Store) Journal() ([]entry.JournalEntry, []entry.Warning, error) { return entry.LoadJournal(s) }
 
 // JournalEntry returns the entry named key: its Key ("<run>/<name>", the
 // file's name), or "<run>/<iteration>" ("run-1a2b3c4d/3" or
@@ -223,32 +224,32 @@ func (s *Store) Journal() ([]JournalEntry, []Warning, error) { return loadJourna
 // no file has that very name. An iteration number two branches recorded
 // names two entries: an InputError lists their keys. A NotFoundError when
 // there is none.
-func (s *Store) JournalEntry(key string) (JournalEntry, error) {
-	run, name, err := parseJournalKey(key)
+func (s *Store) JournalEntry(key string) (entry.JournalEntry, error) {
+	run, name, err := entry.ParseJournalKey(key)
 	if err != nil {
-		return JournalEntry{}, err
+		return entry.JournalEntry{}, err
 	}
-	dir := JournalDir + "/" + run
+	dir := entry.JournalDir + "/" + run
 	p := dir + "/" + name + ".md"
 	data, ok, err := s.readEntry(p)
 	if err != nil {
-		return JournalEntry{}, err
+		return entry.JournalEntry{}, err
 	}
 	if !ok {
 		n, err := strconv.Atoi(name)
 		if err != nil {
-			return JournalEntry{}, notFound(KindJournal, key)
+			return entry.JournalEntry{}, entry.NotFound(entry.KindJournal, key)
 		}
 		if p, err = s.journalFileOf(dir, n, key); err != nil {
-			return JournalEntry{}, err
+			return entry.JournalEntry{}, err
 		}
 		if data, ok, err = s.readEntry(p); err != nil {
-			return JournalEntry{}, err
+			return entry.JournalEntry{}, err
 		} else if !ok {
-			return JournalEntry{}, notFound(KindJournal, key)
+			return entry.JournalEntry{}, entry.NotFound(entry.KindJournal, key)
 		}
 	}
-	return parseJournal(data, p)
+	return entry.ParseJournal(data, p)
 }
 
 // journalFileOf is the file of iteration n in run directory dir, for key:
@@ -261,22 +262,22 @@ func (s *Store) journalFileOf(dir string, n int, key string) (string, error) {
 	}
 	var found []string
 	for _, e := range entries {
-		if it, _, ok := JournalFileName(e.Name()); ok && it == n && e.Type().IsRegular() {
+		if it, _, ok := entry.JournalFileName(e.Name()); ok && it == n && e.Type().IsRegular() {
 			found = append(found, dir+"/"+e.Name())
 		}
 	}
 	switch len(found) {
 	case 0:
-		return "", notFound(KindJournal, key)
+		return "", entry.NotFound(entry.KindJournal, key)
 	case 1:
 		return found[0], nil
 	}
 	keys := make([]string, len(found))
 	for i, p := range found {
-		keys[i] = path.Base(dir) + "/" + journalName(p)
+		keys[i] = path.Base(dir) + "/" + entry.JournalName(p)
 	}
 	sort.Strings(keys)
-	return "", &InputError{Field: "entry", Msg: fmt.Sprintf("%s is %d iterations, recorded on different branches: %s; name one", key, len(keys), strings.Join(keys, ", "))}
+	return "", &entry.InputError{Field: "entry", Msg: fmt.Sprintf("%s is %d iterations, recorded on different branches: %s; name one", key, len(keys), strings.Join(keys, ", "))}
 }
 
 // Skills discovers every SKILL.md. A missing or malformed frontmatter
@@ -284,23 +285,23 @@ func (s *Store) journalFileOf(dir string, n int, key string) (string, error) {
 // warning, and so is a skill directory or SKILL.md that is a symbolic
 // link — but for one skill directory linked to the other (SkillLink),
 // whose skill is listed once, from where it is.
-func (s *Store) Skills() ([]Skill, []Warning, error) {
-	var skills []Skill
-	var warnings []Warning
-	for _, dir := range SkillDirs {
+func (s *Store) Skills() ([]entry.Skill, []entry.Warning, error) {
+	var skills []entry.Skill
+	var warnings []entry.Warning
+	for _, dir := range entry.SkillDirs {
 		entries, err := s.ReadDir(dir)
-		if w, skipped := Skipped(dir, err); skipped {
-			warnings = append(warnings, warningsOf(w)...)
+		if w, skipped := entry.Skipped(dir, err); skipped {
+			warnings = append(warnings, entry.WarningsOf(w)...)
 			continue
 		}
 		if err != nil {
-			warnings = append(warnings, Warning{Path: dir, Message: "cannot be read: " + err.Error()})
+			warnings = append(warnings, entry.Warning{Path: dir, Message: "cannot be read: " + err.Error()})
 			continue
 		}
 		for _, e := range entries {
 			p := dir + "/" + e.Name()
 			if e.Type()&fs.ModeSymlink != 0 {
-				warnings = append(warnings, warningsOf(LinkSkipped(p, s.abs(p)))...)
+				warnings = append(warnings, entry.WarningsOf(entry.LinkSkipped(p, s.abs(p)))...)
 				continue
 			}
 			if !e.IsDir() {
@@ -308,16 +309,16 @@ func (s *Store) Skills() ([]Skill, []Warning, error) {
 			}
 			rel := p + "/SKILL.md"
 			data, ok, err := s.Read(rel)
-			if w, skipped := Skipped(rel, err); skipped {
-				warnings = append(warnings, warningsOf(w)...)
+			if w, skipped := entry.Skipped(rel, err); skipped {
+				warnings = append(warnings, entry.WarningsOf(w)...)
 				continue
 			}
 			if err != nil {
-				warnings = append(warnings, Warning{Path: rel, Message: "skipped: cannot be read: " + err.Error()})
+				warnings = append(warnings, entry.Warning{Path: rel, Message: "skipped: cannot be read: " + err.Error()})
 				continue
 			}
 			if ok {
-				skills = append(skills, parseSkill(data, rel, e.Name()))
+				skills = append(skills, entry.ParseSkill(data, rel, e.Name()))
 			}
 		}
 	}

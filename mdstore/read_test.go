@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"lore/internal/loretest"
+	"lore/mdstore/entry"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,14 +16,14 @@ func TestMalformedFilesAreReportedWithLineAndSkipped(t *testing.T) {
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		os.WriteFile(full, []byte(content), 0o644)
 	}
-	write(KnowledgeDir+"/good.md", "---\ntitle: Good\ntags: [a]\n---\n\nbody\n")
-	write(KnowledgeDir+"/no-tags.md", "---\ntitle: No tags\n---\n\nbody\n")
-	write(KnowledgeDir+"/upper.md", "---\ntitle: Upper\ntags: [Mixed]\n---\n\nbody\n")
-	write(KnowledgeDir+"/bad-yaml.md", "---\ntitle: [unclosed\ntags: [a]\n---\nbody\n")
-	write(KnowledgeDir+"/no-frontmatter.md", "just text\n")
-	write(LearningsDir+"/l-000001.md", "---\nid: l-000001\ncategory: pitfall\ntags: [a]\nstatus: maybe\n---\n\nbody\n")
-	write(JournalDir+"/run-1/0001.md", "---\nrun_id: run-1\niteration: 1\noutcome: exploded\n---\n")
-	write(JournalDir+"/run-1/0002.md", "---\nrun_id: run-1\niteration: 2\noutcome: done\nduration_secs: -3\n---\n")
+	write(entry.KnowledgeDir+"/good.md", "---\ntitle: Good\ntags: [a]\n---\n\nbody\n")
+	write(entry.KnowledgeDir+"/no-tags.md", "---\ntitle: No tags\n---\n\nbody\n")
+	write(entry.KnowledgeDir+"/upper.md", "---\ntitle: Upper\ntags: [Mixed]\n---\n\nbody\n")
+	write(entry.KnowledgeDir+"/bad-yaml.md", "---\ntitle: [unclosed\ntags: [a]\n---\nbody\n")
+	write(entry.KnowledgeDir+"/no-frontmatter.md", "just text\n")
+	write(entry.LearningsDir+"/l-000001.md", "---\nid: l-000001\ncategory: pitfall\ntags: [a]\nstatus: maybe\n---\n\nbody\n")
+	write(entry.JournalDir+"/run-1/0001.md", "---\nrun_id: run-1\niteration: 1\noutcome: exploded\n---\n")
+	write(entry.JournalDir+"/run-1/0002.md", "---\nrun_id: run-1\niteration: 2\noutcome: done\nduration_secs: -3\n---\n")
 	s, err := Open(dir, testOptions(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
@@ -66,13 +67,13 @@ func TestSkillsDiscovery(t *testing.T) {
 		got = append(got, sk.Name+": "+sk.Description)
 	}
 	want := []string{
-		"broken: " + NoDescription,
+		"broken: " + entry.NoDescription,
 		"deploy-check: Verify deployment prerequisites before pushing to staging",
 		"git-commit: Commit changes following the project's conventions",
-		"no-frontmatter: " + NoDescription,
+		"no-frontmatter: " + entry.NoDescription,
 	}
 	if os.Getuid() == 0 { // root reads the locked file anyway
-		want = append(want[:2:2], append([]string{"git-commit: Commit changes following the project's conventions", "locked: " + NoDescription}, want[3:]...)...)
+		want = append(want[:2:2], append([]string{"git-commit: Commit changes following the project's conventions", "locked: " + entry.NoDescription}, want[3:]...)...)
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("skills:\n%s", strings.Join(got, "\n"))

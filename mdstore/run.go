@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // runFile holds the clone's current run: where journal entries go when
@@ -25,7 +26,7 @@ func (s *Store) CurrentRun() (string, error) {
 		return "", fmt.Errorf("read current run: %w", err)
 	}
 	run := strings.TrimSpace(string(data))
-	if !ValidRunID(run) {
+	if !entry.ValidRunID(run) {
 		return "", nil
 	}
 	return run, nil
@@ -36,13 +37,13 @@ func (s *Store) CurrentRun() (string, error) {
 func (s *Store) StartRun(name string) (string, error) {
 	if name == "" {
 		var err error
-		if name, err = NewRunID(s.random); err != nil {
+		if name, err = entry.NewRunID(s.random); err != nil {
 			return "", err
 		}
-	} else if err := refuseSecretIn("run", name); err != nil {
+	} else if err := entry.RefuseSecretIn("run", name); err != nil {
 		return "", err
-	} else if !ValidRunID(name) {
-		return "", &InputError{Field: "run", Msg: fmt.Sprintf("run name %q may only hold lowercase letters, digits, '.', '_' and '-'", name)}
+	} else if !entry.ValidRunID(name) {
+		return "", &entry.InputError{Field: "run", Msg: fmt.Sprintf("run name %q may only hold lowercase letters, digits, '.', '_' and '-'", name)}
 	}
 	if err := fsx.WriteFile(s.runFile(), []byte(name+"\n"), fsx.SyncAll); err != nil {
 		return "", err

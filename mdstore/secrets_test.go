@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
+	"lore/mdstore/entry"
 )
 
 // Fake credentials, in their services' formats; none is or was real.
@@ -40,7 +41,7 @@ func assertNowhere(t *testing.T, r *loretest.Repo, secret string) {
 // secret.
 func assertRefused(t *testing.T, err error, field, secret string) {
 	t.Helper()
-	var ie *InputError
+	var ie *entry.InputError
 	switch {
 	case !errors.As(err, &ie):
 		t.Errorf("%s: got %v, want an InputError", field, err)
@@ -57,26 +58,26 @@ func assertRefused(t *testing.T, err error, field, secret string) {
 // nothing is written.
 func TestJournalAddRefusesASecretInEveryField(t *testing.T) {
 	r, s := secretStore(t)
-	fields := map[string]func(e *JournalEntry, v string){
-		"run_id":           func(e *JournalEntry, v string) { e.RunID = v },
-		"task_id":          func(e *JournalEntry, v string) { e.TaskID = v },
-		"feature_id":       func(e *JournalEntry, v string) { e.FeatureID = v },
-		"outcome":          func(e *JournalEntry, v string) { e.Outcome = v },
-		"model":            func(e *JournalEntry, v string) { e.Model = v },
-		"next_model":       func(e *JournalEntry, v string) { e.NextModel = v },
-		"difficulty":       func(e *JournalEntry, v string) { e.Difficulty = v },
-		"notes":            func(e *JournalEntry, v string) { e.Notes = "Deployed.\nUsed " + v + " for it." },
-		"files_modified":   func(e *JournalEntry, v string) { e.FilesModified = []string{"a.go", v} },
-		"what_tried":       func(e *JournalEntry, v string) { e.Failure.WhatTried = v },
-		"why_failed":       func(e *JournalEntry, v string) { e.Failure.WhyFailed = v },
-		"error_category":   func(e *JournalEntry, v string) { e.Failure.ErrorCategory = v },
-		"relevant_files":   func(e *JournalEntry, v string) { e.Failure.RelevantFiles = []string{v} },
-		"stack_trace":      func(e *JournalEntry, v string) { e.Failure.StackTrace = "panic: dial " + v },
-		"retry_suggestion": func(e *JournalEntry, v string) { e.Failure.RetrySuggestion = "use " + v },
+	fields := map[string]func(e *entry.JournalEntry, v string){
+		"run_id":           func(e *entry.JournalEntry, v string) { e.RunID = v },
+		"task_id":          func(e *entry.JournalEntry, v string) { e.TaskID = v },
+		"feature_id":       func(e *entry.JournalEntry, v string) { e.FeatureID = v },
+		"outcome":          func(e *entry.JournalEntry, v string) { e.Outcome = v },
+		"model":            func(e *entry.JournalEntry, v string) { e.Model = v },
+		"next_model":       func(e *entry.JournalEntry, v string) { e.NextModel = v },
+		"difficulty":       func(e *entry.JournalEntry, v string) { e.Difficulty = v },
+		"notes":            func(e *entry.JournalEntry, v string) { e.Notes = "Deployed.\nUsed " + v + " for it." },
+		"files_modified":   func(e *entry.JournalEntry, v string) { e.FilesModified = []string{"a.go", v} },
+		"what_tried":       func(e *entry.JournalEntry, v string) { e.Failure.WhatTried = v },
+		"why_failed":       func(e *entry.JournalEntry, v string) { e.Failure.WhyFailed = v },
+		"error_category":   func(e *entry.JournalEntry, v string) { e.Failure.ErrorCategory = v },
+		"relevant_files":   func(e *entry.JournalEntry, v string) { e.Failure.RelevantFiles = []string{v} },
+		"stack_trace":      func(e *entry.JournalEntry, v string) { e.Failure.StackTrace = "panic: dial " + v },
+		"retry_suggestion": func(e *entry.JournalEntry, v string) { e.Failure.RetrySuggestion = "use " + v },
 	}
 	for field, set := range fields {
 		for _, c := range []struct{ value, secret string }{{stripeKey, stripeKey}, {dbURL, dbSecret}} {
-			e := JournalEntry{RunID: "run-1", Outcome: "failed", Failure: &Failure{WhatTried: "x", WhyFailed: "y"}}
+			e := entry.JournalEntry{RunID: "run-1", Outcome: "failed", Failure: &entry.Failure{WhatTried: "x", WhyFailed: "y"}}
 			set(&e, c.value)
 			_, _, _, err := s.AddJournal(e)
 			assertRefused(t, err, field, c.secret)
@@ -174,13 +175,18 @@ func TestIngestRedactsItsOwnFields(t *testing.T) {
 func TestEveryInputIsChecked(t *testing.T) {
 	r, s := secretStore(t)
 	memory := NewMemory{Type: "fix", Content: "Restart the worker.", Tags: []string{"ops"}}
-	knowledge := NewKnowledge{Title: "Deploys", Tags: []string{"ops"}, Body: "Deploy on Fridays."}
-	learning := NewLearning{Category: "pitfall", Tags: []string{"ops"}, Body: "Deploys fail on Fridays."}
+	knowledge := entry.NewKnowledge{Title: "Deploys", Tags: []string{"ops"}, Body: "Deploy on Fridays."}
+	learning := entry.NewLearning{Category: "pitfall", Tags: []string{"ops"}, Body: "Deploys fail on Fridays."}
 	for _, c := range []struct {
 		field string
 		add   func(v string) error
 	}{
-		{"type", func(v string) error { m := memory; m.Type = MemoryType(v); _, _, err := s.AddMemory(m); return err }},
+		{"type", func(v string) error {
+			m := memory
+			m.Type = entry.MemoryType(v)
+			_, _, err := s.AddMemory(m)
+			return err
+		}},
 		{"content", func(v string) error { m := memory; m.Content = "Use " + v; _, _, err := s.AddMemory(m); return err }},
 		{"tags", func(v string) error {
 			m := memory
@@ -199,7 +205,7 @@ func TestEveryInputIsChecked(t *testing.T) {
 		{"body", func(v string) error { k := knowledge; k.Body = v; _, _, _, err := s.AddKnowledge(k); return err }},
 		{"sources", func(v string) error {
 			k := knowledge
-			k.Sources = []Source{{Path: v}}
+			k.Sources = []entry.Source{{Path: v}}
 			_, _, _, err := s.AddKnowledge(k)
 			return err
 		}},
@@ -235,7 +241,7 @@ func TestEveryInputIsChecked(t *testing.T) {
 	bad := learning
 	bad.Category = "Pitfall: my-local-notes-42"
 	_, _, _, err := s.AddLearning(bad)
-	var ie *InputError
+	var ie *entry.InputError
 	if !errors.As(err, &ie) || ie.Field != "category" || strings.Contains(ie.Msg, "notes-42") {
 		t.Errorf("a bad category: %v", err)
 	}

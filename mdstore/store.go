@@ -11,6 +11,8 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/gitx"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // Store is the .agent/ directory of one project and the git repository
@@ -21,7 +23,7 @@ type Store struct {
 	root   string
 	prefix string     // root relative to the worktree top, "" at the top
 	repo   *gitx.Repo // nil outside a git repository
-	config Config
+	config config.Config
 	now    func() time.Time
 	random io.Reader
 	// pending is what lore still owes the repository (Pending).
@@ -81,7 +83,7 @@ func Find(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	for d := abs; ; {
-		if info, err := os.Stat(filepath.Join(d, Dir)); err == nil && info.IsDir() {
+		if info, err := os.Stat(filepath.Join(d, entry.Dir)); err == nil && info.IsDir() {
 			return open(d, nil, opts)
 		}
 		parent := filepath.Dir(d)
@@ -110,26 +112,26 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	if err := fsx.CheckDirs(root, MemoriesPath); err != nil {
-		w, skipped := Skipped(MemoriesPath, err)
+	if err := fsx.CheckDirs(root, entry.MemoriesPath); err != nil {
+		w, skipped := entry.Skipped(entry.MemoriesPath, err)
 		if !skipped {
 			return nil, err
 		}
 		if repo == nil {
 			// Outside git the state directory is .agent/.lore: usage
 			// counts, the current run and the lock would go through it.
-			return nil, fmt.Errorf("%s: %s: outside a git repository lore keeps its state in %s/.lore and writes nothing through a link; replace the link with the directory itself", w.Path, strings.TrimPrefix(w.Message, "skipped: "), Dir)
+			return nil, fmt.Errorf("%s: %s: outside a git repository lore keeps its state in %s/.lore and writes nothing through a link; replace the link with the directory itself", w.Path, strings.TrimPrefix(w.Message, "skipped: "), entry.Dir)
 		}
-		s.unusable, s.config = err, DefaultConfig()
-		s.config.Warnings = warningsOf(w)
+		s.unusable, s.config = err, config.Default()
+		s.config.Warnings = entry.WarningsOf(w)
 		return s, nil
 	}
 	var err error
-	if s.config, err = loadConfig(filepath.Join(root, filepath.FromSlash(ConfigPath)), ConfigPath); err != nil {
+	if s.config, err = config.Load(filepath.Join(root, filepath.FromSlash(entry.ConfigPath)), entry.ConfigPath); err != nil {
 		if !opts.IgnoreBadConfig {
 			return nil, err
 		}
-		s.config = DefaultConfig()
+		s.config = config.Default()
 	}
 	s.readPending()
 	return s, nil
@@ -155,7 +157,7 @@ func checkRoot(root, prefix string, repo *gitx.Repo) error {
 			return fmt.Errorf("%s is inside a .git directory: the store's root must be a directory of the worktree %s", root, repo.WorkTree)
 		}
 	}
-	if err := fsx.CheckDirs(repo.WorkTree, prefix+"/"+Dir); err != nil {
+	if err := fsx.CheckDirs(repo.WorkTree, prefix+"/"+entry.Dir); err != nil {
 		if se, ok := fsx.Skipped(err); ok {
 			return fmt.Errorf("%s: the store's root is not a directory of the worktree %s: %s is %s", root, repo.WorkTree, se.Path, se.Reason())
 		}
@@ -172,7 +174,7 @@ func (s *Store) Root() string { return s.root }
 // search index would make .agent/, which a lore init below would then take
 // for its store).
 func (s *Store) Exists() bool {
-	info, err := os.Stat(filepath.Join(s.root, Dir))
+	info, err := os.Stat(filepath.Join(s.root, entry.Dir))
 	return err == nil && info.IsDir()
 }
 
@@ -195,7 +197,7 @@ func (s *Store) InRepository() bool { return s.repo != nil }
 func (s *Store) Repo() *gitx.Repo { return s.repo }
 
 // Config is the store's configuration.
-func (s *Store) Config() Config { return s.config }
+func (s *Store) Config() config.Config { return s.config }
 
 // StateDir is where per-clone state that is never committed lives (the
 // current run, the search index): <git-dir>/lore, or .agent/.lore outside
@@ -204,7 +206,7 @@ func (s *Store) StateDir() string {
 	if s.repo != nil {
 		return filepath.Join(s.repo.GitDir, "lore")
 	}
-	return filepath.Join(s.root, Dir, ".lore")
+	return filepath.Join(s.root, entry.Dir, ".lore")
 }
 
 // pendingDir holds what lore still owes the repository: the intent record

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lore/internal/loretest"
+	"lore/mdstore/entry"
 )
 
 // gitRepo makes a repository with one commit and returns its directory
@@ -44,7 +45,7 @@ func TestStoreAddCommitsOneMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.ID != "mem-1800007200-beef" || m.Type != Decision || m.Content != "Chose Go for lore.\nSingle static binary." || strings.Join(m.Tags, ",") != "arch,lang" || m.Created != "2027-01-15" {
+	if m.ID != "mem-1800007200-beef" || m.Type != entry.Decision || m.Content != "Chose Go for lore.\nSingle static binary." || strings.Join(m.Tags, ",") != "arch,lang" || m.Created != "2027-01-15" {
 		t.Fatalf("memory = %+v", m)
 	}
 	if res.Mode != "commit" || res.Commit == "" || res.Branch != "main" {
@@ -56,13 +57,13 @@ func TestStoreAddCommitsOneMemory(t *testing.T) {
 	if got := git("status", "--porcelain"); got != "" {
 		t.Fatalf("status: %s", got)
 	}
-	want := strings.Replace(MemoriesTemplate, "## Decisions\n", "## Decisions\n\n### mem-1800007200-beef\n> Chose Go for lore.\n> Single static binary.\n<!-- tags: arch, lang | created: 2027-01-15 -->\n", 1)
+	want := strings.Replace(entry.MemoriesTemplate, "## Decisions\n", "## Decisions\n\n### mem-1800007200-beef\n> Chose Go for lore.\n> Single static binary.\n<!-- tags: arch, lang | created: 2027-01-15 -->\n", 1)
 	if got := git("show", "HEAD:.agent/memories.md"); got+"\n" != want {
 		t.Fatalf("file:\n%s", got)
 	}
 
 	// A second add with the same random source must not reuse the id.
-	m2, _, err := s.AddMemory(NewMemory{Type: Decision, Content: "another"})
+	m2, _, err := s.AddMemory(NewMemory{Type: entry.Decision, Content: "another"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,15 +84,15 @@ func TestStoreRefusesBadInputAndChangesNothing(t *testing.T) {
 	}
 	cases := []NewMemory{
 		{Type: "insight", Content: "x"},
-		{Type: Pattern, Content: "   "},
-		{Type: Pattern, Content: "x", Tags: []string{"a|b"}},
-		{Type: Pattern, Content: "x", Tags: []string{"a", " "}},
-		{Type: Pattern, Content: "x", Tags: []string{"end-->"}},
-		{Type: Pattern, Content: "bad \xff utf-8"},
+		{Type: entry.Pattern, Content: "   "},
+		{Type: entry.Pattern, Content: "x", Tags: []string{"a|b"}},
+		{Type: entry.Pattern, Content: "x", Tags: []string{"a", " "}},
+		{Type: entry.Pattern, Content: "x", Tags: []string{"end-->"}},
+		{Type: entry.Pattern, Content: "bad \xff utf-8"},
 	}
 	for _, in := range cases {
 		_, _, err := s.AddMemory(in)
-		var ie *InputError
+		var ie *entry.InputError
 		if !errors.As(err, &ie) {
 			t.Fatalf("%+v: err = %v", in, err)
 		}
@@ -99,7 +100,7 @@ func TestStoreRefusesBadInputAndChangesNothing(t *testing.T) {
 	if got := git("rev-list", "--count", "HEAD"); got != "1" {
 		t.Fatal("a commit was made")
 	}
-	if _, err := os.Stat(filepath.Join(dir, MemoriesPath)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, entry.MemoriesPath)); !os.IsNotExist(err) {
 		t.Fatal("memories.md was written")
 	}
 }
@@ -110,8 +111,8 @@ func TestStoreDelete(t *testing.T) {
 	if _, _, err := s.Init(false); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(filepath.Join(dir, MemoriesPath))
-	m, _, err := s.AddMemory(NewMemory{Type: Fix, Content: "restart docker", Tags: []string{"docker"}})
+	before, _ := os.ReadFile(filepath.Join(dir, entry.MemoriesPath))
+	m, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "restart docker", Tags: []string{"docker"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,14 +120,14 @@ func TestStoreDelete(t *testing.T) {
 	if err != nil || deleted.Content != "restart docker" || res.Commit == "" {
 		t.Fatalf("delete: %+v %+v %v", deleted, res, err)
 	}
-	after, _ := os.ReadFile(filepath.Join(dir, MemoriesPath))
+	after, _ := os.ReadFile(filepath.Join(dir, entry.MemoriesPath))
 	if !bytes.Equal(before, after) {
 		t.Fatalf("file after add+delete:\n%s", after)
 	}
 	if got := git("log", "--format=%s", "-3"); got != "lore: delete fix "+m.ID+"\nlore: add fix "+m.ID+"\nlore: init memory store" {
 		t.Fatalf("log:\n%s", got)
 	}
-	if _, _, err := s.DeleteMemory(m.ID); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.DeleteMemory(m.ID); !errors.Is(err, entry.ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
 	if got := git("rev-list", "--count", "HEAD"); got != "4" {
@@ -141,10 +142,10 @@ func TestStoreInit(t *testing.T) {
 	if err != nil || !created || res.Commit == "" {
 		t.Fatalf("init: %v %+v %v", created, res, err)
 	}
-	if got := git("show", "HEAD:.agent/memories.md"); got+"\n" != MemoriesTemplate {
+	if got := git("show", "HEAD:.agent/memories.md"); got+"\n" != entry.MemoriesTemplate {
 		t.Fatalf("template:\n%s", got)
 	}
-	s.AddMemory(NewMemory{Type: Pattern, Content: "keep me"})
+	s.AddMemory(NewMemory{Type: entry.Pattern, Content: "keep me"})
 	created, _, err = s.Init(false)
 	if err != nil || created {
 		t.Fatalf("second init: %v %v", created, err)
@@ -173,7 +174,7 @@ func TestStoreOutsideGit(t *testing.T) {
 	if s.InRepository() {
 		t.Fatal("thinks it is in a repository")
 	}
-	_, res, err := s.AddMemory(NewMemory{Type: Context, Content: "no git here"})
+	_, res, err := s.AddMemory(NewMemory{Type: entry.Context, Content: "no git here"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestStoreOutsideGit(t *testing.T) {
 	if ms, _, _ := s.Memories(); len(ms) != 1 || ms[0].Content != "no git here" {
 		t.Fatalf("memories = %+v", ms)
 	}
-	entries, _ := os.ReadDir(filepath.Join(dir, Dir))
+	entries, _ := os.ReadDir(filepath.Join(dir, entry.Dir))
 	if len(entries) != 1 {
 		t.Fatalf(".agent holds %d entries (a lock left behind?)", len(entries))
 	}
@@ -197,7 +198,7 @@ func TestStoreInSubdirectoryOfRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.AddMemory(NewMemory{Type: Pattern, Content: "api memory"}); err != nil {
+	if _, _, err := s.AddMemory(NewMemory{Type: entry.Pattern, Content: "api memory"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := git("diff", "--name-only", "HEAD^", "HEAD"); got != "services/api/.agent/memories.md" {
@@ -216,7 +217,7 @@ func TestDeleteRemovesTheMemoryShownNotItsDuplicate(t *testing.T) {
 	const id = "mem-1737372000-a1b2"
 	src := "# Memories\n\n## Patterns\n\n### " + id + "\n> the one list shows\n<!-- tags: a | created: 2025-01-20 -->\n\n" +
 		"## Decisions\n\n## Fixes\n\n### " + id + "\n> a copy made by hand\n<!-- tags: b | created: 2025-01-20 -->\n\n## Context\n"
-	r.Commit("memories", map[string]string{MemoriesPath: src})
+	r.Commit("memories", map[string]string{entry.MemoriesPath: src})
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	shown, _, err := s.Memory(id)
 	if err != nil || shown.Content != "the one list shows" {
@@ -227,7 +228,7 @@ func TestDeleteRemovesTheMemoryShownNotItsDuplicate(t *testing.T) {
 		t.Fatalf("delete: %+v %v", deleted, err)
 	}
 	want := "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n### " + id + "\n> a copy made by hand\n<!-- tags: b | created: 2025-01-20 -->\n\n## Context\n"
-	if got := r.Git("show", "HEAD:"+MemoriesPath) + "\n"; got != want {
+	if got := r.Git("show", "HEAD:"+entry.MemoriesPath) + "\n"; got != want {
 		t.Fatalf("HEAD:\n%s", got)
 	}
 	r.AssertClean()
@@ -241,7 +242,7 @@ func TestDeleteRemovesTheMemoryShownNotItsDuplicate(t *testing.T) {
 	if _, _, err := s.DeleteMemory(id); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Git("show", "HEAD:"+MemoriesPath) + "\n"; got != "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n## Context\n" {
+	if got := r.Git("show", "HEAD:"+entry.MemoriesPath) + "\n"; got != "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n## Context\n" {
 		t.Fatalf("HEAD after the second delete:\n%s", got)
 	}
 }
@@ -252,12 +253,12 @@ func TestDeleteSkipsABlockShowCannotRead(t *testing.T) {
 	r := loretest.NewRepo(t)
 	const id = "mem-1737372000-a1b2"
 	src := "# Memories\n\n## Patterns\n\n### " + id + "\n\n### " + id + "\n> valid\n<!-- tags: a | created: 2025-01-20 -->\n"
-	r.Commit("memories", map[string]string{MemoriesPath: src})
+	r.Commit("memories", map[string]string{entry.MemoriesPath: src})
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	if _, _, err := s.DeleteMemory(id); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Git("show", "HEAD:"+MemoriesPath) + "\n"; got != "# Memories\n\n## Patterns\n\n### "+id+"\n" {
+	if got := r.Git("show", "HEAD:"+entry.MemoriesPath) + "\n"; got != "# Memories\n\n## Patterns\n\n### "+id+"\n" {
 		t.Fatalf("HEAD:\n%q", got)
 	}
 }

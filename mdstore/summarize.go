@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // Summarization (seed 002): past a number of shown learnings, the
@@ -24,9 +25,9 @@ import (
 
 // Merge is one cluster of learnings summarized into a new one.
 type Merge struct {
-	Category string   `json:"category"`
-	Members  []string `json:"members"` // oldest first; the last is kept as it is
-	Learning Learning `json:"learning"`
+	Category string         `json:"category"`
+	Members  []string       `json:"members"` // oldest first; the last is kept as it is
+	Learning entry.Learning `json:"learning"`
 }
 
 // summaryPrefix starts the body of a summary (seed 002's template).
@@ -46,7 +47,7 @@ func (s *Store) SummarizeLearnings(dryRun bool) ([]Merge, *WriteResult, error) {
 		return nil, nil, err
 	}
 	var at []int
-	cat.Heads(KindLearning, func(i int, h *Head) {
+	cat.Heads(entry.KindLearning, func(i int, h *Head) {
 		if h.Shown() && len(h.Tags) > 0 {
 			at = append(at, i)
 		}
@@ -68,11 +69,11 @@ func (s *Store) SummarizeLearnings(dryRun bool) ([]Merge, *WriteResult, error) {
 			if err != nil {
 				return err
 			}
-			m.Learning.ID, m.Learning.Path, m.Learning.CreatedAt = id, LearningPath(id), now
-			tx.apply(storeEdit{Path: m.Learning.Path, Op: opPut, Content: string(RenderLearning(m.Learning))})
+			m.Learning.ID, m.Learning.Path, m.Learning.CreatedAt = id, entry.LearningPath(id), now
+			tx.apply(storeEdit{Path: m.Learning.Path, Op: opPut, Content: string(entry.RenderLearning(m.Learning))})
 			for _, member := range m.Members[:len(m.Members)-1] {
-				tx.apply(storeEdit{Path: LearningPath(member), Op: opFields, Fields: []frontmatterField{
-					{"status", "pruned"}, {"status_reason", YAMLQuote("summarized into " + id)}, {"superseded_by", id}}})
+				tx.apply(storeEdit{Path: entry.LearningPath(member), Op: opFields, Fields: []frontmatterField{
+					{"status", "pruned"}, {"status_reason", entry.YAMLQuote("summarized into " + id)}, {"superseded_by", id}}})
 			}
 			body = append(body, fmt.Sprintf("- %s (%s): %s; kept as it is: %s", id, m.Category,
 				strings.Join(m.Members[:len(m.Members)-1], ", "), m.Members[len(m.Members)-1]))
@@ -86,8 +87,8 @@ func (s *Store) SummarizeLearnings(dryRun bool) ([]Merge, *WriteResult, error) {
 
 // planMerges finds the clusters of shown learnings to merge, and their
 // merged learnings (without id, path or time).
-func planMerges(ls []Learning) []Merge {
-	byCategory := map[string][]*Learning{}
+func planMerges(ls []entry.Learning) []Merge {
+	byCategory := map[string][]*entry.Learning{}
 	var categories []string
 	for i := range ls {
 		l := &ls[i]
@@ -103,7 +104,7 @@ func planMerges(ls []Learning) []Merge {
 	var out []Merge
 	for _, c := range categories {
 		group := byCategory[c]
-		sort.SliceStable(group, func(i, j int) bool { return compareLearnings(group[i], group[j]) < 0 })
+		sort.SliceStable(group, func(i, j int) bool { return entry.CompareLearnings(group[i], group[j]) < 0 })
 		// Single-linkage clusters: union-find over the pairs that share
 		// half the tags of the smaller set.
 		parent := make([]int, len(group))
@@ -119,7 +120,7 @@ func planMerges(ls []Learning) []Merge {
 			return i
 		}
 		linkSimilar(group, func(i, j int) { parent[find(j)] = find(i) })
-		clusters := map[int][]*Learning{}
+		clusters := map[int][]*entry.Learning{}
 		var roots []int
 		for i := range group {
 			r := find(i)
@@ -147,7 +148,7 @@ func planMerges(ls []Learning) []Merge {
 // share a tag, so every holder of a tag is linked to its first holder with
 // at most two; a pair of larger sides must share two tags, so only the
 // learnings filed under the same pair of tags are looked at.
-func linkSimilar(group []*Learning, link func(i, j int)) {
+func linkSimilar(group []*entry.Learning, link func(i, j int)) {
 	sets := make([][]string, len(group))
 	byTag := map[string][]int{}
 	var tags []string
@@ -207,7 +208,7 @@ func linkSimilar(group []*Learning, link func(i, j int)) {
 		}
 		for x := range bucket {
 			for y := x + 1; y < len(bucket); y++ {
-				if i, j := bucket[x], bucket[y]; len(sets[i]) > 4 && len(sets[j]) > 4 && tagOverlap(group[i].Tags, group[j].Tags) >= 0.5 {
+				if i, j := bucket[x], bucket[y]; len(sets[i]) > 4 && len(sets[j]) > 4 && entry.TagOverlap(group[i].Tags, group[j].Tags) >= 0.5 {
 					link(i, j)
 				}
 			}
@@ -218,7 +219,7 @@ func linkSimilar(group []*Learning, link func(i, j int)) {
 // mergeOf is the merged learning of members (oldest first): the recurring
 // theme is the tags more than one of them has, in the order they first
 // appear; false when the text would be empty or too long.
-func mergeOf(category string, members []*Learning) (Merge, bool) {
+func mergeOf(category string, members []*entry.Learning) (Merge, bool) {
 	count := map[string]int{}
 	var tags []string
 	for _, l := range members {
@@ -250,7 +251,7 @@ func mergeOf(category string, members []*Learning) (Merge, bool) {
 	if len(theme) == 0 || len(text) > summaryMaxLen {
 		return Merge{}, false
 	}
-	return Merge{Category: category, Members: ids, Learning: Learning{
+	return Merge{Category: category, Members: ids, Learning: entry.Learning{
 		Category: category, Tags: tags, Status: "active", Body: text,
 	}}, true
 }

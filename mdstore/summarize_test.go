@@ -1,6 +1,8 @@
 package mdstore
 
 import (
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -16,10 +18,10 @@ import (
 func TestSummarizeSeedExample(t *testing.T) {
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, realClock(t))
-	add := func(category string, tags []string, body string) Learning {
+	add := func(category string, tags []string, body string) entry.Learning {
 		t.Helper()
 		time.Sleep(1100 * time.Millisecond) // created_at is to the second: keep their order
-		l, dup, _, err := s.AddLearning(NewLearning{Category: category, Tags: tags, Body: body})
+		l, dup, _, err := s.AddLearning(entry.NewLearning{Category: category, Tags: tags, Body: body})
 		if err != nil || dup {
 			t.Fatalf("%v %v", dup, err)
 		}
@@ -73,7 +75,7 @@ func TestSummarizeSeedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps := Validate(files, ValidateConfig); HasErrors(ps) {
+	if ps := entry.Validate(files, config.Validate); entry.HasErrors(ps) {
 		t.Fatalf("validation: %+v", ps)
 	}
 	// Again: the newest is alone among the shown learnings of its tags, and
@@ -96,7 +98,7 @@ func TestSummarizeDue(t *testing.T) {
 		t.Fatal("no learnings, or none counted: due")
 	}
 	for _, body := range []string{"Use a real temp dir for git tests.", "Pin the toolchain in go.mod for CI."} {
-		if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"x"}, Body: body}); err != nil {
+		if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"x"}, Body: body}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -107,7 +109,7 @@ func TestSummarizeDue(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.NoteSummarized()
-	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"y"}, Body: "Another one about retries."}); err != nil {
+	if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"y"}, Body: "Another one about retries."}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < summarizeEvery-1; i++ {
@@ -157,7 +159,7 @@ func TestLinkSimilarAsEveryPair(t *testing.T) {
 		return true
 	}
 	for round := range 300 {
-		group := make([]*Learning, 2+rng.IntN(40))
+		group := make([]*entry.Learning, 2+rng.IntN(40))
 		for i := range group {
 			// Tags as a learning has them: normalized, each once.
 			var tags []string
@@ -166,12 +168,12 @@ func TestLinkSimilarAsEveryPair(t *testing.T) {
 					tags = append(tags, t)
 				}
 			}
-			group[i] = &Learning{Tags: tags}
+			group[i] = &entry.Learning{Tags: tags}
 		}
 		want := components(len(group), func(link func(i, j int)) {
 			for i := range group {
 				for j := i + 1; j < len(group); j++ {
-					if tagOverlap(group[i].Tags, group[j].Tags) >= 0.5 {
+					if entry.TagOverlap(group[i].Tags, group[j].Tags) >= 0.5 {
 						link(i, j)
 					}
 				}
@@ -179,7 +181,7 @@ func TestLinkSimilarAsEveryPair(t *testing.T) {
 		})
 		got := components(len(group), func(link func(i, j int)) {
 			linkSimilar(group, func(i, j int) {
-				if tagOverlap(group[i].Tags, group[j].Tags) < 0.5 {
+				if entry.TagOverlap(group[i].Tags, group[j].Tags) < 0.5 {
 					t.Fatalf("round %d: linked %v and %v", round, group[i].Tags, group[j].Tags)
 				}
 				link(i, j)

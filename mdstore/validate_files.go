@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 	"path"
 	"path/filepath"
 	"strings"
@@ -16,9 +17,9 @@ import (
 // each marked InHead when HEAD holds it as staged. A file or directory
 // lore would read but does not — a symbolic link, a FIFO, a file over its
 // ReadLimit — is listed with why (File.Unreadable), but for a SkillLink.
-func (s *Store) ValidationFiles(staged bool) ([]File, error) {
-	dirs := append([]string{Dir}, SkillDirs...)
-	var out []File
+func (s *Store) ValidationFiles(staged bool) ([]entry.File, error) {
+	dirs := append([]string{entry.Dir}, entry.SkillDirs...)
+	var out []entry.File
 	if staged {
 		if s.repo == nil {
 			return nil, fmt.Errorf("--staged needs a git repository (%s is not in one)", s.root)
@@ -39,15 +40,15 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 					continue
 				}
 				seen[p] = true
-				file := File{Path: p, Data: f.Data, Unmerged: f.Unmerged, InHead: f.InHead}
+				file := entry.File{Path: p, Data: f.Data, Unmerged: f.Unmerged, InHead: f.InHead}
 				switch {
 				case f.Mode&0o170000 == 0o120000:
-					if !readByLore(p) || SkillLink(p, string(f.Data)) {
+					if !readByLore(p) || entry.SkillLink(p, string(f.Data)) {
 						continue
 					}
-					file = File{Path: p, Unreadable: fsx.ErrSymlink.Error(), InHead: f.InHead}
-				case int64(len(f.Data)) > ReadLimit(p) && readByLore(p):
-					file = File{Path: p, Unreadable: "larger than " + fsx.FormatSize(ReadLimit(p)), InHead: f.InHead}
+					file = entry.File{Path: p, Unreadable: fsx.ErrSymlink.Error(), InHead: f.InHead}
+				case int64(len(f.Data)) > entry.ReadLimit(p) && readByLore(p):
+					file = entry.File{Path: p, Unreadable: "larger than " + fsx.FormatSize(entry.ReadLimit(p)), InHead: f.InHead}
 				}
 				out = append(out, file)
 			}
@@ -57,10 +58,10 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		if err := fsx.CheckDirs(s.root, d); err != nil {
-			if w, skipped := Skipped(d, err); skipped {
+			if w, skipped := entry.Skipped(d, err); skipped {
 				if w != nil && !seen[w.Path] {
 					seen[w.Path] = true
-					out = append(out, File{Path: w.Path, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
+					out = append(out, entry.File{Path: w.Path, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
 				}
 				continue
 			}
@@ -88,18 +89,18 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 			seen[rel] = true
 			var data []byte
 			if err = fsx.CheckRegular(p, e.Type()); err == nil {
-				data, err = fsx.ReadRegular(p, ReadLimit(rel))
+				data, err = fsx.ReadRegular(p, entry.ReadLimit(rel))
 			}
-			if w, skipped := Skipped(rel, err); skipped {
+			if w, skipped := entry.Skipped(rel, err); skipped {
 				if w != nil && readByLore(rel) {
-					out = append(out, File{Path: rel, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
+					out = append(out, entry.File{Path: rel, Unreadable: strings.TrimPrefix(w.Message, "skipped: ")})
 				}
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			out = append(out, File{Path: rel, Data: data})
+			out = append(out, entry.File{Path: rel, Data: data})
 			return nil
 		})
 		if err != nil {
@@ -113,5 +114,5 @@ func (s *Store) ValidationFiles(staged bool) ([]File, error) {
 // config.yaml, or a directory it walks into (.agent, knowledge/, a
 // journal run, a skill).
 func readByLore(p string) bool {
-	return KindOf(p) != "" || p == ConfigPath || p == Dir || isSkillDir(p) || Descend(path.Dir(p), path.Base(p))
+	return entry.KindOf(p) != "" || p == entry.ConfigPath || p == entry.Dir || entry.IsSkillDir(p) || entry.Descend(path.Dir(p), path.Base(p))
 }

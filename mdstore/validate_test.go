@@ -11,13 +11,15 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // loadStoreFiles reads every file under dir as a store would hold it:
 // paths relative to dir, slash-separated.
-func loadStoreFiles(t *testing.T, dir string) []File {
+func loadStoreFiles(t *testing.T, dir string) []entry.File {
 	t.Helper()
-	var files []File
+	var files []entry.File
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -27,7 +29,7 @@ func loadStoreFiles(t *testing.T, dir string) []File {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		files = append(files, File{Path: filepath.ToSlash(rel), Data: data})
+		files = append(files, entry.File{Path: filepath.ToSlash(rel), Data: data})
 		return nil
 	})
 	if err != nil {
@@ -36,7 +38,7 @@ func loadStoreFiles(t *testing.T, dir string) []File {
 	return files
 }
 
-func problemsText(ps []Problem) string {
+func problemsText(ps []entry.Problem) string {
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString(p.String() + "\n")
@@ -48,7 +50,7 @@ func problemsText(ps []Problem) string {
 // path:line message; the well-formed files beside them yield none.
 func TestValidateCorpus(t *testing.T) {
 	files := loadStoreFiles(t, "testdata/validate/store")
-	problems := Validate(files, ValidateConfig)
+	problems := entry.Validate(files, config.Validate)
 	loretest.Golden(t, "testdata/validate/store.golden", problemsText(problems))
 
 	flagged := map[string]bool{}
@@ -84,7 +86,7 @@ func TestValidateMemoriesCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		problems := Validate([]File{{Path: MemoriesPath, Data: data}}, ValidateConfig)
+		problems := entry.Validate([]entry.File{{Path: entry.MemoriesPath, Data: data}}, config.Validate)
 		fmt.Fprintf(&b, "== %s\n%s", e.Name(), problemsText(problems))
 		if len(problems) == 0 {
 			t.Errorf("%s: no problem found", e.Name())
@@ -96,12 +98,12 @@ func TestValidateMemoriesCases(t *testing.T) {
 // What is not in a fixture: size caps, unmerged paths, a clean store.
 func TestValidateLimits(t *testing.T) {
 	big := append([]byte("---\ntitle: \"Big\"\ntags: [\"a\"]\n---\n\n"), bytes.Repeat([]byte("word "), 14000)...)
-	huge := append([]byte(MemoriesTemplate), bytes.Repeat([]byte("\nplain prose line of the file\n"), 40000)...)
-	got := problemsText(Validate([]File{
+	huge := append([]byte(entry.MemoriesTemplate), bytes.Repeat([]byte("\nplain prose line of the file\n"), 40000)...)
+	got := problemsText(entry.Validate([]entry.File{
 		{Path: ".agent/knowledge/big.md", Data: big},
-		{Path: MemoriesPath, Data: huge},
+		{Path: entry.MemoriesPath, Data: huge},
 		{Path: ".agent/learnings/l-123456.md", Unmerged: true},
-	}, ValidateConfig))
+	}, config.Validate))
 	for _, want := range []string{
 		".agent/knowledge/big.md: error: the file is 68 KiB, over the 64 KiB an entry may be",
 		".agent/learnings/l-123456.md: error: unmerged: the merge left this file in conflict",
@@ -111,12 +113,12 @@ func TestValidateLimits(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
 	}
-	clean := Validate([]File{{Path: MemoriesPath, Data: []byte(MemoriesTemplate)}}, ValidateConfig)
-	if len(clean) != 0 || HasErrors(clean) {
+	clean := entry.Validate([]entry.File{{Path: entry.MemoriesPath, Data: []byte(entry.MemoriesTemplate)}}, config.Validate)
+	if len(clean) != 0 || entry.HasErrors(clean) {
 		t.Fatalf("the template has problems: %v", clean)
 	}
 	// Problems come in path and line order.
-	ps := Validate(loadStoreFiles(t, "testdata/validate/store"), ValidateConfig)
+	ps := entry.Validate(loadStoreFiles(t, "testdata/validate/store"), config.Validate)
 	if !sort.SliceIsSorted(ps, func(i, j int) bool {
 		return ps[i].Path < ps[j].Path || (ps[i].Path == ps[j].Path && ps[i].Line < ps[j].Line)
 	}) {
@@ -129,13 +131,13 @@ func TestValidateLimits(t *testing.T) {
 // counted.
 func TestInChangesJudgesTheCommit(t *testing.T) {
 	secret := "---\ntitle: \"Deploy\"\ntags: [\"deploy\"]\n---\n\nUse postgres://app:Z1U9ueHK7CN1w4zPbW@db:5432/app.\n"
-	files := []File{
+	files := []entry.File{
 		{Path: ".agent/knowledge/old.md", Data: []byte(secret), InHead: true},
 		{Path: ".agent/knowledge/new.md", Data: []byte(strings.Replace(secret, "Deploy", "Deploy again", 1))},
 		{Path: ".agent/knowledge/untitled.md", Data: []byte("---\ntags: [\"x\"]\n---\n\nBody.\n"), InHead: true},
 	}
-	all := Validate(files, ValidateConfig)
-	changed, elsewhere := InChanges(files, all)
+	all := entry.Validate(files, config.Validate)
+	changed, elsewhere := entry.InChanges(files, all)
 	if len(all) != 3 || len(changed) != 1 || changed[0].Path != ".agent/knowledge/new.md" || changed[0].Rule != "url-password" || elsewhere != 2 {
 		t.Fatalf("all %v\nchanged %v, %d errors elsewhere", all, changed, elsewhere)
 	}

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"lore/mdstore/entry"
 	"strconv"
 	"strings"
 	"time"
@@ -10,7 +11,7 @@ import (
 // journalPlan is the decision for one journal entry.
 type journalPlan struct {
 	decided  bool
-	entry    JournalEntry
+	entry    entry.JournalEntry
 	replaced bool // an entry for this run and iteration existed
 	// unchanged: the entry is recorded already, word for word; nothing
 	// is written.
@@ -27,7 +28,7 @@ type journalPlan struct {
 // keeping its creation time, so recording an iteration twice changes
 // nothing; where two branches recorded that number, the one it is the
 // same as, else a file of its own.
-func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *journalPlan) error {
+func planJournal(tx *storeTx, s *Store, in entry.JournalEntry, now time.Time, plan *journalPlan) error {
 	if !plan.decided {
 		e := in
 		e.Path = ""
@@ -66,17 +67,17 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 				e.Iteration = max(e.Iteration, f.iteration+1)
 			}
 		}
-		var same []JournalEntry
+		var same []entry.JournalEntry
 		for _, f := range files {
 			if f.iteration != e.Iteration {
 				continue
 			}
-			p := JournalDir + "/" + e.RunID + "/" + f.name
+			p := entry.JournalDir + "/" + e.RunID + "/" + f.name
 			data, ok, err := tx.Read(p)
 			if err != nil {
 				return err
 			}
-			if old, err := parseJournal(data, p); ok && err == nil {
+			if old, err := entry.ParseJournal(data, p); ok && err == nil {
 				same = append(same, old)
 			}
 		}
@@ -85,7 +86,7 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 			if !replace {
 				again := e
 				again.CreatedAt, again.Path = old.CreatedAt, old.Path
-				replace = string(RenderJournal(again)) == string(RenderJournal(old))
+				replace = string(entry.RenderJournal(again)) == string(entry.RenderJournal(old))
 			}
 			if replace {
 				e.Path, plan.replaced = old.Path, true
@@ -96,14 +97,14 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 			}
 		}
 		if e.Path == "" {
-			tag, err := newID(s.random, "", JournalTagBytes, func(tag string) bool {
-				exists, _ := tx.exists(JournalPath(e.RunID, e.Iteration, tag)) // committed, or left on disk
+			tag, err := entry.NewID(s.random, "", entry.JournalTagBytes, func(tag string) bool {
+				exists, _ := tx.exists(entry.JournalPath(e.RunID, e.Iteration, tag)) // committed, or left on disk
 				return exists
 			}, "no free name for iteration "+strconv.Itoa(e.Iteration)+" of run "+e.RunID)
 			if err != nil {
 				return err
 			}
-			e.Path = JournalPath(e.RunID, e.Iteration, tag)
+			e.Path = entry.JournalPath(e.RunID, e.Iteration, tag)
 		}
 		plan.entry, plan.decided = e, true
 	}
@@ -111,30 +112,30 @@ func planJournal(tx *storeTx, s *Store, in JournalEntry, now time.Time, plan *jo
 		return nil
 	}
 	e := plan.entry
-	tx.apply(storeEdit{Path: e.Path, Op: opPut, Content: string(RenderJournal(e))})
+	tx.apply(storeEdit{Path: e.Path, Op: opPut, Content: string(entry.RenderJournal(e))})
 	return nil
 }
 
 // sameAsIteration returns the run's entry numbered iteration that records
 // exactly what e does — e's content, whatever its number, file and time —
 // or nil.
-func sameAsIteration(tx *storeTx, e JournalEntry, files []runFile, iteration int) (*JournalEntry, error) {
+func sameAsIteration(tx *storeTx, e entry.JournalEntry, files []runFile, iteration int) (*entry.JournalEntry, error) {
 	for _, f := range files {
 		if f.iteration != iteration || iteration == 0 {
 			continue
 		}
-		p := JournalDir + "/" + e.RunID + "/" + f.name
+		p := entry.JournalDir + "/" + e.RunID + "/" + f.name
 		data, ok, err := tx.Read(p)
 		if err != nil {
 			return nil, err
 		}
-		old, err := parseJournal(data, p)
+		old, err := entry.ParseJournal(data, p)
 		if !ok || err != nil {
 			continue
 		}
 		mine := e
 		mine.Iteration, mine.CreatedAt, mine.Path = old.Iteration, old.CreatedAt, old.Path
-		if string(RenderJournal(mine)) == string(RenderJournal(old)) {
+		if string(entry.RenderJournal(mine)) == string(entry.RenderJournal(old)) {
 			return &old, nil
 		}
 	}
@@ -149,14 +150,14 @@ type runFile struct {
 }
 
 // runFiles lists the iterations' files of run (others are left out).
-func runFiles(r Reader, run string) ([]runFile, error) {
-	entries, err := r.ReadDir(JournalDir + "/" + run)
+func runFiles(r entry.Reader, run string) ([]runFile, error) {
+	entries, err := r.ReadDir(entry.JournalDir + "/" + run)
 	if err != nil {
 		return nil, err
 	}
 	var out []runFile
 	for _, e := range entries {
-		if n, _, ok := JournalFileName(e.Name()); ok {
+		if n, _, ok := entry.JournalFileName(e.Name()); ok {
 			out = append(out, runFile{e.Name(), n})
 		}
 	}
@@ -164,14 +165,14 @@ func runFiles(r Reader, run string) ([]runFile, error) {
 }
 
 // AddJournal records one iteration, as one commit.
-func (s *Store) AddJournal(in JournalEntry) (JournalEntry, bool, *WriteResult, error) {
-	in, err := in.normalize(&secretCheck{})
+func (s *Store) AddJournal(in entry.JournalEntry) (entry.JournalEntry, bool, *WriteResult, error) {
+	in, err := in.Normalize(&entry.SecretCheck{})
 	if err != nil {
-		return JournalEntry{}, false, nil, err
+		return entry.JournalEntry{}, false, nil, err
 	}
 	if _, unknown := s.checkNextModel(in.NextModel); unknown != "" {
-		return JournalEntry{}, false, nil, &InputError{Field: "next-model", Msg: fmt.Sprintf("--next-model %s is not one of the models in %s (%s)",
-			strconv.Quote(shorten(in.NextModel, 40)), ConfigPath, strings.Join(s.models(), ", "))}
+		return entry.JournalEntry{}, false, nil, &entry.InputError{Field: "next-model", Msg: fmt.Sprintf("--next-model %s is not one of the models in %s (%s)",
+			strconv.Quote(shorten(in.NextModel, 40)), entry.ConfigPath, strings.Join(s.models(), ", "))}
 	}
 	now := s.now()
 	var plan journalPlan
@@ -184,12 +185,12 @@ func (s *Store) AddJournal(in JournalEntry) (JournalEntry, bool, *WriteResult, e
 		return nil
 	})
 	if err != nil {
-		return JournalEntry{}, false, nil, err
+		return entry.JournalEntry{}, false, nil, err
 	}
 	return plan.entry, plan.replaced, res, nil
 }
 
-func journalTrailers(e JournalEntry, kind string) []string {
+func journalTrailers(e entry.JournalEntry, kind string) []string {
 	t := []string{"Lore-Id", e.Key(), "Lore-Kind", kind, "Run-Id", e.RunID, "Iteration", strconv.Itoa(e.Iteration)}
 	if e.TaskID != "" {
 		t = append(t, "Task-Id", e.TaskID)

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"errors"
+	"lore/mdstore/entry"
 	"path"
 	"strconv"
 	"strings"
@@ -11,8 +12,8 @@ import (
 // knowledgePlan is the decision for one knowledge entry, made once under
 // the lock and kept if the commit is retried.
 type knowledgePlan struct {
-	entry  Knowledge
-	action KnowledgeAction
+	entry  entry.Knowledge
+	action entry.KnowledgeAction
 }
 
 // storedKnowledge is what deciding new knowledge entries reads from the
@@ -24,7 +25,7 @@ type knowledgePlan struct {
 // each attempt at the change.
 type storedKnowledge struct {
 	loaded   bool
-	existing []Knowledge
+	existing []entry.Knowledge
 	byTitle  map[string]int  // lower-case title → position in existing
 	taken    map[string]bool // by this change
 	names    map[string]bool // listed, when a name did not read (listed)
@@ -66,8 +67,8 @@ func (st *storedKnowledge) listed(tx *storeTx) (map[string]bool, error) {
 		return st.names, nil
 	}
 	names := map[string]bool{}
-	for _, r := range []Reader{tx, tx.worktree()} {
-		paths, _, err := markdownFiles(r, KnowledgeDir)
+	for _, r := range []entry.Reader{tx, tx.worktree()} {
+		paths, _, err := entry.MarkdownFiles(r, entry.KnowledgeDir)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +82,7 @@ func (st *storedKnowledge) listed(tx *storeTx) (map[string]bool, error) {
 
 // planKnowledge decides where a new knowledge entry goes (seed 000's
 // dedup rules) and registers the edit.
-func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgePlan, stored *storedKnowledge) error {
+func planKnowledge(tx *storeTx, in entry.NewKnowledge, now time.Time, plan *knowledgePlan, stored *storedKnowledge) error {
 	if plan.action == "" {
 		if err := stored.load(tx); err != nil {
 			return err
@@ -94,7 +95,7 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 			if stored.taken[slug] {
 				return true, nil
 			}
-			exists, err := tx.exists(KnowledgePath(slug))
+			exists, err := tx.exists(entry.KnowledgePath(slug))
 			if err == nil {
 				return exists, nil
 			}
@@ -103,12 +104,12 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 			listed, err := stored.listed(tx)
 			return listed[slug], err
 		}
-		k := Knowledge{Title: in.Title, Tags: in.Tags, Feature: in.Feature, Body: in.Body, Sources: in.Sources, CreatedAt: now.UTC().Format(time.RFC3339)}
-		i, action := findKnowledgeDuplicate(existing, stored.byTitle, in.Title, in.Tags)
+		k := entry.Knowledge{Title: in.Title, Tags: in.Tags, Feature: in.Feature, Body: in.Body, Sources: in.Sources, CreatedAt: now.UTC().Format(time.RFC3339)}
+		i, action := entry.FindKnowledgeDuplicate(existing, stored.byTitle, in.Title, in.Tags)
 		if i >= 0 {
 			old := existing[i]
 			merged := old
-			merged.Tags = mergeTags(old.Tags, in.Tags)
+			merged.Tags = entry.MergeTags(old.Tags, in.Tags)
 			merged.Body = in.Body
 			if in.Feature != "" {
 				merged.Feature = in.Feature
@@ -117,29 +118,29 @@ func planKnowledge(tx *storeTx, in NewKnowledge, now time.Time, plan *knowledgeP
 				merged.Sources = in.Sources
 			}
 			if merged.Body == old.Body && len(merged.Tags) == len(old.Tags) && merged.Feature == old.Feature && len(in.Sources) == 0 {
-				*plan = knowledgePlan{entry: old, action: KnowledgeUnchanged}
+				*plan = knowledgePlan{entry: old, action: entry.KnowledgeUnchanged}
 				return nil
 			}
 			merged.UpdatedAt = now.UTC().Format(time.RFC3339)
 			k = merged
 		} else {
-			slug, err := freeSlug(taken, Slugify(in.Title))
+			slug, err := freeSlug(taken, entry.Slugify(in.Title))
 			if err != nil {
 				return err
 			}
 			k.Slug = slug
-			k.Path = KnowledgePath(k.Slug)
+			k.Path = entry.KnowledgePath(k.Slug)
 		}
 		*plan = knowledgePlan{entry: k, action: action}
 	}
-	if plan.action == KnowledgeCreated {
+	if plan.action == entry.KnowledgeCreated {
 		stored.take(plan.entry.Slug)
 	}
-	if plan.action == KnowledgeUnchanged {
+	if plan.action == entry.KnowledgeUnchanged {
 		return nil
 	}
 	k := plan.entry
-	tx.apply(storeEdit{Path: k.Path, Op: opKnowledge, Knowledge: &k, Create: plan.action == KnowledgeCreated})
+	tx.apply(storeEdit{Path: k.Path, Op: opKnowledge, Knowledge: &k, Create: plan.action == entry.KnowledgeCreated})
 	return nil
 }
 
@@ -151,8 +152,8 @@ func freeSlug(taken func(string) (bool, error), slug string) (string, error) {
 	for n := 2; ; n++ {
 		suffix := "-" + strconv.Itoa(n)
 		base := slug
-		if len(base)+len(suffix) > MaxSlugLength {
-			base = strings.TrimRight(base[:MaxSlugLength-len(suffix)], "-")
+		if len(base)+len(suffix) > entry.MaxSlugLength {
+			base = strings.TrimRight(base[:entry.MaxSlugLength-len(suffix)], "-")
 		}
 		if t, err := taken(base + suffix); err != nil || !t {
 			return base + suffix, err
@@ -163,20 +164,20 @@ func freeSlug(taken func(string) (bool, error), slug string) (string, error) {
 // AddKnowledge writes a knowledge entry following seed 000's dedup rules:
 // the same title replaces the entry's body and merges its tags; a similar
 // title with mostly the same tags updates that entry; otherwise a new file.
-func (s *Store) AddKnowledge(in NewKnowledge) (Knowledge, KnowledgeAction, *WriteResult, error) {
-	in, err := in.normalize(&secretCheck{})
+func (s *Store) AddKnowledge(in entry.NewKnowledge) (entry.Knowledge, entry.KnowledgeAction, *WriteResult, error) {
+	in, err := in.Normalize(&entry.SecretCheck{})
 	if err != nil {
-		return Knowledge{}, "", nil, err
+		return entry.Knowledge{}, "", nil, err
 	}
 	now := s.now()
 	var plan knowledgePlan
-	defer s.readAhead(KnowledgeDir)()
+	defer s.readAhead(entry.KnowledgeDir)()
 	res, err := s.write(func(tx *storeTx) error {
 		if err := planKnowledge(tx, in, now, &plan, &storedKnowledge{}); err != nil {
 			return err
 		}
 		verb := "add"
-		if plan.action != KnowledgeCreated {
+		if plan.action != entry.KnowledgeCreated {
 			verb = "update"
 		}
 		tx.message(commitMessage("lore: "+verb+" knowledge "+plan.entry.Slug, plan.entry.Title,
@@ -184,31 +185,31 @@ func (s *Store) AddKnowledge(in NewKnowledge) (Knowledge, KnowledgeAction, *Writ
 		return nil
 	})
 	if err != nil {
-		return Knowledge{}, "", nil, err
+		return entry.Knowledge{}, "", nil, err
 	}
 	return plan.entry, plan.action, res, nil
 }
 
 // DeleteKnowledge removes .agent/knowledge/<slug>.md, as one commit.
-func (s *Store) DeleteKnowledge(slug string) (Knowledge, *WriteResult, error) {
+func (s *Store) DeleteKnowledge(slug string) (entry.Knowledge, *WriteResult, error) {
 	k, err := s.KnowledgeEntry(slug)
-	var fe *FileError
+	var fe *entry.FileError
 	if err != nil && !errors.As(err, &fe) {
-		return Knowledge{}, nil, err
+		return entry.Knowledge{}, nil, err
 	}
-	p := KnowledgePath(strings.TrimSuffix(slug, ".md"))
-	res, err := s.removeFile(p, KindKnowledge, strings.TrimSuffix(slug, ".md"), k.Title)
+	p := entry.KnowledgePath(strings.TrimSuffix(slug, ".md"))
+	res, err := s.removeFile(p, entry.KindKnowledge, strings.TrimSuffix(slug, ".md"), k.Title)
 	return k, res, err
 }
 
 // removeFile deletes one store file as one commit; a NotFoundError if
 // absent.
-func (s *Store) removeFile(p string, kind Kind, id, body string) (*WriteResult, error) {
+func (s *Store) removeFile(p string, kind entry.Kind, id, body string) (*WriteResult, error) {
 	return s.write(func(tx *storeTx) error {
 		if ok, err := tx.exists(p); err != nil {
 			return err
 		} else if !ok {
-			return notFound(kind, id)
+			return entry.NotFound(kind, id)
 		}
 		tx.apply(storeEdit{Path: p, Op: opRemove})
 		tx.message(commitMessage("lore: delete "+string(kind)+" "+id, body, "Lore-Id", id, "Lore-Kind", string(kind)))

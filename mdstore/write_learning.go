@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"errors"
+	"lore/mdstore/entry"
 	"slices"
 	"strings"
 	"time"
@@ -10,7 +11,7 @@ import (
 // learningPlan is the decision for one learning.
 type learningPlan struct {
 	decided   bool
-	entry     Learning
+	entry     entry.Learning
 	duplicate bool // an existing learning already says this: entry is it
 }
 
@@ -30,11 +31,11 @@ type storedLearnings struct {
 	loaded bool
 	// stored is every learning, as its directory lists them, with its
 	// keywords (learningWords).
-	stored []cached[Learning]
+	stored []cached[entry.Learning]
 	// When the change asks about many: the active or staged learnings
 	// oldest first, filed in dups, and every id in ids.
-	active []Learning
-	dups   *Duplicates
+	active []entry.Learning
+	dups   *entry.Duplicates
 	ids    map[string]bool
 	added  []string // the ids given by this change
 }
@@ -45,7 +46,7 @@ const fewAsked = 16
 
 // liveLearning reports whether a learning may be duplicated: active or
 // staged.
-func liveLearning(l *Learning) bool { return l.Status == "active" || l.Status == "staged" }
+func liveLearning(l *entry.Learning) bool { return l.Status == "active" || l.Status == "staged" }
 
 func (st *storedLearnings) load(tx *storeTx) error {
 	if st.loaded {
@@ -64,12 +65,12 @@ func (st *storedLearnings) load(tx *storeTx) error {
 				st.active = append(st.active, stored[i].v)
 			}
 		}
-		sortLearnings(st.active) // the Duplicates answer the first filed
+		entry.SortLearnings(st.active) // the Duplicates answer the first filed
 		bodies := append([]string{}, st.expect...)
 		for _, l := range st.active {
 			bodies = append(bodies, l.Body)
 		}
-		st.dups = NewDuplicates(bodies...)
+		st.dups = entry.NewDuplicates(bodies...)
 		for _, l := range st.active {
 			st.dups.Add(l.Category, l.Body)
 		}
@@ -96,11 +97,11 @@ func (st *storedLearnings) taken(id string) bool {
 // learning, no other of this change and no file has — a malformed file
 // still holds its id, and so does one on disk only — and records it.
 func (st *storedLearnings) newID(s *Store, tx *storeTx) (string, error) {
-	id, err := newLearningID(s.random, func(id string) bool {
+	id, err := entry.NewLearningID(s.random, func(id string) bool {
 		if st.taken(id) {
 			return true
 		}
-		exists, _ := tx.exists(LearningPath(id))
+		exists, _ := tx.exists(entry.LearningPath(id))
 		return exists
 	})
 	if err == nil {
@@ -123,31 +124,31 @@ func (st *storedLearnings) add(id string) {
 // and whether there is one. A change that asks about few compares the
 // body with every stored learning's keywords, in the order they are
 // listed: nothing is sorted or copied.
-func (st *storedLearnings) duplicateOf(category, body string) (Learning, bool) {
+func (st *storedLearnings) duplicateOf(category, body string) (entry.Learning, bool) {
 	if st.dups != nil {
 		if i := st.dups.Of(category, body); i >= 0 {
 			return st.active[i], true
 		}
-		return Learning{}, false
+		return entry.Learning{}, false
 	}
-	asked := askWords(body)
+	asked := entry.AskWords(body)
 	best := -1
 	for i := range st.stored {
 		l := &st.stored[i].v
-		if l.Category == category && liveLearning(l) && (best < 0 || compareLearnings(l, &st.stored[best].v) < 0) &&
-			asked.nearDuplicateOf(st.stored[i].words) {
+		if l.Category == category && liveLearning(l) && (best < 0 || entry.CompareLearnings(l, &st.stored[best].v) < 0) &&
+			asked.NearDuplicateOf(st.stored[i].words) {
 			best = i
 		}
 	}
 	if best < 0 {
-		return Learning{}, false
+		return entry.Learning{}, false
 	}
 	return st.stored[best].v, true
 }
 
 // planLearning checks for a near-duplicate of an active or staged
 // learning, gives a new learning its id and registers the edit.
-func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *learningPlan, stored *storedLearnings) error {
+func planLearning(tx *storeTx, s *Store, in entry.NewLearning, now time.Time, plan *learningPlan, stored *storedLearnings) error {
 	if !plan.decided {
 		if err := stored.load(tx); err != nil {
 			return err
@@ -160,28 +161,28 @@ func planLearning(tx *storeTx, s *Store, in NewLearning, now time.Time, plan *le
 		if err != nil {
 			return err
 		}
-		l := Learning{ID: id, Category: in.Category, Tags: in.Tags, Task: in.Task, CreatedAt: now.UTC().Format(time.RFC3339),
-			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: LearningPath(id)}
+		l := entry.Learning{ID: id, Category: in.Category, Tags: in.Tags, Task: in.Task, CreatedAt: now.UTC().Format(time.RFC3339),
+			Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body, Path: entry.LearningPath(id)}
 		*plan = learningPlan{decided: true, entry: l}
 	}
 	if plan.duplicate {
 		return nil
 	}
 	l := plan.entry
-	tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(RenderLearning(l))})
+	tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(entry.RenderLearning(l))})
 	return nil
 }
 
 // AddLearning stores a learning, unless a near-duplicate (same category,
 // more than 80% of the words in common) exists: then that one is returned
 // with duplicate set and nothing is written.
-func (s *Store) AddLearning(in NewLearning) (l Learning, duplicate bool, res *WriteResult, err error) {
-	if in, err = in.normalize(&secretCheck{}); err != nil {
-		return Learning{}, false, nil, err
+func (s *Store) AddLearning(in entry.NewLearning) (l entry.Learning, duplicate bool, res *WriteResult, err error) {
+	if in, err = in.Normalize(&entry.SecretCheck{}); err != nil {
+		return entry.Learning{}, false, nil, err
 	}
 	now := s.now()
 	var plan learningPlan
-	defer s.readAhead(LearningsDir)()
+	defer s.readAhead(entry.LearningsDir)()
 	res, err = s.write(func(tx *storeTx) error {
 		if err := planLearning(tx, s, in, now, &plan, &storedLearnings{expect: []string{in.Body}}); err != nil {
 			return err
@@ -191,7 +192,7 @@ func (s *Store) AddLearning(in NewLearning) (l Learning, duplicate bool, res *Wr
 		return nil
 	})
 	if err != nil {
-		return Learning{}, false, nil, err
+		return entry.Learning{}, false, nil, err
 	}
 	return plan.entry, plan.duplicate, res, nil
 }
@@ -199,18 +200,18 @@ func (s *Store) AddLearning(in NewLearning) (l Learning, duplicate bool, res *Wr
 // DeleteLearning removes a learning's file, as one commit, which also
 // clears the superseded_by of the learnings it had replaced (seed 002:
 // the link goes, both learnings stay).
-func (s *Store) DeleteLearning(id string) (Learning, *WriteResult, error) {
+func (s *Store) DeleteLearning(id string) (entry.Learning, *WriteResult, error) {
 	l, err := s.Learning(id)
-	var fe *FileError
+	var fe *entry.FileError
 	if err != nil && !errors.As(err, &fe) {
-		return Learning{}, nil, err
+		return entry.Learning{}, nil, err
 	}
 	res, err := s.write(func(tx *storeTx) error {
-		p := LearningPath(id)
+		p := entry.LearningPath(id)
 		if ok, err := tx.exists(p); err != nil {
 			return err
 		} else if !ok {
-			return notFound(KindLearning, id)
+			return entry.NotFound(entry.KindLearning, id)
 		}
 		tx.apply(storeEdit{Path: p, Op: opRemove})
 		stored, err := tx.learnings()
@@ -228,7 +229,7 @@ func (s *Store) DeleteLearning(id string) (Learning, *WriteResult, error) {
 		if len(cleared) > 0 {
 			body += "\n\nNo longer superseded: " + strings.Join(cleared, ", ") + "."
 		}
-		tx.message(commitMessage("lore: delete learning "+id, body, "Lore-Id", id, "Lore-Kind", string(KindLearning)))
+		tx.message(commitMessage("lore: delete learning "+id, body, "Lore-Id", id, "Lore-Kind", string(entry.KindLearning)))
 		return nil
 	})
 	return l, res, err

@@ -3,37 +3,38 @@ package mdstore
 import (
 	"bytes"
 	"fmt"
+	"lore/mdstore/entry"
 	"slices"
 )
 
 // NewMemory is what a caller provides to add a memory.
 type NewMemory struct {
-	Type    MemoryType
+	Type    entry.MemoryType
 	Content string
 	Tags    []string
 }
 
 // normalize checks a memory to add: no secret in any field (check), a
 // known type, content, tags lore can write.
-func (in NewMemory) normalize(check *secretCheck) (NewMemory, error) {
+func (in NewMemory) normalize(check *entry.SecretCheck) (NewMemory, error) {
 	typ := string(in.Type)
-	if err := check.text("type", &typ); err != nil {
+	if err := check.Text("type", &typ); err != nil {
 		return in, err
 	}
-	if err := check.text("content", &in.Content); err != nil {
+	if err := check.Text("content", &in.Content); err != nil {
 		return in, err
 	}
-	if err := check.list("tags", &in.Tags); err != nil {
+	if err := check.List("tags", &in.Tags); err != nil {
 		return in, err
 	}
 	var err error
-	if in.Type, err = ParseMemoryType(typ); err != nil {
+	if in.Type, err = entry.ParseMemoryType(typ); err != nil {
 		return in, err
 	}
-	if in.Content, err = normalizeText("content", in.Content); err != nil {
+	if in.Content, err = entry.NormalizeText("content", in.Content); err != nil {
 		return in, err
 	}
-	if in.Tags, err = inputTags(in.Tags); err != nil {
+	if in.Tags, err = entry.InputTags(in.Tags); err != nil {
 		return in, err
 	}
 	return in, nil
@@ -41,13 +42,13 @@ func (in NewMemory) normalize(check *secretCheck) (NewMemory, error) {
 
 // AddMemory validates m, gives it an id and the creation date and adds it
 // under its section in memories.md, as one commit.
-func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
-	in, err := in.normalize(&secretCheck{})
+func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
+	in, err := in.normalize(&entry.SecretCheck{})
 	if err != nil {
-		return Memory{}, nil, err
+		return entry.Memory{}, nil, err
 	}
 	now := s.now()
-	m := Memory{Type: in.Type, Content: in.Content, Tags: in.Tags, Created: now.UTC().Format(dateLayout)}
+	m := entry.Memory{Type: in.Type, Content: in.Content, Tags: in.Tags, Created: now.UTC().Format(entry.DateLayout)}
 	res, err := s.write(func(tx *storeTx) error {
 		// The id is chosen once, under the lock, and kept if the commit
 		// is retried: the file may already hold this memory by then.
@@ -56,8 +57,8 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 		// text needs no parse of a file of thousands of memories.
 		if m.ID == "" {
 			var texts [][]byte
-			for _, r := range []Reader{tx, tx.worktree()} {
-				data, _, err := r.Read(MemoriesPath)
+			for _, r := range []entry.Reader{tx, tx.worktree()} {
+				data, _, err := r.Read(entry.MemoriesPath)
 				if err != nil {
 					return err
 				}
@@ -71,18 +72,18 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 				return slices.ContainsFunc(texts, func(t []byte) bool { return bytes.Contains(t, []byte(id)) })
 			}
 			var err error
-			if m.ID, err = newMemoryID(now, s.random, taken); err != nil {
+			if m.ID, err = entry.NewMemoryID(now, s.random, taken); err != nil {
 				return err
 			}
 		}
 		added := m
-		tx.apply(storeEdit{Path: MemoriesPath, Op: opAddMemory, Memory: &added})
+		tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opAddMemory, Memory: &added})
 		tx.message(commitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
 			"Lore-Id", m.ID, "Lore-Kind", "memory"))
 		return nil
 	})
 	if err != nil {
-		return Memory{}, nil, err
+		return entry.Memory{}, nil, err
 	}
 	return m, res, nil
 }
@@ -91,46 +92,46 @@ func (s *Store) AddMemory(in NewMemory) (Memory, *WriteResult, error) {
 // commit: the block list and show read (the first valid one with that id),
 // never a later duplicate; the commit says which line it was. It returns
 // a NotFoundError when no block has that id.
-func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
-	if !ValidMemoryID(id) {
-		return Memory{}, nil, notFound(KindMemory, id)
+func (s *Store) DeleteMemory(id string) (entry.Memory, *WriteResult, error) {
+	if !entry.ValidMemoryID(id) {
+		return entry.Memory{}, nil, entry.NotFound(entry.KindMemory, id)
 	}
-	var deleted Memory
+	var deleted entry.Memory
 	res, err := s.write(func(tx *storeTx) error {
 		// The memory is looked for where the commit starts from, then on
 		// disk (a memory added by hand and not committed yet): a write
 		// that failed cannot make it "not found".
-		var f *memoriesFile
-		var block MemoryBlock
+		var f *entry.MemoriesFile
+		var block entry.MemoryBlock
 		found := false
-		for _, r := range []Reader{tx, tx.worktree()} {
-			data, _, err := r.Read(MemoriesPath)
+		for _, r := range []entry.Reader{tx, tx.worktree()} {
+			data, _, err := r.Read(entry.MemoriesPath)
 			if err != nil {
 				return err
 			}
-			f = parseMemoriesFile(data, MemoriesPath)
-			if block, found = f.shownBlock(id); found {
+			f = entry.ParseMemoriesFile(data, entry.MemoriesPath)
+			if block, found = f.ShownBlock(id); found {
 				break
 			}
 		}
 		if !found {
-			return notFound(KindMemory, id)
+			return entry.NotFound(entry.KindMemory, id)
 		}
-		deleted = Memory{ID: id}
-		for _, m := range f.memories {
+		deleted = entry.Memory{ID: id}
+		for _, m := range f.Memories {
 			if m.ID == id {
 				deleted = m
 				break
 			}
 		}
-		where := fmt.Sprintf("Removed the block at %s:%d", MemoriesPath, block.Line)
-		for _, b := range f.blocks {
+		where := fmt.Sprintf("Removed the block at %s:%d", entry.MemoriesPath, block.Line)
+		for _, b := range f.Blocks {
 			if b.ID == id && b.Line != block.Line {
 				where += fmt.Sprintf("; another block with this id, at line %d before this commit, stays", b.Line)
 				break
 			}
 		}
-		tx.apply(storeEdit{Path: MemoriesPath, Op: opRemoveMemory, ID: id})
+		tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opRemoveMemory, ID: id})
 		kind := "memory"
 		if deleted.Type != "" {
 			kind = string(deleted.Type)
@@ -139,7 +140,7 @@ func (s *Store) DeleteMemory(id string) (Memory, *WriteResult, error) {
 		return nil
 	})
 	if err != nil {
-		return Memory{}, nil, err
+		return entry.Memory{}, nil, err
 	}
 	return deleted, res, nil
 }

@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"lore/mdstore/entry"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,42 +14,42 @@ import (
 func TestKnowledgeDedupRules(t *testing.T) {
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
-	add := func(title, tags, body string) (Knowledge, KnowledgeAction) {
+	add := func(title, tags, body string) (entry.Knowledge, entry.KnowledgeAction) {
 		t.Helper()
-		k, action, _, err := s.AddKnowledge(NewKnowledge{Title: title, Tags: SplitTags(tags), Body: body})
+		k, action, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Tags: entry.SplitTags(tags), Body: body})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k, action
 	}
 	k, action := add("Cargo bench requires nightly", "testing,cargo,nightly", "Use rustup run nightly.")
-	if action != KnowledgeCreated || k.Slug != "cargo-bench-requires-nightly" {
+	if action != entry.KnowledgeCreated || k.Slug != "cargo-bench-requires-nightly" {
 		t.Fatalf("%s %s", action, k.Slug)
 	}
 	// 1. The same title, in another case: the body is replaced, tags merged.
 	k, action = add("CARGO BENCH REQUIRES NIGHTLY", "cargo,toolchain", "Set channel = \"nightly\".")
-	if action != KnowledgeReplaced || k.Slug != "cargo-bench-requires-nightly" || strings.Join(k.Tags, ",") != "testing,cargo,nightly,toolchain" || k.Body != "Set channel = \"nightly\"." {
+	if action != entry.KnowledgeReplaced || k.Slug != "cargo-bench-requires-nightly" || strings.Join(k.Tags, ",") != "testing,cargo,nightly,toolchain" || k.Body != "Set channel = \"nightly\"." {
 		t.Fatalf("%s %+v", action, k)
 	}
 	// 2. A title containing the other and >50% tag overlap: that entry is updated.
 	k, action = add("Cargo bench requires nightly on CI", "cargo,nightly,ci", "CI needs it too.")
-	if action != KnowledgeUpdated || k.Slug != "cargo-bench-requires-nightly" || k.Title != "CARGO BENCH REQUIRES NIGHTLY" && k.Title != "Cargo bench requires nightly" {
+	if action != entry.KnowledgeUpdated || k.Slug != "cargo-bench-requires-nightly" || k.Title != "CARGO BENCH REQUIRES NIGHTLY" && k.Title != "Cargo bench requires nightly" {
 		t.Fatalf("%s %+v", action, k)
 	}
 	// A substring title with little tag overlap is a new entry.
 	k, action = add("Cargo bench", "benchmarks", "Different topic.")
-	if action != KnowledgeCreated || k.Slug != "cargo-bench" {
+	if action != entry.KnowledgeCreated || k.Slug != "cargo-bench" {
 		t.Fatalf("%s %+v", action, k)
 	}
 	// The same entry again changes nothing and makes no commit.
 	before := git("rev-list", "--count", "HEAD")
 	_, action = add("Cargo bench", "benchmarks", "Different topic.")
-	if action != KnowledgeUnchanged || git("rev-list", "--count", "HEAD") != before {
+	if action != entry.KnowledgeUnchanged || git("rev-list", "--count", "HEAD") != before {
 		t.Fatalf("%s: a commit was made", action)
 	}
 	// A different title with the same slug gets a suffix.
 	k, action = add("Cargo: bench!", "other", "Same slug, other entry.")
-	if action != KnowledgeCreated || k.Slug != "cargo-bench-2" {
+	if action != entry.KnowledgeCreated || k.Slug != "cargo-bench-2" {
 		t.Fatalf("%s %+v", action, k)
 	}
 	ks, warnings, _ := s.Knowledge()
@@ -66,23 +67,23 @@ func TestKnowledgeDedupRules(t *testing.T) {
 func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
-	l, dup, res, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"SQLite", "foreign keys"}, Task: "t-abc123",
+	l, dup, res, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"SQLite", "foreign keys"}, Task: "t-abc123",
 		Body: "Enable PRAGMA foreign_keys = ON at connection time, or the constraints are silently ignored."})
-	if err != nil || dup || !ValidLearningID(l.ID) || res.Commit == "" || strings.Join(l.Tags, ",") != "sqlite,foreign keys" {
+	if err != nil || dup || !entry.ValidLearningID(l.ID) || res.Commit == "" || strings.Join(l.Tags, ",") != "sqlite,foreign keys" {
 		t.Fatalf("%+v %v %v", l, dup, err)
 	}
 	// Same category, nearly the same words: not added, the existing id is reported.
-	again, dup, res, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"sqlite"},
+	again, dup, res, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"sqlite"},
 		Body: "Enable PRAGMA foreign_keys = ON at connection time, or foreign key constraints are silently ignored."})
 	if err != nil || !dup || again.ID != l.ID || res.Commit != "" {
 		t.Fatalf("%+v %v %+v %v", again, dup, res, err)
 	}
 	// The same words in another category are a different learning.
-	if _, dup, _, err := s.AddLearning(NewLearning{Category: "tool_usage", Tags: []string{"sqlite"}, Body: l.Body}); err != nil || dup {
+	if _, dup, _, err := s.AddLearning(entry.NewLearning{Category: "tool_usage", Tags: []string{"sqlite"}, Body: l.Body}); err != nil || dup {
 		t.Fatalf("%v %v", dup, err)
 	}
 	// Unknown categories are kept as written.
-	other, _, _, err := s.AddLearning(NewLearning{Category: "deployment_gotcha", Tags: []string{"deploy"}, Body: "Staging needs the VPN."})
+	other, _, _, err := s.AddLearning(entry.NewLearning{Category: "deployment_gotcha", Tags: []string{"deploy"}, Body: "Staging needs the VPN."})
 	if err != nil || other.Category != "deployment_gotcha" {
 		t.Fatalf("%+v %v", other, err)
 	}
@@ -90,7 +91,7 @@ func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
 	if err != nil || got.Category != "deployment_gotcha" || got.Status != "active" {
 		t.Fatalf("%+v %v", got, err)
 	}
-	if _, _, _, err := s.AddLearning(NewLearning{Category: "pitfall", Body: "no tags"}); err == nil {
+	if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Body: "no tags"}); err == nil {
 		t.Fatal("a learning without tags was accepted")
 	}
 	if n := git("rev-list", "--count", "HEAD"); n != "4" {
@@ -101,15 +102,15 @@ func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
 func TestDeleteEntries(t *testing.T) {
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
-	k, _, _, _ := s.AddKnowledge(NewKnowledge{Title: "T", Tags: []string{"a"}, Body: "b"})
-	l, _, _, _ := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"a"}, Body: "b"})
+	k, _, _, _ := s.AddKnowledge(entry.NewKnowledge{Title: "T", Tags: []string{"a"}, Body: "b"})
+	l, _, _, _ := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"a"}, Body: "b"})
 	if _, _, err := s.DeleteKnowledge(k.Slug); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.DeleteLearning(l.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.DeleteLearning(l.ID); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.DeleteLearning(l.ID); !errors.Is(err, entry.ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
 	if got := git("log", "--format=%s", "-2"); got != "lore: delete learning "+l.ID+"\nlore: delete knowledge t" {
@@ -129,13 +130,13 @@ func TestJournalRefusesNaNAndInfinities(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := git("rev-parse", "HEAD")
-	for _, e := range []JournalEntry{
+	for _, e := range []entry.JournalEntry{
 		{RunID: "r1", Outcome: "done", DurationSecs: math.NaN()},
 		{RunID: "r1", Outcome: "done", CostUSD: math.Inf(1)},
 		{RunID: "r1", Outcome: "done", DurationSecs: math.Inf(-1)},
 		{RunID: "r1", Outcome: "done", CostUSD: -0.5},
 	} {
-		var ie *InputError
+		var ie *entry.InputError
 		if _, _, _, err := s.AddJournal(e); !errors.As(err, &ie) {
 			t.Errorf("%+v: %v, want an input error", e, err)
 		}
@@ -148,13 +149,13 @@ func TestJournalRefusesNaNAndInfinities(t *testing.T) {
 // A tag from a command is one line of printable text: control characters
 // are refused, runs of spaces become one.
 func TestInputTags(t *testing.T) {
-	got, err := inputTags([]string{" Foreign   Keys ", "db\u00a0layer", "db"})
+	got, err := entry.InputTags([]string{" Foreign   Keys ", "db\u00a0layer", "db"})
 	if err != nil || strings.Join(got, "|") != "foreign keys|db layer|db" {
 		t.Errorf("got %q, %v", got, err)
 	}
 	for _, bad := range []string{"tab\tinside", "esc\x1b[31m", "bell\a", "line\nbreak", ""} {
-		var ie *InputError
-		if _, err := inputTags([]string{"ok", bad}); !errors.As(err, &ie) {
+		var ie *entry.InputError
+		if _, err := entry.InputTags([]string{"ok", bad}); !errors.As(err, &ie) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -171,14 +172,14 @@ func TestKnowledgeSlugAvoidsEveryTakenName(t *testing.T) {
 	add := func(title string) string {
 		t.Helper()
 		n++ // tags shared with no other entry: each title is a new entry
-		k, action, _, err := s.AddKnowledge(NewKnowledge{Title: title, Tags: []string{fmt.Sprintf("t%d", n)}, Body: "About " + title + "."})
-		if err != nil || action != KnowledgeCreated {
+		k, action, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Tags: []string{fmt.Sprintf("t%d", n)}, Body: "About " + title + "."})
+		if err != nil || action != entry.KnowledgeCreated {
 			t.Fatalf("%s: %s %v", title, action, err)
 		}
 		return k.Slug
 	}
 	add("Alpha")
-	knowledge := filepath.Join(dir, Dir, "knowledge")
+	knowledge := filepath.Join(dir, entry.Dir, "knowledge")
 	os.WriteFile(filepath.Join(knowledge, "beta.md"), []byte("untracked, no frontmatter\n"), 0o644)
 	os.Symlink("/etc/hostname", filepath.Join(knowledge, "gamma.md"))
 	for title, want := range map[string]string{"Alpha": "alpha-2", "Beta": "beta-2", "Gamma": "gamma-2"} {
@@ -196,7 +197,7 @@ func TestKnowledgeSlugAvoidsEveryTakenName(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if out := git("status", "--porcelain", "--", Dir+"/knowledge/beta.md"); !strings.Contains(out, "??") {
+	if out := git("status", "--porcelain", "--", entry.Dir+"/knowledge/beta.md"); !strings.Contains(out, "??") {
 		t.Errorf("beta.md should still be untracked: %q", out)
 	}
 }

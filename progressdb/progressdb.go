@@ -28,6 +28,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Schema is seed 000's journal: the table, its full-text index and the
@@ -67,7 +68,7 @@ END;
 // changes nothing. A row lore cannot keep (a run id or outcome lore does
 // not know, a time that is not one, files_modified that is not a JSON
 // array of strings) is an error naming the file and the row's id.
-func Read(path string) ([]mdstore.JournalEntry, error) {
+func Read(path string) ([]entry.JournalEntry, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func copyFile(from, to string) error {
 }
 
 // read reads the journal of the database at path, named name in errors.
-func read(path, name string) ([]mdstore.JournalEntry, error) {
+func read(path, name string) ([]entry.JournalEntry, error) {
 	// mode=ro: SQLite opens the file read-only and creates no journal
 	// beside it; query_only refuses any statement that would write.
 	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: "mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(5000)"}).String()
@@ -130,7 +131,7 @@ func read(path, name string) ([]mdstore.JournalEntry, error) {
 		return nil, fmt.Errorf("%s: %w", name, dbError(err))
 	}
 	defer rows.Close()
-	var entries []mdstore.JournalEntry
+	var entries []entry.JournalEntry
 	for rows.Next() {
 		var r row
 		if err := rows.Scan(&r.id, &r.runID, &r.iteration, &r.taskID, &r.featureID, &r.outcome, &r.model,
@@ -157,10 +158,10 @@ func WriteExport(w io.Writer, path string) error {
 		return err
 	}
 	if entries == nil {
-		entries = []mdstore.JournalEntry{}
+		entries = []entry.JournalEntry{}
 	}
-	x := mdstore.Export{Version: mdstore.ExportVersion, Memories: []mdstore.Memory{}, Knowledge: []mdstore.Knowledge{},
-		Learnings: []mdstore.Learning{}, Journal: entries}
+	x := mdstore.Export{Version: mdstore.ExportVersion, Memories: []entry.Memory{}, Knowledge: []entry.Knowledge{},
+		Learnings: []entry.Learning{}, Journal: entries}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(x)
@@ -192,24 +193,24 @@ type row struct {
 const sqliteTime = "2006-01-02 15:04:05"
 
 // entry is r as lore's journal entry.
-func (r row) entry() (mdstore.JournalEntry, error) {
-	if !mdstore.ValidRunID(r.runID) {
-		return mdstore.JournalEntry{}, fmt.Errorf("run_id %q is not a run id lore can keep (lowercase letters, digits, '.', '_' and '-')", r.runID)
+func (r row) entry() (entry.JournalEntry, error) {
+	if !entry.ValidRunID(r.runID) {
+		return entry.JournalEntry{}, fmt.Errorf("run_id %q is not a run id lore can keep (lowercase letters, digits, '.', '_' and '-')", r.runID)
 	}
 	if r.iteration < 0 || r.iteration > 999_999_999 {
-		return mdstore.JournalEntry{}, fmt.Errorf("iteration %d is out of range", r.iteration)
+		return entry.JournalEntry{}, fmt.Errorf("iteration %d is out of range", r.iteration)
 	}
-	if !slices.Contains(mdstore.Outcomes, r.outcome) {
-		return mdstore.JournalEntry{}, fmt.Errorf("outcome %q must be one of %s", r.outcome, strings.Join(mdstore.Outcomes, ", "))
+	if !slices.Contains(entry.Outcomes, r.outcome) {
+		return entry.JournalEntry{}, fmt.Errorf("outcome %q must be one of %s", r.outcome, strings.Join(entry.Outcomes, ", "))
 	}
 	created, err := rfc3339(r.createdAt)
 	if err != nil {
-		return mdstore.JournalEntry{}, err
+		return entry.JournalEntry{}, err
 	}
 	files := []string{}
 	if s := strings.TrimSpace(r.files.String); s != "" && s != "null" {
 		if err := json.Unmarshal([]byte(s), &files); err != nil {
-			return mdstore.JournalEntry{}, fmt.Errorf("files_modified is not a JSON array of paths: %q", s)
+			return entry.JournalEntry{}, fmt.Errorf("files_modified is not a JSON array of paths: %q", s)
 		}
 		if files == nil {
 			files = []string{}
@@ -218,8 +219,8 @@ func (r row) entry() (mdstore.JournalEntry, error) {
 	// The file's tag is the row's own: the same row is the same file in
 	// every import, and two rows of one iteration (a retry) are two files.
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%s", r.runID, r.iteration, r.createdAt)))
-	tag := hex.EncodeToString(sum[:mdstore.JournalTagBytes])
-	return mdstore.JournalEntry{
+	tag := hex.EncodeToString(sum[:entry.JournalTagBytes])
+	return entry.JournalEntry{
 		RunID:         r.runID,
 		Iteration:     int(r.iteration),
 		TaskID:        strings.TrimSpace(r.taskID.String),
@@ -231,7 +232,7 @@ func (r row) entry() (mdstore.JournalEntry, error) {
 		FilesModified: files,
 		CreatedAt:     created,
 		Notes:         strings.TrimSpace(r.notes.String),
-		Path:          mdstore.JournalPath(r.runID, int(r.iteration), tag),
+		Path:          entry.JournalPath(r.runID, int(r.iteration), tag),
 	}, nil
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // seedRows are seed 000's own example iterations ("Rendered Format"),
@@ -58,7 +58,7 @@ func TestReadGivesSeedRowsAsJournalEntries(t *testing.T) {
 	}
 	first := got[0]
 	first.Path = ""
-	want := mdstore.JournalEntry{RunID: "run-1a2b3c4d", Iteration: 3, TaskID: "t-abc123", FeatureID: "f-00aa11", Outcome: "done",
+	want := entry.JournalEntry{RunID: "run-1a2b3c4d", Iteration: 3, TaskID: "t-abc123", FeatureID: "f-00aa11", Outcome: "done",
 		Model: "sonnet", DurationSecs: 42, FilesModified: []string{"src/main.rs", "src/lib.rs"}, CreatedAt: "2026-02-03T10:15:00Z",
 		Notes: "Chose HashMap over BTreeMap for O(1) lookups. The task description mentioned\nordering but after reading the spec, insertion order doesn't matter. Tests pass."}
 	if !reflect.DeepEqual(first, want) {
@@ -75,7 +75,7 @@ func TestReadGivesSeedRowsAsJournalEntries(t *testing.T) {
 		if dir != ".agent/journal/run-1a2b3c4d/" {
 			t.Errorf("%s: not in its run's directory", e.Path)
 		}
-		if n, tag, ok := mdstore.JournalFileName(name); !ok || n != e.Iteration || len(tag) != 2*mdstore.JournalTagBytes {
+		if n, tag, ok := entry.JournalFileName(name); !ok || n != e.Iteration || len(tag) != 2*entry.JournalTagBytes {
 			t.Errorf("%s: not the name of iteration %d with a tag", e.Path, e.Iteration)
 		}
 	}

@@ -3,7 +3,8 @@ package prompt
 import (
 	"strings"
 
-	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // Instructions is the fixed block that teaches an agent to use lore (seed
@@ -22,7 +23,7 @@ func Instructions(learn, memories bool, models []string) string {
 // and its parts one below.
 func instructions(o outline, learn, memories bool, models []string) string {
 	if len(models) == 0 {
-		models = mdstore.DefaultModels()
+		models = config.DefaultModels()
 	}
 	var b strings.Builder
 	b.WriteString(o.section("Using Project Memory") + instructionsHead)
@@ -80,7 +81,7 @@ const instructionsTask = "- `<task-done>ID</task-done>` or `<task-failed>ID</tas
 var instructionsLearn = "- `<journal>what you did and why</journal>`: notes for the run journal.\n" +
 	"- `<knowledge tags=\"a,b\" title=\"Short title\">what is true of this project</knowledge>` (repeatable).\n" +
 	"- `<learning category=\"pitfall\" tags=\"a,b\">an insight for other tasks</learning>` (repeatable;\n" +
-	"  categories: " + strings.Join(mdstore.LearningCategories, ", ") + ").\n"
+	"  categories: " + strings.Join(entry.LearningCategories, ", ") + ").\n"
 
 const instructionsLoop = "- `<failure-report>key: value lines</failure-report>` when the task failed, one `key: value` per line:\n" +
 	"  what_tried, why_failed (both required), error_category, relevant_files, stack_trace.\n" +

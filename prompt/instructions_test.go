@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/sigils"
 )
 
@@ -30,12 +30,12 @@ func TestEchoedInstructionsAreNotSigils(t *testing.T) {
 // and its code fence in the Run Journal, indented into the list item.
 func TestMultiLineNotesStayABlock(t *testing.T) {
 	notes := "Split the write path:\n\n1. plan\n2. commit\n\n```go\nfunc f() {\n\treturn\n}\n```"
-	got := JournalBlock(mdstore.JournalEntry{Iteration: 3, Outcome: "done", Notes: notes})
+	got := JournalBlock(entry.JournalEntry{Iteration: 3, Outcome: "done", Notes: notes})
 	want := "- **Notes**:\n\n  Split the write path:\n\n  1. plan\n  2. commit\n\n  ```go\n  func f() {\n  \treturn\n  }\n  ```\n"
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("got:\n%s", got)
 	}
-	if got := JournalBlock(mdstore.JournalEntry{Iteration: 3, Outcome: "done", Notes: "One line."}); !strings.HasSuffix(got, "- **Notes**: One line.\n") {
+	if got := JournalBlock(entry.JournalEntry{Iteration: 3, Outcome: "done", Notes: "One line."}); !strings.HasSuffix(got, "- **Notes**: One line.\n") {
 		t.Fatalf("got:\n%s", got)
 	}
 }

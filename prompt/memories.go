@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // CharsPerToken is the conversion lore uses for budgets: four characters
@@ -15,12 +15,12 @@ const CharsPerToken = 4
 
 // MemoryRelevanceKey is a memory's key in Input.Relevance: the id of its
 // search document.
-func MemoryRelevanceKey(id string) string { return mdstore.MemoriesPath + "#" + id }
+func MemoryRelevanceKey(id string) string { return entry.MemoriesPath + "#" + id }
 
 // rankMemories orders memories for the Memories section: with a task, the
 // most relevant to it first (full-text relevance), newest first among
 // equals; without one, newest first (seed 001).
-func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []mdstore.Memory {
+func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []entry.Memory {
 	// One sort of keys, then one copy: ten thousand memories are a
 	// megabyte to move. Memories of the same second keep their file
 	// order (mdstore.SortNewestFirst).
@@ -46,7 +46,7 @@ func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []m
 		}
 		return cmp.Compare(a.pos, b.pos)
 	})
-	out := make([]mdstore.Memory, len(memories))
+	out := make([]entry.Memory, len(memories))
 	for i, k := range keys {
 		out[i] = memories[k.pos]
 	}
@@ -57,15 +57,15 @@ func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []m
 // (Render) fits in limit characters, and says how many were left out. A
 // memory that does not fit is skipped whole and a smaller, later one may
 // still fit.
-func (o outline) fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.Memory, int) {
+func (o outline) fitMemories(candidates []entry.Memory, limit int) ([]entry.Memory, int) {
 	if limit <= 0 {
 		return nil, len(candidates)
 	}
 
 	// The rendered length is a sum of parts: the title once, each used
 	// section's header once, and each memory's block.
-	sectionUsed := map[mdstore.MemoryType]bool{}
-	var included []mdstore.Memory
+	sectionUsed := map[entry.MemoryType]bool{}
+	var included []entry.Memory
 	total := 0
 	for _, m := range candidates {
 		c := 1 + o.memoryLen(m) // "\n" + the block
@@ -89,18 +89,18 @@ const memoriesTitle = "Memories"
 // Render writes memories grouped by type in seed 001's format (memories.md's:
 // "# Memories", "## Patterns", "### mem-…"), keeping their order within each
 // type; "" when there are none.
-func Render(memories []mdstore.Memory) string { return outline(1).renderMemories(memories) }
+func Render(memories []entry.Memory) string { return outline(1).renderMemories(memories) }
 
 // renderMemories writes memories grouped by type, as Render does, with the
 // title at the sections' level, each type one level below and each memory
 // under its type.
-func (o outline) renderMemories(memories []mdstore.Memory) string {
+func (o outline) renderMemories(memories []entry.Memory) string {
 	if len(memories) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString(o.section(memoriesTitle))
-	for _, t := range mdstore.MemoryTypes {
+	for _, t := range entry.MemoryTypes {
 		first := true
 		for _, m := range memories {
 			if m.Type != t {
@@ -118,8 +118,8 @@ func (o outline) renderMemories(memories []mdstore.Memory) string {
 
 // memoryBlock is mdstore.FormatMemory's block with its heading under its
 // type's.
-func (o outline) memoryBlock(m mdstore.Memory) string {
-	block := mdstore.FormatMemory(m) // "### id\n…", memories.md's level 3
+func (o outline) memoryBlock(m entry.Memory) string {
+	block := entry.FormatMemory(m) // "### id\n…", memories.md's level 3
 	return strings.Repeat("#", int(o)+2) + strings.TrimLeft(block, "#")
 }
 
@@ -128,7 +128,7 @@ func runeLen(s string) int { return utf8.RuneCountInString(s) }
 // memoryLen is runeLen(o.memoryBlock(m)) without building the block:
 // the heading, "> line\n" or ">\n" per content line, and the metadata
 // comment.
-func (o outline) memoryLen(m mdstore.Memory) int {
+func (o outline) memoryLen(m entry.Memory) int {
 	n := int(o) + 2 + 1 + runeLen(m.ID) + 1
 	for rest := m.Content; ; {
 		line, after, more := strings.Cut(rest, "\n")

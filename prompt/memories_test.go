@@ -7,29 +7,30 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/loretest"
-	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
-func mem(id string, typ mdstore.MemoryType, content string, tags ...string) mdstore.Memory {
+func mem(id string, typ entry.MemoryType, content string, tags ...string) entry.Memory {
 	if tags == nil {
 		tags = []string{}
 	}
-	return mdstore.Memory{ID: id, Type: typ, Content: content, Tags: tags, Created: "2025-01-20"}
+	return entry.Memory{ID: id, Type: typ, Content: content, Tags: tags, Created: "2025-01-20"}
 }
 
-var sample = []mdstore.Memory{
-	mem("mem-1737372000-a1b2", mdstore.Pattern, "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API.", "imports", "structure"),
-	mem("mem-1737372100-c3d4", mdstore.Pattern, "Always run `cargo test` before declaring tasks complete.", "workflow", "testing"),
-	mem("mem-1737380000-e5f6", mdstore.Decision, "Chose JSONL over SQLite for event storage: simpler, git-friendly, append-only.", "architecture", "storage"),
-	mem("mem-1737390000-0a7b", mdstore.Fix, "ECONNREFUSED on port 5432 means PostgreSQL isn't running. Fix: `docker-compose up -d`", "docker", "debugging", "database"),
-	mem("mem-1737400000-0c9d", mdstore.Context, "The `ralph-core` crate is the shared library; `ralph-cli` is the binary entry point.", "architecture", "crates"),
+var sample = []entry.Memory{
+	mem("mem-1737372000-a1b2", entry.Pattern, "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API.", "imports", "structure"),
+	mem("mem-1737372100-c3d4", entry.Pattern, "Always run `cargo test` before declaring tasks complete.", "workflow", "testing"),
+	mem("mem-1737380000-e5f6", entry.Decision, "Chose JSONL over SQLite for event storage: simpler, git-friendly, append-only.", "architecture", "storage"),
+	mem("mem-1737390000-0a7b", entry.Fix, "ECONNREFUSED on port 5432 means PostgreSQL isn't running. Fix: `docker-compose up -d`", "docker", "debugging", "database"),
+	mem("mem-1737400000-0c9d", entry.Context, "The `ralph-core` crate is the shared library; `ralph-cli` is the binary entry point.", "architecture", "crates"),
 }
 
 // memoriesSection primes with memories alone, within a share of tokens,
 // and returns the Memories section and the line that says what was left
 // out.
-func memoriesSection(ms []mdstore.Memory, tokens int) (Section, string) {
-	ctx := Prime(Input{Memories: ms}, Options{Budgets: mdstore.Budgets{Memories: tokens}})
+func memoriesSection(ms []entry.Memory, tokens int) (Section, string) {
+	ctx := Prime(Input{Memories: ms}, Options{Budgets: config.Budgets{MemoriesTokens: tokens}})
 	for _, sec := range ctx.Sections {
 		if sec.Name == SectionMemories {
 			return sec, ctx.Omitted
@@ -77,7 +78,7 @@ func TestTheShareCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
 }
 
 func TestExactFit(t *testing.T) {
-	one := []mdstore.Memory{mem("mem-1-aaaa", mdstore.Fix, "abcd")}
+	one := []entry.Memory{mem("mem-1-aaaa", entry.Fix, "abcd")}
 	o := outline(DefaultHeadingLevel)
 	text := o.renderMemories(one)
 	n := utf8.RuneCountInString(text)
@@ -98,18 +99,18 @@ func TestExactFit(t *testing.T) {
 
 func TestMultibyteTextCountsCharacters(t *testing.T) {
 	// 3-byte characters: a byte-counting budget would keep a third.
-	m := mem("mem-1-aaaa", mdstore.Context, strings.Repeat("日", 100))
-	text := outline(DefaultHeadingLevel).renderMemories([]mdstore.Memory{m})
+	m := mem("mem-1-aaaa", entry.Context, strings.Repeat("日", 100))
+	text := outline(DefaultHeadingLevel).renderMemories([]entry.Memory{m})
 	budget := (utf8.RuneCountInString(text) + CharsPerToken - 1) / CharsPerToken
-	if sec, _ := memoriesSection([]mdstore.Memory{m}, budget); sec.Markdown != text || !utf8.ValidString(sec.Markdown) {
+	if sec, _ := memoriesSection([]entry.Memory{m}, budget); sec.Markdown != text || !utf8.ValidString(sec.Markdown) {
 		t.Fatalf("cut: %q", sec.Markdown)
 	}
 }
 
 func TestLargeMemorySkippedSmallerOlderKept(t *testing.T) {
-	ms := []mdstore.Memory{
-		mem("mem-2-bbbb", mdstore.Pattern, strings.Repeat("long ", 200)),
-		mem("mem-1-aaaa", mdstore.Pattern, "short"),
+	ms := []entry.Memory{
+		mem("mem-2-bbbb", entry.Pattern, strings.Repeat("long ", 200)),
+		mem("mem-1-aaaa", entry.Pattern, "short"),
 	}
 	sec, omitted := memoriesSection(ms, 60)
 	if !slices.Equal(sec.Entries, []string{"memory:mem-1-aaaa"}) || sec.Omitted != 1 {
@@ -127,9 +128,9 @@ func TestNoMemoriesRendersNothing(t *testing.T) {
 }
 
 func TestMemoryLenMatchesTheBlock(t *testing.T) {
-	ms := append([]mdstore.Memory{
-		mem("mem-1-aaaa", mdstore.Fix, "a\n\nb ✓ 日本\n", "x", "yy"),
-		mem("mem-2-bbbb", mdstore.Fix, "single"),
+	ms := append([]entry.Memory{
+		mem("mem-1-aaaa", entry.Fix, "a\n\nb ✓ 日本\n", "x", "yy"),
+		mem("mem-2-bbbb", entry.Fix, "single"),
 	}, sample...)
 	for level := 1; level <= MaxHeadingLevel; level++ {
 		o := outline(level)
@@ -143,7 +144,7 @@ func TestMemoryLenMatchesTheBlock(t *testing.T) {
 			}
 		}
 	}
-	if got, want := outline(1).memoryBlock(sample[0]), mdstore.FormatMemory(sample[0]); got != want {
+	if got, want := outline(1).memoryBlock(sample[0]), entry.FormatMemory(sample[0]); got != want {
 		t.Errorf("at level 1 the block is memories.md's:\n%s\nwant\n%s", got, want)
 	}
 }
@@ -158,7 +159,7 @@ func TestMemoriesRankByTheTask(t *testing.T) {
 	}
 	share := 90 // tokens: two or three memories fit, not five
 	prime := func(task Task) []string {
-		ctx := Prime(Input{Memories: sample, Task: task, Relevance: rel}, Options{Budgets: mdstore.Budgets{Memories: share}})
+		ctx := Prime(Input{Memories: sample, Task: task, Relevance: rel}, Options{Budgets: config.Budgets{MemoriesTokens: share}})
 		for _, sec := range ctx.Sections {
 			if sec.Name == SectionMemories {
 				return sec.Entries
@@ -167,10 +168,10 @@ func TestMemoriesRankByTheTask(t *testing.T) {
 		return nil
 	}
 	got := prime(Task{Title: "Postgres refuses connections in the tests"})
-	if len(got) == 0 || got[0] != Key(mdstore.KindMemory, "mem-1737390000-0a7b") || len(got) == len(sample) {
+	if len(got) == 0 || got[0] != Key(entry.KindMemory, "mem-1737390000-0a7b") || len(got) == len(sample) {
 		t.Fatalf("with a task: %q", got)
 	}
-	if got := prime(Task{}); len(got) == 0 || got[0] != Key(mdstore.KindMemory, "mem-1737400000-0c9d") {
+	if got := prime(Task{}); len(got) == 0 || got[0] != Key(entry.KindMemory, "mem-1737400000-0c9d") {
 		t.Fatalf("without a task, the newest first: %q", got)
 	}
 }
@@ -178,11 +179,11 @@ func TestMemoriesRankByTheTask(t *testing.T) {
 // Memories rank by relevance, then newest first; memories of the same
 // second keep their file order (a new memory is written above older ones).
 func TestRankMemoriesOrder(t *testing.T) {
-	ms := []mdstore.Memory{
+	ms := []entry.Memory{
 		{ID: "mem-1700000000-0001"}, {ID: "mem-1700000500-0002"}, {ID: "mem-1700000500-0003"},
 		{ID: "mem-1700000900-0004"}, {ID: "mem-1700000000-0005"},
 	}
-	ids := func(ms []mdstore.Memory) string {
+	ids := func(ms []entry.Memory) string {
 		var out []string
 		for _, m := range ms {
 			out = append(out, m.ID[len(m.ID)-1:])

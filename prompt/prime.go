@@ -10,6 +10,8 @@ import (
 	"lore/index"
 	"lore/internal/words"
 	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"lore/sigils"
 	"lore/strategy"
 )
@@ -44,11 +46,11 @@ const (
 // Input is everything prime chooses from.
 type Input struct {
 	Task      Task
-	Memories  []mdstore.Memory
-	Knowledge []mdstore.Knowledge
-	Learnings []mdstore.Learning
-	Journal   []mdstore.JournalEntry
-	Skills    []mdstore.Skill
+	Memories  []entry.Memory
+	Knowledge []entry.Knowledge
+	Learnings []entry.Learning
+	Journal   []entry.JournalEntry
+	Skills    []entry.Skill
 	// Loop is the loop status; shown when the run or the task has a
 	// history.
 	Loop strategy.Status
@@ -65,11 +67,11 @@ type Input struct {
 // Key names an entry for Section.Entries and the usage
 // log: "memory:<id>", "knowledge:<slug>", "learning:<id>",
 // "journal:<run>/<name>" (mdstore.JournalEntry.Key), "skill:<name>".
-func Key(kind mdstore.Kind, id string) string { return string(kind) + ":" + id }
+func Key(kind entry.Kind, id string) string { return string(kind) + ":" + id }
 
 // Options shape a prime.
 type Options struct {
-	Budgets mdstore.Budgets
+	Budgets config.Budgets
 	// HeadingLevel is the level of the sections' headings, 1 to
 	// MaxHeadingLevel (0: DefaultHeadingLevel); entries sit one level below.
 	HeadingLevel int
@@ -157,7 +159,7 @@ const (
 // whole, its stuck-loop warning may still.
 func Prime(in Input, opts Options) Context {
 	pl := newPlan(in, outlineAt(opts.HeadingLevel))
-	total := opts.Budgets.Total * CharsPerToken
+	total := opts.Budgets.TotalTokens * CharsPerToken
 	ctx := pl.assemble(opts.Budgets, total)
 	// The left-out line is inside the budget: when it overflows, the
 	// sections make room for it and are assembled again (a tighter budget
@@ -181,11 +183,11 @@ func Prime(in Input, opts Options) Context {
 type plan struct {
 	in       Input
 	o        outline
-	attempts []mdstore.JournalEntry
+	attempts []entry.JournalEntry
 	// The entries of each section ranked for the task, best first.
-	memories  []mdstore.Memory
-	knowledge []mdstore.Knowledge
-	learnings []mdstore.Learning
+	memories  []entry.Memory
+	knowledge []entry.Knowledge
+	learnings []entry.Learning
 	journal   journalRanking
 	// loop and stuck are the Loop Status whole and reduced to its
 	// stuck-loop warning ("" when not stuck or not shown).
@@ -217,9 +219,9 @@ func newPlan(in Input, o outline) *plan {
 // assemble fills the sections in priority order within total characters
 // (no total when total is 0 and the budget has none): each section gets
 // its share and what the sections before it left unused.
-func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
+func (pl *plan) assemble(b config.Budgets, total int) Context {
 	in, o := pl.in, pl.o
-	hard := b.Total > 0
+	hard := b.TotalTokens > 0
 	// Each section costs its text and the blank line before it; the first
 	// has none.
 	remaining, carry := total+1, 0
@@ -230,7 +232,7 @@ func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
 	// The loop status first: it is small and says where the loop stands.
 	loop := ""
 	for _, md := range []string{pl.loop, pl.stuck} {
-		if md != "" && runeLen(md) <= b.LoopStatus && (!hard || runeLen(md)+1 <= remaining) {
+		if md != "" && runeLen(md) <= b.LoopStatusChars && (!hard || runeLen(md)+1 <= remaining) {
 			loop = md
 			break
 		}
@@ -267,22 +269,22 @@ func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
 		}
 	}
 
-	add(SectionAttempts, b.Attempts, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
-	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) part {
+	add(SectionAttempts, b.AttemptsChars, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
+	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit int) part {
 		included, omitted := o.fitMemories(pl.memories, limit)
 		keys := make([]string, len(included))
 		for i, m := range included {
-			keys[i] = Key(mdstore.KindMemory, m.ID)
+			keys[i] = Key(entry.KindMemory, m.ID)
 		}
 		return part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
 	})
-	add(SectionKnowledge, b.Knowledge*CharsPerToken, func(limit int) part {
+	add(SectionKnowledge, b.KnowledgeTokens*CharsPerToken, func(limit int) part {
 		return o.knowledgeSection(pl.knowledge, limit)
 	})
-	add(SectionLearnings, b.Learnings, func(limit int) part {
+	add(SectionLearnings, b.LearningsChars, func(limit int) part {
 		return o.learningsSection(pl.learnings, limit)
 	})
-	add(SectionJournal, b.Journal*CharsPerToken, func(limit int) part {
+	add(SectionJournal, b.JournalTokens*CharsPerToken, func(limit int) part {
 		return o.journalSection(pl.journal.pick(shown), limit)
 	})
 	if loop != "" {
@@ -294,7 +296,7 @@ func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
 	case loop != pl.loop:
 		budget = append(budget, "the loop's figures")
 	}
-	add(SectionSkills, b.Skills, func(limit int) part { return o.skillsSection(in.Skills, limit) })
+	add(SectionSkills, b.SkillsChars, func(limit int) part { return o.skillsSection(in.Skills, limit) })
 
 	ctx.Omitted = leftOutLine(budget, capped)
 	return ctx
@@ -381,7 +383,7 @@ func fitSection(head string, blocks []string, limit int, key func(i int) string)
 // the budget is short the most recent attempts are kept and older ones
 // dropped. A task solved before and attempted again shows the attempt
 // that solved it, and only the failures since as approaches not to repeat.
-func (o outline) attemptsSection(attempts []mdstore.JournalEntry, limit int) part {
+func (o outline) attemptsSection(attempts []entry.JournalEntry, limit int) part {
 	if len(attempts) == 0 {
 		return part{}
 	}
@@ -396,7 +398,7 @@ func (o outline) attemptsSection(attempts []mdstore.JournalEntry, limit int) par
 	var solvedKey []string
 	if solved >= 0 {
 		head += o.solvedBlock(attempts[solved])
-		solvedKey = []string{Key(mdstore.KindJournal, attempts[solved].Key())}
+		solvedKey = []string{Key(entry.KindJournal, attempts[solved].Key())}
 		if len(since) > 0 {
 			head += fmt.Sprintf("\nIt has been attempted %d time(s) since. **Do not repeat these approaches.**\n\n", len(since))
 		}
@@ -453,13 +455,13 @@ func (o outline) attemptsSection(attempts []mdstore.JournalEntry, limit int) par
 	b.WriteString(tail)
 	keys := solvedKey
 	for i := range n {
-		keys = append(keys, Key(mdstore.KindJournal, since[len(since)-1-i].Key()))
+		keys = append(keys, Key(entry.KindJournal, since[len(since)-1-i].Key()))
 	}
 	return part{md: b.String(), shown: len(keys), omitted: len(since) - n, keys: keys}
 }
 
 // solvedBlock says which earlier attempt solved the task, with its notes.
-func (o outline) solvedBlock(e mdstore.JournalEntry) string {
+func (o outline) solvedBlock(e entry.JournalEntry) string {
 	var b strings.Builder
 	by := fmt.Sprintf("iteration %d of run %s", e.Iteration, e.RunID)
 	if e.Model != "" {
@@ -480,7 +482,7 @@ func (o outline) solvedBlock(e mdstore.JournalEntry) string {
 }
 
 // attemptBlock renders one attempt (seed 002's template).
-func (o outline) attemptBlock(n int, e mdstore.JournalEntry) string {
+func (o outline) attemptBlock(n int, e entry.JournalEntry) string {
 	var b strings.Builder
 	if e.Model != "" {
 		b.WriteString(o.entry(fmt.Sprintf("Attempt %d (%s, %s)", n, e.Model, e.Outcome)))
@@ -528,7 +530,7 @@ type keywords struct {
 	taskType string
 }
 
-func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
+func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
 	kw := keywords{text: map[string]bool{}, files: map[string]bool{}, all: map[string]bool{}, recent: map[string]bool{}}
 	for _, w := range words.Keywords(t.Title + " " + t.Description) {
 		if !index.StopWords[w] {
@@ -568,7 +570,7 @@ func taskKeywords(t Task, attempts, journal []mdstore.JournalEntry) keywords {
 }
 
 // recentFiles are the files the most recent iteration modified.
-func recentFiles(journal []mdstore.JournalEntry) []string {
+func recentFiles(journal []entry.JournalEntry) []string {
 	if i := latest(len(journal), func(i int) string { return journal[i].CreatedAt }); i >= 0 {
 		return journal[i].FilesModified
 	}
@@ -594,7 +596,7 @@ func newer(a, b string) bool {
 	if len(a) == len(b) && utcSeconds(a) && utcSeconds(b) {
 		return a > b
 	}
-	return mdstore.ParseTimestamp(a).After(mdstore.ParseTimestamp(b))
+	return entry.ParseTimestamp(a).After(entry.ParseTimestamp(b))
 }
 
 // utcSeconds says whether s is "YYYY-MM-DDTHH:MM:SSZ".
@@ -642,19 +644,19 @@ func tagMatches(tags []string, kw map[string]bool) int {
 // the files the latest iteration modified (seed 000's "recent files")
 // break ties. Near-duplicates are shown once, the newest. Without a task,
 // the most recently written come first.
-func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]float64) []mdstore.Knowledge {
+func rankKnowledge(ks []entry.Knowledge, t Task, kw keywords, rel map[string]float64) []entry.Knowledge {
 	if !t.Given() {
-		out := append([]mdstore.Knowledge(nil), ks...)
+		out := append([]entry.Knowledge(nil), ks...)
 		sort.SliceStable(out, func(i, j int) bool { return newer(knowledgeTime(out[i]), knowledgeTime(out[j])) })
 		return out
 	}
-	var list []scored[mdstore.Knowledge]
+	var list []scored[entry.Knowledge]
 	for _, k := range ks {
 		if s := kw.knowledgeScore(k.Tags, t, rel[k.Path]); s > 0 {
-			list = append(list, scored[mdstore.Knowledge]{k, s, tagMatches(k.Tags, kw.recent), knowledgeTime(k)})
+			list = append(list, scored[entry.Knowledge]{k, s, tagMatches(k.Tags, kw.recent), knowledgeTime(k)})
 		}
 	}
-	return once(best(list), func(k mdstore.Knowledge) (string, string, string) {
+	return once(best(list), func(k entry.Knowledge) (string, string, string) {
 		return "", k.Title + "\n" + k.Body, knowledgeTime(k)
 	})
 }
@@ -708,15 +710,15 @@ func best[T any](list []scored[T]) []T {
 	return out
 }
 
-func knowledgeTime(k mdstore.Knowledge) string {
+func knowledgeTime(k entry.Knowledge) string {
 	if k.UpdatedAt != "" {
 		return k.UpdatedAt
 	}
 	return k.CreatedAt
 }
 
-func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
-	return fitSection(o.knowledgeHead(), o.knowledgeBlocks(ks), limit, func(i int) string { return Key(mdstore.KindKnowledge, ks[i].Slug) })
+func (o outline) knowledgeSection(ks []entry.Knowledge, limit int) part {
+	return fitSection(o.knowledgeHead(), o.knowledgeBlocks(ks), limit, func(i int) string { return Key(entry.KindKnowledge, ks[i].Slug) })
 }
 
 // rankLearnings picks the active learnings for a task: most tags matching
@@ -725,10 +727,10 @@ func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
 // nothing are left out, and near-duplicates (same category, more than 80%
 // of their words shared) shown once, the most recent. Without a task, the
 // most recent.
-func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]float64, now time.Time) []mdstore.Learning {
-	var list []scored[mdstore.Learning]
+func rankLearnings(ls []entry.Learning, t Task, kw keywords, rel map[string]float64, now time.Time) []entry.Learning {
+	var list []scored[entry.Learning]
 	for _, l := range ls {
-		if !mdstore.Wanted(t.Statuses, l.State()) {
+		if !entry.Wanted(t.Statuses, l.State()) {
 			continue
 		}
 		s := 0.0
@@ -738,9 +740,9 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]fl
 			}
 			s += seed004Relevance(&l, kw.taskType, now)
 		}
-		list = append(list, scored[mdstore.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
+		list = append(list, scored[entry.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
 	}
-	ranked := once(best(list), func(l mdstore.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
+	ranked := once(best(list), func(l entry.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
 	return kindsTakeTurns(ranked)
 }
 
@@ -751,12 +753,12 @@ func rankLearnings(ls []mdstore.Learning, t Task, kw keywords, rel map[string]fl
 // each for itself; without turns, one kind's many high-confidence
 // learnings (conventions) would fill the few lines prime shows and leave
 // out the one anti-pattern. Learnings without a kind keep their places.
-func kindsTakeTurns(ranked []mdstore.Learning) []mdstore.Learning {
+func kindsTakeTurns(ranked []entry.Learning) []entry.Learning {
 	var places []int
 	turn := map[string]int{} // how many of each kind have been placed
 	type placed struct {
 		round, first int
-		l            mdstore.Learning
+		l            entry.Learning
 	}
 	firstOf := map[string]int{}
 	var seed []placed
@@ -791,7 +793,7 @@ func kindsTakeTurns(ranked []mdstore.Learning) []mdstore.Learning {
 // × 0.3 + success rate × 0.2 + recency × 0.1, recency falling from 1 to 0
 // over 90 days (none without now). It adds to the task's score a learning
 // already has: it orders the learnings that match, and brings in none.
-func seed004Relevance(l *mdstore.Learning, taskType string, now time.Time) float64 {
+func seed004Relevance(l *entry.Learning, taskType string, now time.Time) float64 {
 	if l.Kind == "" {
 		return 0
 	}
@@ -805,7 +807,7 @@ func seed004Relevance(l *mdstore.Learning, taskType string, now time.Time) float
 	if l.SuccessRate != nil {
 		r += *l.SuccessRate * 0.2
 	}
-	if created := mdstore.ParseTimestamp(l.CreatedAt); !now.IsZero() && !created.IsZero() {
+	if created := entry.ParseTimestamp(l.CreatedAt); !now.IsZero() && !created.IsZero() {
 		r += max(0, 1-now.Sub(created).Hours()/(90*24)) * 0.1
 	}
 	return r
@@ -828,7 +830,7 @@ func once[T any](ranked []T, what func(T) (kind, text, time string)) []T {
 	for i, e := range ranked {
 		_, texts[i], _ = what(e)
 	}
-	dups := mdstore.NewDuplicates(texts...)
+	dups := entry.NewDuplicates(texts...)
 	for _, e := range ranked {
 		kind, text, time := what(e)
 		switch dup := dups.Of(kind, text); {
@@ -847,10 +849,10 @@ func once[T any](ranked []T, what func(T) (kind, text, time string)) []T {
 
 // learningsSection shows at most MaxLearnings learnings (seed 002); the
 // rest are left out by that cap, not the budget.
-func (o outline) learningsSection(ls []mdstore.Learning, limit int) part {
+func (o outline) learningsSection(ls []entry.Learning, limit int) part {
 	capped := max(0, len(ls)-MaxLearnings)
 	ls = ls[:min(len(ls), MaxLearnings)]
-	p := fitSection(o.learningsHead(), learningLines(ls), limit, func(i int) string { return Key(mdstore.KindLearning, ls[i].ID) })
+	p := fitSection(o.learningsHead(), learningLines(ls), limit, func(i int) string { return Key(entry.KindLearning, ls[i].ID) })
 	if capped > 0 {
 		p.capped = capped
 		p.capNote = fmt.Sprintf("%s beyond the %d prime shows", plural(capped, sectionNouns[SectionLearnings]), MaxLearnings)
@@ -864,10 +866,10 @@ func (o outline) learningsSection(ls []mdstore.Learning, limit int) part {
 // task's files or relevant to its text, most relevant first (files shared
 // with the latest iteration break ties).
 type journalRanking struct {
-	this, others []*mdstore.JournalEntry
+	this, others []*entry.JournalEntry
 }
 
-func rankJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[string]float64) journalRanking {
+func rankJournal(journal []entry.JournalEntry, t Task, kw keywords, rel map[string]float64) journalRanking {
 	run := t.Run
 	if i := latest(len(journal), func(i int) string { return journal[i].CreatedAt }); run == "" && i >= 0 {
 		run = journal[i].RunID
@@ -875,7 +877,7 @@ func rankJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[st
 	// Pointers into journal: a store's journal is thousands of entries,
 	// and an entry is a few hundred bytes to copy.
 	var jr journalRanking
-	var others []*mdstore.JournalEntry
+	var others []*entry.JournalEntry
 	for i := range journal {
 		if journal[i].RunID == run {
 			jr.this = append(jr.this, &journal[i])
@@ -883,14 +885,14 @@ func rankJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[st
 			others = append(others, &journal[i])
 		}
 	}
-	sort.SliceStable(jr.this, func(i, j int) bool { return mdstore.CompareIterations(*jr.this[i], *jr.this[j]) > 0 })
+	sort.SliceStable(jr.this, func(i, j int) bool { return entry.CompareIterations(*jr.this[i], *jr.this[j]) > 0 })
 	if !t.Given() {
 		return jr
 	}
-	var list []scored[*mdstore.JournalEntry]
+	var list []scored[*entry.JournalEntry]
 	for _, e := range others {
 		if s, tie := kw.journalScore(e.TaskID, e.FeatureID, e.FilesModified, t, rel[e.Path]); s > 0 {
-			list = append(list, scored[*mdstore.JournalEntry]{e, s, tie, e.CreatedAt})
+			list = append(list, scored[*entry.JournalEntry]{e, s, tie, e.CreatedAt})
 		}
 	}
 	jr.others = best(list)
@@ -927,12 +929,12 @@ func (kw keywords) journalScore(taskID, featureID string, files []string, t Task
 // run's entries oldest first.
 func (jr journalRanking) pick(shown map[string]bool) []journalPick {
 	var out []journalPick
-	take := func(list []*mdstore.JournalEntry, n int, recent bool) {
+	take := func(list []*entry.JournalEntry, n int, recent bool) {
 		for _, e := range list {
 			if n == 0 {
 				return
 			}
-			if len(shown) == 0 || !shown[Key(mdstore.KindJournal, e.Key())] {
+			if len(shown) == 0 || !shown[Key(entry.KindJournal, e.Key())] {
 				out = append(out, journalPick{*e, recent})
 				n--
 			}
@@ -944,7 +946,7 @@ func (jr journalRanking) pick(shown map[string]bool) []journalPick {
 }
 
 type journalPick struct {
-	e      mdstore.JournalEntry
+	e      entry.JournalEntry
 	recent bool // of this run
 }
 
@@ -991,7 +993,7 @@ func (o outline) journalSection(picks []journalPick, limit int) part {
 	}
 	keys := make([]string, len(kept))
 	for k, i := range kept {
-		keys[k] = Key(mdstore.KindJournal, picks[i].e.Key())
+		keys[k] = Key(entry.KindJournal, picks[i].e.Key())
 	}
 	return part{md: b.String(), shown: len(kept), omitted: len(picks) - len(kept), keys: keys}
 }
@@ -1030,6 +1032,6 @@ const stuckWarning = "> ⚠️ **Stuck loop detected.** This task has failed 3+ 
 	"> Consider: decomposing the task, trying a fundamentally different approach,\n" +
 	"> or signaling `<task-failed>` with a clear explanation.\n"
 
-func (o outline) skillsSection(skills []mdstore.Skill, limit int) part {
-	return fitSection(o.skillsHead(), skillLines(skills), limit, func(i int) string { return Key(mdstore.KindSkill, skills[i].Name) })
+func (o outline) skillsSection(skills []entry.Skill, limit int) part {
+	return fitSection(o.skillsHead(), skillLines(skills), limit, func(i int) string { return Key(entry.KindSkill, skills[i].Name) })
 }

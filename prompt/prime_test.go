@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/loretest"
-	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"lore/sigils"
 	"lore/strategy"
 )
@@ -19,12 +20,12 @@ import (
 // run builds a run's journal: outcomes in order, one per iteration, an hour
 // apart from base; the entries of task get its failures.
 type journal struct {
-	entries []mdstore.JournalEntry
+	entries []entry.JournalEntry
 }
 
-func (j *journal) add(run, task, model, outcome string, f *mdstore.Failure) {
+func (j *journal) add(run, task, model, outcome string, f *entry.Failure) {
 	n := len(j.entries) + 1
-	j.entries = append(j.entries, mdstore.JournalEntry{
+	j.entries = append(j.entries, entry.JournalEntry{
 		RunID: run, Iteration: n, TaskID: task, Model: model, Outcome: outcome, Failure: f,
 		DurationSecs: 60, CreatedAt: fmt.Sprintf("2026-03-01T%02d:%02d:00Z", 8+n/60, n%60),
 	})
@@ -49,7 +50,7 @@ func seedScenario(t *testing.T, n int) (Input, strategy.Input) {
 		for i := 0; i < 4; i++ {
 			j.add("r1", fmt.Sprintf("t-other%d", i), "sonnet", "done", nil)
 		}
-		j.add("r1", in.Task.ID, "sonnet", "failed", &mdstore.Failure{
+		j.add("r1", in.Task.ID, "sonnet", "failed", &entry.Failure{
 			WhatTried:       "Tried to write all four migration phases at once, covering DB schema, sigil parsing, context injection, and strategy replacement",
 			WhyFailed:       "Exceeded the iteration's time/token budget; only completed Phase 1 and Phase 2 before running out of output tokens",
 			ErrorCategory:   "timeout",
@@ -65,16 +66,16 @@ func seedScenario(t *testing.T, n int) (Input, strategy.Input) {
 			j.add("r1", fmt.Sprintf("t-other%d", i), "sonnet", "done", nil)
 		}
 		j.add("r1", "t-another", "sonnet", "failed", nil)
-		j.add("r1", in.Task.ID, "sonnet", "failed", &mdstore.Failure{WhatTried: "Attempted full review and polish in a single pass",
+		j.add("r1", in.Task.ID, "sonnet", "failed", &entry.Failure{WhatTried: "Attempted full review and polish in a single pass",
 			WhyFailed: "Made edits that introduced inconsistencies with the Data Model section", ErrorCategory: "logic_error", RelevantFiles: []string{spec}})
 		j.add("r1", "t-another", "sonnet", "failed", nil)
-		j.add("r1", in.Task.ID, "sonnet", "failed", &mdstore.Failure{WhatTried: "Read the entire spec first, then made targeted fixes",
+		j.add("r1", in.Task.ID, "sonnet", "failed", &entry.Failure{WhatTried: "Read the entire spec first, then made targeted fixes",
 			WhyFailed: "Missed the cross-references between Sigil Design and Context Injection sections", ErrorCategory: "logic_error", RelevantFiles: []string{spec}})
-		j.add("r1", in.Task.ID, "opus", "failed", &mdstore.Failure{WhatTried: "Section-by-section review with cross-reference checking",
+		j.add("r1", in.Task.ID, "opus", "failed", &entry.Failure{WhatTried: "Section-by-section review with cross-reference checking",
 			WhyFailed: "Tests failed because the example code snippets had syntax errors", ErrorCategory: "test_failure", RelevantFiles: []string{spec},
 			StackTrace:      "cargo test -- --test spec_validation\ntest spec_validation::code_blocks_are_valid ... FAILED",
 			RetrySuggestion: "Focus exclusively on validating the code examples. The prose is fine; the issue is in the Rust code snippets in the Sigil Design section. Run `cargo check` on extracted code blocks."})
-		in.Learnings = []mdstore.Learning{
+		in.Learnings = []entry.Learning{
 			{ID: "l-000001", Category: "success_pattern", Tags: []string{"spec", "sqlite"}, Status: "active", CreatedAt: "2026-02-03",
 				Body: "When adding new tables with foreign keys in SQLite, enable PRAGMA foreign_keys = ON at connection time and use ON DELETE CASCADE to maintain referential integrity."},
 			{ID: "l-000002", Category: "pitfall", Tags: []string{"spec", "rust"}, Status: "active", CreatedAt: "2026-02-02",
@@ -94,7 +95,7 @@ func seedScenario(t *testing.T, n int) (Input, strategy.Input) {
 			j.add("r1", fmt.Sprintf("t-other%d", i), "sonnet", "done", nil)
 		}
 		j.add("r1", "t-another", "sonnet", "failed", nil)
-		in.Learnings = []mdstore.Learning{
+		in.Learnings = []entry.Learning{
 			{ID: "l-000001", Category: "code_structure", Tags: []string{"iteration-memory", "spec"}, Status: "active", CreatedAt: "2026-02-03",
 				Body: "The iteration-memory spec follows a pattern: each section starts with a high-level description, then hook points, data flow diagram, and concrete code examples."},
 			{ID: "l-000002", Category: "tool_usage", Tags: []string{"section"}, Status: "active", CreatedAt: "2026-02-02",
@@ -115,7 +116,7 @@ func TestSeedExamples(t *testing.T) {
 			in, loop := seedScenario(t, n)
 			in.Loop = strategy.Compute(in.Journal, loop)
 			// Seed 002 nests the sections under "## Assigned Task".
-			ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets(), HeadingLevel: 3})
+			ctx := Prime(in, Options{Budgets: config.DefaultBudgets(), HeadingLevel: 3})
 			var parts []string
 			for _, s := range ctx.Sections {
 				switch s.Name {
@@ -141,18 +142,18 @@ func TestSeedExamples(t *testing.T) {
 func TestPrimeBudgets(t *testing.T) {
 	in, loop := seedScenario(t, 3)
 	in.Loop = strategy.Compute(in.Journal, loop)
-	in.Memories = []mdstore.Memory{
-		{ID: "mem-1", Type: mdstore.Pattern, Content: "Grüße aus Köln: 日本語のテキスト " + strings.Repeat("é", 40), Tags: []string{"i18n"}, Created: "2026-01-02"},
-		{ID: "mem-2", Type: mdstore.Fix, Content: "Short fix.", Created: "2026-01-01"},
+	in.Memories = []entry.Memory{
+		{ID: "mem-1", Type: entry.Pattern, Content: "Grüße aus Köln: 日本語のテキスト " + strings.Repeat("é", 40), Tags: []string{"i18n"}, Created: "2026-01-02"},
+		{ID: "mem-2", Type: entry.Fix, Content: "Short fix.", Created: "2026-01-01"},
 	}
-	full := Prime(in, Options{Budgets: mdstore.DefaultBudgets()})
+	full := Prime(in, Options{Budgets: config.DefaultBudgets()})
 	if full.Omitted != "" {
 		t.Fatalf("default budgets left something out: %s", full.Omitted)
 	}
 	fullSize := runeLen(full.Markdown())
 	for tokens := 1; tokens <= fullSize/CharsPerToken+1; tokens += 7 {
-		b := mdstore.DefaultBudgets()
-		b.Total = tokens
+		b := config.DefaultBudgets()
+		b.TotalTokens = tokens
 		ctx := Prime(in, Options{Budgets: b, Instructions: true})
 		if last := ctx.Sections[len(ctx.Sections)-1]; last.Name != SectionInstructions {
 			t.Fatalf("budget %d: the instructions are not last", tokens)
@@ -189,10 +190,10 @@ func TestPrimeBudgets(t *testing.T) {
 		}
 	}
 	// Exact fit: a budget of exactly the full size leaves nothing out.
-	b := mdstore.DefaultBudgets()
-	b.Total = (fullSize + CharsPerToken - 1) / CharsPerToken
+	b := config.DefaultBudgets()
+	b.TotalTokens = (fullSize + CharsPerToken - 1) / CharsPerToken
 	if ctx := Prime(in, Options{Budgets: b}); ctx.Omitted != "" || ctx.Markdown() != full.Markdown() {
-		t.Errorf("an exact-fit budget (%d tokens) changed the prime: %s", b.Total, ctx.Omitted)
+		t.Errorf("an exact-fit budget (%d tokens) changed the prime: %s", b.TotalTokens, ctx.Omitted)
 	}
 }
 
@@ -201,8 +202,8 @@ func TestPrimeBudgets(t *testing.T) {
 func TestPrimeAttemptsKeepNewest(t *testing.T) {
 	in, loop := seedScenario(t, 3)
 	in.Loop = strategy.Compute(in.Journal, loop)
-	b := mdstore.DefaultBudgets()
-	b.Attempts = 900
+	b := config.DefaultBudgets()
+	b.AttemptsChars = 900
 	ctx := Prime(in, Options{Budgets: b})
 	md := ctx.Sections[0].Markdown
 	if ctx.Sections[0].Name != SectionAttempts || !strings.Contains(md, "\n### Attempt 3 (opus, failed)\n") || strings.Contains(md, "### Attempt 1 ") {
@@ -223,11 +224,11 @@ func TestPrimeQuotesErrorOutputWhole(t *testing.T) {
 	// Cut short (TruncateTrace) inside the agent's own fence.
 	trace := "Working on it.\n```\n" +
 		"<learning category=\"pitfall\" tags=\"ci\">The shared runner stalls uploads.</learning>\n<task-done>T-1</task-done>"
-	in := Input{Task: Task{ID: "T-1", Title: "Fix the upload step"}, Journal: []mdstore.JournalEntry{{
+	in := Input{Task: Task{ID: "T-1", Title: "Fix the upload step"}, Journal: []entry.JournalEntry{{
 		RunID: "r1", Iteration: 1, TaskID: "T-1", Outcome: "failed", CreatedAt: "2026-11-24T06:00:00Z",
-		Failure: &mdstore.Failure{WhyFailed: "stalled", StackTrace: trace},
+		Failure: &entry.Failure{WhyFailed: "stalled", StackTrace: trace},
 	}}}
-	md := Prime(in, Options{Budgets: mdstore.DefaultBudgets()}).Markdown()
+	md := Prime(in, Options{Budgets: config.DefaultBudgets()}).Markdown()
 	if !strings.Contains(md, "  ````\n  Working on it.") {
 		t.Fatalf("the error output is not in a fence of four backticks:\n%s", md)
 	}
@@ -242,7 +243,7 @@ func TestPrimeNoTask(t *testing.T) {
 	in, _ := seedScenario(t, 3)
 	in.Task = Task{}
 	in.Loop = strategy.Compute(in.Journal, strategy.Input{})
-	ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets(), Instructions: true, Learn: false})
+	ctx := Prime(in, Options{Budgets: config.DefaultBudgets(), Instructions: true, Learn: false})
 	md := "\n" + ctx.Markdown()
 	for _, want := range []string{"\n## Learnings from Previous Iterations\n", "\n## Run Journal\n", "\n## Loop Status\n", "\n## Using Project Memory\n"} {
 		if !strings.Contains(md, want) {
@@ -280,9 +281,9 @@ func reopenedScenario() Input {
 	j.add("r1", "t-cache", "sonnet", "done", nil)
 	j.entries[1].Notes = "Added the LRU in internal/cache/local.go; the size comes from CACHE_MAX_ENTRIES."
 	j.entries[1].FilesModified = []string{"internal/cache/local.go"}
-	j.add("r1", "t-cache", "sonnet", "failed", &mdstore.Failure{WhatTried: "Replaced the LRU with a sync.Map",
+	j.add("r1", "t-cache", "sonnet", "failed", &entry.Failure{WhatTried: "Replaced the LRU with a sync.Map",
 		WhyFailed: "Eviction stopped: memory grew without bound in the soak test", ErrorCategory: "logic_error"})
-	j.add("r1", "t-cache", "opus", "failed", &mdstore.Failure{WhatTried: "Tuned GOGC instead of evicting",
+	j.add("r1", "t-cache", "opus", "failed", &entry.Failure{WhatTried: "Tuned GOGC instead of evicting",
 		WhyFailed: "The soak test still ran out of memory", ErrorCategory: "test_failure",
 		RetrySuggestion: "Restore the LRU from iteration 2 and fix only the TTL bug."})
 	return Input{Task: Task{ID: "t-cache", Title: "Cache entries never expire", Run: "r1"}, Journal: j.entries,
@@ -295,7 +296,7 @@ func reopenedScenario() Input {
 // down.
 func TestPrimeGoldens(t *testing.T) {
 	reopened := reopenedScenario()
-	ctx := Prime(reopened, Options{Budgets: mdstore.DefaultBudgets()})
+	ctx := Prime(reopened, Options{Budgets: config.DefaultBudgets()})
 	md := ctx.Markdown()
 	for _, want := range []string{
 		"This task was solved before by iteration 2 of run r1 (sonnet)",
@@ -320,8 +321,8 @@ func TestPrimeGoldens(t *testing.T) {
 	in.Loop = strategy.Compute(in.Journal, loop)
 	stuckOnly := 0
 	for tokens := 1; tokens <= 400; tokens++ {
-		b := mdstore.DefaultBudgets()
-		b.Total = tokens
+		b := config.DefaultBudgets()
+		b.TotalTokens = tokens
 		ctx := Prime(in, Options{Budgets: b})
 		if len(ctx.Sections) > 0 {
 			stuckOnly = tokens
@@ -339,14 +340,14 @@ func TestPrimeGoldens(t *testing.T) {
 	// Seven learnings: five shown, two past the section's cap, and the
 	// budget leaves out more; the line gives both reasons and fits.
 	for i := 6; i <= 9; i++ {
-		in.Learnings = append(in.Learnings, mdstore.Learning{ID: fmt.Sprintf("l-00000%d", i), Category: "pitfall", Tags: []string{"spec"},
+		in.Learnings = append(in.Learnings, entry.Learning{ID: fmt.Sprintf("l-00000%d", i), Category: "pitfall", Tags: []string{"spec"},
 			Status: "active", CreatedAt: fmt.Sprintf("2026-01-0%d", i), Body: fmt.Sprintf("Spec pitfall number %d: a different thing each time (%d).", i, i*37)})
 	}
-	b := mdstore.DefaultBudgets()
-	b.Total = 500
+	b := config.DefaultBudgets()
+	b.TotalTokens = 500
 	ctx = Prime(in, Options{Budgets: b})
-	if got := runeLen(ctx.Markdown()); got > b.Total*CharsPerToken {
-		t.Errorf("the prime is %d characters, over its budget of %d", got, b.Total*CharsPerToken)
+	if got := runeLen(ctx.Markdown()); got > b.TotalTokens*CharsPerToken {
+		t.Errorf("the prime is %d characters, over its budget of %d", got, b.TotalTokens*CharsPerToken)
 	}
 	if !strings.Contains(ctx.Omitted, "to stay within the budget: ") || !strings.Contains(ctx.Omitted, "2 learnings beyond the 5 prime shows") {
 		t.Errorf("left-out line %q does not give both reasons", ctx.Omitted)
@@ -361,10 +362,10 @@ func TestPrimeOutline(t *testing.T) {
 	in, loop := seedScenario(t, 3)
 	in.Loop = strategy.Compute(in.Journal, loop)
 	in.Memories = sample
-	in.Knowledge = []mdstore.Knowledge{{Slug: "specs", Title: "Specs compile their examples", Tags: []string{"spec"}, Body: "```sh\n# not a heading\ncargo test\n```"}}
-	in.Skills = []mdstore.Skill{{Name: "review", Description: "Review a spec", Path: ".agent/skills/review/SKILL.md"}}
+	in.Knowledge = []entry.Knowledge{{Slug: "specs", Title: "Specs compile their examples", Tags: []string{"spec"}, Body: "```sh\n# not a heading\ncargo test\n```"}}
+	in.Skills = []entry.Skill{{Name: "review", Description: "Review a spec", Path: ".agent/skills/review/SKILL.md"}}
 	for level := 1; level <= MaxHeadingLevel; level++ {
-		ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets(), HeadingLevel: level, Instructions: true, Learn: true})
+		ctx := Prime(in, Options{Budgets: config.DefaultBudgets(), HeadingLevel: level, Instructions: true, Learn: true})
 		for _, s := range ctx.Sections {
 			fence := false
 			for i, line := range strings.Split(s.Markdown, "\n") {
@@ -389,15 +390,15 @@ func TestPrimeOutline(t *testing.T) {
 // TestPrimeKnowledgeOnce: an agent that writes the same knowledge down
 // every iteration gets it shown once, the newest copy.
 func TestPrimeKnowledgeOnce(t *testing.T) {
-	var ks []mdstore.Knowledge
+	var ks []entry.Knowledge
 	for i := 1; i <= 4; i++ {
-		ks = append(ks, mdstore.Knowledge{Slug: fmt.Sprintf("cache-ttl-%d", i), Title: fmt.Sprintf("Cache TTL comes from CACHE_TTL_SECONDS %d", i),
+		ks = append(ks, entry.Knowledge{Slug: fmt.Sprintf("cache-ttl-%d", i), Title: fmt.Sprintf("Cache TTL comes from CACHE_TTL_SECONDS %d", i),
 			Tags: []string{"cache", "ttl"}, CreatedAt: fmt.Sprintf("2026-03-0%dT10:00:00Z", i),
 			Body: fmt.Sprintf("The LRU in internal/cache/lru.go reads CACHE_TTL_SECONDS at start; iteration %d found it.", i)})
 	}
-	ks = append(ks, mdstore.Knowledge{Slug: "cache-keys", Title: "Cache keys", Tags: []string{"cache"}, CreatedAt: "2026-03-01T09:00:00Z",
+	ks = append(ks, entry.Knowledge{Slug: "cache-keys", Title: "Cache keys", Tags: []string{"cache"}, CreatedAt: "2026-03-01T09:00:00Z",
 		Body: "Keys are the tenant id, a colon and the invoice number."})
-	ctx := Prime(Input{Task: Task{Title: "Cache entries never expire"}, Knowledge: ks}, Options{Budgets: mdstore.DefaultBudgets()})
+	ctx := Prime(Input{Task: Task{Title: "Cache entries never expire"}, Knowledge: ks}, Options{Budgets: config.DefaultBudgets()})
 	var got []string
 	for _, s := range ctx.Sections {
 		if s.Name == SectionKnowledge {
@@ -416,7 +417,7 @@ func TestPrimeKnowledgeOnce(t *testing.T) {
 func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	f := func(v float64) *float64 { return &v }
-	ls := []mdstore.Learning{
+	ls := []entry.Learning{
 		{ID: "l-000001", Category: "pitfall", Tags: []string{"auth"}, CreatedAt: "2026-02-28T12:00:00Z", Status: "active",
 			Body: "Plain learning about auth tokens.", Path: ".agent/learnings/l-000001.md"},
 		{ID: "l-000002", Category: "strategy", Kind: "strategy", TaskType: "feature", Confidence: f(0.3), SuccessRate: f(0.5),
@@ -427,7 +428,7 @@ func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
 			Body: "Reset the auth fixtures between tests.", Path: ".agent/learnings/l-000003.md"},
 	}
 	in := Input{Task: Task{Title: "Fix failing auth tests"}, Learnings: ls, Now: now}
-	ctx := Prime(in, Options{Budgets: mdstore.DefaultBudgets()})
+	ctx := Prime(in, Options{Budgets: config.DefaultBudgets()})
 	var md string
 	for _, s := range ctx.Sections {
 		if s.Name == SectionLearnings {
@@ -449,8 +450,8 @@ func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
 // TestKindsTakeTurns: seed 004's kinds share the places their learnings
 // hold, best of each kind first; a learning without a kind stays put.
 func TestKindsTakeTurns(t *testing.T) {
-	l := func(id, kind string) mdstore.Learning { return mdstore.Learning{ID: id, Kind: kind} }
-	ranked := []mdstore.Learning{l("c1", "convention"), l("p1", ""), l("c2", "convention"), l("c3", "convention"), l("a1", "antipattern"), l("s1", "strategy"), l("a2", "antipattern")}
+	l := func(id, kind string) entry.Learning { return entry.Learning{ID: id, Kind: kind} }
+	ranked := []entry.Learning{l("c1", "convention"), l("p1", ""), l("c2", "convention"), l("c3", "convention"), l("a1", "antipattern"), l("s1", "strategy"), l("a2", "antipattern")}
 	var got []string
 	for _, x := range kindsTakeTurns(ranked) {
 		got = append(got, x.ID)

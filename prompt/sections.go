@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Heading levels of a prime: every section's heading at one level (2
@@ -54,12 +54,12 @@ func (o outline) skillsHead() string {
 
 // KnowledgeSection renders knowledge entries as seed 000's
 // "## Project Knowledge" section; "" when there are none.
-func KnowledgeSection(ks []mdstore.Knowledge) string {
+func KnowledgeSection(ks []entry.Knowledge) string {
 	o := outline(DefaultHeadingLevel)
 	return fitSection(o.knowledgeHead(), o.knowledgeBlocks(ks), math.MaxInt, func(int) string { return "" }).md
 }
 
-func (o outline) knowledgeBlocks(ks []mdstore.Knowledge) []string {
+func (o outline) knowledgeBlocks(ks []entry.Knowledge) []string {
 	blocks := make([]string, len(ks))
 	for i, k := range ks {
 		blocks[i] = "\n" + o.knowledgeBlock(k)
@@ -68,17 +68,17 @@ func (o outline) knowledgeBlocks(ks []mdstore.Knowledge) []string {
 }
 
 // KnowledgeBlock renders one entry: its title, its tags, its body.
-func KnowledgeBlock(k mdstore.Knowledge) string {
+func KnowledgeBlock(k entry.Knowledge) string {
 	return outline(DefaultHeadingLevel).knowledgeBlock(k)
 }
 
-func (o outline) knowledgeBlock(k mdstore.Knowledge) string {
+func (o outline) knowledgeBlock(k entry.Knowledge) string {
 	return fmt.Sprintf("%s_Tags: %s_\n\n%s\n", o.entry(k.Title), strings.Join(k.Tags, ", "), k.Body)
 }
 
 // JournalSection renders journal entries as seed 000's "## Run Journal"
 // section, in the order given; "" when there are none.
-func JournalSection(es []mdstore.JournalEntry) string {
+func JournalSection(es []entry.JournalEntry) string {
 	o := outline(DefaultHeadingLevel)
 	blocks := make([]string, len(es))
 	for i, e := range es {
@@ -91,11 +91,11 @@ func JournalSection(es []mdstore.JournalEntry) string {
 // not zero (seed 000); empty fields are left out. Notes of one line follow
 // "**Notes**:"; longer ones are a block under it. A failed iteration
 // without notes says why it failed, from its failure report.
-func JournalBlock(e mdstore.JournalEntry) string {
+func JournalBlock(e entry.JournalEntry) string {
 	return outline(DefaultHeadingLevel).journalBlock(e)
 }
 
-func (o outline) journalBlock(e mdstore.JournalEntry) string {
+func (o outline) journalBlock(e entry.JournalEntry) string {
 	var b strings.Builder
 	b.WriteString(o.entry(fmt.Sprintf("Iteration %d [%s]", e.Iteration, e.Outcome)))
 	if e.TaskID != "" {
@@ -143,12 +143,12 @@ func writeNotes(b *strings.Builder, notes string) {
 
 // LearningsSection renders learnings as seed 002's "Learnings from
 // Previous Iterations" list; "" when there are none.
-func LearningsSection(ls []mdstore.Learning) string {
+func LearningsSection(ls []entry.Learning) string {
 	o := outline(DefaultHeadingLevel)
 	return fitSection(o.learningsHead(), learningLines(ls), math.MaxInt, func(int) string { return "" }).md
 }
 
-func learningLines(ls []mdstore.Learning) []string {
+func learningLines(ls []entry.Learning) []string {
 	lines := make([]string, len(ls))
 	for i, l := range ls {
 		lines[i] = LearningLine(l)
@@ -157,18 +157,18 @@ func learningLines(ls []mdstore.Learning) []string {
 }
 
 // LearningLine renders one learning as "- **[category]** text".
-func LearningLine(l mdstore.Learning) string {
+func LearningLine(l entry.Learning) string {
 	return fmt.Sprintf("- **[%s]** %s\n", l.Category, strings.Join(strings.Fields(l.Body), " "))
 }
 
 // SkillsSection renders skills as seed 003's "## Available Skills": name
 // and description only; "" when there are none.
-func SkillsSection(skills []mdstore.Skill) string {
+func SkillsSection(skills []entry.Skill) string {
 	o := outline(DefaultHeadingLevel)
 	return fitSection(o.skillsHead(), skillLines(skills), math.MaxInt, func(int) string { return "" }).md
 }
 
-func skillLines(skills []mdstore.Skill) []string {
+func skillLines(skills []entry.Skill) []string {
 	lines := make([]string, len(skills))
 	for i, s := range skills {
 		lines[i] = fmt.Sprintf("- **%s**: %s (`%s`)\n", s.Name, s.Description, s.Path)

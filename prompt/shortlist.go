@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/strategy"
 )
 
@@ -24,7 +25,7 @@ type Shortlist struct {
 }
 
 // shortlistKinds are the kinds of Shortlist.chosen.
-var shortlistKinds = [3]mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal}
+var shortlistKinds = [3]entry.Kind{entry.KindKnowledge, entry.KindLearning, entry.KindJournal}
 
 // NewShortlist chooses from c the entries a prime for task t may show
 // whatever their relevance: the knowledge and learnings whose tags score
@@ -41,7 +42,7 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 	// The latest journal entry (the first in Entries' order of those
 	// created last, as latest finds it), then the entries to read.
 	last, latest := -1, mdstore.Head{}
-	c.Heads(mdstore.KindJournal, func(i int, h *mdstore.Head) {
+	c.Heads(entry.KindJournal, func(i int, h *mdstore.Head) {
 		if last < 0 || newer(h.CreatedAt, latest.CreatedAt) ||
 			!newer(latest.CreatedAt, h.CreatedAt) && mdstore.CompareJournalHeads(h, &latest) < 0 {
 			last, latest = i, *h
@@ -51,10 +52,10 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 	run, window := t.Run, ""
 	if run == "" && last >= 0 {
 		run = latest.RunID
-		window = mdstore.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339)
+		window = entry.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339)
 	}
 	files := taskKeywords(t, nil, nil) // the task's files: all the journal's score needs
-	c.Heads(mdstore.KindJournal, func(i int, h *mdstore.Head) {
+	c.Heads(entry.KindJournal, func(i int, h *mdstore.Head) {
 		keep := i == last || h.RunID == run || t.ID != "" && h.TaskID == t.ID
 		if !keep && window != "" {
 			keep = !newer(window, h.CreatedAt)
@@ -69,13 +70,13 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 	})
 	journal := c.Journal(sl.chosen[2])
 	kw := taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
-	c.Heads(mdstore.KindKnowledge, func(i int, h *mdstore.Head) {
+	c.Heads(entry.KindKnowledge, func(i int, h *mdstore.Head) {
 		if kw.knowledgeScore(h.Tags, t, 0) > 0 {
 			sl.chosen[0] = append(sl.chosen[0], i)
 		}
 	})
-	c.Heads(mdstore.KindLearning, func(i int, h *mdstore.Head) {
-		if mdstore.Wanted(t.Statuses, h.State()) && kw.learningScore(h.Tags, 0) > 0 {
+	c.Heads(entry.KindLearning, func(i int, h *mdstore.Head) {
+		if entry.Wanted(t.Statuses, h.State()) && kw.learningScore(h.Tags, 0) > 0 {
 			sl.chosen[1] = append(sl.chosen[1], i)
 		}
 	})

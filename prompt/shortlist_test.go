@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"lore/strategy"
 )
 
@@ -55,33 +57,33 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		return sentence()
 	}
 	for i := range 700 {
-		k := mdstore.Knowledge{Slug: fmt.Sprintf("k-%04d", i), Title: "About " + sentence(), Tags: tags(), Body: body(i), CreatedAt: when()}
+		k := entry.Knowledge{Slug: fmt.Sprintf("k-%04d", i), Title: "About " + sentence(), Tags: tags(), Body: body(i), CreatedAt: when()}
 		if i%3 == 0 {
 			k.UpdatedAt = when()
 		}
-		write(mdstore.KnowledgePath(k.Slug), mdstore.RenderKnowledge(k))
+		write(entry.KnowledgePath(k.Slug), entry.RenderKnowledge(k))
 	}
 	statuses := []string{"active", "active", "active", "staged", "rejected", "pruned"}
 	for i := range 800 {
-		l := mdstore.Learning{ID: fmt.Sprintf("l-%06x", i), Category: mdstore.LearningCategories[i%len(mdstore.LearningCategories)],
+		l := entry.Learning{ID: fmt.Sprintf("l-%06x", i), Category: entry.LearningCategories[i%len(entry.LearningCategories)],
 			Tags: tags(), CreatedAt: when(), Status: statuses[i%len(statuses)], Body: body(i)}
 		if i%7 == 0 {
 			l.SupersededBy = fmt.Sprintf("l-%06x", i+1)
 		}
-		write(mdstore.LearningPath(l.ID), mdstore.RenderLearning(l))
+		write(entry.LearningPath(l.ID), entry.RenderLearning(l))
 	}
 	outcomes := []string{"done", "failed", "blocked", "retried", "done", "interrupted"}
 	for i := range 900 {
 		run := fmt.Sprintf("run-%d", i%9)
-		j := mdstore.JournalEntry{RunID: run, Iteration: i/9 + 1, TaskID: fmt.Sprintf("T-%d", rng.IntN(25)), Outcome: outcomes[rng.IntN(len(outcomes))],
+		j := entry.JournalEntry{RunID: run, Iteration: i/9 + 1, TaskID: fmt.Sprintf("T-%d", rng.IntN(25)), Outcome: outcomes[rng.IntN(len(outcomes))],
 			Model: "sonnet", DurationSecs: 30, FilesModified: some(files, 3), CreatedAt: when(), Notes: sentence()}
 		if i%4 == 0 {
 			j.FeatureID = fmt.Sprintf("F-%d", i%5)
 		}
 		if strategy.FailedOutcome(j.Outcome) {
-			j.Failure = &mdstore.Failure{WhatTried: sentence(), WhyFailed: sentence(), ErrorCategory: words[rng.IntN(len(words))]}
+			j.Failure = &entry.Failure{WhatTried: sentence(), WhyFailed: sentence(), ErrorCategory: words[rng.IntN(len(words))]}
 		}
-		write(mdstore.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", i)), mdstore.RenderJournal(j))
+		write(entry.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", i)), entry.RenderJournal(j))
 	}
 
 	s, err := mdstore.Open(dir, mdstore.Options{Now: time.Now})
@@ -157,9 +159,9 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 				smaller++
 			}
 			loop := strategy.Input{Run: task.Run, TaskID: task.ID}
-			budgets := mdstore.DefaultBudgets()
+			budgets := config.DefaultBudgets()
 			if n%2 == 0 {
-				budgets.Total = 1000 + rng.IntN(4000)
+				budgets.TotalTokens = 1000 + rng.IntN(4000)
 			}
 			opts := Options{Budgets: budgets, Instructions: true, Learn: true}
 			prime := func(e mdstore.Entries) (Context, strategy.Status) {
@@ -192,22 +194,22 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		}
 	}
 	for i := range 40 {
-		k := mdstore.Knowledge{Slug: fmt.Sprintf("k-new-%02d", i), Title: "About " + sentence(), Tags: tags(), Body: body(i), CreatedAt: when()}
-		write(mdstore.KnowledgePath(k.Slug), mdstore.RenderKnowledge(k))
-		l := mdstore.Learning{ID: fmt.Sprintf("l-a%05x", i), Category: "pitfall", Tags: tags(), CreatedAt: when(), Status: "active", Body: body(i)}
-		write(mdstore.LearningPath(l.ID), mdstore.RenderLearning(l))
+		k := entry.Knowledge{Slug: fmt.Sprintf("k-new-%02d", i), Title: "About " + sentence(), Tags: tags(), Body: body(i), CreatedAt: when()}
+		write(entry.KnowledgePath(k.Slug), entry.RenderKnowledge(k))
+		l := entry.Learning{ID: fmt.Sprintf("l-a%05x", i), Category: "pitfall", Tags: tags(), CreatedAt: when(), Status: "active", Body: body(i)}
+		write(entry.LearningPath(l.ID), entry.RenderLearning(l))
 		run := fmt.Sprintf("run-%d", i%9)
-		j := mdstore.JournalEntry{RunID: run, Iteration: 200 + i, TaskID: fmt.Sprintf("T-%d", rng.IntN(25)), Outcome: "failed",
+		j := entry.JournalEntry{RunID: run, Iteration: 200 + i, TaskID: fmt.Sprintf("T-%d", rng.IntN(25)), Outcome: "failed",
 			Model: "sonnet", FilesModified: some(files, 3), CreatedAt: newest, Notes: sentence(),
-			Failure: &mdstore.Failure{WhatTried: sentence(), WhyFailed: sentence(), ErrorCategory: words[i%len(words)]}}
-		write(mdstore.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", 0xa00+i)), mdstore.RenderJournal(j))
+			Failure: &entry.Failure{WhatTried: sentence(), WhyFailed: sentence(), ErrorCategory: words[i%len(words)]}}
+		write(entry.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", 0xa00+i)), entry.RenderJournal(j))
 	}
 	for i := range 30 {
 		os.Remove(filepath.Join(dir, filepath.FromSlash(all.Knowledge[i*7].Path)))
 		os.Remove(filepath.Join(dir, filepath.FromSlash(all.Learnings[i*5].Path)))
 		k := all.Knowledge[i*11+3]
 		k.Tags = tags()
-		write(k.Path, mdstore.RenderKnowledge(k))
+		write(k.Path, entry.RenderKnowledge(k))
 	}
 	for range 2 {
 		if _, _, err := s.Entries(); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/usage"
 )
@@ -70,7 +71,7 @@ type Run struct {
 // Of describes store s, with the usage log of its clone; statuses are
 // the learnings whose categories, kinds and means it counts (none: the
 // active ones, as prime shows them).
-func Of(s *mdstore.Store, statuses []string) (Report, []mdstore.Warning, error) {
+func Of(s *mdstore.Store, statuses []string) (Report, []entry.Warning, error) {
 	var r Report
 	memories, warnings, err := s.Memories()
 	if err != nil {
@@ -94,7 +95,7 @@ func Of(s *mdstore.Store, statuses []string) (Report, []mdstore.Warning, error) 
 	}
 	r.NeverUsed = Counts{}
 	chars := 0
-	never := func(kind mdstore.Kind, id string) {
+	never := func(kind entry.Kind, id string) {
 		if !used[prompt.Key(kind, id)] {
 			r.NeverUsed[string(kind)]++
 		}
@@ -104,12 +105,12 @@ func Of(s *mdstore.Store, statuses []string) (Report, []mdstore.Warning, error) 
 	for _, m := range memories {
 		r.Memories.By[string(m.Type)]++
 		chars += len(m.Content)
-		never(mdstore.KindMemory, m.ID)
+		never(entry.KindMemory, m.ID)
 	}
 	r.Knowledge = len(entries.Knowledge)
 	for _, k := range entries.Knowledge {
 		chars += len(k.Title) + len(k.Body)
-		never(mdstore.KindKnowledge, k.Slug)
+		never(entry.KindKnowledge, k.Slug)
 	}
 	r.Learnings = len(entries.Learnings)
 	r.LearningStatus, r.LearningCategory, r.LearningKind, r.TaskTypes = Counts{}, Counts{}, Counts{}, Counts{}
@@ -124,9 +125,9 @@ func Of(s *mdstore.Store, statuses []string) (Report, []mdstore.Warning, error) 
 		}
 		if l.Shown() {
 			chars += len(l.Body)
-			never(mdstore.KindLearning, l.ID)
+			never(entry.KindLearning, l.ID)
 		}
-		if !mdstore.Wanted(statuses, l.State()) {
+		if !entry.Wanted(statuses, l.State()) {
 			continue
 		}
 		r.LearningCategory[l.Category]++
@@ -150,7 +151,7 @@ func Of(s *mdstore.Store, statuses []string) (Report, []mdstore.Warning, error) 
 		chars += len(sk.Name) + len(sk.Description)
 	}
 	r.Tokens = (chars + prompt.CharsPerToken - 1) / prompt.CharsPerToken
-	r.Bytes = diskSize(filepath.Join(s.Root(), mdstore.Dir))
+	r.Bytes = diskSize(filepath.Join(s.Root(), entry.Dir))
 	r.Runs, r.SuccessRate = runs(entries)
 	return r, warnings, nil
 }
@@ -175,7 +176,7 @@ func runs(e mdstore.Entries) ([]Run, *float64) {
 			r.Done++
 			done++
 		}
-		if t := mdstore.ParseTimestamp(j.CreatedAt); !t.IsZero() {
+		if t := entry.ParseTimestamp(j.CreatedAt); !t.IsZero() {
 			if r.First.IsZero() || t.Before(r.First) {
 				r.First = t
 			}
@@ -185,7 +186,7 @@ func runs(e mdstore.Entries) ([]Run, *float64) {
 		}
 	}
 	added := func(created string) {
-		t := mdstore.ParseTimestamp(created)
+		t := entry.ParseTimestamp(created)
 		if t.IsZero() {
 			return
 		}

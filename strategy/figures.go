@@ -1,6 +1,8 @@
 package strategy
 
-import "lore/mdstore"
+import (
+	"lore/mdstore/entry"
+)
 
 // StuckThreshold is how many consecutive failures make a task stuck
 // (seed 002).
@@ -31,9 +33,9 @@ func FailedOutcome(outcome string) bool {
 // order the attempts happened (creation time, then run and iteration).
 // A model is counted as its family among models (config.yaml's; nil: the
 // default ones), or as written when it is none of them.
-func TaskFigures(entries []mdstore.JournalEntry, models []string) map[string]TaskStats {
-	ordered := append([]mdstore.JournalEntry(nil), entries...)
-	mdstore.SortChronological(ordered)
+func TaskFigures(entries []entry.JournalEntry, models []string) map[string]TaskStats {
+	ordered := append([]entry.JournalEntry(nil), entries...)
+	entry.SortChronological(ordered)
 	stats := map[string]TaskStats{}
 	for _, e := range ordered {
 		if e.TaskID == "" {

@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func TestTaskFigures(t *testing.T) {
 	at := func(m int) string { return time.Date(2026, 2, 17, 12, m, 0, 0, time.UTC).Format(time.RFC3339) }
-	entries := []mdstore.JournalEntry{
+	entries := []entry.JournalEntry{
 		{RunID: "r1", Iteration: 1, TaskID: "t-a", Outcome: "failed", Model: "sonnet", CreatedAt: at(1), Difficulty: "moderate"},
 		{RunID: "r1", Iteration: 2, TaskID: "t-a", Outcome: "blocked", Model: "sonnet", CreatedAt: at(2)},
 		{RunID: "r1", Iteration: 3, TaskID: "t-a", Outcome: "interrupted", Model: "opus", CreatedAt: at(3)},

@@ -23,7 +23,8 @@ import (
 	"math"
 	"time"
 
-	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // Kind names a model selection strategy.
@@ -87,12 +88,12 @@ func (r Run) SuccessPercent() int {
 
 // RunOf counts the iterations of run id; with id "", those of the RunWindow
 // before the latest entry.
-func RunOf(entries []mdstore.JournalEntry, id string) Run {
+func RunOf(entries []entry.JournalEntry, id string) Run {
 	r := Run{ID: id}
 	var latest time.Time
 	if id == "" {
 		for _, e := range entries {
-			if t := mdstore.ParseTimestamp(e.CreatedAt); t.After(latest) {
+			if t := entry.ParseTimestamp(e.CreatedAt); t.After(latest) {
 				latest = t
 			}
 		}
@@ -101,7 +102,7 @@ func RunOf(entries []mdstore.JournalEntry, id string) Run {
 		if id != "" && e.RunID != id {
 			continue
 		}
-		if id == "" && (latest.IsZero() || mdstore.ParseTimestamp(e.CreatedAt).Before(latest.Add(-RunWindow))) {
+		if id == "" && (latest.IsZero() || entry.ParseTimestamp(e.CreatedAt).Before(latest.Add(-RunWindow))) {
 			continue
 		}
 		r.Total++
@@ -128,7 +129,7 @@ type Tiers struct {
 // the middle one the one at len(models)/2.
 func TiersOf(models []string) Tiers {
 	if len(models) == 0 {
-		models = mdstore.DefaultModels()
+		models = config.DefaultModels()
 	}
 	return Tiers{Cheapest: models[0], Middle: models[len(models)/2], Strongest: models[len(models)-1]}
 }
@@ -137,9 +138,9 @@ func TiersOf(models []string) Tiers {
 // a name that is none of them is returned as written, with ok false.
 func family(name string, models []string) (string, bool) {
 	if len(models) == 0 {
-		models = mdstore.DefaultModels()
+		models = config.DefaultModels()
 	}
-	if f, ok := mdstore.ModelFamily(name, models); ok {
+	if f, ok := config.ModelFamily(name, models); ok {
 		return f, true
 	}
 	return name, false
@@ -211,7 +212,7 @@ type Input struct {
 }
 
 // Compute derives the loop status from the journal.
-func Compute(entries []mdstore.JournalEntry, in Input) Status {
+func Compute(entries []entry.JournalEntry, in Input) Status {
 	st := Status{Limit: in.Limit, Run: RunOf(entries, in.Run)}
 	attempts := Attempts(entries, in.TaskID)
 	if in.TaskID != "" {
@@ -244,7 +245,7 @@ func Compute(entries []mdstore.JournalEntry, in Input) Status {
 // highest (two branches that continued the run each recorded theirs, so
 // there may be more entries than numbers), as lore journal add numbers
 // it; without a run id, one after the iterations of the RunWindow.
-func nextIteration(entries []mdstore.JournalEntry, id string, run Run) int {
+func nextIteration(entries []entry.JournalEntry, id string, run Run) int {
 	if id == "" {
 		return run.Total + 1
 	}
@@ -258,16 +259,16 @@ func nextIteration(entries []mdstore.JournalEntry, id string, run Run) int {
 }
 
 // Attempts returns the journal entries of a task, oldest first.
-func Attempts(entries []mdstore.JournalEntry, taskID string) []mdstore.JournalEntry {
+func Attempts(entries []entry.JournalEntry, taskID string) []entry.JournalEntry {
 	if taskID == "" {
 		return nil
 	}
-	var out []mdstore.JournalEntry
+	var out []entry.JournalEntry
 	for _, e := range entries {
 		if e.TaskID == taskID {
 			out = append(out, e)
 		}
 	}
-	mdstore.SortChronological(out)
+	entry.SortChronological(out)
 	return out
 }

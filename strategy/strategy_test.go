@@ -3,7 +3,7 @@ package strategy
 import (
 	"testing"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func TestSelect(t *testing.T) {
@@ -36,7 +36,7 @@ func TestSelect(t *testing.T) {
 }
 
 func TestComputeStatus(t *testing.T) {
-	entries := []mdstore.JournalEntry{
+	entries := []entry.JournalEntry{
 		{RunID: "r1", Iteration: 1, TaskID: "a", Outcome: "done", CreatedAt: "2026-03-01T08:00:00Z"},
 		{RunID: "r1", Iteration: 2, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:10:00Z"},
 		{RunID: "r1", Iteration: 3, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:20:00Z"},
@@ -67,7 +67,7 @@ func TestComputeStatus(t *testing.T) {
 // journal add numbers it, and the task's figures follow the attempts in
 // the order they happened, across both branches.
 func TestComputeStatusOfARunTwoBranchesContinued(t *testing.T) {
-	entries := []mdstore.JournalEntry{
+	entries := []entry.JournalEntry{
 		{RunID: "r1", Iteration: 1, TaskID: "a", Outcome: "done", CreatedAt: "2026-03-01T08:00:00Z", Path: ".agent/journal/r1/0001.md"},
 		{RunID: "r1", Iteration: 2, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:10:00Z", Path: ".agent/journal/r1/0002-aaaaaa.md"},
 		{RunID: "r1", Iteration: 2, TaskID: "b", Outcome: "failed", CreatedAt: "2026-03-01T08:12:00Z", Path: ".agent/journal/r1/0002-bbbbbb.md"},
@@ -124,7 +124,7 @@ func TestSelectAmongConfiguredModels(t *testing.T) {
 // The journal's models are counted as their families: a transcript's full
 // model id, and the agent's <next-model> as written.
 func TestComputeWithFullModelIDs(t *testing.T) {
-	entries := []mdstore.JournalEntry{
+	entries := []entry.JournalEntry{
 		{RunID: "r1", Iteration: 1, TaskID: "a", Outcome: "done", Model: "claude-sonnet-4-5-20250929", CreatedAt: "2026-03-01T08:00:00Z"},
 		{RunID: "r1", Iteration: 2, TaskID: "a", Outcome: "failed", Model: "claude-3-5-haiku-20241022", NextModel: "claude-opus-4-1", CreatedAt: "2026-03-01T08:10:00Z"},
 		{RunID: "r1", Iteration: 3, TaskID: "b", Outcome: "failed", NextModel: "gpt-5", CreatedAt: "2026-03-01T08:20:00Z"}, // from before the check

@@ -13,6 +13,7 @@ import (
 	"lore/hooks"
 	"lore/internal/gitx"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/secrets"
 )
 
@@ -115,8 +116,8 @@ func exitCode(e *env, err error) int {
 	}
 	var reported *reportedError
 	var usage *usageError
-	var input *mdstore.InputError
-	var missing *mdstore.NotFoundError
+	var input *entry.InputError
+	var missing *entry.NotFoundError
 	switch {
 	case errors.As(err, &reported):
 		return reported.code
@@ -182,17 +183,17 @@ func hookExit(e *env, err error) error {
 
 // kindNoun names a kind of entry in a sentence of its own ("Memory not
 // found: …", seed 001's words).
-func kindNoun(k mdstore.Kind) string {
+func kindNoun(k entry.Kind) string {
 	switch k {
-	case mdstore.KindMemory:
+	case entry.KindMemory:
 		return "Memory"
-	case mdstore.KindKnowledge:
+	case entry.KindKnowledge:
 		return "Knowledge"
-	case mdstore.KindLearning:
+	case entry.KindLearning:
 		return "Learning"
-	case mdstore.KindJournal:
+	case entry.KindJournal:
 		return "Journal entry"
-	case mdstore.KindSkill:
+	case entry.KindSkill:
 		return "Skill"
 	}
 	return "Entry"

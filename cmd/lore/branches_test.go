@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // TestTwoBranchesContinuingOneRun: two branches that continue the same
@@ -63,7 +63,7 @@ func TestTwoBranchesContinuingOneRun(t *testing.T) {
 		if len(files) != 8 {
 			t.Fatalf("%s: %d iteration files:\n%s", how, len(files), strings.Join(files, "\n"))
 		}
-		var es []mdstore.JournalEntry
+		var es []entry.JournalEntry
 		if err := json.Unmarshal([]byte(lore("journal", "list", "--run", "sprint", "--format", "json")), &es); err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"lore/index"
 	"lore/internal/sibling"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func exportCommand(e *env) *cli.Command {
@@ -42,10 +43,10 @@ func exportCommand(e *env) *cli.Command {
 type exportOptions struct{ kinds, format string }
 
 func runExport(e *env, g globals, opts exportOptions) error {
-	var kinds []mdstore.Kind
+	var kinds []entry.Kind
 	if opts.kinds != "" {
 		ks, bad, ok := index.KindNames(splitList(opts.kinds))
-		if !ok || slices.Contains(ks, mdstore.KindSkill) {
+		if !ok || slices.Contains(ks, entry.KindSkill) {
 			if ok {
 				bad = "skill"
 			}
@@ -134,7 +135,7 @@ func runImport(e *env, g globals, opts importOptions) error {
 			Commit string `json:"commit,omitempty"`
 		}{res, commit})
 	}
-	for _, k := range []mdstore.Kind{mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal} {
+	for _, k := range []entry.Kind{entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal} {
 		if res.Added[k]+res.Kept[k] > 0 {
 			fmt.Fprintf(p.out, "%-10s %d added, %d already there\n", string(k)+":", res.Added[k], res.Kept[k])
 		}
@@ -157,7 +158,7 @@ func readImport(e *env, p *printer, source string) (mdstore.Export, error) {
 				return x, err
 			}
 			if len(found) == 0 {
-				return x, &mdstore.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md, .ralph/progress.db, .aiwg/knowledge/ralph-learnings.json)"}
+				return x, &entry.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md, .ralph/progress.db, .aiwg/knowledge/ralph-learnings.json)"}
 			}
 			for _, f := range found {
 				p.notice("read " + f)
@@ -180,7 +181,7 @@ func readImport(e *env, p *printer, source string) (mdstore.Export, error) {
 		return x, fmt.Errorf("%s: %w", source, err)
 	}
 	if !ok {
-		return x, &mdstore.InputError{Field: "file", Msg: source + ": not a lore export (lore export writes one)"}
+		return x, &entry.InputError{Field: "file", Msg: source + ": not a lore export (lore export writes one)"}
 	}
 	return x, nil
 }
@@ -200,7 +201,7 @@ const SQLiteHelperName = "lore-sqlite"
 
 // readProgressDB reads the journal of RefoundAI ralph's progress.db at p
 // with lore-sqlite, which writes it as a lore export.
-func readProgressDB(p string) ([]mdstore.JournalEntry, error) {
+func readProgressDB(p string) ([]entry.JournalEntry, error) {
 	helper, ok := sibling.Find(SQLiteHelperName)
 	if !ok {
 		return nil, fmt.Errorf("%s: reading it needs %s, next to lore or on PATH (go install ./cmd/... installs it)", p, SQLiteHelperName)

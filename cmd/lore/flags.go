@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/strategy"
 )
 
@@ -29,13 +29,13 @@ var typeFilterFlag = &cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage
 var tagsFilterFlag = &cli.StringFlag{Name: "tags", Usage: "only memories with any of these tags (comma-separated)"}
 
 // parseTypes turns "fix,pattern" into types; "" is no filter.
-func parseTypes(s string) ([]mdstore.MemoryType, error) {
-	var out []mdstore.MemoryType
+func parseTypes(s string) ([]entry.MemoryType, error) {
+	var out []entry.MemoryType
 	for _, part := range strings.Split(s, ",") {
 		if strings.TrimSpace(part) == "" {
 			continue
 		}
-		t, err := mdstore.ParseMemoryType(part)
+		t, err := entry.ParseMemoryType(part)
 		if err != nil {
 			return nil, err
 		}

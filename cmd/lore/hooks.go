@@ -11,6 +11,7 @@ import (
 	"lore/hooks"
 	"lore/internal/gitx"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // --- hooks ---
@@ -116,7 +117,7 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		}
 		printNotices(p, res)
 		if changed {
-			fmt.Fprintf(p.out, "%s: added lore's merge lines%s\n", mdstore.AttributesPath, commitNote(res))
+			fmt.Fprintf(p.out, "%s: added lore's merge lines%s\n", entry.AttributesPath, commitNote(res))
 		}
 		if _, err := exec.LookPath("lore"); err != nil && lore == "" {
 			p.notice("cannot tell where this lore is, and lore is not on PATH: the pre-commit hook will refuse commits until it is (go install ./cmd/... puts it in $(go env GOPATH)/bin)")

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 type indexOptions struct {
@@ -67,7 +67,7 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 	p := g.printer(e)
 	if !s.Exists() {
 		// No store: nothing to index, and lore-index would make .agent/.
-		return &mdstore.InputError{Field: "store", Msg: "no store here (" + s.Root() + " has no " + mdstore.Dir + "/; lore init makes one)"}
+		return &entry.InputError{Field: "store", Msg: "no store here (" + s.Root() + " has no " + entry.Dir + "/; lore init makes one)"}
 	}
 	helper, err := index.FindHelper(e.getenv)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 )
 
@@ -26,7 +26,7 @@ func journalCommand(e *env) *cli.Command {
 					&cli.IntFlag{Name: "iteration", Usage: "iteration number (default: the next one in the run)"},
 					&cli.StringFlag{Name: "task", Aliases: []string{"task-id"}, Usage: "task id"},
 					&cli.StringFlag{Name: "feature", Usage: "feature id"},
-					&cli.StringFlag{Name: "outcome", Usage: strings.Join(mdstore.Outcomes, ", ")},
+					&cli.StringFlag{Name: "outcome", Usage: strings.Join(entry.Outcomes, ", ")},
 					&cli.StringFlag{Name: "model", Usage: "model used"},
 					&cli.StringFlag{Name: "next-model", Usage: "model asked for next"},
 					&cli.Float64Flag{Name: "duration", Usage: "wall-clock seconds"},
@@ -46,7 +46,7 @@ func journalCommand(e *env) *cli.Command {
 						return err
 					}
 					if !c.IsSet("outcome") {
-						return usagef("journal add needs --outcome (%s)", strings.Join(mdstore.Outcomes, ", "))
+						return usagef("journal add needs --outcome (%s)", strings.Join(entry.Outcomes, ", "))
 					}
 					notes := ""
 					if c.Args().Present() {
@@ -55,17 +55,17 @@ func journalCommand(e *env) *cli.Command {
 							return err
 						}
 					}
-					entry := mdstore.JournalEntry{RunID: c.String("run"), Iteration: c.Int("iteration"), TaskID: c.String("task"), FeatureID: c.String("feature"),
+					j := entry.JournalEntry{RunID: c.String("run"), Iteration: c.Int("iteration"), TaskID: c.String("task"), FeatureID: c.String("feature"),
 						Outcome: c.String("outcome"), Model: c.String("model"), NextModel: c.String("next-model"), DurationSecs: c.Float64("duration"),
 						CostUSD: c.Float64("cost"), FilesModified: splitList(c.String("files")), Difficulty: c.String("difficulty"), Notes: notes}
 					if c.IsSet("what-tried") || c.IsSet("why-failed") || c.IsSet("error-category") || c.IsSet("relevant-files") || c.IsSet("stack-trace") || c.IsSet("retry-suggestion") {
-						entry.Failure = &mdstore.Failure{WhatTried: c.String("what-tried"), WhyFailed: c.String("why-failed"), ErrorCategory: c.String("error-category"),
+						j.Failure = &entry.Failure{WhatTried: c.String("what-tried"), WhyFailed: c.String("why-failed"), ErrorCategory: c.String("error-category"),
 							RelevantFiles: splitList(c.String("relevant-files")), StackTrace: c.String("stack-trace"), RetrySuggestion: c.String("retry-suggestion")}
 					}
 					if c.Int("iteration") < 0 || c.Float64("duration") < 0 || c.Float64("cost") < 0 {
 						return usagef("--iteration, --duration and --cost cannot be negative")
 					}
-					return runWith(e, globalsFrom(c), journalAddOptions{entry: entry, format: c.String("format")}, runJournalAdd)
+					return runWith(e, globalsFrom(c), journalAddOptions{entry: j, format: c.String("format")}, runJournalAdd)
 				},
 			},
 			{
@@ -132,7 +132,7 @@ func journalCommand(e *env) *cli.Command {
 }
 
 type journalAddOptions struct {
-	entry  mdstore.JournalEntry
+	entry  entry.JournalEntry
 	format string
 }
 
@@ -159,7 +159,7 @@ func runJournalAdd(e *env, g globals, opts journalAddOptions) error {
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
-			mdstore.JournalEntry
+			entry.JournalEntry
 			Replaced bool   `json:"replaced"`
 			Commit   string `json:"commit,omitempty"`
 		}{je, replaced, res.Commit})
@@ -192,7 +192,7 @@ func runJournalList(e *env, g globals, opts journalListOptions) error {
 	if err != nil {
 		return err
 	}
-	es := []mdstore.JournalEntry{}
+	es := []entry.JournalEntry{}
 	for _, je := range all {
 		if (opts.run == "" || je.RunID == opts.run) && (opts.task == "" || je.TaskID == opts.task) {
 			es = append(es, je)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 )
 
@@ -92,7 +92,7 @@ func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	k, action, res, err := s.AddKnowledge(mdstore.NewKnowledge{Title: opts.title, Tags: mdstore.SplitTags(opts.tags), Feature: opts.feature, Body: opts.body})
+	k, action, res, err := s.AddKnowledge(entry.NewKnowledge{Title: opts.title, Tags: entry.SplitTags(opts.tags), Feature: opts.feature, Body: opts.body})
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
-			mdstore.Knowledge
+			entry.Knowledge
 			Action string `json:"action"`
 			Commit string `json:"commit,omitempty"`
 		}{k, string(action), res.Commit})
@@ -128,16 +128,16 @@ func runKnowledgeList(e *env, g globals, opts knowledgeListOptions) error {
 		return err
 	}
 	want := parseTagFilter(opts.tags)
-	var ks []mdstore.Knowledge
+	var ks []entry.Knowledge
 	for _, k := range all {
-		if len(want) == 0 || mdstore.HasAnyTag(k.Tags, want) {
+		if len(want) == 0 || entry.HasAnyTag(k.Tags, want) {
 			ks = append(ks, k)
 		}
 	}
 	switch opts.format {
 	case "json":
 		if ks == nil {
-			ks = []mdstore.Knowledge{}
+			ks = []entry.Knowledge{}
 		}
 		return writeJSON(p.out, ks)
 	case "markdown":

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 )
 
@@ -22,11 +23,11 @@ func learningCommand(e *env) *cli.Command {
 				Usage:     "add a learning (a near-duplicate of an existing one is not added)",
 				UsageText: "lore learning add --category CATEGORY --tags a,b [--task ID] [--status active|staged] [--format table|json|quiet] <text|->",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "category", Usage: strings.Join(mdstore.LearningCategories, ", ") + " (others are kept as written)"},
+					&cli.StringFlag{Name: "category", Usage: strings.Join(entry.LearningCategories, ", ") + " (others are kept as written)"},
 					&cli.StringFlag{Name: "tags", Usage: "comma-separated keywords: files, tools, error types (at least one)"},
 					&cli.StringFlag{Name: "task", Usage: "the task it came from"},
-					&cli.StringFlag{Name: "status", Value: "active", Usage: strings.Join(mdstore.LearningStatuses, ", ")},
-					&cli.StringFlag{Name: "kind", Usage: strings.Join(mdstore.LearningKinds, ", ") + " (optional)"},
+					&cli.StringFlag{Name: "status", Value: "active", Usage: strings.Join(entry.LearningStatuses, ", ")},
+					&cli.StringFlag{Name: "kind", Usage: strings.Join(entry.LearningKinds, ", ") + " (optional)"},
 					formatFlag("table", "table", "json", "quiet"),
 				},
 				Action: func(c *cli.Context) error {
@@ -37,8 +38,8 @@ func learningCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					opts := learningAddOptions{format: c.String("format"), learning: mdstore.NewLearning{Category: c.String("category"),
-						Tags: mdstore.SplitTags(c.String("tags")), Task: c.String("task"), Status: c.String("status"), Kind: c.String("kind"), Body: body}}
+					opts := learningAddOptions{format: c.String("format"), learning: entry.NewLearning{Category: c.String("category"),
+						Tags: entry.SplitTags(c.String("tags")), Task: c.String("task"), Status: c.String("status"), Kind: c.String("kind"), Body: body}}
 					return runWith(e, globalsFrom(c), opts, runLearningAdd)
 				},
 			},
@@ -88,15 +89,15 @@ func learningCommand(e *env) *cli.Command {
 			},
 			{
 				Name:      "status",
-				Usage:     "give a learning another status: " + strings.Join(mdstore.LearningStatuses, ", ") + " (prime and search show active ones)",
-				UsageText: "lore learning status <id> <" + strings.Join(mdstore.LearningStatuses, "|") + "> [--reason TEXT] [--format table|json|quiet]",
+				Usage:     "give a learning another status: " + strings.Join(entry.LearningStatuses, ", ") + " (prime and search show active ones)",
+				UsageText: "lore learning status <id> <" + strings.Join(entry.LearningStatuses, "|") + "> [--reason TEXT] [--format table|json|quiet]",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "reason", Usage: "why, kept in the file (status_reason) and the commit message; none clears it"},
 					formatFlag("table", "table", "json", "quiet"),
 				},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 2 {
-						return usagef("learning status needs a learning id and a status (%s)", strings.Join(mdstore.LearningStatuses, ", "))
+						return usagef("learning status needs a learning id and a status (%s)", strings.Join(entry.LearningStatuses, ", "))
 					}
 					if err := checkFormat(c.String("format"), "table", "json", "quiet"); err != nil {
 						return err
@@ -305,12 +306,12 @@ func runLearningSupersede(e *env, g globals, opts learningSupersedeOptions) erro
 
 // printLearningChange prints a learning a command changed: as JSON with
 // the commit (none when nothing changed), its id, or the text.
-func printLearningChange(p *printer, format string, l mdstore.Learning, res *mdstore.WriteResult, text string) error {
+func printLearningChange(p *printer, format string, l entry.Learning, res *mdstore.WriteResult, text string) error {
 	switch format {
 	case "json":
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
-			mdstore.Learning
+			entry.Learning
 			Changed bool   `json:"changed"`
 			Commit  string `json:"commit,omitempty"`
 		}{l, res != nil, commit})
@@ -323,7 +324,7 @@ func printLearningChange(p *printer, format string, l mdstore.Learning, res *mds
 }
 
 type learningAddOptions struct {
-	learning mdstore.NewLearning
+	learning entry.NewLearning
 	format   string
 }
 
@@ -341,7 +342,7 @@ func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
-			mdstore.Learning
+			entry.Learning
 			Duplicate bool   `json:"duplicate"`
 			Commit    string `json:"commit,omitempty"`
 		}{l, duplicate, res.Commit})
@@ -373,10 +374,10 @@ func runLearningList(e *env, g globals, opts learningListOptions) error {
 		return err
 	}
 	tags := parseTagFilter(opts.tags)
-	ls := []mdstore.Learning{}
+	ls := []entry.Learning{}
 	for _, l := range all {
 		if (opts.category == "" || l.Category == opts.category) && (opts.status == "" || l.Status == opts.status) &&
-			(len(tags) == 0 || mdstore.HasAnyTag(l.Tags, tags)) {
+			(len(tags) == 0 || entry.HasAnyTag(l.Tags, tags)) {
 			ls = append(ls, l)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/strategy"
 )
@@ -102,8 +104,8 @@ func runModel(e *env, g globals, opts modelOptions) error {
 		return err
 	}
 	if h := opts.loop.Hint; h != "" {
-		if _, ok := mdstore.ModelFamily(h, s.Config().Models); !ok {
-			return usagef("--hint %q is not one of the models in %s (%s)", h, mdstore.ConfigPath, strings.Join(s.Config().Models, ", "))
+		if _, ok := config.ModelFamily(h, s.Config().Models); !ok {
+			return usagef("--hint %q is not one of the models in %s (%s)", h, entry.ConfigPath, strings.Join(s.Config().Models, ", "))
 		}
 	}
 	p := g.printer(e)
@@ -120,7 +122,7 @@ func runModel(e *env, g globals, opts modelOptions) error {
 
 // loadLoop reads the journal and computes the loop status among
 // config.yaml's models; the run defaults to the current one.
-func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]mdstore.JournalEntry, strategy.Status, strategy.Input, error) {
+func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]entry.JournalEntry, strategy.Status, strategy.Input, error) {
 	journal, warnings, err := s.Journal()
 	p.warnings(warnings)
 	if err != nil {

@@ -7,13 +7,14 @@ import (
 
 	"lore/hooks"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/usage"
 )
 
 // readMemories opens the store and reads its memories, reporting the
 // file's problems; it is where list begins.
-func (g globals) readMemories(e *env) ([]mdstore.Memory, *printer, error) {
+func (g globals) readMemories(e *env) ([]entry.Memory, *printer, error) {
 	s, err := g.openStore(e)
 	if err != nil {
 		return nil, nil, err
@@ -70,10 +71,10 @@ func runInit(e *env, g globals, opts initOptions) error {
 		}
 	}
 	if !created {
-		fmt.Fprintf(p.out, "Already initialized: %s (use --force to start over)\n", mdstore.MemoriesPath)
+		fmt.Fprintf(p.out, "Already initialized: %s (use --force to start over)\n", entry.MemoriesPath)
 		return nil
 	}
-	fmt.Fprintf(p.out, "%sInitialized %s\n", p.emoji("✨"), mdstore.MemoriesPath)
+	fmt.Fprintf(p.out, "%sInitialized %s\n", p.emoji("✨"), entry.MemoriesPath)
 	return nil
 }
 
@@ -117,7 +118,7 @@ func runAdd(e *env, g globals, opts addOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	m, res, err := s.AddMemory(mdstore.NewMemory{Type: mdstore.MemoryType(opts.typ), Content: opts.content, Tags: mdstore.SplitTags(opts.tags)})
+	m, res, err := s.AddMemory(mdstore.NewMemory{Type: entry.MemoryType(opts.typ), Content: opts.content, Tags: entry.SplitTags(opts.tags)})
 	if err != nil {
 		return err
 	}
@@ -180,8 +181,8 @@ func runList(e *env, g globals, opts listOptions) error {
 	if err != nil {
 		return err
 	}
-	ms := mdstore.MemoryFilter{Types: types}.Filter(all)
-	mdstore.SortNewestFirst(ms)
+	ms := entry.MemoryFilter{Types: types}.Filter(all)
+	entry.SortNewestFirst(ms)
 	if opts.last > 0 && len(ms) > opts.last {
 		ms = ms[:opts.last]
 	}
@@ -189,7 +190,7 @@ func runList(e *env, g globals, opts listOptions) error {
 }
 
 // printMemories writes memories in one of the list formats.
-func printMemories(p *printer, ms []mdstore.Memory, format, empty string) error {
+func printMemories(p *printer, ms []entry.Memory, format, empty string) error {
 	switch format {
 	case "json":
 		return writeJSON(p.out, toJSONList(ms))
@@ -236,12 +237,12 @@ func showCommand(e *env) *cli.Command {
 // runShow shows the entry an id names, by the id's shape: prime lists
 // entries of every kind and tells the agent to lore show them.
 func runShow(e *env, g globals, opts showOptions) error {
-	switch kind, id := mdstore.KindOfID(opts.id); kind {
-	case mdstore.KindLearning:
+	switch kind, id := entry.KindOfID(opts.id); kind {
+	case entry.KindLearning:
 		return runLearningShow(e, g, learningShowOptions{id: id, format: opts.format})
-	case mdstore.KindKnowledge:
+	case entry.KindKnowledge:
 		return runKnowledgeShow(e, g, knowledgeShowOptions{slug: id, format: opts.format})
-	case mdstore.KindJournal:
+	case entry.KindJournal:
 		return runJournalShow(e, g, journalShowOptions{key: id, format: opts.format})
 	}
 	s, err := g.openStore(e)
@@ -254,14 +255,14 @@ func runShow(e *env, g globals, opts showOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := usage.Open(s.StateDir()).Record(e.now(), []string{prompt.Key(mdstore.KindMemory, m.ID)}); err != nil {
+	if err := usage.Open(s.StateDir()).Record(e.now(), []string{prompt.Key(entry.KindMemory, m.ID)}); err != nil {
 		p.notice("could not count the memory's use: " + err.Error())
 	}
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, toJSON(m))
 	case "markdown":
-		fmt.Fprint(p.out, mdstore.FormatMemory(m))
+		fmt.Fprint(p.out, entry.FormatMemory(m))
 	default:
 		p.memoryDetail(m)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/internal/fsx"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/mdstore/merge"
 )
 
@@ -48,7 +48,7 @@ func runMergeDriver(e *env, _ globals, opts mergeDriverOptions) error {
 		}
 		sides[i] = data
 	}
-	res, err := merge.File(mdstore.StorePath(opts.path), sides[0], sides[1], sides[2],
+	res, err := merge.File(entry.StorePath(opts.path), sides[0], sides[1], sides[2],
 		merge.Labels{Ours: "ours", Base: "base", Theirs: "theirs"})
 	if err != nil {
 		// git keeps OURS as it was and reports a conflict.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // runLoreIn runs the lore binary bin in dir with the repository's
@@ -40,12 +40,12 @@ func mustLore(t *testing.T, r *loretest.Repo, dir, bin string, args ...string) s
 // two branches that each do so conflict line by line.
 func addMemoryByHand(t *testing.T, r *loretest.Repo, dir, id, text string) {
 	t.Helper()
-	path := filepath.Join(dir, filepath.FromSlash(mdstore.MemoriesPath))
+	path := filepath.Join(dir, filepath.FromSlash(entry.MemoriesPath))
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := mdstore.FormatMemory(mdstore.Memory{ID: id, Content: text, Tags: []string{"t"}, Created: "2026-01-01"})
+	block := entry.FormatMemory(entry.Memory{ID: id, Content: text, Tags: []string{"t"}, Created: "2026-01-01"})
 	next := strings.Replace(string(data), "## Patterns\n", "## Patterns\n\n"+block, 1)
 	if err := os.WriteFile(path, []byte(next), 0o644); err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestMergeDriverWithoutLoreOnPath(t *testing.T) {
 	cleanMerge := func(what string) {
 		t.Helper()
 		side, ours, out, err := diverge()
-		got := r.Read(mdstore.MemoriesPath)
+		got := r.Read(entry.MemoriesPath)
 		if err != nil || strings.Contains(got, "<<<<<<<") || !strings.Contains(got, "> "+side+"\n") || !strings.Contains(got, "> "+ours+"\n") {
 			t.Fatalf("%s: git merge: %v\n%s\n%s", what, err, out, got)
 		}
@@ -116,10 +116,10 @@ func TestMergeDriverWithoutLoreOnPath(t *testing.T) {
 	if err == nil {
 		t.Fatalf("git merge with no lore to run succeeded:\n%s", out)
 	}
-	if got := conflicted(r, r.Dir); got != mdstore.MemoriesPath {
+	if got := conflicted(r, r.Dir); got != entry.MemoriesPath {
 		t.Fatalf("unmerged paths %q\n%s", got, out)
 	}
-	got := r.Read(mdstore.MemoriesPath)
+	got := r.Read(entry.MemoriesPath)
 	for _, want := range []string{"<<<<<<< ours\n", "\n=======\n", ">>>>>>> theirs\n", "> " + side + "\n", "> " + ours + "\n"} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("memories.md lacks %q:\n%s\ngit merge said:\n%s", want, got, out)
@@ -183,7 +183,7 @@ func TestFreshCloneGetsTheMergeDriver(t *testing.T) {
 	if out, err := r.GitErr("-C", dir, "merge", "--no-edit", "origin/team"); err != nil {
 		t.Fatalf("git merge in the clone: %v\n%s", err, out)
 	}
-	got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(mdstore.MemoriesPath)))
+	got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(entry.MemoriesPath)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,10 +199,10 @@ func TestFreshCloneGetsTheMergeDriver(t *testing.T) {
 	if out, err := r.GitErr("-C", dir, "merge", "--no-edit", "origin/team"); err == nil {
 		t.Fatalf("git merge without the driver succeeded:\n%s", out)
 	}
-	if got := conflicted(r, dir); got != mdstore.MemoriesPath {
+	if got := conflicted(r, dir); got != entry.MemoriesPath {
 		t.Fatalf("unmerged paths %q", got)
 	}
-	got, _ = os.ReadFile(filepath.Join(dir, filepath.FromSlash(mdstore.MemoriesPath)))
+	got, _ = os.ReadFile(filepath.Join(dir, filepath.FromSlash(entry.MemoriesPath)))
 	if !strings.Contains(string(got), "<<<<<<<") || !strings.Contains(string(got), "> CI memory\n") || !strings.Contains(string(got), "> Team memory\n") {
 		t.Fatalf("memories.md:\n%s", got)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"lore/index"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/strategy"
 )
@@ -170,10 +171,10 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"knowledge", "delete", "database-layout"}, want: knowledgeDeleteOptions{slug: "database-layout"}},
 		{args: []string{"knowledge", "delete", "a", "b"}},
 
-		{args: []string{"learning", "add", "x"}, want: learningAddOptions{format: "table", learning: mdstore.NewLearning{Status: "active", Body: "x"}}},
+		{args: []string{"learning", "add", "x"}, want: learningAddOptions{format: "table", learning: entry.NewLearning{Status: "active", Body: "x"}}},
 		{args: []string{"learning", "add", "Run", "go", "vet", "first.", "--category", "pitfall", "--tags", "go,vet", "--task", "T-1",
 			"--status", "staged", "--kind", "tool", "--format", "quiet"},
-			want: learningAddOptions{format: "quiet", learning: mdstore.NewLearning{Category: "pitfall", Tags: []string{"go", "vet"}, Task: "T-1",
+			want: learningAddOptions{format: "quiet", learning: entry.NewLearning{Category: "pitfall", Tags: []string{"go", "vet"}, Task: "T-1",
 				Status: "staged", Kind: "tool", Body: "Run go vet first."}}},
 		{args: []string{"learning", "add", "--category", "pitfall"}},
 		{args: []string{"learning", "add", "x", "--format", "markdown"}},
@@ -225,17 +226,17 @@ func TestFlagsToOptions(t *testing.T) {
 			want: extractOptions{run: "run-1", objective: "Fix tests", dryRun: true, format: "json"}},
 		{args: []string{"extract"}},
 
-		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done"}, format: "table"}},
+		{args: []string{"journal", "add", "--outcome", "done"}, want: journalAddOptions{entry: entry.JournalEntry{Outcome: "done"}, format: "table"}},
 		{args: []string{"journal", "add", "Tried", "the", "cache.", "--outcome", "failed", "--run", "r1", "--iteration", "2", "--task", "T-1",
 			"--feature", "F", "--model", "sonnet", "--next-model", "opus", "--duration", "12.5", "--cost", "0.25", "--files", "a.go, b.go",
 			"--difficulty", "hard", "--what-tried", "W", "--why-failed", "Y", "--error-category", "build_error", "--relevant-files", "x.go",
 			"--stack-trace", "S", "--retry-suggestion", "R", "--format", "json"},
-			want: journalAddOptions{format: "json", entry: mdstore.JournalEntry{RunID: "r1", Iteration: 2, TaskID: "T-1", FeatureID: "F",
+			want: journalAddOptions{format: "json", entry: entry.JournalEntry{RunID: "r1", Iteration: 2, TaskID: "T-1", FeatureID: "F",
 				Outcome: "failed", Model: "sonnet", NextModel: "opus", DurationSecs: 12.5, CostUSD: 0.25, FilesModified: []string{"a.go", "b.go"},
-				Difficulty: "hard", Notes: "Tried the cache.", Failure: &mdstore.Failure{WhatTried: "W", WhyFailed: "Y", ErrorCategory: "build_error",
+				Difficulty: "hard", Notes: "Tried the cache.", Failure: &entry.Failure{WhatTried: "W", WhyFailed: "Y", ErrorCategory: "build_error",
 					RelevantFiles: []string{"x.go"}, StackTrace: "S", RetrySuggestion: "R"}}}},
 		{args: []string{"journal", "add", "-", "--outcome", "done", "--why-failed", ""}, stdin: "notes\n",
-			want: journalAddOptions{entry: mdstore.JournalEntry{Outcome: "done", Notes: "notes\n", Failure: &mdstore.Failure{}}, format: "table"}},
+			want: journalAddOptions{entry: entry.JournalEntry{Outcome: "done", Notes: "notes\n", Failure: &entry.Failure{}}, format: "table"}},
 		{args: []string{"journal", "add", "notes"}},
 		{args: []string{"journal", "add", "--outcome", "done", "--iteration", "-1"}},
 		{args: []string{"journal", "add", "--outcome", "done", "--format", "markdown"}},

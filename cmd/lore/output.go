@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // printer writes for people: colour and emoji only when decorate is set
@@ -112,7 +113,7 @@ func (p *printer) notice(msg string) {
 // summarises the rest.
 const maxWarnings = 10
 
-func (p *printer) warnings(ws []mdstore.Warning) {
+func (p *printer) warnings(ws []entry.Warning) {
 	for i, w := range ws {
 		if i == maxWarnings {
 			fmt.Fprintf(p.err, "%s %d more problems in %s\n", p.paint(ansiYellow, "warning:"), len(ws)-maxWarnings, w.Path)
@@ -131,7 +132,7 @@ type memoryJSON struct {
 	Created string   `json:"created"`
 }
 
-func toJSON(m mdstore.Memory) memoryJSON {
+func toJSON(m entry.Memory) memoryJSON {
 	tags := m.Tags
 	if tags == nil {
 		tags = []string{}
@@ -139,7 +140,7 @@ func toJSON(m mdstore.Memory) memoryJSON {
 	return memoryJSON{ID: m.ID, Type: string(m.Type), Content: m.Content, Tags: tags, Created: m.Created}
 }
 
-func toJSONList(ms []mdstore.Memory) []memoryJSON {
+func toJSONList(ms []entry.Memory) []memoryJSON {
 	out := make([]memoryJSON, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, toJSON(m))
@@ -156,7 +157,7 @@ func writeJSON(w io.Writer, v any) error {
 
 // memoryTable prints one line per memory: id, type, date, tags and the
 // first line of the content.
-func (p *printer) memoryTable(ms []mdstore.Memory) {
+func (p *printer) memoryTable(ms []entry.Memory) {
 	tw := tabwriter.NewWriter(p.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.paint(ansiBold, "ID"), p.paint(ansiBold, "TYPE"), p.paint(ansiBold, "CREATED"), p.paint(ansiBold, "TAGS"), p.paint(ansiBold, "CONTENT"))
 	for _, m := range ms {
@@ -168,7 +169,7 @@ func (p *printer) memoryTable(ms []mdstore.Memory) {
 }
 
 // memoryDetail prints one memory in full.
-func (p *printer) memoryDetail(m mdstore.Memory) {
+func (p *printer) memoryDetail(m entry.Memory) {
 	fmt.Fprintf(p.out, "%s %s\n", p.paint(ansiBold, "ID:     "), p.paint(ansiYellow, m.ID))
 	fmt.Fprintf(p.out, "%s %s%s\n", p.paint(ansiBold, "Type:   "), p.emoji(m.Type.Emoji()), p.paint(ansiCyan, string(m.Type)))
 	fmt.Fprintf(p.out, "%s %s\n", p.paint(ansiBold, "Tags:   "), strings.Join(m.Tags, ", "))

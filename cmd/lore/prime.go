@@ -12,6 +12,8 @@ import (
 	"lore/hooks"
 	"lore/index"
 	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/strategy"
 	"lore/usage"
@@ -139,7 +141,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Task     prompt.Task      `json:"task"`
-			Budgets  mdstore.Budgets  `json:"budgets"`
+			Budgets  config.Budgets   `json:"budgets"`
 			Sections []prompt.Section `json:"sections"`
 			Omitted  string           `json:"omitted,omitempty"`
 			Loop     strategy.Status  `json:"loop_status"`
@@ -188,7 +190,7 @@ func preparePrime(e *env, g globals, s *mdstore.Store, opts primeOptions) (prime
 	cfg := s.Config()
 	p.warnings(cfg.Warnings)
 	// Asked of the search index while the files are read.
-	relevance := searcher.Relevance(s, taskText(opts.task), opts.task.Statuses, mdstore.KindMemory, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindJournal)
+	relevance := searcher.Relevance(s, taskText(opts.task), opts.task.Statuses, entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal)
 	if opts.loop.Run == "" {
 		opts.loop.Run, _ = s.CurrentRun()
 	}
@@ -200,7 +202,7 @@ func preparePrime(e *env, g globals, s *mdstore.Store, opts primeOptions) (prime
 	// large store.
 	type read struct {
 		shortlist *prompt.Shortlist
-		warnings  []mdstore.Warning
+		warnings  []entry.Warning
 		err       error
 	}
 	catalogRead := make(chan read, 1)
@@ -213,8 +215,8 @@ func preparePrime(e *env, g globals, s *mdstore.Store, opts primeOptions) (prime
 		}
 		catalogRead <- r
 	}()
-	var warnings []mdstore.Warning
-	if cfg.Memories.Inject == mdstore.InjectAuto {
+	var warnings []entry.Warning
+	if cfg.Memories.Inject == config.InjectAuto {
 		filter := memoryFilter(e, cfg.Memories.Filter, opts, types)
 		all, warnings, err := s.Memories()
 		p.warnings(warnings)
@@ -238,14 +240,14 @@ func preparePrime(e *env, g globals, s *mdstore.Store, opts primeOptions) (prime
 	in.Knowledge, in.Learnings, in.Journal = entries.Knowledge, entries.Learnings, entries.Journal
 	in.Loop = strategy.Compute(in.Journal, opts.loop)
 	budgets := cfg.Budgets
-	budgets.Total = cfg.Memories.Budget
+	budgets.TotalTokens = cfg.Memories.Budget
 	if opts.set["budget"] {
-		budgets.Total = opts.budget
+		budgets.TotalTokens = opts.budget
 	}
 	popts := prompt.Options{Budgets: budgets, HeadingLevel: opts.headingLevel,
 		Instructions: !opts.noInstructions && cfg.Memories.SkillInjection,
 		Learn:        !opts.noLearn && cfg.Learn,
-		MemoriesOff:  cfg.Memories.Inject == mdstore.InjectNone,
+		MemoriesOff:  cfg.Memories.Inject == config.InjectNone,
 		Models:       cfg.Models}
 	return primed{store: s, printer: p, in: in, opts: popts}, nil
 }
@@ -276,16 +278,16 @@ func runPrimeHook(e *env, g globals, opts primeOptions) error {
 // budget whose JSON (escapes included) fits.
 func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Context) {
 	render := func(total int) ([]byte, prompt.Context) {
-		opts.Budgets.Total = total
+		opts.Budgets.TotalTokens = total
 		ctx := prompt.Prime(in, opts)
 		return hooks.SessionStartOutput(ctx.Markdown()), ctx
 	}
-	out, ctx := render(opts.Budgets.Total)
+	out, ctx := render(opts.Budgets.TotalTokens)
 	if len(out) < hooks.ClaudeOutputLimit {
 		return out, ctx
 	}
 	// Too long: hi is a total that does not fit, lo one that does.
-	hi := opts.Budgets.Total
+	hi := opts.Budgets.TotalTokens
 	if hi == 0 {
 		for _, s := range ctx.Sections {
 			if s.Name != prompt.SectionInstructions {
@@ -330,8 +332,8 @@ func recordUse(e *env, s *mdstore.Store, p *printer, ctx prompt.Context) {
 
 // memoryFilter is the filter of the memories prime shows: config.yaml's
 // memories.filter, each part replaced by its flag when given.
-func memoryFilter(e *env, cfg mdstore.MemoriesFilter, opts primeOptions, types []mdstore.MemoryType) mdstore.MemoryFilter {
-	f := mdstore.MemoryFilter{Types: cfg.Types, Tags: cfg.Tags}
+func memoryFilter(e *env, cfg config.MemoriesFilter, opts primeOptions, types []entry.MemoryType) entry.MemoryFilter {
+	f := entry.MemoryFilter{Types: cfg.Types, Tags: cfg.Tags}
 	recent := cfg.RecentDays
 	if opts.set["type"] {
 		f.Types = types

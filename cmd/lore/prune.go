@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/usage"
 )
@@ -89,7 +90,7 @@ func prune(e *env, s *mdstore.Store, dryRun, hard bool, older time.Duration) ([]
 	}
 	opts := mdstore.PruneOptions{
 		Now: e.now(), Config: s.Config().Prune, OlderThan: older, Hard: hard, DryRun: dryRun, UsageSince: log.Since(stats),
-		LastUsed: func(kind mdstore.Kind, id string) (time.Time, bool) {
+		LastUsed: func(kind entry.Kind, id string) (time.Time, bool) {
 			t, ok := last[prompt.Key(kind, id)]
 			return t, ok
 		},

@@ -22,6 +22,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/strategy"
 )
@@ -100,7 +101,7 @@ func runAgentCommand(e *env) *cli.Command {
 				return err
 			}
 			opts.prime.format = "markdown"
-			if run := opts.prime.loop.Run; run != "" && !mdstore.ValidRunID(run) {
+			if run := opts.prime.loop.Run; run != "" && !entry.ValidRunID(run) {
 				return usagef("--run %q may only hold lowercase letters, digits, '.', '_' and '-'", run)
 			}
 			return runWith(e, globalsFrom(c), opts, runAgent)
@@ -627,7 +628,7 @@ func worktreeOf(s *mdstore.Store) *worktree {
 		return nil
 	}
 	_, prefix := s.GitIndex()
-	return &worktree{top: repo.WorkTree, exclude: path.Join(prefix, mdstore.Dir) + "/"}
+	return &worktree{top: repo.WorkTree, exclude: path.Join(prefix, entry.Dir) + "/"}
 }
 
 // worktreeState is HEAD, and each path git status lists with a hash of

@@ -11,7 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // searchOptions are lore search's flags.
@@ -89,11 +89,11 @@ func (opts searchOptions) toQuery(now time.Time) (index.Query, error) {
 		q.Types = append(q.Types, string(t))
 	}
 	if len(types) > 0 && len(q.Kinds) == 0 {
-		q.Kinds = []mdstore.Kind{mdstore.KindMemory} // types belong to memories
+		q.Kinds = []entry.Kind{entry.KindMemory} // types belong to memories
 	}
 	q.Categories = splitList(opts.categories)
 	if len(q.Categories) > 0 && len(q.Kinds) == 0 {
-		q.Kinds = []mdstore.Kind{mdstore.KindLearning}
+		q.Kinds = []entry.Kind{entry.KindLearning}
 	}
 	if q.Statuses, err = parseStatuses(opts.statuses); err != nil {
 		return q, err
@@ -172,20 +172,20 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 // hitJSON is a search hit as lore prints it in JSON: a memory keeps the
 // fields of seed 001's JSON (id, type, content, tags, created).
 type hitJSON struct {
-	Kind    mdstore.Kind `json:"kind"`
-	ID      string       `json:"id"`
-	Type    string       `json:"type,omitempty"`
-	Title   string       `json:"title,omitempty"`
-	Content string       `json:"content"`
-	Tags    []string     `json:"tags"`
-	Created string       `json:"created,omitempty"`
-	Run     string       `json:"run,omitempty"`
-	Task    string       `json:"task,omitempty"`
-	Outcome string       `json:"outcome,omitempty"`
-	Status  string       `json:"status,omitempty"` // a learning's that is not shown by default
-	Path    string       `json:"path"`
-	Snippet string       `json:"snippet"`
-	Score   float64      `json:"score"`
+	Kind    entry.Kind `json:"kind"`
+	ID      string     `json:"id"`
+	Type    string     `json:"type,omitempty"`
+	Title   string     `json:"title,omitempty"`
+	Content string     `json:"content"`
+	Tags    []string   `json:"tags"`
+	Created string     `json:"created,omitempty"`
+	Run     string     `json:"run,omitempty"`
+	Task    string     `json:"task,omitempty"`
+	Outcome string     `json:"outcome,omitempty"`
+	Status  string     `json:"status,omitempty"` // a learning's that is not shown by default
+	Path    string     `json:"path"`
+	Snippet string     `json:"snippet"`
+	Score   float64    `json:"score"`
 }
 
 func toHitJSON(h index.Hit) hitJSON {
@@ -275,8 +275,8 @@ func (p *printer) hitTable(hits []index.Hit, terms []string) {
 // printHitsMarkdown writes the hits as a Markdown list, kind by kind in
 // rank order of each kind's best hit.
 func printHitsMarkdown(w io.Writer, hits []index.Hit) {
-	var kinds []mdstore.Kind
-	byKind := map[mdstore.Kind][]index.Hit{}
+	var kinds []entry.Kind
+	byKind := map[entry.Kind][]index.Hit{}
 	for _, h := range hits {
 		if _, ok := byKind[h.Kind]; !ok {
 			kinds = append(kinds, h.Kind)
@@ -305,15 +305,15 @@ func printHitsMarkdown(w io.Writer, hits []index.Hit) {
 	}
 }
 
-func kindHeading(k mdstore.Kind) string {
+func kindHeading(k entry.Kind) string {
 	switch k {
-	case mdstore.KindMemory:
+	case entry.KindMemory:
 		return "Memories"
-	case mdstore.KindKnowledge:
+	case entry.KindKnowledge:
 		return "Knowledge"
-	case mdstore.KindLearning:
+	case entry.KindLearning:
 		return "Learnings"
-	case mdstore.KindJournal:
+	case entry.KindJournal:
 		return "Journal"
 	}
 	return "Skills"

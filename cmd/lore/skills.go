@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 )
 
@@ -48,7 +48,7 @@ func runSkillsList(e *env, g globals, opts skillsListOptions) error {
 	switch opts.format {
 	case "json":
 		if skills == nil {
-			skills = []mdstore.Skill{}
+			skills = []entry.Skill{}
 		}
 		return writeJSON(p.out, skills)
 	case "markdown":

@@ -8,6 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 func validateCommand(e *env) *cli.Command {
@@ -53,15 +55,15 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 	if err != nil {
 		return err
 	}
-	var problems []mdstore.Problem
-	for _, p := range mdstore.Validate(files, mdstore.ValidateConfig) {
+	var problems []entry.Problem
+	for _, p := range entry.Validate(files, config.Validate) {
 		if only(p.Path) {
 			problems = append(problems, p)
 		}
 	}
 	elsewhere := 0
 	if opts.staged {
-		problems, elsewhere = mdstore.InChanges(files, problems)
+		problems, elsewhere = entry.InChanges(files, problems)
 	}
 	p := g.printer(e)
 	if elsewhere > 0 {
@@ -70,7 +72,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 	}
 	if opts.format == "json" {
 		if problems == nil {
-			problems = []mdstore.Problem{}
+			problems = []entry.Problem{}
 		}
 		if err := writeJSON(p.out, problems); err != nil {
 			return err
@@ -79,7 +81,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 		errs := 0
 		for _, pr := range problems {
 			fmt.Fprintln(p.out, pr)
-			if pr.Severity == mdstore.SeverityError {
+			if pr.Severity == entry.SeverityError {
 				errs++
 			}
 		}
@@ -97,7 +99,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 				errs, plural(errs, "error", "errors"), len(problems)-errs, plural(len(problems)-errs, "warning", "warnings")))
 		}
 	}
-	if mdstore.HasErrors(problems) {
+	if entry.HasErrors(problems) {
 		return &reportedError{code: exitFailure}
 	}
 	return nil

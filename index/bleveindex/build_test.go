@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"lore/index"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // A rebuilt generation (the builder: segments made on every core, merged
@@ -64,8 +64,8 @@ func TestBuilderIndexesAsScorchDoes(t *testing.T) {
 		queries = append(queries, index.Query{Text: topic}, index.Query{Text: topic[:len(topic)-1] + "x"}, index.Query{Text: "plain " + topic, Limit: 3, LimitPerKind: true, Bare: true})
 	}
 	queries = append(queries,
-		index.Query{Text: "misc", Kinds: []mdstore.Kind{mdstore.KindMemory}},
-		index.Query{Text: "kestrel walrus", Kinds: []mdstore.Kind{mdstore.KindLearning}, Categories: []string{"pitfall"}},
+		index.Query{Text: "misc", Kinds: []entry.Kind{entry.KindMemory}},
+		index.Query{Text: "kestrel walrus", Kinds: []entry.Kind{entry.KindLearning}, Categories: []string{"pitfall"}},
 		index.Query{Text: "entry 7"},
 		index.Query{Tags: []string{"birds"}},
 		index.Query{},

@@ -15,6 +15,7 @@ import (
 	"lore/internal/fsx"
 	"lore/internal/loretest"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // testRepo is a lore store in a real git repository (C git, through
@@ -44,18 +45,18 @@ func (r *testRepo) index(opts Options) *Index {
 	return New(r.Dir, index.Dir(r.store), opts)
 }
 
-func (r *testRepo) addMemory(content string, tags ...string) mdstore.Memory {
+func (r *testRepo) addMemory(content string, tags ...string) entry.Memory {
 	r.t.Helper()
-	m, _, err := r.store.AddMemory(mdstore.NewMemory{Type: mdstore.Pattern, Content: content, Tags: tags})
+	m, _, err := r.store.AddMemory(mdstore.NewMemory{Type: entry.Pattern, Content: content, Tags: tags})
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	return m
 }
 
-func (r *testRepo) addKnowledge(title, body string, tags ...string) mdstore.Knowledge {
+func (r *testRepo) addKnowledge(title, body string, tags ...string) entry.Knowledge {
 	r.t.Helper()
-	k, _, _, err := r.store.AddKnowledge(mdstore.NewKnowledge{Title: title, Body: body, Tags: tags})
+	k, _, _, err := r.store.AddKnowledge(entry.NewKnowledge{Title: title, Body: body, Tags: tags})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestFirstSearchBuildsTheIndex(t *testing.T) {
 	if !rep.Rebuilt || rep.Reason != "there was no index" {
 		t.Errorf("report %+v, want a rebuild because there was no index", rep)
 	}
-	if len(res.Hits) != 1 || res.Hits[0].EntryID != m.ID || res.Hits[0].Kind != mdstore.KindMemory {
+	if len(res.Hits) != 1 || res.Hits[0].EntryID != m.ID || res.Hits[0].Kind != entry.KindMemory {
 		t.Fatalf("hits %+v", res.Hits)
 	}
 	if !strings.Contains(res.Hits[0].Snippet, "opener") {
@@ -449,7 +450,7 @@ func TestManyFilesOfTwoDirectoriesChanged(t *testing.T) {
 	}
 	var learnings []string
 	for i, w := range words {
-		l, _, _, err := r.store.AddLearning(mdstore.NewLearning{Category: "pattern", Tags: []string{"misc"}, Body: fmt.Sprintf("Learning %d about %s.", i, w)})
+		l, _, _, err := r.store.AddLearning(entry.NewLearning{Category: "pattern", Tags: []string{"misc"}, Body: fmt.Sprintf("Learning %d about %s.", i, w)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,7 +26,7 @@ import (
 
 	"lore/index"
 	"lore/index/fresh"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Scorch is one bleve scorch index on disk, opened for reading or writing.
@@ -488,12 +488,12 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 		}
 		kinds := q.Kinds
 		if len(kinds) == 0 {
-			kinds = mdstore.Kinds
+			kinds = entry.Kinds
 		}
 		var all index.Result
 		for _, k := range kinds {
 			one := q
-			one.Kinds, one.LimitPerKind = []mdstore.Kind{k}, false
+			one.Kinds, one.LimitPerKind = []entry.Kind{k}, false
 			res, err := x.collect(ctx, r, one, terms, main, sort)
 			if err != nil {
 				return index.Result{}, err
@@ -557,7 +557,7 @@ func filteredSearcher(ctx context.Context, r bindex.IndexReader, main query.Quer
 func makeHit(r bindex.IndexReader, q index.Query, terms []string, id string, score float64) (index.Hit, error) {
 	if q.Bare {
 		path, memory, _ := strings.Cut(id, "#")
-		return index.Hit{Doc: index.Doc{ID: id, Path: path, EntryID: memory, Kind: mdstore.KindOf(path)}, Score: score}, nil
+		return index.Hit{Doc: index.Doc{ID: id, Path: path, EntryID: memory, Kind: entry.KindOf(path)}, Score: score}, nil
 	}
 	d, err := storedDocument(r, id)
 	if err != nil {
@@ -584,7 +584,7 @@ func (x *Scorch) collectPerKind(ctx context.Context, r bindex.IndexReader, q ind
 	}
 	wanted := q.Kinds
 	if len(wanted) == 0 {
-		wanted = mdstore.Kinds
+		wanted = entry.Kinds
 	}
 	kindOf, ok, err := kindTable(ctx, r)
 	if !ok || err != nil {
@@ -601,7 +601,7 @@ func (x *Scorch) collectPerKind(ctx context.Context, r bindex.IndexReader, q ind
 		DocumentMatchPool: search.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(wanted)*q.Limit+1, 0),
 		IndexReader:       r,
 	}
-	best := make(map[mdstore.Kind]*matchHeap, len(wanted))
+	best := make(map[entry.Kind]*matchHeap, len(wanted))
 	for _, k := range wanted {
 		best[k] = &matchHeap{}
 	}
@@ -673,12 +673,12 @@ func (h *matchHeap) Pop() any {
 // postings of every kind's term but the one most documents have, whose
 // documents are the rest. ok is false when the kinds' counts do not add
 // up to the documents (a document without a kind, which no build makes).
-func kindTable(ctx context.Context, r bindex.IndexReader) (kindOf func(uint64) mdstore.Kind, ok bool, err error) {
+func kindTable(ctx context.Context, r bindex.IndexReader) (kindOf func(uint64) entry.Kind, ok bool, err error) {
 	docs, err := r.DocCount()
 	if err != nil {
 		return nil, false, err
 	}
-	readers := make([]bindex.TermFieldReader, len(mdstore.Kinds))
+	readers := make([]bindex.TermFieldReader, len(entry.Kinds))
 	defer func() {
 		for _, tfr := range readers {
 			if tfr != nil {
@@ -688,7 +688,7 @@ func kindTable(ctx context.Context, r bindex.IndexReader) (kindOf func(uint64) m
 	}()
 	var sum uint64
 	largest := 0
-	for i, k := range mdstore.Kinds {
+	for i, k := range entry.Kinds {
 		if readers[i], err = r.TermFieldReader(ctx, []byte(k), fieldKind, false, false, false); err != nil {
 			return nil, false, err
 		}
@@ -721,11 +721,11 @@ func kindTable(ctx context.Context, r bindex.IndexReader) (kindOf func(uint64) m
 			table[n] = uint8(i + 1)
 		}
 	}
-	return func(n uint64) mdstore.Kind {
+	return func(n uint64) entry.Kind {
 		if n < uint64(len(table)) && table[n] > 0 {
-			return mdstore.Kinds[table[n]-1]
+			return entry.Kinds[table[n]-1]
 		}
-		return mdstore.Kinds[largest]
+		return entry.Kinds[largest]
 	}, true, nil
 }
 

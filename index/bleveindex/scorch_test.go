@@ -9,7 +9,7 @@ import (
 
 	"lore/index"
 	"lore/index/indextest"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func TestScorchConformance(t *testing.T) {
@@ -76,13 +76,13 @@ func TestUpdatesKeepFewSegments(t *testing.T) {
 	segments := func() uint64 { n, _ := s.StatsMap()["num_root_filesegments"].(uint64); return n }
 	var base []index.Doc
 	for i := range 400 {
-		base = append(base, index.Doc{ID: fmt.Sprintf("k/%d", i), Kind: mdstore.KindKnowledge, EntryID: fmt.Sprint(i), Content: "base entry"})
+		base = append(base, index.Doc{ID: fmt.Sprintf("k/%d", i), Kind: entry.KindKnowledge, EntryID: fmt.Sprint(i), Content: "base entry"})
 	}
 	if err := x.apply(base, nil); err != nil {
 		t.Fatal(err)
 	}
 	for round := range 30 {
-		doc := index.Doc{ID: fmt.Sprintf("l/%d", round), Kind: mdstore.KindLearning, EntryID: fmt.Sprint(round), Content: "a later learning"}
+		doc := index.Doc{ID: fmt.Sprintf("l/%d", round), Kind: entry.KindLearning, EntryID: fmt.Sprint(round), Content: "a later learning"}
 		if err := x.apply([]index.Doc{doc}, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"lore/index/fresh"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // The next manifest is written aside while the index is updated: the
@@ -17,8 +17,8 @@ import (
 // trace, and a manifest that cannot be written says why.
 func TestManifestWrittenAside(t *testing.T) {
 	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, mdstore.KnowledgeDir), 0o755)
-	os.WriteFile(filepath.Join(root, mdstore.KnowledgeDir, "one.md"), []byte(knowledgeFile("One", "1.")), 0o644)
+	os.MkdirAll(filepath.Join(root, entry.KnowledgeDir), 0o755)
+	os.WriteFile(filepath.Join(root, entry.KnowledgeDir, "one.md"), []byte(knowledgeFile("One", "1.")), 0o644)
 	ch, err := fresh.CheckAll(fresh.Store{Root: root}, time.Now().UnixNano(), nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"lore/internal/fsx"
 	"lore/internal/gitx/gitindex"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Changes is what a check found: documents to (re)index, document IDs to
@@ -30,7 +31,7 @@ type Changes struct {
 	Files    int  // entry files read again
 	Changed  int  // entry files whose entries changed (or that are gone)
 	Touched  bool // the manifest changed (also when no document did)
-	Warnings []mdstore.Warning
+	Warnings []entry.Warning
 }
 
 // Empty says whether the index needs no document changed.
@@ -67,7 +68,7 @@ type checker struct {
 }
 
 func isRoot(p string) bool {
-	for _, r := range mdstore.Roots {
+	for _, r := range entry.Roots {
 		if p == r {
 			return true
 		}
@@ -78,8 +79,8 @@ func isRoot(p string) bool {
 // hot files are checked before every search, whatever the store's size:
 // memories.md, which holds many entries, and skills, which are few.
 func hot(p string) bool {
-	k := mdstore.KindOf(p)
-	return k == mdstore.KindMemory || k == mdstore.KindSkill
+	k := entry.KindOf(p)
+	return k == entry.KindMemory || k == entry.KindSkill
 }
 
 // check finds what changed in the store since m was written, updating m
@@ -114,7 +115,7 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 			dirty = append(dirty, p)
 		}
 	}
-	for _, r := range mdstore.Roots {
+	for _, r := range entry.Roots {
 		_, watched := m.watch[r]
 		below := fsx.CheckDirs(c.root, r) // .claude made a link to where .claude was
 		switch {
@@ -253,15 +254,15 @@ func (c *checker) relist(d string) error {
 func (c *checker) other(d string, seg *segment, e fsx.Dirent, listed *int, others map[string]bool) error {
 	name := string(e.Name)
 	child := d + "/" + name
-	read := mdstore.KindOf(child) != "" || (e.Symlink && mdstore.Descend(d, name))
+	read := entry.KindOf(child) != "" || (e.Symlink && entry.Descend(d, name))
 	switch {
 	case e.Symlink:
 		if read {
-			if w := mdstore.LinkSkipped(child, c.abs(child)); w != nil {
+			if w := entry.LinkSkipped(child, c.abs(child)); w != nil {
 				c.skip(child, w.Message)
 			}
 		}
-	case e.Dir && mdstore.Descend(d, name):
+	case e.Dir && entry.Descend(d, name):
 		others[name] = true
 		if _, known := c.m.watch[child]; !known {
 			return c.relist(child)
@@ -507,11 +508,11 @@ func (c *checker) unskip(p string) {
 // check, as a scan of the files says it every time: what the manifest
 // recorded, and the roots that are links (or below one).
 func (c *checker) warnings() {
-	var ws []mdstore.Warning
+	var ws []entry.Warning
 	for p, why := range c.m.skipped {
-		ws = append(ws, mdstore.Warning{Path: p, Message: why})
+		ws = append(ws, entry.Warning{Path: p, Message: why})
 	}
-	for _, r := range mdstore.Roots {
+	for _, r := range entry.Roots {
 		err := fsx.CheckDirs(c.root, r)
 		if info, lerr := os.Lstat(c.abs(r)); err == nil && lerr == nil {
 			switch m := info.Mode(); {
@@ -521,7 +522,7 @@ func (c *checker) warnings() {
 				err = &fsx.SkipError{Path: c.abs(r), Err: fsx.ErrNotDir, Mode: m.Type()}
 			}
 		}
-		if w, _ := mdstore.Skipped(r, err); w != nil {
+		if w, _ := entry.Skipped(r, err); w != nil {
 			ws = append(ws, *w)
 		}
 	}
@@ -576,7 +577,7 @@ func (c *checker) dropFile(p string) error {
 	} else if s := c.m.segs[path.Dir(p)]; s != nil && s.loaded {
 		s.drop(path.Base(p))
 	}
-	if mdstore.KindOf(p) != mdstore.KindMemory {
+	if entry.KindOf(p) != entry.KindMemory {
 		c.out.Remove = append(c.out.Remove, p)
 		return nil
 	}
@@ -627,8 +628,8 @@ type look struct {
 	err   error // from stat or read
 	read  bool  // its stat changed, so it was read
 	hash  uint64
-	fe    mdstore.FileEntries // parsed when its bytes changed
-	warns []mdstore.Warning
+	fe    entry.FileEntries // parsed when its bytes changed
+	warns []entry.Warning
 }
 
 // BatchSize is how many documents a rebuild hands its sink at a time.
@@ -707,14 +708,14 @@ func (c *checker) look(p string) look {
 		n := int(int64(PrefaultMin) * int64(c.total) / looked)
 		go Prefault(min(max(n, PrefaultMin), PrefaultMax) * PrefaultPerFile)
 	}
-	data, err := fsx.ReadRegular(c.abs(p), mdstore.ReadLimit(p))
+	data, err := fsx.ReadRegular(c.abs(p), entry.ReadLimit(p))
 	if err != nil {
 		l.err = err
 		return l
 	}
 	l.read, l.hash = true, fnv64a(data)
 	if !l.known || l.rec.hash != l.hash {
-		l.fe, l.warns = mdstore.ParseFile(p, data)
+		l.fe, l.warns = entry.ParseFile(p, data)
 	}
 	return l
 }
@@ -733,7 +734,7 @@ func (c *checker) flush(min int) error {
 // apply records what look found of p: a file gone, unchanged, or read
 // again and reindexed if its bytes changed.
 func (c *checker) apply(p string, l *look) error {
-	w, skipped := mdstore.Skipped(p, l.err)
+	w, skipped := entry.Skipped(p, l.err)
 	if w != nil {
 		c.skip(p, w.Message)
 	} else if l.err == nil || errors.Is(l.err, fs.ErrNotExist) {
@@ -763,7 +764,7 @@ func (c *checker) apply(p string, l *look) error {
 	c.out.Changed++
 	c.out.Warnings = append(c.out.Warnings, l.warns...)
 	docs := index.DocsFromFile(p, l.fe)
-	if l.fe.Kind != mdstore.KindMemory {
+	if l.fe.Kind != entry.KindMemory {
 		if len(docs) == 0 && l.known {
 			c.out.Remove = append(c.out.Remove, p)
 		}

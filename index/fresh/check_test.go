@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func TestHandEditsAreSeen(t *testing.T) {
@@ -24,7 +24,7 @@ func TestHandEditsAreSeen(t *testing.T) {
 		}
 
 		// memories.md is watched whatever the store's size.
-		r.write(mdstore.MemoriesPath, strings.Replace(r.read(mdstore.MemoriesPath), "clean tree", "clean tree and a gondola", 1))
+		r.write(entry.MemoriesPath, strings.Replace(r.read(entry.MemoriesPath), "clean tree", "clean tree and a gondola", 1))
 		ch = r.expect("a memory edited by hand", []string{m.ID}, nil)
 		if d := doc(t, ch.Docs, m.ID); d.Content != "the release script needs a clean tree and a gondola" || d.ID != memoryDocID(m.ID) {
 			t.Fatalf("the edited memory's document: %+v", d)

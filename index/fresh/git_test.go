@@ -10,7 +10,7 @@ import (
 
 	"lore/index/fresh"
 	"lore/internal/loretest"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // A large store does not stat its files, but git's index tells which
@@ -103,7 +103,7 @@ func TestStoreWithoutAGitIndex(t *testing.T) {
 				}
 			}
 			saveAs(knowledgePath("first"), knowledgeFile("First", "One."))
-			saveAs(mdstore.MemoriesPath, mdstore.MemoriesTemplate)
+			saveAs(entry.MemoriesPath, entry.MemoriesTemplate)
 			mpath := filepath.Join(t.TempDir(), "m.manifest")
 			ch, err := fresh.CheckAll(s, time.Now().UnixNano(), nil, nil)
 			if err != nil {

@@ -4,12 +4,12 @@ import (
 	"os"
 	"testing"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
-func (r *storeRepo) addJournal(run, notes string) mdstore.JournalEntry {
+func (r *storeRepo) addJournal(run, notes string) entry.JournalEntry {
 	r.t.Helper()
-	e, _, _, err := r.store.AddJournal(mdstore.JournalEntry{RunID: run, Outcome: "done", Notes: notes})
+	e, _, _, err := r.store.AddJournal(entry.JournalEntry{RunID: run, Outcome: "done", Notes: notes})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -37,20 +37,20 @@ func TestJournalRunsComeAndGo(t *testing.T) {
 		b2 := r.addJournal("run-b", "Its second iteration.")
 		r.expect("an iteration added to a run", []string{b2.Key()}, nil)
 
-		if err := os.RemoveAll(r.path(mdstore.JournalDir + "/run-a")); err != nil {
+		if err := os.RemoveAll(r.path(entry.JournalDir + "/run-a")); err != nil {
 			t.Fatal(err)
 		}
 		r.expect("a run removed whole", nil, []string{a1.Path, a2.Path})
 
 		// A run directory that becomes a file is a run removed.
-		if err := os.RemoveAll(r.path(mdstore.JournalDir + "/run-c")); err != nil {
+		if err := os.RemoveAll(r.path(entry.JournalDir + "/run-c")); err != nil {
 			t.Fatal(err)
 		}
-		r.write(mdstore.JournalDir+"/run-c", "not a run\n")
+		r.write(entry.JournalDir+"/run-c", "not a run\n")
 		r.expect("a run that became a file", nil, []string{c1.Path})
 
 		// The journal removed whole.
-		if err := os.RemoveAll(r.path(mdstore.JournalDir)); err != nil {
+		if err := os.RemoveAll(r.path(entry.JournalDir)); err != nil {
 			t.Fatal(err)
 		}
 		r.expect("the journal removed", nil, []string{b1.Path, b2.Path})
@@ -74,10 +74,10 @@ func TestFileBecomesADirectory(t *testing.T) {
 		r.write(knowledgePath(k.Slug)+"/inside.md", knowledgeFile("Inside", "Not an entry: knowledge has no subfolders."))
 		r.expect("a knowledge file that became a directory", nil, []string{knowledgePath(k.Slug)})
 
-		if err := os.Remove(r.path(mdstore.MemoriesPath)); err != nil {
+		if err := os.Remove(r.path(entry.MemoriesPath)); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Mkdir(r.path(mdstore.MemoriesPath), 0o755); err != nil {
+		if err := os.Mkdir(r.path(entry.MemoriesPath), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		r.expect("memories.md that became a directory", nil, []string{memoryDocID(m.ID)})

@@ -12,7 +12,7 @@ import (
 	"lore/index"
 	"lore/index/fresh"
 	"lore/internal/loretest"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Symbolic links and other files that are not what they seem (issue 15).
@@ -83,7 +83,7 @@ func build(t *testing.T, r *storeRepo) (held, *fresh.Changes) {
 }
 
 // wantWarning wants a warning for path saying why among ws.
-func wantWarning(t *testing.T, what string, ws []mdstore.Warning, path, why string) {
+func wantWarning(t *testing.T, what string, ws []entry.Warning, path, why string) {
 	t.Helper()
 	for _, w := range ws {
 		if w.Path == path && w.Message == why {
@@ -240,10 +240,10 @@ func TestALinkedEntryFileIsNotRead(t *testing.T) {
 		// memories.md, watched before every search, made a link.
 		m := r.addMemory("a memory to lose")
 		h.step(t, r, "a memory added")
-		if err := os.Remove(r.path(mdstore.MemoriesPath)); err != nil {
+		if err := os.Remove(r.path(entry.MemoriesPath)); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink("/dev/zero", r.path(mdstore.MemoriesPath)); err != nil {
+		if err := os.Symlink("/dev/zero", r.path(entry.MemoriesPath)); err != nil {
 			t.Fatal(err)
 		}
 		ch = h.step(t, r, "memories.md made a link")
@@ -296,7 +296,7 @@ func TestAFIFOAndAFileOverTheCapAreSkipped(t *testing.T) {
 	sweeps(t, func(t *testing.T, sweep int) {
 		r := newStoreRepo(t, sweep)
 		r.write(knowledgePath("own"), knowledgeFile("Own", "Mine."))
-		r.write(knowledgePath("huge"), knowledgeFile("Huge", strings.Repeat("word ", mdstore.FileReadLimit/5)))
+		r.write(knowledgePath("huge"), knowledgeFile("Huge", strings.Repeat("word ", entry.FileReadLimit/5)))
 		if err := syscall.Mkfifo(r.path(knowledgePath("fifo")), 0o644); err != nil {
 			t.Skip("no FIFOs here:", err)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // lazyStore is a store of 50 knowledge entries, 5 learnings and two
@@ -25,12 +25,12 @@ func lazyStore(t *testing.T) (s Store, manifest string) {
 		}
 	}
 	for i := 0; i < 50; i++ {
-		write(fmt.Sprintf("%s/entry-%02d.md", mdstore.KnowledgeDir, i), fmt.Sprintf("---\ntitle: \"Entry %d\"\ntags: [\"misc\"]\n---\n\nPlain words.\n", i))
+		write(fmt.Sprintf("%s/entry-%02d.md", entry.KnowledgeDir, i), fmt.Sprintf("---\ntitle: \"Entry %d\"\ntags: [\"misc\"]\n---\n\nPlain words.\n", i))
 	}
 	for i := 0; i < 5; i++ {
 		write(learningPath(i), learningFile(i, "Learned."))
 	}
-	write(mdstore.MemoriesPath, mdstore.MemoriesTemplate+
+	write(entry.MemoriesPath, entry.MemoriesTemplate+
 		"\n### mem-1800000000-aaaa\n> one\n<!-- tags: misc | created: 2027-01-15 -->\n"+
 		"\n### mem-1800000000-bbbb\n> two\n<!-- tags: misc | created: 2027-01-15 -->\n")
 	s = Store{Root: root}
@@ -53,7 +53,7 @@ func lazyStore(t *testing.T) (s Store, manifest string) {
 // changed.
 func later() int64 { return time.Now().Add(time.Hour).UnixNano() }
 
-func learningPath(i int) string { return fmt.Sprintf("%s/l-%06x.md", mdstore.LearningsDir, i) }
+func learningPath(i int) string { return fmt.Sprintf("%s/l-%06x.md", entry.LearningsDir, i) }
 
 func learningFile(i int, body string) string {
 	return fmt.Sprintf("---\nid: l-%06x\ncategory: pitfall\ntags: [\"misc\"]\ncreated_at: \"2027-01-15T10:00:00Z\"\n---\n\n%s\n", i, body)
@@ -92,7 +92,7 @@ func TestUnreadSegmentsAreCopiedByteForByte(t *testing.T) {
 	if m.memories != nil {
 		t.Fatal("memory hashes read with the manifest")
 	}
-	knowledge, memories := spanBytes(m, m.segs[mdstore.KnowledgeDir].at), spanBytes(m, m.memAt)
+	knowledge, memories := spanBytes(m, m.segs[entry.KnowledgeDir].at), spanBytes(m, m.memAt)
 
 	saveLearning(t, s, 3, "Learned again.")
 	ch, err := Check(s, m, false, later())
@@ -102,10 +102,10 @@ func TestUnreadSegmentsAreCopiedByteForByte(t *testing.T) {
 	if len(ch.Docs) != 1 || ch.Docs[0].EntryID != "l-000003" || len(ch.Remove) != 0 {
 		t.Fatalf("a learning saved: documents %v, removals %v", ch.Docs, ch.Remove)
 	}
-	if m.segs[mdstore.KnowledgeDir].loaded || m.memories != nil {
+	if m.segs[entry.KnowledgeDir].loaded || m.memories != nil {
 		t.Fatal("a check of a change to the learnings read the knowledge segment or the memory hashes")
 	}
-	if !m.segs[mdstore.LearningsDir].loaded {
+	if !m.segs[entry.LearningsDir].loaded {
 		t.Fatal("the learnings' segment was not read")
 	}
 	if err := WriteManifest(path, ch.Next); err != nil {
@@ -118,7 +118,7 @@ func TestUnreadSegmentsAreCopiedByteForByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer next.Close()
-	if got := spanBytes(next, next.segs[mdstore.KnowledgeDir].at); !bytes.Equal(got, knowledge) {
+	if got := spanBytes(next, next.segs[entry.KnowledgeDir].at); !bytes.Equal(got, knowledge) {
 		t.Fatalf("the knowledge segment was not copied byte for byte: %d bytes, were %d", len(got), len(knowledge))
 	}
 	if got := spanBytes(next, next.memAt); !bytes.Equal(got, memories) {
@@ -147,11 +147,11 @@ func TestManifestReplacedWhileHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	knowledge := spanBytes(m, m.segs[mdstore.KnowledgeDir].at)
+	knowledge := spanBytes(m, m.segs[entry.KnowledgeDir].at)
 
 	// Another process sweeps the store, sees a knowledge entry edited in
 	// place and replaces the manifest.
-	edited := filepath.Join(s.Root, filepath.FromSlash(mdstore.KnowledgeDir+"/entry-07.md"))
+	edited := filepath.Join(s.Root, filepath.FromSlash(entry.KnowledgeDir+"/entry-07.md"))
 	if err := os.WriteFile(edited, []byte("---\ntitle: \"Entry 7\"\ntags: [\"misc\"]\n---\n\nEdited in place.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestManifestReplacedWhileHeld(t *testing.T) {
 		t.Fatalf("the manifest written after a replacement: %v", err)
 	}
 	defer got.Close()
-	if b := spanBytes(got, got.segs[mdstore.KnowledgeDir].at); !bytes.Equal(b, knowledge) {
+	if b := spanBytes(got, got.segs[entry.KnowledgeDir].at); !bytes.Equal(b, knowledge) {
 		t.Fatal("the knowledge segment was not copied from the manifest that was read")
 	}
 	// It says what the process that wrote it knew: the next sweep finds
@@ -205,7 +205,7 @@ func TestDamagedSegmentIsReported(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			at := m.segs[mdstore.KnowledgeDir].at
+			at := m.segs[entry.KnowledgeDir].at
 			if damage == "memory hashes" {
 				at = m.memAt
 			}
@@ -225,7 +225,7 @@ func TestDamagedSegmentIsReported(t *testing.T) {
 			if damage == "segment" {
 				_, err = Check(s, m, true, later())
 			} else {
-				mem := filepath.Join(s.Root, filepath.FromSlash(mdstore.MemoriesPath))
+				mem := filepath.Join(s.Root, filepath.FromSlash(entry.MemoriesPath))
 				text, _ := os.ReadFile(mem)
 				os.WriteFile(mem, bytes.Replace(text, []byte("> two"), []byte("> two, edited"), 1), 0o644)
 				_, err = Check(s, m, false, later())

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // memories.md holds many entries: a change to it reindexes only the
@@ -20,21 +20,21 @@ func TestOnlyChangedMemoriesAreReindexed(t *testing.T) {
 		c := r.addMemory("the linter runs twice", "ci")
 		ch := r.rebuild()
 		wantChanges(t, "the first build", ch, []string{a.ID, b.ID, c.ID}, nil)
-		for _, m := range []mdstore.Memory{a, b, c} {
-			if d := doc(t, ch.Docs, m.ID); d.ID != memoryDocID(m.ID) || d.Path != mdstore.MemoriesPath || d.Content != m.Content {
+		for _, m := range []entry.Memory{a, b, c} {
+			if d := doc(t, ch.Docs, m.ID); d.ID != memoryDocID(m.ID) || d.Path != entry.MemoriesPath || d.Content != m.Content {
 				t.Fatalf("memory %s: document %+v", m.ID, d)
 			}
 		}
 
 		// One memory's text edited by hand.
-		r.write(mdstore.MemoriesPath, strings.Replace(r.read(mdstore.MemoriesPath), "need the VPN", "need the VPN and a token", 1))
+		r.write(entry.MemoriesPath, strings.Replace(r.read(entry.MemoriesPath), "need the VPN", "need the VPN and a token", 1))
 		ch = r.expect("one memory edited", []string{b.ID}, nil)
 		if d := doc(t, ch.Docs, b.ID); d.Content != "deploys need the VPN and a token" {
 			t.Fatalf("the edited memory's document: %+v", d)
 		}
 
 		// Its tags: they are part of the document too.
-		r.write(mdstore.MemoriesPath, strings.Replace(r.read(mdstore.MemoriesPath), "tags: ci |", "tags: ci, lint |", 1))
+		r.write(entry.MemoriesPath, strings.Replace(r.read(entry.MemoriesPath), "tags: ci |", "tags: ci, lint |", 1))
 		ch = r.expect("one memory's tags edited", []string{c.ID}, nil)
 		if d := doc(t, ch.Docs, c.ID); strings.Join(d.Tags, ",") != "ci,lint" {
 			t.Fatalf("the retagged memory's document: %+v", d)
@@ -50,22 +50,22 @@ func TestOnlyChangedMemoriesAreReindexed(t *testing.T) {
 
 		// The file rewritten with the same memories in another order: no
 		// document changed.
-		text := r.read(mdstore.MemoriesPath)
+		text := r.read(entry.MemoriesPath)
 		blocks := strings.Split(text, "\n### ")
 		if len(blocks) != 4 {
 			t.Fatalf("memories.md has %d memory blocks, want 3:\n%s", len(blocks)-1, text)
 		}
 		blocks[1], blocks[2] = blocks[2], blocks[1]
-		r.write(mdstore.MemoriesPath, strings.Join(blocks, "\n### "))
+		r.write(entry.MemoriesPath, strings.Join(blocks, "\n### "))
 		r.expect("the memories reordered", nil, nil)
-		text = r.read(mdstore.MemoriesPath)
+		text = r.read(entry.MemoriesPath)
 
 		// The whole file removed, then written again.
-		if err := os.Remove(r.path(mdstore.MemoriesPath)); err != nil {
+		if err := os.Remove(r.path(entry.MemoriesPath)); err != nil {
 			t.Fatal(err)
 		}
 		r.expect("memories.md removed", nil, []string{memoryDocID(b.ID), memoryDocID(c.ID), memoryDocID(d.ID)})
-		r.write(mdstore.MemoriesPath, text)
+		r.write(entry.MemoriesPath, text)
 		r.expect("memories.md written again", []string{b.ID, c.ID, d.ID}, nil)
 	})
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // A file changed within the racy window before a check may change again
@@ -26,7 +26,7 @@ func TestRacyFileIsLookedAtAgain(t *testing.T) {
 		// memories.md before every search, and at the other files only
 		// when every file is looked at.
 		now := time.Now().Add(time.Hour)
-		racy := []string{mdstore.MemoriesPath}
+		racy := []string{entry.MemoriesPath}
 		if sweep >= 0 {
 			racy = append(racy, knowledgePath(k.Slug))
 		}

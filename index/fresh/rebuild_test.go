@@ -10,7 +10,7 @@ import (
 
 	"lore/index"
 	"lore/index/fresh"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // A rebuild reads every entry file and hands the documents to its sink
@@ -29,7 +29,7 @@ func TestRebuildHandsDocumentsInBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(root, mdstore.MemoriesPath), []byte(mdstore.MemoriesTemplate+"\n### mem-1800000000-abcd\n> one memory\n<!-- tags: misc | created: 2027-01-15 -->\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, entry.MemoriesPath), []byte(entry.MemoriesTemplate+"\n### mem-1800000000-abcd\n> one memory\n<!-- tags: misc | created: 2027-01-15 -->\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := fresh.Store{Root: root}

@@ -14,6 +14,7 @@ import (
 	"lore/internal/fsx"
 	"lore/internal/loretest"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // storeRepo is a lore store in a real git repository, and the manifest of
@@ -83,18 +84,18 @@ func (r *storeRepo) saveAs(p, content string) {
 	}
 }
 
-func (r *storeRepo) addMemory(content string, tags ...string) mdstore.Memory {
+func (r *storeRepo) addMemory(content string, tags ...string) entry.Memory {
 	r.t.Helper()
-	m, _, err := r.store.AddMemory(mdstore.NewMemory{Type: mdstore.Pattern, Content: content, Tags: tags})
+	m, _, err := r.store.AddMemory(mdstore.NewMemory{Type: entry.Pattern, Content: content, Tags: tags})
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	return m
 }
 
-func (r *storeRepo) addKnowledge(title, body string, tags ...string) mdstore.Knowledge {
+func (r *storeRepo) addKnowledge(title, body string, tags ...string) entry.Knowledge {
 	r.t.Helper()
-	k, _, _, err := r.store.AddKnowledge(mdstore.NewKnowledge{Title: title, Body: body, Tags: tags})
+	k, _, _, err := r.store.AddKnowledge(entry.NewKnowledge{Title: title, Body: body, Tags: tags})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -255,10 +256,10 @@ func knowledgeFile(title, body string) string {
 }
 
 // memoryDocID is the document ID of memory id: "<path>#<id>".
-func memoryDocID(id string) string { return mdstore.MemoriesPath + "#" + id }
+func memoryDocID(id string) string { return entry.MemoriesPath + "#" + id }
 
 // knowledgePath is the store path of knowledge entry slug.
-func knowledgePath(slug string) string { return mdstore.KnowledgeDir + "/" + slug + ".md" }
+func knowledgePath(slug string) string { return entry.KnowledgeDir + "/" + slug + ".md" }
 
 // sweeps runs fn for a store small enough to have every file looked at,
 // and for one that only looks at its directories, memories.md and

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"lore/index"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 func day(d int) time.Time { return time.Date(2026, 3, d, 12, 0, 0, 0, time.UTC) }
@@ -20,17 +20,17 @@ func day(d int) time.Time { return time.Date(2026, 3, d, 12, 0, 0, 0, time.UTC) 
 // Corpus is the fixed set of documents the checks search.
 func Corpus() []index.Doc {
 	mem := func(id, typ, content string, created time.Time, tags ...string) index.Doc {
-		return index.Doc{ID: ".agent/memories.md#" + id, Kind: mdstore.KindMemory, EntryID: id, Type: typ,
+		return index.Doc{ID: ".agent/memories.md#" + id, Kind: entry.KindMemory, EntryID: id, Type: typ,
 			Tags: tags, Content: content, Created: created, Path: ".agent/memories.md"}
 	}
 	know := func(slug, title, content string, created time.Time, tags ...string) index.Doc {
 		p := ".agent/knowledge/" + slug + ".md"
-		return index.Doc{ID: p, Kind: mdstore.KindKnowledge, EntryID: slug, Title: title, Tags: tags,
+		return index.Doc{ID: p, Kind: entry.KindKnowledge, EntryID: slug, Title: title, Tags: tags,
 			Content: content, Created: created, Path: p}
 	}
 	learn := func(id, category, task, content string, created time.Time, tags ...string) index.Doc {
 		p := ".agent/learnings/" + id + ".md"
-		return index.Doc{ID: p, Kind: mdstore.KindLearning, EntryID: id, Type: category, Task: task,
+		return index.Doc{ID: p, Kind: entry.KindLearning, EntryID: id, Type: category, Task: task,
 			Tags: tags, Content: content, Created: created, Path: p}
 	}
 	hidden := func(d index.Doc, status string) index.Doc {
@@ -39,7 +39,7 @@ func Corpus() []index.Doc {
 	}
 	journal := func(run string, it int, task, outcome, content string, created time.Time) index.Doc {
 		p := fmt.Sprintf(".agent/journal/%s/%04d.md", run, it)
-		return index.Doc{ID: p, Kind: mdstore.KindJournal, EntryID: fmt.Sprintf("%s/%04d", run, it), Task: task,
+		return index.Doc{ID: p, Kind: entry.KindJournal, EntryID: fmt.Sprintf("%s/%04d", run, it), Task: task,
 			Run: run, Outcome: outcome, Content: content, Created: created, Path: p}
 	}
 	return []index.Doc{
@@ -61,7 +61,7 @@ func Corpus() []index.Doc {
 		journal("run-1", 1, "task-7", "failed", "Tried mocking git; the commit test still failed on the lock.", day(14)),
 		journal("run-1", 2, "task-7", "done", "Used a real repository in a temp dir; commit test passes.", day(15)),
 		journal("run-2", 1, "task-9", "done", "Rewrote error messages to name file and line.", day(16)),
-		{ID: ".agent/skills/deploy/SKILL.md", Kind: mdstore.KindSkill, EntryID: "deploy", Title: "deploy",
+		{ID: ".agent/skills/deploy/SKILL.md", Kind: entry.KindSkill, EntryID: "deploy", Title: "deploy",
 			Content: "Deploy the service to staging and production.", Path: ".agent/skills/deploy/SKILL.md"},
 	}
 }
@@ -72,7 +72,7 @@ func Corpus() []index.Doc {
 func CommonCorpus() []index.Doc {
 	var docs []index.Doc
 	mem := func(id, content string, tags ...string) {
-		docs = append(docs, index.Doc{ID: ".agent/memories.md#" + id, Kind: mdstore.KindMemory, EntryID: id, Type: "fix",
+		docs = append(docs, index.Doc{ID: ".agent/memories.md#" + id, Kind: entry.KindMemory, EntryID: id, Type: "fix",
 			Tags: tags, Content: content, Created: day(1 + len(docs)), Path: ".agent/memories.md"})
 	}
 	for i, topic := range []string{"parser", "scheduler", "mailer", "exporter", "importer", "renderer",
@@ -90,7 +90,7 @@ func CommonCorpus() []index.Doc {
 	mem("mem-inte-rval", "Poll the queue at a fixed interval, never in a busy loop.", "queue")
 	mem("mem-car-park", "The car park fills by nine; come early.", "office")
 	mem("mem-kube-text", "Pods restart when kubernetes kills them.")
-	docs = append(docs, index.Doc{ID: ".agent/knowledge/probes.md", Kind: mdstore.KindKnowledge, EntryID: "probes",
+	docs = append(docs, index.Doc{ID: ".agent/knowledge/probes.md", Kind: entry.KindKnowledge, EntryID: "probes",
 		Title: "Kubernetes probes", Content: "Liveness and readiness checks restart pods that hang; set their timeouts above the slowest start-up.",
 		Created: day(20), Path: ".agent/knowledge/probes.md"})
 	return docs
@@ -171,19 +171,19 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 
 	t.Run("filters", func(t *testing.T) {
 		ix := fresh(t)
-		set(t, ix, index.Query{Text: "tests", Kinds: []mdstore.Kind{mdstore.KindLearning}}, "l-000001", "l-000002")
-		set(t, ix, index.Query{Kinds: []mdstore.Kind{mdstore.KindMemory}, Types: []string{"FIX"}}, "mem-1-aaaa", "mem-5-eeee")
+		set(t, ix, index.Query{Text: "tests", Kinds: []entry.Kind{entry.KindLearning}}, "l-000001", "l-000002")
+		set(t, ix, index.Query{Kinds: []entry.Kind{entry.KindMemory}, Types: []string{"FIX"}}, "mem-1-aaaa", "mem-5-eeee")
 		set(t, ix, index.Query{Tags: []string{"release", "database"}}, "mem-4-dddd", "release-process", "database-migrations")
 		set(t, ix, index.Query{Categories: []string{"estimate"}}, "l-000004")
 		set(t, ix, index.Query{Task: "task-7"}, "l-000001", "l-000002", "run-1/0001", "run-1/0002")
 		set(t, ix, index.Query{Run: "run-2"}, "run-2/0001")
 		set(t, ix, index.Query{Since: day(15)}, "run-1/0002", "run-2/0001")
-		set(t, ix, index.Query{Text: "commit", Task: "task-7", Kinds: []mdstore.Kind{mdstore.KindJournal}}, "run-1/0001", "run-1/0002")
+		set(t, ix, index.Query{Text: "commit", Task: "task-7", Kinds: []entry.Kind{entry.KindJournal}}, "run-1/0001", "run-1/0002")
 	})
 
 	t.Run("learnings not shown are found when asked for", func(t *testing.T) {
 		ix := fresh(t)
-		learnings := []mdstore.Kind{mdstore.KindLearning}
+		learnings := []entry.Kind{entry.KindLearning}
 		set(t, ix, index.Query{Text: "mocks tests commit", Kinds: learnings}, "l-000001", "l-000002")
 		set(t, ix, index.Query{Text: "mocks tests commit", Kinds: learnings, Statuses: []string{"rejected"}}, "l-000005")
 		set(t, ix, index.Query{Text: "refactor", Statuses: []string{"superseded", "active"}}, "l-000001", "l-000006")
@@ -194,7 +194,7 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 
 	t.Run("empty text lists newest first", func(t *testing.T) {
 		ix := fresh(t)
-		res := search(t, ix, index.Query{Kinds: []mdstore.Kind{mdstore.KindKnowledge}, Limit: 2})
+		res := search(t, ix, index.Query{Kinds: []entry.Kind{entry.KindKnowledge}, Limit: 2})
 		if got := entryIDs(res); !slices.Equal(got, []string{"database-migrations", "release-process"}) || res.Total != 4 {
 			t.Errorf("newest knowledge: %v of %d, want [database-migrations release-process] of 4", got, res.Total)
 		}
@@ -211,7 +211,7 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 	t.Run("limit per kind", func(t *testing.T) {
 		ix := fresh(t)
 		all := search(t, ix, index.Query{Text: "tests"})
-		best := map[mdstore.Kind]string{}
+		best := map[entry.Kind]string{}
 		var want []string
 		for _, h := range all.Hits {
 			if _, ok := best[h.Kind]; !ok {
@@ -272,7 +272,7 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		}
 		// A word the store holds is no typo: it matches itself, never a
 		// word near it (internal is not interval, nor interval internal).
-		set(t, ix, index.Query{Text: "internal", Kinds: []mdstore.Kind{mdstore.KindMemory}, Tags: []string{"queue"}})
+		set(t, ix, index.Query{Text: "internal", Kinds: []entry.Kind{entry.KindMemory}, Tags: []string{"queue"}})
 		set(t, ix, index.Query{Text: "interval"}, "mem-inte-rval")
 		// Nor is a short word: cat is not car.
 		set(t, ix, index.Query{Text: "cat"})

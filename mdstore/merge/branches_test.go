@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Two branches that both touch an entry both move its timestamps: the
@@ -63,7 +63,7 @@ func TestMergeTimestampsBothSidesChangedTakeTheLaterOne(t *testing.T) {
 
 	// A learning's and a journal entry's created_at merge the same way.
 	learning := string(readTestdata(t, "learning.golden.md"))
-	lp := mdstore.LearningsDir + "/l-1a2b3c.md"
+	lp := entry.LearningsDir + "/l-1a2b3c.md"
 	old := "created_at: " + fieldValue(t, learning, "created_at")
 	res := mergeOK(t, lp, learning, strings.Replace(learning, old, `created_at: "2030-01-01T00:00:00Z"`, 1), strings.Replace(learning, old, `created_at: "2030-01-02T00:00:00Z"`, 1))
 	if res.Conflicts != 0 || !strings.Contains(string(res.Data), `created_at: "2030-01-02T00:00:00Z"`) {
@@ -99,11 +99,11 @@ func fieldValue(t *testing.T, text, key string) string {
 // field into an iteration that never happened (ours' task with theirs'
 // model, markers around the rest). It must keep both, whole, and say why.
 func TestMergeTwoIterationsAddedAtOnePathAreNotMixed(t *testing.T) {
-	ours := mdstore.RenderJournal(mdstore.JournalEntry{RunID: "run-0a1b2c3d", Iteration: 33, TaskID: "t-ours", Outcome: "done", Model: "sonnet",
+	ours := entry.RenderJournal(entry.JournalEntry{RunID: "run-0a1b2c3d", Iteration: 33, TaskID: "t-ours", Outcome: "done", Model: "sonnet",
 		FilesModified: []string{"a.go"}, CreatedAt: "2026-02-17T12:00:00Z", Notes: "Ours did the parser."})
-	theirs := mdstore.RenderJournal(mdstore.JournalEntry{RunID: "run-0a1b2c3d", Iteration: 33, TaskID: "t-theirs", Outcome: "failed", Model: "opus",
+	theirs := entry.RenderJournal(entry.JournalEntry{RunID: "run-0a1b2c3d", Iteration: 33, TaskID: "t-theirs", Outcome: "failed", Model: "opus",
 		FilesModified: []string{"b.go"}, CreatedAt: "2026-02-17T12:04:00Z", Notes: "Theirs broke the build."})
-	path := mdstore.JournalDir + "/run-0a1b2c3d/0033.md"
+	path := entry.JournalDir + "/run-0a1b2c3d/0033.md"
 	for _, base := range [][]byte{nil, {}} { // git hands an add/add an empty base
 		res, err := File(path, base, ours, theirs, Labels{Ours: "ours", Theirs: "theirs"})
 		if err != nil {

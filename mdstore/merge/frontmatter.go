@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"lore/internal/diff3"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 
 	"gopkg.in/yaml.v3"
 )
@@ -290,7 +290,7 @@ func timeOf(n *yaml.Node) (time.Time, bool) {
 	if n == nil || n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!str" && n.ShortTag() != "!!timestamp") {
 		return time.Time{}, false
 	}
-	t := mdstore.ParseTimestamp(strings.TrimSpace(n.Value))
+	t := entry.ParseTimestamp(strings.TrimSpace(n.Value))
 	return t, !t.IsZero()
 }
 
@@ -430,7 +430,7 @@ func flowYAML(n *yaml.Node) string {
 		items := make([]string, len(n.Content))
 		for i, c := range n.Content {
 			if c.Kind == yaml.ScalarNode && c.ShortTag() == "!!str" {
-				items[i] = mdstore.YAMLFlowItem(c.Value)
+				items[i] = entry.YAMLFlowItem(c.Value)
 			} else {
 				items[i] = flowYAML(c)
 			}
@@ -451,10 +451,10 @@ func flowYAML(n *yaml.Node) string {
 func scalarYAML(n *yaml.Node) string {
 	switch n.ShortTag() {
 	case "!!str":
-		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && mdstore.YAMLFlowItem(n.Value) == n.Value {
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && entry.YAMLFlowItem(n.Value) == n.Value {
 			return n.Value
 		}
-		return mdstore.YAMLQuote(n.Value)
+		return entry.YAMLQuote(n.Value)
 	case "!!null":
 		return "null"
 	case "!!int", "!!float", "!!bool", "!!timestamp":
@@ -462,15 +462,15 @@ func scalarYAML(n *yaml.Node) string {
 			return n.Value
 		}
 	}
-	return n.ShortTag() + " " + mdstore.YAMLQuote(n.Value)
+	return n.ShortTag() + " " + entry.YAMLQuote(n.Value)
 }
 
 // yamlKey writes a mapping key, quoted when it is not a simple word.
 func yamlKey(k string) string {
-	if mdstore.YAMLFlowItem(k) == k {
+	if entry.YAMLFlowItem(k) == k {
 		return k
 	}
-	return mdstore.YAMLQuote(k)
+	return entry.YAMLQuote(k)
 }
 
 // mergeEntryFile merges a file with YAML frontmatter (mergeFrontmatter).
@@ -479,12 +479,12 @@ func yamlKey(k string) string {
 // that one is clean and valid, or else one conflict over the whole file.
 func mergeEntryFile(path string, base, ours, theirs []byte, labels Labels) ([]byte, int) {
 	data, n := mergeFrontmatter(base, ours, theirs, labels)
-	if n > 0 || mdstore.ParsesAs(path, data) || (len(base) > 0 && !mdstore.ParsesAs(path, base)) || !mdstore.ParsesAs(path, ours) || !mdstore.ParsesAs(path, theirs) {
+	if n > 0 || entry.ParsesAs(path, data) || (len(base) > 0 && !entry.ParsesAs(path, base)) || !entry.ParsesAs(path, ours) || !entry.ParsesAs(path, theirs) {
 		return data, n
 	}
 	// Each side is a valid entry and the merge is not (a body emptied by
 	// two deletions, say): say so rather than write a broken file.
-	if text, n := diff3.Merge(string(base), string(ours), string(theirs), labels); n == 0 && mdstore.ParsesAs(path, []byte(text)) {
+	if text, n := diff3.Merge(string(base), string(ours), string(theirs), labels); n == 0 && entry.ParsesAs(path, []byte(text)) {
 		return []byte(text), 0
 	}
 	var b strings.Builder

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/diff3"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // --- memories.md ---
@@ -17,10 +17,10 @@ import (
 // and mdstore.RemoveMemory removes them together) and the block itself.
 type memUnit struct {
 	id    string
-	typ   mdstore.MemoryType // the section it is under
-	blank string             // the blank line before the block, "" if none
-	block string             // from "### <id>" to its last content or metadata line
-	gap   int                // how many prose lines come before it
+	typ   entry.MemoryType // the section it is under
+	blank string           // the blank line before the block, "" if none
+	block string           // from "### <id>" to its last content or metadata line
+	gap   int              // how many prose lines come before it
 }
 
 // text is the block without its final line break, for comparisons.
@@ -39,17 +39,17 @@ type memLayout struct {
 func layoutMemories(src []byte) *memLayout {
 	text := string(src)
 	l := &memLayout{byID: map[string]*memUnit{}}
-	typ := mdstore.Pattern // seed 001 starts in Patterns
+	typ := entry.Pattern // seed 001 starts in Patterns
 	addProse := func(s string) {
 		for _, line := range diff3.SplitLines(s) {
-			if t, ok := mdstore.SectionOf(line); ok {
+			if t, ok := entry.SectionOf(line); ok {
 				typ = t
 			}
 			l.prose = append(l.prose, line)
 		}
 	}
 	pos := 0
-	for _, b := range mdstore.MemoryBlocks(src) {
+	for _, b := range entry.MemoryBlocks(src) {
 		if _, dup := l.byID[b.ID]; dup {
 			continue // stays in the prose
 		}
@@ -85,12 +85,12 @@ type memPiece struct {
 type memOut struct {
 	id    string
 	unix  int64
-	typ   mdstore.MemoryType
+	typ   entry.MemoryType
 	blank string
 	text  string
 }
 
-func memoryUnix(id string) int64 { return mdstore.Memory{ID: id}.Unix() }
+func memoryUnix(id string) int64 { return entry.Memory{ID: id}.Unix() }
 
 // merge3 is the three-way rule for one value: a side that did not change
 // it gives way to the other; the same change on both sides is that change.
@@ -145,7 +145,7 @@ func mergeMemories(base, ours, theirs []byte, labels Labels) ([]byte, int) {
 			if b != nil {
 				bt, bb, bbl = string(b.typ), b.text(), b.blank
 			}
-			typ, _, typConflict := merge3(mdstore.MemoryType(bt), o.typ, t.typ, b != nil)
+			typ, _, typConflict := merge3(entry.MemoryType(bt), o.typ, t.typ, b != nil)
 			_, textTheirs, textConflict := merge3(bb, o.text(), t.text(), b != nil)
 			if blank, _, c := merge3(bbl, o.blank, t.blank, b != nil); !c {
 				out.blank = blank
@@ -268,19 +268,19 @@ func mergeMemories(base, ours, theirs []byte, labels Labels) ([]byte, int) {
 // second. A section without memories gets it under its heading (after an
 // introductory paragraph); a missing section is created in the canonical
 // order, as insertMemory does.
-func insertMemoryPiece(pieces []memPiece, u *memOut, typ mdstore.MemoryType) []memPiece {
+func insertMemoryPiece(pieces []memPiece, u *memOut, typ entry.MemoryType) []memPiece {
 	insert := func(at int, ps ...memPiece) []memPiece {
 		out := make([]memPiece, 0, len(pieces)+len(ps))
 		out = append(out, pieces[:at]...)
 		out = append(out, ps...)
 		return append(out, pieces[at:]...)
 	}
-	cur := mdstore.Pattern
+	cur := entry.Pattern
 	header, last := -1, -1
-	headers := map[mdstore.MemoryType]int{}
+	headers := map[entry.MemoryType]int{}
 	for i, p := range pieces {
 		if p.unit == nil {
-			if t, ok := mdstore.SectionOf(p.line); ok {
+			if t, ok := entry.SectionOf(p.line); ok {
 				cur = t
 				if _, seen := headers[t]; !seen {
 					headers[t] = i
@@ -309,7 +309,7 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ mdstore.MemoryType) []m
 		at := header + 1
 		for at < len(pieces) && pieces[at].unit == nil {
 			text := strings.TrimSuffix(strings.TrimSuffix(pieces[at].line, "\n"), "\r")
-			if strings.TrimSpace(text) == "" || mdstore.HeadingLevel(text) > 0 {
+			if strings.TrimSpace(text) == "" || entry.HeadingLevel(text) > 0 {
 				break
 			}
 			at++
@@ -318,7 +318,7 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ mdstore.MemoryType) []m
 	}
 	section := memPiece{line: "## " + typ.Section() + "\n"}
 	after := false
-	for _, t := range mdstore.MemoryTypes {
+	for _, t := range entry.MemoryTypes {
 		if t == typ {
 			after = true
 			continue
@@ -330,7 +330,7 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ mdstore.MemoryType) []m
 	// At the end, after a blank line; an empty file becomes the template.
 	if blankPieces(pieces) {
 		pieces = nil
-		for _, l := range diff3.SplitLines(mdstore.MemoriesTemplate) {
+		for _, l := range diff3.SplitLines(entry.MemoriesTemplate) {
 			pieces = append(pieces, memPiece{line: l})
 		}
 		return insertMemoryPiece(pieces, u, typ)
@@ -356,25 +356,25 @@ func insertMemoryPiece(pieces []memPiece, u *memOut, typ mdstore.MemoryType) []m
 // place, the file keeps one heading (ours' if it has one), as many as the
 // side with more of them has.
 func dropDuplicateSections(pieces []memPiece, ours, theirs []string) []memPiece {
-	count := func(lines []string) map[mdstore.MemoryType]int {
-		n := map[mdstore.MemoryType]int{}
+	count := func(lines []string) map[entry.MemoryType]int {
+		n := map[entry.MemoryType]int{}
 		for _, l := range lines {
-			if t, ok := mdstore.SectionOf(l); ok {
+			if t, ok := entry.SectionOf(l); ok {
 				n[t]++
 			}
 		}
 		return n
 	}
 	no, nt := count(ours), count(theirs)
-	merged := map[mdstore.MemoryType]int{}
+	merged := map[entry.MemoryType]int{}
 	for _, p := range pieces {
-		if t, ok := mdstore.SectionOf(p.line); ok && p.unit == nil {
+		if t, ok := entry.SectionOf(p.line); ok && p.unit == nil {
 			merged[t]++
 		}
 	}
 	for i := len(pieces) - 1; i >= 0; i-- {
 		p := pieces[i]
-		if t, ok := mdstore.SectionOf(p.line); ok && p.unit == nil && p.fromTheirs && merged[t] > max(no[t], nt[t]) {
+		if t, ok := entry.SectionOf(p.line); ok && p.unit == nil && p.fromTheirs && merged[t] > max(no[t], nt[t]) {
 			pieces = slices.Delete(pieces, i, i+1)
 			merged[t]--
 		}
@@ -388,10 +388,10 @@ func dropDuplicateSections(pieces []memPiece, ours, theirs []string) []memPiece 
 func placeMemories(pieces []memPiece) []memPiece {
 	for moved := true; moved; {
 		moved = false
-		cur := mdstore.Pattern
+		cur := entry.Pattern
 		for i, p := range pieces {
 			if p.unit == nil {
-				if t, ok := mdstore.SectionOf(p.line); ok {
+				if t, ok := entry.SectionOf(p.line); ok {
 					cur = t
 				}
 				continue
@@ -428,10 +428,10 @@ func settleMemories(pieces []memPiece) []memPiece {
 			if !utf8.ValidString(text) {
 				text = strings.ToValidUTF8(text, "\uFFFD")
 			}
-			if mdstore.HeadingLevel(text) > 0 {
+			if entry.HeadingLevel(text) > 0 {
 				break
 			}
-			if mdstore.IsBlockLine(text) {
+			if entry.IsBlockLine(text) {
 				last = j
 			}
 		}

@@ -33,7 +33,7 @@ import (
 	"strings"
 
 	"lore/internal/diff3"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Labels name the sides in conflict markers (see diff3.Labels).
@@ -90,12 +90,12 @@ func File(path string, base, ours, theirs []byte, labels Labels) (res Result, er
 			res, err = Result{}, fmt.Errorf("merge %s: %v", path, r)
 		}
 	}()
-	switch kind := mdstore.KindOf(path); kind {
-	case mdstore.KindMemory:
+	switch kind := entry.KindOf(path); kind {
+	case entry.KindMemory:
 		data, n := mergeMemories(base, ours, theirs, labels)
 		return Result{Data: data, Conflicts: n}, nil
-	case mdstore.KindJournal, mdstore.KindKnowledge, mdstore.KindLearning, mdstore.KindSkill:
-		if kind == mdstore.KindJournal && len(base) == 0 {
+	case entry.KindJournal, entry.KindKnowledge, entry.KindLearning, entry.KindSkill:
+		if kind == entry.KindJournal && len(base) == 0 {
 			return twoIterations(ours, theirs, labels), nil
 		}
 		data, n := mergeEntryFile(path, base, ours, theirs, labels)

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"lore/internal/loretest"
-	"lore/mdstore"
+	"lore/mdstore/entry"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,7 +23,7 @@ import (
 // memories.md, the chaos fixture and entries as lore writes them.
 func readTestdata(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	data, err := os.ReadFile(filepath.Join("..", "entry", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,17 +32,17 @@ func readTestdata(t testing.TB, name string) []byte {
 
 // parsed is memories.md as lore reads it.
 type parsed struct {
-	memories []mdstore.Memory
-	warnings []mdstore.Warning
+	memories []entry.Memory
+	warnings []entry.Warning
 }
 
 func parseMemories(src []byte, path string) parsed {
-	ms, ws := mdstore.ParseMemories(src, path)
+	ms, ws := entry.ParseMemories(src, path)
 	return parsed{ms, ws}
 }
 
 func blk(id, content string) string {
-	return mdstore.FormatMemory(mdstore.Memory{ID: id, Content: content, Tags: []string{"t"}, Created: "2026-01-01"})
+	return entry.FormatMemory(entry.Memory{ID: id, Content: content, Tags: []string{"t"}, Created: "2026-01-01"})
 }
 
 // memDoc is memories.md with the four sections in canonical order, laid
@@ -343,7 +343,7 @@ func TestMergeMemories(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mergeOK(t, mdstore.MemoriesPath, tt.base, tt.ours, tt.theirs)
+			res := mergeOK(t, entry.MemoriesPath, tt.base, tt.ours, tt.theirs)
 			if string(res.Data) != tt.want || res.Conflicts != tt.conflicts {
 				t.Fatalf("%d conflicts:\n%s\nwant %d:\n%s", res.Conflicts, res.Data, tt.conflicts, tt.want)
 			}
@@ -360,11 +360,11 @@ func TestMergeMemoriesMatchesInsertMemory(t *testing.T) {
 	// Where theirs adds one memory to a section ours has no memory in, the
 	// merge puts it where mdstore.InsertMemory would have: under the header, or in
 	// a new section in canonical order.
-	b := mdstore.Memory{ID: idB, Type: mdstore.Pattern, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"}
-	fix := mdstore.Memory{ID: idC, Type: mdstore.Fix, Content: "C", Tags: []string{"t"}, Created: "2026-01-01"}
+	b := entry.Memory{ID: idB, Type: entry.Pattern, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"}
+	fix := entry.Memory{ID: idC, Type: entry.Fix, Content: "C", Tags: []string{"t"}, Created: "2026-01-01"}
 	check := func(base, ours, theirs, want []byte) {
 		t.Helper()
-		res := mergeOK(t, mdstore.MemoriesPath, string(base), string(ours), string(theirs))
+		res := mergeOK(t, entry.MemoriesPath, string(base), string(ours), string(theirs))
 		if string(res.Data) != string(want) || res.Conflicts != 0 {
 			t.Fatalf("%d conflicts:\n%s\nwant:\n%s", res.Conflicts, res.Data, want)
 		}
@@ -372,55 +372,55 @@ func TestMergeMemoriesMatchesInsertMemory(t *testing.T) {
 
 	// Both sides create the missing Fixes section: once.
 	noFixes := []byte("# Memories\n\n## Patterns\n\n## Decisions\n\n## Context\n")
-	ours := mdstore.InsertMemory(mdstore.InsertMemory(noFixes, b), mdstore.Memory{ID: idX, Type: mdstore.Fix, Content: "X", Tags: []string{"t"}, Created: "2026-01-01"})
-	check(noFixes, ours, mdstore.InsertMemory(noFixes, fix), mdstore.InsertMemory(ours, fix))
+	ours := entry.InsertMemory(entry.InsertMemory(noFixes, b), entry.Memory{ID: idX, Type: entry.Fix, Content: "X", Tags: []string{"t"}, Created: "2026-01-01"})
+	check(noFixes, ours, entry.InsertMemory(noFixes, fix), entry.InsertMemory(ours, fix))
 
 	// Theirs adds to a section ours has no memory in.
-	template := []byte(mdstore.MemoriesTemplate)
-	ours = mdstore.InsertMemory(template, b)
-	check(template, ours, mdstore.InsertMemory(template, fix), mdstore.InsertMemory(ours, fix))
+	template := []byte(entry.MemoriesTemplate)
+	ours = entry.InsertMemory(template, b)
+	check(template, ours, entry.InsertMemory(template, fix), entry.InsertMemory(ours, fix))
 
 	// Ours dropped the Fixes heading: the merge creates it again.
-	ours = []byte(strings.Replace(string(mdstore.InsertMemory(template, b)), "## Fixes\n\n", "", 1))
-	check(template, ours, mdstore.InsertMemory(template, fix), mdstore.InsertMemory(ours, fix))
+	ours = []byte(strings.Replace(string(entry.InsertMemory(template, b)), "## Fixes\n\n", "", 1))
+	check(template, ours, entry.InsertMemory(template, fix), entry.InsertMemory(ours, fix))
 
 	// Ours emptied the file: theirs' new memory starts from the template.
-	check(template, []byte{}, mdstore.InsertMemory(template, fix), mdstore.InsertMemory(nil, fix))
+	check(template, []byte{}, entry.InsertMemory(template, fix), entry.InsertMemory(nil, fix))
 }
 
 // TestMergeMemoriesAcceptance is the issue's check: two branches add a
 // hundred memories each, one edits a memory and the other deletes one.
 func TestMergeMemoriesAcceptance(t *testing.T) {
-	mem := func(unix int, n int, typ mdstore.MemoryType, who string) mdstore.Memory {
-		return mdstore.Memory{ID: fmt.Sprintf("mem-%d-%04x", unix, n), Type: typ, Content: fmt.Sprintf("%s memory %d\nsecond line", who, n), Tags: []string{who}, Created: "2026-03-01"}
+	mem := func(unix int, n int, typ entry.MemoryType, who string) entry.Memory {
+		return entry.Memory{ID: fmt.Sprintf("mem-%d-%04x", unix, n), Type: typ, Content: fmt.Sprintf("%s memory %d\nsecond line", who, n), Tags: []string{who}, Created: "2026-03-01"}
 	}
 	var base []byte
 	var baseIDs []string
 	for i := 0; i < 12; i++ {
-		m := mem(1_700_000_000+i, i, mdstore.MemoryTypes[i%4], "base")
-		base = mdstore.InsertMemory(base, m)
+		m := mem(1_700_000_000+i, i, entry.MemoryTypes[i%4], "base")
+		base = entry.InsertMemory(base, m)
 		baseIDs = append(baseIDs, m.ID)
 	}
 	edited, deleted := baseIDs[5], baseIDs[2]
 	ours, theirs := base, base
 	var added []string
 	for i := 0; i < 100; i++ {
-		o := mem(1_800_000_000+2*i, 0x1000+i, mdstore.MemoryTypes[i%4], "ours")
-		th := mem(1_800_000_001+2*i, 0x2000+i, mdstore.MemoryTypes[(i/3)%4], "theirs")
-		ours, theirs = mdstore.InsertMemory(ours, o), mdstore.InsertMemory(theirs, th)
+		o := mem(1_800_000_000+2*i, 0x1000+i, entry.MemoryTypes[i%4], "ours")
+		th := mem(1_800_000_001+2*i, 0x2000+i, entry.MemoryTypes[(i/3)%4], "theirs")
+		ours, theirs = entry.InsertMemory(ours, o), entry.InsertMemory(theirs, th)
 		added = append(added, o.ID, th.ID)
 	}
-	oldBlock := mdstore.FormatMemory(parseMemoriesByID(t, ours)[edited])
+	oldBlock := entry.FormatMemory(parseMemoriesByID(t, ours)[edited])
 	editedMemory := parseMemoriesByID(t, ours)[edited]
 	editedMemory.Content = "edited on ours"
-	ours = []byte(strings.Replace(string(ours), oldBlock, mdstore.FormatMemory(editedMemory), 1))
-	theirs, _ = mdstore.RemoveMemory(theirs, deleted)
+	ours = []byte(strings.Replace(string(ours), oldBlock, entry.FormatMemory(editedMemory), 1))
+	theirs, _ = entry.RemoveMemory(theirs, deleted)
 
-	res := mergeOK(t, mdstore.MemoriesPath, string(base), string(ours), string(theirs))
+	res := mergeOK(t, entry.MemoriesPath, string(base), string(ours), string(theirs))
 	if res.Conflicts != 0 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
-	f := parseMemories(res.Data, mdstore.MemoriesPath)
+	f := parseMemories(res.Data, entry.MemoriesPath)
 	if len(f.warnings) > 0 {
 		t.Fatalf("warnings: %v", f.warnings)
 	}
@@ -433,7 +433,7 @@ func TestMergeMemoriesAcceptance(t *testing.T) {
 	if byID[edited].Content != "edited on ours" {
 		t.Fatalf("edit lost: %+v", byID[edited])
 	}
-	last := map[mdstore.MemoryType]int64{}
+	last := map[entry.MemoryType]int64{}
 	for _, m := range f.memories {
 		if prev, ok := last[m.Type]; ok && m.Unix() > prev {
 			t.Fatalf("%s is above an older memory in %s", m.ID, m.Type.Section())
@@ -442,9 +442,9 @@ func TestMergeMemoriesAcceptance(t *testing.T) {
 		want := m.Type
 		switch m.Tags[0] {
 		case "ours":
-			want = mdstore.MemoryTypes[(m.Unix()-1_800_000_000)/2%4]
+			want = entry.MemoryTypes[(m.Unix()-1_800_000_000)/2%4]
 		case "theirs":
-			want = mdstore.MemoryTypes[(m.Unix()-1_800_000_001)/2/3%4]
+			want = entry.MemoryTypes[(m.Unix()-1_800_000_001)/2/3%4]
 		}
 		if m.Type != want {
 			t.Fatalf("%s is in %s, want %s", m.ID, m.Type, want)
@@ -452,9 +452,9 @@ func TestMergeMemoriesAcceptance(t *testing.T) {
 	}
 }
 
-func parseMemoriesByID(t *testing.T, src []byte) map[string]mdstore.Memory {
+func parseMemoriesByID(t *testing.T, src []byte) map[string]entry.Memory {
 	t.Helper()
-	out := map[string]mdstore.Memory{}
+	out := map[string]entry.Memory{}
 	for _, m := range parseMemories(src, "").memories {
 		m.Line = 0
 		out[m.ID] = m
@@ -467,13 +467,13 @@ func parseMemoriesByID(t *testing.T, src []byte) map[string]mdstore.Memory {
 func TestMergeMemoriesConflictOnlyAroundTheEntry(t *testing.T) {
 	var base []byte
 	for i := 0; i < 20; i++ {
-		base = mdstore.InsertMemory(base, mdstore.Memory{ID: fmt.Sprintf("mem-%d-%04x", 1_700_000_000+i, i), Type: mdstore.MemoryTypes[i%4], Content: fmt.Sprintf("memory %d", i), Tags: []string{"t"}, Created: "2026-03-01"})
+		base = entry.InsertMemory(base, entry.Memory{ID: fmt.Sprintf("mem-%d-%04x", 1_700_000_000+i, i), Type: entry.MemoryTypes[i%4], Content: fmt.Sprintf("memory %d", i), Tags: []string{"t"}, Created: "2026-03-01"})
 	}
 	target := "mem-1700000009-0009"
 	old := "> memory 9\n"
-	ours := mdstore.InsertMemory([]byte(strings.Replace(string(base), old, "> memory 9, ours\n", 1)), mdstore.Memory{ID: "mem-1800000000-aaaa", Type: mdstore.Fix, Content: "new on ours", Tags: []string{"t"}, Created: "2026-03-02"})
-	theirs := mdstore.InsertMemory([]byte(strings.Replace(string(base), old, "> memory 9, theirs\n", 1)), mdstore.Memory{ID: "mem-1800000001-bbbb", Type: mdstore.Fix, Content: "new on theirs", Tags: []string{"t"}, Created: "2026-03-02"})
-	res := mergeOK(t, mdstore.MemoriesPath, string(base), string(ours), string(theirs))
+	ours := entry.InsertMemory([]byte(strings.Replace(string(base), old, "> memory 9, ours\n", 1)), entry.Memory{ID: "mem-1800000000-aaaa", Type: entry.Fix, Content: "new on ours", Tags: []string{"t"}, Created: "2026-03-02"})
+	theirs := entry.InsertMemory([]byte(strings.Replace(string(base), old, "> memory 9, theirs\n", 1)), entry.Memory{ID: "mem-1800000001-bbbb", Type: entry.Fix, Content: "new on theirs", Tags: []string{"t"}, Created: "2026-03-02"})
+	res := mergeOK(t, entry.MemoriesPath, string(base), string(ours), string(theirs))
 	if res.Conflicts != 1 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
@@ -500,9 +500,9 @@ func TestMergeMemoriesConflictOnlyAroundTheEntry(t *testing.T) {
 func TestMergeMemoriesIdentities(t *testing.T) {
 	for _, name := range []string{"seed-example.md", "chaos.md"} {
 		x := string(readTestdata(t, name))
-		y := string(mdstore.InsertMemory([]byte(x), mdstore.Memory{ID: "mem-1900000000-abcd", Type: mdstore.Context, Content: "new", Tags: []string{"t"}, Created: "2030-01-01"}))
-		checkMergeIdentities(t, mdstore.MemoriesPath, x, y)
-		checkMergeIdentities(t, mdstore.MemoriesPath, y, x)
+		y := string(entry.InsertMemory([]byte(x), entry.Memory{ID: "mem-1900000000-abcd", Type: entry.Context, Content: "new", Tags: []string{"t"}, Created: "2030-01-01"}))
+		checkMergeIdentities(t, entry.MemoriesPath, x, y)
+		checkMergeIdentities(t, entry.MemoriesPath, y, x)
 	}
 }
 
@@ -518,7 +518,7 @@ func checkMergeIdentities(t *testing.T, path, base, x string) {
 
 // --- files with frontmatter ---
 
-const knowledgePath = mdstore.KnowledgeDir + "/cargo-bench-requires-nightly.md"
+const knowledgePath = entry.KnowledgeDir + "/cargo-bench-requires-nightly.md"
 
 const knowledgeBase = `---
 title: "Cargo bench requires nightly"
@@ -614,7 +614,7 @@ func TestMergeKnowledge(t *testing.T) {
 			if string(res.Data) != tt.want || res.Conflicts != tt.conflicts {
 				t.Fatalf("%d conflicts:\n%s\nwant %d:\n%s", res.Conflicts, res.Data, tt.conflicts, tt.want)
 			}
-			if _, ws := mdstore.ParseFile(knowledgePath, res.Data); len(ws) > 0 && tt.conflicts == 0 {
+			if _, ws := entry.ParseFile(knowledgePath, res.Data); len(ws) > 0 && tt.conflicts == 0 {
 				t.Fatalf("parse: %v", ws)
 			}
 		})
@@ -624,14 +624,14 @@ func TestMergeKnowledge(t *testing.T) {
 // TestMergeKnowledgeAcceptance: tags added on both sides, the body edited
 // on one and a field on the other; the result parses and holds all.
 func TestMergeKnowledgeAcceptance(t *testing.T) {
-	base := mdstore.RenderKnowledge(mdstore.Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly."})
-	ours := mdstore.RenderKnowledge(mdstore.Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo", "nightly", "bench"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly: rustup run nightly cargo bench."})
-	theirs := mdstore.RenderKnowledge(mdstore.Knowledge{Title: "Bench on nightly", Tags: []string{"cargo", "rust", "testing"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", UpdatedAt: "2026-02-18T09:00:00Z", Body: "Use nightly."})
+	base := entry.RenderKnowledge(entry.Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly."})
+	ours := entry.RenderKnowledge(entry.Knowledge{Title: "Bench on nightly", Tags: []string{"testing", "cargo", "nightly", "bench"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", Body: "Use nightly: rustup run nightly cargo bench."})
+	theirs := entry.RenderKnowledge(entry.Knowledge{Title: "Bench on nightly", Tags: []string{"cargo", "rust", "testing"}, Feature: "perf", CreatedAt: "2026-02-17T12:00:00Z", UpdatedAt: "2026-02-18T09:00:00Z", Body: "Use nightly."})
 	res := mergeOK(t, knowledgePath, string(base), string(ours), string(theirs))
 	if res.Conflicts != 0 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
-	fe, ws := mdstore.ParseFile(knowledgePath, res.Data)
+	fe, ws := entry.ParseFile(knowledgePath, res.Data)
 	if len(ws) > 0 {
 		t.Fatalf("%v\n%s", ws, res.Data)
 	}
@@ -644,7 +644,7 @@ func TestMergeKnowledgeAcceptance(t *testing.T) {
 	}
 }
 
-const journalPath0004 = mdstore.JournalDir + "/run-0a1b2c3d/0004.md"
+const journalPath0004 = entry.JournalDir + "/run-0a1b2c3d/0004.md"
 
 func TestMergeJournalFailureMap(t *testing.T) {
 	base := string(readTestdata(t, "journal.golden.md"))
@@ -664,7 +664,7 @@ func TestMergeJournalFailureMap(t *testing.T) {
 	if string(res.Data) != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", res.Data, want)
 	}
-	if _, ws := mdstore.ParseFile(journalPath0004, res.Data); len(ws) > 0 {
+	if _, ws := entry.ParseFile(journalPath0004, res.Data); len(ws) > 0 {
 		t.Fatal(ws)
 	}
 
@@ -681,7 +681,7 @@ func TestMergeJournalFailureMap(t *testing.T) {
 }
 
 func TestMergeLearning(t *testing.T) {
-	path := mdstore.LearningsDir + "/l-1a2b3c.md"
+	path := entry.LearningsDir + "/l-1a2b3c.md"
 	base := string(readTestdata(t, "learning.golden.md"))
 	edit := func(pairs ...string) string { return strings.NewReplacer(pairs...).Replace(base) }
 	ours := edit("source_runs: [run-0a1b2c3d]", "source_runs: [run-0a1b2c3d, run-11111111]", "confidence: 0.85", "confidence: 0.9")
@@ -691,7 +691,7 @@ func TestMergeLearning(t *testing.T) {
 	if string(res.Data) != want || res.Conflicts != 0 {
 		t.Fatalf("%d conflicts:\n%s", res.Conflicts, res.Data)
 	}
-	if _, ws := mdstore.ParseFile(path, res.Data); len(ws) > 0 {
+	if _, ws := entry.ParseFile(path, res.Data); len(ws) > 0 {
 		t.Fatal(ws)
 	}
 	checkMergeIdentities(t, path, base, ours)
@@ -746,7 +746,7 @@ func TestMergeFrontmatterAddedOnBothSides(t *testing.T) {
 func TestMergeFrontmatterIdentities(t *testing.T) {
 	for _, c := range []struct{ path, file string }{
 		{knowledgePath, "knowledge.golden.md"},
-		{mdstore.LearningsDir + "/l-1a2b3c.md", "learning.golden.md"},
+		{entry.LearningsDir + "/l-1a2b3c.md", "learning.golden.md"},
 		{journalPath0004, "journal.golden.md"},
 	} {
 		x := string(readTestdata(t, c.file))
@@ -776,12 +776,12 @@ func mergeFuzzSeeds(t testing.TB) [][3]string {
 	seeds := [][3]string{
 		{memDoc([]string{A, X}, none, none, none), memDoc([]string{B, A1, X}, none, none, none), memDoc([]string{C, A, X}, none, none, none)},
 		{memDoc([]string{A, X}, none, none, none), memDoc([]string{A}, []string{B}, none, none), memDoc(none, []string{X}, []string{C}, []string{A2})},
-		{"", mdstore.MemoriesTemplate, memDoc(none, none, none, []string{A})},
-		{mdstore.MemoriesTemplate, "# Memories\n\n## Notes\nhand-written\n\n## Patterns\n\n" + B, "# Memories\n## Patterns\n" + C + "## Fixes\n\n" + X},
+		{"", entry.MemoriesTemplate, memDoc(none, none, none, []string{A})},
+		{entry.MemoriesTemplate, "# Memories\n\n## Notes\nhand-written\n\n## Patterns\n\n" + B, "# Memories\n## Patterns\n" + C + "## Fixes\n\n" + X},
 	}
 	for _, name := range []string{"seed-example.md", "chaos.md"} {
 		x := string(readTestdata(t, name))
-		seeds = append(seeds, [3]string{x, string(mdstore.InsertMemory([]byte(x), mdstore.Memory{ID: idB, Type: mdstore.Fix, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"})), strings.Replace(x, "barrel", "BARREL", 1)})
+		seeds = append(seeds, [3]string{x, string(entry.InsertMemory([]byte(x), entry.Memory{ID: idB, Type: entry.Fix, Content: "B", Tags: []string{"t"}, Created: "2026-01-01"})), strings.Replace(x, "barrel", "BARREL", 1)})
 	}
 	return seeds
 }
@@ -791,12 +791,12 @@ func FuzzMergeMemories(f *testing.F) {
 		f.Add(s[0], s[1], s[2])
 	}
 	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
-		res, err := File(mdstore.MemoriesPath, []byte(base), []byte(ours), []byte(theirs), Labels{})
+		res, err := File(entry.MemoriesPath, []byte(base), []byte(ours), []byte(theirs), Labels{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []struct{ base, ours, theirs, want string }{{base, ours, base, ours}, {base, base, theirs, theirs}, {base, ours, ours, ours}} {
-			got, err := File(mdstore.MemoriesPath, []byte(c.base), []byte(c.ours), []byte(c.theirs), Labels{})
+			got, err := File(entry.MemoriesPath, []byte(c.base), []byte(c.ours), []byte(c.theirs), Labels{})
 			if err != nil || string(got.Data) != c.want || got.Conflicts != 0 {
 				t.Fatalf("identity: got %q, %d conflicts, %v; want %q", got.Data, got.Conflicts, err, c.want)
 			}
@@ -810,8 +810,8 @@ func FuzzMergeMemories(f *testing.F) {
 			t.Fatalf("clean inputs, no conflict, and the result has warnings %v:\n%s", fr.warnings, res.Data)
 		}
 		// Every memory is where the rules put it, once.
-		in := func(f parsed) map[string]mdstore.Memory {
-			out := map[string]mdstore.Memory{}
+		in := func(f parsed) map[string]entry.Memory {
+			out := map[string]entry.Memory{}
 			for _, m := range f.memories {
 				m.Line = 0
 				out[m.ID] = m
@@ -891,16 +891,16 @@ func FuzzMergeMemoryEdits(f *testing.F) {
 			return int(b)
 		}
 		clock := 1_700_000_000
-		mem := func(typ mdstore.MemoryType, content string) mdstore.Memory {
+		mem := func(typ entry.MemoryType, content string) entry.Memory {
 			clock += 1 + next()%3 // sometimes the same second: ids stay distinct by their hex
-			return mdstore.Memory{ID: fmt.Sprintf("mem-%d-%04x", clock/2, clock%65536), Type: typ, Content: content, Tags: []string{"t"}, Created: "2026-01-01"}
+			return entry.Memory{ID: fmt.Sprintf("mem-%d-%04x", clock/2, clock%65536), Type: typ, Content: content, Tags: []string{"t"}, Created: "2026-01-01"}
 		}
-		base := []byte(mdstore.MemoriesTemplate)
+		base := []byte(entry.MemoriesTemplate)
 		for n := next() % 10; n > 0; n-- {
-			base = mdstore.InsertMemory(base, mem(mdstore.MemoryTypes[next()%4], fmt.Sprintf("base %d", clock)))
+			base = entry.InsertMemory(base, mem(entry.MemoryTypes[next()%4], fmt.Sprintf("base %d", clock)))
 		}
 		type value struct {
-			typ     mdstore.MemoryType
+			typ     entry.MemoryType
 			content string
 		}
 		values := func(src []byte) map[string]value {
@@ -914,29 +914,29 @@ func FuzzMergeMemoryEdits(f *testing.F) {
 			for n := next() % 8; n > 0; n-- {
 				ms := parseMemories(src, "").memories
 				op, arg := next()%6, next()
-				var m mdstore.Memory
+				var m entry.Memory
 				if len(ms) > 0 {
 					m = ms[arg%len(ms)]
 				}
 				switch {
 				case op == 0 || len(ms) == 0:
-					src = mdstore.InsertMemory(src, mem(mdstore.MemoryTypes[arg%4], side+" added"))
+					src = entry.InsertMemory(src, mem(entry.MemoryTypes[arg%4], side+" added"))
 				case op == 1:
-					src, _ = mdstore.RemoveMemory(src, m.ID)
+					src, _ = entry.RemoveMemory(src, m.ID)
 				case op == 2:
 					edited := m
 					edited.Content = fmt.Sprintf("%s edited %d", side, arg%2) // both sides may make the same edit
-					src = []byte(strings.Replace(string(src), mdstore.FormatMemory(m), mdstore.FormatMemory(edited), 1))
+					src = []byte(strings.Replace(string(src), entry.FormatMemory(m), entry.FormatMemory(edited), 1))
 				case op == 3:
-					src, _ = mdstore.RemoveMemory(src, m.ID)
-					m.Type = mdstore.MemoryTypes[arg%4]
-					src = mdstore.InsertMemory(src, m)
+					src, _ = entry.RemoveMemory(src, m.ID)
+					m.Type = entry.MemoryTypes[arg%4]
+					src = entry.InsertMemory(src, m)
 				case op == 4:
-					section := "## " + mdstore.MemoryTypes[arg%2+2*strings.Count(intro, "x")].Section() + "\n"
+					section := "## " + entry.MemoryTypes[arg%2+2*strings.Count(intro, "x")].Section() + "\n"
 					src = []byte(strings.Replace(string(src), section, section+intro+"\n", 1))
 				default:
-					if !slices.ContainsFunc(mdstore.MemoryBlocks(src), func(b mdstore.MemoryBlock) bool { return b.ID == "mem-1700000000-0000" }) {
-						src = mdstore.InsertMemory(src, mdstore.Memory{ID: "mem-1700000000-0000", Type: mdstore.Context, Content: "added on both", Tags: []string{"t"}, Created: "2026-01-01"})
+					if !slices.ContainsFunc(entry.MemoryBlocks(src), func(b entry.MemoryBlock) bool { return b.ID == "mem-1700000000-0000" }) {
+						src = entry.InsertMemory(src, entry.Memory{ID: "mem-1700000000-0000", Type: entry.Context, Content: "added on both", Tags: []string{"t"}, Created: "2026-01-01"})
 					}
 				}
 			}
@@ -947,7 +947,7 @@ func FuzzMergeMemoryEdits(f *testing.F) {
 		clock = startClock // theirs' ids may be the same as ours': same id, other text
 		theirs := branch("theirs", "Their intro, x.", base)
 
-		res, err := File(mdstore.MemoriesPath, base, ours, theirs, Labels{})
+		res, err := File(entry.MemoriesPath, base, ours, theirs, Labels{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ func (e *NotFoundError) Error() string { return string(e.Kind) + " not found: " 
 // Is makes a NotFoundError match ErrNotFound.
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
-func notFound(kind Kind, id string) error { return &NotFoundError{Kind: kind, ID: id} }
+func NotFound(kind Kind, id string) error { return &NotFoundError{Kind: kind, ID: id} }
 
 // Warning is a problem found while reading a file that did not stop lore
 // from reading the rest of it.
@@ -55,17 +55,17 @@ type FileError struct {
 	Msg  string
 	// problems are every problem found in the file, this one first (for
 	// validation, which reports them all); nil when there is only this one.
-	problems []Warning
+	Problems []Warning
 }
 
 // fileProblems is every problem err names in the file at path.
-func fileProblems(err error, path string) []Warning {
+func FileProblems(err error, path string) []Warning {
 	var fe *FileError
 	if !errors.As(err, &fe) {
 		return []Warning{{Path: path, Message: err.Error()}}
 	}
-	if len(fe.problems) > 0 {
-		return fe.problems
+	if len(fe.Problems) > 0 {
+		return fe.Problems
 	}
 	return []Warning{{Path: fe.Path, Line: fe.Line, Message: fe.Msg}}
 }

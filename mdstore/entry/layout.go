@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"fmt"
@@ -66,15 +66,15 @@ func SkillLink(p, target string) bool {
 	if target == "" || strings.HasPrefix(target, "/") || filepath.IsAbs(target) {
 		return false
 	}
-	if !isSkillDir(p) && !isSkillDir(path.Dir(p)) {
+	if !IsSkillDir(p) && !IsSkillDir(path.Dir(p)) {
 		return false
 	}
 	t := path.Join(path.Dir(p), filepath.ToSlash(target))
-	return t != p && (isSkillDir(t) || isSkillDir(path.Dir(t)))
+	return t != p && (IsSkillDir(t) || IsSkillDir(path.Dir(t)))
 }
 
 // isSkillDir says whether p is one of SkillDirs.
-func isSkillDir(p string) bool {
+func IsSkillDir(p string) bool {
 	for _, d := range SkillDirs {
 		if p == d {
 			return true

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"path"
@@ -40,32 +40,32 @@ func ParseFile(p string, data []byte) (FileEntries, []Warning) {
 	var err error
 	switch kind {
 	case KindMemory:
-		f := parseMemoriesFile(data, p)
-		out.Memories = f.memories
-		return out, f.warnings
+		f := ParseMemoriesFile(data, p)
+		out.Memories = f.Memories
+		return out, f.Warnings
 	case KindKnowledge:
 		var k Knowledge
-		if k, err = parseKnowledge(data, p); err == nil {
+		if k, err = ParseKnowledge(data, p); err == nil {
 			out.Knowledge = &k
 		}
 	case KindLearning:
 		var l Learning
-		if l, err = parseLearning(data, p); err == nil {
+		if l, err = ParseLearning(data, p); err == nil {
 			out.Learning = &l
 		}
 	case KindJournal:
 		var j JournalEntry
-		if j, err = parseJournal(data, p); err == nil {
+		if j, err = ParseJournal(data, p); err == nil {
 			out.Journal = &j
 		}
 	case KindSkill:
-		sk := parseSkill(data, p, path.Base(path.Dir(p)))
+		sk := ParseSkill(data, p, path.Base(path.Dir(p)))
 		out.Skill = &sk
 	default:
 		return out, []Warning{{Path: p, Message: "not an entry file"}}
 	}
 	if err != nil {
-		return out, warningsOf(asWarning(err, p))
+		return out, WarningsOf(AsWarning(err, p))
 	}
 	return out, nil
 }
@@ -77,11 +77,11 @@ func ParsesAs(path string, data []byte) bool {
 	var err error
 	switch KindOf(path) {
 	case KindKnowledge:
-		_, err = parseKnowledge(data, path)
+		_, err = ParseKnowledge(data, path)
 	case KindLearning:
-		_, err = parseLearning(data, path)
+		_, err = ParseLearning(data, path)
 	case KindJournal:
-		_, err = parseJournal(data, path)
+		_, err = ParseJournal(data, path)
 	default:
 		var d *frontmatterDoc
 		if d, err = parseFrontmatter(data, path); err == nil {

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"fmt"
@@ -32,9 +32,9 @@ func TestAddMemoriesAsOneByOne(t *testing.T) {
 			}
 			want := []byte(src)
 			for i := len(ms) - 1; i >= 0; i-- {
-				want = addMemory(want, ms[i])
+				want = AddMemory(want, ms[i])
 			}
-			if got := addMemories([]byte(src), ms); string(got) != string(want) {
+			if got := AddMemories([]byte(src), ms); string(got) != string(want) {
 				t.Fatalf("file %d round %d:\n got %q\nwant %q", fi, round, got, want)
 			}
 		}

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"bytes"
@@ -63,11 +63,11 @@ func isDate(s string) bool {
 // memoriesFile is a parsed memories.md: the memories, the problems found,
 // and where in the bytes each block and section header is, so that edits
 // touch only those bytes.
-type memoriesFile struct {
+type MemoriesFile struct {
 	src      []byte
-	memories []Memory
-	warnings []Warning
-	blocks   []MemoryBlock              // every "### mem-…" block, valid or not
+	Memories []Memory
+	Warnings []Warning
+	Blocks   []MemoryBlock              // every "### mem-…" block, valid or not
 	sections map[MemoryType]sectionSpan // the first header of each type
 }
 
@@ -152,8 +152,8 @@ func contentLine(text string) (string, bool) {
 // parseMemoriesFile reads memories.md. It never fails: every problem becomes a
 // warning (with path) and every valid memory is returned. The rules follow
 // seed 001's line parser so both read the same memories from a file.
-func parseMemoriesFile(src []byte, path string) *memoriesFile {
-	f := parseMemoriesText(string(src), path)
+func ParseMemoriesFile(src []byte, path string) *MemoriesFile {
+	f := ParseMemoriesText(string(src), path)
 	f.src = src
 	return f
 }
@@ -161,13 +161,13 @@ func parseMemoriesFile(src []byte, path string) *memoriesFile {
 // parseMemoriesText is parseMemories on a string, for callers that read
 // the file straight into one: a copy of a large file costs more in page
 // faults than the parse itself.
-func parseMemoriesText(text, path string) *memoriesFile {
-	f := &memoriesFile{sections: map[MemoryType]sectionSpan{}}
+func ParseMemoriesText(text, path string) *MemoriesFile {
+	f := &MemoriesFile{sections: map[MemoryType]sectionSpan{}}
 	warn := func(n int, format string, args ...any) {
-		f.warnings = append(f.warnings, Warning{Path: path, Line: n, Message: fmt.Sprintf(format, args...)})
+		f.Warnings = append(f.Warnings, Warning{Path: path, Line: n, Message: fmt.Sprintf(format, args...)})
 	}
 	minor := func(n int, format string, args ...any) {
-		f.warnings = append(f.warnings, Warning{Path: path, Line: n, Message: fmt.Sprintf(format, args...), Minor: true})
+		f.Warnings = append(f.Warnings, Warning{Path: path, Line: n, Message: fmt.Sprintf(format, args...), Minor: true})
 	}
 	seen := map[string]int{} // id → line of its first valid block
 
@@ -190,7 +190,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 		}
 		b := cur
 		cur = nil
-		f.blocks = append(f.blocks, MemoryBlock{ID: b.id, Start: b.line.start, End: b.lastEnd, Line: b.line.number})
+		f.Blocks = append(f.Blocks, MemoryBlock{ID: b.id, Start: b.line.start, End: b.lastEnd, Line: b.line.number})
 		if len(b.content) == 0 {
 			warn(b.line.number, "memory %s has no content lines (\"> …\"); skipped", b.id)
 			return
@@ -205,12 +205,12 @@ func parseMemoriesText(text, path string) *memoriesFile {
 			m.Tags = []string{}
 		}
 		if b.metaLine == 0 {
-			m.Created = time.Unix(m.Unix(), 0).UTC().Format(dateLayout)
+			m.Created = time.Unix(m.Unix(), 0).UTC().Format(DateLayout)
 			if !b.badMeta {
 				minor(b.line.number, "memory %s has no metadata comment (<!-- tags: … | created: YYYY-MM-DD -->); created date taken from its id", b.id)
 			}
 		}
-		f.memories = append(f.memories, m)
+		f.Memories = append(f.Memories, m)
 	}
 
 	for ln := range eachLine(text) {
@@ -272,7 +272,7 @@ func parseMemoriesText(text, path string) *memoriesFile {
 			tags, created, ok := matchMetadata(text)
 			switch {
 			case ok:
-				if _, err := time.Parse(dateLayout, created); err != nil {
+				if _, err := time.Parse(DateLayout, created); err != nil {
 					warn(ln.number, "created date %q of %s is not a date", created, cur.id)
 				}
 				cur.tags = nil
@@ -299,14 +299,14 @@ func parseMemoriesText(text, path string) *memoriesFile {
 		warn(ln.number, "unexpected text in memory %s (content lines start with \"> \")", cur.id)
 	}
 	flush()
-	sort.SliceStable(f.warnings, func(i, j int) bool { return f.warnings[i].Line < f.warnings[j].Line })
+	sort.SliceStable(f.Warnings, func(i, j int) bool { return f.Warnings[i].Line < f.Warnings[j].Line })
 	return f
 }
 
 // IDs returns every memory id that appears in a block heading.
-func (f *memoriesFile) IDs() map[string]bool {
-	ids := make(map[string]bool, len(f.blocks))
-	for _, b := range f.blocks {
+func (f *MemoriesFile) IDs() map[string]bool {
+	ids := make(map[string]bool, len(f.Blocks))
+	for _, b := range f.Blocks {
 		ids[b.ID] = true
 	}
 	return ids
@@ -315,14 +315,14 @@ func (f *memoriesFile) IDs() map[string]bool {
 // ParseMemories reads memories.md: every valid memory in file order, and
 // every problem as a warning naming path and the line. It never fails.
 func ParseMemories(src []byte, path string) ([]Memory, []Warning) {
-	f := parseMemoriesFile(src, path)
-	return f.memories, f.warnings
+	f := ParseMemoriesFile(src, path)
+	return f.Memories, f.Warnings
 }
 
 // MemoryBlocks locates every memory block of memories.md, valid or not, in
 // file order: what an edit of one memory touches.
 func MemoryBlocks(src []byte) []MemoryBlock {
-	return parseMemoriesFile(src, "").blocks
+	return ParseMemoriesFile(src, "").Blocks
 }
 
 // SectionOf reads a line of memories.md as the parser does (with or
@@ -371,7 +371,7 @@ func FormatMemory(m Memory) string {
 // missing section is created in the canonical order; an empty file becomes
 // the template first. A file whose lines all end in CR LF gets CR LF lines.
 func InsertMemory(src []byte, m Memory) []byte {
-	return keepingCRLF(src, func(src []byte) []byte {
+	return KeepingCRLF(src, func(src []byte) []byte {
 		if len(bytes.TrimSpace(src)) == 0 {
 			src = []byte(MemoriesTemplate)
 		}
@@ -381,15 +381,15 @@ func InsertMemory(src []byte, m Memory) []byte {
 
 // addMemory is InsertMemory made idempotent: a file that already has a
 // block with m's id is returned unchanged.
-func addMemory(src []byte, m Memory) []byte {
+func AddMemory(src []byte, m Memory) []byte {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return InsertMemory(src, m)
 	}
-	return keepingCRLF(src, func(src []byte) []byte {
+	return KeepingCRLF(src, func(src []byte) []byte {
 		// An id that appears nowhere in the file needs no parse of its
 		// thousands of memories: only the sections are looked for.
 		if bytes.Contains(src, []byte(m.ID)) {
-			if f := parseMemoriesFile(src, ""); f.IDs()[m.ID] {
+			if f := ParseMemoriesFile(src, ""); f.IDs()[m.ID] {
 				return src
 			}
 		}
@@ -401,17 +401,17 @@ func addMemory(src []byte, m Memory) []byte {
 // rather than one a memory (an import of 10,000 memories into a file of
 // 3.5 MB): each section gets its new memories on top, in the order of ms,
 // as adding them one by one from the last would put them.
-func addMemories(src []byte, ms []Memory) []byte {
+func AddMemories(src []byte, ms []Memory) []byte {
 	if len(ms) == 0 {
 		return src
 	}
 	if len(bytes.TrimSpace(src)) == 0 {
 		src = []byte(MemoriesTemplate)
 	}
-	return keepingCRLF(src, func(src []byte) []byte {
+	return KeepingCRLF(src, func(src []byte) []byte {
 		// Of two memories with one id the last is added, as one by one
 		// from the last would.
-		have := parseMemoriesFile(src, "").IDs()
+		have := ParseMemoriesFile(src, "").IDs()
 		added := make([]bool, len(ms))
 		for i := len(ms) - 1; i >= 0; i-- {
 			if !have[ms[i].ID] {
@@ -483,7 +483,7 @@ func sectionHeading(text string) (MemoryType, bool) {
 // ends in CR LF (a file saved on Windows), to src with LF line ends, and
 // gives the result CR LF line ends again: what lore adds matches the file.
 // A file that mixes both is edited as it is.
-func keepingCRLF(src []byte, edit func([]byte) []byte) []byte {
+func KeepingCRLF(src []byte, edit func([]byte) []byte) []byte {
 	if first := bytes.IndexByte(src, '\n'); first <= 0 || src[first-1] != '\r' {
 		return edit(src)
 	}
@@ -548,8 +548,8 @@ func insertBlock(src []byte, sections map[MemoryType]sectionSpan, t MemoryType, 
 // blank line before it. A later block with the same id, which a hand edit
 // or a merge can leave, stays.
 func RemoveMemory(src []byte, id string) ([]byte, bool) {
-	f := parseMemoriesFile(src, "")
-	b, ok := f.shownBlock(id)
+	f := ParseMemoriesFile(src, "")
+	b, ok := f.ShownBlock(id)
 	if !ok {
 		return src, false
 	}
@@ -558,16 +558,16 @@ func RemoveMemory(src []byte, id string) ([]byte, bool) {
 
 // shownBlock is the block of the memory with that id as list and show
 // read it: the first valid block with the id, or else the first block.
-func (f *memoriesFile) shownBlock(id string) (MemoryBlock, bool) {
+func (f *MemoriesFile) ShownBlock(id string) (MemoryBlock, bool) {
 	line := 0
-	for _, m := range f.memories {
+	for _, m := range f.Memories {
 		if m.ID == id {
 			line = m.Line
 			break
 		}
 	}
 	first, found := MemoryBlock{}, false
-	for _, b := range f.blocks {
+	for _, b := range f.Blocks {
 		if b.ID != id {
 			continue
 		}
@@ -582,7 +582,7 @@ func (f *memoriesFile) shownBlock(id string) (MemoryBlock, bool) {
 }
 
 // remove returns the file without block b and the blank line before it.
-func (f *memoriesFile) remove(b MemoryBlock) []byte {
+func (f *MemoriesFile) remove(b MemoryBlock) []byte {
 	src := f.src
 	start := b.Start
 	if start > 0 && src[start-1] == '\n' {

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"fmt"
@@ -24,8 +24,8 @@ func BenchmarkParseMemories10k(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if f := parseMemoriesFile(src, MemoriesPath); len(f.memories) != 10000 {
-			b.Fatalf("%d memories, %d warnings: %v", len(f.memories), len(f.warnings), f.warnings[:1])
+		if f := ParseMemoriesFile(src, MemoriesPath); len(f.Memories) != 10000 {
+			b.Fatalf("%d memories, %d warnings: %v", len(f.Memories), len(f.Warnings), f.Warnings[:1])
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"bytes"
@@ -205,8 +205,8 @@ func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Lear
 		if len(f.Data) > MaxMemoriesFileBytes {
 			add(0, SeverityWarning, "memories.md is %d KiB (over %d KiB): every prime reads it; delete memories that no longer help", len(f.Data)>>10, MaxMemoriesFileBytes>>10)
 		}
-		mf := parseMemoriesFile(f.Data, f.Path)
-		for _, w := range mf.warnings {
+		mf := ParseMemoriesFile(f.Data, f.Path)
+		for _, w := range mf.Warnings {
 			sev := SeverityError
 			if w.Minor {
 				sev = SeverityWarning
@@ -221,7 +221,7 @@ func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Lear
 		return out, nil
 	}
 	parseErr := func(err error) {
-		for _, w := range fileProblems(err, f.Path) {
+		for _, w := range FileProblems(err, f.Path) {
 			add(w.Line, SeverityError, "%s", w.Message)
 		}
 	}
@@ -232,26 +232,26 @@ func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Lear
 	}
 	switch kind {
 	case KindKnowledge:
-		k, err := parseKnowledge(f.Data, f.Path)
+		k, err := ParseKnowledge(f.Data, f.Path)
 		if err != nil {
 			parseErr(err)
 			break
 		}
-		if !isSlug(k.Slug) || len(k.Slug) > MaxSlugLength {
+		if !IsSlug(k.Slug) || len(k.Slug) > MaxSlugLength {
 			add(0, SeverityWarning, "the file name %q is not a slug (lowercase letters, digits and single hyphens, at most %d characters): lore knowledge show cannot name it", k.Slug+".md", MaxSlugLength)
 		}
 		if n := len(strings.Fields(k.Body)); n > MaxKnowledgeWords {
 			add(bodyLine(f.Data), SeverityWarning, "the body is %d words; knowledge entries are kept to about %d (lore knowledge add cuts them there)", n, MaxKnowledgeWords)
 		}
 	case KindLearning:
-		l, err := parseLearning(f.Data, f.Path)
+		l, err := ParseLearning(f.Data, f.Path)
 		if err != nil {
 			parseErr(err)
 			break
 		}
 		return out, &l
 	case KindJournal:
-		j, err := parseJournal(f.Data, f.Path)
+		j, err := ParseJournal(f.Data, f.Path)
 		if err != nil {
 			parseErr(err)
 			break
@@ -283,14 +283,14 @@ const MaxMemoryChars = 2000
 // not have written: memories under a heading that is not one of the four
 // sections (they take the type of the section above), tags that are not
 // lowercase or repeat, very long memories.
-func memoryProblems(path, text string, mf *memoriesFile) []Problem {
+func memoryProblems(path, text string, mf *MemoriesFile) []Problem {
 	var out []Problem
 	warn := func(line int, format string, args ...any) {
 		out = append(out, Problem{Path: path, Line: line, Severity: SeverityWarning, Message: fmt.Sprintf(format, args...)})
 	}
 	heading, headingLine := "", 0
 	byLine := map[int]Memory{}
-	for _, m := range mf.memories {
+	for _, m := range mf.Memories {
 		byLine[m.Line] = m
 	}
 	for ln := range eachLine(text) {

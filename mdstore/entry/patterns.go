@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import "strings"
 
@@ -26,7 +26,7 @@ func isCategory(s string) bool {
 }
 
 // isSlug matches ^[a-z0-9]+(-[a-z0-9]+)*$.
-func isSlug(s string) bool {
+func IsSlug(s string) bool {
 	if s == "" || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
 		return false
 	}

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"bytes"
@@ -154,7 +154,7 @@ func (d *frontmatterDoc) err() error {
 		return nil
 	}
 	p := d.problems[0]
-	return &FileError{Path: p.Path, Line: p.Line, Msg: p.Message, problems: d.problems}
+	return &FileError{Path: p.Path, Line: p.Line, Msg: p.Message, Problems: d.problems}
 }
 
 // str reads a scalar field; required fields must be present and non-empty.
@@ -301,7 +301,7 @@ func (d *frontmatterDoc) timestamp(key string, required bool) string {
 	if _, err := time.Parse(time.RFC3339, v); err == nil {
 		return v
 	}
-	if _, err := time.Parse(dateLayout, v); err == nil {
+	if _, err := time.Parse(DateLayout, v); err == nil {
 		return v
 	}
 	d.problem(d.fieldLine(key), "%s must be an RFC 3339 time such as 2026-02-17T12:00:00Z (got %q)", key, v)

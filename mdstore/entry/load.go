@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"errors"
@@ -65,7 +65,7 @@ func LinkSkipped(p, abs string) *Warning {
 }
 
 // warningsOf is the warning w, if any, as a list.
-func warningsOf(w *Warning) []Warning {
+func WarningsOf(w *Warning) []Warning {
 	if w == nil {
 		return nil
 	}
@@ -74,7 +74,7 @@ func warningsOf(w *Warning) []Warning {
 
 // asWarning turns a file's error into a warning for the files that are
 // reported and skipped (nil for a SkillLink).
-func asWarning(err error, path string) *Warning {
+func AsWarning(err error, path string) *Warning {
 	if w, skipped := Skipped(path, err); skipped {
 		return w
 	}
@@ -88,19 +88,19 @@ func asWarning(err error, path string) *Warning {
 // readMarkdownFiles parses every *.md file of dir with parse; a file that
 // does not parse is reported and skipped.
 func readMarkdownFiles[T any](r Reader, dir string, parse func([]byte, string) (T, error)) ([]T, []Warning, error) {
-	paths, w, err := markdownFiles(r, dir)
+	paths, w, err := MarkdownFiles(r, dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	out, ws := parseFiles(r, paths, parse)
-	return out, append(warningsOf(w), ws...), nil
+	return out, append(WarningsOf(w), ws...), nil
 }
 
 // markdownFiles lists the entry files (*.md, not hidden) in dir: every
 // name but a directory's, so that a link or a FIFO is read, refused and
 // reported like a file that does not parse. A dir that lore does not read
 // (a link) is a warning.
-func markdownFiles(r Reader, dir string) ([]string, *Warning, error) {
+func MarkdownFiles(r Reader, dir string) ([]string, *Warning, error) {
 	entries, err := r.ReadDir(dir)
 	if w, skipped := Skipped(dir, err); skipped {
 		return nil, w, nil
@@ -134,11 +134,11 @@ func parseFiles[T any](r Reader, paths []string, parse func([]byte, string) (T, 
 		data, ok, err := r.Read(p)
 		switch {
 		case err != nil:
-			results[i].warning = asWarning(err, p)
+			results[i].warning = AsWarning(err, p)
 		case ok:
 			v, err := parse(data, p)
 			if err != nil {
-				results[i].warning = asWarning(err, p)
+				results[i].warning = AsWarning(err, p)
 			} else {
 				results[i] = result{v: v, ok: true}
 			}
@@ -177,21 +177,21 @@ func parseFiles[T any](r Reader, paths []string, parse func([]byte, string) (T, 
 	return out, warnings
 }
 
-func loadKnowledge(r Reader) ([]Knowledge, []Warning, error) {
-	return readMarkdownFiles(r, KnowledgeDir, parseKnowledge)
+func LoadKnowledge(r Reader) ([]Knowledge, []Warning, error) {
+	return readMarkdownFiles(r, KnowledgeDir, ParseKnowledge)
 }
 
-func loadLearnings(r Reader) ([]Learning, []Warning, error) {
-	ls, warnings, err := readMarkdownFiles(r, LearningsDir, parseLearning)
-	sortLearnings(ls)
+func LoadLearnings(r Reader) ([]Learning, []Warning, error) {
+	ls, warnings, err := readMarkdownFiles(r, LearningsDir, ParseLearning)
+	SortLearnings(ls)
 	return ls, warnings, err
 }
 
 // sortLearnings puts learnings oldest first, the order every read of them
 // gives (compareLearnings), then by path.
-func sortLearnings(ls []Learning) {
+func SortLearnings(ls []Learning) {
 	slices.SortStableFunc(ls, func(a, b Learning) int {
-		if c := compareLearnings(&a, &b); c != 0 {
+		if c := CompareLearnings(&a, &b); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
@@ -199,12 +199,12 @@ func sortLearnings(ls []Learning) {
 }
 
 // compareLearnings orders learnings oldest first.
-func compareLearnings(a, b *Learning) int { return strings.Compare(a.CreatedAt, b.CreatedAt) }
+func CompareLearnings(a, b *Learning) int { return strings.Compare(a.CreatedAt, b.CreatedAt) }
 
-func loadJournal(r Reader) ([]JournalEntry, []Warning, error) {
+func LoadJournal(r Reader) ([]JournalEntry, []Warning, error) {
 	runs, err := r.ReadDir(JournalDir)
 	if w, skipped := Skipped(JournalDir, err); skipped {
-		return nil, warningsOf(w), nil
+		return nil, WarningsOf(w), nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -223,14 +223,14 @@ func loadJournal(r Reader) ([]JournalEntry, []Warning, error) {
 		if !run.IsDir() {
 			continue
 		}
-		ps, w, err := markdownFiles(r, p)
+		ps, w, err := MarkdownFiles(r, p)
 		if err != nil {
 			return nil, nil, err
 		}
-		ws = append(ws, warningsOf(w)...)
+		ws = append(ws, WarningsOf(w)...)
 		paths = append(paths, ps...)
 	}
-	all, pws := parseFiles(r, paths, parseJournal)
-	sortJournal(all)
+	all, pws := parseFiles(r, paths, ParseJournal)
+	SortJournal(all)
 	return all, append(ws, pws...), nil
 }

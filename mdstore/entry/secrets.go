@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"fmt"
@@ -21,29 +21,29 @@ import (
 // InputError naming the field and the rule, never the value. Ingest
 // redacts: each secret is replaced by "[REDACTED:<rule>]" and kept in
 // found, for ingest to say where it was.
-type secretCheck struct {
-	redact bool
-	found  []fieldSecret
+type SecretCheck struct {
+	Redact bool
+	Found  []FieldSecret
 }
 
 // fieldSecret is a secret redacted from a field.
-type fieldSecret struct {
-	field, rule string
+type FieldSecret struct {
+	Field, Rule string
 	// secret is the value, kept only to find where in the agent's output
 	// it came from; it is never shown.
-	secret string
+	Secret string
 }
 
 // textField is a text field of an input: its name and where its value is.
-type textField struct {
-	name  string
-	value *string
+type TextField struct {
+	Name  string
+	Value *string
 }
 
 // texts checks each field in turn (see text).
-func (c *secretCheck) texts(fields ...textField) error {
+func (c *SecretCheck) Texts(fields ...TextField) error {
 	for _, f := range fields {
-		if err := c.text(f.name, f.value); err != nil {
+		if err := c.Text(f.Name, f.Value); err != nil {
 			return err
 		}
 	}
@@ -54,8 +54,8 @@ func (c *secretCheck) texts(fields ...textField) error {
 // in *s. A NUL byte or bytes that are not UTF-8 are refused too (git
 // would take the file for binary, and a commit message with a NUL is an
 // fsck error); ingest replaces them with U+FFFD.
-func (c *secretCheck) text(field string, s *string) error {
-	if !c.redact {
+func (c *SecretCheck) Text(field string, s *string) error {
+	if !c.Redact {
 		if strings.ContainsRune(*s, 0) {
 			return &InputError{Field: field, Msg: field + " contains a NUL byte"}
 		}
@@ -65,7 +65,7 @@ func (c *secretCheck) text(field string, s *string) error {
 	} else if strings.ContainsRune(*s, 0) || !utf8.ValidString(*s) {
 		*s = strings.ToValidUTF8(strings.ReplaceAll(*s, "\x00", "\uFFFD"), "\uFFFD")
 	}
-	if !c.redact {
+	if !c.Redact {
 		if found := secrets.Scan(*s); len(found) > 0 {
 			return secretError(field, *s, found[0])
 		}
@@ -73,7 +73,7 @@ func (c *secretCheck) text(field string, s *string) error {
 	}
 	redacted, found := secrets.Redact(*s)
 	for _, f := range found {
-		c.found = append(c.found, fieldSecret{field: field, rule: f.Rule, secret: (*s)[f.Start:f.End]})
+		c.Found = append(c.Found, FieldSecret{Field: field, Rule: f.Rule, Secret: (*s)[f.Start:f.End]})
 	}
 	*s = redacted
 	return nil
@@ -81,11 +81,11 @@ func (c *secretCheck) text(field string, s *string) error {
 
 // list checks each item of a list field; in redact mode it replaces *l by
 // a copy with the secrets redacted, leaving the caller's slice as it was.
-func (c *secretCheck) list(field string, l *[]string) error {
+func (c *SecretCheck) List(field string, l *[]string) error {
 	copied := false
 	for i := range *l {
 		item := (*l)[i]
-		if err := c.text(field, &item); err != nil {
+		if err := c.Text(field, &item); err != nil {
 			return err
 		}
 		if item != (*l)[i] {
@@ -113,7 +113,7 @@ func secretError(field, text string, f secrets.Finding) error {
 
 // refuseSecretIn is the check of a single value that no input type
 // holds, such as the name of a run.
-func refuseSecretIn(field, value string) error {
-	var c secretCheck
-	return c.text(field, &value)
+func RefuseSecretIn(field, value string) error {
+	var c SecretCheck
+	return c.Text(field, &value)
 }

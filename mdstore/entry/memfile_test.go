@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"bytes"
@@ -30,9 +30,9 @@ func warningsText(ws []Warning) string {
 }
 
 func TestParseSeedExample(t *testing.T) {
-	f := parseMemoriesFile(readTestdata(t, "seed-example.md"), MemoriesPath)
+	f := ParseMemoriesFile(readTestdata(t, "seed-example.md"), MemoriesPath)
 	var ids []string
-	for _, m := range f.memories {
+	for _, m := range f.Memories {
 		ids = append(ids, string(m.Type)+" "+m.ID+" "+strings.Join(m.Tags, ",")+" "+m.Created)
 	}
 	// The seed's own example uses two ids ("g7h8", "i9j0") that its own
@@ -46,27 +46,27 @@ func TestParseSeedExample(t *testing.T) {
 	if strings.Join(ids, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("memories:\n%s", strings.Join(ids, "\n"))
 	}
-	if f.memories[0].Content != "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API." {
-		t.Fatalf("content = %q", f.memories[0].Content)
+	if f.Memories[0].Content != "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API." {
+		t.Fatalf("content = %q", f.Memories[0].Content)
 	}
-	loretest.Golden(t, "testdata/seed-example.warnings", warningsText(f.warnings))
+	loretest.Golden(t, "testdata/seed-example.warnings", warningsText(f.Warnings))
 }
 
 func TestParseChaos(t *testing.T) {
-	f := parseMemoriesFile(readTestdata(t, "chaos.md"), MemoriesPath)
-	if len(f.memories) != 2 {
-		t.Fatalf("memories = %+v", f.memories)
+	f := ParseMemoriesFile(readTestdata(t, "chaos.md"), MemoriesPath)
+	if len(f.Memories) != 2 {
+		t.Fatalf("memories = %+v", f.Memories)
 	}
-	valid := f.memories[0]
+	valid := f.Memories[0]
 	if valid.ID != "mem-1737372000-a1b2" || valid.Content != "The one valid memory.\nIt spans two lines." || strings.Join(valid.Tags, ",") != "valid,chaos" {
 		t.Fatalf("valid memory = %+v", valid)
 	}
 	// The block with the unclosed comment still has content: it is read,
 	// without tags, dated from its id, and reported.
-	if f.memories[1].ID != "mem-1737372100-c3d4" || f.memories[1].Created != "2025-01-20" {
-		t.Fatalf("second memory = %+v", f.memories[1])
+	if f.Memories[1].ID != "mem-1737372100-c3d4" || f.Memories[1].Created != "2025-01-20" {
+		t.Fatalf("second memory = %+v", f.Memories[1])
 	}
-	loretest.Golden(t, "testdata/chaos.warnings", warningsText(f.warnings))
+	loretest.Golden(t, "testdata/chaos.warnings", warningsText(f.Warnings))
 }
 
 func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
@@ -75,11 +75,11 @@ func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
 		for _, typ := range MemoryTypes {
 			m := Memory{ID: "mem-1800000000-beef", Type: typ, Content: "new\n\nmemory ✓", Tags: []string{"a", "b"}, Created: "2027-01-15"}
 			added := InsertMemory(original, m)
-			f := parseMemoriesFile(added, "")
+			f := ParseMemoriesFile(added, "")
 			var found *Memory
-			for i := range f.memories {
-				if f.memories[i].ID == m.ID {
-					found = &f.memories[i]
+			for i := range f.Memories {
+				if f.Memories[i].ID == m.ID {
+					found = &f.Memories[i]
 				}
 			}
 			if found == nil || found.Type != typ || found.Content != m.Content {
@@ -139,8 +139,8 @@ func TestIntroParagraphStaysWithItsHeader(t *testing.T) {
 	if got != want {
 		t.Fatalf("got:\n%s", got)
 	}
-	if f := parseMemoriesFile([]byte(got), ""); len(f.warnings) != 0 || len(f.memories) != 2 {
-		t.Fatalf("warnings %v", f.warnings)
+	if f := ParseMemoriesFile([]byte(got), ""); len(f.Warnings) != 0 || len(f.Memories) != 2 {
+		t.Fatalf("warnings %v", f.Warnings)
 	}
 }
 
@@ -161,9 +161,9 @@ func TestDeleteRemovesOnlyThatBlock(t *testing.T) {
 
 func TestCRLFFilesAreRead(t *testing.T) {
 	src := strings.ReplaceAll(string(readTestdata(t, "seed-example.md")), "\n", "\r\n")
-	f := parseMemoriesFile([]byte(src), "")
-	if len(f.memories) != 3 || f.memories[0].Content != "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API." {
-		t.Fatalf("memories = %+v", f.memories)
+	f := ParseMemoriesFile([]byte(src), "")
+	if len(f.Memories) != 3 || f.Memories[0].Content != "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API." {
+		t.Fatalf("memories = %+v", f.Memories)
 	}
 }
 
@@ -223,7 +223,7 @@ func TestWrittenFileIsReadableBySeedRegexes(t *testing.T) {
 		src = InsertMemory(src, m)
 	}
 	seed := seedParse(string(src))
-	ours := parseMemoriesFile(src, "").memories
+	ours := ParseMemoriesFile(src, "").Memories
 	if len(seed) != len(memories) || len(ours) != len(memories) {
 		t.Fatalf("seed read %d, lore read %d memories:\n%s", len(seed), len(ours), src)
 	}
@@ -241,7 +241,7 @@ func TestBlankContentLinesRoundTrip(t *testing.T) {
 	if !strings.Contains(string(src), "> first\n>\n> third\n") {
 		t.Fatalf("written as:\n%s", src)
 	}
-	if got := parseMemoriesFile(src, "").memories[0].Content; got != m.Content {
+	if got := ParseMemoriesFile(src, "").Memories[0].Content; got != m.Content {
 		t.Fatalf("read back %q", got)
 	}
 }
@@ -253,17 +253,17 @@ func FuzzParseMemories(f *testing.F) {
 	f.Add([]byte("## Fixes\n### mem-1-abcd\n>"), "a\n\nb")
 	f.Add([]byte("# Memories\r\n\r\n##\tFixes  \r\nIntro.\r\n\r\n## Patterns\n### mem-1800000000-beef\n## Fixes\n"), "x")
 	f.Fuzz(func(t *testing.T, src []byte, content string) {
-		parsed := parseMemoriesFile(src, "fuzz") // must not panic
+		parsed := ParseMemoriesFile(src, "fuzz") // must not panic
 		// A memory is put where the parse says its section is.
 		if got := memorySections(src); !maps.Equal(got, parsed.sections) {
 			t.Fatalf("memorySections = %+v, the parse found %+v in:\n%q", got, parsed.sections, src)
 		}
-		for _, w := range parsed.warnings {
+		for _, w := range parsed.Warnings {
 			if w.Line < 1 {
 				t.Fatalf("warning without a line: %v", w)
 			}
 		}
-		content, err := normalizeText("content", content)
+		content, err := NormalizeText("content", content)
 		if err != nil {
 			return
 		}
@@ -273,7 +273,7 @@ func FuzzParseMemories(f *testing.F) {
 		}
 		added := InsertMemory(src, m)
 		var found []Memory
-		for _, got := range parseMemoriesFile(added, "").memories {
+		for _, got := range ParseMemoriesFile(added, "").Memories {
 			if got.ID == m.ID {
 				found = append(found, got)
 			}
@@ -297,7 +297,7 @@ func FuzzParseMemories(f *testing.F) {
 		}
 		// The add also created the section (or the template), which stays;
 		// every memory of the original is still there, unchanged.
-		before, after := parsed.memories, parseMemoriesFile(removed, "").memories
+		before, after := parsed.Memories, ParseMemoriesFile(removed, "").Memories
 		if len(before) != len(after) {
 			t.Fatalf("memories changed: %d before, %d after", len(before), len(after))
 		}
@@ -341,7 +341,7 @@ func FuzzValidMemoryIDMatchesSeedRegex(f *testing.F) {
 func TestCRLFFilesGetCRLFLines(t *testing.T) {
 	src := []byte(strings.ReplaceAll(string(readTestdata(t, "seed-example.md")), "\n", "\r\n"))
 	m := Memory{ID: "mem-1900000000-abcd", Type: Fix, Content: "two\nlines", Tags: []string{"t"}, Created: "2030-01-01"}
-	for name, out := range map[string][]byte{"InsertMemory": InsertMemory(src, m), "addMemory": addMemory(src, m)} {
+	for name, out := range map[string][]byte{"InsertMemory": InsertMemory(src, m), "addMemory": AddMemory(src, m)} {
 		if bytes.Count(out, []byte("\n")) != bytes.Count(out, []byte("\r\n")) {
 			t.Errorf("%s wrote LF-only lines into a CR LF file:\n%q", name, out)
 		}

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"reflect"
@@ -48,14 +48,14 @@ func TestKnowledgeFileGolden(t *testing.T) {
 		CreatedAt: "2026-02-17T12:00:00Z", Body: "Running `cargo bench` requires the nightly Rust toolchain.\n\nUse `rustup run nightly cargo bench`."}
 	data := RenderKnowledge(k)
 	loretest.Golden(t, "testdata/knowledge.golden.md", string(data))
-	back, err := parseKnowledge(data, KnowledgeDir+"/cargo-bench-requires-nightly.md")
+	back, err := ParseKnowledge(data, KnowledgeDir+"/cargo-bench-requires-nightly.md")
 	k.Slug, k.Path = "cargo-bench-requires-nightly", KnowledgeDir+"/cargo-bench-requires-nightly.md"
 	if err != nil || !reflect.DeepEqual(back, k) {
 		t.Fatalf("round trip: %v\n%+v\n%+v", err, back, k)
 	}
 	// The seed's own example reads.
 	seed := "---\ntitle: \"Cargo bench requires nightly\"\ntags: [testing, cargo, nightly]\nfeature: \"perf-optimization\"\ncreated_at: \"2026-02-17T12:00:00Z\"\n---\n\nRunning `cargo bench` requires the nightly Rust toolchain.\n"
-	if got, err := parseKnowledge([]byte(seed), "x.md"); err != nil || got.Title != k.Title || len(got.Tags) != 3 {
+	if got, err := ParseKnowledge([]byte(seed), "x.md"); err != nil || got.Title != k.Title || len(got.Tags) != 3 {
 		t.Fatalf("seed example: %v %+v", err, got)
 	}
 }
@@ -67,7 +67,7 @@ func TestLearningFileGolden(t *testing.T) {
 		SourceRuns: []string{"run-0a1b2c3d"}, Body: "Enable PRAGMA foreign_keys = ON at connection time.", Path: LearningsDir + "/l-1a2b3c.md"}
 	data := RenderLearning(l)
 	loretest.Golden(t, "testdata/learning.golden.md", string(data))
-	back, err := parseLearning(data, l.Path)
+	back, err := ParseLearning(data, l.Path)
 	if err != nil || !reflect.DeepEqual(back, l) {
 		t.Fatalf("round trip: %v\n%+v", err, back)
 	}
@@ -82,7 +82,7 @@ func TestJournalFileGolden(t *testing.T) {
 		Notes: "Verification failed on an edge case.", Path: JournalPath("run-0a1b2c3d", 4, "4fa9c2")}
 	data := RenderJournal(e)
 	loretest.Golden(t, "testdata/journal.golden.md", string(data))
-	back, err := parseJournal(data, e.Path)
+	back, err := ParseJournal(data, e.Path)
 	if err != nil || !reflect.DeepEqual(back, e) {
 		t.Fatalf("round trip: %v\n%+v\n%+v", err, back, e)
 	}
@@ -96,18 +96,18 @@ func FuzzFrontmatterCodecs(f *testing.F) {
 	}
 	f.Add([]byte("---\ntitle: x\ntags: a, b\n---\nbody"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if k, err := parseKnowledge(data, KnowledgeDir+"/x.md"); err == nil {
-			if back, err := parseKnowledge(RenderKnowledge(k), k.Path); err != nil || !reflect.DeepEqual(back, k) {
+		if k, err := ParseKnowledge(data, KnowledgeDir+"/x.md"); err == nil {
+			if back, err := ParseKnowledge(RenderKnowledge(k), k.Path); err != nil || !reflect.DeepEqual(back, k) {
 				t.Fatalf("knowledge round trip: %v\n%+v\n%+v", err, k, back)
 			}
 		}
-		if l, err := parseLearning(data, LearningsDir+"/l-1a2b3c.md"); err == nil {
-			if back, err := parseLearning(RenderLearning(l), l.Path); err != nil || !reflect.DeepEqual(back, l) {
+		if l, err := ParseLearning(data, LearningsDir+"/l-1a2b3c.md"); err == nil {
+			if back, err := ParseLearning(RenderLearning(l), l.Path); err != nil || !reflect.DeepEqual(back, l) {
 				t.Fatalf("learning round trip: %v\n%+v\n%+v", err, l, back)
 			}
 		}
-		if e, err := parseJournal(data, JournalDir+"/run-0a1b2c3d/0004.md"); err == nil {
-			if back, err := parseJournal(RenderJournal(e), e.Path); err != nil || !reflect.DeepEqual(back, e) {
+		if e, err := ParseJournal(data, JournalDir+"/run-0a1b2c3d/0004.md"); err == nil {
+			if back, err := ParseJournal(RenderJournal(e), e.Path); err != nil || !reflect.DeepEqual(back, e) {
 				t.Fatalf("journal round trip: %v\n%+v\n%+v", err, e, back)
 			}
 		}

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"regexp"
@@ -14,7 +14,7 @@ var patternOracles = []struct {
 	{"learning id", isLearningID, regexp.MustCompile(`^l-[0-9a-f]{6}$`)},
 	{"run id", isRunID, regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)},
 	{"category", isCategory, regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)},
-	{"slug", isSlug, regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)},
+	{"slug", IsSlug, regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)},
 	{"plain flow item", isPlainFlowItem, regexp.MustCompile(`^[a-z0-9][a-z0-9_./+-]*( [a-z0-9_./+-]+)*$`)},
 	{"conflict marker", isConflictMarker, regexp.MustCompile(`^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|)( |$)|^=======$`)},
 }

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"crypto/rand"
@@ -91,7 +91,7 @@ type Memory struct {
 
 // CreatedTime parses Created; the zero time when it is not a date.
 func (m Memory) CreatedTime() time.Time {
-	t, _ := time.Parse(dateLayout, m.Created)
+	t, _ := time.Parse(DateLayout, m.Created)
 	return t
 }
 
@@ -106,7 +106,7 @@ func (m Memory) Unix() int64 {
 	return n
 }
 
-const dateLayout = "2006-01-02"
+const DateLayout = "2006-01-02"
 
 // ValidMemoryID reports whether id has the form mem-{unix}-{4 hex}, seed
 // 001's MEMORY_ID_RE (mem-\d+-[0-9a-f]{4}) matched against the whole id.
@@ -130,15 +130,15 @@ func ValidMemoryID(id string) bool {
 
 // newMemoryID makes mem-{unix}-{4 hex} from the clock and random source,
 // avoiding every id in taken.
-func newMemoryID(now time.Time, random io.Reader, taken func(id string) bool) (string, error) {
-	return newID(random, fmt.Sprintf("mem-%d-", now.Unix()), 2, taken,
+func NewMemoryID(now time.Time, random io.Reader, taken func(id string) bool) (string, error) {
+	return NewID(random, fmt.Sprintf("mem-%d-", now.Unix()), 2, taken,
 		fmt.Sprintf("no free memory id for second %d", now.Unix()))
 }
 
 // newID makes prefix followed by n random bytes in hex, trying again while
 // taken says the id is taken (up to 1000 times; then the error says
 // exhausted). random nil is the system's source.
-func newID(random io.Reader, prefix string, n int, taken func(string) bool, exhausted string) (string, error) {
+func NewID(random io.Reader, prefix string, n int, taken func(string) bool, exhausted string) (string, error) {
 	if random == nil {
 		random = rand.Reader
 	}
@@ -158,7 +158,7 @@ func newID(random io.Reader, prefix string, n int, taken func(string) bool, exha
 // characters (a tab, an escape) are refused, and a run of spaces inside a
 // tag becomes one space ("foreign  keys" is "foreign keys"). A file
 // written by hand keeps the tags it has; NormalizeTags reads them.
-func inputTags(tags []string) ([]string, error) {
+func InputTags(tags []string) ([]string, error) {
 	clean := make([]string, len(tags))
 	for i, raw := range tags {
 		switch {
@@ -219,7 +219,7 @@ func SplitTags(s string) []string {
 // normalizeText turns CR LF and lone CR into LF and trims blank lines and
 // spaces around the whole text; it refuses empty text, NUL bytes and
 // bytes that are not UTF-8, naming field ("content", "body").
-func normalizeText(field, s string) (string, error) {
+func NormalizeText(field, s string) (string, error) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.TrimSpace(s)

@@ -1,4 +1,4 @@
-package mdstore
+package config
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // CommitMode is config.yaml's "commit" setting.
@@ -52,7 +53,7 @@ type Config struct {
 	// staged one (seed 004's automatic promotion).
 	AutoPromote bool
 	// Warnings are problems that did not stop lore, such as unknown keys.
-	Warnings []Warning
+	Warnings []entry.Warning
 }
 
 // PruneConfig is config.yaml's "prune" block (seed 002's pruning table),
@@ -98,7 +99,7 @@ type MemoriesConfig struct {
 
 // MemoriesFilter is memories.filter: empty lists and 0 mean no limit.
 type MemoriesFilter struct {
-	Types      []MemoryType
+	Types      []entry.MemoryType
 	Tags       []string
 	RecentDays int
 }
@@ -109,14 +110,14 @@ type MemoriesFilter struct {
 // the rest to the next one. Each share's JSON name is its key in
 // config.yaml's "budgets" block (see BudgetKeys).
 type Budgets struct {
-	Total      int `json:"total_tokens"`
-	Attempts   int `json:"previous_attempts_chars"`
-	Memories   int `json:"memories_tokens"`
-	Knowledge  int `json:"knowledge_tokens"`
-	Learnings  int `json:"learnings_chars"`
-	Journal    int `json:"journal_tokens"`
-	LoopStatus int `json:"loop_status_chars"`
-	Skills     int `json:"skills_chars"`
+	TotalTokens     int `json:"total_tokens"`
+	AttemptsChars   int `json:"previous_attempts_chars"`
+	MemoriesTokens  int `json:"memories_tokens"`
+	KnowledgeTokens int `json:"knowledge_tokens"`
+	LearningsChars  int `json:"learnings_chars"`
+	JournalTokens   int `json:"journal_tokens"`
+	LoopStatusChars int `json:"loop_status_chars"`
+	SkillsChars     int `json:"skills_chars"`
 }
 
 // budgetShares names each share of Budgets, in the order of prime's
@@ -125,13 +126,13 @@ var budgetShares = []struct {
 	key   string
 	share func(*Budgets) *int
 }{
-	{"previous_attempts_chars", func(b *Budgets) *int { return &b.Attempts }},
-	{"memories_tokens", func(b *Budgets) *int { return &b.Memories }},
-	{"knowledge_tokens", func(b *Budgets) *int { return &b.Knowledge }},
-	{"learnings_chars", func(b *Budgets) *int { return &b.Learnings }},
-	{"journal_tokens", func(b *Budgets) *int { return &b.Journal }},
-	{"loop_status_chars", func(b *Budgets) *int { return &b.LoopStatus }},
-	{"skills_chars", func(b *Budgets) *int { return &b.Skills }},
+	{"previous_attempts_chars", func(b *Budgets) *int { return &b.AttemptsChars }},
+	{"memories_tokens", func(b *Budgets) *int { return &b.MemoriesTokens }},
+	{"knowledge_tokens", func(b *Budgets) *int { return &b.KnowledgeTokens }},
+	{"learnings_chars", func(b *Budgets) *int { return &b.LearningsChars }},
+	{"journal_tokens", func(b *Budgets) *int { return &b.JournalTokens }},
+	{"loop_status_chars", func(b *Budgets) *int { return &b.LoopStatusChars }},
+	{"skills_chars", func(b *Budgets) *int { return &b.SkillsChars }},
 }
 
 // BudgetKeys are the keys the "budgets" block takes, each in the unit it
@@ -158,11 +159,11 @@ func (b *Budgets) Share(key string) *int {
 // loop status 3000, 1500 and 500 characters (seed 002), memories 2000
 // tokens (seed 001), knowledge 2000 and journal 3000 tokens (seed 000).
 func DefaultBudgets() Budgets {
-	return Budgets{Attempts: 3000, Memories: 2000, Knowledge: 2000, Learnings: 1500, Journal: 3000, LoopStatus: 500, Skills: 2000}
+	return Budgets{AttemptsChars: 3000, MemoriesTokens: 2000, KnowledgeTokens: 2000, LearningsChars: 1500, JournalTokens: 3000, LoopStatusChars: 500, SkillsChars: 2000}
 }
 
-// DefaultConfig is the configuration without a config.yaml.
-func DefaultConfig() Config {
+// Default is the configuration without a config.yaml.
+func Default() Config {
 	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second, Learn: true,
 		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels(), Prune: DefaultPruneConfig(), SummarizeThreshold: 200}
 }
@@ -171,14 +172,14 @@ func DefaultConfig() Config {
 // An invalid value is an error naming the key and its line; a file that is
 // not one lore reads (a link, a FIFO, larger than FileReadLimit) is the
 // defaults, with a warning that says why.
-func loadConfig(path, relPath string) (Config, error) {
-	cfg := DefaultConfig()
-	data, err := fsx.ReadRegular(path, ReadLimit(relPath))
+func Load(path, relPath string) (Config, error) {
+	cfg := Default()
+	data, err := fsx.ReadRegular(path, entry.ReadLimit(relPath))
 	if errors.Is(err, os.ErrNotExist) {
 		return cfg, nil
 	}
-	if w, skipped := Skipped(relPath, err); skipped {
-		cfg.Warnings = warningsOf(w)
+	if w, skipped := entry.Skipped(relPath, err); skipped {
+		cfg.Warnings = entry.WarningsOf(w)
 		if w != nil {
 			cfg.Warnings[0].Message += "; the defaults apply"
 		}
@@ -187,43 +188,43 @@ func loadConfig(path, relPath string) (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("read %s: %w", relPath, err)
 	}
-	return parseConfig(data, relPath)
+	return Parse(data, relPath)
 }
 
 // parseConfig reads config.yaml's bytes; relPath names the file in
 // messages.
-// ValidateConfig judges config.yaml as lore validate reports it: what
+// Validate judges config.yaml as lore validate reports it: what
 // lore cannot read is an error, an unknown key a warning.
-func ValidateConfig(f File) []Problem {
-	var out []Problem
-	cfg, err := parseConfig(f.Data, f.Path)
+func Validate(f entry.File) []entry.Problem {
+	var out []entry.Problem
+	cfg, err := Parse(f.Data, f.Path)
 	if err != nil {
-		for _, w := range fileProblems(err, f.Path) {
-			out = append(out, Problem{Path: f.Path, Line: w.Line, Severity: SeverityError, Message: w.Message})
+		for _, w := range entry.FileProblems(err, f.Path) {
+			out = append(out, entry.Problem{Path: f.Path, Line: w.Line, Severity: entry.SeverityError, Message: w.Message})
 		}
 	}
 	for _, w := range cfg.Warnings {
-		out = append(out, Problem{Path: f.Path, Line: w.Line, Severity: SeverityWarning, Message: w.Message})
+		out = append(out, entry.Problem{Path: f.Path, Line: w.Line, Severity: entry.SeverityWarning, Message: w.Message})
 	}
 	return out
 }
 
-func parseConfig(data []byte, relPath string) (Config, error) {
-	cfg := DefaultConfig()
+func Parse(data []byte, relPath string) (Config, error) {
+	cfg := Default()
 	if len(bytes.TrimSpace(data)) == 0 {
 		return cfg, nil
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := YAMLProblem(err)
-		return cfg, &FileError{Path: relPath, Line: line, Msg: "not valid YAML: " + msg}
+		line, msg := entry.YAMLProblem(err)
+		return cfg, &entry.FileError{Path: relPath, Line: line, Msg: "not valid YAML: " + msg}
 	}
 	if len(doc.Content) == 0 {
 		return cfg, nil
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return cfg, &FileError{Path: relPath, Line: root.Line, Msg: "expected a mapping of settings (key: value)"}
+		return cfg, &entry.FileError{Path: relPath, Line: root.Line, Msg: "expected a mapping of settings (key: value)"}
 	}
 	r := configReader{path: relPath, cfg: &cfg}
 	return cfg, r.settings(root, "", r.top)
@@ -238,28 +239,28 @@ type configReader struct {
 // settings calls set for each key of mapping node m; prefix is the path
 // of the mapping ("memories.") for messages.
 func (r *configReader) settings(m *yaml.Node, prefix string, set func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error)) error {
-	var problems []Warning
+	var problems []entry.Warning
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, value := m.Content[i], m.Content[i+1]
 		name := prefix + key.Value
 		bad := func(format string, args ...any) error {
-			return &FileError{Path: r.path, Line: value.Line, Msg: name + ": " + fmt.Sprintf(format, args...)}
+			return &entry.FileError{Path: r.path, Line: value.Line, Msg: name + ": " + fmt.Sprintf(format, args...)}
 		}
 		known, err := set(key.Value, value, bad)
 		if err != nil {
 			// Every bad value is said at once (lore validate lists them
 			// all); the first one is the error.
-			problems = append(problems, fileProblems(err, r.path)...)
+			problems = append(problems, entry.FileProblems(err, r.path)...)
 			continue
 		}
 		if !known {
-			r.cfg.Warnings = append(r.cfg.Warnings, Warning{Path: r.path, Line: key.Line, Message: fmt.Sprintf("unknown setting %q ignored", name)})
+			r.cfg.Warnings = append(r.cfg.Warnings, entry.Warning{Path: r.path, Line: key.Line, Message: fmt.Sprintf("unknown setting %q ignored", name)})
 		}
 	}
 	if len(problems) == 0 {
 		return nil
 	}
-	return &FileError{Path: problems[0].Path, Line: problems[0].Line, Msg: problems[0].Message, problems: problems}
+	return &entry.FileError{Path: problems[0].Path, Line: problems[0].Line, Msg: problems[0].Message, Problems: problems}
 }
 
 // mapping checks that value is a mapping and reads it with set.
@@ -426,7 +427,7 @@ func (r *configReader) filter(key string, value *yaml.Node, bad func(string, ...
 		}
 		f.Types = nil
 		for _, n := range names {
-			t, terr := ParseMemoryType(n)
+			t, terr := entry.ParseMemoryType(n)
 			if terr != nil {
 				return true, bad("unknown memory type %q (use pattern, decision, fix or context)", n)
 			}

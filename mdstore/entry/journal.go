@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"cmp"
@@ -55,11 +55,11 @@ func (e JournalEntry) Key() string {
 	if e.Path == "" {
 		return fmt.Sprintf("%s/%04d", e.RunID, e.Iteration)
 	}
-	return e.RunID + "/" + journalName(e.Path)
+	return e.RunID + "/" + JournalName(e.Path)
 }
 
 // journalName is the name of the journal file at p, without .md.
-func journalName(p string) string {
+func JournalName(p string) string {
 	return strings.TrimSuffix(p[strings.LastIndexByte(p, '/')+1:], ".md")
 }
 
@@ -69,12 +69,12 @@ func ValidRunID(id string) bool { return isRunID(id) && !strings.Contains(id, ".
 
 // NewRunID makes run-{8 hex}.
 func NewRunID(random io.Reader) (string, error) {
-	return newID(random, "run-", 4, nil, "")
+	return NewID(random, "run-", 4, nil, "")
 }
 
 // parseJournalKey splits a Key, "run/0003-4fa9c2", or "run/0003" (or
 // "run/3"), into the run and the name.
-func parseJournalKey(key string) (run, name string, err error) {
+func ParseJournalKey(key string) (run, name string, err error) {
 	run, name, ok := strings.Cut(key, "/")
 	name = strings.TrimSuffix(name, ".md")
 	if !ok || !ValidRunID(run) || name == "" || strings.HasPrefix(name, ".") || !isRunID(name) {
@@ -83,7 +83,7 @@ func parseJournalKey(key string) (run, name string, err error) {
 	return run, name, nil
 }
 
-func parseJournal(data []byte, path string) (JournalEntry, error) {
+func ParseJournal(data []byte, path string) (JournalEntry, error) {
 	d, err := parseFrontmatter(data, path)
 	if err != nil {
 		return JournalEntry{}, err
@@ -176,15 +176,15 @@ func CompareIterations(a, b JournalEntry) int {
 	if c := entryTime(a).Compare(entryTime(b)); c != 0 {
 		return c
 	}
-	return cmp.Compare(journalName(a.Path), journalName(b.Path))
+	return cmp.Compare(JournalName(a.Path), JournalName(b.Path))
 }
 
 // sortJournal orders entries by run, then CompareIterations, then path.
-func sortJournal(es []JournalEntry) {
-	slices.SortStableFunc(es, func(a, b JournalEntry) int { return compareJournal(&a, &b) })
+func SortJournal(es []JournalEntry) {
+	slices.SortStableFunc(es, func(a, b JournalEntry) int { return CompareJournal(&a, &b) })
 }
 
-func compareJournal(a, b *JournalEntry) int {
+func CompareJournal(a, b *JournalEntry) int {
 	if c := cmp.Compare(a.RunID, b.RunID); c != 0 {
 		return c
 	}
@@ -216,7 +216,7 @@ func ParseTimestamp(s string) time.Time {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t
 	}
-	t, _ := time.Parse(dateLayout, s)
+	t, _ := time.Parse(DateLayout, s)
 	return t
 }
 
@@ -224,21 +224,21 @@ func ParseTimestamp(s string) time.Time {
 // (check), a known outcome and difficulty, a run id that can name a
 // directory. An empty RunID means the current run (started if there is
 // none); Iteration 0 means the next one.
-func (in JournalEntry) normalize(check *secretCheck) (JournalEntry, error) {
-	err := check.texts(textField{"run_id", &in.RunID}, textField{"task_id", &in.TaskID}, textField{"feature_id", &in.FeatureID},
-		textField{"outcome", &in.Outcome}, textField{"model", &in.Model}, textField{"next_model", &in.NextModel},
-		textField{"difficulty", &in.Difficulty}, textField{"notes", &in.Notes})
+func (in JournalEntry) Normalize(check *SecretCheck) (JournalEntry, error) {
+	err := check.Texts(TextField{Name: "run_id", Value: &in.RunID}, TextField{Name: "task_id", Value: &in.TaskID}, TextField{Name: "feature_id", Value: &in.FeatureID},
+		TextField{Name: "outcome", Value: &in.Outcome}, TextField{Name: "model", Value: &in.Model}, TextField{Name: "next_model", Value: &in.NextModel},
+		TextField{Name: "difficulty", Value: &in.Difficulty}, TextField{Name: "notes", Value: &in.Notes})
 	if err == nil {
-		err = check.list("files_modified", &in.FilesModified)
+		err = check.List("files_modified", &in.FilesModified)
 	}
 	if err == nil && in.Failure != nil {
 		f := *in.Failure // the caller's stays as it was
 		in.Failure = &f
-		err = check.texts(textField{"what_tried", &f.WhatTried}, textField{"why_failed", &f.WhyFailed},
-			textField{"error_category", &f.ErrorCategory}, textField{"stack_trace", &f.StackTrace},
-			textField{"retry_suggestion", &f.RetrySuggestion})
+		err = check.Texts(TextField{Name: "what_tried", Value: &f.WhatTried}, TextField{Name: "why_failed", Value: &f.WhyFailed},
+			TextField{Name: "error_category", Value: &f.ErrorCategory}, TextField{Name: "stack_trace", Value: &f.StackTrace},
+			TextField{Name: "retry_suggestion", Value: &f.RetrySuggestion})
 		if err == nil {
-			err = check.list("relevant_files", &f.RelevantFiles)
+			err = check.List("relevant_files", &f.RelevantFiles)
 		}
 	}
 	if err != nil {
@@ -262,7 +262,7 @@ func (in JournalEntry) normalize(check *secretCheck) (JournalEntry, error) {
 	if in.FilesModified == nil {
 		in.FilesModified = []string{}
 	}
-	in.Notes = truncateNotes(strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n")), MaxJournalNotes)
+	in.Notes = TruncateNotes(strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n")), MaxJournalNotes)
 	return in, nil
 }
 
@@ -273,7 +273,7 @@ const MaxJournalNotes = 2000
 // truncateNotes keeps the first max characters of notes, cut at the end
 // of a line (or of a word, if the first line is longer), closes a code
 // fence the cut left open, and marks the cut with [truncated].
-func truncateNotes(notes string, max int) string {
+func TruncateNotes(notes string, max int) string {
 	if utf8.RuneCountInString(notes) <= max {
 		return notes
 	}

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"cmp"
@@ -44,8 +44,8 @@ type Learning struct {
 func ValidLearningID(id string) bool { return isLearningID(id) }
 
 // newLearningID makes l-{6 hex}, avoiding the ids taken says are taken.
-func newLearningID(random io.Reader, taken func(string) bool) (string, error) {
-	return newID(random, "l-", 3, taken, "no free learning id")
+func NewLearningID(random io.Reader, taken func(string) bool) (string, error) {
+	return NewID(random, "l-", 3, taken, "no free learning id")
 }
 
 // NewLearning is what a caller provides to add a learning.
@@ -62,16 +62,16 @@ type NewLearning struct {
 
 // normalize checks a learning to add: no secret in any field (check), a
 // category, tags, a body, a known status and kind.
-func (in NewLearning) normalize(check *secretCheck) (NewLearning, error) {
-	err := check.texts(textField{"category", &in.Category}, textField{"task", &in.Task}, textField{"body", &in.Body},
-		textField{"status", &in.Status}, textField{"kind", &in.Kind}, textField{"task_type", &in.TaskType})
+func (in NewLearning) Normalize(check *SecretCheck) (NewLearning, error) {
+	err := check.Texts(TextField{Name: "category", Value: &in.Category}, TextField{Name: "task", Value: &in.Task}, TextField{Name: "body", Value: &in.Body},
+		TextField{Name: "status", Value: &in.Status}, TextField{Name: "kind", Value: &in.Kind}, TextField{Name: "task_type", Value: &in.TaskType})
 	if err != nil {
 		return in, err
 	}
-	if err := check.list("tags", &in.Tags); err != nil {
+	if err := check.List("tags", &in.Tags); err != nil {
 		return in, err
 	}
-	if err := check.list("source_runs", &in.Runs); err != nil {
+	if err := check.List("source_runs", &in.Runs); err != nil {
 		return in, err
 	}
 	in.Category = strings.ToLower(strings.TrimSpace(in.Category))
@@ -82,7 +82,7 @@ func (in NewLearning) normalize(check *secretCheck) (NewLearning, error) {
 		// Not echoed: whatever was typed here is not a category.
 		return in, &InputError{Field: "category", Msg: "a category is one lowercase word of letters, digits, '_' and '-', such as pitfall or tool_usage"}
 	}
-	tags, err := inputTags(in.Tags)
+	tags, err := InputTags(in.Tags)
 	if err != nil {
 		return in, err
 	}
@@ -91,7 +91,7 @@ func (in NewLearning) normalize(check *secretCheck) (NewLearning, error) {
 	}
 	in.Tags = tags
 	in.Task = strings.TrimSpace(in.Task)
-	if in.Body, err = normalizeText("body", in.Body); err != nil {
+	if in.Body, err = NormalizeText("body", in.Body); err != nil {
 		return in, err
 	}
 	if in.Status == "" {
@@ -107,7 +107,7 @@ func (in NewLearning) normalize(check *secretCheck) (NewLearning, error) {
 }
 
 // parseLearning reads one learning file.
-func parseLearning(data []byte, path string) (Learning, error) {
+func ParseLearning(data []byte, path string) (Learning, error) {
 	d, err := parseFrontmatter(data, path)
 	if err != nil {
 		return Learning{}, err
@@ -220,7 +220,7 @@ func NewDuplicates(bodies ...string) *Duplicates {
 		if d.expected[b] != nil {
 			continue
 		}
-		k := &keyed{words: keywordSet(b)}
+		k := &keyed{words: KeywordSet(b)}
 		d.expected[b] = k
 		for w := range k.words {
 			d.frequency[w]++
@@ -237,7 +237,7 @@ func (d *Duplicates) Of(category, body string) int {
 	best := -1
 	for _, word := range d.prefixOf(k) {
 		for _, i := range d.filed[word] {
-			if (best < 0 || i < best) && d.categories[i] == category && nearDuplicateWords(w, d.words[i]) {
+			if (best < 0 || i < best) && d.categories[i] == category && NearDuplicateWords(w, d.words[i]) {
 				best = i
 			}
 		}
@@ -307,11 +307,11 @@ func (d *Duplicates) keyed(body string) *keyed {
 	if d.last != nil && body == d.lastBody {
 		return d.last
 	}
-	d.lastBody, d.last = body, &keyed{words: keywordSet(body)}
+	d.lastBody, d.last = body, &keyed{words: KeywordSet(body)}
 	return d.last
 }
 
-func keywordSet(body string) map[string]bool {
+func KeywordSet(body string) map[string]bool {
 	w := map[string]bool{}
 	for _, k := range words.Keywords(body) {
 		w[k] = true
@@ -323,8 +323,8 @@ func keywordSet(body string) map[string]bool {
 // a write compares them (the blob cache keeps them): distinct, sorted,
 // each between spaces (" cache redis ttl "), so that a word is found by
 // looking for it between spaces; "" when there are none.
-func learningWords(body string) string {
-	set := keywordSet(body)
+func LearningWords(body string) string {
+	set := KeywordSet(body)
 	if len(set) == 0 {
 		return ""
 	}
@@ -346,8 +346,8 @@ type wordsAsked struct {
 	filter []string
 }
 
-func askWords(body string) wordsAsked {
-	a := wordsAsked{w: keywordSet(body)}
+func AskWords(body string) wordsAsked {
+	a := wordsAsked{w: KeywordSet(body)}
 	ws := make([]string, 0, len(a.w))
 	for w := range a.w {
 		ws = append(ws, w)
@@ -367,7 +367,7 @@ func askWords(body string) wordsAsked {
 // nearDuplicateOf says what nearDuplicateWords says of a's keywords and
 // those of learningWords words, reading words only when it holds one of
 // a's filter words.
-func (a wordsAsked) nearDuplicateOf(words string) bool {
+func (a wordsAsked) NearDuplicateOf(words string) bool {
 	n := strings.Count(words, " ") - 1
 	small, large := min(len(a.w), n), max(len(a.w), n)
 	if small <= 0 || float64(small) <= 0.8*float64(large) {
@@ -395,7 +395,7 @@ func (a wordsAsked) nearDuplicateOf(words string) bool {
 // nearDuplicateWords says whether two learnings' keywords make them near
 // duplicates: more than 80% shared (Jaccard). Sets whose sizes differ by
 // more than that are told apart without comparing words.
-func nearDuplicateWords(a, b map[string]bool) bool {
+func NearDuplicateWords(a, b map[string]bool) bool {
 	small, large := min(len(a), len(b)), max(len(a), len(b))
 	if small == 0 || float64(small) <= 0.8*float64(large) { // the overlap is at most small/large
 		return false
@@ -411,23 +411,23 @@ func nearDuplicateWords(a, b map[string]bool) bool {
 
 // Shown reports whether prime, search and stats show the learning when
 // not asked for others: it is active and nothing superseded it.
-func (l *Learning) Shown() bool { return shownLearning(l.Status, l.SupersededBy) }
+func (l *Learning) Shown() bool { return ShownLearning(l.Status, l.SupersededBy) }
 
 // State is what a search or prime asks a learning's status to be: ""
 // when it is shown, "superseded" when another replaced it (whatever its
 // status), else its status.
-func (l *Learning) State() string { return learningState(l.Status, l.SupersededBy) }
+func (l *Learning) State() string { return LearningState(l.Status, l.SupersededBy) }
 
-func shownLearning(status, supersededBy string) bool {
+func ShownLearning(status, supersededBy string) bool {
 	return (status == "" || status == "active") && supersededBy == ""
 }
 
 // StateSuperseded is the state of a learning another replaced.
 const StateSuperseded = "superseded"
 
-func learningState(status, supersededBy string) string {
+func LearningState(status, supersededBy string) string {
 	switch {
-	case shownLearning(status, supersededBy):
+	case ShownLearning(status, supersededBy):
 		return ""
 	case supersededBy != "":
 		return StateSuperseded

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"fmt"
@@ -101,17 +101,17 @@ type NewKnowledge struct {
 // normalize checks a knowledge entry to add: no secret in any field
 // (check), a title to name the file after, tags, a body cut to
 // MaxKnowledgeWords.
-func (in NewKnowledge) normalize(check *secretCheck) (NewKnowledge, error) {
-	if err := check.texts(textField{"title", &in.Title}, textField{"feature", &in.Feature}, textField{"body", &in.Body}); err != nil {
+func (in NewKnowledge) Normalize(check *SecretCheck) (NewKnowledge, error) {
+	if err := check.Texts(TextField{Name: "title", Value: &in.Title}, TextField{Name: "feature", Value: &in.Feature}, TextField{Name: "body", Value: &in.Body}); err != nil {
 		return in, err
 	}
-	if err := check.list("tags", &in.Tags); err != nil {
+	if err := check.List("tags", &in.Tags); err != nil {
 		return in, err
 	}
 	if len(in.Sources) > 0 {
 		sources := slices.Clone(in.Sources)
 		for i := range sources {
-			if err := check.text("sources", &sources[i].Path); err != nil {
+			if err := check.Text("sources", &sources[i].Path); err != nil {
 				return in, err
 			}
 		}
@@ -127,7 +127,7 @@ func (in NewKnowledge) normalize(check *secretCheck) (NewKnowledge, error) {
 	if Slugify(in.Title) == "" {
 		return in, &InputError{Field: "title", Msg: fmt.Sprintf("title %q has no letters or digits to name the file after", in.Title)}
 	}
-	tags, err := inputTags(in.Tags)
+	tags, err := InputTags(in.Tags)
 	if err != nil {
 		return in, err
 	}
@@ -136,7 +136,7 @@ func (in NewKnowledge) normalize(check *secretCheck) (NewKnowledge, error) {
 	}
 	in.Tags = tags
 	in.Feature = strings.TrimSpace(in.Feature)
-	if in.Body, err = normalizeText("body", in.Body); err != nil {
+	if in.Body, err = NormalizeText("body", in.Body); err != nil {
 		return in, err
 	}
 	in.Body = truncateWords(in.Body, MaxKnowledgeWords)
@@ -145,7 +145,7 @@ func (in NewKnowledge) normalize(check *secretCheck) (NewKnowledge, error) {
 
 // parseKnowledge reads one knowledge file. A file with a problem is an
 // error naming the file and line.
-func parseKnowledge(data []byte, path string) (Knowledge, error) {
+func ParseKnowledge(data []byte, path string) (Knowledge, error) {
 	d, err := parseFrontmatter(data, path)
 	if err != nil {
 		return Knowledge{}, err
@@ -229,7 +229,7 @@ const (
 // (measured over the smaller tag set) whose title contains the new title
 // or is contained in it. It returns the index in existing, or -1.
 // byTitle maps each lower-case title to its first position in existing.
-func findKnowledgeDuplicate(existing []Knowledge, byTitle map[string]int, title string, tags []string) (int, KnowledgeAction) {
+func FindKnowledgeDuplicate(existing []Knowledge, byTitle map[string]int, title string, tags []string) (int, KnowledgeAction) {
 	if i, ok := byTitle[strings.ToLower(title)]; ok {
 		return i, KnowledgeReplaced
 	}
@@ -239,7 +239,7 @@ func findKnowledgeDuplicate(existing []Knowledge, byTitle map[string]int, title 
 		if !strings.Contains(other, lowerTitle) && !strings.Contains(lowerTitle, other) {
 			continue
 		}
-		if tagOverlap(k.Tags, tags) > 0.5 {
+		if TagOverlap(k.Tags, tags) > 0.5 {
 			return i, KnowledgeUpdated
 		}
 	}
@@ -247,7 +247,7 @@ func findKnowledgeDuplicate(existing []Knowledge, byTitle map[string]int, title 
 }
 
 // tagOverlap is |a ∩ b| / min(|a|, |b|).
-func tagOverlap(a, b []string) float64 {
+func TagOverlap(a, b []string) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
@@ -268,7 +268,7 @@ func tagOverlap(a, b []string) float64 {
 }
 
 // mergeTags keeps existing tags in their order and appends new ones.
-func mergeTags(existing, added []string) []string {
+func MergeTags(existing, added []string) []string {
 	out := append([]string{}, existing...)
 	seen := map[string]bool{}
 	for _, t := range existing {
@@ -285,7 +285,7 @@ func mergeTags(existing, added []string) []string {
 
 // sortKnowledge orders entries by title, then path: any of them sorts
 // as it does among all (a delta's entries among its base's).
-func sortKnowledge(ks []Knowledge) {
+func SortKnowledge(ks []Knowledge) {
 	slices.SortStableFunc(ks, func(a, b Knowledge) int {
 		if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
 			return c

@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"math/rand/v2"
@@ -58,7 +58,7 @@ func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
 	var bodies []learning
 	for range 1500 {
 		b := body()
-		bodies = append(bodies, learning{[]string{"pitfall", "testing"}[rng.IntN(2)], b, keywordSet(b)})
+		bodies = append(bodies, learning{[]string{"pitfall", "testing"}[rng.IntN(2)], b, KeywordSet(b)})
 	}
 	all := make([]string, len(bodies))
 	for i, b := range bodies {
@@ -70,7 +70,7 @@ func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
 		for _, b := range bodies {
 			want := -1
 			for i, l := range list {
-				if l.category == b.category && nearDuplicateWords(b.words, l.words) {
+				if l.category == b.category && NearDuplicateWords(b.words, l.words) {
 					want = i
 					break
 				}

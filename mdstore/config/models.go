@@ -1,4 +1,4 @@
-package mdstore
+package config
 
 import (
 	"strings"

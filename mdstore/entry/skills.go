@@ -1,4 +1,4 @@
-package mdstore
+package entry
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ type Skill struct {
 
 // parseSkill reads the name and description; the directory name stands in
 // for a missing name.
-func parseSkill(data []byte, path, dirName string) Skill {
+func ParseSkill(data []byte, path, dirName string) Skill {
 	sk := Skill{Name: dirName, Description: NoDescription, Path: path}
 	d, err := parseFrontmatter(data, path)
 	if err != nil {
