@@ -31,7 +31,7 @@ type Catalog struct {
 	// Otherwise the mapped cache their records are decoded from, and
 	// the store to read a file from if a record does not decode.
 	cache *entryCache
-	store *Store
+	store *Cache
 	// The place of each file's entry, made by the first Find of a
 	// Catalog read whole.
 	paths map[string]int
@@ -182,9 +182,9 @@ func sortAs[T any](es []T) {
 }
 
 // readEntryFile reads the entry of file p, of the type its kind has.
-func readEntryFile[T any](s *Store, p string) (T, bool) {
+func readEntryFile[T any](s *Cache, p string) (T, bool) {
 	var zero T
-	data, ok, err := s.Read(p)
+	data, ok, err := s.files.Read(p)
 	if err != nil || !ok {
 		return zero, false
 	}

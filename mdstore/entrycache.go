@@ -45,7 +45,7 @@ type Entries struct {
 // not parse is cached with its warning, which is said on every read: a
 // broken file must not cost every read of a large store a rewrite of the
 // cache.
-func (s *Store) Entries() (Entries, []entry.Warning, error) {
+func (s *Cache) Entries() (Entries, []entry.Warning, error) {
 	c, ws, err := s.catalog(true)
 	if err != nil {
 		return Entries{}, nil, err
@@ -56,12 +56,12 @@ func (s *Store) Entries() (Entries, []entry.Warning, error) {
 // Catalog reads the same entries as Entries, through the same cache, but
 // decodes only their heads when the cache is as the files are: the caller
 // asks for the entries it chose.
-func (s *Store) Catalog() (*Catalog, []entry.Warning, error) { return s.catalog(false) }
+func (s *Cache) Catalog() (*Catalog, []entry.Warning, error) { return s.catalog(false) }
 
 // catalog is Entries and Catalog; populate maps the cache for a read of
 // every record.
-func (s *Store) catalog(populate bool) (*Catalog, []entry.Warning, error) {
-	if s.unusable != nil {
+func (s *Cache) catalog(populate bool) (*Catalog, []entry.Warning, error) {
+	if s.files.hideStore {
 		return wholeCatalog(&Entries{}), nil, nil
 	}
 	c := s.readEntryCaches(populate)
@@ -107,7 +107,7 @@ func (s *Store) catalog(populate bool) (*Catalog, []entry.Warning, error) {
 			stamps[i] = c.stamps[j]
 			return
 		}
-		st, err := stamper.Stamp(filepath.Join(s.root, filepath.FromSlash(p)))
+		st, err := stamper.Stamp(s.files.Abs(p))
 		if err == nil && at[i] >= 0 && c.stamps[at[i]].Same(st) {
 			stamps[i] = st
 			return
@@ -116,7 +116,7 @@ func (s *Store) catalog(populate bool) (*Catalog, []entry.Warning, error) {
 		if err == nil && st.Settled(now) {
 			stamps[i] = st // otherwise too new to trust: read again next time
 		}
-		data, ok, err := s.Read(p)
+		data, ok, err := s.files.Read(p)
 		if err != nil {
 			warnings[i] = entry.AsWarning(err, p)
 			return
@@ -221,7 +221,7 @@ func (s *Store) catalog(populate bool) (*Catalog, []entry.Warning, error) {
 
 // readEntryCaches reads the entries cache, and the delta over it when
 // there is one.
-func (s *Store) readEntryCaches(populate bool) entryCache {
+func (s *Cache) readEntryCaches(populate bool) entryCache {
 	base := readEntryCache(s.entryCachePath(), populate, nil)
 	if base.data == nil {
 		return base
@@ -245,7 +245,7 @@ var deltaMin = 1024
 // the entries that are not the base's records are written. False when
 // there is no base, more entries changed than deltaLimit, or the delta
 // could not be written.
-func (s *Store) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []int, parsed []entry.FileEntries, warnings []*entry.Warning, populate bool) (*Catalog, bool) {
+func (s *Cache) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []int, parsed []entry.FileEntries, warnings []*entry.Warning, populate bool) (*Catalog, bool) {
 	base := c
 	if c.base != nil {
 		base = c.base
@@ -320,7 +320,7 @@ func (s *Store) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []in
 
 // catalogAfresh reads every file again: the cache's records did not
 // decode.
-func (s *Store) catalogAfresh(populate bool) (*Catalog, []entry.Warning, error) {
+func (s *Cache) catalogAfresh(populate bool) (*Catalog, []entry.Warning, error) {
 	if err := s.DropEntryCache(); err != nil {
 		return nil, nil, err
 	}
@@ -378,21 +378,21 @@ type listing struct {
 // the cache recorded has the files the cache lists: a file created,
 // deleted or renamed in it would have changed its mtime. Only the
 // directories changed since are read.
-func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
+func (s *Cache) listEntryFiles(c entryCache, now int64) (listing, error) {
 	l := listing{unchanged: len(c.dirs) > 0, relisted: map[string]bool{}}
 	st := fsx.NewStamper()
 	defer st.Close()
 	// dir's files (or for the journal, its runs): from the cache, or read.
 	list := func(dir string, subdirs bool) ([]string, error) {
-		stamp, err := st.Stamp(s.abs(dir))
+		stamp, err := st.Stamp(s.files.Abs(dir))
 		if errors.Is(err, os.ErrNotExist) {
 			l.unchanged = l.unchanged && c.dir(dir) < 0
 			return nil, nil
 		}
 		if err == nil && !stamp.Dir {
 			// A link (the Stamper does not follow one): readDir says so.
-			if _, err = s.ReadDir(dir); err == nil {
-				err = &fsx.SkipError{Path: s.abs(dir), Err: fsx.ErrNotDir} // changed meanwhile
+			if _, err = s.files.ReadDir(dir); err == nil {
+				err = &fsx.SkipError{Path: s.files.Abs(dir), Err: fsx.ErrNotDir} // changed meanwhile
 			}
 			if path.Dir(dir) == entry.JournalDir {
 				// A run that is a link stays in the cache's listing of
@@ -419,7 +419,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 		l.unchanged = false
 		l.relisted[dir] = true
 		if subdirs {
-			entries, err := s.ReadDir(dir)
+			entries, err := s.files.ReadDir(dir)
 			var runs []string
 			for _, e := range entries {
 				// A link is listed to be refused, and said, like a file.
@@ -429,7 +429,7 @@ func (s *Store) listEntryFiles(c entryCache, now int64) (listing, error) {
 			}
 			return runs, err
 		}
-		paths, inos, w, err := s.listMarkdownFiles(dir)
+		paths, inos, w, err := s.files.listMarkdownFiles(dir)
 		l.warnings = append(l.warnings, entry.WarningsOf(w)...)
 		l.inos = append(l.inos, inos...)
 		return paths, err
@@ -1006,24 +1006,24 @@ func (c *entryCache) readTable() {
 // every file was cached and whose directories and git index all have the
 // stamps the cache recorded (listEntryFiles and rewrittenByGit would find
 // nothing to read).
-func (s *Store) cacheIsCurrent(c *entryCache, now int64) bool {
+func (s *Cache) cacheIsCurrent(c *entryCache, now int64) bool {
 	if c.data == nil || c.nfiles <= s.sweepLimit() || c.unstamped > 0 {
 		return false
 	}
 	st := fsx.NewStamper()
 	defer st.Close()
 	for _, dir := range []string{entry.KnowledgeDir, entry.LearningsDir, entry.JournalDir} {
-		if _, err := st.Stamp(s.abs(dir)); c.dir(dir) < 0 && !errors.Is(err, os.ErrNotExist) {
+		if _, err := st.Stamp(s.files.Abs(dir)); c.dir(dir) < 0 && !errors.Is(err, os.ErrNotExist) {
 			return false
 		}
 	}
 	for i, dir := range c.dirs {
-		stamp, err := st.Stamp(s.abs(dir))
+		stamp, err := st.Stamp(s.files.Abs(dir))
 		if err != nil || !stamp.Dir || !c.dirStamps[i].Same(stamp.IfSettled(now)) {
 			return false
 		}
 	}
-	gitIndex, _ := s.GitIndex()
+	gitIndex, _ := s.gitIndex, s.gitPrefix
 	if gitIndex == "" {
 		return true
 	}
@@ -1445,7 +1445,7 @@ func cacheString(b []byte) string {
 
 // DropEntryCache removes the entries cache: the next Entries reads every
 // file (lore index rebuild).
-func (s *Store) DropEntryCache() error {
+func (s *Cache) DropEntryCache() error {
 	for _, p := range []string{s.entryDeltaPath(), s.entryCachePath()} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -1454,10 +1454,10 @@ func (s *Store) DropEntryCache() error {
 	return nil
 }
 
-func (s *Store) entryCachePath() string { return filepath.Join(s.StateDir(), "entries.cache") }
+func (s *Cache) entryCachePath() string { return filepath.Join(s.stateDir, "entries.cache") }
 
 // entryDeltaPath is where the delta over the entries cache is kept.
-func (s *Store) entryDeltaPath() string { return filepath.Join(s.StateDir(), "entries.delta") }
+func (s *Cache) entryDeltaPath() string { return filepath.Join(s.stateDir, "entries.delta") }
 
 // GitPathPrefix is the prefix of the store's files among the paths git's
 // index holds, for a store root at prefix below the worktree's top ("" at
@@ -1480,7 +1480,7 @@ func GitPathPrefix(prefix string) (gitPrefix string, cut int) {
 // changes, or after lore index rebuild.
 const SweepLimit = 2000
 
-func (s *Store) sweepLimit() int {
+func (s *Cache) sweepLimit() int {
 	if s.sweep != 0 {
 		return s.sweep
 	}
@@ -1491,9 +1491,9 @@ func (s *Store) sweepLimit() int {
 // looked (gitindex.WrittenSince) with a stat the cache does not have, and
 // records the look in l; nil when git's index cannot tell (every file is
 // then stat'ed). Outside git, nothing.
-func (s *Store) rewrittenByGit(c entryCache, l *listing, now int64) map[string]bool {
+func (s *Cache) rewrittenByGit(c entryCache, l *listing, now int64) map[string]bool {
 	out := map[string]bool{}
-	gitIndex, prefix := s.GitIndex()
+	gitIndex, prefix := s.gitIndex, s.gitPrefix
 	if gitIndex == "" {
 		return out
 	}

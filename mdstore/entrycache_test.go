@@ -166,7 +166,7 @@ func realClock(t *testing.T) Options {
 func served(t *testing.T, s *Store, slug string, want bool) {
 	t.Helper()
 	path := filepath.Join(s.StateDir(), "entries.cache")
-	c := s.readEntryCaches(false)
+	c := s.cache.readEntryCaches(false)
 	c.readTable()
 	if len(c.paths) == 0 {
 		t.Fatal("no cache to doctor")
@@ -203,7 +203,7 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 	if err := writeEntryCache(path, l, stamps, out, warnings, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(s.entryDeltaPath())
+	os.Remove(s.cache.entryDeltaPath())
 	got, _, err := s.Entries()
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +236,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.sweep = -1 // never stat every file
+			s.cache.sweep = -1 // never stat every file
 			var slugs []string
 			for _, title := range []string{"Alpha notes", "Beta notes"} {
 				k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
@@ -349,7 +349,7 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.sweep = -1 // never stat every file
+	s.cache.sweep = -1 // never stat every file
 	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes"} {
 		if _, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x", "y"}}); err != nil {
 			t.Fatal(err)
@@ -460,7 +460,7 @@ func TestMemoriesCache(t *testing.T) {
 	}
 	time.Sleep(60 * time.Millisecond)
 	s.Memories() // past the racy window: cached
-	ms, ws, ok := s.cachedMemories()
+	ms, ws, ok := s.cache.cachedMemories()
 	if !ok || !reflect.DeepEqual(ms, want) || !reflect.DeepEqual(ws, wantWs) {
 		t.Fatalf("cached %v:\n%+v %+v\nwant\n%+v %+v", ok, ms, ws, want, wantWs)
 	}
@@ -474,11 +474,11 @@ func TestMemoriesCache(t *testing.T) {
 	}
 	// A file smaller than memCacheMinSize is not cached.
 	memCacheMinSize = int64(len(text)) + 1
-	os.Remove(s.memCachePath())
+	os.Remove(s.cache.memCachePath())
 	s.Memories()
 	time.Sleep(60 * time.Millisecond)
 	s.Memories()
-	if _, err := os.Stat(s.memCachePath()); !os.IsNotExist(err) {
+	if _, err := os.Stat(s.cache.memCachePath()); !os.IsNotExist(err) {
 		t.Fatal("a small memories.md was cached")
 	}
 	memCacheMinSize = 0
@@ -503,7 +503,7 @@ func TestEntriesDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.sweep = -1 // never stat every file
+	s.cache.sweep = -1 // never stat every file
 	var slugs []string
 	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes", "Epsilon notes"} {
 		k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
@@ -605,7 +605,7 @@ func TestEntriesDelta(t *testing.T) {
 
 	// A delta over the cache before is not read.
 	os.WriteFile(delta, old, 0o644)
-	c := s.readEntryCaches(false)
+	c := s.cache.readEntryCaches(false)
 	if c.base != nil {
 		t.Fatal("a delta over a replaced cache was read")
 	}

@@ -24,15 +24,15 @@ const (
 // for tests).
 var memCacheMinSize int64 = 256 << 10
 
-func (s *Store) memCachePath() string { return filepath.Join(s.StateDir(), "memories.cache") }
+func (s *Cache) memCachePath() string { return filepath.Join(s.stateDir, "memories.cache") }
 
 // cachedMemories are the memories and warnings of memories.md as the
 // cache has them, when its stamp is the file's.
-func (s *Store) cachedMemories() ([]entry.Memory, []entry.Warning, bool) {
-	if s.unusable != nil || s.hidden(entry.MemoriesPath) {
+func (s *Cache) cachedMemories() ([]entry.Memory, []entry.Warning, bool) {
+	if s.files.hideStore || s.files.hidden(entry.MemoriesPath) {
 		return nil, nil, false
 	}
-	stamp, err := fsx.Lstat(s.abs(entry.MemoriesPath))
+	stamp, err := fsx.Lstat(s.files.Abs(entry.MemoriesPath))
 	if err != nil || stamp.Dir || stamp.Size < memCacheMinSize {
 		return nil, nil, false
 	}
@@ -71,8 +71,8 @@ func (s *Store) cachedMemories() ([]entry.Memory, []entry.Warning, bool) {
 
 // cacheMemories writes the memories parsed from memories.md when its stamp
 // was before the read what it is now, and old enough to trust.
-func (s *Store) cacheMemories(before fsx.Stamp, ms []entry.Memory, ws []entry.Warning) {
-	after, err := fsx.Lstat(s.abs(entry.MemoriesPath))
+func (s *Cache) cacheMemories(before fsx.Stamp, ms []entry.Memory, ws []entry.Warning) {
+	after, err := fsx.Lstat(s.files.Abs(entry.MemoriesPath))
 	if err != nil || !before.Same(after) || !after.Settled(s.now().UnixNano()) || after.Size < memCacheMinSize {
 		return
 	}

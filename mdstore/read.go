@@ -1,14 +1,9 @@
 package mdstore
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,11 +18,11 @@ import (
 // not a file lore reads (a link, a FIFO, larger than MemoriesReadLimit)
 // has none either, and a warning says why.
 func (s *Store) Memories() ([]entry.Memory, []entry.Warning, error) {
-	if ms, ws, ok := s.cachedMemories(); ok {
+	if ms, ws, ok := s.cache.cachedMemories(); ok {
 		return ms, ws, nil
 	}
-	before, statErr := fsx.Lstat(s.abs(entry.MemoriesPath))
-	data, ok, err := s.Read(entry.MemoriesPath)
+	before, statErr := fsx.Lstat(s.files.Abs(entry.MemoriesPath))
+	data, ok, err := s.files.Read(entry.MemoriesPath)
 	if w, skipped := entry.Skipped(entry.MemoriesPath, err); skipped {
 		return nil, entry.WarningsOf(w), nil
 	}
@@ -38,7 +33,7 @@ func (s *Store) Memories() ([]entry.Memory, []entry.Warning, error) {
 	// memories' strings point into them rather than into a copy.
 	f := entry.ParseMemoriesText(bytesText(data), entry.MemoriesPath)
 	if ok && statErr == nil {
-		s.cacheMemories(before, f.Memories, f.Warnings)
+		s.cache.cacheMemories(before, f.Memories, f.Warnings)
 	}
 	return f.Memories, f.Warnings, nil
 }
@@ -65,116 +60,9 @@ func (s *Store) Memory(id string) (entry.Memory, []entry.Warning, error) {
 	return entry.Memory{}, warnings, entry.NotFound(entry.KindMemory, id)
 }
 
-func (s *Store) abs(p string) string { return filepath.Join(s.root, filepath.FromSlash(p)) }
-
-// hidden says whether p is under a .agent that is not read (unusable):
-// it reads as missing, and the one warning was config.yaml's.
-func (s *Store) hidden(p string) bool {
-	return s.unusable != nil && (p == entry.Dir || strings.HasPrefix(p, entry.Dir+"/"))
-}
-
-// ParallelReads says that the worktree's files may be read on every core.
-func (s *Store) ParallelReads() bool { return true }
-
-// Read reads store file p, a regular file of at most ReadLimit(p) bytes;
-// a link as p's last element is not followed. The directories on its way
-// are the caller's to check: listed with ReadDir first, or checked by
-// readEntry.
-func (s *Store) Read(p string) ([]byte, bool, error) {
-	if s.hidden(p) {
-		return nil, false, nil
-	}
-	data, err := fsx.ReadRegular(s.abs(p), entry.ReadLimit(p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if _, skipped := fsx.Skipped(err); err != nil && !skipped {
-		return nil, false, fmt.Errorf("read %s: %w", p, err)
-	}
-	return data, err == nil, err
-}
-
-// readEntry reads the one store file p that a command names (show, a
-// knowledge entry by slug): its directories are checked for links first,
-// and a file lore does not read is an error that says why.
-func (s *Store) readEntry(p string) ([]byte, bool, error) {
-	err := fsx.CheckDirs(s.root, p)
-	var data []byte
-	var ok bool
-	if err == nil {
-		data, ok, err = s.Read(p)
-	}
-	if w, skipped := entry.Skipped(p, err); skipped {
-		if w == nil {
-			return nil, false, nil
-		}
-		return nil, false, fmt.Errorf("%s: not read: %s", w.Path, strings.TrimPrefix(w.Message, "skipped: "))
-	}
-	return data, ok, err
-}
-
-// ReadDir lists store directory p, never through a link: a directory on
-// its way or p itself that is a link is an fsx.SkipError.
-func (s *Store) ReadDir(p string) ([]os.DirEntry, error) {
-	if s.hidden(p) {
-		return nil, nil
-	}
-	err := fsx.CheckDirs(s.root, p)
-	var entries []os.DirEntry
-	if err == nil {
-		entries, err = fsx.ReadDir(s.abs(p))
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if _, skipped := fsx.Skipped(err); err != nil && !skipped {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
-	return entries, err
-}
-
-// listMarkdownFiles is markdownFiles(s, dir) for the files on disk,
-// with each file's inode (0 where the system gives none), in path order:
-// a file of a directory that changed is known unchanged when its inode is
-// (nothing was renamed over it), without a stat of each file.
-func (s *Store) listMarkdownFiles(dir string) (paths []string, inos []uint64, w *entry.Warning, err error) {
-	if s.hidden(dir) {
-		return nil, nil, nil, nil
-	}
-	type file struct {
-		name string
-		ino  uint64
-	}
-	var files []file
-	err = fsx.CheckDirs(s.root, dir)
-	if err == nil {
-		err = fsx.ListDir(s.abs(dir), func(e fsx.Dirent) error {
-			if !e.Dir && bytes.HasSuffix(e.Name, []byte(".md")) && !bytes.HasPrefix(e.Name, []byte(".")) {
-				files = append(files, file{string(e.Name), e.Ino})
-			}
-			return nil
-		})
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil, nil
-	}
-	if w, skipped := entry.Skipped(dir, err); skipped {
-		return nil, nil, w, nil
-	}
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.name, b.name) })
-	paths, inos = make([]string, len(files)), make([]uint64, len(files))
-	for i, f := range files {
-		paths[i], inos[i] = dir+"/"+f.name, f.ino
-	}
-	return paths, inos, nil, nil
-}
-
 // Knowledge returns every readable knowledge entry, by title.
 func (s *Store) Knowledge() ([]entry.Knowledge, []entry.Warning, error) {
-	ks, ws, err := entry.LoadKnowledge(s)
+	ks, ws, err := entry.LoadKnowledge(s.files)
 	entry.SortKnowledge(ks)
 	return ks, ws, err
 }
@@ -186,7 +74,7 @@ func (s *Store) KnowledgeEntry(slug string) (entry.Knowledge, error) {
 		return entry.Knowledge{}, entry.NotFound(entry.KindKnowledge, slug)
 	}
 	p := entry.KnowledgePath(slug)
-	data, ok, err := s.readEntry(p)
+	data, ok, err := s.files.readEntry(p)
 	if err != nil {
 		return entry.Knowledge{}, err
 	}
@@ -197,7 +85,9 @@ func (s *Store) KnowledgeEntry(slug string) (entry.Knowledge, error) {
 }
 
 // Learnings returns every readable learning, oldest first.
-func (s *Store) Learnings() ([]entry.Learning, []entry.Warning, error) { return entry.LoadLearnings(s) }
+func (s *Store) Learnings() ([]entry.Learning, []entry.Warning, error) {
+	return entry.LoadLearnings(s.files)
+}
 
 // Learning returns the learning with the given id, or a NotFoundError.
 func (s *Store) Learning(id string) (entry.Learning, error) {
@@ -205,7 +95,7 @@ func (s *Store) Learning(id string) (entry.Learning, error) {
 		return entry.Learning{}, entry.NotFound(entry.KindLearning, id)
 	}
 	p := entry.LearningPath(id)
-	data, ok, err := s.readEntry(p)
+	data, ok, err := s.files.readEntry(p)
 	if err != nil {
 		return entry.Learning{}, err
 	}
@@ -216,7 +106,9 @@ func (s *Store) Learning(id string) (entry.Learning, error) {
 }
 
 // Journal returns every readable journal entry by run and iteration.
-func (s *Store) Journal() ([]entry.JournalEntry, []entry.Warning, error) { return entry.LoadJournal(s) }
+func (s *Store) Journal() ([]entry.JournalEntry, []entry.Warning, error) {
+	return entry.LoadJournal(s.files)
+}
 
 // JournalEntry returns the entry named key: its Key ("<run>/<name>", the
 // file's name), or "<run>/<iteration>" ("run-1a2b3c4d/3" or
@@ -231,7 +123,7 @@ func (s *Store) JournalEntry(key string) (entry.JournalEntry, error) {
 	}
 	dir := entry.JournalDir + "/" + run
 	p := dir + "/" + name + ".md"
-	data, ok, err := s.readEntry(p)
+	data, ok, err := s.files.readEntry(p)
 	if err != nil {
 		return entry.JournalEntry{}, err
 	}
@@ -243,7 +135,7 @@ func (s *Store) JournalEntry(key string) (entry.JournalEntry, error) {
 		if p, err = s.journalFileOf(dir, n, key); err != nil {
 			return entry.JournalEntry{}, err
 		}
-		if data, ok, err = s.readEntry(p); err != nil {
+		if data, ok, err = s.files.readEntry(p); err != nil {
 			return entry.JournalEntry{}, err
 		} else if !ok {
 			return entry.JournalEntry{}, entry.NotFound(entry.KindJournal, key)
@@ -256,7 +148,7 @@ func (s *Store) JournalEntry(key string) (entry.JournalEntry, error) {
 // a NotFoundError when there is none, an InputError naming each when two
 // branches recorded one.
 func (s *Store) journalFileOf(dir string, n int, key string) (string, error) {
-	entries, err := s.ReadDir(dir)
+	entries, err := s.files.ReadDir(dir)
 	if err != nil {
 		return "", err
 	}
@@ -289,7 +181,7 @@ func (s *Store) Skills() ([]entry.Skill, []entry.Warning, error) {
 	var skills []entry.Skill
 	var warnings []entry.Warning
 	for _, dir := range entry.SkillDirs {
-		entries, err := s.ReadDir(dir)
+		entries, err := s.files.ReadDir(dir)
 		if w, skipped := entry.Skipped(dir, err); skipped {
 			warnings = append(warnings, entry.WarningsOf(w)...)
 			continue
@@ -301,14 +193,14 @@ func (s *Store) Skills() ([]entry.Skill, []entry.Warning, error) {
 		for _, e := range entries {
 			p := dir + "/" + e.Name()
 			if e.Type()&fs.ModeSymlink != 0 {
-				warnings = append(warnings, entry.WarningsOf(entry.LinkSkipped(p, s.abs(p)))...)
+				warnings = append(warnings, entry.WarningsOf(entry.LinkSkipped(p, s.files.Abs(p)))...)
 				continue
 			}
 			if !e.IsDir() {
 				continue
 			}
 			rel := p + "/SKILL.md"
-			data, ok, err := s.Read(rel)
+			data, ok, err := s.files.Read(rel)
 			if w, skipped := entry.Skipped(rel, err); skipped {
 				warnings = append(warnings, entry.WarningsOf(w)...)
 				continue
@@ -325,3 +217,15 @@ func (s *Store) Skills() ([]entry.Skill, []entry.Warning, error) {
 	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
 	return skills, warnings, nil
 }
+
+// Entries reads the store's knowledge, learnings and journal through the
+// entries cache (Cache.Entries).
+func (s *Store) Entries() (Entries, []entry.Warning, error) { return s.cache.Entries() }
+
+// Catalog reads the same entries as Entries, decoding only their heads
+// when the cache is as the files are (Cache.Catalog).
+func (s *Store) Catalog() (*Catalog, []entry.Warning, error) { return s.cache.Catalog() }
+
+// DropEntryCache removes the entries cache: the next read reads every file
+// (lore index rebuild).
+func (s *Store) DropEntryCache() error { return s.cache.DropEntryCache() }

@@ -21,6 +21,8 @@ import (
 // server open one per request, or serialises them.
 type Store struct {
 	root   string
+	files  *Worktree
+	cache  *Cache
 	prefix string     // root relative to the worktree top, "" at the top
 	repo   *gitx.Repo // nil outside a git repository
 	config config.Config
@@ -124,6 +126,8 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 		}
 		s.unusable, s.config = err, config.Default()
 		s.config.Warnings = entry.WarningsOf(w)
+		s.files = NewWorktree(root, true)
+		s.cache = s.newCache()
 		return s, nil
 	}
 	var err error
@@ -133,8 +137,16 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 		}
 		s.config = config.Default()
 	}
+	s.files = NewWorktree(root, false)
+	s.cache = s.newCache()
 	s.readPending()
 	return s, nil
+}
+
+// newCache is the caches of the store's files, in its state directory.
+func (s *Store) newCache() *Cache {
+	gitIndex, gitPrefix := s.GitIndex()
+	return NewCache(s.files, s.StateDir(), gitIndex, gitPrefix, s.now)
 }
 
 // checkRoot refuses a store root that git cannot hold or that is not
