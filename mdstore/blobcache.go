@@ -67,7 +67,7 @@ type cached[T any] struct {
 // so the two are walked side by side: nothing is looked up in a map, and
 // a cached entry is decoded only when its file is still there with the
 // same blob.
-func readCachedMarkdownFiles[T any](t *storeTx, dir string, parse func([]byte, string) (T, error), keys func(*T) string,
+func readCachedMarkdownFiles[T any](t *Tx, dir string, parse func([]byte, string) (T, error), keys func(*T) string,
 	encode func(*encoder, *T), decode func(*decoder, *T)) (out []cached[T], ok bool, err error) {
 	if len(t.overlay) > 0 || t.stateDir == "" {
 		return nil, false, nil
@@ -249,7 +249,7 @@ func (c *blobCache) broken() { c.reached, c.n, c.pending, c.bad = 0, 0, false, t
 
 // knowledge is the knowledge entries the change builds on, as
 // loadKnowledge reads them, through the blob cache when it can.
-func (t *storeTx) knowledge() ([]entry.Knowledge, error) {
+func (t *Tx) knowledge() ([]entry.Knowledge, error) {
 	cs, ok, err := t.cachedKnowledge()
 	if err != nil || !ok {
 		if err == nil {
@@ -269,7 +269,7 @@ func (t *storeTx) knowledge() ([]entry.Knowledge, error) {
 // reads them, each with its keywords (learningWords), through the blob
 // cache when it can: as the directory lists them, which is not oldest
 // first.
-func (t *storeTx) learnings() ([]cached[entry.Learning], error) {
+func (t *Tx) learnings() ([]cached[entry.Learning], error) {
 	cs, ok, err := t.cachedLearnings()
 	if err != nil || ok {
 		return cs, err
@@ -286,11 +286,11 @@ func (t *storeTx) learnings() ([]cached[entry.Learning], error) {
 
 // cachedKnowledge and cachedLearnings are readCachedMarkdownFiles for
 // each kind: what a write decides duplicates from, and what it reads ahead.
-func (t *storeTx) cachedKnowledge() ([]cached[entry.Knowledge], bool, error) {
+func (t *Tx) cachedKnowledge() ([]cached[entry.Knowledge], bool, error) {
 	return readCachedMarkdownFiles(t, entry.KnowledgeDir, entry.ParseKnowledge, nil, (*encoder).knowledge, (*decoder).knowledge)
 }
 
-func (t *storeTx) cachedLearnings() ([]cached[entry.Learning], bool, error) {
+func (t *Tx) cachedLearnings() ([]cached[entry.Learning], bool, error) {
 	return readCachedMarkdownFiles(t, entry.LearningsDir, entry.ParseLearning, func(l *entry.Learning) string { return entry.LearningWords(l.Body) },
 		(*encoder).learning, (*decoder).learning)
 }
@@ -322,7 +322,7 @@ func (s *Store) readAhead(dirs ...string) (release func()) {
 	if err != nil {
 		return func() {} // the write reads under the lock, and says why
 	}
-	t := &storeTx{tx: snap, prefix: s.prefix, stateDir: s.StateDir()}
+	t := &Tx{tx: snap, prefix: s.prefix, stateDir: s.StateDir()}
 	ahead := map[string]readAhead{}
 	for _, dir := range dirs {
 		tree, ok, err := snap.TreeID(t.path(dir))

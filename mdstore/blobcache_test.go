@@ -46,13 +46,13 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 			asked = append(asked, entry.Learning{Category: categories[rng.IntN(2)], Body: body()})
 		}
 	}
-	scan := &storedLearnings{loaded: true}
+	scan := &StoredLearnings{loaded: true}
 	for _, l := range stored {
 		scan.stored = append(scan.stored, cached[entry.Learning]{v: l, words: entry.LearningWords(l.Body)})
 	}
 	oldestFirst := append([]entry.Learning{}, stored...)
 	entry.SortLearnings(oldestFirst)
-	filed := &storedLearnings{loaded: true, active: oldestFirst}
+	filed := &StoredLearnings{loaded: true, active: oldestFirst}
 	var bodies []string
 	for _, l := range append(append([]entry.Learning{}, stored...), asked...) {
 		bodies = append(bodies, l.Body)
@@ -73,10 +73,10 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 		if want != "" {
 			found++
 		}
-		if got, _ := scan.duplicateOf(q.Category, q.Body); got.ID != want {
+		if got, _ := scan.DuplicateOf(q.Category, q.Body); got.ID != want {
 			t.Fatalf("comparing keywords: duplicateOf(%q, %q) = %q, want %q", q.Category, q.Body, got.ID, want)
 		}
-		if got, _ := filed.duplicateOf(q.Category, q.Body); got.ID != want {
+		if got, _ := filed.DuplicateOf(q.Category, q.Body); got.ID != want {
 			t.Fatalf("filed: duplicateOf(%q, %q) = %q, want %q", q.Category, q.Body, got.ID, want)
 		}
 	}

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,17 +42,17 @@ func (s *Store) writeOptions() gitx.Options {
 	return opts
 }
 
-// write runs one change: build registers edits (with store paths) and the
+// Write runs one change: build registers edits (with store paths) and the
 // commit message. It becomes one commit, or less if the configuration or
 // the repository's state says so. While git is in the middle of an
 // operation, or earlier changes are still queued, the change is queued
 // (decided, not applied) for a later command to commit; queued changes
 // are committed first.
-func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
+func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 	opts := s.writeOptions()
 	if s.repo == nil {
 		lock := filepath.Join(s.root, entry.Dir, ".lore")
-		stx := &storeTx{}
+		stx := &Tx{random: s.random}
 		res, err := gitx.UpdateFiles(s.root, lock, opts, func(tx *gitx.Tx) error {
 			stx.tx = tx
 			return build(stx)
@@ -86,7 +87,7 @@ func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 			stuck = err.Error()
 		}
 	}
-	var stx *storeTx
+	var stx *Tx
 	if opts.Mode == gitx.ModeCommit {
 		opts.Defer = func(d gitx.Deferral) error {
 			if stx.raw {
@@ -105,7 +106,7 @@ func (s *Store) write(build func(tx *storeTx) error) (*WriteResult, error) {
 		}
 	}
 	res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
-		stx = &storeTx{tx: tx, prefix: s.prefix, stateDir: s.StateDir(), ahead: s.ahead}
+		stx = &Tx{tx: tx, prefix: s.prefix, stateDir: s.StateDir(), ahead: s.ahead, random: s.random}
 		// Queued changes are part of the store the change builds on; a
 		// change that would commit before them is queued behind them.
 		_, deferred := tx.Deferred()
@@ -157,9 +158,9 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// storeTx adapts a gitx.Tx to store paths. It also keeps the change as
+// Tx adapts a gitx.Tx to store paths. It also keeps the change as
 // the queue would: the decided edits and the message.
-type storeTx struct {
+type Tx struct {
 	tx     *gitx.Tx
 	prefix string
 	edits  int
@@ -174,9 +175,18 @@ type storeTx struct {
 	stateDir string
 	// ahead are directories read before the lock (Store.readAhead).
 	ahead map[string]readAhead
+	// random is the source of new ids.
+	random io.Reader
 }
 
-func (t *storeTx) path(p string) string {
+// Learnings reads the learnings the change builds on, once, for deciding
+// new ones: expect are the bodies the change will ask about (DuplicateOf).
+func (t *Tx) Learnings(expect ...string) (*StoredLearnings, error) {
+	st := &StoredLearnings{expect: expect}
+	return st, st.load(t)
+}
+
+func (t *Tx) path(p string) string {
 	if t.prefix == "" {
 		return p
 	}
@@ -189,7 +199,7 @@ func (t *storeTx) path(p string) string {
 // iteration) are made from them, never from what a failed write may have
 // left on disk.
 // Changes still queued are applied on top.
-func (t *storeTx) Read(p string) ([]byte, bool, error) {
+func (t *Tx) Read(p string) ([]byte, bool, error) {
 	data, ok, err := t.tx.ReadFile(t.path(p))
 	if err != nil || len(t.overlay) == 0 {
 		return data, ok, err
@@ -197,7 +207,7 @@ func (t *storeTx) Read(p string) ([]byte, bool, error) {
 	return t.overlaid(p, data, ok)
 }
 
-func (t *storeTx) ReadDir(p string) ([]os.DirEntry, error) {
+func (t *Tx) ReadDir(p string) ([]os.DirEntry, error) {
 	entries, err := t.tx.ReadDir(t.path(p))
 	if err != nil || len(t.overlay) == 0 {
 		return entries, err
@@ -208,9 +218,9 @@ func (t *storeTx) ReadDir(p string) ([]os.DirEntry, error) {
 // worktree reads the files on disk: for names a change must not take
 // (a person's uncommitted file), and for what a person may edit before
 // committing it.
-func (t *storeTx) worktree() entry.Reader { return worktreeReader{t} }
+func (t *Tx) worktree() entry.Reader { return worktreeReader{t} }
 
-type worktreeReader struct{ t *storeTx }
+type worktreeReader struct{ t *Tx }
 
 func (w worktreeReader) Read(p string) ([]byte, bool, error) {
 	return w.t.tx.ReadFileLimit(w.t.path(p), entry.ReadLimit(p))
@@ -220,9 +230,9 @@ func (w worktreeReader) ReadDir(p string) ([]os.DirEntry, error) {
 	return w.t.tx.ReadWorktreeDir(w.t.path(p))
 }
 
-// exists reports whether p is a file in the state the change builds on or
+// Exists reports whether p is a file in the state the change builds on or
 // on disk.
-func (t *storeTx) exists(p string) (bool, error) {
+func (t *Tx) Exists(p string) (bool, error) {
 	for _, r := range []entry.Reader{t, t.worktree()} {
 		if _, ok, err := r.Read(p); err != nil || ok {
 			return ok, err
@@ -231,28 +241,28 @@ func (t *storeTx) exists(p string) (bool, error) {
 	return false, nil
 }
 
-// apply registers a decided edit.
-func (t *storeTx) apply(e storeEdit) {
+// Apply registers a decided edit.
+func (t *Tx) Apply(e Edit) {
 	t.edits++
 	t.change.Edits = append(t.change.Edits, e)
 	t.tx.Edit(t.path(e.Path), e.apply)
 }
 
 // edit registers an edit that is a function: the change cannot be queued.
-func (t *storeTx) edit(p string, fn gitx.EditFunc) {
+func (t *Tx) edit(p string, fn gitx.EditFunc) {
 	t.edits++
 	t.raw = true
 	t.tx.Edit(t.path(p), fn)
 }
 
-func (t *storeTx) message(m string) {
+func (t *Tx) SetMessage(m string) {
 	t.change.Message = m
 	t.tx.SetMessage(m)
 }
 
-// commitMessage builds "lore: <verb> <what> <id>", the body and the
+// CommitMessage builds "lore: <verb> <what> <id>", the body and the
 // trailers that make lore's commits searchable with git log --grep.
-func commitMessage(subject, body string, trailers ...string) string {
+func CommitMessage(subject, body string, trailers ...string) string {
 	var b strings.Builder
 	b.WriteString(subject + "\n")
 	if body = strings.TrimSpace(body); body != "" {
@@ -289,10 +299,10 @@ type FileEdit struct {
 // An existing memories.md is left alone unless force is set; created
 // reports whether it was written.
 func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteResult, err error) {
-	res, err = s.write(func(tx *storeTx) error {
+	res, err = s.Write(func(tx *Tx) error {
 		// A memories.md on disk that is not committed is a person's (or
 		// was left by a write that failed): it is not overwritten.
-		exists, err := tx.exists(entry.MemoriesPath)
+		exists, err := tx.Exists(entry.MemoriesPath)
 		if err != nil {
 			return err
 		}
@@ -306,16 +316,16 @@ func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteRes
 		verb := "init"
 		if !exists || force {
 			created = true
-			tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opPut, Content: entry.MemoriesTemplate})
+			tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpPut, Content: entry.MemoriesTemplate})
 			if exists {
 				verb = "reinit"
 			}
 		}
 		if !created {
-			tx.message(commitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
+			tx.SetMessage(CommitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
 			return nil
 		}
-		tx.message(commitMessage("lore: "+verb+" memory store", "", "Lore-Kind", "store"))
+		tx.SetMessage(CommitMessage("lore: "+verb+" memory store", "", "Lore-Kind", "store"))
 		return nil
 	})
 	return created, res, err
@@ -324,20 +334,20 @@ func (s *Store) Init(force bool, extra ...FileEdit) (created bool, res *WriteRes
 // EditFiles applies edits in one commit (of those files alone); changed
 // is false when none of them changed anything.
 func (s *Store) EditFiles(edits ...FileEdit) (changed bool, res *WriteResult, err error) {
-	res, err = s.write(func(tx *storeTx) error {
+	res, err = s.Write(func(tx *Tx) error {
 		applied, err := applyEdits(tx, edits)
 		if err != nil || len(applied) == 0 {
 			return err
 		}
 		changed = true
-		tx.message(commitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
+		tx.SetMessage(CommitMessage("lore: "+applied[0].Subject, "", "Lore-Kind", "store"))
 		return nil
 	})
 	return changed, res, err
 }
 
 // applyEdits registers the edits that change their file and returns them.
-func applyEdits(tx *storeTx, edits []FileEdit) ([]FileEdit, error) {
+func applyEdits(tx *Tx, edits []FileEdit) ([]FileEdit, error) {
 	var applied []FileEdit
 	for _, e := range edits {
 		data, _, err := tx.Read(e.Path)

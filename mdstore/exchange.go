@@ -112,7 +112,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 	if err := x.check(); err != nil {
 		return res, nil, err
 	}
-	wr, err := s.write(func(tx *storeTx) error {
+	wr, err := s.Write(func(tx *Tx) error {
 		res = ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
 		added, kept := res.Added, res.Kept
 		// Memories: by id.
@@ -133,11 +133,11 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				added[entry.KindMemory]++
 			}
 			if added[entry.KindMemory] > 0 {
-				tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opAddMemories, Memories: x.Memories})
+				tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemories, Memories: x.Memories})
 			}
 		}
 		put := func(kind entry.Kind, p string, content []byte) error {
-			exists, err := tx.exists(p)
+			exists, err := tx.Exists(p)
 			if err != nil {
 				return err
 			}
@@ -145,7 +145,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				kept[kind]++
 				return nil
 			}
-			tx.apply(storeEdit{Path: p, Op: opPut, Content: string(content)})
+			tx.Apply(Edit{Path: p, Op: OpPut, Content: string(content)})
 			added[kind]++
 			return nil
 		}
@@ -156,7 +156,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 			}
 		}
 		if len(x.Learnings) > 0 {
-			stored := &storedLearnings{}
+			stored := &StoredLearnings{}
 			for _, l := range x.Learnings {
 				stored.expect = append(stored.expect, l.Body)
 			}
@@ -165,15 +165,15 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 			}
 			for _, l := range x.Learnings {
 				l.Path = entry.LearningPath(l.ID)
-				if stored.taken(l.ID) {
+				if stored.Taken(l.ID) {
 					kept[entry.KindLearning]++
 					continue
 				}
-				if _, dup := stored.duplicateOf(l.Category, l.Body); dup && l.Shown() {
+				if _, dup := stored.DuplicateOf(l.Category, l.Body); dup && l.Shown() {
 					kept[entry.KindLearning]++
 					continue
 				}
-				stored.add(l.ID)
+				stored.Add(l.ID)
 				if err := put(entry.KindLearning, l.Path, entry.RenderLearning(l)); err != nil {
 					return err
 				}
@@ -193,7 +193,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				body = append(body, fmt.Sprintf("%s: %d added, %d already there", k, added[k], kept[k]))
 			}
 		}
-		tx.message(commitMessage(fmt.Sprintf("lore: import %d %s from %s", res.Total(), plural(res.Total(), "entry", "entries"), source),
+		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: import %d %s from %s", res.Total(), plural(res.Total(), "entry", "entries"), source),
 			strings.Join(body, "\n"), "Lore-Kind", "import"))
 		return nil
 	})

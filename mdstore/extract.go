@@ -267,8 +267,8 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 	if len(out) == 0 {
 		return out, nil, nil
 	}
-	res, err := s.write(func(tx *storeTx) error {
-		stored := &storedLearnings{}
+	res, err := s.Write(func(tx *Tx) error {
+		stored := &StoredLearnings{}
 		for _, e := range out {
 			stored.expect = append(stored.expect, e.Learning.Body)
 		}
@@ -279,25 +279,25 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 		var body []string
 		for i := range out {
 			l := &out[i].Learning
-			if _, dup := stored.duplicateOf(l.Category, l.Body); dup {
+			if _, dup := stored.DuplicateOf(l.Category, l.Body); dup {
 				out[i].Kept = true
 				continue
 			}
 			if dryRun {
 				continue
 			}
-			id, err := stored.newID(s, tx)
+			id, err := stored.NewID()
 			if err != nil {
 				return err
 			}
 			l.ID, l.Path, l.CreatedAt = id, entry.LearningPath(id), now
-			tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(entry.RenderLearning(*l))})
+			tx.Apply(Edit{Path: l.Path, Op: OpPut, Content: string(entry.RenderLearning(*l))})
 			body = append(body, fmt.Sprintf("- %s %s: %s", id, l.Kind, l.Body))
 		}
 		if dryRun || len(body) == 0 {
 			return errUnchanged
 		}
-		tx.message(commitMessage(fmt.Sprintf("lore: extract %d %s from %s", len(body), plural(len(body), "learning", "learnings"), run),
+		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: extract %d %s from %s", len(body), plural(len(body), "learning", "learnings"), run),
 			strings.Join(body, "\n"), "Lore-Kind", "extract", "Lore-Run", run))
 		return nil
 	})

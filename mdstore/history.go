@@ -166,14 +166,14 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 			return EntryVersion{}, nil, fmt.Errorf("%s: the memory does not read back from %s", id, short(from.Commit))
 		}
 	}
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		if kind == entry.KindMemory {
-			tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opAddMemory, Memory: &m})
+			tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemory, Memory: &m})
 		} else {
-			tx.apply(storeEdit{Path: p, Op: opPut, Content: text})
+			tx.Apply(Edit{Path: p, Op: OpPut, Content: text})
 		}
 		body := fmt.Sprintf("Restored from %s (%s): %s", short(from.Commit), from.When.UTC().Format(time.DateOnly), from.Subject)
-		tx.message(commitMessage("lore: restore "+string(kind)+" "+id, body,
+		tx.SetMessage(CommitMessage("lore: restore "+string(kind)+" "+id, body,
 			"Lore-Id", id, "Lore-Kind", string(kind), "Lore-Restored-From", from.Commit))
 		return nil
 	})

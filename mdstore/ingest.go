@@ -195,7 +195,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		ahead = append(ahead, entry.LearningsDir)
 	}
 	defer s.readAhead(ahead...)()
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		subject := "lore: ingest knowledge and learnings"
 		if task != "" {
 			subject += " (" + task + ")"
@@ -212,7 +212,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 			}
 			subject += ")"
 		}
-		storedK, storedL := &storedKnowledge{}, &storedLearnings{expect: bodies}
+		storedK, storedL := &storedKnowledge{}, &StoredLearnings{expect: bodies}
 		for i := range knowledge {
 			if err := planKnowledge(tx, knowledge[i], now, &kplans[i], storedK); err != nil {
 				return err
@@ -246,7 +246,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 				trailers = append(trailers, "Task-Id", task)
 			}
 		}
-		tx.message(commitMessage(subject, ingestSummary(e, kplans, lplans), trailers...))
+		tx.SetMessage(CommitMessage(subject, ingestSummary(e, kplans, lplans), trailers...))
 		return nil
 	})
 	if err != nil {

@@ -94,7 +94,7 @@ func (s *Store) SetLearningStatus(id, status, reason string) (l entry.Learning, 
 		return entry.Learning{}, nil, err
 	}
 	reason = strings.TrimSpace(reason)
-	res, err = s.write(func(tx *storeTx) error {
+	res, err = s.Write(func(tx *Tx) error {
 		cur, err := tx.learning(id)
 		if err != nil {
 			return err
@@ -108,12 +108,12 @@ func (s *Store) SetLearningStatus(id, status, reason string) (l entry.Learning, 
 		if reason != "" {
 			quoted = entry.YAMLQuote(reason)
 		}
-		tx.apply(storeEdit{Path: cur.Path, Op: opFields, Fields: []frontmatterField{{"status", status}, {"status_reason", quoted}}})
+		tx.Apply(Edit{Path: cur.Path, Op: OpFields, Fields: []frontmatterField{{"status", status}, {"status_reason", quoted}}})
 		body := reason
 		if body == "" {
 			body = l.Body
 		}
-		tx.message(commitMessage("lore: learning "+id+" "+cur.Status+" -> "+status, body, "Lore-Id", id, "Lore-Kind", "learning"))
+		tx.SetMessage(CommitMessage("lore: learning "+id+" "+cur.Status+" -> "+status, body, "Lore-Id", id, "Lore-Kind", "learning"))
 		return nil
 	})
 	if errors.Is(err, errUnchanged) {
@@ -130,7 +130,7 @@ func (s *Store) SupersedeLearning(old, newer string) (l entry.Learning, res *Wri
 	if old == newer {
 		return entry.Learning{}, nil, &entry.InputError{Field: "new", Msg: fmt.Sprintf("a learning cannot supersede itself (%s)", old)}
 	}
-	res, err = s.write(func(tx *storeTx) error {
+	res, err = s.Write(func(tx *Tx) error {
 		cur, err := tx.learning(old)
 		if err != nil {
 			return err
@@ -151,8 +151,8 @@ func (s *Store) SupersedeLearning(old, newer string) (l entry.Learning, res *Wri
 			return &entry.InputError{Field: "new", Msg: fmt.Sprintf("%s cannot supersede %s: %s", newer, old, why)}
 		}
 		l.SupersededBy = newer
-		tx.apply(storeEdit{Path: cur.Path, Op: opFields, Fields: []frontmatterField{{"superseded_by", newer}}})
-		tx.message(commitMessage("lore: learning "+old+" superseded by "+newer, n.Body,
+		tx.Apply(Edit{Path: cur.Path, Op: OpFields, Fields: []frontmatterField{{"superseded_by", newer}}})
+		tx.SetMessage(CommitMessage("lore: learning "+old+" superseded by "+newer, n.Body,
 			"Lore-Id", old, "Lore-Kind", "learning", "Lore-Superseded-By", newer))
 		return nil
 	})
@@ -167,7 +167,7 @@ var errUnchanged = errors.New("unchanged")
 
 // learning reads learning id as the change builds on it; a missing one
 // is a NotFoundError, one that does not parse its FileError.
-func (t *storeTx) learning(id string) (entry.Learning, error) {
+func (t *Tx) learning(id string) (entry.Learning, error) {
 	if !entry.ValidLearningID(id) {
 		return entry.Learning{}, entry.NotFound(entry.KindLearning, id)
 	}

@@ -30,23 +30,23 @@ type pendingChange struct {
 	Queued  string      `json:"queued"` // when it was acknowledged, RFC 3339
 	Reason  string      `json:"reason"` // why it was not committed then
 	Message string      `json:"message"`
-	Edits   []storeEdit `json:"edits"`
+	Edits   []Edit `json:"edits"`
 }
 
 // The edits a change is made of.
 const (
-	opAddMemory    = "add-memory"    // Memory under its section, unless a block has its id
-	opAddMemories  = "add-memories"  // Memories, each as add-memory, in one pass over the file
-	opRemoveMemory = "remove-memory" // the block of memory ID that list and show read
-	opPut          = "put"           // Content, whatever was there
-	opRemove       = "remove"        // the file goes
-	opKnowledge    = "knowledge"     // Knowledge, created or merged into the entry there
-	opFields       = "fields"        // Fields set in the frontmatter there, the rest kept
+	OpAddMemory    = "add-memory"    // Memory under its section, unless a block has its id
+	OpAddMemories  = "add-memories"  // Memories, each as add-memory, in one pass over the file
+	OpRemoveMemory = "remove-memory" // the block of memory ID that list and show read
+	OpPut          = "put"           // Content, whatever was there
+	OpRemove       = "remove"        // the file goes
+	OpKnowledge    = "knowledge"     // Knowledge, created or merged into the entry there
+	OpFields       = "fields"        // Fields set in the frontmatter there, the rest kept
 )
 
-// storeEdit is one edit of a store file, decided: applying it twice
+// Edit is one edit of a store file, decided: applying it twice
 // changes nothing the second time.
-type storeEdit struct {
+type Edit struct {
 	Path      string             `json:"path"` // store path
 	Op        string             `json:"op"`
 	Memory    *entry.Memory      `json:"memory,omitempty"`
@@ -58,26 +58,26 @@ type storeEdit struct {
 	Fields    []frontmatterField `json:"fields,omitempty"`
 }
 
-func (e storeEdit) apply(old []byte, exists bool) ([]byte, bool, error) {
+func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 	switch e.Op {
-	case opAddMemory:
+	case OpAddMemory:
 		if e.Memory != nil {
 			return entry.AddMemory(old, *e.Memory), true, nil
 		}
-	case opAddMemories:
+	case OpAddMemories:
 		return entry.AddMemories(old, e.Memories), true, nil
-	case opRemoveMemory:
+	case OpRemoveMemory:
 		out, _ := entry.RemoveMemory(old, e.ID)
 		return out, exists, nil
-	case opPut:
+	case OpPut:
 		return []byte(e.Content), true, nil
-	case opRemove:
+	case OpRemove:
 		return nil, false, nil
-	case opKnowledge:
+	case OpKnowledge:
 		if e.Knowledge != nil {
 			return applyKnowledge(*e.Knowledge, e.Create, old, exists), true, nil
 		}
-	case opFields:
+	case OpFields:
 		if !exists {
 			return nil, false, nil // gone since: nothing to set
 		}
@@ -285,11 +285,11 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 	opts.Defer = func(d gitx.Deferral) error { return &deferredError{d} }
 	for i, item := range q {
 		res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
-			stx := &storeTx{tx: tx, prefix: s.prefix}
+			stx := &Tx{tx: tx, prefix: s.prefix}
 			for _, e := range item.change.Edits {
-				stx.apply(e)
+				stx.Apply(e)
 			}
-			stx.message(item.change.Message)
+			stx.SetMessage(item.change.Message)
 			return nil
 		})
 		if err != nil {
@@ -334,7 +334,7 @@ func deferredText(d gitx.Deferral) string {
 }
 
 // overlay applies the queued changes' edits of p to data.
-func (t *storeTx) overlaid(p string, data []byte, ok bool) ([]byte, bool, error) {
+func (t *Tx) overlaid(p string, data []byte, ok bool) ([]byte, bool, error) {
 	for _, q := range t.overlay {
 		for _, e := range q.change.Edits {
 			if e.Path != p {
@@ -351,7 +351,7 @@ func (t *storeTx) overlaid(p string, data []byte, ok bool) ([]byte, bool, error)
 
 // overlaidDir lists directory p with the files queued changes add or
 // remove in it.
-func (t *storeTx) overlaidDir(p string, entries []os.DirEntry) ([]os.DirEntry, error) {
+func (t *Tx) overlaidDir(p string, entries []os.DirEntry) ([]os.DirEntry, error) {
 	index := map[string]int{}
 	for i, e := range entries {
 		index[e.Name()] = i
@@ -449,7 +449,7 @@ func (s *Store) requeueRaced() (int, error) {
 		if err != nil {
 			return err
 		}
-		stx := &storeTx{tx: tx, prefix: s.prefix, overlay: q, stateDir: s.StateDir()}
+		stx := &Tx{tx: tx, prefix: s.prefix, overlay: q, stateDir: s.StateDir()}
 		for _, c := range lost {
 			change, err := s.changeOfCommit(c)
 			if err != nil {
@@ -511,18 +511,18 @@ func (s *Store) changeOfCommit(c gitx.LostCommit) (pendingChange, error) {
 			for _, m := range after.Memories {
 				if !before[m.ID] {
 					added := m
-					change.Edits = append(change.Edits, storeEdit{Path: p, Op: opAddMemory, Memory: &added})
+					change.Edits = append(change.Edits, Edit{Path: p, Op: OpAddMemory, Memory: &added})
 				}
 			}
 			for id := range before {
 				if !after.IDs()[id] {
-					change.Edits = append(change.Edits, storeEdit{Path: p, Op: opRemoveMemory, ID: id})
+					change.Edits = append(change.Edits, Edit{Path: p, Op: OpRemoveMemory, ID: id})
 				}
 			}
 		case f.HasNew:
-			change.Edits = append(change.Edits, storeEdit{Path: p, Op: opPut, Content: string(f.New)})
+			change.Edits = append(change.Edits, Edit{Path: p, Op: OpPut, Content: string(f.New)})
 		default:
-			change.Edits = append(change.Edits, storeEdit{Path: p, Op: opRemove})
+			change.Edits = append(change.Edits, Edit{Path: p, Op: OpRemove})
 		}
 	}
 	return change, nil

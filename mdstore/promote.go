@@ -85,7 +85,7 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 	if dryRun || len(out) == 0 {
 		return out, nil, nil
 	}
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		var body []string
 		active := 0
 		for _, p := range out {
@@ -97,9 +97,9 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 				active++
 				body = append(body, fmt.Sprintf("- %s: active", p.ID))
 			}
-			tx.apply(storeEdit{Path: entry.LearningPath(p.ID), Op: opFields, Fields: []frontmatterField{{"status", p.Status}, {"status_reason", reason}}})
+			tx.Apply(Edit{Path: entry.LearningPath(p.ID), Op: OpFields, Fields: []frontmatterField{{"status", p.Status}, {"status_reason", reason}}})
 		}
-		tx.message(commitMessage(fmt.Sprintf("lore: promote %d staged %s: %d active, %d rejected", len(out), plural(len(out), "learning", "learnings"), active, len(out)-active),
+		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: promote %d staged %s: %d active, %d rejected", len(out), plural(len(out), "learning", "learnings"), active, len(out)-active),
 			strings.Join(body, "\n"), "Lore-Kind", "promote"))
 		return nil
 	})

@@ -123,20 +123,20 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 	if opts.DryRun || len(out) == 0 {
 		return out, nil, nil
 	}
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		var body []string
 		for _, p := range out {
 			switch p.Action {
 			case "status pruned":
-				tx.apply(storeEdit{Path: p.Path, Op: opFields, Fields: []frontmatterField{{"status", "pruned"}, {"status_reason", entry.YAMLQuote("pruned: " + p.Why)}}})
+				tx.Apply(Edit{Path: p.Path, Op: OpFields, Fields: []frontmatterField{{"status", "pruned"}, {"status_reason", entry.YAMLQuote("pruned: " + p.Why)}}})
 			case "failure report trimmed":
-				tx.apply(storeEdit{Path: p.Path, Op: opFields, Fields: []frontmatterField{{"failure", ""}}})
+				tx.Apply(Edit{Path: p.Path, Op: OpFields, Fields: []frontmatterField{{"failure", ""}}})
 			case "removed":
-				tx.apply(storeEdit{Path: p.Path, Op: opRemove})
+				tx.Apply(Edit{Path: p.Path, Op: OpRemove})
 			}
 			body = append(body, fmt.Sprintf("- %s %s: %s (%s)", p.Kind, p.ID, p.Action, p.Why))
 		}
-		tx.message(commitMessage(fmt.Sprintf("lore: prune %d %s", len(out), plural(len(out), "entry", "entries")), strings.Join(body, "\n"), "Lore-Kind", "prune"))
+		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: prune %d %s", len(out), plural(len(out), "entry", "entries")), strings.Join(body, "\n"), "Lore-Kind", "prune"))
 		return nil
 	})
 	return out, res, err

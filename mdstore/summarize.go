@@ -57,28 +57,28 @@ func (s *Store) SummarizeLearnings(dryRun bool) ([]Merge, *WriteResult, error) {
 		return merges, nil, nil
 	}
 	now := s.now().UTC().Format(time.RFC3339)
-	res, err := s.write(func(tx *storeTx) error {
-		stored := &storedLearnings{}
+	res, err := s.Write(func(tx *Tx) error {
+		stored := &StoredLearnings{}
 		if err := stored.load(tx); err != nil {
 			return err
 		}
 		var body []string
 		for i := range merges {
 			m := &merges[i]
-			id, err := stored.newID(s, tx)
+			id, err := stored.NewID()
 			if err != nil {
 				return err
 			}
 			m.Learning.ID, m.Learning.Path, m.Learning.CreatedAt = id, entry.LearningPath(id), now
-			tx.apply(storeEdit{Path: m.Learning.Path, Op: opPut, Content: string(entry.RenderLearning(m.Learning))})
+			tx.Apply(Edit{Path: m.Learning.Path, Op: OpPut, Content: string(entry.RenderLearning(m.Learning))})
 			for _, member := range m.Members[:len(m.Members)-1] {
-				tx.apply(storeEdit{Path: entry.LearningPath(member), Op: opFields, Fields: []frontmatterField{
+				tx.Apply(Edit{Path: entry.LearningPath(member), Op: OpFields, Fields: []frontmatterField{
 					{"status", "pruned"}, {"status_reason", entry.YAMLQuote("summarized into " + id)}, {"superseded_by", id}}})
 			}
 			body = append(body, fmt.Sprintf("- %s (%s): %s; kept as it is: %s", id, m.Category,
 				strings.Join(m.Members[:len(m.Members)-1], ", "), m.Members[len(m.Members)-1]))
 		}
-		tx.message(commitMessage(fmt.Sprintf("lore: summarize %d %s", len(merges), plural(len(merges), "cluster of learnings", "clusters of learnings")),
+		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: summarize %d %s", len(merges), plural(len(merges), "cluster of learnings", "clusters of learnings")),
 			strings.Join(body, "\n"), "Lore-Kind", "summarize"))
 		return nil
 	})

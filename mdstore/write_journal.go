@@ -28,7 +28,7 @@ type journalPlan struct {
 // keeping its creation time, so recording an iteration twice changes
 // nothing; where two branches recorded that number, the one it is the
 // same as, else a file of its own.
-func planJournal(tx *storeTx, s *Store, in entry.JournalEntry, now time.Time, plan *journalPlan) error {
+func planJournal(tx *Tx, s *Store, in entry.JournalEntry, now time.Time, plan *journalPlan) error {
 	if !plan.decided {
 		e := in
 		e.Path = ""
@@ -98,7 +98,7 @@ func planJournal(tx *storeTx, s *Store, in entry.JournalEntry, now time.Time, pl
 		}
 		if e.Path == "" {
 			tag, err := entry.NewID(s.random, "", entry.JournalTagBytes, func(tag string) bool {
-				exists, _ := tx.exists(entry.JournalPath(e.RunID, e.Iteration, tag)) // committed, or left on disk
+				exists, _ := tx.Exists(entry.JournalPath(e.RunID, e.Iteration, tag)) // committed, or left on disk
 				return exists
 			}, "no free name for iteration "+strconv.Itoa(e.Iteration)+" of run "+e.RunID)
 			if err != nil {
@@ -112,14 +112,14 @@ func planJournal(tx *storeTx, s *Store, in entry.JournalEntry, now time.Time, pl
 		return nil
 	}
 	e := plan.entry
-	tx.apply(storeEdit{Path: e.Path, Op: opPut, Content: string(entry.RenderJournal(e))})
+	tx.Apply(Edit{Path: e.Path, Op: OpPut, Content: string(entry.RenderJournal(e))})
 	return nil
 }
 
 // sameAsIteration returns the run's entry numbered iteration that records
 // exactly what e does — e's content, whatever its number, file and time —
 // or nil.
-func sameAsIteration(tx *storeTx, e entry.JournalEntry, files []runFile, iteration int) (*entry.JournalEntry, error) {
+func sameAsIteration(tx *Tx, e entry.JournalEntry, files []runFile, iteration int) (*entry.JournalEntry, error) {
 	for _, f := range files {
 		if f.iteration != iteration || iteration == 0 {
 			continue
@@ -176,12 +176,12 @@ func (s *Store) AddJournal(in entry.JournalEntry) (entry.JournalEntry, bool, *Wr
 	}
 	now := s.now()
 	var plan journalPlan
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		if err := planJournal(tx, s, in, now, &plan); err != nil {
 			return err
 		}
 		e := plan.entry
-		tx.message(commitMessage("lore: add journal "+e.Key()+" ("+e.Outcome+")", e.Notes, journalTrailers(e, "journal")...))
+		tx.SetMessage(CommitMessage("lore: add journal "+e.Key()+" ("+e.Outcome+")", e.Notes, journalTrailers(e, "journal")...))
 		return nil
 	})
 	if err != nil {

@@ -41,7 +41,7 @@ func (st *storedKnowledge) take(slug string) {
 	}
 }
 
-func (st *storedKnowledge) load(tx *storeTx) error {
+func (st *storedKnowledge) load(tx *Tx) error {
 	if st.loaded {
 		return nil
 	}
@@ -62,7 +62,7 @@ func (st *storedKnowledge) load(tx *storeTx) error {
 
 // listed is the slugs of every file listed in the knowledge directory, in
 // the state the change builds on and on disk, read once.
-func (st *storedKnowledge) listed(tx *storeTx) (map[string]bool, error) {
+func (st *storedKnowledge) listed(tx *Tx) (map[string]bool, error) {
 	if st.names != nil {
 		return st.names, nil
 	}
@@ -82,7 +82,7 @@ func (st *storedKnowledge) listed(tx *storeTx) (map[string]bool, error) {
 
 // planKnowledge decides where a new knowledge entry goes (seed 000's
 // dedup rules) and registers the edit.
-func planKnowledge(tx *storeTx, in entry.NewKnowledge, now time.Time, plan *knowledgePlan, stored *storedKnowledge) error {
+func planKnowledge(tx *Tx, in entry.NewKnowledge, now time.Time, plan *knowledgePlan, stored *storedKnowledge) error {
 	if plan.action == "" {
 		if err := stored.load(tx); err != nil {
 			return err
@@ -95,7 +95,7 @@ func planKnowledge(tx *storeTx, in entry.NewKnowledge, now time.Time, plan *know
 			if stored.taken[slug] {
 				return true, nil
 			}
-			exists, err := tx.exists(entry.KnowledgePath(slug))
+			exists, err := tx.Exists(entry.KnowledgePath(slug))
 			if err == nil {
 				return exists, nil
 			}
@@ -140,7 +140,7 @@ func planKnowledge(tx *storeTx, in entry.NewKnowledge, now time.Time, plan *know
 		return nil
 	}
 	k := plan.entry
-	tx.apply(storeEdit{Path: k.Path, Op: opKnowledge, Knowledge: &k, Create: plan.action == entry.KnowledgeCreated})
+	tx.Apply(Edit{Path: k.Path, Op: OpKnowledge, Knowledge: &k, Create: plan.action == entry.KnowledgeCreated})
 	return nil
 }
 
@@ -172,7 +172,7 @@ func (s *Store) AddKnowledge(in entry.NewKnowledge) (entry.Knowledge, entry.Know
 	now := s.now()
 	var plan knowledgePlan
 	defer s.readAhead(entry.KnowledgeDir)()
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		if err := planKnowledge(tx, in, now, &plan, &storedKnowledge{}); err != nil {
 			return err
 		}
@@ -180,7 +180,7 @@ func (s *Store) AddKnowledge(in entry.NewKnowledge) (entry.Knowledge, entry.Know
 		if plan.action != entry.KnowledgeCreated {
 			verb = "update"
 		}
-		tx.message(commitMessage("lore: "+verb+" knowledge "+plan.entry.Slug, plan.entry.Title,
+		tx.SetMessage(CommitMessage("lore: "+verb+" knowledge "+plan.entry.Slug, plan.entry.Title,
 			"Lore-Id", plan.entry.Slug, "Lore-Kind", "knowledge"))
 		return nil
 	})
@@ -205,14 +205,14 @@ func (s *Store) DeleteKnowledge(slug string) (entry.Knowledge, *WriteResult, err
 // removeFile deletes one store file as one commit; a NotFoundError if
 // absent.
 func (s *Store) removeFile(p string, kind entry.Kind, id, body string) (*WriteResult, error) {
-	return s.write(func(tx *storeTx) error {
-		if ok, err := tx.exists(p); err != nil {
+	return s.Write(func(tx *Tx) error {
+		if ok, err := tx.Exists(p); err != nil {
 			return err
 		} else if !ok {
 			return entry.NotFound(kind, id)
 		}
-		tx.apply(storeEdit{Path: p, Op: opRemove})
-		tx.message(commitMessage("lore: delete "+string(kind)+" "+id, body, "Lore-Id", id, "Lore-Kind", string(kind)))
+		tx.Apply(Edit{Path: p, Op: OpRemove})
+		tx.SetMessage(CommitMessage("lore: delete "+string(kind)+" "+id, body, "Lore-Id", id, "Lore-Kind", string(kind)))
 		return nil
 	})
 }

@@ -15,7 +15,7 @@ type learningPlan struct {
 	duplicate bool // an existing learning already says this: entry is it
 }
 
-// storedLearnings is what deciding new learnings reads from the store:
+// StoredLearnings is what deciding new learnings reads from the store:
 // the learnings a new one may duplicate and the ids taken. It is read
 // once per change, however many learnings the change adds (an ingest of
 // 10,000 learning sigils reads the store once, not 10,000 times), and
@@ -26,9 +26,10 @@ type learningPlan struct {
 // learnings for one new one was most of a write at 100k entries); one
 // that asks about many files them all in a Duplicates, which answers each
 // question from the few learnings filed under its words.
-type storedLearnings struct {
+type StoredLearnings struct {
 	expect []string // the bodies the change will ask about
 	loaded bool
+	tx     *Tx // what they were read from
 	// stored is every learning, as its directory lists them, with its
 	// keywords (learningWords).
 	stored []cached[entry.Learning]
@@ -48,10 +49,11 @@ const fewAsked = 16
 // staged.
 func liveLearning(l *entry.Learning) bool { return l.Status == "active" || l.Status == "staged" }
 
-func (st *storedLearnings) load(tx *storeTx) error {
+func (st *StoredLearnings) load(tx *Tx) error {
 	if st.loaded {
 		return nil
 	}
+	st.tx = tx
 	stored, err := tx.learnings()
 	if err != nil {
 		return err
@@ -79,9 +81,9 @@ func (st *storedLearnings) load(tx *storeTx) error {
 	return nil
 }
 
-// taken reports whether a stored learning or one of this change has id:
+// Taken reports whether a stored learning or one of this change has id:
 // looked up in ids when the change asks about many, else scanned.
-func (st *storedLearnings) taken(id string) bool {
+func (st *StoredLearnings) Taken(id string) bool {
 	if st.ids != nil {
 		return st.ids[id]
 	}
@@ -96,35 +98,35 @@ func (st *storedLearnings) taken(id string) bool {
 // newID gives a new learning of this change an id that no stored
 // learning, no other of this change and no file has — a malformed file
 // still holds its id, and so does one on disk only — and records it.
-func (st *storedLearnings) newID(s *Store, tx *storeTx) (string, error) {
-	id, err := entry.NewLearningID(s.random, func(id string) bool {
-		if st.taken(id) {
+func (st *StoredLearnings) NewID() (string, error) {
+	id, err := entry.NewLearningID(st.tx.random, func(id string) bool {
+		if st.Taken(id) {
 			return true
 		}
-		exists, _ := tx.exists(entry.LearningPath(id))
+		exists, _ := st.tx.Exists(entry.LearningPath(id))
 		return exists
 	})
 	if err == nil {
-		st.add(id)
+		st.Add(id)
 	}
 	return id, err
 }
 
-// add records id as given by this change.
-func (st *storedLearnings) add(id string) {
+// Add records id as given by this change.
+func (st *StoredLearnings) Add(id string) {
 	st.added = append(st.added, id)
 	if st.ids != nil {
 		st.ids[id] = true
 	}
 }
 
-// duplicateOf is the oldest active or staged learning that one of this
+// DuplicateOf is the oldest active or staged learning that one of this
 // category and body nearly duplicates (seed 002: the same category, more
 // than 80% of the words shared) — of equally old ones, the first listed —
 // and whether there is one. A change that asks about few compares the
 // body with every stored learning's keywords, in the order they are
 // listed: nothing is sorted or copied.
-func (st *storedLearnings) duplicateOf(category, body string) (entry.Learning, bool) {
+func (st *StoredLearnings) DuplicateOf(category, body string) (entry.Learning, bool) {
 	if st.dups != nil {
 		if i := st.dups.Of(category, body); i >= 0 {
 			return st.active[i], true
@@ -148,16 +150,16 @@ func (st *storedLearnings) duplicateOf(category, body string) (entry.Learning, b
 
 // planLearning checks for a near-duplicate of an active or staged
 // learning, gives a new learning its id and registers the edit.
-func planLearning(tx *storeTx, s *Store, in entry.NewLearning, now time.Time, plan *learningPlan, stored *storedLearnings) error {
+func planLearning(tx *Tx, s *Store, in entry.NewLearning, now time.Time, plan *learningPlan, stored *StoredLearnings) error {
 	if !plan.decided {
 		if err := stored.load(tx); err != nil {
 			return err
 		}
-		if dup, ok := stored.duplicateOf(in.Category, in.Body); ok {
+		if dup, ok := stored.DuplicateOf(in.Category, in.Body); ok {
 			*plan = learningPlan{decided: true, entry: dup, duplicate: true}
 			return nil
 		}
-		id, err := stored.newID(s, tx)
+		id, err := stored.NewID()
 		if err != nil {
 			return err
 		}
@@ -169,7 +171,7 @@ func planLearning(tx *storeTx, s *Store, in entry.NewLearning, now time.Time, pl
 		return nil
 	}
 	l := plan.entry
-	tx.apply(storeEdit{Path: l.Path, Op: opPut, Content: string(entry.RenderLearning(l))})
+	tx.Apply(Edit{Path: l.Path, Op: OpPut, Content: string(entry.RenderLearning(l))})
 	return nil
 }
 
@@ -183,11 +185,11 @@ func (s *Store) AddLearning(in entry.NewLearning) (l entry.Learning, duplicate b
 	now := s.now()
 	var plan learningPlan
 	defer s.readAhead(entry.LearningsDir)()
-	res, err = s.write(func(tx *storeTx) error {
-		if err := planLearning(tx, s, in, now, &plan, &storedLearnings{expect: []string{in.Body}}); err != nil {
+	res, err = s.Write(func(tx *Tx) error {
+		if err := planLearning(tx, s, in, now, &plan, &StoredLearnings{expect: []string{in.Body}}); err != nil {
 			return err
 		}
-		tx.message(commitMessage("lore: add learning "+plan.entry.ID, plan.entry.Body,
+		tx.SetMessage(CommitMessage("lore: add learning "+plan.entry.ID, plan.entry.Body,
 			"Lore-Id", plan.entry.ID, "Lore-Kind", "learning"))
 		return nil
 	})
@@ -206,14 +208,14 @@ func (s *Store) DeleteLearning(id string) (entry.Learning, *WriteResult, error) 
 	if err != nil && !errors.As(err, &fe) {
 		return entry.Learning{}, nil, err
 	}
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		p := entry.LearningPath(id)
-		if ok, err := tx.exists(p); err != nil {
+		if ok, err := tx.Exists(p); err != nil {
 			return err
 		} else if !ok {
 			return entry.NotFound(entry.KindLearning, id)
 		}
-		tx.apply(storeEdit{Path: p, Op: opRemove})
+		tx.Apply(Edit{Path: p, Op: OpRemove})
 		stored, err := tx.learnings()
 		if err != nil {
 			return err
@@ -221,7 +223,7 @@ func (s *Store) DeleteLearning(id string) (entry.Learning, *WriteResult, error) 
 		var cleared []string
 		for i := range stored {
 			if o := &stored[i].v; o.SupersededBy == id {
-				tx.apply(storeEdit{Path: o.Path, Op: opFields, Fields: []frontmatterField{{"superseded_by", ""}}})
+				tx.Apply(Edit{Path: o.Path, Op: OpFields, Fields: []frontmatterField{{"superseded_by", ""}}})
 				cleared = append(cleared, o.ID)
 			}
 		}
@@ -229,7 +231,7 @@ func (s *Store) DeleteLearning(id string) (entry.Learning, *WriteResult, error) 
 		if len(cleared) > 0 {
 			body += "\n\nNo longer superseded: " + strings.Join(cleared, ", ") + "."
 		}
-		tx.message(commitMessage("lore: delete learning "+id, body, "Lore-Id", id, "Lore-Kind", string(entry.KindLearning)))
+		tx.SetMessage(CommitMessage("lore: delete learning "+id, body, "Lore-Id", id, "Lore-Kind", string(entry.KindLearning)))
 		return nil
 	})
 	return l, res, err

@@ -49,7 +49,7 @@ func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
 	}
 	now := s.now()
 	m := entry.Memory{Type: in.Type, Content: in.Content, Tags: in.Tags, Created: now.UTC().Format(entry.DateLayout)}
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		// The id is chosen once, under the lock, and kept if the commit
 		// is retried: the file may already hold this memory by then.
 		// It is one that neither the committed memories.md nor the one on
@@ -77,8 +77,8 @@ func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
 			}
 		}
 		added := m
-		tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opAddMemory, Memory: &added})
-		tx.message(commitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
+		tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemory, Memory: &added})
+		tx.SetMessage(CommitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
 			"Lore-Id", m.ID, "Lore-Kind", "memory"))
 		return nil
 	})
@@ -97,7 +97,7 @@ func (s *Store) DeleteMemory(id string) (entry.Memory, *WriteResult, error) {
 		return entry.Memory{}, nil, entry.NotFound(entry.KindMemory, id)
 	}
 	var deleted entry.Memory
-	res, err := s.write(func(tx *storeTx) error {
+	res, err := s.Write(func(tx *Tx) error {
 		// The memory is looked for where the commit starts from, then on
 		// disk (a memory added by hand and not committed yet): a write
 		// that failed cannot make it "not found".
@@ -131,12 +131,12 @@ func (s *Store) DeleteMemory(id string) (entry.Memory, *WriteResult, error) {
 				break
 			}
 		}
-		tx.apply(storeEdit{Path: entry.MemoriesPath, Op: opRemoveMemory, ID: id})
+		tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpRemoveMemory, ID: id})
 		kind := "memory"
 		if deleted.Type != "" {
 			kind = string(deleted.Type)
 		}
-		tx.message(commitMessage("lore: delete "+kind+" "+id, where+".\n\n"+deleted.Content, "Lore-Id", id, "Lore-Kind", "memory"))
+		tx.SetMessage(CommitMessage("lore: delete "+kind+" "+id, where+".\n\n"+deleted.Content, "Lore-Id", id, "Lore-Kind", "memory"))
 		return nil
 	})
 	if err != nil {
