@@ -18,8 +18,9 @@ func validateCommand(e *env) *cli.Command {
 		UsageText: "lore validate [--staged] [PATH...] [--format text|json]",
 		Description: "Prints every problem as path:line: error|warning: message and exits 1 when there is an error.\n" +
 			"--staged checks the files as the git index holds them: what the next commit will contain\n" +
-			"(the pre-commit hook runs this), and reports problems only in the files that commit changes\n" +
-			"from HEAD. PATHs limit the report to those files or directories.\n\n" +
+			"(the staged blobs, not the working files, and the temporary index git uses for git commit -a\n" +
+			"or git commit <paths>; the pre-commit hook runs this), and reports problems only in the files\n" +
+			"that commit changes from HEAD. PATHs limit the report to those files or directories.\n\n" +
 			"It checks memories.md (sections, ids, content lines, metadata comments, duplicates, tags lore\n" +
 			"would have written lowercase, memories under a heading that is not a memory section), each\n" +
 			"kind's frontmatter (required fields, enum values, dates, tags, fields lore does not know, with a\n" +
