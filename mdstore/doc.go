@@ -168,11 +168,39 @@
 // rewritten in place by hand is seen when git sees it, or after lore index
 // rebuild, which drops the cache). Only files whose stamp changed are read
 // and parsed. A stamp within
-// the racy window is not trusted, and a file that does not parse is never
-// cached, so its warning is said every time. The cache is a flat binary
-// file (varints and strings) mapped read-only; the entries' strings point
-// into the mapping, which is never unmapped (the file is replaced by a
-// rename, never rewritten in place): a long-lived process will want to
-// copy or unmap. cacheVersion must change with any entry type; a test
-// counts their fields.
+// the racy window is not trusted, and a file that does not parse is cached
+// with its warning, which is said on every read (a broken file must not
+// cost every read of a large store a rewrite of the cache). The cache is a
+// flat binary file (varints and strings) mapped read-only; the entries'
+// strings point into the mapping, which is never unmapped (the file is
+// replaced by a rename, never rewritten in place): a long-lived process
+// will want to copy or unmap. cacheVersion must change with any entry
+// type; a test counts their fields.
+//
+// Each entry is kept with a head, the fields prime ranks by (tags, status,
+// run, task, feature, files). When no directory and not git's index
+// changed, Store.Catalog reads only the heads, summed with a CRC, and
+// decodes an entry when asked: prompt.Shortlist picks those a prime could
+// show, a few hundred of 100,000. After a change the cache is not written
+// whole again: a delta (entries.delta) over it holds the whole file table
+// and only the entries that are not the cache's records, until those
+// exceed deltaLimit (a sixteenth of the files), so that a write does not
+// cost the next prime a rewrite of every entry. memories.md is kept parsed
+// the same way (memcache.go: memories.cache, by the file's stamp, for a
+// file of 256 KiB or more). Deleting any of these files is always safe.
+//
+// # The blob cache
+//
+// A write's duplicate checks (lore knowledge add, lore learning add,
+// lore ingest) read every knowledge entry or every learning as HEAD has
+// them. blobcache.go keeps each file parsed under its path and git blob id
+// (blobs-knowledge.cache, blobs-learnings.cache in the state directory),
+// with a learning's keywords, so a write reads from git only the files
+// whose content it has not parsed before; keyed by content, it needs no
+// invalidation. The write reads them before it takes the repository's
+// lock (Store.readAhead, from a gitx.Repo.Snapshot of HEAD: index.lock
+// makes a git commit at that moment fail), and uses that read under the
+// lock only while the directory's git tree is the one read; otherwise it
+// reads again. So the lock is held for the decision and the commit, not
+// for the reading.
 package mdstore

@@ -251,8 +251,8 @@ func TestNotSecrets(t *testing.T) {
 	}
 }
 
-// TestProjectDocuments checks that lore's own design documents, README and
-// memory store hold nothing Scan would refuse.
+// TestProjectDocuments checks that lore's own design documents, README,
+// docs/ and memory store hold nothing Scan would refuse.
 func TestProjectDocuments(t *testing.T) {
 	paths, err := filepath.Glob("testdata/seeds/*.txt")
 	if err != nil {
@@ -261,15 +261,17 @@ func TestProjectDocuments(t *testing.T) {
 	if len(paths) != 5 {
 		t.Errorf("testdata/seeds holds %d documents, want 5", len(paths))
 	}
-	paths = append(paths, "../README.md", filepath.Join("..", "docs", "architecture.md"))
-	err = filepath.WalkDir(filepath.Join("..", ".agent"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			paths = append(paths, path)
+	paths = append(paths, "../README.md")
+	for _, dir := range []string{filepath.Join("..", "docs"), filepath.Join("..", ".agent")} {
+		err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				paths = append(paths, path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for _, path := range paths {
 		b, err := os.ReadFile(path)

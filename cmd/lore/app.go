@@ -200,8 +200,8 @@ func kindNoun(k entry.Kind) string {
 }
 
 var globalFlags = []cli.Flag{
-	&cli.StringFlag{Name: "root", Usage: "the directory holding .agent/ (default: the enclosing git worktree)", EnvVars: []string{"LORE_ROOT"}},
-	&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour and emoji: auto, always or never"},
+	&cli.StringFlag{Name: "root", Usage: "the directory holding .agent/ (default: the top of the enclosing git worktree; outside git, the nearest directory up with .agent/, else this one)", EnvVars: []string{"LORE_ROOT"}},
+	&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour and emoji: auto (on a terminal, without NO_COLOR), always or never"},
 }
 
 // globals are the options every command shares.

@@ -24,6 +24,10 @@ func exportCommand(e *env) *cli.Command {
 		Name:      "export",
 		Usage:     "write every entry to stdout: JSON that lore import reads back whole, or CSV",
 		UsageText: "lore export [--kind k,…] [--format json|csv]",
+		Description: `JSON: {"lore_export": 1, "memories": […], "knowledge": […], "learnings": […],
+"journal": […]}, each entry whole. CSV: kind, id, type, tags, created,
+status, title, content. Exporting, importing into an empty store and
+exporting again gives the same bytes.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "only these kinds (comma-separated): memory, knowledge, learning, journal"},
 			formatFlag("json", "json", "csv"),
@@ -97,7 +101,10 @@ func importCommand(e *env) *cli.Command {
 			".aiwg/knowledge/ralph-learnings.json (its checksum verified). Entries the store has (the same id or file,\n" +
 			"or a learning that nearly duplicates one) are kept as the store has them;\n" +
 			"importing twice changes nothing the second time. Every text is checked for\n" +
-			"secrets, and an entry lore would not write refuses the whole import.",
+			"secrets, and an entry lore would not write refuses the whole import.\n\n" +
+			"One commit, \"lore: import N entries from FILE\", its body counting each kind; each entry keeps\n" +
+			"its id, times and status. A directory's files are named on stderr as they are read, and a file\n" +
+			"that does not parse is a warning.",
 		Flags: []cli.Flag{formatFlag("table", "table", "json")},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {

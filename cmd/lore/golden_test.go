@@ -6,13 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"testing"
 
 	"lore/internal/loretest"
-
-	"github.com/urfave/cli/v2"
 )
 
 // The golden tests below run lore in process and compare what a person
@@ -28,15 +25,9 @@ func TestHelpGolden(t *testing.T) {
 	dir := t.TempDir()
 	e, _, _ := testEnv(dir)
 	paths := [][]string{nil}
-	var walk func(prefix []string, cmds []*cli.Command)
-	walk = func(prefix []string, cmds []*cli.Command) {
-		for _, c := range cmds {
-			path := append(slices.Clip(prefix), c.Name)
-			paths = append(paths, path)
-			walk(path, c.Subcommands)
-		}
+	for _, n := range commandTree(newApp(e).Commands) {
+		paths = append(paths, n.path)
 	}
-	walk(nil, newApp(e).Commands)
 
 	want := map[string]bool{}
 	for _, path := range paths {

@@ -57,7 +57,7 @@ func hooksCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:      "install",
-				Usage:     "install lore's hooks",
+				Usage:     "install lore's git hooks and merge driver (the default), Claude Code's hooks (--claude), lore's MCP server in .mcp.json (--mcp)",
 				UsageText: "lore hooks install [--git] [--claude] [--mcp]",
 				Flags:     flags("git's hooks and merge driver (the default)"),
 				Action: func(c *cli.Context) error {
@@ -75,7 +75,7 @@ func hooksCommand(e *env) *cli.Command {
 			},
 			{
 				Name:      "status",
-				Usage:     "what is installed",
+				Usage:     "what is installed where, and which lore the hooks run",
 				UsageText: "lore hooks status [--format text|json]",
 				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
 				Action: func(c *cli.Context) error {

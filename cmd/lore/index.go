@@ -29,22 +29,31 @@ func indexCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "index",
 		Usage: "the search index: its status, a refresh, or a rebuild",
-		Description: "The index lives under the git directory (never committed) and is brought up to date\n" +
-			"before every search; these commands are for looking at it and starting over.",
+		Description: "The index lives under the git directory (.git/lore/index, one per worktree, never\n" +
+			"committed) and is brought up to date before every search; these commands are for\n" +
+			"looking at it and starting over. With no store here they say so.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "status",
 				Usage:     "what the index holds and whether it is fresh",
 				UsageText: "lore index status [--format text|json]",
-				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
-				Action:    action(index.OpStatus),
+				Description: `Where the index is, how many entries and files it holds, whether every file
+matches what was indexed (it checks every file's stat, after waiting for a
+lore-index that is still finishing an update), how it is kept fresh, and
+what went wrong if an update failed after its search was answered. It reads
+every byte of the index's files against what lore wrote, and says
+"Status: damaged: <why>; the next search or lore index refresh rebuilds it"
+rather than fresh when they are not.`,
+				Flags:  []cli.Flag{formatFlag("text", "text", "json")},
+				Action: action(index.OpStatus),
 			},
 			{
-				Name:  "refresh",
-				Usage: "bring the index up to date now (what every search does first)",
-				UsageText: "lore index refresh [--format text|json]\n\n" +
-					"The git hooks that lore hooks install writes run it after a merge, a checkout or a rebase,\n" +
-					"so that the next search finds the index fresh.",
+				Name:      "refresh",
+				Usage:     "bring the index up to date now (what every search does first)",
+				UsageText: "lore index refresh [--format text|json]",
+				Description: "The git hooks that lore hooks install writes run it after a merge, a checkout or a rebase,\n" +
+					"so that the next search finds the index fresh. It reads every byte of the index's files,\n" +
+					"as status does, and rebuilds a damaged index rather than say it is up to date.",
 				Flags:  []cli.Flag{formatFlag("text", "text", "json")},
 				Action: action(index.OpRefresh),
 			},
@@ -52,8 +61,12 @@ func indexCommand(e *env) *cli.Command {
 				Name:      "rebuild",
 				Usage:     "build the index again from the files",
 				UsageText: "lore index rebuild [--format text|json]",
-				Flags:     []cli.Flag{formatFlag("text", "text", "json")},
-				Action:    action(index.OpRebuild),
+				Description: `Builds the index again from the files, with a progress bar on a terminal,
+and drops prime's cache of the entries: both then see a file rewritten in
+place in a store of more than 2,000 entries, which they do not stat one by
+one before each search.`,
+				Flags:  []cli.Flag{formatFlag("text", "text", "json")},
+				Action: action(index.OpRebuild),
 			},
 		},
 	}

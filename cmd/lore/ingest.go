@@ -36,6 +36,30 @@ func ingestCommand(e *env) *cli.Command {
 		UsageText: "lore ingest <FILE|-> [--run R] [--iteration N] [--task ID] [--feature F] [--model M] [--duration S] [--cost USD] [--files a,b] [--format table|json]\n" +
 			"lore ingest --transcript PATH [flags]   the assistant's text since the last message the person typed\n" +
 			"lore ingest --hook claude               a Claude Code Stop hook: the payload on stdin names the transcript",
+		Description: `Records one iteration in exactly one commit, "lore: ingest <run>/<NNNN>-<tag>
+(<outcome> <task>)" with Run-Id, Iteration and Task-Id trailers:
+
+- a journal entry: the outcome from <task-done> or <task-failed> (no task
+  sigil: blocked), the <journal> notes, <difficulty-estimate>, <next-model>
+  (only one of config.yaml's models), and for a failed or blocked iteration
+  its <failure-report> and <retry-suggestion>, or else the minimal report
+  seed 002 describes;
+- every <knowledge tags="…" title="…">, deduplicated as lore knowledge add does;
+- every <learning category="…" tags="…">, unless it nearly repeats one.
+
+Sigils inside inline code or a fenced block, or copied from lore's own
+instructions, are ignored; a sigil that makes nothing is a "lore: skipped
+<sigil> at line N: reason" line on stderr ("skipped" in JSON). A secret is
+recorded as [REDACTED:<rule>]. The same run and iteration again changes
+nothing, and so does the same output again when it records word for word
+what the run's last iteration says: a retry is safe.
+
+--transcript reads the assistant's text since the last message the person
+typed (run claude-<session>, iteration the turn's number); --hook claude
+does the same with a Stop hook's payload, records only a turn that carries
+a sigil, and never exits with status 2. --run-end prunes after recording
+(and extracts and promotes the run's learnings with learnings.auto_promote),
+each as a commit of its own.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "run", Usage: "run id (default: the current run; with a transcript, claude-<session>)"},
 			&cli.IntFlag{Name: "iteration", Usage: "iteration (default: the next in the run; with a transcript, the turn number)"},

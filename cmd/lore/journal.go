@@ -16,11 +16,21 @@ func journalCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "journal",
 		Usage: "the iteration journal: .agent/journal/<run>/<NNNN>-<tag>.md",
+		Description: `One file per iteration, named by its number and six random hex digits, so
+that two branches continuing one run never write the same file. An entry's
+id is its run and its file's name: run-0a1b2c3d/0004-4fa9c2 (or
+run-0a1b2c3d/0004 for a file named <NNNN>.md, as lore named them before and
+the seeds do). lore ingest and lore run write these entries from an agent's
+output; lore journal add writes one by hand.`,
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",
 				Usage:     "record one iteration (the same run and iteration again replaces it)",
 				UsageText: "lore journal add --outcome done|failed|retried|blocked|interrupted [--run R] [--iteration N] [--task ID] [flags] [notes|-]",
+				Description: `The notes (or - to read them from stdin) are kept to 2,000 characters. The
+failure flags make the iteration's failure report. A --next-model that is
+none of config.yaml's models is refused (exit status 2), and so is a field
+holding a secret.`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "run", Usage: "run id (default: the current run, started if there is none)"},
 					&cli.IntFlag{Name: "iteration", Usage: "iteration number (default: the next one in the run)"},
@@ -72,6 +82,9 @@ func journalCommand(e *env) *cli.Command {
 				Name:      "list",
 				Usage:     "list iterations by run and iteration",
 				UsageText: "lore journal list [--run R] [--task ID] [--last N] [--format table|json|markdown]",
+				Description: `Iterations in order: by iteration number, then creation time, then file name
+(after a merge two files may carry one number). --format markdown prints
+seed 000's "## Run Journal" section.`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "run", Usage: "only this run"},
 					&cli.StringFlag{Name: "task", Usage: "only this task"},
@@ -90,10 +103,10 @@ func journalCommand(e *env) *cli.Command {
 				},
 			},
 			{
-				Name:  "show",
-				Usage: "show one iteration",
-				UsageText: "lore journal show <run>/<name>|<run>/<iteration> [--format table|json|markdown]\n\n" +
-					"An entry's id is its run and its file's name, such as run-1a2b3c4d/0003-4fa9c2 (as lore journal list\n" +
+				Name:      "show",
+				Usage:     "show one iteration",
+				UsageText: "lore journal show <run>/<name>|<run>/<iteration> [--format table|json|markdown]",
+				Description: "An entry's id is its run and its file's name, such as run-1a2b3c4d/0003-4fa9c2 (as lore journal list\n" +
 					"shows it); <run>/<iteration>, such as run-1a2b3c4d/3, names the iteration with that number, unless\n" +
 					"two branches that continued the run each recorded one: then it lists both ids.",
 				Flags: []cli.Flag{formatFlag("table", formats...)},
@@ -112,6 +125,9 @@ func journalCommand(e *env) *cli.Command {
 				Name:      "start",
 				Usage:     "start a run: later entries without --run go to it",
 				UsageText: "lore journal start [NAME]",
+				Description: `Starts a run (a new run-<8 hex> without a name) and makes it the current one
+of this clone, kept under the git directory and never committed. lore ingest
+and lore run start one when there is none.`,
 				Action: func(c *cli.Context) error {
 					if c.NArg() > 1 {
 						return usagef("journal start takes at most one name")

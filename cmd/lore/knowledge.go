@@ -20,6 +20,13 @@ func knowledgeCommand(e *env) *cli.Command {
 				Name:      "add",
 				Usage:     "add a knowledge entry (the same or a similar title updates the existing entry)",
 				UsageText: "lore knowledge add --title TITLE --tags a,b [--feature NAME] [--format table|json|quiet] <body|->",
+				Description: `Writes .agent/knowledge/<slug>.md (seed 000) and commits it. The slug is the
+title lowercased, every run of other characters one -, at most 80
+characters. The body is cut at about 500 words, marked [truncated]; - reads
+it from stdin. The same title (in any case) replaces the body and merges the
+tags; a title containing the other, or contained in it, with more than half
+of the tags in common (over the smaller set) updates that entry; otherwise
+a new file. Every field is checked for secrets (exit status 2).`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "title", Usage: "short descriptive title (names the file)"},
 					&cli.StringFlag{Name: "tags", Usage: "comma-separated lowercase keywords (at least one)"},
@@ -39,10 +46,12 @@ func knowledgeCommand(e *env) *cli.Command {
 				},
 			},
 			{
-				Name:      "list",
-				Usage:     "list knowledge entries by title",
-				UsageText: "lore knowledge list [--tags a,b] [--format table|json|markdown]",
-				Flags:     []cli.Flag{tagsFilterFlag, formatFlag("table", listFormats...)},
+				Name:        "list",
+				Usage:       "list knowledge entries by title",
+				UsageText:   "lore knowledge list [--tags a,b] [--format table|json|markdown]",
+				Description: `--format markdown prints seed 000's "## Project Knowledge" section.`,
+				Flags: []cli.Flag{&cli.StringFlag{Name: "tags", Usage: "only entries with any of these tags (comma-separated)"},
+					formatFlag("table", listFormats...)},
 				Action: func(c *cli.Context) error {
 					if err := checkFormat(c.String("format"), listFormats...); err != nil {
 						return err

@@ -17,11 +17,20 @@ func learningCommand(e *env) *cli.Command {
 		Name:    "learning",
 		Aliases: []string{"learnings"},
 		Usage:   "insights from iterations: .agent/learnings/<id>.md",
+		Description: `Prime and search show a learning while it is active and nothing superseded
+it; --status asks them for the others. Each change is one commit that
+rewrites only the lines it changes (status, status_reason, superseded_by),
+so what a person wrote in the file stays.`,
 		Subcommands: []*cli.Command{
 			{
 				Name:      "add",
 				Usage:     "add a learning (a near-duplicate of an existing one is not added)",
-				UsageText: "lore learning add --category CATEGORY --tags a,b [--task ID] [--status active|staged] [--format table|json|quiet] <text|->",
+				UsageText: "lore learning add --category CATEGORY --tags a,b [--task ID] [--status active|staged] [--kind K] [--format table|json|quiet] <text|->",
+				Description: `Writes .agent/learnings/l-<6 hex>.md and commits it; - reads the text from
+stdin. Unknown categories are kept as written. A learning of the same
+category sharing more than 80% of its words with an existing one is not
+added: the existing id is printed. Every field is checked for secrets
+(exit status 2).`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "category", Usage: strings.Join(entry.LearningCategories, ", ") + " (others are kept as written)"},
 					&cli.StringFlag{Name: "tags", Usage: "comma-separated keywords: files, tools, error types (at least one)"},
@@ -50,7 +59,8 @@ func learningCommand(e *env) *cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "category", Usage: "only this category"},
 					&cli.StringFlag{Name: "status", Usage: "only this status"},
-					tagsFilterFlag, formatFlag("table", listFormats...),
+					&cli.StringFlag{Name: "tags", Usage: "only learnings with any of these tags (comma-separated)"},
+					formatFlag("table", listFormats...),
 				},
 				Action: func(c *cli.Context) error {
 					if err := checkFormat(c.String("format"), listFormats...); err != nil {
@@ -91,6 +101,8 @@ func learningCommand(e *env) *cli.Command {
 				Name:      "status",
 				Usage:     "give a learning another status: " + strings.Join(entry.LearningStatuses, ", ") + " (prime and search show active ones)",
 				UsageText: "lore learning status <id> <" + strings.Join(entry.LearningStatuses, "|") + "> [--reason TEXT] [--format table|json|quiet]",
+				Description: `One commit, "lore: learning l-… active -> rejected", with the reason in its
+body; only the status and status_reason lines of the file change.`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "reason", Usage: "why, kept in the file (status_reason) and the commit message; none clears it"},
 					formatFlag("table", "table", "json", "quiet"),
@@ -113,7 +125,8 @@ func learningCommand(e *env) *cli.Command {
 				Description: "Seed 004's criteria: a kind (strategy, antipattern, estimate, convention),\n" +
 					"a task type and a body; confidence and success rate from 0 to 1;\n" +
 					"confidence at least 0.3; an anti-pattern's success rate at most 0.2, a\n" +
-					"strategy's at least 0.5. One commit for all of them.",
+					"strategy's at least 0.5. Each becomes active, or rejected with the reason\n" +
+					"as its status_reason, in one commit that lists each.",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "all", Usage: "every staged learning"},
 					&cli.BoolFlag{Name: "dry-run", Usage: "say what each would become, change nothing"},
@@ -137,7 +150,10 @@ func learningCommand(e *env) *cli.Command {
 				Description: "Learnings of a category sharing half their tags (over the smaller set)\n" +
 					"become one: \"Common pattern: <shared tags>. Examples: <each one>\", with\n" +
 					"every tag; all but the newest are pruned and superseded by it. lore ingest\n" +
-					"does it past learnings.summarize_threshold (200), once in ten iterations.",
+					"does it past learnings.summarize_threshold (200), once in ten iterations.\n\n" +
+					"The newest member is kept as it is. A merge longer than 2,000 characters,\n" +
+					"or with no shared tag, is skipped, and a summary is not summarized again.\n" +
+					"One commit (\"lore: summarize N clusters of learnings\") lists every merge.",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "dry-run", Usage: "say which learnings would be merged, change nothing"},
 					formatFlag("table", "table", "json"),
@@ -156,7 +172,12 @@ func learningCommand(e *env) *cli.Command {
 				Name:      "supersede",
 				Usage:     "record that a newer learning replaces an older one (the older is shown no more)",
 				UsageText: "lore learning supersede <old-id> <new-id> [--format table|json|quiet]",
-				Flags:     []cli.Flag{formatFlag("table", "table", "json", "quiet")},
+				Description: `One commit, "lore: learning l-… superseded by l-…" with a
+Lore-Superseded-By trailer, that sets the old learning's superseded_by. A
+learning cannot supersede itself, nor be superseded by one that is not
+shown itself. Deleting a learning clears the superseded_by of those it
+had replaced, in the same commit.`,
+				Flags: []cli.Flag{formatFlag("table", "table", "json", "quiet")},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 2 {
 						return usagef("learning supersede needs the old learning's id and the new one's")

@@ -19,7 +19,12 @@ func statusCommand(e *env) *cli.Command {
 		Name:      "status",
 		Usage:     "print how a task and the run are doing, and the model for the next attempt",
 		UsageText: "lore status [--task ID] [--run R] [--iteration N] [--limit N] [--strategy S] [--format text|json]",
-		Flags:     append([]cli.Flag{formatFlag("text", formats...)}, taskFlags...),
+		Description: `The Loop Status block prime shows for a task (iteration of limit, attempt
+number, consecutive failures, the run's success rate, the model and why, and
+the stuck-loop warning after 3 consecutive failures), or with --format json
+its figures: attempts, consecutive failures, stuck, the run's successes, the
+model choice.`,
+		Flags: append([]cli.Flag{formatFlag("text", formats...)}, taskFlags...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return usagef("status takes no arguments; name the task with --task")
@@ -61,10 +66,10 @@ func runStatus(e *env, g globals, opts statusOptions) error {
 func modelCommand(e *env) *cli.Command {
 	formats := []string{"text", "json"}
 	return &cli.Command{
-		Name:  "model",
-		Usage: "print the model the next attempt at a task should use, and why",
-		UsageText: "lore model --task ID [--strategy cost-optimized|escalate|fixed] [--hint MODEL] [--format text|json]\n\n" +
-			"cost-optimized: sonnet; opus after 2 consecutive failures; haiku when the run's recent\n" +
+		Name:      "model",
+		Usage:     "print the model the next attempt at a task should use, and why",
+		UsageText: "lore model --task ID [--strategy cost-optimized|escalate|fixed] [--hint MODEL] [--format text|json]",
+		Description: "cost-optimized: sonnet; opus after 2 consecutive failures; haiku when the run's recent\n" +
 			"success rate is over 80% with no failures. escalate: haiku, sonnet after 1 failure, opus after 2.\n" +
 			"fixed: sonnet. A hint (or the agent's <next-model> in the last iteration) wins.\n\n" +
 			"lore chooses only among the models in .agent/config.yaml (models:, cheapest first; default\n" +

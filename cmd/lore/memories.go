@@ -36,7 +36,12 @@ func initCommand(e *env) *cli.Command {
 		Name:      "init",
 		Usage:     "create .agent/memories.md",
 		UsageText: "lore init [--force]",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "overwrite an existing memories.md (its old content stays in git history)"}},
+		Description: `Creates .agent/memories.md from seed 001's template and commits it, with
+the .gitattributes lines that send .agent/ files to lore's merge driver,
+which it also registers in this clone's .git/config (see lore merge-driver).
+An existing memories.md is left alone ("Already initialized"); --force
+starts over, and the old content stays in git history.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "overwrite an existing memories.md (its old content stays in git history)"}},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return usagef("init takes no arguments")
@@ -93,6 +98,18 @@ func addCommand(e *env) *cli.Command {
 		Name:      "add",
 		Usage:     "store a new memory",
 		UsageText: "lore add <content|-> [-t pattern|decision|fix|context] [--tags a,b] [--format table|json|quiet]",
+		Description: `Stores a memory directly under its type's section of .agent/memories.md,
+newest first, and commits it as "lore: add <type> <id>" with the content as
+the body and Lore-Id and Lore-Kind trailers. Several words without quotes
+are one memory; - reads the content from stdin (multi-line content keeps
+its blank lines).
+
+Tags are lowercased and trimmed. An unknown type, empty content, a tag that
+is empty or holds |, "," or --> , or content holding a secret is refused
+(exit status 2) and nothing is written.
+
+--format table prints "Memory stored: <id>", quiet only the id, json the
+memory and the commit.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "pattern", Usage: "memory type: pattern, decision, fix or context"},
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
@@ -151,6 +168,9 @@ func listCommand(e *env) *cli.Command {
 		Name:      "list",
 		Usage:     "list memories, newest first",
 		UsageText: "lore list [-t types] [--last N] [--format table|json|markdown]",
+		Description: `-t takes a comma-separated list of types; --last N keeps the N newest.
+--format markdown prints them grouped by type, in memories.md's format.
+To find memories by what they say, use lore search.`,
 		Flags: []cli.Flag{
 			typeFilterFlag,
 			&cli.IntFlag{Name: "last", Usage: "only the N newest memories"},
@@ -216,10 +236,15 @@ type showOptions struct {
 func showCommand(e *env) *cli.Command {
 	formats := []string{"table", "json", "markdown"}
 	return &cli.Command{
-		Name:  "show",
-		Usage: "show any entry by its id: a memory, a learning, a knowledge slug or an iteration",
-		UsageText: "lore show <id> [--format table|json|markdown]\n\n" +
-			"mem-…: a memory; l-…: a learning; <run>/<NNNN>[-<tag>]: an iteration; anything else: a knowledge slug",
+		Name:      "show",
+		Usage:     "show any entry by its id: a memory, a learning, a knowledge slug or an iteration",
+		UsageText: "lore show <id> [--format table|json|markdown]",
+		Description: `Any entry, by its id's shape (the ids prime and search print): mem-… a
+memory; l- and six hex digits a learning; <run>/<NNNN>[-<tag>], or
+<run>/<iteration>, an iteration; anything else a knowledge slug. It is the
+same as lore knowledge, learning or journal show. An unknown id prints
+"Error: Memory not found: <id>" (or the kind its shape names) and exits 1.
+A memory shown counts as used (see lore usage).`,
 		Flags: []cli.Flag{formatFlag("table", formats...)},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -280,6 +305,12 @@ func deleteCommand(e *env) *cli.Command {
 		Name:      "delete",
 		Usage:     "delete a memory",
 		UsageText: "lore delete <id>",
+		Description: `Removes only that memory's block (and the blank line before it) from
+memories.md and commits "lore: delete <type> <id>", whose body says which
+line the block was on. When a hand edit or a merge left two blocks with the
+same id, it removes the one list and show show (the first valid one) and
+leaves the other, which the commit names too. An unknown id exits 1. The
+memory stays in git's history: lore restore brings it back.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("delete needs exactly one memory id")

@@ -20,13 +20,15 @@ type mergeDriverOptions struct {
 
 func mergeDriverCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "merge-driver",
-		Usage: "merge lore's files entry by entry (git runs it: lore init registers it, and any lore command in a clone without it)",
-		UsageText: "lore merge-driver BASE OURS THEIRS PATH   (git: lore merge-driver %O %A %B %P)\n\n" +
-			"memories.md merges memory by memory, the other .agent/ files field by field: additions from both\n" +
+		Name:      "merge-driver",
+		Usage:     "merge lore's files entry by entry (git runs it: lore init registers it, and any lore command in a clone without it)",
+		UsageText: "lore merge-driver BASE OURS THEIRS PATH   (git: lore merge-driver %O %A %B %P)",
+		Description: "memories.md merges memory by memory, the other .agent/ files field by field: additions from both\n" +
 			"sides are kept, a deletion on one side is honoured, and only an entry whose text both sides changed\n" +
 			"differently gets conflict markers. The result replaces OURS; the exit status is 1 when a conflict\n" +
-			"is left.",
+			"is left. Tags and other lists merge as a union; a time both sides changed (created_at,\n" +
+			"updated_at) takes the later one. Two iterations recorded at one journal path on two branches\n" +
+			"are kept whole between markers, and the driver says to move one to a file of its own.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 4 {
 				return usagef("merge-driver takes four arguments: %%O %%A %%B %%P")

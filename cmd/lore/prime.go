@@ -40,11 +40,33 @@ func primeCommand(e *env) *cli.Command {
 		Name:  "prime",
 		Usage: "print the context for the next iteration, within a token budget",
 		UsageText: "lore prime [--task-id ID --title T --description D --feature F --files a,b --run R --iteration N --limit N --model M]\n" +
-			"           [--budget TOKENS] [-t types] [--tags a,b] [--recent DAYS] [--no-instructions] [--no-learn] [--format markdown|json]\n\n" +
-			"lore prime --hook claude: a Claude Code SessionStart hook (the payload on stdin names the session).\n\n" +
-			"Sections, in priority order, each only when it has content: Previous Attempts, Memories,\n" +
-			"Project Knowledge, Learnings, Run Journal, Loop Status, Available Skills; then how to use lore.\n" +
-			"4 characters count as one token; entries are never cut, and one line says what was left out.",
+			"           [--budget TOKENS] [--heading-level N] [-t types] [--tags a,b] [--recent DAYS] [--no-instructions] [--no-learn]\n" +
+			"           [--format markdown|json]\n" +
+			"lore prime --hook claude    a Claude Code SessionStart hook (the payload on stdin names the session)",
+		Description: `Sections, in priority order, each only when it has content: Previous
+Attempts, Memories, Project Knowledge, Learnings, Run Journal, Loop Status,
+Available Skills; then how to use lore (the Using Project Memory block,
+outside the budget). With a task, each section holds what is most relevant
+to it; with none, the most recent entries.
+
+Each section has a share of the budget (config.yaml's budgets); a share a
+section does not use passes to the next. --budget caps them all in tokens
+(4 characters each): a hard cap on everything but the instructions, the
+line saying what was left out included. Entries are never cut; one line
+says what was left out and why. The Loop Status is never dropped while
+other entries are shown.
+
+--no-instructions drops the instructions block; --no-learn keeps its
+reading part and the sigils that say how the task went, without lore add,
+<journal>, <knowledge> and <learning>. --heading-level 3 nests the whole
+prime under an orchestrator's own ## heading. --format json gives the
+sections as data, with the loop status and the keys of the entries shown.
+.agent/config.yaml sets defaults for all of this; a flag wins.
+
+--hook claude prints {"hookSpecificOutput":{"hookEventName":"SessionStart",
+"additionalContext":"…"}}, the largest prime whose JSON stays under the
+10,000 characters Claude Code adds to the context whole; with no payload,
+or one that is not JSON, it still prints the context and exits 0.`,
 		Flags: primeFlags(
 			formatFlag("markdown", formats...),
 			&cli.StringFlag{Name: "hook", Usage: "print what an agent's session-start hook prints: claude"},

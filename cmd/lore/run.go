@@ -58,22 +58,24 @@ type runOptions struct {
 
 func runAgentCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  runCommandName,
-		Usage: "run one iteration of an agent: prime, the agent's command, ingest its output in one commit",
-		UsageText: "lore run [task flags] [prime flags] [--repeat N] -- <agent command…>\n\n" +
-			"The task (an Assigned Task block) and the context lore prime prints go to the agent's stdin,\n" +
+		Name:      runCommandName,
+		Usage:     "run one iteration of an agent: prime, the agent's command, ingest its output in one commit",
+		UsageText: "lore run [task flags] [prime flags] [--repeat N] [--run-end [--objective TEXT]] -- <agent command…>",
+		Description: "The task (an Assigned Task block) and the context lore prime prints go to the agent's stdin,\n" +
 			"unless an argument says where: {prompt} is replaced by them, {prompt_file} by the path of a\n" +
-			"temporary file holding them (removed afterwards), {model} by the model lore model chooses for\n" +
-			"the task. The agent runs without a shell, in lore's directory. The agent's stdout\n" +
-			"and stderr are shown as they come; both are ingested (stdout, then stderr) with the files the\n" +
-			"iteration changed (.agent/ left out), its duration and how the agent exited: a non-zero exit\n" +
-			"without <task-done> or <task-failed> is a failed iteration. Ctrl-C stops the agent, and the\n" +
-			"iteration is recorded as interrupted.\n\n" +
+			"temporary file holding them (mode 0600, removed afterwards), {model} by the model lore model\n" +
+			"chooses for the task (or --model). The agent runs without a shell, in lore's directory. The\n" +
+			"agent's stdout and stderr are shown as they come; both are ingested (stdout, then stderr) with\n" +
+			"the files the iteration changed (.agent/ left out), its duration and how the agent exited: a\n" +
+			"non-zero exit without <task-done> or <task-failed> is a failed iteration. Ctrl-C stops the\n" +
+			"agent, and the iteration is recorded as interrupted. When the iteration cannot be recorded,\n" +
+			"the agent's output is kept under the git directory and lore names the lore ingest command\n" +
+			"that records it.\n\n" +
 			"Exit status: 0 done, 1 failed, 3 blocked (no task sigil), 4 stuck (3 consecutive failures),\n" +
 			"130 interrupted, 2 usage. --repeat N runs up to N iterations of the task, and stops at the first\n" +
 			"done or at its 4th consecutive failure, where seed 002 hands a task to a person.\n\n" +
-			"lore run --title 'Add the login form' -- claude -p {prompt}\n" +
-			"lore run --task-id T-1 --repeat 5 -- my-agent --model {model}",
+			"  lore run --title 'Add the login form' -- claude -p {prompt}\n" +
+			"  lore run --task-id T-1 --repeat 5 -- my-agent --model {model}",
 		Flags: primeFlags(
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run up to N iterations, until the task is done or at its 4th consecutive failure"},
 			&cli.BoolFlag{Name: "run-end", Usage: "the run ends with the last iteration: then lore prune (and lore extract and promote with learnings.auto_promote), as lore ingest --run-end does"},

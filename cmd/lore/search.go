@@ -38,13 +38,24 @@ func searchCommand(e *env) *cli.Command {
 		Usage: "find entries of every kind, best matches first (typos tolerated)",
 		UsageText: "lore search [query] [--kind k] [-t types] [--tags a,b] [--category c] [--status s] [--task id] [--run id]\n" +
 			"   [--since date|7d] [--all] [--format table|json|markdown]",
-		Description: "Each word may match the content, a title or a tag, exactly, in another\n" +
-			"form (deploying: deployed) or, when no entry holds it, with a typo; rare\n" +
-			"words count more than common ones, and an entry must match a rare word\n" +
-			"of the query when it has any.\n" +
-			"With no query, every entry passing the filters, newest first.\n" +
-			"Learnings that are staged, rejected, pruned or superseded are found only\n" +
-			"with --status.",
+		Description: `Memories, knowledge, learnings, journal entries and skills, ranked by
+relevance. Each word may match the content, a title or a tag, exactly, in
+another form (deploying: deployed) or, when no entry holds it, with a typo;
+identifiers are found whole and by their parts; rare words count more than
+common ones, and an entry must match a rare word of the query when it has
+any. An entry's id finds it. With no query, every entry passing the
+filters, newest first.
+
+Filters narrow without changing the order. Learnings that are staged,
+rejected, pruned or superseded are found only with --status (a hit's JSON
+then says its status). At most 10 results unless --all, saying how many
+matched; when nothing matches, a "did you mean" with a corrected query.
+Each hit shows its kind, id, tags and a snippet around the match;
+--format json adds the whole content, title, type, path and score.
+
+The index under the git directory is brought up to date before every search
+(see lore index); without lore-index, or when the index is busy, lore reads
+every file instead and says so. LORE_INDEX=off always reads the files.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "only these kinds (comma-separated): memory, knowledge, learning, journal, skill"},
 			typeFilterFlag,

@@ -19,7 +19,11 @@ func skillsCommand(e *env) *cli.Command {
 			Name:      "list",
 			Usage:     "list skills with their descriptions",
 			UsageText: "lore skills list [--format table|json|markdown]",
-			Flags:     []cli.Flag{formatFlag("table", formats...)},
+			Description: `The skills in .agent/skills/<name>/SKILL.md and .claude/skills/<name>/SKILL.md
+(seed 003): the name and description of their frontmatter, "No description"
+when it is missing or malformed. A skill linked from one of these
+directories to the other is listed once.`,
+			Flags: []cli.Flag{formatFlag("table", formats...)},
 			Action: func(c *cli.Context) error {
 				if err := checkFormat(c.String("format"), formats...); err != nil {
 					return err

@@ -12,10 +12,12 @@ import (
 func usageCommand(e *env) *cli.Command {
 	formats := []string{"table", "json"}
 	return &cli.Command{
-		Name:  "usage",
-		Usage: "print when each entry was last put before an agent (by prime or show), and how often",
-		UsageText: "lore usage [--format table|json]\n\n" +
-			"Counted per clone in <git-dir>/lore/usage.log, never committed; the most recently used first.",
+		Name:      "usage",
+		Usage:     "print when each entry was last put before an agent (by prime or show), and how often",
+		UsageText: "lore usage [--format table|json]",
+		Description: "lore prime counts the entries it shows, lore show the memory it shows. The counts are per\n" +
+			"clone, in <git-dir>/lore/usage.log, never committed; lore prune and lore stats read them.\n" +
+			"The most recently used first.",
 		Flags: []cli.Flag{formatFlag("table", formats...)},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {

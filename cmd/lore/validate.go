@@ -15,13 +15,24 @@ import (
 func validateCommand(e *env) *cli.Command {
 	formats := []string{"text", "json"}
 	return &cli.Command{
-		Name:  "validate",
-		Usage: "check the store's files: formats, ids, size caps, conflict markers and secrets",
-		UsageText: "lore validate [--staged] [PATH...] [--format text|json]\n\n" +
-			"Prints every problem as path:line: error|warning: message and exits 1 when there is an error.\n" +
+		Name:      "validate",
+		Usage:     "check the store's files: formats, ids, size caps, conflict markers and secrets",
+		UsageText: "lore validate [--staged] [PATH...] [--format text|json]",
+		Description: "Prints every problem as path:line: error|warning: message and exits 1 when there is an error.\n" +
 			"--staged checks the files as the git index holds them: what the next commit will contain\n" +
-			"(the pre-commit hook runs this), and reports problems only in the files that commit changes\n" +
-			"from HEAD. PATHs limit the report to those files or directories.",
+			"(the staged blobs, not the working files, and the temporary index git uses for git commit -a\n" +
+			"or git commit <paths>; the pre-commit hook runs this), and reports problems only in the files\n" +
+			"that commit changes from HEAD. PATHs limit the report to those files or directories.\n\n" +
+			"It checks memories.md (sections, ids, content lines, metadata comments, duplicates, tags lore\n" +
+			"would have written lowercase, memories under a heading that is not a memory section), each\n" +
+			"kind's frontmatter (required fields, enum values, dates, tags, fields lore does not know, with a\n" +
+			"\"did you mean\"), ids that must match their file, superseded_by naming a learning that exists,\n" +
+			"size caps (64 KiB an entry; a warning past 1 MiB of memories.md or 2,000 characters of one\n" +
+			"memory), files lore does not read (a symbolic link, a FIFO, a file over the read cap),\n" +
+			"leftover conflict markers, unmerged paths, and secrets.\n\n" +
+			"With --staged an error HEAD already holds (a secret of a kind lore learnt to see later, a commit\n" +
+			"made with --no-verify) does not block every unrelated commit: it is counted in one line, and\n" +
+			"lore validate without --staged lists it. It says nothing when all is well.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "staged", Usage: "check the staged files (the git index), not the working files"},
 			formatFlag("text", formats...),

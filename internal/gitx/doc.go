@@ -40,16 +40,6 @@
 // name. Objects read during an Update are kept until it returns, so the
 // plan does not inflate HEAD's version of a file a second time.
 //
-// The build function reads the state the change builds on: Tx.ReadFile and
-// Tx.ReadDir show HEAD's tree when the change is committed, the index when
-// it is staged, the worktree when only files are written. Whatever it
-// decides from them (a free id, "nothing to change", the next number)
-// holds in the commit; a file on disk that is not committed — left by a
-// write that failed, or a person's edit — is read only through
-// Tx.ReadWorktreeFile and Tx.ReadWorktreeDir, to keep from taking its
-// name. Objects read during an Update are kept until it returns, so the
-// plan does not inflate HEAD's version of a file a second time.
-//
 // A change decided during an operation is committed after it, onto a
 // branch that may hold the operation's commits again: Tx.ReadDir then
 // also lists the names in the commits the operation brings in (the
@@ -125,7 +115,7 @@
 // the recorded entries. Files someone changed since are left alone. The
 // record is not fsynced (it is for a killed process, not a lost machine),
 // and one that does not read is dropped.
-
+//
 // # Objects
 //
 // A loose object is read from its file, a packed one by binary search in
