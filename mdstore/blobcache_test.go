@@ -52,15 +52,11 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 	}
 	oldestFirst := append([]entry.Learning{}, stored...)
 	entry.SortLearnings(oldestFirst)
-	filed := &StoredLearnings{loaded: true, active: oldestFirst}
-	var bodies []string
-	for _, l := range append(append([]entry.Learning{}, stored...), asked...) {
-		bodies = append(bodies, l.Body)
+	var askedBodies []string
+	for _, l := range asked {
+		askedBodies = append(askedBodies, l.Body)
 	}
-	filed.dups = entry.NewDuplicates(bodies...)
-	for _, l := range oldestFirst {
-		filed.dups.Add(l.Category, l.Body)
-	}
+	filed := &StoredLearnings{loaded: true, live: entry.NewLiveLearnings(stored, askedBodies)}
 	found := 0
 	for _, q := range asked {
 		want := ""

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"lore/internal/gitx"
+	"lore/internal/words"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 )
@@ -77,7 +79,7 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 			notices = append(notices, "could not check the branch for lore commits a git reset took off it: "+err.Error())
 		case n > 0:
 			notices = append(notices, fmt.Sprintf("a git reset that ran at the same time as lore (git stash runs one) took %d of lore's %s off the branch; lore commits %s again",
-				n, plural(n, "commit", "commits"), plural(n, "it", "them")))
+				n, words.Plural(n, "commit", "commits"), words.Plural(n, "it", "them")))
 		}
 	}
 	if s.pending != (Pending{}) && opts.Mode == gitx.ModeCommit {
@@ -121,7 +123,7 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 				if why == "" {
 					why = "another command is committing them"
 				}
-				tx.Defer(fmt.Sprintf("%d earlier %s not committed yet (%s); lore commits it after them", n, plural(n, "change is", "changes are"), why))
+				tx.Defer(fmt.Sprintf("%d earlier %s not committed yet (%s); lore commits it after them", n, words.Plural(n, "change is", "changes are"), why))
 			}
 		}
 		return build(stx)
@@ -146,16 +148,9 @@ func flushText(f *FlushResult) []string {
 	}
 	out := f.Notices
 	if n := len(f.Committed); n > 0 {
-		out = append(out, fmt.Sprintf("committed %d queued %s (%s)", n, plural(n, "change", "changes"), strings.Join(f.Committed, "; ")))
+		out = append(out, fmt.Sprintf("committed %d queued %s (%s)", n, words.Plural(n, "change", "changes"), strings.Join(f.Committed, "; ")))
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Tx adapts a gitx.Tx to store paths. It also keeps the change as
@@ -367,3 +362,6 @@ func applyEdits(tx *Tx, edits []FileEdit) ([]FileEdit, error) {
 	}
 	return applied, nil
 }
+
+// ErrUnchanged ends a write that has nothing to change: no commit.
+var ErrUnchanged = errors.New("unchanged")

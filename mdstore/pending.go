@@ -26,10 +26,10 @@ import (
 // with its iteration), and its commit message. Committing it later applies
 // the same idempotent edits to the HEAD of that moment.
 type pendingChange struct {
-	Version int         `json:"version"`
-	Queued  string      `json:"queued"` // when it was acknowledged, RFC 3339
-	Reason  string      `json:"reason"` // why it was not committed then
-	Message string      `json:"message"`
+	Version int    `json:"version"`
+	Queued  string `json:"queued"` // when it was acknowledged, RFC 3339
+	Reason  string `json:"reason"` // why it was not committed then
+	Message string `json:"message"`
 	Edits   []Edit `json:"edits"`
 }
 
@@ -47,15 +47,15 @@ const (
 // Edit is one edit of a store file, decided: applying it twice
 // changes nothing the second time.
 type Edit struct {
-	Path      string             `json:"path"` // store path
-	Op        string             `json:"op"`
-	Memory    *entry.Memory      `json:"memory,omitempty"`
-	Memories  []entry.Memory     `json:"memories,omitempty"`
-	ID        string             `json:"id,omitempty"`
-	Content   string             `json:"content,omitempty"`
-	Knowledge *entry.Knowledge   `json:"knowledge,omitempty"`
-	Create    bool               `json:"create,omitempty"` // a new knowledge entry
-	Fields    []frontmatterField `json:"fields,omitempty"`
+	Path      string                   `json:"path"` // store path
+	Op        string                   `json:"op"`
+	Memory    *entry.Memory            `json:"memory,omitempty"`
+	Memories  []entry.Memory           `json:"memories,omitempty"`
+	ID        string                   `json:"id,omitempty"`
+	Content   string                   `json:"content,omitempty"`
+	Knowledge *entry.Knowledge         `json:"knowledge,omitempty"`
+	Create    bool                     `json:"create,omitempty"` // a new knowledge entry
+	Fields    []entry.FrontmatterField `json:"fields,omitempty"`
 }
 
 func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
@@ -81,7 +81,7 @@ func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 		if !exists {
 			return nil, false, nil // gone since: nothing to set
 		}
-		out, err := setFrontmatterFields(old, e.Fields)
+		out, err := entry.SetFrontmatterFields(old, e.Fields)
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %w", e.Path, err)
 		}

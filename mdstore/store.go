@@ -211,6 +211,9 @@ func (s *Store) Repo() *gitx.Repo { return s.repo }
 // Config is the store's configuration.
 func (s *Store) Config() config.Config { return s.config }
 
+// Now is the store's clock (Options.Now).
+func (s *Store) Now() time.Time { return s.now() }
+
 // StateDir is where per-clone state that is never committed lives (the
 // current run, the search index): <git-dir>/lore, or .agent/.lore outside
 // git.

@@ -33,21 +33,16 @@ type StoredLearnings struct {
 	// stored is every learning, as its directory lists them, with its
 	// keywords (learningWords).
 	stored []cached[entry.Learning]
-	// When the change asks about many: the active or staged learnings
-	// oldest first, filed in dups, and every id in ids.
-	active []entry.Learning
-	dups   *entry.Duplicates
-	ids    map[string]bool
-	added  []string // the ids given by this change
+	// When the change asks about many: the live learnings, filed, and
+	// every id in ids.
+	live  *entry.LiveLearnings
+	ids   map[string]bool
+	added []string // the ids given by this change
 }
 
 // fewAsked is how many learnings a change may ask about and still compare
 // each with every stored learning's keywords.
 const fewAsked = 16
-
-// liveLearning reports whether a learning may be duplicated: active or
-// staged.
-func liveLearning(l *entry.Learning) bool { return l.Status == "active" || l.Status == "staged" }
 
 func (st *StoredLearnings) load(tx *Tx) error {
 	if st.loaded {
@@ -61,21 +56,12 @@ func (st *StoredLearnings) load(tx *Tx) error {
 	st.stored = stored
 	if len(st.expect) > fewAsked {
 		st.ids = make(map[string]bool, len(stored)+len(st.expect))
+		ls := make([]entry.Learning, len(stored))
 		for i := range stored {
 			st.ids[stored[i].v.ID] = true
-			if liveLearning(&stored[i].v) {
-				st.active = append(st.active, stored[i].v)
-			}
+			ls[i] = stored[i].v
 		}
-		entry.SortLearnings(st.active) // the Duplicates answer the first filed
-		bodies := append([]string{}, st.expect...)
-		for _, l := range st.active {
-			bodies = append(bodies, l.Body)
-		}
-		st.dups = entry.NewDuplicates(bodies...)
-		for _, l := range st.active {
-			st.dups.Add(l.Category, l.Body)
-		}
+		st.live = entry.NewLiveLearnings(ls, st.expect)
 	}
 	st.loaded = true
 	return nil
@@ -127,17 +113,14 @@ func (st *StoredLearnings) Add(id string) {
 // body with every stored learning's keywords, in the order they are
 // listed: nothing is sorted or copied.
 func (st *StoredLearnings) DuplicateOf(category, body string) (entry.Learning, bool) {
-	if st.dups != nil {
-		if i := st.dups.Of(category, body); i >= 0 {
-			return st.active[i], true
-		}
-		return entry.Learning{}, false
+	if st.live != nil {
+		return st.live.DuplicateOf(category, body)
 	}
 	asked := entry.AskWords(body)
 	best := -1
 	for i := range st.stored {
 		l := &st.stored[i].v
-		if l.Category == category && liveLearning(l) && (best < 0 || entry.CompareLearnings(l, &st.stored[best].v) < 0) &&
+		if l.Category == category && entry.IsLive(l) && (best < 0 || entry.CompareLearnings(l, &st.stored[best].v) < 0) &&
 			asked.NearDuplicateOf(st.stored[i].words) {
 			best = i
 		}
@@ -223,7 +206,7 @@ func (s *Store) DeleteLearning(id string) (entry.Learning, *WriteResult, error) 
 		var cleared []string
 		for i := range stored {
 			if o := &stored[i].v; o.SupersededBy == id {
-				tx.Apply(Edit{Path: o.Path, Op: OpFields, Fields: []frontmatterField{{"superseded_by", ""}}})
+				tx.Apply(Edit{Path: o.Path, Op: OpFields, Fields: []entry.FrontmatterField{{Key: "superseded_by", Value: ""}}})
 				cleared = append(cleared, o.ID)
 			}
 		}

@@ -27,8 +27,8 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
-	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/mdstore/lifecycle"
 )
 
 // Schema is seed 000's journal: the table, its full-text index and the
@@ -160,7 +160,7 @@ func WriteExport(w io.Writer, path string) error {
 	if entries == nil {
 		entries = []entry.JournalEntry{}
 	}
-	x := mdstore.Export{Version: mdstore.ExportVersion, Memories: []entry.Memory{}, Knowledge: []entry.Knowledge{},
+	x := lifecycle.Export{Version: lifecycle.ExportVersion, Memories: []entry.Memory{}, Knowledge: []entry.Knowledge{},
 		Learnings: []entry.Learning{}, Journal: entries}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

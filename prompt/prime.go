@@ -9,9 +9,9 @@ import (
 
 	"lore/index"
 	"lore/internal/words"
-	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
+	"lore/mdstore/lifecycle"
 	"lore/sigils"
 	"lore/strategy"
 )
@@ -326,10 +326,7 @@ var sectionNouns = map[string][2]string{
 }
 
 func plural(n int, nouns [2]string) string {
-	if n == 1 {
-		return "1 " + nouns[0]
-	}
-	return fmt.Sprintf("%d %s", n, nouns[1])
+	return fmt.Sprintf("%d %s", n, words.Plural(n, nouns[0], nouns[1]))
 }
 
 // fit keeps, in priority order, the blocks that fit in limit characters
@@ -543,9 +540,9 @@ func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
 	// The task's type in seed 004's table is a keyword: the learnings
 	// extracted from runs of that type carry it as a tag, and seed 004
 	// retrieves by it (a task that fits no type brings in nothing).
-	kw.taskType = mdstore.GeneralTaskType
+	kw.taskType = lifecycle.GeneralTaskType
 	if text := t.Title + " " + t.Description; strings.TrimSpace(text) != "" {
-		if kw.taskType = mdstore.TaskType(text); kw.taskType != mdstore.GeneralTaskType {
+		if kw.taskType = lifecycle.TaskType(text); kw.taskType != lifecycle.GeneralTaskType {
 			kw.all[kw.taskType] = true
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"lore/hooks"
 	"lore/internal/gitx"
+	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
 	"lore/secrets"
@@ -300,7 +301,7 @@ func flushPending(p *printer, s *mdstore.Store) {
 	if pending.Operation != "" {
 		the := "the" + strings.TrimPrefix(pending.Operation, "a")
 		p.notice(fmt.Sprintf("%d %s queued: %s is in progress; lore commits %s when %s is over",
-			n, plural(n, "change is", "changes are"), pending.Operation, plural(n, "it", "them"), the))
+			n, words.Plural(n, "change is", "changes are"), pending.Operation, words.Plural(n, "it", "them"), the))
 		return
 	}
 	f, err := s.Flush(false)
@@ -308,20 +309,20 @@ func flushPending(p *printer, s *mdstore.Store) {
 		p.notice(n)
 	}
 	if c := len(f.Committed); c > 0 {
-		p.notice(fmt.Sprintf("committed %d queued %s: %s", c, plural(c, "change", "changes"), strings.Join(f.Committed, "; ")))
+		p.notice(fmt.Sprintf("committed %d queued %s: %s", c, words.Plural(c, "change", "changes"), strings.Join(f.Committed, "; ")))
 	}
 	var busy *gitx.LockError
 	switch {
 	case errors.As(err, &busy) && f.Left == 0:
 	case errors.As(err, &busy):
 		p.notice(fmt.Sprintf("%d %s queued; another process holds %s, lore commits %s on its next run",
-			f.Left, plural(f.Left, "change is", "changes are"), busy.Path, plural(f.Left, "it", "them")))
+			f.Left, words.Plural(f.Left, "change is", "changes are"), busy.Path, words.Plural(f.Left, "it", "them")))
 	case err != nil:
-		p.notice(fmt.Sprintf("%d %s queued and could not be committed: %v", f.Left, plural(f.Left, "change is", "changes are"), err))
+		p.notice(fmt.Sprintf("%d %s queued and could not be committed: %v", f.Left, words.Plural(f.Left, "change is", "changes are"), err))
 	case f.Left > 0 && f.Operation != "":
 		the := "the" + strings.TrimPrefix(f.Operation, "a")
 		p.notice(fmt.Sprintf("%d %s queued: %s is in progress; lore commits %s when %s is over",
-			f.Left, plural(f.Left, "change is", "changes are"), f.Operation, plural(f.Left, "it", "them"), the))
+			f.Left, words.Plural(f.Left, "change is", "changes are"), f.Operation, words.Plural(f.Left, "it", "them"), the))
 	}
 }
 

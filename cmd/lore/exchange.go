@@ -15,8 +15,8 @@ import (
 
 	"lore/index"
 	"lore/internal/sibling"
-	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/mdstore/lifecycle"
 )
 
 func exportCommand(e *env) *cli.Command {
@@ -62,7 +62,7 @@ func runExport(e *env, g globals, opts exportOptions) error {
 	if err != nil {
 		return err
 	}
-	x, warnings, err := s.Export(kinds...)
+	x, warnings, err := lifecycle.ExportFrom(s, kinds...)
 	if err != nil {
 		return err
 	}
@@ -126,11 +126,15 @@ func runImport(e *env, g globals, opts importOptions) error {
 	if err != nil {
 		return err
 	}
+	plan, err := lifecycle.PlanImport(x, importSource(opts.source))
+	if err != nil {
+		return err
+	}
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
 	}
-	res, wr, err := s.Import(x, importSource(opts.source))
+	res, wr, err := plan.Apply(s)
 	if err != nil {
 		return err
 	}
@@ -138,7 +142,7 @@ func runImport(e *env, g globals, opts importOptions) error {
 	if opts.format == "json" {
 		commit := commitOf(wr)
 		return writeJSON(p.out, struct {
-			mdstore.ImportResult
+			lifecycle.ImportResult
 			Commit string `json:"commit,omitempty"`
 		}{res, commit})
 	}
@@ -156,10 +160,10 @@ func runImport(e *env, g globals, opts importOptions) error {
 // readImport reads what lore import is given: a lore export (a file, or
 // - for stdin), or a directory holding the seed systems' stores
 // (mdstore.ReadSeedStores), whose files it names on stderr.
-func readImport(e *env, p *printer, source string) (mdstore.Export, error) {
+func readImport(e *env, p *printer, source string) (lifecycle.Export, error) {
 	if source != "-" {
 		if info, err := os.Stat(e.abs(source)); err == nil && info.IsDir() {
-			x, found, warnings, err := mdstore.ReadSeedStores(e.abs(source), readProgressDB)
+			x, found, warnings, err := lifecycle.ReadSeedStores(e.abs(source), readProgressDB)
 			p.warnings(warnings)
 			if err != nil {
 				return x, err
@@ -181,9 +185,9 @@ func readImport(e *env, p *printer, source string) (mdstore.Export, error) {
 		data, err = os.ReadFile(e.abs(source))
 	}
 	if err != nil {
-		return mdstore.Export{}, fmt.Errorf("read %s: %w", source, err)
+		return lifecycle.Export{}, fmt.Errorf("read %s: %w", source, err)
 	}
-	x, ok, err := mdstore.ReadExport(data)
+	x, ok, err := lifecycle.ReadExport(data)
 	if err != nil {
 		return x, fmt.Errorf("%s: %w", source, err)
 	}
@@ -222,7 +226,7 @@ func readProgressDB(p string) ([]entry.JournalEntry, error) {
 		}
 		return nil, fmt.Errorf("%s: %s: %w", p, SQLiteHelperName, err)
 	}
-	x, ok, err := mdstore.ReadExport(stdout.Bytes())
+	x, ok, err := lifecycle.ReadExport(stdout.Bytes())
 	if err == nil && !ok {
 		err = errors.New("its answer is not a lore export")
 	}

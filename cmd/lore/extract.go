@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/lifecycle"
 )
 
 func extractCommand(e *env) *cli.Command {
@@ -50,19 +51,26 @@ func runExtract(e *env, g globals, opts extractOptions) error {
 	if err != nil {
 		return err
 	}
-	out, res, err := s.ExtractRun(opts.run, opts.objective, opts.dryRun)
+	plan, err := lifecycle.PlanExtraction(s, opts.run, opts.objective)
 	if err != nil {
 		return err
 	}
+	var res *mdstore.WriteResult
+	if !opts.dryRun {
+		if res, err = plan.Apply(s); err != nil {
+			return err
+		}
+	}
+	out := plan.Learnings
 	p := g.printer(e)
 	printWrite(p, res, "Extraction from", opts.run)
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
-			Extracted []mdstore.Extracted `json:"extracted"`
-			DryRun    bool                `json:"dry_run,omitempty"`
-			Commit    string              `json:"commit,omitempty"`
-		}{append([]mdstore.Extracted{}, out...), opts.dryRun, commit})
+			Extracted []lifecycle.Extracted `json:"extracted"`
+			DryRun    bool                  `json:"dry_run,omitempty"`
+			Commit    string                `json:"commit,omitempty"`
+		}{append([]lifecycle.Extracted{}, out...), opts.dryRun, commit})
 	}
 	if len(out) == 0 {
 		fmt.Fprintf(p.out, "Nothing to extract from %s\n", opts.run)

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
+	"lore/internal/words"
 	"lore/mdstore/entry"
 )
 
@@ -122,7 +123,7 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 	case opts.op == index.OpRefresh:
 		r := resp.Report
 		fmt.Fprintf(p.out, "The search index is up to date: %d %s read again, %d %s indexed, %d removed\n",
-			r.Files, plural(r.Files, "file", "files"), r.Indexed, plural(r.Indexed, "entry", "entries"), r.Removed)
+			r.Files, words.Plural(r.Files, "file", "files"), r.Indexed, words.Plural(r.Indexed, "entry", "entries"), r.Removed)
 	}
 	printStatus(p, resp.Status)
 	return nil
@@ -143,7 +144,7 @@ func printStatus(p *printer, st *index.Status) {
 	fresh := "fresh"
 	if !st.Fresh {
 		fresh = fmt.Sprintf("%d changed %s not indexed yet; the next search indexes %s",
-			st.StaleFiles, plural(st.StaleFiles, "file", "files"), plural(st.StaleFiles, "it", "them"))
+			st.StaleFiles, words.Plural(st.StaleFiles, "file", "files"), words.Plural(st.StaleFiles, "it", "them"))
 	}
 	checked := "directories, memories.md and skills (a file rewritten in place is seen once its directory changes, or by lore index rebuild)"
 	if st.EveryFile {

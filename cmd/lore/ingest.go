@@ -9,7 +9,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/hooks"
+	"lore/internal/words"
 	"lore/mdstore"
+	"lore/mdstore/lifecycle"
 )
 
 type ingestOptions struct {
@@ -211,14 +213,19 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 	}
 	printWrite(p, wr, "Iteration", key)
 	// Past learnings.summarize_threshold, once in ten iterations.
-	s.NoteIteration()
-	var merges []mdstore.Merge
-	if s.SummarizeDue(res.ShownLearnings) {
+	lifecycle.NoteIteration(s)
+	var merges []lifecycle.Merge
+	if lifecycle.SummarizeDue(s, res.ShownLearnings) {
+		plan, err := lifecycle.PlanSummary(s)
 		var sr *mdstore.WriteResult
-		if merges, sr, err = s.SummarizeLearnings(false); err != nil {
+		if err == nil {
+			sr, err = plan.Apply(s)
+		}
+		if err != nil {
 			return res, fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
 		}
-		s.NoteSummarized()
+		merges = plan.Merges
+		lifecycle.NoteSummarized(s)
 		printWrite(p, sr, "Summary of learnings", "")
 	}
 	var end runEnd
@@ -231,15 +238,15 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 	if opts.format == "json" {
 		return res, writeJSON(p.out, struct {
 			*mdstore.IngestResult
-			Commit   string                `json:"commit,omitempty"`
-			Merges   []mdstore.Merge       `json:"summarized,omitempty"`
-			Promoted []mdstore.Promotion   `json:"promoted,omitempty"`
-			Pruned   []mdstore.PrunedEntry `json:"pruned,omitempty"`
+			Commit   string                  `json:"commit,omitempty"`
+			Merges   []lifecycle.Merge       `json:"summarized,omitempty"`
+			Promoted []lifecycle.Promotion   `json:"promoted,omitempty"`
+			Pruned   []lifecycle.PrunedEntry `json:"pruned,omitempty"`
 		}{res, wr.Commit, merges, promoted, pruned})
 	}
 	if len(merges) > 0 {
 		defer func() {
-			fmt.Fprintf(p.out, "Learnings summarized: %d %s merged\n", len(merges), plural(len(merges), "cluster", "clusters"))
+			fmt.Fprintf(p.out, "Learnings summarized: %d %s merged\n", len(merges), words.Plural(len(merges), "cluster", "clusters"))
 		}()
 	}
 	if opts.runEnd {
@@ -307,7 +314,7 @@ func printIngestNotices(p *printer, res *mdstore.IngestResult) {
 				where = append(where, fmt.Sprintf("%s in %s", r.Rule, r.Field))
 			}
 		}
-		p.notice(fmt.Sprintf("redacted %d %s before recording the iteration: %s", n, plural(n, "secret", "secrets"), strings.Join(where, ", ")))
+		p.notice(fmt.Sprintf("redacted %d %s before recording the iteration: %s", n, words.Plural(n, "secret", "secrets"), strings.Join(where, ", ")))
 	}
 	for _, w := range res.Warnings {
 		p.notice("warning: " + w)
@@ -320,15 +327,15 @@ func printIngestNotices(p *printer, res *mdstore.IngestResult) {
 		p.notice(fmt.Sprintf("skipped <%s>%s: %s", s.Sigil, where, s.Reason))
 	}
 	if shown := len(res.Ignored); shown > 0 {
-		p.notice(fmt.Sprintf("ignored %d %s in code, echoing lore's instructions or holding a placeholder (--format json lists them)", shown, plural(shown, "tag", "tags")))
+		p.notice(fmt.Sprintf("ignored %d %s in code, echoing lore's instructions or holding a placeholder (--format json lists them)", shown, words.Plural(shown, "tag", "tags")))
 	}
 }
 
 // runEnd is what the end of a run did: seed 004's extraction and
 // promotion (learnings.auto_promote) and seed 002's pruning.
 type runEnd struct {
-	promoted []mdstore.Promotion
-	pruned   []mdstore.PrunedEntry
+	promoted []lifecycle.Promotion
+	pruned   []lifecycle.PrunedEntry
 }
 
 // endRun does what the end of run does, each step its own commit: with
@@ -338,15 +345,24 @@ type runEnd struct {
 func endRun(e *env, s *mdstore.Store, p *printer, run, objective string) (runEnd, error) {
 	var end runEnd
 	if s.Config().AutoPromote {
-		_, xr, err := s.ExtractRun(run, objective, false)
+		extraction, err := lifecycle.PlanExtraction(s, run, objective)
+		var xr *mdstore.WriteResult
+		if err == nil {
+			xr, err = extraction.Apply(s)
+		}
 		if err != nil {
 			return end, fmt.Errorf("extracting the run's learnings failed: %w", err)
 		}
 		printWrite(p, xr, "Extraction from", run)
+		promotion, err := lifecycle.PlanPromotion(s, nil)
 		var pr *mdstore.WriteResult
-		if end.promoted, pr, err = s.PromoteLearnings(nil, false); err != nil {
+		if err == nil {
+			pr, err = promotion.Apply(s)
+		}
+		if err != nil {
 			return end, fmt.Errorf("promoting the staged learnings failed: %w", err)
 		}
+		end.promoted = promotion.Promotions
 		printWrite(p, pr, "Promotion of learnings", "")
 	}
 	pruned, pr, err := prune(e, s, false, false, 0)
@@ -360,7 +376,7 @@ func endRun(e *env, s *mdstore.Store, p *printer, run, objective string) (runEnd
 
 // report says what the end of the run did.
 func (end runEnd) report(w io.Writer) {
-	fmt.Fprintf(w, "End of the run: %d %s pruned\n", len(end.pruned), plural(len(end.pruned), "entry", "entries"))
+	fmt.Fprintf(w, "End of the run: %d %s pruned\n", len(end.pruned), words.Plural(len(end.pruned), "entry", "entries"))
 	if len(end.promoted) > 0 {
 		active := 0
 		for _, x := range end.promoted {

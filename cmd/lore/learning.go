@@ -6,8 +6,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/mdstore/lifecycle"
 	"lore/prompt"
 )
 
@@ -202,7 +204,7 @@ func runLearningStatus(e *env, g globals, opts learningStatusOptions) error {
 	if err != nil {
 		return err
 	}
-	l, res, err := s.SetLearningStatus(opts.id, opts.status, opts.reason)
+	l, res, err := lifecycle.SetStatus(s, opts.id, opts.status, opts.reason)
 	if err != nil {
 		return err
 	}
@@ -226,19 +228,26 @@ func runLearningPromote(e *env, g globals, opts learningPromoteOptions) error {
 	if err != nil {
 		return err
 	}
-	promoted, res, err := s.PromoteLearnings(opts.ids, opts.dryRun)
+	plan, err := lifecycle.PlanPromotion(s, opts.ids)
 	if err != nil {
 		return err
 	}
+	var res *mdstore.WriteResult
+	if !opts.dryRun {
+		if res, err = plan.Apply(s); err != nil {
+			return err
+		}
+	}
+	promoted := plan.Promotions
 	p := g.printer(e)
 	printWrite(p, res, "Promotion of learnings", "")
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
-			Promoted []mdstore.Promotion `json:"promoted"`
-			DryRun   bool                `json:"dry_run,omitempty"`
-			Commit   string              `json:"commit,omitempty"`
-		}{append([]mdstore.Promotion{}, promoted...), opts.dryRun, commit})
+			Promoted []lifecycle.Promotion `json:"promoted"`
+			DryRun   bool                  `json:"dry_run,omitempty"`
+			Commit   string                `json:"commit,omitempty"`
+		}{append([]lifecycle.Promotion{}, promoted...), opts.dryRun, commit})
 	}
 	if len(promoted) == 0 {
 		fmt.Fprintln(p.out, "Nothing to promote: no learning is staged")
@@ -250,7 +259,7 @@ func runLearningPromote(e *env, g globals, opts learningPromoteOptions) error {
 	}
 	p.table([]string{"ID", "STATUS", "REASON"}, rows)
 	if opts.dryRun {
-		fmt.Fprintf(p.out, "Dry run: %d staged %s; nothing changed\n", len(promoted), plural(len(promoted), "learning", "learnings"))
+		fmt.Fprintf(p.out, "Dry run: %d staged %s; nothing changed\n", len(promoted), words.Plural(len(promoted), "learning", "learnings"))
 	}
 	return nil
 }
@@ -265,26 +274,33 @@ func runLearningSummarize(e *env, g globals, opts learningSummarizeOptions) erro
 	if err != nil {
 		return err
 	}
-	merges, res, err := s.SummarizeLearnings(opts.dryRun)
+	plan, err := lifecycle.PlanSummary(s)
 	if err != nil {
 		return err
 	}
+	var res *mdstore.WriteResult
+	if !opts.dryRun {
+		if res, err = plan.Apply(s); err != nil {
+			return err
+		}
+	}
+	merges := plan.Merges
 	p := g.printer(e)
 	printWrite(p, res, "Summary of learnings", "")
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
-			Merges []mdstore.Merge `json:"merges"`
-			DryRun bool            `json:"dry_run,omitempty"`
-			Commit string          `json:"commit,omitempty"`
-		}{append([]mdstore.Merge{}, merges...), opts.dryRun, commit})
+			Merges []lifecycle.Merge `json:"merges"`
+			DryRun bool              `json:"dry_run,omitempty"`
+			Commit string            `json:"commit,omitempty"`
+		}{append([]lifecycle.Merge{}, merges...), opts.dryRun, commit})
 	}
 	printMerges(p, merges, opts.dryRun)
 	return nil
 }
 
 // printMerges lists a summarization's merges, or what it would merge.
-func printMerges(p *printer, merges []mdstore.Merge, dryRun bool) {
+func printMerges(p *printer, merges []lifecycle.Merge, dryRun bool) {
 	if len(merges) == 0 {
 		fmt.Fprintln(p.out, "Nothing to summarize: no learnings of a category share half their tags")
 		return
@@ -299,7 +315,7 @@ func printMerges(p *printer, merges []mdstore.Merge, dryRun bool) {
 			strings.Join(m.Members[:len(m.Members)-1], ", "), kept)
 	}
 	if dryRun {
-		fmt.Fprintf(p.out, "Dry run: %d %s would be merged; nothing changed\n", len(merges), plural(len(merges), "cluster", "clusters"))
+		fmt.Fprintf(p.out, "Dry run: %d %s would be merged; nothing changed\n", len(merges), words.Plural(len(merges), "cluster", "clusters"))
 	}
 }
 
@@ -312,7 +328,7 @@ func runLearningSupersede(e *env, g globals, opts learningSupersedeOptions) erro
 	if err != nil {
 		return err
 	}
-	l, res, err := s.SupersedeLearning(opts.old, opts.newer)
+	l, res, err := lifecycle.Supersede(s, opts.old, opts.newer)
 	if err != nil {
 		return err
 	}

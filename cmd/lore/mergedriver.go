@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/internal/fsx"
+	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/mdstore/merge"
 )
@@ -66,7 +67,7 @@ func runMergeDriver(e *env, _ globals, opts mergeDriverOptions) error {
 	}
 	if res.Conflicts > 0 {
 		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %d %s left with conflict markers around %s\n", opts.path,
-			res.Conflicts, plural(res.Conflicts, "entry", "entries"), plural(res.Conflicts, "it", "them"))
+			res.Conflicts, words.Plural(res.Conflicts, "entry", "entries"), words.Plural(res.Conflicts, "it", "them"))
 		return &reportedError{code: exitFailure}
 	}
 	return nil

@@ -216,13 +216,6 @@ func (p *printer) fields(pairs [][2]string) {
 	}
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // printNotices tells the user, once each, what a write did differently
 // from a plain commit.
 func printNotices(p *printer, res *mdstore.WriteResult) {

@@ -6,8 +6,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/mdstore/lifecycle"
 	"lore/prompt"
 	"lore/usage"
 )
@@ -70,10 +72,10 @@ func runPrune(e *env, g globals, opts pruneOptions) error {
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
-			Pruned []mdstore.PrunedEntry `json:"pruned"`
-			DryRun bool                  `json:"dry_run,omitempty"`
-			Commit string                `json:"commit,omitempty"`
-		}{append([]mdstore.PrunedEntry{}, pruned...), opts.dryRun, commit})
+			Pruned []lifecycle.PrunedEntry `json:"pruned"`
+			DryRun bool                    `json:"dry_run,omitempty"`
+			Commit string                  `json:"commit,omitempty"`
+		}{append([]lifecycle.PrunedEntry{}, pruned...), opts.dryRun, commit})
 	}
 	printPruned(p, pruned, opts.dryRun)
 	return nil
@@ -81,15 +83,15 @@ func runPrune(e *env, g globals, opts pruneOptions) error {
 
 // prune runs a prune of s with config.yaml's thresholds and the clone's
 // usage log.
-func prune(e *env, s *mdstore.Store, dryRun, hard bool, older time.Duration) ([]mdstore.PrunedEntry, *mdstore.WriteResult, error) {
+func prune(e *env, s *mdstore.Store, dryRun, hard bool, older time.Duration) ([]lifecycle.PrunedEntry, *mdstore.WriteResult, error) {
 	last := map[string]time.Time{}
 	log := usage.Open(s.StateDir())
 	stats, _ := log.Read()
 	for _, st := range stats {
 		last[st.Key] = st.Last
 	}
-	opts := mdstore.PruneOptions{
-		Now: e.now(), Config: s.Config().Prune, OlderThan: older, Hard: hard, DryRun: dryRun, UsageSince: log.Since(stats),
+	opts := lifecycle.PruneOptions{
+		Now: e.now(), Config: s.Config().Prune, OlderThan: older, Hard: hard, UsageSince: log.Since(stats),
 		LastUsed: func(kind entry.Kind, id string) (time.Time, bool) {
 			t, ok := last[prompt.Key(kind, id)]
 			return t, ok
@@ -103,11 +105,19 @@ func prune(e *env, s *mdstore.Store, dryRun, hard bool, older time.Duration) ([]
 		fmt.Fprintf(e.stderr, "lore: learnings are not judged unused yet: this clone's usage log %s, and says what is not used only after %d days (prune.recent_use_days)\n",
 			began, opts.Config.RecentUseDays)
 	}
-	return s.Prune(opts)
+	plan, err := lifecycle.PlanPrune(s, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if dryRun {
+		return plan.Entries, nil, nil
+	}
+	res, err := plan.Apply(s)
+	return plan.Entries, res, err
 }
 
 // printPruned lists what a prune did, or would do.
-func printPruned(p *printer, pruned []mdstore.PrunedEntry, dryRun bool) {
+func printPruned(p *printer, pruned []lifecycle.PrunedEntry, dryRun bool) {
 	if len(pruned) == 0 {
 		fmt.Fprintln(p.out, "Nothing to prune")
 		return
@@ -118,6 +128,6 @@ func printPruned(p *printer, pruned []mdstore.PrunedEntry, dryRun bool) {
 	}
 	p.table([]string{"KIND", "ID", "ACTION", "WHY"}, rows)
 	if dryRun {
-		fmt.Fprintf(p.out, "Dry run: %d %s would be pruned; nothing changed\n", len(pruned), plural(len(pruned), "entry", "entries"))
+		fmt.Fprintf(p.out, "Dry run: %d %s would be pruned; nothing changed\n", len(pruned), words.Plural(len(pruned), "entry", "entries"))
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
 	"lore/prompt"
@@ -238,7 +239,7 @@ func (it iteration) summary() string {
 	case code == exitStuck:
 		line += fmt.Sprintf("; stuck, %d consecutive failures", it.failures)
 	case code == exitFailure || code == exitBlocked:
-		line += fmt.Sprintf("; %d consecutive %s", it.failures, plural(it.failures, "failure", "failures"))
+		line += fmt.Sprintf("; %d consecutive %s", it.failures, words.Plural(it.failures, "failure", "failures"))
 	}
 	return line
 }

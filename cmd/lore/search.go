@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
+	"lore/internal/words"
 	"lore/mdstore/entry"
 )
 
@@ -255,7 +256,7 @@ func printHits(p *printer, res index.Result, q index.Query, format string) error
 		}
 		msg = fmt.Sprintf("%d of %d matching entries shown (%s); use --all to see every one", len(res.Hits), res.Total, order)
 	case format == "table":
-		msg = fmt.Sprintf("%d %s", res.Total, plural(res.Total, "entry matches", "entries match"))
+		msg = fmt.Sprintf("%d %s", res.Total, words.Plural(res.Total, "entry matches", "entries match"))
 	}
 	if msg == "" {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
+	"lore/internal/words"
 	"lore/stats"
 )
 
@@ -84,7 +85,7 @@ func runStats(e *env, g globals, opts statsOptions) error {
 		}
 		fmt.Fprintln(p.out)
 	}
-	fmt.Fprintf(p.out, "Journal:    %d %s in %d %s", r.Journal, plural(r.Journal, "iteration", "iterations"), len(r.Runs), plural(len(r.Runs), "run", "runs"))
+	fmt.Fprintf(p.out, "Journal:    %d %s in %d %s", r.Journal, words.Plural(r.Journal, "iteration", "iterations"), len(r.Runs), words.Plural(len(r.Runs), "run", "runs"))
 	if r.SuccessRate != nil {
 		fmt.Fprintf(p.out, ", %.0f%% done", *r.SuccessRate*100)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
@@ -79,7 +80,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 	p := g.printer(e)
 	if elsewhere > 0 {
 		p.notice(fmt.Sprintf("%d %s in files this commit does not change %s not checked here (lore validate lists them)",
-			elsewhere, plural(elsewhere, "error", "errors"), plural(elsewhere, "is", "are")))
+			elsewhere, words.Plural(elsewhere, "error", "errors"), words.Plural(elsewhere, "is", "are")))
 	}
 	if opts.format == "json" {
 		if problems == nil {
@@ -96,9 +97,9 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 				errs++
 			}
 		}
-		what := plural(len(files), "file", "files")
+		what := words.Plural(len(files), "file", "files")
 		if opts.staged {
-			what = plural(len(files), "staged file", "staged files")
+			what = words.Plural(len(files), "staged file", "staged files")
 		}
 		switch {
 		case len(problems) == 0 && opts.staged:
@@ -107,7 +108,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 			p.notice(fmt.Sprintf("%d %s checked: no problems", len(files), what))
 		default:
 			p.notice(fmt.Sprintf("%d %s checked: %d %s, %d %s", len(files), what,
-				errs, plural(errs, "error", "errors"), len(problems)-errs, plural(len(problems)-errs, "warning", "warnings")))
+				errs, words.Plural(errs, "error", "errors"), len(problems)-errs, words.Plural(len(problems)-errs, "warning", "warnings")))
 		}
 	}
 	if entry.HasErrors(problems) {

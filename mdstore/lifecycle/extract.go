@@ -1,8 +1,10 @@
-package mdstore
+package lifecycle
 
 import (
 	"errors"
 	"fmt"
+	"lore/internal/words"
+	"lore/mdstore"
 	"lore/mdstore/entry"
 	"math"
 	"path"
@@ -83,14 +85,22 @@ type Extracted struct {
 	Kept     bool           `json:"already_there,omitempty"`
 }
 
-// ExtractRun derives seed 004's learnings from run's journal (objective
-// classifies the task; "" takes the run's task ids and what its first
-// iteration that says anything says: its notes, or what it tried) and
-// stages the new ones as one commit; dryRun only says which.
-func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *WriteResult, error) {
+// ExtractionPlan is the learnings a run's journal gives (seed 004),
+// each marked Kept when the store has it already.
+type ExtractionPlan struct {
+	Run       string
+	Learnings []Extracted
+}
+
+// PlanExtraction derives seed 004's learnings from run's journal
+// (objective classifies the task; "" takes the run's task ids and what
+// its first iteration that says anything says: its notes, or what it
+// tried), and marks those the store has already (a near-duplicate of an
+// active or staged learning). It changes nothing.
+func PlanExtraction(s *mdstore.Store, run, objective string) (*ExtractionPlan, error) {
 	entries, _, err := s.Entries()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var its []entry.JournalEntry
 	for _, j := range entries.Journal {
@@ -99,7 +109,7 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 		}
 	}
 	if len(its) == 0 {
-		return nil, nil, &entry.InputError{Field: "run", Msg: fmt.Sprintf("run %s has no iterations in the journal", run)}
+		return nil, &entry.InputError{Field: "run", Msg: fmt.Sprintf("run %s has no iterations in the journal", run)}
 	}
 	if objective == "" {
 		var parts []string
@@ -264,18 +274,36 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 	}
 
 	// What the store has already (a near-duplicate) is not staged again.
-	if len(out) == 0 {
-		return out, nil, nil
+	bodies := make([]string, len(out))
+	for i := range out {
+		bodies[i] = out[i].Learning.Body
 	}
-	res, err := s.Write(func(tx *Tx) error {
-		stored := &StoredLearnings{}
+	live := entry.NewLiveLearnings(entries.Learnings, bodies)
+	for i := range out {
+		_, out[i].Kept = live.DuplicateOf(out[i].Learning.Category, out[i].Learning.Body)
+	}
+	return &ExtractionPlan{Run: run, Learnings: out}, nil
+}
+
+// Apply stages the plan's learnings that the store does not have, decided
+// again as the commit builds on it, as one commit; each gets its id, and
+// one found there now is marked Kept. The result is nil when nothing is
+// staged.
+func (plan *ExtractionPlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error) {
+	out := plan.Learnings
+	if len(out) == 0 {
+		return nil, nil
+	}
+	res, err := s.Write(func(tx *mdstore.Tx) error {
+		var bodies []string
 		for _, e := range out {
-			stored.expect = append(stored.expect, e.Learning.Body)
+			bodies = append(bodies, e.Learning.Body)
 		}
-		if err := stored.load(tx); err != nil {
+		stored, err := tx.Learnings(bodies...)
+		if err != nil {
 			return err
 		}
-		now := s.now().UTC().Format(time.RFC3339)
+		now := s.Now().UTC().Format(time.RFC3339)
 		var body []string
 		for i := range out {
 			l := &out[i].Learning
@@ -283,28 +311,26 @@ func (s *Store) ExtractRun(run, objective string, dryRun bool) ([]Extracted, *Wr
 				out[i].Kept = true
 				continue
 			}
-			if dryRun {
-				continue
-			}
+			out[i].Kept = false
 			id, err := stored.NewID()
 			if err != nil {
 				return err
 			}
 			l.ID, l.Path, l.CreatedAt = id, entry.LearningPath(id), now
-			tx.Apply(Edit{Path: l.Path, Op: OpPut, Content: string(entry.RenderLearning(*l))})
+			tx.Apply(mdstore.Edit{Path: l.Path, Op: mdstore.OpPut, Content: string(entry.RenderLearning(*l))})
 			body = append(body, fmt.Sprintf("- %s %s: %s", id, l.Kind, l.Body))
 		}
-		if dryRun || len(body) == 0 {
-			return errUnchanged
+		if len(body) == 0 {
+			return mdstore.ErrUnchanged
 		}
-		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: extract %d %s from %s", len(body), plural(len(body), "learning", "learnings"), run),
-			strings.Join(body, "\n"), "Lore-Kind", "extract", "Lore-Run", run))
+		tx.SetMessage(mdstore.CommitMessage(fmt.Sprintf("lore: extract %d %s from %s", len(body), words.Plural(len(body), "learning", "learnings"), plan.Run),
+			strings.Join(body, "\n"), "Lore-Kind", "extract", "Lore-Run", plan.Run))
 		return nil
 	})
-	if errors.Is(err, errUnchanged) {
-		return out, nil, nil
+	if errors.Is(err, mdstore.ErrUnchanged) {
+		return nil, nil
 	}
-	return out, res, err
+	return res, err
 }
 
 func compactStrings(s []string) []string {

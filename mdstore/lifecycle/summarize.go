@@ -1,4 +1,4 @@
-package mdstore
+package lifecycle
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"lore/internal/fsx"
+	"lore/internal/words"
+	"lore/mdstore"
 	"lore/mdstore/entry"
 )
 
@@ -37,29 +39,42 @@ const summaryPrefix = "Common pattern: "
 // sign the cluster is not one theme, and its merge is skipped.
 const summaryMaxLen = 2000
 
-// SummarizeLearnings merges the clusters of similar shown learnings (see
-// above) as one commit; with dryRun it only says which. res is nil when
-// there is nothing to merge.
-func (s *Store) SummarizeLearnings(dryRun bool) ([]Merge, *WriteResult, error) {
+// SummaryPlan is the clusters of similar shown learnings a summary
+// merges, each with its merged learning (its id, path and time given when
+// applied).
+type SummaryPlan struct {
+	Merges []Merge
+}
+
+// PlanSummary finds the clusters of similar shown learnings (see above);
+// it changes nothing.
+func PlanSummary(s *mdstore.Store) (*SummaryPlan, error) {
 	// Only the shown learnings with tags are decoded: the heads say which.
 	cat, _, err := s.Catalog()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var at []int
-	cat.Heads(entry.KindLearning, func(i int, h *Head) {
+	cat.Heads(entry.KindLearning, func(i int, h *mdstore.Head) {
 		if h.Shown() && len(h.Tags) > 0 {
 			at = append(at, i)
 		}
 	})
-	merges := planMerges(cat.Learnings(at))
-	if dryRun || len(merges) == 0 {
-		return merges, nil, nil
+	return &SummaryPlan{Merges: planMerges(cat.Learnings(at))}, nil
+}
+
+// Apply writes each merge's learning, prunes and supersedes its members
+// but the newest, and gives the merged learnings their ids, as one
+// commit; the result is nil when there is nothing to merge.
+func (plan *SummaryPlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error) {
+	merges := plan.Merges
+	if len(merges) == 0 {
+		return nil, nil
 	}
-	now := s.now().UTC().Format(time.RFC3339)
-	res, err := s.Write(func(tx *Tx) error {
-		stored := &StoredLearnings{}
-		if err := stored.load(tx); err != nil {
+	now := s.Now().UTC().Format(time.RFC3339)
+	return s.Write(func(tx *mdstore.Tx) error {
+		stored, err := tx.Learnings()
+		if err != nil {
 			return err
 		}
 		var body []string
@@ -70,19 +85,18 @@ func (s *Store) SummarizeLearnings(dryRun bool) ([]Merge, *WriteResult, error) {
 				return err
 			}
 			m.Learning.ID, m.Learning.Path, m.Learning.CreatedAt = id, entry.LearningPath(id), now
-			tx.Apply(Edit{Path: m.Learning.Path, Op: OpPut, Content: string(entry.RenderLearning(m.Learning))})
+			tx.Apply(mdstore.Edit{Path: m.Learning.Path, Op: mdstore.OpPut, Content: string(entry.RenderLearning(m.Learning))})
 			for _, member := range m.Members[:len(m.Members)-1] {
-				tx.Apply(Edit{Path: entry.LearningPath(member), Op: OpFields, Fields: []frontmatterField{
-					{"status", "pruned"}, {"status_reason", entry.YAMLQuote("summarized into " + id)}, {"superseded_by", id}}})
+				tx.Apply(mdstore.Edit{Path: entry.LearningPath(member), Op: mdstore.OpFields, Fields: []entry.FrontmatterField{
+					{Key: "status", Value: "pruned"}, {Key: "status_reason", Value: entry.YAMLQuote("summarized into " + id)}, {Key: "superseded_by", Value: id}}})
 			}
 			body = append(body, fmt.Sprintf("- %s (%s): %s; kept as it is: %s", id, m.Category,
 				strings.Join(m.Members[:len(m.Members)-1], ", "), m.Members[len(m.Members)-1]))
 		}
-		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: summarize %d %s", len(merges), plural(len(merges), "cluster of learnings", "clusters of learnings")),
+		tx.SetMessage(mdstore.CommitMessage(fmt.Sprintf("lore: summarize %d %s", len(merges), words.Plural(len(merges), "cluster of learnings", "clusters of learnings")),
 			strings.Join(body, "\n"), "Lore-Kind", "summarize"))
 		return nil
 	})
-	return merges, res, err
 }
 
 // planMerges finds the clusters of shown learnings to merge, and their
@@ -266,23 +280,23 @@ const summarizeEvery = 10
 // iterations recorded (NoteIteration) since the last summarization ingest
 // made (NoteSummarized). It reads one small file in the state directory:
 // ingest asks it every iteration.
-func (s *Store) SummarizeDue(shown int) bool {
-	return shown > s.config.SummarizeThreshold && s.iterationsSinceSummary() >= summarizeEvery
+func SummarizeDue(s *mdstore.Store, shown int) bool {
+	return shown > s.Config().SummarizeThreshold && iterationsSinceSummary(s) >= summarizeEvery
 }
 
 // NoteIteration counts an iteration ingest recorded, for SummarizeDue.
-func (s *Store) NoteIteration() {
-	s.writeSummaryCount(min(s.iterationsSinceSummary(), summarizeEvery) + 1)
+func NoteIteration(s *mdstore.Store) {
+	writeSummaryCount(s, min(iterationsSinceSummary(s), summarizeEvery)+1)
 }
 
 // NoteSummarized records, for SummarizeDue, that ingest summarized the
 // learnings now (a summarization by hand does not count).
-func (s *Store) NoteSummarized() { s.writeSummaryCount(0) }
+func NoteSummarized(s *mdstore.Store) { writeSummaryCount(s, 0) }
 
 // iterationsSinceSummary is what the state directory counts; with no
 // count (a new clone, never summarized), as many as make it due.
-func (s *Store) iterationsSinceSummary() int {
-	if data, err := os.ReadFile(s.summarizedFile()); err == nil {
+func iterationsSinceSummary(s *mdstore.Store) int {
+	if data, err := os.ReadFile(summarizedFile(s)); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
 			return n
 		}
@@ -292,10 +306,10 @@ func (s *Store) iterationsSinceSummary() int {
 
 // writeSummaryCount records n; a count lost only makes the next
 // summarization come sooner or later.
-func (s *Store) writeSummaryCount(n int) {
+func writeSummaryCount(s *mdstore.Store, n int) {
 	if s.StateDir() != "" {
-		fsx.WriteFile(s.summarizedFile(), []byte(strconv.Itoa(n)+"\n"), fsx.Unsynced)
+		fsx.WriteFile(summarizedFile(s), []byte(strconv.Itoa(n)+"\n"), fsx.Unsynced)
 	}
 }
 
-func (s *Store) summarizedFile() string { return filepath.Join(s.StateDir(), "summarized") }
+func summarizedFile(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "summarized") }

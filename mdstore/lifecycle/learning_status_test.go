@@ -1,7 +1,8 @@
-package mdstore
+package lifecycle
 
 import (
 	"errors"
+	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"os"
@@ -10,39 +11,9 @@ import (
 	"testing"
 )
 
-// Setting frontmatter fields rewrites only their lines: comments, keys
-// lore does not know, the order and the body stay byte for byte.
-func TestSetFrontmatterFieldsKeepsTheRest(t *testing.T) {
-	src := "---\nid: l-0a1b2c\n# kept by hand\ncategory: pitfall\nstatus: active\nextra:\n  - a\n  - b\ntags: [x]\n---\n\nThe body: status: active.\n"
-	got, err := setFrontmatterFields([]byte(src), []frontmatterField{{"status", "rejected"}, {"status_reason", `"not true here"`}, {"extra", ""}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "---\nid: l-0a1b2c\n# kept by hand\ncategory: pitfall\nstatus: rejected\ntags: [x]\nstatus_reason: \"not true here\"\n---\n\nThe body: status: active.\n"
-	if string(got) != want {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
-	}
-	// A file saved with CR LF keeps its line ends; one closed at its end
-	// without a body is closed the same way.
-	crlf := strings.ReplaceAll(src, "\n", "\r\n")
-	got, err = setFrontmatterFields([]byte(crlf), []frontmatterField{{"status", "pruned"}})
-	if err != nil || !strings.Contains(string(got), "status: pruned\r\n") || strings.Count(string(got), "\n") != strings.Count(string(got), "\r\n") {
-		t.Fatalf("CR LF: %q %v", got, err)
-	}
-	got, err = setFrontmatterFields([]byte("---\nid: l-0a1b2c\n---"), []frontmatterField{{"status", "staged"}})
-	if err != nil || string(got) != "---\nid: l-0a1b2c\nstatus: staged\n---" {
-		t.Fatalf("closed at the end: %q %v", got, err)
-	}
-	for _, bad := range []string{"no frontmatter\n", "---\nid: l-0a1b2c\nnever closed\n"} {
-		if _, err := setFrontmatterFields([]byte(bad), []frontmatterField{{"status", "staged"}}); err == nil {
-			t.Errorf("%q: no error", bad)
-		}
-	}
-}
-
 func TestLearningStatusAndSupersede(t *testing.T) {
-	dir, git := gitRepo(t)
-	s, _ := Open(dir, realClock(t))
+	dir, git := storeRepo(t)
+	s, _ := mdstore.Open(dir, storeOptions(t))
 	add := func(body string) entry.Learning {
 		t.Helper()
 		l, dup, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"sqlite"}, Body: body})
@@ -60,7 +31,7 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 	os.WriteFile(p, []byte(strings.Replace(string(data), "category:", "# checked on 2027-01-14\ncategory:", 1)), 0o644)
 	git("commit", "-qam", "a note by hand")
 
-	l, res, err := s.SetLearningStatus(old.ID, "rejected", "  the pool sets it for us  ")
+	l, res, err := SetStatus(s, old.ID, "rejected", "  the pool sets it for us  ")
 	if err != nil || res == nil || res.Commit == "" || l.Status != "rejected" || l.StatusReason != "the pool sets it for us" {
 		t.Fatalf("%+v %+v %v", l, res, err)
 	}
@@ -85,11 +56,11 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 	}
 	// The same status and reason again: nothing to commit.
 	head := git("rev-parse", "HEAD")
-	if _, res, err := s.SetLearningStatus(old.ID, "rejected", "the pool sets it for us"); err != nil || res != nil || git("rev-parse", "HEAD") != head {
+	if _, res, err := SetStatus(s, old.ID, "rejected", "the pool sets it for us"); err != nil || res != nil || git("rev-parse", "HEAD") != head {
 		t.Fatalf("an unchanged status made a commit: %+v %v", res, err)
 	}
 	// Back to active, without a reason: the reason goes.
-	if l, _, err := s.SetLearningStatus(old.ID, "active", ""); err != nil || l.StatusReason != "" || !l.Shown() {
+	if l, _, err := SetStatus(s, old.ID, "active", ""); err != nil || l.StatusReason != "" || !l.Shown() {
 		t.Fatalf("%+v %v", l, err)
 	}
 	if data, _ := os.ReadFile(p); strings.Contains(string(data), "status_reason") {
@@ -99,19 +70,19 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 	// Refusals change nothing.
 	head = git("rev-parse", "HEAD")
 	var ie *entry.InputError
-	if _, _, err := s.SetLearningStatus(old.ID, "archived", ""); !errors.As(err, &ie) {
+	if _, _, err := SetStatus(s, old.ID, "archived", ""); !errors.As(err, &ie) {
 		t.Errorf("an unknown status: %v", err)
 	}
-	if _, _, err := s.SetLearningStatus(old.ID, "rejected", "the CI token is ghp_Q3vW8kZr1TbX6nLp0YcJ5mHs2GdF9aEuRi7o"); err == nil || !strings.Contains(err.Error(), "reason") {
+	if _, _, err := SetStatus(s, old.ID, "rejected", "the CI token is ghp_Q3vW8kZr1TbX6nLp0YcJ5mHs2GdF9aEuRi7o"); err == nil || !strings.Contains(err.Error(), "reason") {
 		t.Errorf("a secret in the reason: %v", err)
 	}
-	if _, _, err := s.SetLearningStatus("l-ffffff", "rejected", ""); !errors.Is(err, entry.ErrNotFound) {
+	if _, _, err := SetStatus(s, "l-ffffff", "rejected", ""); !errors.Is(err, entry.ErrNotFound) {
 		t.Errorf("a missing learning: %v", err)
 	}
-	if _, _, err := s.SupersedeLearning(old.ID, old.ID); !errors.As(err, &ie) {
+	if _, _, err := Supersede(s, old.ID, old.ID); !errors.As(err, &ie) {
 		t.Errorf("superseded by itself: %v", err)
 	}
-	if _, _, err := s.SupersedeLearning(old.ID, "l-ffffff"); !errors.Is(err, entry.ErrNotFound) {
+	if _, _, err := Supersede(s, old.ID, "l-ffffff"); !errors.Is(err, entry.ErrNotFound) {
 		t.Errorf("superseded by a missing learning: %v", err)
 	}
 	if git("rev-parse", "HEAD") != head || git("status", "--porcelain") != "" {
@@ -119,7 +90,7 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 	}
 
 	// Superseded: no longer shown, its status kept.
-	l, res, err = s.SupersedeLearning(old.ID, newer.ID)
+	l, res, err = Supersede(s, old.ID, newer.ID)
 	if err != nil || res.Commit == "" || l.SupersededBy != newer.ID || l.Status != "active" || l.Shown() {
 		t.Fatalf("%+v %+v %v", l, res, err)
 	}
@@ -128,7 +99,7 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 	}
 	// A learning that is not shown cannot supersede another.
 	third := add("Foreign keys are off by default in SQLite, per connection.")
-	if _, _, err := s.SupersedeLearning(third.ID, old.ID); !errors.As(err, &ie) || !strings.Contains(err.Error(), old.ID+" is itself superseded by "+newer.ID) {
+	if _, _, err := Supersede(s, third.ID, old.ID); !errors.As(err, &ie) || !strings.Contains(err.Error(), old.ID+" is itself superseded by "+newer.ID) {
 		t.Errorf("superseded by a superseded learning: %v", err)
 	}
 	if _, _, err := s.DeleteLearning(newer.ID); err != nil {
@@ -159,5 +130,27 @@ func TestLearningStatusAndSupersede(t *testing.T) {
 	git("checkout", "--", old.Path)
 	if got := git("status", "--porcelain"); got != "" {
 		t.Fatalf("status: %s", got)
+	}
+}
+
+// A store in a subdirectory of the repository: its learnings are found
+// under the store's paths (the transaction adds the prefix once).
+func TestLearningStatusInASubdirectory(t *testing.T) {
+	dir, git := storeRepo(t)
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	s, err := mdstore.Open(sub, storeOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"io"}, Body: "Always close the files you open."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := SetStatus(s, l.ID, "rejected", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := git("show", "HEAD:sub/"+l.Path); !strings.Contains(got, "status: rejected") {
+		t.Fatalf("sub/%s at HEAD:\n%s", l.Path, got)
 	}
 }

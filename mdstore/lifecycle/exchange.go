@@ -1,4 +1,4 @@
-package mdstore
+package lifecycle
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"lore/internal/fsx"
+	"lore/internal/words"
+	"lore/mdstore"
 	"lore/mdstore/entry"
 )
 
@@ -31,11 +33,11 @@ type Export struct {
 	Journal   []entry.JournalEntry `json:"journal"`
 }
 
-// Export reads the entries of the kinds asked for (every kind when none
+// ExportFrom reads the entries of the kinds asked for (every kind when none
 // is), in the order lore lists them: memories as memories.md has them,
 // knowledge by title, learnings oldest first, the journal by run and
 // iteration.
-func (s *Store) Export(kinds ...entry.Kind) (Export, []entry.Warning, error) {
+func ExportFrom(s *mdstore.Store, kinds ...entry.Kind) (Export, []entry.Warning, error) {
 	want := func(k entry.Kind) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
 	x := Export{Version: ExportVersion, Memories: []entry.Memory{}, Knowledge: []entry.Knowledge{}, Learnings: []entry.Learning{}, Journal: []entry.JournalEntry{}}
 	var warnings []entry.Warning
@@ -100,19 +102,34 @@ func (r ImportResult) Total() int {
 	return n
 }
 
-// Import adds the entries of x the store does not have, as one commit
-// naming source: a memory, knowledge entry, learning or journal entry
-// whose id (or file) the store has is kept as the store has it, and a
-// learning that nearly duplicates one there is not added. Each entry keeps
-// its id, times and status. Every text is checked for secrets first, and
-// an entry that is not valid refuses the whole import, naming it. Importing
-// the same entries twice changes nothing the second time.
-func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, error) {
-	res := ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
+// ImportPlan is an export checked for import: every entry renders to a
+// file that parses back as itself, in its kind's place, and holds no
+// secret.
+type ImportPlan struct {
+	Export Export
+	// Source names where the entries came from, in the commit's subject.
+	Source string
+}
+
+// PlanImport checks x for import from source: an entry that is not valid
+// refuses the whole import, naming it. It changes nothing.
+func PlanImport(x Export, source string) (*ImportPlan, error) {
 	if err := x.check(); err != nil {
-		return res, nil, err
+		return nil, err
 	}
-	wr, err := s.Write(func(tx *Tx) error {
+	return &ImportPlan{Export: x, Source: source}, nil
+}
+
+// Apply adds the plan's entries the store does not have, as one commit:
+// a memory, knowledge entry, learning or journal entry whose id (or file)
+// the store has is kept as the store has it, and a learning that nearly
+// duplicates one there is not added. Each entry keeps its id, times and
+// status. Importing the same entries twice changes nothing the second
+// time.
+func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteResult, error) {
+	x, source := plan.Export, plan.Source
+	res := ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
+	wr, err := s.Write(func(tx *mdstore.Tx) error {
 		res = ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
 		added, kept := res.Added, res.Kept
 		// Memories: by id.
@@ -133,7 +150,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				added[entry.KindMemory]++
 			}
 			if added[entry.KindMemory] > 0 {
-				tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemories, Memories: x.Memories})
+				tx.Apply(mdstore.Edit{Path: entry.MemoriesPath, Op: mdstore.OpAddMemories, Memories: x.Memories})
 			}
 		}
 		put := func(kind entry.Kind, p string, content []byte) error {
@@ -145,7 +162,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				kept[kind]++
 				return nil
 			}
-			tx.Apply(Edit{Path: p, Op: OpPut, Content: string(content)})
+			tx.Apply(mdstore.Edit{Path: p, Op: mdstore.OpPut, Content: string(content)})
 			added[kind]++
 			return nil
 		}
@@ -156,11 +173,12 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 			}
 		}
 		if len(x.Learnings) > 0 {
-			stored := &StoredLearnings{}
+			var bodies []string
 			for _, l := range x.Learnings {
-				stored.expect = append(stored.expect, l.Body)
+				bodies = append(bodies, l.Body)
 			}
-			if err := stored.load(tx); err != nil {
+			stored, err := tx.Learnings(bodies...)
+			if err != nil {
 				return err
 			}
 			for _, l := range x.Learnings {
@@ -185,7 +203,7 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 			}
 		}
 		if res.Total() == 0 {
-			return errUnchanged
+			return mdstore.ErrUnchanged
 		}
 		var body []string
 		for _, k := range []entry.Kind{entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal} {
@@ -193,11 +211,11 @@ func (s *Store) Import(x Export, source string) (ImportResult, *WriteResult, err
 				body = append(body, fmt.Sprintf("%s: %d added, %d already there", k, added[k], kept[k]))
 			}
 		}
-		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: import %d %s from %s", res.Total(), plural(res.Total(), "entry", "entries"), source),
+		tx.SetMessage(mdstore.CommitMessage(fmt.Sprintf("lore: import %d %s from %s", res.Total(), words.Plural(res.Total(), "entry", "entries"), source),
 			strings.Join(body, "\n"), "Lore-Kind", "import"))
 		return nil
 	})
-	if errors.Is(err, errUnchanged) {
+	if errors.Is(err, mdstore.ErrUnchanged) {
 		return res, nil, nil
 	}
 	return res, wr, err

@@ -1,7 +1,9 @@
-package mdstore
+package lifecycle
 
 import (
 	"fmt"
+	"lore/internal/words"
+	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"sort"
@@ -39,8 +41,6 @@ type PruneOptions struct {
 	UsageSince time.Time
 	// Hard removes a failed iteration's file rather than its report.
 	Hard bool
-	// DryRun says what would be pruned and changes nothing.
-	DryRun bool
 }
 
 // UsageWatched says whether the usage log has watched long enough
@@ -59,9 +59,15 @@ type PrunedEntry struct {
 	Why    string     `json:"why"`
 }
 
-// Prune prunes the store as opts say, as one commit whose body lists each
-// entry (res nil when nothing is pruned, or on a dry run).
-func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
+// PrunePlan is what a prune takes out: each entry, what is done to it,
+// and why.
+type PrunePlan struct {
+	Entries []PrunedEntry
+}
+
+// PlanPrune decides what to prune, as opts say, from the entries the
+// store holds; it changes nothing (lore prune --dry-run prints the plan).
+func PlanPrune(s *mdstore.Store, opts PruneOptions) (*PrunePlan, error) {
 	cfg := opts.Config
 	days := func(n int) time.Duration {
 		if opts.OlderThan > 0 {
@@ -75,7 +81,7 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 	}
 	entries, _, err := s.Entries()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var out []PrunedEntry
 	watched := opts.UsageWatched()
@@ -120,24 +126,32 @@ func (s *Store) Prune(opts PruneOptions) ([]PrunedEntry, *WriteResult, error) {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	if opts.DryRun || len(out) == 0 {
-		return out, nil, nil
+	return &PrunePlan{Entries: out}, nil
+}
+
+// Apply prunes the plan's entries as one commit whose body lists each;
+// the result is nil when the plan is empty. An entry changed or removed
+// since the plan was made is left as it is (a fields edit of a file that
+// is gone changes nothing).
+func (plan *PrunePlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error) {
+	out := plan.Entries
+	if len(out) == 0 {
+		return nil, nil
 	}
-	res, err := s.Write(func(tx *Tx) error {
+	return s.Write(func(tx *mdstore.Tx) error {
 		var body []string
 		for _, p := range out {
 			switch p.Action {
 			case "status pruned":
-				tx.Apply(Edit{Path: p.Path, Op: OpFields, Fields: []frontmatterField{{"status", "pruned"}, {"status_reason", entry.YAMLQuote("pruned: " + p.Why)}}})
+				tx.Apply(mdstore.Edit{Path: p.Path, Op: mdstore.OpFields, Fields: []entry.FrontmatterField{{Key: "status", Value: "pruned"}, {Key: "status_reason", Value: entry.YAMLQuote("pruned: " + p.Why)}}})
 			case "failure report trimmed":
-				tx.Apply(Edit{Path: p.Path, Op: OpFields, Fields: []frontmatterField{{"failure", ""}}})
+				tx.Apply(mdstore.Edit{Path: p.Path, Op: mdstore.OpFields, Fields: []entry.FrontmatterField{{Key: "failure", Value: ""}}})
 			case "removed":
-				tx.Apply(Edit{Path: p.Path, Op: OpRemove})
+				tx.Apply(mdstore.Edit{Path: p.Path, Op: mdstore.OpRemove})
 			}
 			body = append(body, fmt.Sprintf("- %s %s: %s (%s)", p.Kind, p.ID, p.Action, p.Why))
 		}
-		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: prune %d %s", len(out), plural(len(out), "entry", "entries")), strings.Join(body, "\n"), "Lore-Kind", "prune"))
+		tx.SetMessage(mdstore.CommitMessage(fmt.Sprintf("lore: prune %d %s", len(out), words.Plural(len(out), "entry", "entries")), strings.Join(body, "\n"), "Lore-Kind", "prune"))
 		return nil
 	})
-	return out, res, err
 }

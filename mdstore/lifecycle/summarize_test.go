@@ -1,9 +1,12 @@
-package mdstore
+package lifecycle
 
 import (
+	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,8 +19,8 @@ import (
 // newest is kept as it is. Learnings of another category, or sharing too
 // few tags, stay.
 func TestSummarizeSeedExample(t *testing.T) {
-	dir, git := gitRepo(t)
-	s, _ := Open(dir, realClock(t))
+	dir, git := storeRepo(t)
+	s, _ := mdstore.Open(dir, storeOptions(t))
 	add := func(category string, tags []string, body string) entry.Learning {
 		t.Helper()
 		time.Sleep(1100 * time.Millisecond) // created_at is to the second: keep their order
@@ -34,11 +37,11 @@ func TestSummarizeSeedExample(t *testing.T) {
 	far := add("success_pattern", []string{"deploy", "vpn", "staging"}, "The staging deploy needs the VPN up.")
 
 	head := git("rev-parse", "HEAD")
-	merges, res, err := s.SummarizeLearnings(true)
+	merges, res, err := summarize(s, false)
 	if err != nil || res != nil || len(merges) != 1 || git("rev-parse", "HEAD") != head {
 		t.Fatalf("dry run: %+v %+v %v", merges, res, err)
 	}
-	merges, res, err = s.SummarizeLearnings(false)
+	merges, res, err = summarize(s, true)
 	if err != nil || res == nil || res.Commit == "" || len(merges) != 1 {
 		t.Fatalf("%+v %+v %v", merges, res, err)
 	}
@@ -80,7 +83,7 @@ func TestSummarizeSeedExample(t *testing.T) {
 	}
 	// Again: the newest is alone among the shown learnings of its tags, and
 	// a summary is not summarized again: nothing to merge.
-	if merges, res, err := s.SummarizeLearnings(false); err != nil || res != nil || len(merges) != 0 {
+	if merges, res, err := summarize(s, true); err != nil || res != nil || len(merges) != 0 {
 		t.Fatalf("a second summarization: %+v %+v %v", merges, res, err)
 	}
 	if got := git("status", "--porcelain"); got != "" {
@@ -91,10 +94,14 @@ func TestSummarizeSeedExample(t *testing.T) {
 // Ingest summarizes past the threshold, at most once every ten
 // iterations.
 func TestSummarizeDue(t *testing.T) {
-	dir, _ := gitRepo(t)
-	s, _ := Open(dir, realClock(t))
-	s.config.SummarizeThreshold = 1
-	if s.SummarizeDue(0) || s.SummarizeDue(-1) {
+	dir, _ := storeRepo(t)
+	os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".agent", "config.yaml"), []byte("learnings:\n  summarize_threshold: 1\n"), 0o644)
+	s, err := mdstore.Open(dir, storeOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if SummarizeDue(s, 0) || SummarizeDue(s, -1) {
 		t.Fatal("no learnings, or none counted: due")
 	}
 	for _, body := range []string{"Use a real temp dir for git tests.", "Pin the toolchain in go.mod for CI."} {
@@ -102,24 +109,24 @@ func TestSummarizeDue(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !s.SummarizeDue(2) {
+	if !SummarizeDue(s, 2) {
 		t.Fatal("two learnings past a threshold of one: not due")
 	}
-	if _, _, err := s.SummarizeLearnings(false); err != nil {
+	if _, _, err := summarize(s, true); err != nil {
 		t.Fatal(err)
 	}
-	s.NoteSummarized()
+	NoteSummarized(s)
 	if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"y"}, Body: "Another one about retries."}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < summarizeEvery-1; i++ {
-		s.NoteIteration()
+		NoteIteration(s)
 	}
-	if s.SummarizeDue(3) {
+	if SummarizeDue(s, 3) {
 		t.Fatal("due again before ten iterations")
 	}
-	s.NoteIteration()
-	if !s.SummarizeDue(3) {
+	NoteIteration(s)
+	if !SummarizeDue(s, 3) {
 		t.Fatal("not due after ten iterations")
 	}
 }
@@ -196,4 +203,17 @@ func TestLinkSimilarAsEveryPair(t *testing.T) {
 			}())
 		}
 	}
+}
+
+// summarize plans a summary and, with apply, applies it.
+func summarize(s *mdstore.Store, apply bool) ([]Merge, *mdstore.WriteResult, error) {
+	plan, err := PlanSummary(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !apply {
+		return plan.Merges, nil, nil
+	}
+	res, err := plan.Apply(s)
+	return plan.Merges, res, err
 }

@@ -1,7 +1,9 @@
-package mdstore
+package lifecycle
 
 import (
 	"fmt"
+	"lore/internal/words"
+	"lore/mdstore"
 	"lore/mdstore/entry"
 	"slices"
 	"strings"
@@ -43,14 +45,19 @@ func validatePromotion(l *entry.Learning) string {
 	return ""
 }
 
-// PromoteLearnings validates the staged learnings ids names (every staged
-// one when ids is empty) and makes each active, or rejected with the
-// reason (status_reason), as one commit listing them; with dryRun it only
-// says what it would do. An id that is not a staged learning is refused.
-func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *WriteResult, error) {
+// PromotionPlan is what promoting staged learnings decided for each.
+type PromotionPlan struct {
+	Promotions []Promotion
+}
+
+// PlanPromotion validates the staged learnings ids names (every staged
+// one when ids is empty): each is to be made active, or rejected with the
+// reason. An id that is not a staged learning is refused. It changes
+// nothing.
+func PlanPromotion(s *mdstore.Store, ids []string) (*PromotionPlan, error) {
 	entries, _, err := s.Entries()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	byID := map[string]*entry.Learning{}
 	var staged []*entry.Learning
@@ -67,9 +74,9 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 			l, ok := byID[id]
 			switch {
 			case !ok:
-				return nil, nil, entry.NotFound(entry.KindLearning, id)
+				return nil, entry.NotFound(entry.KindLearning, id)
 			case l.Status != "staged":
-				return nil, nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s is %s, not staged: only a staged learning is promoted", id, l.Status)}
+				return nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s is %s, not staged: only a staged learning is promoted", id, l.Status)}
 			}
 			staged = append(staged, l)
 		}
@@ -82,10 +89,18 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 		}
 		out = append(out, p)
 	}
-	if dryRun || len(out) == 0 {
-		return out, nil, nil
+	return &PromotionPlan{Promotions: out}, nil
+}
+
+// Apply gives each learning the status the plan decided, with the reason
+// (status_reason), as one commit listing them; the result is nil when the
+// plan is empty.
+func (plan *PromotionPlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error) {
+	out := plan.Promotions
+	if len(out) == 0 {
+		return nil, nil
 	}
-	res, err := s.Write(func(tx *Tx) error {
+	return s.Write(func(tx *mdstore.Tx) error {
 		var body []string
 		active := 0
 		for _, p := range out {
@@ -97,11 +112,10 @@ func (s *Store) PromoteLearnings(ids []string, dryRun bool) ([]Promotion, *Write
 				active++
 				body = append(body, fmt.Sprintf("- %s: active", p.ID))
 			}
-			tx.Apply(Edit{Path: entry.LearningPath(p.ID), Op: OpFields, Fields: []frontmatterField{{"status", p.Status}, {"status_reason", reason}}})
+			tx.Apply(mdstore.Edit{Path: entry.LearningPath(p.ID), Op: mdstore.OpFields, Fields: []entry.FrontmatterField{{Key: "status", Value: p.Status}, {Key: "status_reason", Value: reason}}})
 		}
-		tx.SetMessage(CommitMessage(fmt.Sprintf("lore: promote %d staged %s: %d active, %d rejected", len(out), plural(len(out), "learning", "learnings"), active, len(out)-active),
+		tx.SetMessage(mdstore.CommitMessage(fmt.Sprintf("lore: promote %d staged %s: %d active, %d rejected", len(out), words.Plural(len(out), "learning", "learnings"), active, len(out)-active),
 			strings.Join(body, "\n"), "Lore-Kind", "promote"))
 		return nil
 	})
-	return out, res, err
 }
