@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/secrets"
 	"lore/sigils"
@@ -357,7 +358,7 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 // quoted, cut to 40 characters, with any secret in it redacted.
 func quote(s string) string {
 	s, _ = secrets.Redact(s)
-	return strconv.Quote(shorten(s, 40))
+	return strconv.Quote(words.Shorten(s, 40))
 }
 
 // outputKnowledge are the knowledge entries of one output, merged by

@@ -2,10 +2,10 @@ package mdstore
 
 import (
 	"fmt"
+	"lore/internal/words"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"strings"
-	"unicode/utf8"
 )
 
 // checkNextModel is what ingest records of an agent's <next-model>: the
@@ -22,16 +22,7 @@ func (s *Store) checkNextModel(name string) (recorded, warning string) {
 		return name, ""
 	}
 	return "", fmt.Sprintf("<next-model> %q is not one of the models in %s (%s): not recorded",
-		shorten(name, 40), entry.ConfigPath, strings.Join(models, ", "))
-}
-
-// shorten cuts s to at most n characters, marking the cut with "…".
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+		words.Shorten(name, 40), entry.ConfigPath, strings.Join(models, ", "))
 }
 
 // models are the models config.yaml lists, or the default ones.

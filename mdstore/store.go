@@ -34,8 +34,6 @@ type Store struct {
 	// store then reads as empty, config.yaml's warnings say why once, and
 	// every write is refused by gitx.
 	unusable error
-	// sweep, when not 0, replaces SweepLimit (tests).
-	sweep int
 	// ahead are directories read before a write takes the lock
 	// (readAhead).
 	ahead map[string]readAhead

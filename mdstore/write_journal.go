@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"lore/internal/words"
 	"lore/mdstore/entry"
 	"strconv"
 	"strings"
@@ -172,7 +173,7 @@ func (s *Store) AddJournal(in entry.JournalEntry) (entry.JournalEntry, bool, *Wr
 	}
 	if _, unknown := s.checkNextModel(in.NextModel); unknown != "" {
 		return entry.JournalEntry{}, false, nil, &entry.InputError{Field: "next-model", Msg: fmt.Sprintf("--next-model %s is not one of the models in %s (%s)",
-			strconv.Quote(shorten(in.NextModel, 40)), entry.ConfigPath, strings.Join(s.models(), ", "))}
+			strconv.Quote(words.Shorten(in.NextModel, 40)), entry.ConfigPath, strings.Join(s.models(), ", "))}
 	}
 	now := s.now()
 	var plan journalPlan

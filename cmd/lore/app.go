@@ -3,16 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"lore/hooks"
-	"lore/internal/gitx"
-	"lore/internal/words"
+	"lore/loop"
 	"lore/mdstore"
 	"lore/mdstore/entry"
 	"lore/secrets"
@@ -235,95 +232,8 @@ func (g globals) openStore(e *env) (*mdstore.Store, error) {
 // read, with the defaults, and says nothing of the config (lore validate
 // reports its problems).
 func (g globals) open(e *env, lenient bool) (*mdstore.Store, error) {
-	opts := mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv, IgnoreBadConfig: lenient}
-	var s *mdstore.Store
-	var err error
-	if g.root == "" {
-		s, err = mdstore.Find(e.workDir, opts)
-	} else {
-		root := g.root
-		if !filepath.IsAbs(root) {
-			root = filepath.Join(e.workDir, root)
-		}
-		s, err = mdstore.Open(root, opts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !lenient {
-		p := g.printer(e)
-		p.warnings(s.Config().Warnings)
-		checkMergeDriver(p, e, s)
-		flushPending(p, s)
-	}
-	return s, nil
-}
-
-// checkMergeDriver registers lore's merge driver in a clone whose
-// configuration lacks it, runs lore by name, or runs a lore that is gone
-// (hooks.CheckMergeDriver: a fresh clone has .gitattributes, committed,
-// and no driver), and says what it did, or, once, why it could not. lore
-// validate, the pre-commit hook, does not come here.
-func checkMergeDriver(p *printer, e *env, s *mdstore.Store) {
-	lore := ""
-	c := hooks.CheckMergeDriver(s, func() string { lore = e.loreBinary(); return lore })
-	runs := lore
-	if runs == "" {
-		runs = "lore on PATH"
-	}
-	const did = "registered lore's merge driver in .git/config"
-	switch {
-	case c.Err != nil:
-		p.notice(fmt.Sprintf("lore's merge driver is not registered in this clone, and could not be: %v; "+
-			"until it is, git merges .agent/ files line by line and stops on conflicts in memories.md: run lore init here to register it", c.Err))
-	case c.Fix == hooks.DriverAdded:
-		p.notice(did + " (it runs " + runs + "): .gitattributes sends .agent/ files to it, and this clone had none")
-	case c.Fix == hooks.DriverUpgraded:
-		p.notice(did + " again, to run " + runs + ": it ran lore by name, which git does not find where lore is not on its PATH")
-	case c.Fix == hooks.DriverRepaired:
-		p.notice(did + " again, to run " + runs + ": the lore it ran, " + c.Was + ", is gone")
-	}
-}
-
-// flushPending commits, first thing, the changes lore queued while git
-// was in the middle of a merge, rebase, cherry-pick, revert or am (or
-// could not sign): the command that finds nothing in the way does it. It
-// does not wait for a lock another process holds; a write commits them
-// before its own change anyway. While the operation goes on it says how
-// many are waiting. lore validate, the pre-commit hook, does not come
-// here: git holds index.lock while it runs.
-func flushPending(p *printer, s *mdstore.Store) {
-	pending := s.Pending()
-	if pending == (mdstore.Pending{}) {
-		return
-	}
-	n := pending.Queued
-	if pending.Operation != "" {
-		the := "the" + strings.TrimPrefix(pending.Operation, "a")
-		p.notice(fmt.Sprintf("%d %s queued: %s is in progress; lore commits %s when %s is over",
-			n, words.Plural(n, "change is", "changes are"), pending.Operation, words.Plural(n, "it", "them"), the))
-		return
-	}
-	f, err := s.Flush(false)
-	for _, n := range f.Notices {
-		p.notice(n)
-	}
-	if c := len(f.Committed); c > 0 {
-		p.notice(fmt.Sprintf("committed %d queued %s: %s", c, words.Plural(c, "change", "changes"), strings.Join(f.Committed, "; ")))
-	}
-	var busy *gitx.LockError
-	switch {
-	case errors.As(err, &busy) && f.Left == 0:
-	case errors.As(err, &busy):
-		p.notice(fmt.Sprintf("%d %s queued; another process holds %s, lore commits %s on its next run",
-			f.Left, words.Plural(f.Left, "change is", "changes are"), busy.Path, words.Plural(f.Left, "it", "them")))
-	case err != nil:
-		p.notice(fmt.Sprintf("%d %s queued and could not be committed: %v", f.Left, words.Plural(f.Left, "change is", "changes are"), err))
-	case f.Left > 0 && f.Operation != "":
-		the := "the" + strings.TrimPrefix(f.Operation, "a")
-		p.notice(fmt.Sprintf("%d %s queued: %s is in progress; lore commits %s when %s is over",
-			f.Left, words.Plural(f.Left, "change is", "changes are"), f.Operation, words.Plural(f.Left, "it", "them"), the))
-	}
+	return loop.Open(loop.OpenOptions{Dir: e.workDir, Root: g.root, LoreBinary: e.loreBinary, Bare: lenient,
+		Store: mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv, IgnoreBadConfig: lenient}}, g.printer(e))
 }
 
 func (g globals) printer(e *env) *printer {

@@ -67,7 +67,7 @@ func runExport(e *env, g globals, opts exportOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	if opts.format == "json" {
 		return writeJSON(p.out, x)
 	}
@@ -164,7 +164,7 @@ func readImport(e *env, p *printer, source string) (lifecycle.Export, error) {
 	if source != "-" {
 		if info, err := os.Stat(e.abs(source)); err == nil && info.IsDir() {
 			x, found, warnings, err := lifecycle.ReadSeedStores(e.abs(source), readProgressDB)
-			p.warnings(warnings)
+			p.Warnings(warnings)
 			if err != nil {
 				return x, err
 			}
@@ -172,7 +172,7 @@ func readImport(e *env, p *printer, source string) (lifecycle.Export, error) {
 				return x, &entry.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md, .ralph/progress.db, .aiwg/knowledge/ralph-learnings.json)"}
 			}
 			for _, f := range found {
-				p.notice("read " + f)
+				p.Notice("read " + f)
 			}
 			return x, nil
 		}

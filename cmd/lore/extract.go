@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/lifecycle"
 )
@@ -85,7 +86,7 @@ func runExtract(e *env, g globals, opts extractOptions) error {
 		case id == "":
 			id = "(new)"
 		}
-		rows[i] = []string{id, x.Learning.Kind, fmt.Sprintf("%.2f", *x.Learning.Confidence), summary(x.Learning.Body, 70)}
+		rows[i] = []string{id, x.Learning.Kind, fmt.Sprintf("%.2f", *x.Learning.Confidence), words.FirstLine(x.Learning.Body, 70)}
 	}
 	p.table([]string{"ID", "KIND", "CONFIDENCE", "LEARNING"}, rows)
 	if opts.dryRun {

@@ -120,7 +120,7 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 			fmt.Fprintf(p.out, "%s: added lore's merge lines%s\n", entry.AttributesPath, commitNote(res))
 		}
 		if _, err := exec.LookPath("lore"); err != nil && lore == "" {
-			p.notice("cannot tell where this lore is, and lore is not on PATH: the pre-commit hook will refuse commits until it is (go install ./cmd/... puts it in $(go env GOPATH)/bin)")
+			p.Notice("cannot tell where this lore is, and lore is not on PATH: the pre-commit hook will refuse commits until it is (go install ./cmd/... puts it in $(go env GOPATH)/bin)")
 		}
 	}
 	if opts.claude {
@@ -235,7 +235,7 @@ func noticeTrackedHooks(p *printer, e *env, repo *gitx.Repo, changes []hooks.Hoo
 			if !installed {
 				what = "lore took its lines out of it in the worktree only; commit that to take lore's hook out for the team too"
 			}
-			p.notice(fmt.Sprintf("%s is a file of the project (git tracks it; core.hooksPath is %s): %s", relPath(e, path), dir, what))
+			p.Notice(fmt.Sprintf("%s is a file of the project (git tracks it; core.hooksPath is %s): %s", relPath(e, path), dir, what))
 		}
 	}
 }

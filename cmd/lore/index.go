@@ -109,7 +109,7 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 	if resp.Error != "" {
 		return errors.New(resp.Error)
 	}
-	p.warnings(resp.Report.Warnings)
+	p.Warnings(resp.Report.Warnings)
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Status *index.Status `json:"status"`

@@ -10,6 +10,7 @@ import (
 
 	"lore/hooks"
 	"lore/internal/words"
+	"lore/loop"
 	"lore/mdstore"
 	"lore/mdstore/lifecycle"
 )
@@ -27,7 +28,6 @@ type ingestOptions struct {
 	setFiles    bool
 	runEnd      bool   // prune once the iteration is recorded
 	objective   string // the run's objective, for learnings.auto_promote's extraction
-	ran         bool   // lore run: in.Output is the output of the agent it ran
 }
 
 func ingestCommand(e *env) *cli.Command {
@@ -153,7 +153,6 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 	in := opts.in
 	var turn hooks.Turn
 	switch {
-	case opts.ran:
 	case opts.transcript != "":
 		f, err := os.Open(e.abs(opts.transcript))
 		if err != nil {
@@ -202,55 +201,42 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 		in.Files = turn.FilesRelativeTo(s.Root())
 	}
 	p := g.printer(e)
-	res, wr, err := s.Ingest(in)
-	if err != nil {
+	res, err := loop.Ingest(s, loop.IngestRequest{IngestInput: in, RunEnd: opts.runEnd, Objective: opts.objective}, p)
+	if res == nil {
 		return nil, err
 	}
-	printIngestNotices(p, res)
-	key := "knowledge and learnings"
-	if j := res.Journal; j != nil {
-		key = j.Key()
+	if err != nil {
+		return res.IngestResult, err
 	}
-	printWrite(p, wr, "Iteration", key)
-	// Past learnings.summarize_threshold, once in ten iterations.
-	lifecycle.NoteIteration(s)
-	var merges []lifecycle.Merge
-	if lifecycle.SummarizeDue(s, res.ShownLearnings) {
-		plan, err := lifecycle.PlanSummary(s)
-		var sr *mdstore.WriteResult
-		if err == nil {
-			sr, err = plan.Apply(s)
-		}
-		if err != nil {
-			return res, fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
-		}
-		merges = plan.Merges
-		lifecycle.NoteSummarized(s)
-		printWrite(p, sr, "Summary of learnings", "")
-	}
-	var end runEnd
-	if opts.runEnd && res.Journal != nil {
-		if end, err = endRun(e, s, p, res.Journal.RunID, opts.objective); err != nil {
-			return res, fmt.Errorf("the iteration is recorded; %w", err)
-		}
-	}
-	pruned, promoted := end.pruned, end.promoted
 	if opts.format == "json" {
-		return res, writeJSON(p.out, struct {
+		var end loop.RunEnd
+		if res.End != nil {
+			end = *res.End
+		}
+		return res.IngestResult, writeJSON(p.out, struct {
 			*mdstore.IngestResult
 			Commit   string                  `json:"commit,omitempty"`
 			Merges   []lifecycle.Merge       `json:"summarized,omitempty"`
 			Promoted []lifecycle.Promotion   `json:"promoted,omitempty"`
 			Pruned   []lifecycle.PrunedEntry `json:"pruned,omitempty"`
-		}{res, wr.Commit, merges, promoted, pruned})
+		}{res.IngestResult, commitOf(res.Write), res.Merges, end.Promoted, end.Pruned})
 	}
-	if len(merges) > 0 {
+	printIngested(p, res, opts.runEnd)
+	return res.IngestResult, nil
+}
+
+// printIngested says what an iteration's ingest recorded, a row per
+// entry, then the summary of learnings it made and, at the run's end,
+// what that did.
+func printIngested(p *printer, res *loop.Ingested, runEnd bool) {
+	wr := res.Write
+	if len(res.Merges) > 0 {
 		defer func() {
-			fmt.Fprintf(p.out, "Learnings summarized: %d %s merged\n", len(merges), words.Plural(len(merges), "cluster", "clusters"))
+			fmt.Fprintf(p.out, "Learnings summarized: %d %s merged\n", len(res.Merges), words.Plural(len(res.Merges), "cluster", "clusters"))
 		}()
 	}
-	if opts.runEnd {
-		defer end.report(p.out)
+	if runEnd && res.End != nil {
+		defer reportRunEnd(p.out, res.End)
 	}
 	var rows [][]string
 	if j := res.Journal; j != nil {
@@ -271,7 +257,7 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 			// lore run adds how the agent ended: ": the agent exited with status 7".
 			rows = append(rows, []string{"failure", "no <failure-report>: minimal report recorded" + strings.TrimPrefix(f.WhyFailed, mdstore.MinimalFailureReason)})
 		} else if j.Failure != nil {
-			rows = append(rows, []string{"failure", j.Failure.ErrorCategory + ": " + summary(j.Failure.WhyFailed, 60)})
+			rows = append(rows, []string{"failure", j.Failure.ErrorCategory + ": " + words.FirstLine(j.Failure.WhyFailed, 60)})
 		}
 	} else if len(res.Knowledge)+len(res.Learnings) == 0 {
 		fmt.Fprintf(p.out, "%sNothing recorded: no sigil in the output says how a task ended or what was learned\n", p.emoji("📓"))
@@ -294,96 +280,18 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 	for _, r := range rows {
 		fmt.Fprintf(p.out, "  %-10s %s\n", r[0], r[1])
 	}
-	return res, nil
 }
 
-// printIngestNotices says on stderr, one line each, what ingest did not
-// take as it was: the run it started, the secrets it redacted, its
-// warnings, every sigil it skipped (with its line and why), and how many
-// tags it ignored as shown rather than said.
-func printIngestNotices(p *printer, res *mdstore.IngestResult) {
-	if res.RunStarted && res.Journal != nil {
-		p.notice("started run " + res.Journal.RunID + " (lore journal start names one)")
-	}
-	if n := len(res.Redacted); n > 0 {
-		var where []string
-		for _, r := range res.Redacted {
-			if r.Line > 0 {
-				where = append(where, fmt.Sprintf("%s at line %d", r.Rule, r.Line))
-			} else {
-				where = append(where, fmt.Sprintf("%s in %s", r.Rule, r.Field))
-			}
-		}
-		p.notice(fmt.Sprintf("redacted %d %s before recording the iteration: %s", n, words.Plural(n, "secret", "secrets"), strings.Join(where, ", ")))
-	}
-	for _, w := range res.Warnings {
-		p.notice("warning: " + w)
-	}
-	for _, s := range res.Skipped {
-		where := ""
-		if s.Line > 0 {
-			where = fmt.Sprintf(" at line %d", s.Line)
-		}
-		p.notice(fmt.Sprintf("skipped <%s>%s: %s", s.Sigil, where, s.Reason))
-	}
-	if shown := len(res.Ignored); shown > 0 {
-		p.notice(fmt.Sprintf("ignored %d %s in code, echoing lore's instructions or holding a placeholder (--format json lists them)", shown, words.Plural(shown, "tag", "tags")))
-	}
-}
-
-// runEnd is what the end of a run did: seed 004's extraction and
-// promotion (learnings.auto_promote) and seed 002's pruning.
-type runEnd struct {
-	promoted []lifecycle.Promotion
-	pruned   []lifecycle.PrunedEntry
-}
-
-// endRun does what the end of run does, each step its own commit: with
-// learnings.auto_promote its learnings extracted (objective names its
-// task type; "" guesses it) and every staged learning validated, then
-// lore prune. lore ingest --run-end and lore run --run-end call it.
-func endRun(e *env, s *mdstore.Store, p *printer, run, objective string) (runEnd, error) {
-	var end runEnd
-	if s.Config().AutoPromote {
-		extraction, err := lifecycle.PlanExtraction(s, run, objective)
-		var xr *mdstore.WriteResult
-		if err == nil {
-			xr, err = extraction.Apply(s)
-		}
-		if err != nil {
-			return end, fmt.Errorf("extracting the run's learnings failed: %w", err)
-		}
-		printWrite(p, xr, "Extraction from", run)
-		promotion, err := lifecycle.PlanPromotion(s, nil)
-		var pr *mdstore.WriteResult
-		if err == nil {
-			pr, err = promotion.Apply(s)
-		}
-		if err != nil {
-			return end, fmt.Errorf("promoting the staged learnings failed: %w", err)
-		}
-		end.promoted = promotion.Promotions
-		printWrite(p, pr, "Promotion of learnings", "")
-	}
-	pruned, pr, err := prune(e, s, false, false, 0)
-	if err != nil {
-		return end, fmt.Errorf("pruning at the run's end failed: %w", err)
-	}
-	end.pruned = pruned
-	printWrite(p, pr, "Prune", "")
-	return end, nil
-}
-
-// report says what the end of the run did.
-func (end runEnd) report(w io.Writer) {
-	fmt.Fprintf(w, "End of the run: %d %s pruned\n", len(end.pruned), words.Plural(len(end.pruned), "entry", "entries"))
-	if len(end.promoted) > 0 {
+// reportRunEnd says what the end of the run did.
+func reportRunEnd(w io.Writer, end *loop.RunEnd) {
+	fmt.Fprintf(w, "End of the run: %d %s pruned\n", len(end.Pruned), words.Plural(len(end.Pruned), "entry", "entries"))
+	if len(end.Promoted) > 0 {
 		active := 0
-		for _, x := range end.promoted {
+		for _, x := range end.Promoted {
 			if x.Status == "active" {
 				active++
 			}
 		}
-		fmt.Fprintf(w, "Learnings promoted: %d active, %d rejected\n", active, len(end.promoted)-active)
+		fmt.Fprintf(w, "Learnings promoted: %d active, %d rejected\n", active, len(end.Promoted)-active)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/prompt"
 )
@@ -169,7 +170,7 @@ func runJournalAdd(e *env, g globals, opts journalAddOptions) error {
 		return err
 	}
 	if started {
-		p.notice("started run " + je.RunID + " (lore journal start names one)")
+		p.Notice("started run " + je.RunID + " (lore journal start names one)")
 	}
 	printWrite(p, res, "Journal entry", je.Key())
 	switch opts.format {
@@ -204,7 +205,7 @@ func runJournalList(e *env, g globals, opts journalListOptions) error {
 	}
 	p := g.printer(e)
 	all, warnings, err := s.Journal()
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	if err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func runJournalList(e *env, g globals, opts journalListOptions) error {
 	var rows [][]string
 	for _, je := range es {
 		rows = append(rows, []string{p.paint(ansiYellow, je.Key()), outcomeColour(p, je.Outcome), je.TaskID, je.Model,
-			strconv.FormatFloat(je.DurationSecs, 'f', 1, 64) + "s", summary(je.Notes, 50)})
+			strconv.FormatFloat(je.DurationSecs, 'f', 1, 64) + "s", words.FirstLine(je.Notes, 50)})
 	}
 	p.table([]string{"ENTRY", "OUTCOME", "TASK", "MODEL", "DURATION", "NOTES"}, rows)
 	return nil

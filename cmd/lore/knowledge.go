@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/prompt"
 )
@@ -132,7 +133,7 @@ func runKnowledgeList(e *env, g globals, opts knowledgeListOptions) error {
 	}
 	p := g.printer(e)
 	all, warnings, err := s.Knowledge()
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	if err != nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func runKnowledgeList(e *env, g globals, opts knowledgeListOptions) error {
 	}
 	var rows [][]string
 	for _, k := range ks {
-		rows = append(rows, []string{p.paint(ansiYellow, k.Slug), p.paint(ansiDim, strings.Join(k.Tags, ",")), summary(k.Title, 60)})
+		rows = append(rows, []string{p.paint(ansiYellow, k.Slug), p.paint(ansiDim, strings.Join(k.Tags, ",")), words.FirstLine(k.Title, 60)})
 	}
 	p.table([]string{"SLUG", "TAGS", "TITLE"}, rows)
 	return nil

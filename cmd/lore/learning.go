@@ -406,7 +406,7 @@ func runLearningList(e *env, g globals, opts learningListOptions) error {
 	}
 	p := g.printer(e)
 	all, warnings, err := s.Learnings()
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	if err != nil {
 		return err
 	}
@@ -431,7 +431,7 @@ func runLearningList(e *env, g globals, opts learningListOptions) error {
 	}
 	var rows [][]string
 	for _, l := range ls {
-		rows = append(rows, []string{p.paint(ansiYellow, l.ID), p.paint(ansiCyan, l.Category), l.Status, p.paint(ansiDim, strings.Join(l.Tags, ",")), summary(l.Body, 60)})
+		rows = append(rows, []string{p.paint(ansiYellow, l.ID), p.paint(ansiCyan, l.Category), l.Status, p.paint(ansiDim, strings.Join(l.Tags, ",")), words.FirstLine(l.Body, 60)})
 	}
 	p.table([]string{"ID", "CATEGORY", "STATUS", "TAGS", "LEARNING"}, rows)
 	return nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lore/mdstore"
+	"lore/loop"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/prompt"
@@ -52,7 +52,7 @@ func runStatus(e *env, g globals, opts statusOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	_, st, in, err := loadLoop(s, p, opts.loop)
+	st, in, err := loop.Status(s, opts.loop, p)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func runModel(e *env, g globals, opts modelOptions) error {
 		}
 	}
 	p := g.printer(e)
-	_, st, _, err := loadLoop(s, p, opts.loop)
+	st, _, err := loop.Status(s, opts.loop, p)
 	if err != nil {
 		return err
 	}
@@ -123,19 +123,4 @@ func runModel(e *env, g globals, opts modelOptions) error {
 	}
 	fmt.Fprintf(p.out, "%s\t%s\n", st.Model.Model, st.Model.Reason)
 	return nil
-}
-
-// loadLoop reads the journal and computes the loop status among
-// config.yaml's models; the run defaults to the current one.
-func loadLoop(s *mdstore.Store, p *printer, in strategy.Input) ([]entry.JournalEntry, strategy.Status, strategy.Input, error) {
-	journal, warnings, err := s.Journal()
-	p.warnings(warnings)
-	if err != nil {
-		return nil, strategy.Status{}, in, err
-	}
-	if in.Run == "" {
-		in.Run, _ = s.CurrentRun()
-	}
-	in.Models = s.Config().Models
-	return journal, strategy.Compute(journal, in), in, nil
 }

@@ -21,7 +21,7 @@ func (g globals) readMemories(e *env) ([]entry.Memory, *printer, error) {
 	}
 	p := g.printer(e)
 	ms, warnings, err := s.Memories()
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	return ms, p, err
 }
 
@@ -72,7 +72,7 @@ func runInit(e *env, g globals, opts initOptions) error {
 	printNotices(p, res)
 	if s.InRepository() {
 		if _, err := hooks.RegisterMergeDriver(s.Repo(), e.loreBinary()); err != nil {
-			p.notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", err))
+			p.Notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", err))
 		}
 	}
 	if !created {
@@ -276,12 +276,12 @@ func runShow(e *env, g globals, opts showOptions) error {
 	}
 	p := g.printer(e)
 	m, warnings, err := s.Memory(opts.id)
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	if err != nil {
 		return err
 	}
 	if err := usage.Open(s.StateDir()).Record(e.now(), []string{prompt.Key(entry.KindMemory, m.ID)}); err != nil {
-		p.notice("could not count the memory's use: " + err.Error())
+		p.Notice("could not count the memory's use: " + err.Error())
 	}
 	switch opts.format {
 	case "json":

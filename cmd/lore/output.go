@@ -8,6 +8,8 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"lore/internal/words"
+	"lore/loop"
 	"lore/mdstore"
 	"lore/mdstore/entry"
 )
@@ -105,7 +107,7 @@ func (p *printer) emoji(symbol string) string {
 }
 
 // notice tells the user about a fallback or a condition, on stderr.
-func (p *printer) notice(msg string) {
+func (p *printer) Notice(msg string) {
 	fmt.Fprintf(p.err, "lore: %s\n", msg)
 }
 
@@ -113,7 +115,7 @@ func (p *printer) notice(msg string) {
 // summarises the rest.
 const maxWarnings = 10
 
-func (p *printer) warnings(ws []entry.Warning) {
+func (p *printer) Warnings(ws []entry.Warning) {
 	for i, w := range ws {
 		if i == maxWarnings {
 			fmt.Fprintf(p.err, "%s %d more problems in %s\n", p.paint(ansiYellow, "warning:"), len(ws)-maxWarnings, w.Path)
@@ -163,7 +165,7 @@ func (p *printer) memoryTable(ms []entry.Memory) {
 	for _, m := range ms {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n",
 			p.paint(ansiYellow, m.ID), p.paint(ansiCyan, string(m.Type)), m.Created,
-			p.paint(ansiDim, strings.Join(m.Tags, ",")), summary(m.Content, 60))
+			p.paint(ansiDim, strings.Join(m.Tags, ",")), words.FirstLine(m.Content, 60))
 	}
 	tw.Flush()
 }
@@ -175,19 +177,6 @@ func (p *printer) memoryDetail(m entry.Memory) {
 	fmt.Fprintf(p.out, "%s %s\n", p.paint(ansiBold, "Tags:   "), strings.Join(m.Tags, ", "))
 	fmt.Fprintf(p.out, "%s %s\n", p.paint(ansiBold, "Created:"), m.Created)
 	fmt.Fprintf(p.out, "\n%s\n", m.Content)
-}
-
-// summary is the first line of s, cut to at most n characters.
-func summary(s string, n int) string {
-	line, _, more := strings.Cut(s, "\n")
-	if utf8.RuneCountInString(line) > n {
-		runes := []rune(line)
-		return string(runes[:n-1]) + "…"
-	}
-	if more {
-		return line + " …"
-	}
-	return line
 }
 
 // table writes aligned columns with a bold header.
@@ -223,15 +212,10 @@ func printNotices(p *printer, res *mdstore.WriteResult) {
 		return
 	}
 	for _, n := range res.Notices {
-		p.notice(n)
+		p.Notice(n)
 	}
 }
 
-// printWrite is printNotices for the write of one entry, noun id
-// ("Memory", "mem-…"), and says when it was queued instead of committed:
-// "Memory queued: mem-… — a rebase is in progress; lore commits it when
-// the rebase is over". What the command prints on stdout stays the same,
-// for the scripts that read it: the change is acknowledged either way.
 // commitOf is the commit a write made, "" for none (nothing to change).
 func commitOf(res *mdstore.WriteResult) string {
 	if res == nil {
@@ -240,9 +224,10 @@ func commitOf(res *mdstore.WriteResult) string {
 	return res.Commit
 }
 
+// printWrite says what the write of one entry, noun id ("Memory",
+// "mem-…"), noted, and when it was queued instead of committed
+// (loop.ReportWrite). What the command prints on stdout stays the same,
+// for the scripts that read it: the change is acknowledged either way.
 func printWrite(p *printer, res *mdstore.WriteResult, noun, id string) {
-	printNotices(p, res)
-	if res != nil && res.Queued != "" {
-		p.notice(fmt.Sprintf("%s queued: %s — %s", noun, id, res.Queued))
-	}
+	loop.ReportWrite(p, res, noun, id)
 }

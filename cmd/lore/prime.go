@@ -3,20 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"lore/hooks"
 	"lore/index"
-	"lore/mdstore"
+	"lore/loop"
 	"lore/mdstore/config"
-	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/strategy"
-	"lore/usage"
 )
 
 type primeOptions struct {
@@ -148,18 +144,27 @@ func primeOptionsFrom(c *cli.Context) (primeOptions, error) {
 }
 
 func runPrime(e *env, g globals, opts primeOptions) error {
-	pr, err := preparePrime(e, g, nil, opts)
+	req, err := opts.request()
 	if err != nil {
 		return err
 	}
-	p := pr.printer
+	search := loop.SearcherFor(req.Task, e.getenv) // lore-index starts up while the store is opened
+	defer search.Close()
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	pr, err := loop.Prime(s, search, req, p)
+	if err != nil {
+		return err
+	}
 	if opts.hook == "claude" {
-		out, ctx := claudeHookOutput(pr.in, pr.opts)
-		recordUse(e, pr.store, p, ctx)
+		out, _ := pr.ClaudeHook()
 		_, err := p.out.Write(out)
 		return err
 	}
-	ctx := pr.context(e)
+	ctx := pr.Context()
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
 			Task     prompt.Task      `json:"task"`
@@ -167,111 +172,35 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 			Sections []prompt.Section `json:"sections"`
 			Omitted  string           `json:"omitted,omitempty"`
 			Loop     strategy.Status  `json:"loop_status"`
-		}{pr.in.Task, pr.opts.Budgets, ctx.Sections, ctx.Omitted, pr.in.Loop})
+		}{pr.Input.Task, pr.Options.Budgets, ctx.Sections, ctx.Omitted, pr.Input.Loop})
 	}
 	fmt.Fprint(p.out, ctx.Markdown())
 	return nil
 }
 
-// primed is what a prime for a task is made from, read and ranked, ready
-// to render: lore prime prints it, lore run hands it to the agent.
-type primed struct {
-	store   *mdstore.Store
-	printer *printer
-	in      prompt.Input   // in.Loop is the loop status, with the model lore model chooses
-	opts    prompt.Options // with the budgets, the total one included
-}
-
-// context renders the prime and counts the entries it shows in the
-// usage log.
-func (pr primed) context(e *env) prompt.Context {
-	ctx := prompt.Prime(pr.in, pr.opts)
-	recordUse(e, pr.store, pr.printer, ctx)
-	return ctx
-}
-
-// preparePrime reads what a prime for opts shows from store s (nil: the
-// one g names, opened here): the entries, their relevance to the task
-// and the loop status.
-func preparePrime(e *env, g globals, s *mdstore.Store, opts primeOptions) (primed, error) {
-	types, err := parseTypes(opts.types)
-	if err != nil {
-		return primed{}, err
-	}
-	var searcher *index.Searcher
-	if taskText(opts.task) != "" {
-		searcher = index.NewSearcher(e.getenv, io.Discard) // lore-index starts up while the store is opened
-		defer searcher.Close()
-	}
-	if s == nil {
-		if s, err = g.openStore(e); err != nil {
-			return primed{}, err
-		}
-	}
-	p := g.printer(e)
-	cfg := s.Config()
-	p.warnings(cfg.Warnings)
-	// Asked of the search index while the files are read.
-	relevance := searcher.Relevance(s, taskText(opts.task), opts.task.Statuses, entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal)
-	if opts.loop.Run == "" {
-		opts.loop.Run, _ = s.CurrentRun()
-	}
-	opts.loop.Models = cfg.Models
-	in := prompt.Input{Task: opts.task, Now: e.now()}
-	in.Task.Run = opts.loop.Run
-	// The entries prime may show are chosen while memories.md is read
-	// and the search index asked: each takes tens of milliseconds in a
-	// large store.
-	type read struct {
-		shortlist *prompt.Shortlist
-		warnings  []entry.Warning
-		err       error
-	}
-	catalogRead := make(chan read, 1)
-	go func() {
-		var r read
-		var c *mdstore.Catalog
-		c, r.warnings, r.err = s.Catalog() // through the per-clone cache of parsed files
-		if r.err == nil {
-			r.shortlist = prompt.NewShortlist(c, in.Task)
-		}
-		catalogRead <- r
-	}()
-	var warnings []entry.Warning
-	if cfg.Memories.Inject == config.InjectAuto {
-		filter := memoryFilter(e, cfg.Memories.Filter, opts, types)
-		all, warnings, err := s.Memories()
-		p.warnings(warnings)
-		if err != nil {
-			return primed{}, err
-		}
-		in.Memories = filter.Filter(all)
-	}
-	r := <-catalogRead
-	p.warnings(r.warnings)
-	if r.err != nil {
-		return primed{}, r.err
-	}
-	if in.Skills, warnings, err = s.Skills(); err != nil {
-		return primed{}, err
-	}
-	p.warnings(warnings)
-	in.Relevance = <-relevance
-	// Only the entries prime may show are read whole.
-	entries := r.shortlist.With(in.Relevance)
-	in.Knowledge, in.Learnings, in.Journal = entries.Knowledge, entries.Learnings, entries.Journal
-	in.Loop = strategy.Compute(in.Journal, opts.loop)
-	budgets := cfg.Budgets
-	budgets.TotalTokens = cfg.Memories.Budget
+// request is the prime the options ask for: the flags given replace
+// config.yaml's settings.
+func (opts primeOptions) request() (loop.PrimeRequest, error) {
+	req := loop.PrimeRequest{Task: opts.task, Loop: opts.loop, HeadingLevel: opts.headingLevel,
+		NoInstructions: opts.noInstructions, NoLearn: opts.noLearn}
 	if opts.set["budget"] {
-		budgets.TotalTokens = opts.budget
+		req.Budget = &opts.budget
 	}
-	popts := prompt.Options{Budgets: budgets, HeadingLevel: opts.headingLevel,
-		Instructions: !opts.noInstructions && cfg.Memories.SkillInjection,
-		Learn:        !opts.noLearn && cfg.Learn,
-		MemoriesOff:  cfg.Memories.Inject == config.InjectNone,
-		Models:       cfg.Models}
-	return primed{store: s, printer: p, in: in, opts: popts}, nil
+	if opts.set["type"] {
+		types, err := parseTypes(opts.types)
+		if err != nil {
+			return req, err
+		}
+		req.MemoryTypes = &types
+	}
+	if opts.set["tags"] {
+		tags := parseTagFilter(opts.tags)
+		req.MemoryTags = &tags
+	}
+	if opts.set["recent"] {
+		req.RecentDays = &opts.recent
+	}
+	return req, nil
 }
 
 // runPrimeHook is prime as a Claude Code SessionStart hook: the payload
@@ -283,7 +212,7 @@ func preparePrime(e *env, g globals, s *mdstore.Store, opts primeOptions) (prime
 func runPrimeHook(e *env, g globals, opts primeOptions) error {
 	payload, err := hooks.ReadClaudeSessionStart(e.stdin)
 	if err != nil && !errors.Is(err, hooks.ErrNoPayload) {
-		g.printer(e).notice(err.Error() + "; priming the current directory with no session")
+		g.printer(e).Notice(err.Error() + "; priming the current directory with no session")
 	}
 	if g.root == "" && payload.Cwd != "" {
 		g.root = payload.Cwd
@@ -293,82 +222,4 @@ func runPrimeHook(e *env, g globals, opts primeOptions) error {
 		opts.task.Run = opts.loop.Run
 	}
 	return hookExit(e, runPrime(e, g, opts))
-}
-
-// claudeHookOutput is the prime as a SessionStart hook's JSON, within the
-// characters Claude Code adds to the context whole: the largest total
-// budget whose JSON (escapes included) fits.
-func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Context) {
-	render := func(total int) ([]byte, prompt.Context) {
-		opts.Budgets.TotalTokens = total
-		ctx := prompt.Prime(in, opts)
-		return hooks.SessionStartOutput(ctx.Markdown()), ctx
-	}
-	out, ctx := render(opts.Budgets.TotalTokens)
-	if len(out) < hooks.ClaudeOutputLimit {
-		return out, ctx
-	}
-	// Too long: hi is a total that does not fit, lo one that does.
-	hi := opts.Budgets.TotalTokens
-	if hi == 0 {
-		for _, s := range ctx.Sections {
-			if s.Name != prompt.SectionInstructions {
-				hi += len(s.Markdown) / prompt.CharsPerToken
-			}
-		}
-	}
-	lo := 0
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if o, c := render(mid); len(o) < hooks.ClaudeOutputLimit {
-			lo, out, ctx = mid, o, c
-		} else {
-			hi = mid
-		}
-	}
-	if lo == 0 {
-		// Even the instructions alone do not fit.
-		opts.Instructions = false
-		out, ctx = render(1)
-	}
-	return out, ctx
-}
-
-// taskText is what of a task the search index is asked about.
-func taskText(t prompt.Task) string {
-	return strings.TrimSpace(strings.Join([]string{t.Title, t.Description, t.Feature}, " "))
-}
-
-// recordUse counts the entries a prime put before the agent in the
-// clone's usage log (for pruning). A failure to record is said, never
-// fatal.
-func recordUse(e *env, s *mdstore.Store, p *printer, ctx prompt.Context) {
-	var keys []string
-	for _, sec := range ctx.Sections {
-		keys = append(keys, sec.Entries...)
-	}
-	if err := usage.Open(s.StateDir()).Record(e.now(), keys); err != nil {
-		p.notice("could not count the entries used: " + err.Error())
-	}
-}
-
-// memoryFilter is the filter of the memories prime shows: config.yaml's
-// memories.filter, each part replaced by its flag when given.
-func memoryFilter(e *env, cfg config.MemoriesFilter, opts primeOptions, types []entry.MemoryType) entry.MemoryFilter {
-	f := entry.MemoryFilter{Types: cfg.Types, Tags: cfg.Tags}
-	recent := cfg.RecentDays
-	if opts.set["type"] {
-		f.Types = types
-	}
-	if opts.set["tags"] {
-		f.Tags = parseTagFilter(opts.tags)
-	}
-	if opts.set["recent"] {
-		recent = opts.recent
-	}
-	if recent > 0 {
-		today := e.now().UTC().Truncate(24 * time.Hour)
-		f.Since = today.AddDate(0, 0, -recent)
-	}
-	return f
 }

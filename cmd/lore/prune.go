@@ -7,11 +7,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/internal/words"
+	"lore/loop"
 	"lore/mdstore"
-	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
-	"lore/prompt"
-	"lore/usage"
 )
 
 func pruneCommand(e *env) *cli.Command {
@@ -63,11 +61,18 @@ func runPrune(e *env, g globals, opts pruneOptions) error {
 	if err != nil {
 		return err
 	}
-	pruned, res, err := prune(e, s, opts.dryRun, opts.hard, older)
+	p := g.printer(e)
+	plan, err := loop.PlanPrune(s, loop.PruneRequest{OlderThan: older, Hard: opts.hard}, p)
 	if err != nil {
 		return err
 	}
-	p := g.printer(e)
+	var res *mdstore.WriteResult
+	if !opts.dryRun {
+		if res, err = plan.Apply(s); err != nil {
+			return err
+		}
+	}
+	pruned := plan.Entries
 	printWrite(p, res, "Prune", "")
 	if opts.format == "json" {
 		commit := commitOf(res)
@@ -79,41 +84,6 @@ func runPrune(e *env, g globals, opts pruneOptions) error {
 	}
 	printPruned(p, pruned, opts.dryRun)
 	return nil
-}
-
-// prune runs a prune of s with config.yaml's thresholds and the clone's
-// usage log.
-func prune(e *env, s *mdstore.Store, dryRun, hard bool, older time.Duration) ([]lifecycle.PrunedEntry, *mdstore.WriteResult, error) {
-	last := map[string]time.Time{}
-	log := usage.Open(s.StateDir())
-	stats, _ := log.Read()
-	for _, st := range stats {
-		last[st.Key] = st.Last
-	}
-	opts := lifecycle.PruneOptions{
-		Now: e.now(), Config: s.Config().Prune, OlderThan: older, Hard: hard, UsageSince: log.Since(stats),
-		LastUsed: func(kind entry.Kind, id string) (time.Time, bool) {
-			t, ok := last[prompt.Key(kind, id)]
-			return t, ok
-		},
-	}
-	if !opts.UsageWatched() {
-		began := "has recorded nothing yet"
-		if !opts.UsageSince.IsZero() {
-			began = "began on " + opts.UsageSince.Format(time.DateOnly)
-		}
-		fmt.Fprintf(e.stderr, "lore: learnings are not judged unused yet: this clone's usage log %s, and says what is not used only after %d days (prune.recent_use_days)\n",
-			began, opts.Config.RecentUseDays)
-	}
-	plan, err := lifecycle.PlanPrune(s, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	if dryRun {
-		return plan.Entries, nil, nil
-	}
-	res, err := plan.Apply(s)
-	return plan.Entries, res, err
 }
 
 // printPruned lists what a prune did, or would do.

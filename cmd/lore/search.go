@@ -172,9 +172,9 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 	p := g.printer(e)
 	answer, err := searcher.Search(s, q)
 	for _, n := range answer.Notices {
-		p.notice(n)
+		p.Notice(n)
 	}
-	p.warnings(answer.Warnings)
+	p.Warnings(answer.Warnings)
 	if err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func printHits(p *printer, res index.Result, q index.Query, format string) error
 	if format == "table" {
 		fmt.Fprintln(p.out, msg)
 	} else {
-		p.notice(msg)
+		p.Notice(msg)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/prompt"
 )
@@ -45,7 +46,7 @@ func runSkillsList(e *env, g globals, opts skillsListOptions) error {
 	}
 	p := g.printer(e)
 	skills, warnings, err := s.Skills()
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func runSkillsList(e *env, g globals, opts skillsListOptions) error {
 	}
 	var rows [][]string
 	for _, sk := range skills {
-		rows = append(rows, []string{p.paint(ansiYellow, sk.Name), summary(sk.Description, 70), p.paint(ansiDim, sk.Path)})
+		rows = append(rows, []string{p.paint(ansiYellow, sk.Name), words.FirstLine(sk.Description, 70), p.paint(ansiDim, sk.Path)})
 	}
 	p.table([]string{"NAME", "DESCRIPTION", "FILE"}, rows)
 	return nil

@@ -62,7 +62,7 @@ func runStats(e *env, g globals, opts statsOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	p.warnings(warnings)
+	p.Warnings(warnings)
 	if opts.format == "json" {
 		return writeJSON(p.out, r)
 	}

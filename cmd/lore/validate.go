@@ -79,7 +79,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 	}
 	p := g.printer(e)
 	if elsewhere > 0 {
-		p.notice(fmt.Sprintf("%d %s in files this commit does not change %s not checked here (lore validate lists them)",
+		p.Notice(fmt.Sprintf("%d %s in files this commit does not change %s not checked here (lore validate lists them)",
 			elsewhere, words.Plural(elsewhere, "error", "errors"), words.Plural(elsewhere, "is", "are")))
 	}
 	if opts.format == "json" {
@@ -105,9 +105,9 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 		case len(problems) == 0 && opts.staged:
 			// A pre-commit hook says nothing when all is well.
 		case len(problems) == 0:
-			p.notice(fmt.Sprintf("%d %s checked: no problems", len(files), what))
+			p.Notice(fmt.Sprintf("%d %s checked: no problems", len(files), what))
 		default:
-			p.notice(fmt.Sprintf("%d %s checked: %d %s, %d %s", len(files), what,
+			p.Notice(fmt.Sprintf("%d %s checked: %d %s, %d %s", len(files), what,
 				errs, words.Plural(errs, "error", "errors"), len(problems)-errs, words.Plural(len(problems)-errs, "warning", "warnings")))
 		}
 	}

@@ -1,0 +1,106 @@
+package loop
+
+import (
+	"fmt"
+	"strings"
+
+	"lore/internal/words"
+	"lore/mdstore"
+	"lore/mdstore/lifecycle"
+)
+
+// IngestRequest is one iteration to record, and whether the run ends
+// with it.
+type IngestRequest struct {
+	mdstore.IngestInput
+	// RunEnd: the run's last iteration. Once it is recorded, EndRun.
+	RunEnd bool
+	// Objective is the run's, for the end of the run's extraction ("":
+	// its tasks and first notes).
+	Objective string
+}
+
+// Ingested is what recording an iteration did.
+type Ingested struct {
+	*mdstore.IngestResult
+	Write *mdstore.WriteResult
+	// Merges is the summary of learnings the iteration brought due
+	// (seed 002: past learnings.summarize_threshold shown learnings, at
+	// most once in ten iterations).
+	Merges []lifecycle.Merge
+	// End is what the end of the run did, with RunEnd.
+	End *RunEnd
+}
+
+// Ingest records one iteration in one commit (mdstore.Store.Ingest),
+// says what it did not take as it was, summarizes the learnings when that
+// is due, and ends the run when asked, each step its own commit. An error
+// after the iteration is recorded comes with the result: the iteration
+// stays recorded.
+func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) {
+	res, wr, err := s.Ingest(req.IngestInput)
+	if err != nil {
+		return nil, err
+	}
+	reportIngest(r, res)
+	key := "knowledge and learnings"
+	if j := res.Journal; j != nil {
+		key = j.Key()
+	}
+	ReportWrite(r, wr, "Iteration", key)
+	out := &Ingested{IngestResult: res, Write: wr}
+	lifecycle.NoteIteration(s)
+	if lifecycle.SummarizeDue(s, res.ShownLearnings) {
+		plan, err := lifecycle.PlanSummary(s)
+		var sr *mdstore.WriteResult
+		if err == nil {
+			sr, err = plan.Apply(s)
+		}
+		if err != nil {
+			return out, fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
+		}
+		out.Merges = plan.Merges
+		lifecycle.NoteSummarized(s)
+		ReportWrite(r, sr, "Summary of learnings", "")
+	}
+	if req.RunEnd && res.Journal != nil {
+		if out.End, err = EndRun(s, res.Journal.RunID, req.Objective, r); err != nil {
+			return out, fmt.Errorf("the iteration is recorded; %w", err)
+		}
+	}
+	return out, nil
+}
+
+// reportIngest says, one notice each, what ingest did not take as it
+// was: the run it started, the secrets it redacted, its warnings, every
+// sigil it skipped (with its line and why), and how many tags it ignored
+// as shown rather than said.
+func reportIngest(r Reporter, res *mdstore.IngestResult) {
+	if res.RunStarted && res.Journal != nil {
+		r.Notice("started run " + res.Journal.RunID + " (lore journal start names one)")
+	}
+	if n := len(res.Redacted); n > 0 {
+		var where []string
+		for _, rd := range res.Redacted {
+			if rd.Line > 0 {
+				where = append(where, fmt.Sprintf("%s at line %d", rd.Rule, rd.Line))
+			} else {
+				where = append(where, fmt.Sprintf("%s in %s", rd.Rule, rd.Field))
+			}
+		}
+		r.Notice(fmt.Sprintf("redacted %d %s before recording the iteration: %s", n, words.Plural(n, "secret", "secrets"), strings.Join(where, ", ")))
+	}
+	for _, w := range res.Warnings {
+		r.Notice("warning: " + w)
+	}
+	for _, s := range res.Skipped {
+		where := ""
+		if s.Line > 0 {
+			where = fmt.Sprintf(" at line %d", s.Line)
+		}
+		r.Notice(fmt.Sprintf("skipped <%s>%s: %s", s.Sigil, where, s.Reason))
+	}
+	if shown := len(res.Ignored); shown > 0 {
+		r.Notice(fmt.Sprintf("ignored %d %s in code, echoing lore's instructions or holding a placeholder (--format json lists them)", shown, words.Plural(shown, "tag", "tags")))
+	}
+}
