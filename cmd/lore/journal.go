@@ -253,44 +253,6 @@ type journalShowOptions struct {
 	format string
 }
 
-func runJournalShow(e *env, g globals, opts journalShowOptions) error {
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
-	p := g.printer(e)
-	je, err := s.JournalEntry(opts.key)
-	if err != nil {
-		return err
-	}
-	switch opts.format {
-	case "json":
-		return writeJSON(p.out, je)
-	case "markdown":
-		fmt.Fprint(p.out, prompt.JournalBlock(je))
-		return nil
-	}
-	cost := ""
-	if je.CostUSD != 0 {
-		cost = fmt.Sprintf("$%.4f", je.CostUSD)
-	}
-	p.fields([][2]string{{"Entry", p.paint(ansiYellow, je.Key())}, {"Outcome", outcomeColour(p, je.Outcome)}, {"Task", je.TaskID}, {"Feature", je.FeatureID},
-		{"Model", je.Model}, {"Next model", je.NextModel}, {"Duration", strconv.FormatFloat(je.DurationSecs, 'f', 1, 64) + "s"}, {"Cost", cost},
-		{"Files", strings.Join(je.FilesModified, ", ")}, {"Difficulty", je.Difficulty}, {"Created", je.CreatedAt}})
-	if f := je.Failure; f != nil {
-		fmt.Fprintln(p.out)
-		p.fields([][2]string{{"What was tried", f.WhatTried}, {"Why it failed", f.WhyFailed}, {"Category", f.ErrorCategory},
-			{"Relevant files", strings.Join(f.RelevantFiles, ", ")}, {"Retry suggestion", f.RetrySuggestion}})
-		if f.StackTrace != "" {
-			fmt.Fprintf(p.out, "%s\n%s\n", p.paint(ansiBold, "Error output:"), f.StackTrace)
-		}
-	}
-	if je.Notes != "" {
-		fmt.Fprintf(p.out, "\n%s\n", je.Notes)
-	}
-	return nil
-}
-
 type journalStartOptions struct {
 	name string // "": lore names the run
 }

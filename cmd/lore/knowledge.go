@@ -170,29 +170,6 @@ type knowledgeShowOptions struct {
 	slug, format string
 }
 
-func runKnowledgeShow(e *env, g globals, opts knowledgeShowOptions) error {
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
-	p := g.printer(e)
-	k, err := s.KnowledgeEntry(opts.slug)
-	if err != nil {
-		return err
-	}
-	switch opts.format {
-	case "json":
-		return writeJSON(p.out, k)
-	case "markdown":
-		fmt.Fprint(p.out, prompt.KnowledgeBlock(k))
-		return nil
-	}
-	p.fields([][2]string{{"Slug", p.paint(ansiYellow, k.Slug)}, {"Title", k.Title}, {"Tags", strings.Join(k.Tags, ", ")},
-		{"Feature", k.Feature}, {"Created", k.CreatedAt}, {"Updated", k.UpdatedAt}, {"File", k.Path}})
-	fmt.Fprintf(p.out, "\n%s\n", k.Body)
-	return nil
-}
-
 type knowledgeDeleteOptions struct {
 	slug string
 }

@@ -441,29 +441,6 @@ type learningShowOptions struct {
 	id, format string
 }
 
-func runLearningShow(e *env, g globals, opts learningShowOptions) error {
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
-	p := g.printer(e)
-	l, err := s.Learning(opts.id)
-	if err != nil {
-		return err
-	}
-	switch opts.format {
-	case "json":
-		return writeJSON(p.out, l)
-	case "markdown":
-		fmt.Fprint(p.out, prompt.LearningLine(l))
-		return nil
-	}
-	p.fields([][2]string{{"ID", p.paint(ansiYellow, l.ID)}, {"Category", l.Category}, {"Status", l.Status}, {"Reason", l.StatusReason}, {"Tags", strings.Join(l.Tags, ", ")},
-		{"Task", l.Task}, {"Kind", l.Kind}, {"Created", l.CreatedAt}, {"Superseded by", l.SupersededBy}, {"File", l.Path}})
-	fmt.Fprintf(p.out, "\n%s\n", l.Body)
-	return nil
-}
-
 type learningDeleteOptions struct {
 	id string
 }

@@ -9,7 +9,6 @@ import (
 	"lore/mdstore"
 	"lore/mdstore/entry"
 	"lore/prompt"
-	"lore/usage"
 )
 
 // readMemories opens the store and reads its memories, reporting the
@@ -257,41 +256,6 @@ A memory shown counts as used (see lore usage).`,
 			return runWith(e, globalsFrom(c), opts, runShow)
 		},
 	}
-}
-
-// runShow shows the entry an id names, by the id's shape: prime lists
-// entries of every kind and tells the agent to lore show them.
-func runShow(e *env, g globals, opts showOptions) error {
-	switch kind, id := entry.KindOfID(opts.id); kind {
-	case entry.KindLearning:
-		return runLearningShow(e, g, learningShowOptions{id: id, format: opts.format})
-	case entry.KindKnowledge:
-		return runKnowledgeShow(e, g, knowledgeShowOptions{slug: id, format: opts.format})
-	case entry.KindJournal:
-		return runJournalShow(e, g, journalShowOptions{key: id, format: opts.format})
-	}
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
-	p := g.printer(e)
-	m, warnings, err := s.Memory(opts.id)
-	p.Warnings(warnings)
-	if err != nil {
-		return err
-	}
-	if err := usage.Open(s.StateDir()).Record(e.now(), []string{prompt.Key(entry.KindMemory, m.ID)}); err != nil {
-		p.Notice("could not count the memory's use: " + err.Error())
-	}
-	switch opts.format {
-	case "json":
-		return writeJSON(p.out, toJSON(m))
-	case "markdown":
-		fmt.Fprint(p.out, entry.FormatMemory(m))
-	default:
-		p.memoryDetail(m)
-	}
-	return nil
 }
 
 // --- delete ---

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"lore/loop"
+	"lore/mdstore/entry"
+)
+
+// lore show, lore knowledge show, lore learning show and lore journal
+// show: one entry, read and counted in the usage log by loop.Show, then
+// printed as a table of fields, as JSON, or as prime shows it.
+
+func runShow(e *env, g globals, opts showOptions) error {
+	return showEntry(e, g, "", opts.id, opts.format)
+}
+
+func runKnowledgeShow(e *env, g globals, opts knowledgeShowOptions) error {
+	return showEntry(e, g, entry.KindKnowledge, opts.slug, opts.format)
+}
+
+func runLearningShow(e *env, g globals, opts learningShowOptions) error {
+	return showEntry(e, g, entry.KindLearning, opts.id, opts.format)
+}
+
+func runJournalShow(e *env, g globals, opts journalShowOptions) error {
+	return showEntry(e, g, entry.KindJournal, opts.key, opts.format)
+}
+
+// showEntry prints the entry of kind ("": by the id's shape) id names in
+// format: table, json or markdown.
+func showEntry(e *env, g globals, kind entry.Kind, id, format string) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	sh, err := loop.Show(s, kind, id, p)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "json":
+		var v any
+		switch {
+		case sh.Memory != nil:
+			v = toJSON(*sh.Memory)
+		case sh.Knowledge != nil:
+			v = sh.Knowledge
+		case sh.Learning != nil:
+			v = sh.Learning
+		case sh.Journal != nil:
+			v = sh.Journal
+		default:
+			v = sh.Skill
+		}
+		return writeJSON(p.out, v)
+	case "markdown":
+		fmt.Fprint(p.out, sh.Markdown())
+		return nil
+	}
+	switch {
+	case sh.Memory != nil:
+		p.memoryDetail(*sh.Memory)
+	case sh.Knowledge != nil:
+		k := sh.Knowledge
+		p.fields([][2]string{{"Slug", p.paint(ansiYellow, k.Slug)}, {"Title", k.Title}, {"Tags", strings.Join(k.Tags, ", ")},
+			{"Feature", k.Feature}, {"Created", k.CreatedAt}, {"Updated", k.UpdatedAt}, {"File", k.Path}})
+		fmt.Fprintf(p.out, "\n%s\n", k.Body)
+	case sh.Learning != nil:
+		l := sh.Learning
+		p.fields([][2]string{{"ID", p.paint(ansiYellow, l.ID)}, {"Category", l.Category}, {"Status", l.Status}, {"Reason", l.StatusReason}, {"Tags", strings.Join(l.Tags, ", ")},
+			{"Task", l.Task}, {"Kind", l.Kind}, {"Created", l.CreatedAt}, {"Superseded by", l.SupersededBy}, {"File", l.Path}})
+		fmt.Fprintf(p.out, "\n%s\n", l.Body)
+	case sh.Journal != nil:
+		printJournalDetail(p, *sh.Journal)
+	case sh.Skill != nil:
+		p.fields([][2]string{{"Skill", p.paint(ansiYellow, sh.Skill.Name)}, {"Description", sh.Skill.Description}, {"File", sh.Skill.Path}})
+	}
+	return nil
+}
+
+// printJournalDetail prints an iteration's fields, its failure report and
+// its notes.
+func printJournalDetail(p *printer, je entry.JournalEntry) {
+	cost := ""
+	if je.CostUSD != 0 {
+		cost = fmt.Sprintf("$%.4f", je.CostUSD)
+	}
+	p.fields([][2]string{{"Entry", p.paint(ansiYellow, je.Key())}, {"Outcome", outcomeColour(p, je.Outcome)}, {"Task", je.TaskID}, {"Feature", je.FeatureID},
+		{"Model", je.Model}, {"Next model", je.NextModel}, {"Duration", strconv.FormatFloat(je.DurationSecs, 'f', 1, 64) + "s"}, {"Cost", cost},
+		{"Files", strings.Join(je.FilesModified, ", ")}, {"Difficulty", je.Difficulty}, {"Created", je.CreatedAt}})
+	if f := je.Failure; f != nil {
+		fmt.Fprintln(p.out)
+		p.fields([][2]string{{"What was tried", f.WhatTried}, {"Why it failed", f.WhyFailed}, {"Category", f.ErrorCategory},
+			{"Relevant files", strings.Join(f.RelevantFiles, ", ")}, {"Retry suggestion", f.RetrySuggestion}})
+		if f.StackTrace != "" {
+			fmt.Fprintf(p.out, "%s\n%s\n", p.paint(ansiBold, "Error output:"), f.StackTrace)
+		}
+	}
+	if je.Notes != "" {
+		fmt.Fprintf(p.out, "\n%s\n", je.Notes)
+	}
+}
