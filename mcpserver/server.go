@@ -1,55 +1,77 @@
 // Package mcpserver is lore's MCP server (the official Go SDK): the few
 // tools an agent needs — prime, search, show, and adding a memory, a
-// knowledge entry, a learning or an iteration's output — each answered by
-// running the lore CLI. A tool call is therefore the same command a
-// person runs: the same index policy (lore-index or the scan), the same
-// commit path, safe beside other lore processes and C git, and the same
-// wording for a refused secret, a bad tag or an entry not found. The
-// server keeps no state of its own.
+// knowledge entry, a learning or an iteration's output — answered in
+// process by the packages the CLI calls (loop, mdstore, index), so a
+// tool call is what the command does: the same index policy (lore-index
+// or the scan), the same commit path, safe beside other lore processes
+// and C git, and the same wording for a refused secret, a bad tag or an
+// entry not found (loop.ErrorText). Each call opens the store, as a
+// command does (the queue flushed, the merge driver registered), and
+// closes it.
 //
-// Each tool returns text an agent reads well (the CLI's Markdown for
-// prime, a short line per result or write) and the CLI's JSON as
-// structured content. A failed command is a tool error whose text is
-// what the CLI printed on stderr; the server itself does not fail.
+// Each tool returns text an agent reads well (prime's Markdown, a short
+// line per result or write) and the packages' own structs as structured
+// content. A failure is a tool error whose text is lore's message; the
+// server itself does not fail. The resources are every memory
+// (lore://memories) and any entry by id (lore://entry/{id}, a journal
+// iteration's id with its "/" as it is or escaped).
 package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
+	"io"
+	"net/url"
 	"slices"
-	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"lore/index"
+	"lore/internal/words"
+	"lore/loop"
+	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
+	"lore/mdstore/lifecycle"
+	"lore/prompt"
+	"lore/strategy"
 )
 
-// Runner runs the lore CLI with args, stdin on its standard input, and
-// returns its standard output and the notices it printed on stderr (a
-// write queued during a rebase, a search that scanned); a command that
-// fails returns an error whose text is the CLI's message (CommandError).
-type Runner func(ctx context.Context, stdin string, args ...string) (stdout []byte, notices string, err error)
-
-// CommandError is a lore command that exited non-zero: Message is what
-// it printed on stderr, as a person would read it.
-type CommandError struct {
-	Code    int
-	Message string
+// Options say which store the server serves, and how.
+type Options struct {
+	// Dir is where the server runs; Root, when set, the directory that
+	// holds .agent (relative to Dir), else the store is found from Dir.
+	Dir, Root string
+	// Getenv is the environment: git's configuration (the identity of
+	// commits) and LORE_INDEX (which lore-index searches). nil: none.
+	Getenv func(string) string
+	// Now and Random are the clock and the source of ids (nil: the real
+	// ones).
+	Now    func() time.Time
+	Random io.Reader
+	// LoreBinary is the lore a merge driver registered in a fresh clone
+	// runs.
+	LoreBinary func() string
 }
-
-func (e *CommandError) Error() string { return e.Message }
 
 // Instructions is what the server tells a client about itself.
 const Instructions = "lore is this project's memory, kept as Markdown under .agent/ and committed to git. " +
 	"Call prime at the start of a task for the context earlier iterations left; search and show to look things up; " +
 	"add_memory, add_knowledge and add_learning to keep what you learn; ingest to record an iteration's output with its sigils."
 
-// New returns the server, answering through run; version is lore's.
-func New(run Runner, version string) *mcp.Server {
+// New returns the server; version is lore's. A tool's structured content
+// is a struct of lore's packages; the tools declare no output schema,
+// which would cost the list of tools thousands of tokens in every agent's
+// context.
+func New(opts Options, version string) *mcp.Server {
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "lore", Version: version}, &mcp.ServerOptions{Instructions: Instructions})
-	t := tools{run: run}
+	t := tools{opts: opts}
 	mcp.AddTool(s, &mcp.Tool{Name: "prime", Description: "The context for a task: memories, knowledge, learnings, journal and loop status, ranked and within a token budget."}, t.prime)
 	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Full-text, typo-tolerant search over every entry, best first."}, t.search)
 	mcp.AddTool(s, &mcp.Tool{Name: "show", Description: "One entry in full, by id: mem-…, l-…, a knowledge slug, run-…/NNNN, a skill name."}, t.show)
@@ -64,39 +86,54 @@ func New(run Runner, version string) *mcp.Server {
 
 // The store's resources: every memory, and any entry by id.
 const (
-	MemoriesURI      = "lore://memories"
-	EntryURITemplate = "lore://entry/{id}"
+	MemoriesURI = "lore://memories"
+	// EntryURITemplate's {+id} takes a journal iteration's "/" as it is.
+	EntryURITemplate = "lore://entry/{+id}"
+	entryURIPrefix   = "lore://entry/"
 )
 
-func (t tools) memories(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, _, err := t.run(ctx, "", "list", "--format", "markdown")
+type tools struct{ opts Options }
+
+// session is one call's store and what lore noted on the way.
+type session struct {
+	store *mdstore.Store
+	notes loop.Notes
+}
+
+// open opens the store for one call, as a command opens it.
+func (t tools) open() (*session, error) {
+	sess := &session{}
+	s, err := loop.Open(loop.OpenOptions{Dir: t.opts.Dir, Root: t.opts.Root, LoreBinary: t.opts.LoreBinary,
+		Store: mdstore.Options{Now: t.opts.Now, Random: t.opts.Random, Getenv: t.opts.Getenv}}, &sess.notes)
 	if err != nil {
-		return nil, err
+		return nil, toolError(err)
 	}
-	return markdown(req.Params.URI, out), nil
+	sess.store = s
+	return sess, nil
 }
 
-func (t tools) entry(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	id, ok := strings.CutPrefix(req.Params.URI, "lore://entry/")
-	if !ok || id == "" {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+func (sess *session) close() { sess.store.Close() }
+
+// text is a tool result of one text block: s, then what lore noted on
+// the way.
+func (sess *session) text(s string) *mcp.CallToolResult {
+	var notes []string
+	for _, w := range sess.notes.Warned {
+		notes = append(notes, "warning: "+w.String())
 	}
-	out, _, err := t.run(ctx, "", "show", id, "--format", "markdown")
-	var cmdErr *CommandError
-	if errors.As(err, &cmdErr) && cmdErr.Code == 1 {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	for _, n := range sess.notes.Notices {
+		notes = append(notes, "lore: "+n)
 	}
-	if err != nil {
-		return nil, err
+	if len(notes) > 0 {
+		s = strings.TrimRight(s, "\n") + "\n\n" + strings.Join(notes, "\n") + "\n"
 	}
-	return markdown(req.Params.URI, out), nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
-func markdown(uri string, text []byte) *mcp.ReadResourceResult {
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(text)}}}
+// toolError is err as a tool reports it: lore's message for a person.
+func toolError(err error) error {
+	return errors.New(loop.ErrorText(err))
 }
-
-type tools struct{ run Runner }
 
 // PrimeInput is a task to prime for.
 type PrimeInput struct {
@@ -107,8 +144,56 @@ type PrimeInput struct {
 	Budget      int      `json:"budget,omitempty" jsonschema:"total tokens (default: each section its own share)"`
 }
 
-// searchDefault is how many results lore search gives without --all.
-const searchDefault = 10
+// PrimeOutput is a prime as data, as lore prime --format json gives it.
+type PrimeOutput struct {
+	Task     prompt.Task      `json:"task"`
+	Budgets  config.Budgets   `json:"budgets"`
+	Sections []prompt.Section `json:"sections"`
+	Omitted  string           `json:"omitted,omitempty"`
+	Loop     strategy.Status  `json:"loop_status"`
+}
+
+func (t tools) prime(ctx context.Context, _ *mcp.CallToolRequest, in PrimeInput) (*mcp.CallToolResult, any, error) {
+	req := loop.PrimeRequest{Task: prompt.Task{ID: in.TaskID, Title: in.Title, Description: in.Description, Files: in.Files},
+		Loop: strategy.Input{TaskID: in.TaskID}}
+	if in.Budget < 0 {
+		return nil, nil, errors.New("budget must be 0 (no total) or more")
+	}
+	if in.Budget > 0 {
+		req.Budget = &in.Budget
+	}
+	search := loop.SearcherFor(req.Task, t.opts.Getenv)
+	defer search.Close()
+	sess, err := t.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sess.close()
+	pr, err := loop.Prime(sess.store, search, req, &sess.notes)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	c := pr.Context()
+	out := PrimeOutput{Task: pr.Input.Task, Budgets: pr.Options.Budgets, Sections: c.Sections, Omitted: c.Omitted, Loop: pr.Input.Loop}
+	var b strings.Builder
+	for _, s := range c.Sections {
+		b.WriteString(strings.TrimSpace(s.Markdown))
+		b.WriteString("\n\n")
+	}
+	l := pr.Input.Loop
+	fmt.Fprintf(&b, "Loop status: iteration %d", l.Iteration)
+	if l.Task.TaskID != "" {
+		fmt.Fprintf(&b, "; task %s: attempt %d, %d consecutive failures", l.Task.TaskID, l.Task.Attempts+1, l.Task.ConsecutiveFailures)
+		if l.Task.Stuck {
+			b.WriteString(" (stuck: change approach)")
+		}
+	}
+	if l.Model.Model != "" {
+		fmt.Fprintf(&b, "; model %s (%s)", l.Model.Model, l.Model.Reason)
+	}
+	b.WriteString("\n")
+	return sess.text(b.String()), out, nil
+}
 
 // SearchInput is a search.
 type SearchInput struct {
@@ -118,9 +203,140 @@ type SearchInput struct {
 	Limit int      `json:"limit,omitempty" jsonschema:"most results (default 10)"`
 }
 
+// SearchOutput is a search's answer: the hits, best first, and how many
+// entries matched in all.
+type SearchOutput struct {
+	Results    []index.Hit `json:"results"`
+	Total      int         `json:"total"`
+	Suggestion string      `json:"suggestion,omitempty"`
+}
+
+// searchDefault is how many results a search gives unless asked.
+const searchDefault = 10
+
+func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, any, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, nil, errors.New("search needs a query")
+	}
+	if in.Limit < 0 {
+		return nil, nil, errors.New("limit must be 1 or more")
+	}
+	q := index.Query{Text: in.Query, Tags: in.Tags, Limit: in.Limit}
+	if q.Limit == 0 {
+		q.Limit = searchDefault
+	}
+	for _, k := range strings.Split(in.Kind, ",") {
+		if k = strings.TrimSpace(k); k == "" {
+			continue
+		}
+		kind := entry.Kind(k)
+		if !slices.Contains(entry.Kinds, kind) {
+			return nil, nil, fmt.Errorf("unknown kind %q (memory, knowledge, learning, journal or skill)", k)
+		}
+		q.Kinds = append(q.Kinds, kind)
+	}
+	searcher := index.NewSearcher(t.opts.Getenv, io.Discard)
+	defer searcher.Close()
+	sess, err := t.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sess.close()
+	answer, err := searcher.Search(sess.store, q)
+	sess.notes.Warnings(answer.Warnings)
+	for _, n := range answer.Notices {
+		sess.notes.Notice(n)
+	}
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	res := answer.Result
+	out := SearchOutput{Results: res.Hits, Total: res.Total, Suggestion: res.Suggestion}
+	if out.Results == nil {
+		out.Results = []index.Hit{}
+	}
+	if len(res.Hits) == 0 {
+		msg := "No entry matches " + fmt.Sprintf("%q", in.Query) + "."
+		if res.Suggestion != "" {
+			msg += fmt.Sprintf(" Did you mean %q?", res.Suggestion)
+		}
+		return sess.text(msg), out, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d %s, best first:\n", len(res.Hits), res.Total, words.Plural(res.Total, "entry matches", "entries match"))
+	for _, h := range res.Hits {
+		fmt.Fprintf(&b, "- [%s] %s", h.Kind, h.EntryID)
+		if h.Title != "" {
+			fmt.Fprintf(&b, " %q", h.Title)
+		}
+		if len(h.Tags) > 0 {
+			fmt.Fprintf(&b, " (tags: %s)", strings.Join(h.Tags, ", "))
+		}
+		fmt.Fprintf(&b, ": %s\n", h.Snippet)
+	}
+	b.WriteString("show gives an entry in full")
+	if res.Total > len(res.Hits) {
+		b.WriteString("; a larger limit gives more")
+	}
+	b.WriteString(".\n")
+	return sess.text(b.String()), out, nil
+}
+
 // ShowInput names an entry.
 type ShowInput struct {
 	ID string `json:"id"`
+}
+
+func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (*mcp.CallToolResult, any, error) {
+	if strings.TrimSpace(in.ID) == "" {
+		return nil, nil, errors.New("show needs an id")
+	}
+	sess, err := t.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sess.close()
+	sh, err := loop.Show(sess.store, "", in.ID, &sess.notes)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	return sess.text(detail(sh)), sh, nil
+}
+
+// detail is an entry as text: its fields, one a line, then its body.
+func detail(sh loop.Shown) string {
+	var fields [][2]string
+	body := ""
+	switch {
+	case sh.Memory != nil:
+		m := sh.Memory
+		fields = [][2]string{{"id", m.ID}, {"type", string(m.Type)}, {"tags", strings.Join(m.Tags, ", ")}, {"created", m.Created}}
+		body = m.Content
+	case sh.Knowledge != nil:
+		k := sh.Knowledge
+		fields = [][2]string{{"slug", k.Slug}, {"title", k.Title}, {"tags", strings.Join(k.Tags, ", ")}, {"feature", k.Feature},
+			{"created_at", k.CreatedAt}, {"updated_at", k.UpdatedAt}, {"path", k.Path}}
+		body = k.Body
+	case sh.Learning != nil:
+		l := sh.Learning
+		fields = [][2]string{{"id", l.ID}, {"category", l.Category}, {"status", l.Status}, {"tags", strings.Join(l.Tags, ", ")},
+			{"task", l.Task}, {"kind", l.Kind}, {"created_at", l.CreatedAt}, {"superseded_by", l.SupersededBy}, {"path", l.Path}}
+		body = l.Body
+	case sh.Journal != nil:
+		return sh.Markdown()
+	case sh.Skill != nil:
+		fields = [][2]string{{"name", sh.Skill.Name}, {"description", sh.Skill.Description}, {"path", sh.Skill.Path}}
+	}
+	var b strings.Builder
+	for _, f := range fields {
+		if f[1] != "" {
+			fmt.Fprintf(&b, "%s: %s\n", f[0], f[1])
+		}
+	}
+	if body != "" {
+		b.WriteString("\n" + body + "\n")
+	}
+	return b.String()
 }
 
 // MemoryInput is a new memory.
@@ -130,6 +346,29 @@ type MemoryInput struct {
 	Tags    []string `json:"tags,omitempty"`
 }
 
+// MemoryOutput is the memory added, and its commit.
+type MemoryOutput struct {
+	entry.Memory
+	Commit string `json:"commit,omitempty"`
+}
+
+func (t tools) addMemory(ctx context.Context, _ *mcp.CallToolRequest, in MemoryInput) (*mcp.CallToolResult, any, error) {
+	sess, err := t.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sess.close()
+	typ := entry.MemoryType(in.Type)
+	if typ == "" {
+		typ = entry.Pattern
+	}
+	m, res, err := sess.store.AddMemory(mdstore.NewMemory{Type: typ, Content: in.Content, Tags: in.Tags})
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	return sess.wrote(res, "memory", m.ID), MemoryOutput{Memory: m, Commit: res.Commit}, nil
+}
+
 // KnowledgeInput is a new knowledge entry.
 type KnowledgeInput struct {
 	Title string   `json:"title"`
@@ -137,11 +376,70 @@ type KnowledgeInput struct {
 	Tags  []string `json:"tags"`
 }
 
+// KnowledgeOutput is the knowledge entry written, what was done to it,
+// and its commit.
+type KnowledgeOutput struct {
+	entry.Knowledge
+	Action entry.KnowledgeAction `json:"action"`
+	Commit string                `json:"commit,omitempty"`
+}
+
+func (t tools) addKnowledge(ctx context.Context, _ *mcp.CallToolRequest, in KnowledgeInput) (*mcp.CallToolResult, any, error) {
+	sess, err := t.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sess.close()
+	k, action, res, err := sess.store.AddKnowledge(entry.NewKnowledge{Title: in.Title, Body: in.Body, Tags: in.Tags})
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	return sess.wrote(res, "knowledge", k.Slug), KnowledgeOutput{Knowledge: k, Action: action, Commit: res.Commit}, nil
+}
+
 // LearningInput is a new learning.
 type LearningInput struct {
 	Body     string   `json:"body"`
 	Category string   `json:"category" jsonschema:"success_pattern, pitfall, tool_usage, code_structure, testing_strategy, debugging_technique or other"`
 	Tags     []string `json:"tags"`
+}
+
+// LearningOutput is the learning added — or the one it nearly duplicates,
+// which stays as it is — and its commit.
+type LearningOutput struct {
+	entry.Learning
+	Duplicate bool   `json:"duplicate,omitempty"`
+	Commit    string `json:"commit,omitempty"`
+}
+
+func (t tools) addLearning(ctx context.Context, _ *mcp.CallToolRequest, in LearningInput) (*mcp.CallToolResult, any, error) {
+	sess, err := t.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sess.close()
+	l, dup, res, err := sess.store.AddLearning(entry.NewLearning{Category: in.Category, Tags: in.Tags, Body: in.Body})
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	out := LearningOutput{Learning: l, Duplicate: dup}
+	if res != nil {
+		out.Commit = res.Commit
+	}
+	return sess.wrote(res, "learning", l.ID), out, nil
+}
+
+// wrote says what a write of one entry did: its commit, that it is
+// queued (in lore's words), or that the store had it already.
+func (sess *session) wrote(res *mdstore.WriteResult, kind, id string) *mcp.CallToolResult {
+	loop.ReportWrite(&sess.notes, res, loop.KindNoun(entry.Kind(kind)), id)
+	switch {
+	case res != nil && len(res.Commit) >= 7:
+		return sess.text(fmt.Sprintf("Added %s %s (commit %s).", kind, id, res.Commit[:7]))
+	case res != nil && res.Queued != "":
+		return sess.text(fmt.Sprintf("Not committed yet: %s %s.", kind, id))
+	}
+	return sess.text(fmt.Sprintf("The store already has this %s: %s.", kind, id))
 }
 
 // IngestInput is an iteration's output and what the caller knows of it.
@@ -154,281 +452,89 @@ type IngestInput struct {
 	Files    []string `json:"files,omitempty" jsonschema:"files the iteration modified"`
 }
 
-// flags appends --name value for each value set.
-type flags []string
-
-func (f *flags) str(name, v string) {
-	if v != "" {
-		*f = append(*f, "--"+name, v)
-	}
-}
-
-func (f *flags) list(name string, v []string) { f.str(name, strings.Join(v, ",")) }
-
-func (f *flags) num(name string, v float64) {
-	if v != 0 {
-		f.str(name, strconv.FormatFloat(v, 'f', -1, 64))
-	}
-}
-
-// call runs lore with args and returns its JSON answer as structured
-// content (an object: an array is wrapped as {"results": …}) and
-// decoded into into, when into is not nil.
-func (t tools) call(ctx context.Context, stdin string, into any, args ...string) (map[string]any, string, error) {
-	out, notices, err := t.run(ctx, stdin, args...)
-	if err != nil {
-		return nil, "", err
-	}
-	var v any
-	if err := json.Unmarshal(out, &v); err != nil {
-		return nil, "", fmt.Errorf("lore %s answered with something that is not JSON: %w", args[0], err)
-	}
-	if into != nil {
-		if err := json.Unmarshal(out, into); err != nil {
-			return nil, "", fmt.Errorf("lore %s: %w", args[0], err)
-		}
-	}
-	if m, ok := v.(map[string]any); ok {
-		return m, notices, nil
-	}
-	return map[string]any{"results": v}, notices, nil
-}
-
-// text is a tool result of one text block: s, then what lore noted on
-// the way.
-func text(s, notices string) *mcp.CallToolResult {
-	if notices = strings.TrimSpace(notices); notices != "" {
-		s = strings.TrimRight(s, "\n") + "\n\n" + notices + "\n"
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
-}
-
-func (t tools) prime(ctx context.Context, _ *mcp.CallToolRequest, in PrimeInput) (*mcp.CallToolResult, any, error) {
-	args := flags{"prime", "--format", "json"}
-	args.str("title", in.Title)
-	args.str("description", in.Description)
-	args.str("task-id", in.TaskID)
-	args.list("files", in.Files)
-	if in.Budget > 0 {
-		args.str("budget", strconv.Itoa(in.Budget))
-	}
-	var answer struct {
-		Sections []struct {
-			Markdown string `json:"markdown"`
-		} `json:"sections"`
-		Loop *struct {
-			Iteration int `json:"iteration"`
-			Task      struct {
-				TaskID              string `json:"task_id"`
-				Attempts            int    `json:"attempts"`
-				ConsecutiveFailures int    `json:"consecutive_failures"`
-				Stuck               bool   `json:"stuck"`
-			} `json:"task"`
-			Model struct {
-				Model  string `json:"model"`
-				Reason string `json:"reason"`
-			} `json:"model"`
-		} `json:"loop_status"`
-	}
-	structured, notices, err := t.call(ctx, "", &answer, args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	var b strings.Builder
-	for _, s := range answer.Sections {
-		b.WriteString(strings.TrimSpace(s.Markdown))
-		b.WriteString("\n\n")
-	}
-	if l := answer.Loop; l != nil {
-		fmt.Fprintf(&b, "Loop status: iteration %d", l.Iteration)
-		if l.Task.TaskID != "" {
-			fmt.Fprintf(&b, "; task %s: attempt %d, %d consecutive failures", l.Task.TaskID, l.Task.Attempts+1, l.Task.ConsecutiveFailures)
-			if l.Task.Stuck {
-				b.WriteString(" (stuck: change approach)")
-			}
-		}
-		if l.Model.Model != "" {
-			fmt.Fprintf(&b, "; model %s (%s)", l.Model.Model, l.Model.Reason)
-		}
-		b.WriteString("\n")
-	}
-	if b.Len() == 0 {
-		b.WriteString("The store has nothing for this task yet.\n")
-	}
-	return text(b.String(), notices), structured, nil
-}
-
-func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, any, error) {
-	if strings.TrimSpace(in.Query) == "" {
-		return nil, nil, errors.New("search needs a query")
-	}
-	args := flags{"search", in.Query, "--format", "json"}
-	args.str("kind", in.Kind)
-	args.list("tags", in.Tags)
-	if in.Limit > searchDefault {
-		args = append(args, "--all")
-	}
-	var results []struct {
-		Kind    string   `json:"kind"`
-		ID      string   `json:"id"`
-		Title   string   `json:"title"`
-		Tags    []string `json:"tags"`
-		Snippet string   `json:"snippet"`
-	}
-	structured, notices, err := t.call(ctx, "", &results, args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if all, ok := structured["results"].([]any); ok && in.Limit > 0 && len(all) > in.Limit {
-		structured["results"], results = all[:in.Limit], results[:in.Limit]
-	}
-	if len(results) == 0 {
-		return text("No entry matches "+strconv.Quote(in.Query)+".", notices), structured, nil
-	}
-	var b strings.Builder
-	for _, r := range results {
-		fmt.Fprintf(&b, "- [%s] %s", r.Kind, r.ID)
-		if r.Title != "" {
-			fmt.Fprintf(&b, " %q", r.Title)
-		}
-		if len(r.Tags) > 0 {
-			fmt.Fprintf(&b, " (tags: %s)", strings.Join(r.Tags, ", "))
-		}
-		fmt.Fprintf(&b, ": %s\n", r.Snippet)
-	}
-	b.WriteString("show gives an entry in full.\n")
-	return text(b.String(), notices), structured, nil
-}
-
-// bodyFields are the fields that hold an entry's text, in the order an
-// entry kind has them.
-var bodyFields = []string{"content", "body", "notes"}
-
-func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (*mcp.CallToolResult, any, error) {
-	if strings.TrimSpace(in.ID) == "" {
-		return nil, nil, errors.New("show needs an id")
-	}
-	structured, notices, err := t.call(ctx, "", nil, "show", in.ID, "--format", "json")
-	if err != nil {
-		return nil, nil, err
-	}
-	var b strings.Builder
-	var body string
-	for _, k := range slices.Sorted(maps.Keys(structured)) {
-		v := structured[k]
-		if slices.Contains(bodyFields, k) {
-			if s, ok := v.(string); ok {
-				body = s
-			}
-			continue
-		}
-		if s := scalar(v); s != "" {
-			fmt.Fprintf(&b, "%s: %s\n", k, s)
-		}
-	}
-	if body != "" {
-		b.WriteString("\n" + body + "\n")
-	}
-	return text(b.String(), notices), structured, nil
-}
-
-// scalar is v on one line: a string, number or list of them ("" for
-// anything else).
-func scalar(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	case []any:
-		var parts []string
-		for _, x := range v {
-			if s := scalar(x); s != "" {
-				parts = append(parts, s)
-			}
-		}
-		return strings.Join(parts, ", ")
-	}
-	return ""
-}
-
-func (t tools) addMemory(ctx context.Context, _ *mcp.CallToolRequest, in MemoryInput) (*mcp.CallToolResult, any, error) {
-	args := flags{"add", "-", "--format", "json"}
-	args.str("type", in.Type)
-	args.list("tags", in.Tags)
-	return t.write(ctx, in.Content, "memory", "id", args)
-}
-
-func (t tools) addKnowledge(ctx context.Context, _ *mcp.CallToolRequest, in KnowledgeInput) (*mcp.CallToolResult, any, error) {
-	args := flags{"knowledge", "add", "-", "--format", "json"}
-	args.str("title", in.Title)
-	args.list("tags", in.Tags)
-	return t.write(ctx, in.Body, "knowledge", "slug", args)
-}
-
-func (t tools) addLearning(ctx context.Context, _ *mcp.CallToolRequest, in LearningInput) (*mcp.CallToolResult, any, error) {
-	args := flags{"learning", "add", "-", "--format", "json"}
-	args.str("category", in.Category)
-	args.list("tags", in.Tags)
-	return t.write(ctx, in.Body, "learning", "id", args)
-}
-
-// write runs a command that adds one entry, its text on stdin, and says
-// what it added and in which commit.
-func (t tools) write(ctx context.Context, stdin, kind, idField string, args flags) (*mcp.CallToolResult, any, error) {
-	structured, notices, err := t.call(ctx, stdin, nil, args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	id := scalar(structured[idField])
-	var msg string
-	switch commit := scalar(structured["commit"]); {
-	case len(commit) >= 7:
-		msg = fmt.Sprintf("Added %s %s (commit %s).", kind, id, commit[:7])
-	case notices != "":
-		// Not committed, and lore said why (queued while git is in the
-		// middle of a rebase): its words say it.
-		return text(fmt.Sprintf("Not committed yet: %s %s.", kind, id), notices), structured, nil
-	default:
-		msg = fmt.Sprintf("The store already has this %s: %s.", kind, id)
-	}
-	return text(msg, ""), structured, nil
+// IngestOutput is what recording the iteration did, and its commit.
+type IngestOutput struct {
+	*mdstore.IngestResult
+	Commit string            `json:"commit,omitempty"`
+	Merges []lifecycle.Merge `json:"summarized,omitempty"`
 }
 
 func (t tools) ingest(ctx context.Context, _ *mcp.CallToolRequest, in IngestInput) (*mcp.CallToolResult, any, error) {
-	args := flags{"ingest", "-", "--format", "json"}
-	args.str("run", in.Run)
-	args.str("task", in.TaskID)
-	args.str("model", in.Model)
-	args.num("duration", in.Duration)
-	args.list("files", in.Files)
-	var answer struct {
-		Journal *struct {
-			RunID     string `json:"run_id"`
-			Iteration int    `json:"iteration"`
-			Outcome   string `json:"outcome"`
-			Path      string `json:"path"`
-		} `json:"journal"`
-		Knowledge []any  `json:"knowledge"`
-		Learnings []any  `json:"learnings"`
-		Commit    string `json:"commit"`
+	if in.Duration < 0 {
+		return nil, nil, errors.New("duration_secs cannot be negative")
 	}
-	structured, notices, err := t.call(ctx, in.Output, &answer, args...)
+	sess, err := t.open()
 	if err != nil {
 		return nil, nil, err
 	}
+	defer sess.close()
+	res, err := loop.Ingest(sess.store, loop.IngestRequest{IngestInput: mdstore.IngestInput{Output: in.Output, RunID: in.Run,
+		TaskID: in.TaskID, Model: in.Model, DurationSecs: in.Duration, Files: in.Files}}, &sess.notes)
+	if res == nil {
+		return nil, nil, toolError(err)
+	}
+	if err != nil {
+		sess.notes.Notice(loop.ErrorText(err))
+	}
+	out := IngestOutput{IngestResult: res.IngestResult, Commit: res.Write.Commit, Merges: res.Merges}
 	var b strings.Builder
-	if j := answer.Journal; j != nil {
+	if j := res.Journal; j != nil {
 		fmt.Fprintf(&b, "Recorded %s iteration %d: %s (%s)", j.RunID, j.Iteration, j.Outcome, j.Path)
 	} else {
 		b.WriteString("Recorded the iteration")
 	}
-	fmt.Fprintf(&b, "; %d knowledge, %d learnings", len(answer.Knowledge), len(answer.Learnings))
-	if len(answer.Commit) >= 7 {
-		fmt.Fprintf(&b, "; commit %s", answer.Commit[:7])
+	fmt.Fprintf(&b, "; %d knowledge, %d learnings", len(res.Knowledge), len(res.Learnings))
+	if c := res.Write.Commit; len(c) >= 7 {
+		fmt.Fprintf(&b, "; commit %s", c[:7])
 	}
 	b.WriteString(".")
-	return text(b.String(), notices), structured, nil
+	return sess.text(b.String()), out, nil
+}
+
+func (t tools) memories(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	sess, err := t.open()
+	if err != nil {
+		return nil, err
+	}
+	defer sess.close()
+	ms, warnings, err := sess.store.Memories()
+	sess.notes.Warnings(warnings)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	entry.SortNewestFirst(ms)
+	return markdown(req.Params.URI, prompt.Render(ms)), nil
+}
+
+func (t tools) entry(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	id, ok := strings.CutPrefix(req.Params.URI, entryURIPrefix)
+	if ok {
+		id, ok = unescape(id)
+	}
+	if !ok || id == "" {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	sess, err := t.open()
+	if err != nil {
+		return nil, err
+	}
+	defer sess.close()
+	sh, err := loop.Show(sess.store, "", id, &sess.notes)
+	if errors.Is(err, entry.ErrNotFound) {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return markdown(req.Params.URI, sh.Markdown()), nil
+}
+
+// unescape is an id as a URI carries it: escapes ("%2F") undone.
+func unescape(id string) (string, bool) {
+	s, err := url.PathUnescape(id)
+	return s, err == nil
+}
+
+func markdown(uri, text string) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}
 }

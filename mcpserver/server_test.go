@@ -17,7 +17,8 @@ import (
 )
 
 // loreBin is a lore (with lore-index and lore-mcp beside it) built for
-// these tests: the server runs the real CLI.
+// these tests: the TypeScript client runs lore mcp, the server searches
+// with lore-index, and a test runs the CLI beside the server.
 var loreBin string
 
 func TestMain(m *testing.M) {
@@ -44,7 +45,15 @@ func TestMain(m *testing.M) {
 func connect(t *testing.T, root *loretest.Repo) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	server := New(Exec(loreBin, root.Dir, root.Environ()), "test")
+	env := map[string]string{"LORE_INDEX": filepath.Join(filepath.Dir(loreBin), "lore-index")}
+	for _, kv := range root.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			if _, set := env[k]; !set {
+				env[k] = v
+			}
+		}
+	}
+	server := New(Options{Dir: root.Dir, Getenv: func(k string) string { return env[k] }, LoreBinary: func() string { return loreBin }}, "test")
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
@@ -379,4 +388,103 @@ func TestWriteDuringARebaseIsQueued(t *testing.T) {
 		t.Errorf("the queued memory was not committed:\n%s", log)
 	}
 	repo.AssertClean()
+}
+
+// TestSearchHonoursLimit: a search gives at most limit results and says
+// how many entries match in all.
+func TestSearchHonoursLimit(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	cs := connect(t, repo)
+	for i := range 14 {
+		if text, _, isErr := call(t, cs, "add_memory", map[string]any{"content": fmt.Sprintf("The cache of module %d is warmed before the benchmark.", i)}); isErr {
+			t.Fatal(text)
+		}
+	}
+	text, st, isErr := call(t, cs, "search", map[string]any{"query": "cache warmed benchmark", "limit": 2})
+	if isErr {
+		t.Fatal(text)
+	}
+	results, _ := st["results"].([]any)
+	if len(results) != 2 || st["total"] != float64(14) || !strings.HasPrefix(text, "2 of 14 entries match") || strings.Count(text, "\n- ") != 2 {
+		t.Fatalf("limit 2: %d results, total %v:\n%s", len(results), st["total"], text)
+	}
+	if strings.Contains(text, "--all") {
+		t.Errorf("the text names a CLI flag the client cannot give:\n%s", text)
+	}
+	_, st, _ = call(t, cs, "search", map[string]any{"query": "cache warmed benchmark"})
+	if results, _ := st["results"].([]any); len(results) != searchDefault {
+		t.Errorf("no limit: %d results, want %d", len(results), searchDefault)
+	}
+}
+
+// TestEntryResourceServesEveryKind: lore://entry/{id} reads a memory, a
+// knowledge entry, a learning, an iteration (its id's "/" as it is or
+// escaped) and a skill; an id of nothing is a not-found error.
+func TestEntryResourceServesEveryKind(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	repo.Commit("a skill", map[string]string{".agent/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Ship a release to staging.\n---\n\nSteps.\n"})
+	cs := connect(t, repo)
+	_, mem, _ := call(t, cs, "add_memory", map[string]any{"content": "Uploads go through the signed URL endpoint.", "type": "decision"})
+	call(t, cs, "add_knowledge", map[string]any{"title": "Release checklist", "body": "Tag, build, publish the checksums.", "tags": []string{"release"}})
+	_, lrn, _ := call(t, cs, "add_learning", map[string]any{"body": "Run the S3 fake before the upload tests or they hang.", "category": "pitfall", "tags": []string{"upload"}})
+	_, ing, _ := call(t, cs, "ingest", map[string]any{"output": "<journal>Signed the upload URLs.</journal>\n<task-done>T-9</task-done>", "run": "run-0000abcd"})
+	journal := ing["journal"].(map[string]any)
+	key := journal["run_id"].(string) + "/" + strings.TrimSuffix(filepath.Base(journal["path"].(string)), ".md")
+	ctx := context.Background()
+	for _, tc := range []struct{ id, want string }{
+		{mem["id"].(string), "signed URL endpoint"},
+		{"release-checklist", "publish the checksums"},
+		{lrn["id"].(string), "S3 fake"},
+		{key, "Signed the upload URLs"},
+		{strings.ReplaceAll(key, "/", "%2F"), "Signed the upload URLs"},
+		{"deploy", "Ship a release to staging"},
+	} {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "lore://entry/" + tc.id})
+		if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, tc.want) {
+			t.Errorf("lore://entry/%s: %v %+v", tc.id, err, res)
+		}
+	}
+	for _, id := range []string{"run-0000abcd/0099", "mem-1000000000-dead", "no-such-slug"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "lore://entry/" + id}); err == nil || !strings.Contains(err.Error(), "not found") {
+			t.Errorf("lore://entry/%s: %v, want not found", id, err)
+		}
+	}
+}
+
+// TestErrorsAreWordedByType: an entry that is there but cannot be read, a
+// lock another process holds and a bad argument are tool errors that say
+// so in lore's words — never "not found".
+func TestErrorsAreWordedByType(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	cs := connect(t, repo)
+	_, lrn, _ := call(t, cs, "add_learning", map[string]any{"body": "Close the pool before the test ends.", "category": "pitfall", "tags": []string{"db"}})
+	id := lrn["id"].(string)
+	os.WriteFile(filepath.Join(repo.Dir, ".agent", "learnings", id+".md"), []byte("---\nid: [broken\n---\n"), 0o644)
+	if text, _, isErr := call(t, cs, "show", map[string]any{"id": id}); !isErr || strings.Contains(text, "not found") || !strings.Contains(text, id+".md") {
+		t.Errorf("a damaged learning: %v %q; want an error naming its file", isErr, text)
+	}
+	repo.Git("checkout", "--", ".agent")
+
+	lock := filepath.Join(repo.Dir, ".git", "index.lock")
+	os.WriteFile(lock, nil, 0o644)
+	os.WriteFile(filepath.Join(repo.Dir, ".agent", "config.yaml"), []byte("lock_timeout: 50ms\n"), 0o644)
+	text, _, isErr := call(t, cs, "add_memory", map[string]any{"content": "written while git holds its lock"})
+	if !isErr || strings.Contains(text, "not found") || !strings.Contains(text, "index.lock") {
+		t.Errorf("a held lock: %v %q; want an error naming index.lock", isErr, text)
+	}
+	os.Remove(lock)
+
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search", map[string]any{"query": "pool", "kind": "recipe"}, `unknown kind "recipe"`},
+		{"search", map[string]any{"query": "pool", "limit": -1}, "limit must be 1 or more"},
+		{"prime", map[string]any{"budget": -5}, "budget must be"},
+	} {
+		if text, _, isErr := call(t, cs, tc.tool, tc.args); !isErr || !strings.Contains(text, tc.want) {
+			t.Errorf("%s %v: %v %q, want %q", tc.tool, tc.args, isErr, text, tc.want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -190,7 +191,7 @@ type blobCache struct {
 // reads as empty.
 func openBlobCache(path string) *blobCache {
 	c := &blobCache{}
-	data, err := mapCacheFile(path, true)
+	data, err := os.ReadFile(path) // the entries decoded point into it
 	if err != nil || len(data) < len(blobCacheMagic) || string(data[:len(blobCacheMagic)]) != blobCacheMagic {
 		c.bad = err == nil
 		return c

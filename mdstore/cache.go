@@ -15,7 +15,14 @@ type Cache struct {
 	now                 func() time.Time
 	// sweep, when not 0, replaces SweepLimit (tests).
 	sweep int
+	// mapped are the cache files mapped, released by Close.
+	mapped mappings
 }
+
+// Close releases the cache files mapped: a Catalog read before must not
+// be used after. Entries, warnings and memories it returned are the
+// caller's.
+func (s *Cache) Close() { s.mapped.release() }
 
 // NewCache is the caches of the files in stateDir; gitIndex is git's
 // index file ("" outside git) and gitPrefix the store root below the

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -222,11 +223,11 @@ func (s *Cache) catalog(populate bool) (*Catalog, []entry.Warning, error) {
 // readEntryCaches reads the entries cache, and the delta over it when
 // there is one.
 func (s *Cache) readEntryCaches(populate bool) entryCache {
-	base := readEntryCache(s.entryCachePath(), populate, nil)
+	base := readEntryCache(s.entryCachePath(), populate, nil, &s.mapped)
 	if base.data == nil {
 		return base
 	}
-	if d := readEntryCache(s.entryDeltaPath(), populate, &base); d.data != nil {
+	if d := readEntryCache(s.entryDeltaPath(), populate, &base, &s.mapped); d.data != nil {
 		return d
 	}
 	return base
@@ -311,7 +312,7 @@ func (s *Cache) writeDelta(c *entryCache, l listing, stamps []fsx.Stamp, at []in
 	if writeEntryCache(s.entryDeltaPath(), l, stamps, own, warnings, base, reuse) != nil {
 		return nil, false
 	}
-	d := readEntryCache(s.entryDeltaPath(), populate, base)
+	d := readEntryCache(s.entryDeltaPath(), populate, base, &s.mapped)
 	if d.data == nil {
 		return nil, false
 	}
@@ -560,6 +561,9 @@ type entryCache struct {
 	// records[i] is where record i starts in data: the knowledge's, then
 	// the learnings', then the journal's, and where the last one ends.
 	records []byte
+	// heap is every record copied to the heap (copyRecords), nil until
+	// decodeAll.
+	heap []byte
 	// headOffsets[i] is where head i starts, from headsAt[0] (4 bytes
 	// each, in the records' order); byPath is each kind's own records in
 	// the order of their paths.
@@ -838,8 +842,8 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 // cache reads as empty, and so does a delta that is not over base. Its
 // file table is decoded by readTable, its heads and records when asked
 // for; populate maps the file for a read of every record.
-func readEntryCache(path string, populate bool, base *entryCache) entryCache {
-	data, err := mapCacheFile(path, populate)
+func readEntryCache(path string, populate bool, base *entryCache, mapped *mappings) entryCache {
+	data, err := mapped.mapFile(path, populate)
 	if err != nil || len(data) < len(cacheMagic)+cacheTrailer || string(data[:len(cacheMagic)]) != cacheMagic {
 		return entryCache{}
 	}
@@ -884,7 +888,8 @@ func readEntryCache(path string, populate bool, base *entryCache) entryCache {
 	}
 	c.w = make([]entry.Warning, nw)
 	for i := range c.w {
-		c.w[i] = d.warning()
+		w := d.warning() // the caller's: copied off the mapping
+		c.w[i] = entry.Warning{Path: strings.Clone(w.Path), Line: w.Line, Message: strings.Clone(w.Message), Minor: w.Minor}
 	}
 	c.tableAt = d.off
 	// The trailer: where the heads start, their sum, and the table of
@@ -1121,10 +1126,27 @@ func (c *entryCache) recordAt(i int) int {
 	return int(binary.LittleEndian.Uint64(c.records[8*i:]))
 }
 
-// record is a decoder of record i alone, and where the record ends.
+// record is a decoder of record i alone, over a copy of its bytes (the
+// entry decoded from it is the caller's, whatever becomes of the
+// mapping), and where the record ends.
 func (c *entryCache) record(i int) (decoder, int) {
 	from, to := c.recordAt(i), c.recordAt(i+1)
-	return decoder{data: c.data[:to], off: from}, to
+	if c.heap != nil {
+		first := c.recordAt(0)
+		return decoder{data: c.heap[:to-first], off: from - first}, to - first
+	}
+	return decoder{data: bytes.Clone(c.data[from:to])}, to - from
+}
+
+// copyRecords copies every record to the heap at once, for a decode of
+// all of them (decodeAll): one copy rather than one a record.
+func (c *entryCache) copyRecords() {
+	if c.heap == nil && c.records != nil {
+		c.heap = bytes.Clone(c.data[c.recordAt(0):c.recordAt(c.count[0]+c.count[1]+c.count[2])])
+	}
+	if c.base != nil {
+		c.base.copyRecords()
+	}
 }
 
 // knowledgeAt, learningAt and journalAt decode the entry at place i of
@@ -1162,6 +1184,7 @@ func (c *entryCache) journalAt(i int) (entry.JournalEntry, bool) {
 // decodeAll decodes every entry, each at its place (a delta's base's
 // records that no file has left zero); false when one does not decode.
 func (c *entryCache) decodeAll() (Entries, bool) {
+	c.copyRecords()
 	var out Entries
 	out.Knowledge = make([]entry.Knowledge, c.baseCount[0]+c.count[0])
 	out.Learnings = make([]entry.Learning, c.baseCount[1]+c.count[1])
@@ -1374,6 +1397,8 @@ func (d *decoder) stamp() fsx.Stamp {
 	return fsx.Stamp{Mtime: d.int(), Ctime: d.int(), Ino: d.uint(), Size: d.int()}
 }
 
+// str is a string of the data, without a copy: it points into d.data
+// (see cacheString).
 func (d *decoder) str() string {
 	n := d.uint()
 	if n > uint64(len(d.data)-d.off) {
@@ -1415,12 +1440,15 @@ func (d *decoder) optFloat() *float64 {
 	return &v
 }
 
-// mapCacheFile maps the cache read-only, populated for a read of all of
-// it. The mapping is never released:
-// the entries read from it point into it (cacheString), and the file is
-// only ever replaced by a rename, never changed in place, so the mapped
-// bytes stay what they were.
-func mapCacheFile(path string, populate bool) ([]byte, error) {
+// mappings are the cache files a Cache mapped, released by its Close:
+// a Catalog's heads and file table point into them.
+type mappings struct{ releases []func() }
+
+// mapFile maps the cache file at path read-only, populated for a read of
+// all of it, until the mappings are released. The file is only ever
+// replaced by a rename, never changed in place, so the mapped bytes stay
+// what they were.
+func (m *mappings) mapFile(path string, populate bool) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -1430,12 +1458,25 @@ func mapCacheFile(path string, populate bool) ([]byte, error) {
 	if populate {
 		mapFile = fsx.MapPopulated
 	}
-	data, _, err := mapFile(f)
+	data, release, err := mapFile(f)
+	if err == nil {
+		m.releases = append(m.releases, release)
+	}
 	return data, err
 }
 
-// cacheString is b as a string without a copy: b is in the mapped cache,
-// which nothing changes.
+// release unmaps every file mapped.
+func (m *mappings) release() {
+	for _, r := range m.releases {
+		r()
+	}
+	m.releases = nil
+}
+
+// cacheString is b as a string without a copy. b is in a mapped cache
+// file only for what a Catalog keeps while its Store is open (its heads
+// and file table); what a caller is given is decoded from a copy on the
+// heap, which the strings keep alive.
 func cacheString(b []byte) string {
 	if len(b) == 0 {
 		return ""

@@ -402,7 +402,7 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	// A damaged record: the second knowledge entry's.
 	path := filepath.Join(s.StateDir(), "entries.cache")
 	data, _ := os.ReadFile(path)
-	c := readEntryCache(path, false, nil)
+	c := readEntryCache(path, false, nil, &mappings{})
 	data[c.recordAt(1)] = 0xff // a string's length beyond the record
 	os.WriteFile(path, data, 0o644)
 	cat, _, err = s.Catalog()
@@ -421,13 +421,13 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	time.Sleep(60 * time.Millisecond)
 	s.Entries()
 	data, _ = os.ReadFile(path)
-	c = readEntryCache(path, false, nil)
+	c = readEntryCache(path, false, nil, &mappings{})
 	if c.data == nil {
 		t.Fatal("no cache written")
 	}
 	data[c.headsAt[1]+3] ^= 1
 	os.WriteFile(path, data, 0o644)
-	if c := readEntryCache(path, false, nil); c.data != nil {
+	if c := readEntryCache(path, false, nil, &mappings{}); c.data != nil {
 		t.Fatal("damaged heads were read")
 	}
 	if got, _, err := s.Entries(); err != nil || !reflect.DeepEqual(got, want) {

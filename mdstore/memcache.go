@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"os"
 	"path/filepath"
 
 	"lore/internal/fsx"
@@ -36,7 +37,7 @@ func (s *Cache) cachedMemories() ([]entry.Memory, []entry.Warning, bool) {
 	if err != nil || stamp.Dir || stamp.Size < memCacheMinSize {
 		return nil, nil, false
 	}
-	data, err := mapCacheFile(s.memCachePath(), true)
+	data, err := os.ReadFile(s.memCachePath()) // the memories decoded point into it
 	if err != nil || len(data) < len(memCacheMagic) || string(data[:len(memCacheMagic)]) != memCacheMagic {
 		return nil, nil, false
 	}

@@ -176,6 +176,17 @@ func checkRoot(root, prefix string, repo *gitx.Repo) error {
 	return nil
 }
 
+// Close releases what the store holds open: the cache files it mapped
+// (a Catalog read from it must not be used after) and the repository's
+// packs. Entries, memories and warnings it returned stay the caller's.
+// A closed store may be read again; it maps and opens what it needs anew.
+func (s *Store) Close() {
+	s.cache.Close()
+	if s.repo != nil {
+		s.repo.Close()
+	}
+}
+
 // Root is the directory that holds .agent.
 func (s *Store) Root() string { return s.root }
 

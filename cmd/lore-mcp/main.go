@@ -1,10 +1,10 @@
 // Command lore-mcp is lore's MCP server over stdio (package mcpserver):
 // `lore mcp` runs it, for the store of the directory it is started in or
-// of lore's --root. Each tool call runs the lore CLI, so that a write from
-// the server is a commit like any other. It is a separate binary because
-// the MCP SDK adds to the start of every process that links it, which
-// lore's write commands cannot afford. Install it next to lore:
-// go install ./cmd/...
+// of lore's --root. Each tool call calls the packages the CLI calls, in
+// process, so that a write from the server is a commit like any other. It
+// is a separate binary because the MCP SDK adds to the start of every
+// process that links it, which lore's write commands cannot afford.
+// Install it next to lore: go install ./cmd/...
 package main
 
 import (
@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	lore := flag.String("lore", "", "the lore binary to run (default: the one beside lore-mcp, or on PATH)")
+	lore := flag.String("lore", "", "the lore a merge driver registered in a fresh clone runs (default: the one beside lore-mcp, or on PATH)")
 	root := flag.String("root", "", "the directory holding .agent/ (default: the enclosing git worktree)")
 	flag.Parse()
 	if flag.NArg() != 0 {
@@ -32,12 +32,12 @@ func main() {
 		os.Exit(2)
 	}
 	if *lore == "" {
-		p, ok := sibling.Find("lore")
-		if !ok {
-			fmt.Fprintln(os.Stderr, "lore-mcp: lore is not installed beside lore-mcp or on PATH (go install ./cmd/...)")
-			os.Exit(1)
-		}
-		*lore = p
+		*lore, _ = sibling.Find("lore") // "": the driver runs lore by name
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lore-mcp:", err)
+		os.Exit(1)
 	}
 	version := "devel"
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
@@ -45,7 +45,8 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	server := mcpserver.New(mcpserver.Exec(*lore, *root, nil), version)
+	server := mcpserver.New(mcpserver.Options{Dir: dir, Root: *root, Getenv: os.Getenv,
+		LoreBinary: func() string { return *lore }}, version)
 	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "lore-mcp:", err)
 		os.Exit(1)

@@ -123,13 +123,13 @@ func exitCode(e *env, err error) int {
 		printError(e, usage.msg+"\nRun 'lore --help' for usage.")
 		return exitUsage
 	case errors.As(err, &input):
-		printError(e, input.Msg)
+		printError(e, loop.ErrorText(err))
 		return exitUsage
 	case errors.As(err, &missing):
-		printError(e, kindNoun(missing.Kind)+" not found: "+missing.ID)
+		printError(e, loop.ErrorText(err))
 		return exitFailure
 	}
-	printError(e, err.Error())
+	printError(e, loop.ErrorText(err))
 	return exitFailure
 }
 
@@ -177,24 +177,6 @@ func hookExit(e *env, err error) error {
 		return &reportedError{code: exitFailure}
 	}
 	return nil
-}
-
-// kindNoun names a kind of entry in a sentence of its own ("Memory not
-// found: …", seed 001's words).
-func kindNoun(k entry.Kind) string {
-	switch k {
-	case entry.KindMemory:
-		return "Memory"
-	case entry.KindKnowledge:
-		return "Knowledge"
-	case entry.KindLearning:
-		return "Learning"
-	case entry.KindJournal:
-		return "Journal entry"
-	case entry.KindSkill:
-		return "Skill"
-	}
-	return "Entry"
 }
 
 var globalFlags = []cli.Flag{

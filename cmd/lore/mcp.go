@@ -18,10 +18,12 @@ func mcpCommand(e *env) *cli.Command {
 		Name:      "mcp",
 		Usage:     "serve this store to an agent over MCP on stdin and stdout (tools: prime, search, show, add_memory, add_knowledge, add_learning, ingest)",
 		UsageText: "lore [--root DIR] mcp",
-		Description: "Each tool call runs lore itself (through lore-mcp, installed beside lore), so a write is\n" +
-			"one commit like any other, the search index is used as the CLI uses it, and an error is a\n" +
-			"tool error in the CLI's words while the server goes on. Two resources hold the store as\n" +
-			"Markdown: lore://memories and lore://entry/{id}. Register it for Claude Code with\n" +
+		Description: "Each tool call is what the command does (lore-mcp, installed beside lore, calls the same\n" +
+			"packages in process): a write is one commit like any other, the search index is used as the\n" +
+			"CLI uses it, and an error is a tool error in the CLI's words while the server goes on. Two\n" +
+			"resources hold the store as Markdown, every kind of entry: lore://memories and\n" +
+			"lore://entry/{id} (a journal id with its slash as it is). " +
+			"Register it for Claude Code with\n" +
 			"lore hooks install --mcp (the project's .mcp.json), or claude mcp add lore -- lore mcp.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {

@@ -89,11 +89,16 @@ func (db *objectDB) read(h Hash) (plumbing.ObjectType, []byte, error) {
 	return 0, nil, fmt.Errorf("%w: %s", ErrObjectNotFound, hex)
 }
 
-func (db *objectDB) loadPacks() {
+// close releases the packs opened: their mapped indexes and their files.
+func (db *objectDB) close() {
 	for _, p := range db.packs {
 		p.close()
 	}
-	db.packs = nil
+	db.packs, db.packsLoaded = nil, false
+}
+
+func (db *objectDB) loadPacks() {
+	db.close()
 	for _, dir := range db.dirs {
 		idxs, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
 		for _, idx := range idxs {

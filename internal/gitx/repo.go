@@ -40,6 +40,12 @@ type Repo struct {
 	treeCache map[Hash]*parsedTree
 }
 
+// Close releases what reading objects holds open (the packs' mapped
+// indexes and files); a Repo read from afterwards opens them again.
+func (r *Repo) Close() {
+	r.objects.close()
+}
+
 // knownExtensions are the [extensions] lore can work with. Others (for
 // example objectFormat=sha256 or refStorage=reftable) change how objects or
 // refs are stored, and lore refuses to touch such a repository.
