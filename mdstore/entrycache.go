@@ -22,6 +22,7 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/gitx/gitindex"
+	"lore/internal/storewatch"
 	"lore/mdstore/entry"
 )
 
@@ -96,7 +97,7 @@ func (s *Cache) catalog(populate bool) (*Catalog, []entry.Warning, error) {
 	parsed := make([]entry.FileEntries, len(paths))
 	warnings := make([]*entry.Warning, len(paths))
 	rewritten := s.rewrittenByGit(c, &l, now)
-	sweep := len(paths) <= s.sweepLimit() || rewritten == nil
+	sweep := storewatch.Every(len(paths), s.sweepLimit()) || rewritten == nil
 	one := func(i int, stamper *fsx.Stamper) {
 		p := paths[i]
 		// A file of a directory that changed, still under its inode,
@@ -104,7 +105,7 @@ func (s *Cache) catalog(populate bool) (*Catalog, []entry.Warning, error) {
 		// file of a directory that did not change (an ingest adds five
 		// files to directories of 25,000: no stat of the others).
 		if j := at[i]; !sweep && j >= 0 && c.stamps[j].Mtime != 0 && !rewritten[p] &&
-			(len(l.relisted) == 0 || !l.relisted[path.Dir(p)] || (l.inos[i] != 0 && l.inos[i] == c.stamps[j].Ino)) {
+			(len(l.relisted) == 0 || !l.relisted[path.Dir(p)] || !storewatch.Replaced(c.stamps[j], l.inos[i])) {
 			stamps[i] = c.stamps[j]
 			return
 		}
@@ -1012,7 +1013,7 @@ func (c *entryCache) readTable() {
 // stamps the cache recorded (listEntryFiles and rewrittenByGit would find
 // nothing to read).
 func (s *Cache) cacheIsCurrent(c *entryCache, now int64) bool {
-	if c.data == nil || c.nfiles <= s.sweepLimit() || c.unstamped > 0 {
+	if c.data == nil || storewatch.Every(c.nfiles, s.sweepLimit()) || c.unstamped > 0 {
 		return false
 	}
 	st := fsx.NewStamper()
@@ -1500,68 +1501,34 @@ func (s *Cache) entryCachePath() string { return filepath.Join(s.stateDir, "entr
 // entryDeltaPath is where the delta over the entries cache is kept.
 func (s *Cache) entryDeltaPath() string { return filepath.Join(s.stateDir, "entries.delta") }
 
-// GitPathPrefix is the prefix of the store's files among the paths git's
-// index holds, for a store root at prefix below the worktree's top ("" at
-// the top), and how many bytes to cut from such a path to get the store
-// path (".agent/…").
-func GitPathPrefix(prefix string) (gitPrefix string, cut int) {
-	gitPrefix = entry.Dir + "/"
-	if prefix != "" {
-		gitPrefix = prefix + "/" + gitPrefix
-	}
-	return gitPrefix, len(gitPrefix) - len(entry.Dir) - 1
-}
-
-// SweepLimit: a store with at most this many entry files has every file's
-// stat checked before prime reads its entries (Entries) and before each
-// search (the index), which catches a file rewritten in place. A larger
-// store checks its directories' stats and git's index, and so sees a file
-// created, deleted, renamed over (editors, lore's own writes) or written
-// by git; one rewritten in place by hand is seen once its directory
-// changes, or after lore index rebuild.
-const SweepLimit = 2000
-
+// sweepLimit is storewatch.SweepLimit, or what a test set.
 func (s *Cache) sweepLimit() int {
 	if s.sweep != 0 {
 		return s.sweep
 	}
-	return SweepLimit
+	return storewatch.SweepLimit
 }
 
 // rewrittenByGit is the cached files that git wrote since the cache last
-// looked (gitindex.WrittenSince) with a stat the cache does not have, and
-// records the look in l; nil when git's index cannot tell (every file is
-// then stat'ed). Outside git, nothing.
+// looked (storewatch.Git.Written) with a stat the cache does not have,
+// and records the look in l; nil when git's index cannot tell (every file
+// is then stat'ed). Outside git, nothing.
 func (s *Cache) rewrittenByGit(c entryCache, l *listing, now int64) map[string]bool {
 	out := map[string]bool{}
-	gitIndex, prefix := s.gitIndex, s.gitPrefix
-	if gitIndex == "" {
-		return out
-	}
-	st, err := fsx.Lstat(gitIndex)
-	if errors.Is(err, fs.ErrNotExist) {
-		return out
-	}
-	if err != nil {
-		return nil
-	}
-	if c.git.Same(st) {
-		l.git, l.gitLook = c.git, c.gitLook
-		return out // git wrote nothing since
-	}
-	l.unchanged = false
-	l.git, l.gitLook = st.IfSettled(now), now
-	gitPrefix, cut := GitPathPrefix(prefix)
-	err = gitindex.WrittenSince(gitIndex, gitPrefix, c.gitLook, func(p []byte, g gitindex.Stat) bool {
-		rel := string(p[cut:])
+	git := storewatch.Git{Index: s.gitIndex, Prefix: s.gitPrefix}
+	last := storewatch.Look{Stamp: c.git, At: c.gitLook}
+	look, err := git.Written(entry.Dir, last, now, func(p []byte, g gitindex.Stat) {
+		rel := string(p)
 		if i, found := sort.Find(len(c.paths), func(i int) int { return strings.Compare(rel, c.paths[i]) }); found && !g.Matches(c.stamps[i]) {
 			out[rel] = true
 		}
-		return true
 	})
+	l.git, l.gitLook = look.Stamp, look.At
 	if err != nil {
-		l.git, l.gitLook = fsx.Stamp{}, 0
 		return nil
+	}
+	if look != last {
+		l.unchanged = false
 	}
 	return out
 }

@@ -18,7 +18,7 @@ import (
 	"lore/index"
 	"lore/internal/fsx"
 	"lore/internal/gitx/gitindex"
-	"lore/mdstore"
+	"lore/internal/storewatch"
 	"lore/mdstore/entry"
 )
 
@@ -155,7 +155,7 @@ func checkWith(s Store, m *Manifest, every bool, now int64,
 			return nil, err
 		}
 	}
-	if every {
+	if every || written.err != nil {
 		for d := range m.segs {
 			s, err := m.segment(d)
 			if err != nil {
@@ -285,14 +285,14 @@ func (c *checker) other(d string, seg *segment, e fsx.Dirent, listed *int, other
 }
 
 // gitWrites is what git's index says it wrote under the store since the
-// last check (gitindex.WrittenSince): the entries, with the stat git
-// recorded, and the index file's stamp. It reads only git's index and
-// what the manifest recorded of it, so it runs beside the listings.
+// last check (storewatch.Git.Written): the entries, with the stat git
+// recorded, and the look to record. It reads only git's index and what
+// the manifest recorded of it, so it runs beside the listings.
 type gitWrites struct {
 	files   []gitWrite
-	st      fsx.Stamp
-	changed bool // git's index is not the one the manifest recorded
-	err     error
+	look    storewatch.Look
+	changed bool  // git's index is not the one the manifest recorded
+	err     error // git's index cannot tell: every file is looked at
 }
 
 // gitWrite is a file git wrote (its path relative to the store's root).
@@ -302,32 +302,12 @@ type gitWrite struct {
 }
 
 func (c *checker) gitWrites() (w gitWrites) {
-	if c.git.GitIndex == "" {
-		return w
-	}
-	st, err := fsx.Lstat(c.git.GitIndex)
-	if errors.Is(err, fs.ErrNotExist) {
-		return w
-	}
-	if err != nil {
-		w.err = err
-		return w
-	}
-	last := c.m.git
-	if last.stat.Same(st) {
-		return w // git wrote nothing since
-	}
-	w.st, w.changed = st, true
-	prefix, cut := mdstore.GitPathPrefix(c.git.Prefix)
-	// Since the last look; everything when the manifest has no record of
-	// git.
-	err = gitindex.WrittenSince(c.git.GitIndex, prefix, int64(last.hash), func(p []byte, g gitindex.Stat) bool {
-		w.files = append(w.files, gitWrite{bytes.Clone(p[cut:]), g})
-		return true
+	last := storewatch.Look{Stamp: c.m.git.stat, At: int64(c.m.git.hash)}
+	git := storewatch.Git{Index: c.git.GitIndex, Prefix: c.git.Prefix}
+	w.look, w.err = git.Written(entry.Dir, last, c.now, func(p []byte, g gitindex.Stat) {
+		w.files = append(w.files, gitWrite{bytes.Clone(p), g})
 	})
-	if err != nil && !errors.Is(err, gitindex.ErrUnsupported) {
-		w.err = err
-	}
+	w.changed = w.look != last
 	return w
 }
 
@@ -336,9 +316,6 @@ func (c *checker) gitWrites() (w gitWrites) {
 // Files changed by hand, which git has not seen, are the listings'
 // business.
 func (c *checker) rewrittenByGit(w gitWrites) error {
-	if w.err != nil {
-		return w.err
-	}
 	if !w.changed {
 		return nil
 	}
@@ -363,7 +340,7 @@ func (c *checker) rewrittenByGit(w gitWrites) error {
 			c.candidates[dir+"/"+string(name)] = true
 		}
 	}
-	c.m.git = fileRecord{stat: w.st, hash: uint64(c.now)}
+	c.m.git = fileRecord{stat: w.look.Stamp, hash: uint64(w.look.At)}
 	c.touch()
 	return nil
 }
@@ -442,7 +419,7 @@ func list(root, d string, seg *segment) (*listing, error) {
 		name := names[f.at : f.at+f.n]
 		if rec, known := seg.get(name); known {
 			l.listed++
-			if rec.stat.Ino == 0 || f.ino == 0 || rec.stat.Ino != f.ino {
+			if storewatch.Replaced(rec.stat, f.ino) {
 				l.replaced = append(l.replaced, string(name))
 			}
 			continue

@@ -12,20 +12,19 @@ import (
 
 	"lore/index"
 	"lore/internal/fsx"
-	"lore/mdstore"
+	"lore/internal/storewatch"
 )
 
 // DefaultSweepLimit: a store with at most this many entry files has every
-// file checked before each search, which also catches a file rewritten
-// in place. Larger stores check their directories, memories.md and
-// skills, the files of a directory that changed and those git wrote. The
-// entries cache follows the same rule (mdstore.SweepLimit).
-const DefaultSweepLimit = mdstore.SweepLimit
+// file checked before each search (storewatch.SweepLimit, the entries
+// cache's rule too). Larger stores check their directories, memories.md
+// and skills, the files of a directory that changed and those git wrote.
+const DefaultSweepLimit = storewatch.SweepLimit
 
 // Every says whether a check against m looks at every file of the store,
 // for a sweep limit (negative: never).
 func Every(m *Manifest, sweepLimit int) bool {
-	return sweepLimit >= 0 && m.FileCount() <= sweepLimit
+	return storewatch.Every(m.FileCount(), sweepLimit)
 }
 
 // ErrBusy is returned when another process holds the index for writing
@@ -156,7 +155,7 @@ func CheckAll(s Store, now int64, sink func([]index.Doc) error, progress func(do
 	m := NewManifest()
 	if s.GitIndex != "" {
 		if st, err := fsx.Lstat(s.GitIndex); err == nil {
-			m.git = fileRecord{stat: st, hash: uint64(now)}
+			m.git = fileRecord{stat: st.IfSettled(now), hash: uint64(now)}
 		}
 	}
 	return checkWith(s, m, false, now, sink, progress)
