@@ -195,8 +195,8 @@ func TaskText(t prompt.Task) string {
 
 // memoryFilter is the filter of the memories prime shows: config.yaml's
 // memories.filter, each part replaced by the request's when given.
-func memoryFilter(cfg config.MemoriesFilter, req PrimeRequest, now time.Time) entry.MemoryFilter {
-	f := entry.MemoryFilter{Types: cfg.Types, Tags: cfg.Tags}
+func memoryFilter(cfg config.MemoriesFilter, req PrimeRequest, now time.Time) prompt.MemoryFilter {
+	f := prompt.MemoryFilter{Types: cfg.Types, Tags: cfg.Tags}
 	recent := cfg.RecentDays
 	if req.MemoryTypes != nil {
 		f.Types = *req.MemoryTypes

@@ -2,13 +2,14 @@ package mdstore
 
 import (
 	"fmt"
-	"lore/mdstore/entry"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"lore/mdstore/entry"
 )
 
 // A write's duplicate check finds every near-duplicate seed 002's rule

@@ -1,8 +1,9 @@
 package mdstore
 
 import (
-	"lore/mdstore/entry"
 	"slices"
+
+	"lore/mdstore/entry"
 )
 
 // Head is what a choice among entries reads of each one before it reads

@@ -3,13 +3,14 @@ package mdstore
 import (
 	"errors"
 	"fmt"
-	"lore/mdstore/config"
-	"lore/mdstore/entry"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 
 	"gopkg.in/yaml.v3"
 )

@@ -2,10 +2,11 @@ package mdstore
 
 import (
 	"fmt"
+	"strings"
+
 	"lore/internal/words"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
-	"strings"
 )
 
 // checkNextModel is what ingest records of an agent's <next-model>: the

@@ -1,8 +1,9 @@
 package mdstore
 
 import (
-	"lore/mdstore/config"
 	"testing"
+
+	"lore/mdstore/config"
 )
 
 func TestModelFamily(t *testing.T) {

@@ -1,12 +1,13 @@
 package mdstore
 
 import (
-	"lore/internal/loretest"
-	"lore/mdstore/entry"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lore/internal/loretest"
+	"lore/mdstore/entry"
 )
 
 func TestMalformedFilesAreReportedWithLineAndSkipped(t *testing.T) {

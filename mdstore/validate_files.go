@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"lore/internal/fsx"
-	"lore/mdstore/entry"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // ValidationFiles lists the store's files for Validate: every file under

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"lore/internal/fsx"
-	"lore/mdstore/entry"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"lore/internal/fsx"
+	"lore/mdstore/entry"
 )
 
 // Worktree is the store's files on disk as lore reads them: regular

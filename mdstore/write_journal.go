@@ -2,11 +2,12 @@ package mdstore
 
 import (
 	"fmt"
-	"lore/internal/words"
-	"lore/mdstore/entry"
 	"strconv"
 	"strings"
 	"time"
+
+	"lore/internal/words"
+	"lore/mdstore/entry"
 )
 
 // journalPlan is the decision for one journal entry.

@@ -2,11 +2,12 @@ package mdstore
 
 import (
 	"errors"
-	"lore/mdstore/entry"
 	"path"
 	"strconv"
 	"strings"
 	"time"
+
+	"lore/mdstore/entry"
 )
 
 // knowledgePlan is the decision for one knowledge entry, made once under

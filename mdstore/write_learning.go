@@ -2,10 +2,11 @@ package mdstore
 
 import (
 	"errors"
-	"lore/mdstore/entry"
 	"slices"
 	"strings"
 	"time"
+
+	"lore/mdstore/entry"
 )
 
 // learningPlan is the decision for one learning.

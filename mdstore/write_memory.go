@@ -3,8 +3,9 @@ package mdstore
 import (
 	"bytes"
 	"fmt"
-	"lore/mdstore/entry"
 	"slices"
+
+	"lore/mdstore/entry"
 )
 
 // NewMemory is what a caller provides to add a memory.

@@ -3,12 +3,13 @@ package mdstore
 import (
 	"errors"
 	"fmt"
-	"lore/mdstore/entry"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lore/mdstore/entry"
 )
 
 func TestKnowledgeDedupRules(t *testing.T) {

@@ -140,7 +140,7 @@ func runKnowledgeList(e *env, g globals, opts knowledgeListOptions) error {
 	want := parseTagFilter(opts.tags)
 	var ks []entry.Knowledge
 	for _, k := range all {
-		if len(want) == 0 || entry.HasAnyTag(k.Tags, want) {
+		if len(want) == 0 || prompt.HasAnyTag(k.Tags, want) {
 			ks = append(ks, k)
 		}
 	}

@@ -414,7 +414,7 @@ func runLearningList(e *env, g globals, opts learningListOptions) error {
 	ls := []entry.Learning{}
 	for _, l := range all {
 		if (opts.category == "" || l.Category == opts.category) && (opts.status == "" || l.Status == opts.status) &&
-			(len(tags) == 0 || entry.HasAnyTag(l.Tags, tags)) {
+			(len(tags) == 0 || prompt.HasAnyTag(l.Tags, tags)) {
 			ls = append(ls, l)
 		}
 	}

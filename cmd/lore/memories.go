@@ -200,7 +200,7 @@ func runList(e *env, g globals, opts listOptions) error {
 	if err != nil {
 		return err
 	}
-	ms := entry.MemoryFilter{Types: types}.Filter(all)
+	ms := prompt.MemoryFilter{Types: types}.Filter(all)
 	entry.SortNewestFirst(ms)
 	if opts.last > 0 && len(ms) > opts.last {
 		ms = ms[:opts.last]

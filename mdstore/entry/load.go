@@ -3,7 +3,6 @@ package entry
 import (
 	"errors"
 	"io/fs"
-	"lore/internal/fsx"
 	"os"
 	"path"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"lore/internal/fsx"
 )
 
 // Reader reads store files: the Store reads the worktree directly, a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -233,4 +234,24 @@ func NormalizeText(field, s string) (string, error) {
 		return "", &InputError{Field: field, Msg: field + " is not valid UTF-8"}
 	}
 	return s, nil
+}
+
+// SortNewestFirst orders memories by the time in their ids, newest first;
+// memories of the same second keep their file order (a new memory is
+// written above older ones).
+func SortNewestFirst(memories []Memory) {
+	type key struct {
+		unix int64
+		pos  int
+	}
+	keys := make([]key, len(memories))
+	for i, m := range memories {
+		keys[i] = key{m.Unix(), i}
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return keys[i].unix > keys[j].unix })
+	sorted := make([]Memory, len(memories))
+	for i, k := range keys {
+		sorted[i] = memories[k.pos]
+	}
+	copy(memories, sorted)
 }

@@ -3,9 +3,6 @@ package lifecycle
 import (
 	"errors"
 	"fmt"
-	"lore/internal/words"
-	"lore/mdstore"
-	"lore/mdstore/entry"
 	"math"
 	"path"
 	"regexp"
@@ -13,6 +10,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"lore/internal/words"
+	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // Extraction (seed 004's LearningExtractor): a run's journal is read for

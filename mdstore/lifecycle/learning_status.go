@@ -3,10 +3,11 @@ package lifecycle
 import (
 	"errors"
 	"fmt"
-	"lore/mdstore"
-	"lore/mdstore/entry"
 	"slices"
 	"strings"
+
+	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // A learning's lifecycle (seed 002, "Lifecycle"): its status (active,

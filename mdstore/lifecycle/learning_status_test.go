@@ -2,13 +2,14 @@ package lifecycle
 
 import (
 	"errors"
-	"lore/mdstore"
-	"lore/mdstore/config"
-	"lore/mdstore/entry"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 func TestLearningStatusAndSupersede(t *testing.T) {

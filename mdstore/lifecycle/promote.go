@@ -2,11 +2,12 @@ package lifecycle
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
-	"slices"
-	"strings"
 )
 
 // Promotion (seed 004's MemoryPromotion): a staged learning is validated

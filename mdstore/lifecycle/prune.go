@@ -2,13 +2,14 @@ package lifecycle
 
 import (
 	"fmt"
+	"sort"
+	"strings"
+	"time"
+
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
-	"sort"
-	"strings"
-	"time"
 )
 
 // Pruning (seed 002's table, on files): what no iteration needs any more

@@ -1,9 +1,6 @@
 package lifecycle
 
 import (
-	"lore/mdstore"
-	"lore/mdstore/config"
-	"lore/mdstore/entry"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lore/mdstore"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
 )
 
 // Seed 002's example: three SQLite foreign-key learnings of a category,

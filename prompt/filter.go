@@ -1,14 +1,16 @@
-package entry
+package prompt
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"time"
+
+	"lore/mdstore/entry"
 )
 
 // MemoryFilter selects memories. Zero fields select everything.
 type MemoryFilter struct {
-	Types []MemoryType
+	Types []entry.MemoryType
 	Tags  []string  // a memory with any of these tags matches
 	Since time.Time // created on or after this day
 	// Query matches, ignoring case, when every word of it appears in the
@@ -17,8 +19,8 @@ type MemoryFilter struct {
 }
 
 // Match reports whether m passes the filter.
-func (f MemoryFilter) Match(m Memory) bool {
-	if len(f.Types) > 0 && !containsType(f.Types, m.Type) {
+func (f MemoryFilter) Match(m entry.Memory) bool {
+	if len(f.Types) > 0 && !slices.Contains(f.Types, m.Type) {
 		return false
 	}
 	if len(f.Tags) > 0 && !HasAnyTag(m.Tags, f.Tags) {
@@ -43,26 +45,17 @@ func (f MemoryFilter) Match(m Memory) bool {
 
 // Filter returns the memories that pass f, in their order: memories
 // itself when f selects everything.
-func (f MemoryFilter) Filter(memories []Memory) []Memory {
+func (f MemoryFilter) Filter(memories []entry.Memory) []entry.Memory {
 	if len(f.Types) == 0 && len(f.Tags) == 0 && f.Since.IsZero() && strings.TrimSpace(f.Query) == "" {
 		return memories
 	}
-	var out []Memory
+	var out []entry.Memory
 	for _, m := range memories {
 		if f.Match(m) {
 			out = append(out, m)
 		}
 	}
 	return out
-}
-
-func containsType(types []MemoryType, t MemoryType) bool {
-	for _, x := range types {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // HasAnyTag reports whether have holds any of want, ignoring case: the
@@ -76,24 +69,4 @@ func HasAnyTag(have, want []string) bool {
 		}
 	}
 	return false
-}
-
-// SortNewestFirst orders memories by the time in their ids, newest first;
-// memories of the same second keep their file order (a new memory is
-// written above older ones).
-func SortNewestFirst(memories []Memory) {
-	type key struct {
-		unix int64
-		pos  int
-	}
-	keys := make([]key, len(memories))
-	for i, m := range memories {
-		keys[i] = key{m.Unix(), i}
-	}
-	sort.SliceStable(keys, func(i, j int) bool { return keys[i].unix > keys[j].unix })
-	sorted := make([]Memory, len(memories))
-	for i, k := range keys {
-		sorted[i] = memories[k.pos]
-	}
-	copy(memories, sorted)
 }
