@@ -10,16 +10,6 @@ import (
 	"lore/internal/words"
 )
 
-// StopWords are the English words a query ignores (Lucene's list): they
-// match nearly every entry and would only add noise.
-var StopWords = map[string]bool{
-	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true,
-	"but": true, "by": true, "for": true, "if": true, "in": true, "into": true, "is": true,
-	"it": true, "no": true, "not": true, "of": true, "on": true, "or": true, "such": true,
-	"that": true, "the": true, "their": true, "then": true, "there": true, "these": true,
-	"they": true, "this": true, "to": true, "was": true, "will": true, "with": true,
-}
-
 // Tokens splits s into the terms search compares: its words and
 // identifiers, whole and by their parts (words.EachTerm), lowercased,
 // without stop words. The bleve index analyzes entries with the same rule
@@ -34,7 +24,7 @@ func Tokens(s string) []string {
 // collecting them.
 func eachToken(s string, yield func(string)) {
 	words.EachTerm(s, func(start, end int) bool {
-		if w := strings.ToLower(s[start:end]); !StopWords[w] {
+		if w := strings.ToLower(s[start:end]); !words.StopWords[w] {
 			yield(w)
 		}
 		return true

@@ -7,11 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"lore/index"
 	"lore/internal/words"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
-	"lore/mdstore/lifecycle"
 	"lore/sigils"
 	"lore/strategy"
 )
@@ -530,7 +528,7 @@ type keywords struct {
 func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
 	kw := keywords{text: map[string]bool{}, files: map[string]bool{}, all: map[string]bool{}, recent: map[string]bool{}}
 	for _, w := range words.Keywords(t.Title + " " + t.Description) {
-		if !index.StopWords[w] {
+		if !words.StopWords[w] {
 			kw.text[w], kw.all[w] = true, true
 		}
 	}
@@ -540,9 +538,9 @@ func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
 	// The task's type in seed 004's table is a keyword: the learnings
 	// extracted from runs of that type carry it as a tag, and seed 004
 	// retrieves by it (a task that fits no type brings in nothing).
-	kw.taskType = lifecycle.GeneralTaskType
+	kw.taskType = strategy.GeneralTaskType
 	if text := t.Title + " " + t.Description; strings.TrimSpace(text) != "" {
-		if kw.taskType = lifecycle.TaskType(text); kw.taskType != lifecycle.GeneralTaskType {
+		if kw.taskType = strategy.TaskType(text); kw.taskType != strategy.GeneralTaskType {
 			kw.all[kw.taskType] = true
 		}
 	}

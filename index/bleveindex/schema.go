@@ -205,7 +205,7 @@ func (f *field) analyzeWords() {
 			key = strings.ToLower(text[start:end])
 			term = []byte(key)
 		}
-		if index.StopWords[key] {
+		if words.StopWords[key] {
 			continue
 		}
 		f.length++

@@ -14,6 +14,7 @@ import (
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/strategy"
 )
 
 // Extraction (seed 004's LearningExtractor): a run's journal is read for
@@ -21,40 +22,10 @@ import (
 // and each becomes a staged learning (kind, task_type, confidence,
 // success_rate, source_runs) for lore learning promote to validate.
 
-// taskPatterns is seed 004's task-type table, in its order: the first
-// that matches the run's objective names its task type ("general" when
-// none does). These tables are compiled when first asked for, not at
-// every lore command's start-up (16 expressions: ~0.3 ms and 500
-// allocations).
-var taskPatterns = sync.OnceValue(func() []namedPattern {
-	return []namedPattern{
-		{"test-fix", regexp.MustCompile(`(?i)test|spec|jest|vitest|failing`)},
-		{"feature", regexp.MustCompile(`(?i)implement|add feature|new feature|build`)},
-		{"refactor", regexp.MustCompile(`(?i)refactor|reorganize|restructure|clean`)},
-		{"bug-fix", regexp.MustCompile(`(?i)fix|bug|error|crash|issue`)},
-		{"documentation", regexp.MustCompile(`(?i)document|readme|guide|docs`)},
-		{"architecture", regexp.MustCompile(`(?i)architecture|design|structure`)},
-		{"performance", regexp.MustCompile(`(?i)optimize|performance|speed|slow`)},
-	}
-})
-
 // namedPattern is an expression and what a match means.
 type namedPattern struct {
 	name string
 	re   *regexp.Regexp
-}
-
-// GeneralTaskType is the task type of an objective no pattern matches.
-const GeneralTaskType = "general"
-
-// TaskType classifies an objective with seed 004's table.
-func TaskType(objective string) string {
-	for _, p := range taskPatterns() {
-		if p.re.MatchString(objective) {
-			return p.name
-		}
-	}
-	return GeneralTaskType
 }
 
 // strategyCategories normalize what a successful iteration learned into
@@ -133,7 +104,7 @@ func PlanExtraction(s *mdstore.Store, run, objective string) (*ExtractionPlan, e
 		}
 		objective = strings.Join(parts, " ")
 	}
-	tt := TaskType(objective)
+	tt := strategy.TaskType(objective)
 	var out []Extracted
 	stage := func(kind, body string, confidence, successRate float64) {
 		c, sr := math.Round(confidence*100)/100, math.Round(successRate*100)/100
