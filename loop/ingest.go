@@ -52,10 +52,7 @@ func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) 
 	lifecycle.NoteIteration(s)
 	if lifecycle.SummarizeDue(s, res.ShownLearnings) {
 		plan, err := lifecycle.PlanSummary(s)
-		var sr *mdstore.WriteResult
-		if err == nil {
-			sr, err = plan.Apply(s)
-		}
+		sr, err := apply(s, plan, err)
 		if err != nil {
 			return out, fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
 		}

@@ -28,20 +28,14 @@ func EndRun(s *mdstore.Store, run, objective string, r Reporter) (*RunEnd, error
 	end := &RunEnd{}
 	if s.Config().AutoPromote {
 		extraction, err := lifecycle.PlanExtraction(s, run, objective)
-		var xr *mdstore.WriteResult
-		if err == nil {
-			xr, err = extraction.Apply(s)
-		}
+		xr, err := apply(s, extraction, err)
 		if err != nil {
 			return end, fmt.Errorf("extracting the run's learnings failed: %w", err)
 		}
 		end.Extracted = extraction.Learnings
 		ReportWrite(r, xr, "Extraction from", run)
 		promotion, err := lifecycle.PlanPromotion(s, nil)
-		var pr *mdstore.WriteResult
-		if err == nil {
-			pr, err = promotion.Apply(s)
-		}
+		pr, err := apply(s, promotion, err)
 		if err != nil {
 			return end, fmt.Errorf("promoting the staged learnings failed: %w", err)
 		}
@@ -49,10 +43,7 @@ func EndRun(s *mdstore.Store, run, objective string, r Reporter) (*RunEnd, error
 		ReportWrite(r, pr, "Promotion of learnings", "")
 	}
 	plan, err := PlanPrune(s, PruneRequest{}, r)
-	var pr *mdstore.WriteResult
-	if err == nil {
-		pr, err = plan.Apply(s)
-	}
+	pr, err := apply(s, plan, err)
 	if err != nil {
 		return end, fmt.Errorf("pruning at the run's end failed: %w", err)
 	}
@@ -96,4 +87,15 @@ func PlanPrune(s *mdstore.Store, req PruneRequest, r Reporter) (*lifecycle.Prune
 			began, opts.Config.RecentUseDays))
 	}
 	return lifecycle.PlanPrune(s, opts)
+}
+
+// apply applies a plan of mdstore/lifecycle's that was made without
+// error (err, which it returns otherwise).
+func apply[P interface {
+	Apply(*mdstore.Store) (*mdstore.WriteResult, error)
+}](s *mdstore.Store, plan P, err error) (*mdstore.WriteResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return plan.Apply(s)
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/internal/words"
-	"lore/mdstore"
 	"lore/mdstore/lifecycle"
 )
 
@@ -56,15 +55,12 @@ func runExtract(e *env, g globals, opts extractOptions) error {
 	if err != nil {
 		return err
 	}
-	var res *mdstore.WriteResult
-	if !opts.dryRun {
-		if res, err = plan.Apply(s); err != nil {
-			return err
-		}
+	p := g.printer(e)
+	res, err := carryOut(p, s, plan, opts.dryRun, "Extraction from", opts.run)
+	if err != nil {
+		return err
 	}
 	out := plan.Learnings
-	p := g.printer(e)
-	printWrite(p, res, "Extraction from", opts.run)
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {

@@ -51,15 +51,12 @@ func runLearningPromote(e *env, g globals, opts learningPromoteOptions) error {
 	if err != nil {
 		return err
 	}
-	var res *mdstore.WriteResult
-	if !opts.dryRun {
-		if res, err = plan.Apply(s); err != nil {
-			return err
-		}
+	p := g.printer(e)
+	res, err := carryOut(p, s, plan, opts.dryRun, "Promotion of learnings", "")
+	if err != nil {
+		return err
 	}
 	promoted := plan.Promotions
-	p := g.printer(e)
-	printWrite(p, res, "Promotion of learnings", "")
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
@@ -97,15 +94,12 @@ func runLearningSummarize(e *env, g globals, opts learningSummarizeOptions) erro
 	if err != nil {
 		return err
 	}
-	var res *mdstore.WriteResult
-	if !opts.dryRun {
-		if res, err = plan.Apply(s); err != nil {
-			return err
-		}
+	p := g.printer(e)
+	res, err := carryOut(p, s, plan, opts.dryRun, "Summary of learnings", "")
+	if err != nil {
+		return err
 	}
 	merges := plan.Merges
-	p := g.printer(e)
-	printWrite(p, res, "Summary of learnings", "")
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
@@ -177,4 +171,23 @@ func printLearningChange(p *printer, format string, l entry.Learning, res *mdsto
 		fmt.Fprintln(p.out, text)
 	}
 	return nil
+}
+
+// lifecyclePlan is a plan of mdstore/lifecycle's, applied as one commit.
+type lifecyclePlan interface {
+	Apply(*mdstore.Store) (*mdstore.WriteResult, error)
+}
+
+// carryOut applies plan unless the command is a dry run, which prints
+// the plan alone, and says what the write noted; noun names the change
+// ("Prune", "Summary of learnings").
+func carryOut(p *printer, s *mdstore.Store, plan lifecyclePlan, dryRun bool, noun, id string) (*mdstore.WriteResult, error) {
+	if dryRun {
+		return nil, nil
+	}
+	res, err := plan.Apply(s)
+	if err == nil {
+		printWrite(p, res, noun, id)
+	}
+	return res, err
 }

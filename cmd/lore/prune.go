@@ -8,7 +8,6 @@ import (
 
 	"lore/internal/words"
 	"lore/loop"
-	"lore/mdstore"
 	"lore/mdstore/lifecycle"
 )
 
@@ -66,14 +65,11 @@ func runPrune(e *env, g globals, opts pruneOptions) error {
 	if err != nil {
 		return err
 	}
-	var res *mdstore.WriteResult
-	if !opts.dryRun {
-		if res, err = plan.Apply(s); err != nil {
-			return err
-		}
+	res, err := carryOut(p, s, plan, opts.dryRun, "Prune", "")
+	if err != nil {
+		return err
 	}
 	pruned := plan.Entries
-	printWrite(p, res, "Prune", "")
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
