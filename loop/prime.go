@@ -7,6 +7,7 @@ import (
 	"lore/hooks"
 	"lore/index"
 	"lore/mdstore"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/prompt"
@@ -72,7 +73,7 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 	catalogDone := make(chan catalogRead, 1)
 	go func() {
 		var r catalogRead
-		var c *mdstore.Catalog
+		var c *catalog.Catalog
 		c, r.warnings, r.err = s.Catalog() // through the per-clone cache of parsed files
 		if r.err == nil {
 			r.shortlist = prompt.NewShortlist(c, in.Task)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -49,7 +50,7 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 	}
 	scan := &StoredLearnings{loaded: true}
 	for _, l := range stored {
-		scan.stored = append(scan.stored, cached[entry.Learning]{v: l, words: entry.LearningWords(l.Body)})
+		scan.stored = append(scan.stored, catalog.ByBlob[entry.Learning]{V: l, Words: entry.LearningWords(l.Body)})
 	}
 	oldestFirst := append([]entry.Learning{}, stored...)
 	entry.SortLearnings(oldestFirst)
@@ -109,14 +110,14 @@ func TestBlobCacheDecidesAsReadingEveryFile(t *testing.T) {
 		t.Fatal("two learnings made the cache rewrite itself: it waits for rewriteAfter misses")
 	}
 	filler := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango")
-	for i := range rewriteAfter + 1 {
+	for i := range catalog.RewriteAfter + 1 {
 		if _, dup := add("tool_usage", "Filler "+filler[i%20]+" "+filler[(i/20+i+3)%20]+" "+filler[(i*7+1)%20]+" number"); dup {
 			t.Fatalf("filler %d is a duplicate", i)
 		}
 	}
 	cache := filepath.Join(s.StateDir(), "blobs-learnings.cache")
 	if _, err := os.Stat(cache); err != nil {
-		t.Fatalf("after %d new learnings there is no cache: %v", rewriteAfter+3, err)
+		t.Fatalf("after %d new learnings there is no cache: %v", catalog.RewriteAfter+3, err)
 	}
 	if l, dup := add("pitfall", "the INDEX lock must be taken before the objects are written"); !dup || l.ID != first.ID {
 		t.Fatalf("from the cache: %v %v, want a duplicate of %s", l.ID, dup, first.ID)
@@ -185,7 +186,7 @@ func fillerStore(t *testing.T, n int) (s *Store, dir string, git func(...string)
 // later file was parsed again and the cache rewritten: 1.6 s for a
 // knowledge add at 100k entries after an update of one entry.)
 func TestAChangedFileCostsOneParse(t *testing.T) {
-	s, dir, git, fillers := fillerStore(t, rewriteAfter+9)
+	s, dir, git, fillers := fillerStore(t, catalog.RewriteAfter+9)
 	var paths []string
 	for _, l := range fillers {
 		paths = append(paths, l.Path)
@@ -220,7 +221,7 @@ func TestAChangedFileCostsOneParse(t *testing.T) {
 // HEAD's learnings are still the ones read, and reads again when a commit
 // came in between.
 func TestReadAheadIsUsedOnlyForTheTreeItRead(t *testing.T) {
-	s, dir, git, fillers := fillerStore(t, rewriteAfter+2)
+	s, dir, git, fillers := fillerStore(t, catalog.RewriteAfter+2)
 	first := fillers[0]
 	add := func(body string) (entry.Learning, bool) {
 		t.Helper()

@@ -11,6 +11,7 @@ import (
 
 	"lore/internal/gitx"
 	"lore/internal/words"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 )
@@ -213,7 +214,7 @@ func (t *Tx) ReadDir(p string) ([]os.DirEntry, error) {
 // worktree reads the files on disk: for names a change must not take
 // (a person's uncommitted file), and for what a person may edit before
 // committing it.
-func (t *Tx) worktree() entry.Reader { return worktreeReader{t} }
+func (t *Tx) worktree() catalog.Reader { return worktreeReader{t} }
 
 type worktreeReader struct{ t *Tx }
 
@@ -228,7 +229,7 @@ func (w worktreeReader) ReadDir(p string) ([]os.DirEntry, error) {
 // Exists reports whether p is a file in the state the change builds on or
 // on disk.
 func (t *Tx) Exists(p string) (bool, error) {
-	for _, r := range []entry.Reader{t, t.worktree()} {
+	for _, r := range []catalog.Reader{t, t.worktree()} {
 		if _, ok, err := r.Read(p); err != nil || ok {
 			return ok, err
 		}

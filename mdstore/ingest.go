@@ -228,7 +228,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		if storedL.loaded {
 			out.ShownLearnings = 0
 			for i := range storedL.stored {
-				if storedL.stored[i].v.Shown() {
+				if storedL.stored[i].V.Shown() {
 					out.ShownLearnings++
 				}
 			}

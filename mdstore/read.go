@@ -7,44 +7,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unsafe"
 
-	"lore/internal/fsx"
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
-// Memories returns every valid memory in file order and the problems found.
-// A store without memories.md has no memories; one whose memories.md is
-// not a file lore reads (a link, a FIFO, larger than MemoriesReadLimit)
-// has none either, and a warning says why.
-func (s *Store) Memories() ([]entry.Memory, []entry.Warning, error) {
-	if ms, ws, ok := s.cache.cachedMemories(); ok {
-		return ms, ws, nil
-	}
-	before, statErr := fsx.Lstat(s.files.Abs(entry.MemoriesPath))
-	data, ok, err := s.files.Read(entry.MemoriesPath)
-	if w, skipped := entry.Skipped(entry.MemoriesPath, err); skipped {
-		return nil, entry.WarningsOf(w), nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	// The bytes are this function's alone and never changed: the
-	// memories' strings point into them rather than into a copy.
-	f := entry.ParseMemoriesText(bytesText(data), entry.MemoriesPath)
-	if ok && statErr == nil {
-		s.cache.cacheMemories(before, f.Memories, f.Warnings)
-	}
-	return f.Memories, f.Warnings, nil
-}
-
-// bytesText is b as a string without a copy; b must never change after.
-func bytesText(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
+// Memories returns every valid memory in file order and the problems
+// found, through the memories cache (Cache.Memories).
+func (s *Store) Memories() ([]entry.Memory, []entry.Warning, error) { return s.cache.Memories() }
 
 // Memory returns the memory with the given id, or a NotFoundError.
 func (s *Store) Memory(id string) (entry.Memory, []entry.Warning, error) {
@@ -62,7 +32,7 @@ func (s *Store) Memory(id string) (entry.Memory, []entry.Warning, error) {
 
 // Knowledge returns every readable knowledge entry, by title.
 func (s *Store) Knowledge() ([]entry.Knowledge, []entry.Warning, error) {
-	ks, ws, err := entry.LoadKnowledge(s.files)
+	ks, ws, err := catalog.LoadKnowledge(s.files)
 	entry.SortKnowledge(ks)
 	return ks, ws, err
 }
@@ -74,7 +44,7 @@ func (s *Store) KnowledgeEntry(slug string) (entry.Knowledge, error) {
 		return entry.Knowledge{}, entry.NotFound(entry.KindKnowledge, slug)
 	}
 	p := entry.KnowledgePath(slug)
-	data, ok, err := s.files.readEntry(p)
+	data, ok, err := s.files.ReadEntry(p)
 	if err != nil {
 		return entry.Knowledge{}, err
 	}
@@ -86,7 +56,7 @@ func (s *Store) KnowledgeEntry(slug string) (entry.Knowledge, error) {
 
 // Learnings returns every readable learning, oldest first.
 func (s *Store) Learnings() ([]entry.Learning, []entry.Warning, error) {
-	return entry.LoadLearnings(s.files)
+	return catalog.LoadLearnings(s.files)
 }
 
 // Learning returns the learning with the given id, or a NotFoundError.
@@ -95,7 +65,7 @@ func (s *Store) Learning(id string) (entry.Learning, error) {
 		return entry.Learning{}, entry.NotFound(entry.KindLearning, id)
 	}
 	p := entry.LearningPath(id)
-	data, ok, err := s.files.readEntry(p)
+	data, ok, err := s.files.ReadEntry(p)
 	if err != nil {
 		return entry.Learning{}, err
 	}
@@ -107,7 +77,7 @@ func (s *Store) Learning(id string) (entry.Learning, error) {
 
 // Journal returns every readable journal entry by run and iteration.
 func (s *Store) Journal() ([]entry.JournalEntry, []entry.Warning, error) {
-	return entry.LoadJournal(s.files)
+	return catalog.LoadJournal(s.files)
 }
 
 // JournalEntry returns the entry named key: its Key ("<run>/<name>", the
@@ -123,7 +93,7 @@ func (s *Store) JournalEntry(key string) (entry.JournalEntry, error) {
 	}
 	dir := entry.JournalDir + "/" + run
 	p := dir + "/" + name + ".md"
-	data, ok, err := s.files.readEntry(p)
+	data, ok, err := s.files.ReadEntry(p)
 	if err != nil {
 		return entry.JournalEntry{}, err
 	}
@@ -135,7 +105,7 @@ func (s *Store) JournalEntry(key string) (entry.JournalEntry, error) {
 		if p, err = s.journalFileOf(dir, n, key); err != nil {
 			return entry.JournalEntry{}, err
 		}
-		if data, ok, err = s.files.readEntry(p); err != nil {
+		if data, ok, err = s.files.ReadEntry(p); err != nil {
 			return entry.JournalEntry{}, err
 		} else if !ok {
 			return entry.JournalEntry{}, entry.NotFound(entry.KindJournal, key)
@@ -220,11 +190,11 @@ func (s *Store) Skills() ([]entry.Skill, []entry.Warning, error) {
 
 // Entries reads the store's knowledge, learnings and journal through the
 // entries cache (Cache.Entries).
-func (s *Store) Entries() (Entries, []entry.Warning, error) { return s.cache.Entries() }
+func (s *Store) Entries() (catalog.Entries, []entry.Warning, error) { return s.cache.Entries() }
 
 // Catalog reads the same entries as Entries, decoding only their heads
 // when the cache is as the files are (Cache.Catalog).
-func (s *Store) Catalog() (*Catalog, []entry.Warning, error) { return s.cache.Catalog() }
+func (s *Store) Catalog() (*catalog.Catalog, []entry.Warning, error) { return s.cache.Catalog() }
 
 // DropEntryCache removes the entries cache: the next read reads every file
 // (lore index rebuild).

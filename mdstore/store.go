@@ -11,6 +11,7 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/gitx"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 )
@@ -21,8 +22,8 @@ import (
 // server open one per request, or serialises them.
 type Store struct {
 	root   string
-	files  *Worktree
-	cache  *Cache
+	files  *catalog.Worktree
+	cache  *catalog.Cache
 	prefix string     // root relative to the worktree top, "" at the top
 	repo   *gitx.Repo // nil outside a git repository
 	config config.Config
@@ -124,7 +125,7 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 		}
 		s.unusable, s.config = err, config.Default()
 		s.config.Warnings = entry.WarningsOf(w)
-		s.files = NewWorktree(root, true)
+		s.files = catalog.NewWorktree(root, true)
 		s.cache = s.newCache()
 		return s, nil
 	}
@@ -135,16 +136,16 @@ func open(root string, repo *gitx.Repo, opts Options) (*Store, error) {
 		}
 		s.config = config.Default()
 	}
-	s.files = NewWorktree(root, false)
+	s.files = catalog.NewWorktree(root, false)
 	s.cache = s.newCache()
 	s.readPending()
 	return s, nil
 }
 
 // newCache is the caches of the store's files, in its state directory.
-func (s *Store) newCache() *Cache {
+func (s *Store) newCache() *catalog.Cache {
 	gitIndex, gitPrefix := s.GitIndex()
-	return NewCache(s.files, s.StateDir(), gitIndex, gitPrefix, s.now)
+	return catalog.NewCache(s.files, s.StateDir(), gitIndex, gitPrefix, s.now)
 }
 
 // checkRoot refuses a store root that git cannot hold or that is not

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"crypto/rand"
 	"errors"
 	"os"
 	"path/filepath"
@@ -293,4 +294,13 @@ func TestNewMemoryIDIsFree(t *testing.T) {
 	if m.ID != "mem-1800007200-0102" {
 		t.Fatalf("id %s, want mem-1800007200-0102 (beef is committed, cafe on disk)", m.ID)
 	}
+}
+
+// realClock gives a store the real clock: the cache trusts a file's stamp
+// only once the file is older than the racy window, by the clock the file
+// system stamps files with.
+func realClock(t *testing.T) Options {
+	opts := testOptions(t.TempDir())
+	opts.Now, opts.Random = time.Now, rand.Reader
+	return opts
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lore/internal/words"
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -152,7 +153,7 @@ type runFile struct {
 }
 
 // runFiles lists the iterations' files of run (others are left out).
-func runFiles(r entry.Reader, run string) ([]runFile, error) {
+func runFiles(r catalog.Reader, run string) ([]runFile, error) {
 	entries, err := r.ReadDir(entry.JournalDir + "/" + run)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -68,8 +69,8 @@ func (st *storedKnowledge) listed(tx *Tx) (map[string]bool, error) {
 		return st.names, nil
 	}
 	names := map[string]bool{}
-	for _, r := range []entry.Reader{tx, tx.worktree()} {
-		paths, _, err := entry.MarkdownFiles(r, entry.KnowledgeDir)
+	for _, r := range []catalog.Reader{tx, tx.worktree()} {
+		paths, _, err := catalog.MarkdownFiles(r, entry.KnowledgeDir)
 		if err != nil {
 			return nil, err
 		}

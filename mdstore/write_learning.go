@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -33,7 +34,7 @@ type StoredLearnings struct {
 	tx     *Tx // what they were read from
 	// stored is every learning, as its directory lists them, with its
 	// keywords (learningWords).
-	stored []cached[entry.Learning]
+	stored []catalog.ByBlob[entry.Learning]
 	// When the change asks about many: the live learnings, filed, and
 	// every id in ids.
 	live  *entry.LiveLearnings
@@ -59,8 +60,8 @@ func (st *StoredLearnings) load(tx *Tx) error {
 		st.ids = make(map[string]bool, len(stored)+len(st.expect))
 		ls := make([]entry.Learning, len(stored))
 		for i := range stored {
-			st.ids[stored[i].v.ID] = true
-			ls[i] = stored[i].v
+			st.ids[stored[i].V.ID] = true
+			ls[i] = stored[i].V
 		}
 		st.live = entry.NewLiveLearnings(ls, st.expect)
 	}
@@ -75,7 +76,7 @@ func (st *StoredLearnings) Taken(id string) bool {
 		return st.ids[id]
 	}
 	for i := range st.stored {
-		if st.stored[i].v.ID == id {
+		if st.stored[i].V.ID == id {
 			return true
 		}
 	}
@@ -120,16 +121,16 @@ func (st *StoredLearnings) DuplicateOf(category, body string) (entry.Learning, b
 	asked := entry.AskWords(body)
 	best := -1
 	for i := range st.stored {
-		l := &st.stored[i].v
-		if l.Category == category && entry.IsLive(l) && (best < 0 || entry.CompareLearnings(l, &st.stored[best].v) < 0) &&
-			asked.NearDuplicateOf(st.stored[i].words) {
+		l := &st.stored[i].V
+		if l.Category == category && entry.IsLive(l) && (best < 0 || entry.CompareLearnings(l, &st.stored[best].V) < 0) &&
+			asked.NearDuplicateOf(st.stored[i].Words) {
 			best = i
 		}
 	}
 	if best < 0 {
 		return entry.Learning{}, false
 	}
-	return st.stored[best].v, true
+	return st.stored[best].V, true
 }
 
 // planLearning checks for a near-duplicate of an active or staged
@@ -206,7 +207,7 @@ func (s *Store) DeleteLearning(id string) (entry.Learning, *WriteResult, error) 
 		}
 		var cleared []string
 		for i := range stored {
-			if o := &stored[i].v; o.SupersededBy == id {
+			if o := &stored[i].V; o.SupersededBy == id {
 				tx.Apply(Edit{Path: o.Path, Op: OpFields, Fields: []entry.FrontmatterField{{Key: "superseded_by", Value: ""}}})
 				cleared = append(cleared, o.ID)
 			}

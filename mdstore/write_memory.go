@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -58,7 +59,7 @@ func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
 		// text needs no parse of a file of thousands of memories.
 		if m.ID == "" {
 			var texts [][]byte
-			for _, r := range []entry.Reader{tx, tx.worktree()} {
+			for _, r := range []catalog.Reader{tx, tx.worktree()} {
 				data, _, err := r.Read(entry.MemoriesPath)
 				if err != nil {
 					return err
@@ -105,7 +106,7 @@ func (s *Store) DeleteMemory(id string) (entry.Memory, *WriteResult, error) {
 		var f *entry.MemoriesFile
 		var block entry.MemoryBlock
 		found := false
-		for _, r := range []entry.Reader{tx, tx.worktree()} {
+		for _, r := range []catalog.Reader{tx, tx.worktree()} {
 			data, _, err := r.Read(entry.MemoriesPath)
 			if err != nil {
 				return err

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"lore/mdstore"
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 	"lore/strategy"
 )
@@ -17,7 +17,7 @@ import (
 // shortlist as from every entry, and a large store's entries are read
 // whole only when chosen.
 type Shortlist struct {
-	c *mdstore.Catalog
+	c *catalog.Catalog
 	t Task
 	// The places of the entries chosen so far, of each kind (knowledge,
 	// learnings, journal), ascending.
@@ -34,17 +34,17 @@ var shortlistKinds = [3]entry.Kind{entry.KindKnowledge, entry.KindLearning, entr
 // (with no run, the latest's and those of strategy.RunWindow), the task's
 // attempts, the latest entry, and the other runs' entries rankJournal
 // scores.
-func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
+func NewShortlist(c *catalog.Catalog, t Task) *Shortlist {
 	sl := &Shortlist{c: c, t: t}
 	if !t.Given() {
 		return sl
 	}
 	// The latest journal entry (the first in Entries' order of those
 	// created last, as latest finds it), then the entries to read.
-	last, latest := -1, mdstore.Head{}
-	c.Heads(entry.KindJournal, func(i int, h *mdstore.Head) {
+	last, latest := -1, catalog.Head{}
+	c.Heads(entry.KindJournal, func(i int, h *catalog.Head) {
 		if last < 0 || newer(h.CreatedAt, latest.CreatedAt) ||
-			!newer(latest.CreatedAt, h.CreatedAt) && mdstore.CompareJournalHeads(h, &latest) < 0 {
+			!newer(latest.CreatedAt, h.CreatedAt) && catalog.CompareJournalHeads(h, &latest) < 0 {
 			last, latest = i, *h
 			latest.FilesModified = nil
 		}
@@ -55,7 +55,7 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 		window = entry.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339)
 	}
 	files := taskKeywords(t, nil, nil) // the task's files: all the journal's score needs
-	c.Heads(entry.KindJournal, func(i int, h *mdstore.Head) {
+	c.Heads(entry.KindJournal, func(i int, h *catalog.Head) {
 		keep := i == last || h.RunID == run || t.ID != "" && h.TaskID == t.ID
 		if !keep && window != "" {
 			keep = !newer(window, h.CreatedAt)
@@ -70,12 +70,12 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 	})
 	journal := c.Journal(sl.chosen[2])
 	kw := taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
-	c.Heads(entry.KindKnowledge, func(i int, h *mdstore.Head) {
+	c.Heads(entry.KindKnowledge, func(i int, h *catalog.Head) {
 		if kw.knowledgeScore(h.Tags, t, 0) > 0 {
 			sl.chosen[0] = append(sl.chosen[0], i)
 		}
 	})
-	c.Heads(entry.KindLearning, func(i int, h *mdstore.Head) {
+	c.Heads(entry.KindLearning, func(i int, h *catalog.Head) {
 		if entry.Wanted(t.Statuses, h.State()) && kw.learningScore(h.Tags, 0) > 0 {
 			sl.chosen[1] = append(sl.chosen[1], i)
 		}
@@ -85,7 +85,7 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 
 // With returns the entries chosen, and those rel (the relevance Prime will
 // be given) makes relevant, in the order Entries returns them.
-func (sl *Shortlist) With(rel map[string]float64) mdstore.Entries {
+func (sl *Shortlist) With(rel map[string]float64) catalog.Entries {
 	if !sl.t.Given() {
 		return sl.c.All()
 	}
@@ -104,7 +104,7 @@ func (sl *Shortlist) With(rel map[string]float64) mdstore.Entries {
 		slices.Sort(more[k])
 		all[k] = union(sl.chosen[k], more[k])
 	}
-	return mdstore.Entries{Knowledge: sl.c.Knowledge(all[0]), Learnings: sl.c.Learnings(all[1]), Journal: sl.c.Journal(all[2])}
+	return catalog.Entries{Knowledge: sl.c.Knowledge(all[0]), Learnings: sl.c.Learnings(all[1]), Journal: sl.c.Journal(all[2])}
 }
 
 // union merges two ascending lists of places, each place once.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/strategy"
@@ -117,7 +118,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		paths = append(paths, j.Path)
 	}
 
-	compare := func(when string, all mdstore.Entries) {
+	compare := func(when string, all catalog.Entries) {
 		smaller := 0
 		for n := range 300 {
 			task := Task{Title: strings.Join(some(words, 3), " ")}
@@ -164,7 +165,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 				budgets.TotalTokens = 1000 + rng.IntN(4000)
 			}
 			opts := Options{Budgets: budgets, Instructions: true, Learn: true}
-			prime := func(e mdstore.Entries) (Context, strategy.Status) {
+			prime := func(e catalog.Entries) (Context, strategy.Status) {
 				in := Input{Task: task, Knowledge: e.Knowledge, Learnings: e.Learnings, Journal: e.Journal, Relevance: rel,
 					Loop: strategy.Compute(e.Journal, loop)}
 				return Prime(in, opts), in.Loop

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/usage"
@@ -159,7 +160,7 @@ func Of(s *mdstore.Store, statuses []string) (Report, []entry.Warning, error) {
 // runs groups the journal by run, oldest first, and counts the
 // knowledge and learnings created between each run's first and last
 // iteration.
-func runs(e mdstore.Entries) ([]Run, *float64) {
+func runs(e catalog.Entries) ([]Run, *float64) {
 	byID := map[string]*Run{}
 	var order []*Run
 	done, total := 0, 0

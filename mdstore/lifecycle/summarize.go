@@ -13,6 +13,7 @@ import (
 	"lore/internal/fsx"
 	"lore/internal/words"
 	"lore/mdstore"
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -55,7 +56,7 @@ func PlanSummary(s *mdstore.Store) (*SummaryPlan, error) {
 		return nil, err
 	}
 	var at []int
-	cat.Heads(entry.KindLearning, func(i int, h *mdstore.Head) {
+	cat.Heads(entry.KindLearning, func(i int, h *catalog.Head) {
 		if h.Shown() && len(h.Tags) > 0 {
 			at = append(at, i)
 		}

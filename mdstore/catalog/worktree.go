@@ -1,4 +1,4 @@
-package mdstore
+package catalog
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // Worktree is the store's files on disk as lore reads them: regular
 // files only, through no symbolic link, each at most its entry.ReadLimit;
 // what it does not read is an fsx.SkipError (see entry.Skipped). It is
-// the entry.Reader of the Store's reads and of the caches over them.
+// the Reader of the Store's reads and of the caches over them.
 type Worktree struct {
 	root string
 	// hideStore says that .agent is not read (a link, a file): everything
@@ -67,7 +67,7 @@ func (wt *Worktree) Read(p string) ([]byte, bool, error) {
 // readEntry reads the one store file p that a command names (show, a
 // knowledge entry by slug): its directories are checked for links first,
 // and a file lore does not read is an error that says why.
-func (wt *Worktree) readEntry(p string) ([]byte, bool, error) {
+func (wt *Worktree) ReadEntry(p string) ([]byte, bool, error) {
 	err := fsx.CheckDirs(wt.root, p)
 	var data []byte
 	var ok bool

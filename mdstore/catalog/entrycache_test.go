@@ -1,4 +1,4 @@
-package mdstore
+package catalog_test
 
 import (
 	"crypto/rand"
@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"lore/internal/fsx"
+	"lore/internal/loretest"
+	"lore/mdstore"
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -19,7 +21,7 @@ import (
 func TestEntriesCache(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	s, c, err := openStore(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,13 +53,13 @@ func TestEntriesCache(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, entry.Dir, "knowledge", "zz-by-hand.md"), []byte("---\ntitle: Aardvark by hand\ntags: [x]\n---\nBody.\n"), 0o644)
 	check := func(when string) {
 		t.Helper()
-		entriesAsReadOneByOne(t, s, when)
+		entriesAsReadOneByOne(t, s, c, when)
 	}
 	check("first read")
 	time.Sleep(60 * time.Millisecond) // past the racy window: the next read uses the cache
 	check("written")
 	check("from the cache")
-	served(t, s, slugs[0], true)
+	served(t, c, slugs[0], true)
 
 	// Changed by renaming a new file over it, rewritten in place, deleted,
 	// added.
@@ -71,11 +73,11 @@ func TestEntriesCache(t *testing.T) {
 	os.Remove(filepath.Join(dir, ".agent/knowledge", slugs[2]+".md"))
 	s.AddKnowledge(entry.NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
 	check("after changes")
-	served(t, s, slugs[0], false) // changed less than the racy window ago: read again
+	served(t, c, slugs[0], false) // changed less than the racy window ago: read again
 	time.Sleep(60 * time.Millisecond)
 	check("after changes, cached")
-	served(t, s, slugs[0], true)
-	served(t, s, slugs[1], true)
+	served(t, c, slugs[0], true)
+	served(t, c, slugs[1], true)
 
 	// A new run's directory, a learning deleted: directories whose stamp
 	// changed are listed again.
@@ -117,7 +119,7 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir, "knowledge"), 0o755)
-	s, err := Open(dir, realClock(t))
+	s, c, err := openStore(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	cache := filepath.Join(s.StateDir(), "entries.cache")
 	var written os.FileInfo
 	for i := range 3 {
-		_, ws, err := s.Entries()
+		_, ws, err := c.Entries()
 		if err != nil || len(ws) != 2 || ws[0].Path != ".agent/knowledge/broken.md" || ws[0].Line != 2 || ws[1].Path != ".agent/knowledge/empty.md" {
 			t.Fatalf("read %d: %v %v", i, ws, err)
 		}
@@ -144,67 +146,23 @@ func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	}
 	os.WriteFile(broken, []byte("---\ntitle: Fixed\ntags: [a]\n---\nbody\n"), 0o644)
 	time.Sleep(60 * time.Millisecond)
-	e, ws, err := s.Entries()
+	e, ws, err := c.Entries()
 	if err != nil || len(ws) != 1 || len(e.Knowledge) != 1 || e.Knowledge[0].Title != "Fixed" {
 		t.Fatalf("after the fix: %+v %v %v", e.Knowledge, ws, err)
 	}
-}
-
-// realClock gives a store the real clock: the cache trusts a file's stamp
-// only once the file is older than the racy window, by the clock the file
-// system stamps files with.
-func realClock(t *testing.T) Options {
-	opts := testOptions(t.TempDir())
-	opts.Now, opts.Random = time.Now, rand.Reader
-	return opts
 }
 
 // served checks whether the knowledge entry slug is served from the cache:
 // the cache file is rewritten with the entry's body changed (its stamps
 // kept), so a read that uses the cache returns that body, and a read of the
 // file returns the file's.
-func served(t *testing.T, s *Store, slug string, want bool) {
+func served(t *testing.T, c *catalog.Cache, slug string, want bool) {
 	t.Helper()
-	path := filepath.Join(s.StateDir(), "entries.cache")
-	c := s.cache.readEntryCaches(false)
-	c.readTable()
-	if len(c.paths) == 0 {
+	if !c.Doctor(slug, "FROM THE CACHE") {
 		t.Fatal("no cache to doctor")
 	}
-	cached, ok := c.decodeAll()
-	if !ok {
-		t.Fatal("the cache does not decode")
-	}
-	l := listing{dirs: c.dirs, dirStamps: c.dirStamps, unchanged: true}
-	var out Entries
-	var stamps []fsx.Stamp
-	for i, p := range c.paths {
-		l.paths = append(l.paths, p)
-		stamps = append(stamps, c.stamps[i])
-		switch c.kinds[i] {
-		case 'k':
-			k := cached.Knowledge[c.index[i]]
-			if k.Slug == slug {
-				k.Body = "FROM THE CACHE"
-			}
-			out.Knowledge = append(out.Knowledge, k)
-		case 'l':
-			out.Learnings = append(out.Learnings, cached.Learnings[c.index[i]])
-		case 'j':
-			out.Journal = append(out.Journal, cached.Journal[c.index[i]])
-		}
-	}
-	warnings := make([]*entry.Warning, len(c.paths))
-	for i := range c.paths {
-		if c.kinds[i] == 'w' {
-			warnings[i] = &c.w[c.index[i]]
-		}
-	}
-	if err := writeEntryCache(path, l, stamps, out, warnings, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(s.cache.entryDeltaPath())
-	got, _, err := s.Entries()
+	os.Remove(c.DeltaPath())
+	got, _, err := c.Entries()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +173,8 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 	}
 	// The doctored cache must not serve later reads: a new one is written
 	// from the files.
-	os.Remove(path)
-	if _, _, err := s.Entries(); err != nil {
+	os.Remove(filepath.Join(c.StateDir(), "entries.cache"))
+	if _, _, err := c.Entries(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -232,11 +190,11 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			top, git := gitRepo(t)
 			dir := filepath.Join(top, filepath.FromSlash(sub))
 			os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-			s, err := Open(dir, realClock(t))
+			s, c, err := openStore(t, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.cache.sweep = -1 // never stat every file
+			c.SetSweepLimit(-1) // never stat every file
 			var slugs []string
 			for _, title := range []string{"Alpha notes", "Beta notes"} {
 				k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
@@ -247,7 +205,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			}
 			body := func(slug string) string {
 				t.Helper()
-				got, _, err := s.Entries()
+				got, _, err := c.Entries()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -264,7 +222,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 				body(slugs[0]) // the cache records what is now settled
 			}
 			settle()
-			served(t, s, slugs[0], true)
+			served(t, c, slugs[0], true)
 
 			// In place, by hand: the directory's stat is the same.
 			rel := filepath.ToSlash(filepath.Join(sub, entry.Dir, "knowledge", slugs[0]+".md"))
@@ -281,7 +239,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			}
 			git("commit", "-q", "-m", "edit")
 			settle()
-			served(t, s, slugs[0], true)
+			served(t, c, slugs[0], true)
 
 			// git writes the old version back (unlink and create: the
 			// inode number is often the one just freed).
@@ -295,7 +253,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			// here: the other entry is still served from the cache.
 			os.WriteFile(filepath.Join(top, "README.md"), []byte("# q\n"), 0o644)
 			git("commit", "-q", "-am", "readme")
-			served(t, s, slugs[1], true)
+			served(t, c, slugs[1], true)
 
 			// By hand again, then lore index rebuild drops the cache.
 			settle()
@@ -304,7 +262,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			if got := body(slugs[0]); got != "About Alpha notes." {
 				t.Fatalf("the second in-place edit: %q", got)
 			}
-			if err := s.DropEntryCache(); err != nil {
+			if err := c.DropEntryCache(); err != nil {
 				t.Fatal(err)
 			}
 			if got := body(slugs[0]); got != "Second edit." {
@@ -345,11 +303,11 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	s, c, err := openStore(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.cache.sweep = -1 // never stat every file
+	c.SetSweepLimit(-1) // never stat every file
 	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes"} {
 		if _, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x", "y"}}); err != nil {
 			t.Fatal(err)
@@ -361,36 +319,36 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	if _, _, _, err := s.AddJournal(entry.JournalEntry{RunID: "r1", Outcome: "done", TaskID: "T-1", FilesModified: []string{"a.go"}, Notes: "fine"}); err != nil {
 		t.Fatal(err)
 	}
-	s.Entries()
+	c.Entries()
 	time.Sleep(60 * time.Millisecond)
-	want, _, err := s.Entries()
+	want, _, err := c.Entries()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, _, err := s.Catalog()
+	cat, _, err := c.Catalog()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cat.cache == nil {
+	if cached, _ := cat.Cached(); !cached {
 		t.Fatal("a current cache was not read through its heads")
 	}
-	var heads []Head
-	for _, kind := range catalogKinds {
-		cat.Heads(kind, func(i int, h *Head) {
+	var heads []catalog.Head
+	for _, kind := range catalog.CatalogKinds {
+		cat.Heads(kind, func(i int, h *catalog.Head) {
 			c := *h
 			c.Tags, c.FilesModified = slices.Clone(h.Tags), slices.Clone(h.FilesModified)
 			heads = append(heads, c)
 		})
 	}
-	wantHeads := []Head{}
+	wantHeads := []catalog.Head{}
 	for _, k := range want.Knowledge {
-		wantHeads = append(wantHeads, Head{Path: k.Path, Tags: k.Tags})
+		wantHeads = append(wantHeads, catalog.Head{Path: k.Path, Tags: k.Tags})
 	}
 	for _, l := range want.Learnings {
-		wantHeads = append(wantHeads, Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
+		wantHeads = append(wantHeads, catalog.Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
 	}
 	for _, j := range want.Journal {
-		wantHeads = append(wantHeads, Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
+		wantHeads = append(wantHeads, catalog.Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
 	}
 	if !reflect.DeepEqual(heads, wantHeads) {
 		t.Fatalf("heads\n%+v\nwant\n%+v", heads, wantHeads)
@@ -402,11 +360,10 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	// A damaged record: the second knowledge entry's.
 	path := filepath.Join(s.StateDir(), "entries.cache")
 	data, _ := os.ReadFile(path)
-	c := readEntryCache(path, false, nil, &mappings{})
-	data[c.recordAt(1)] = 0xff // a string's length beyond the record
+	data[catalog.RecordAt(path, 1)] = 0xff // a string's length beyond the record
 	os.WriteFile(path, data, 0o644)
-	cat, _, err = s.Catalog()
-	if err != nil || cat.cache == nil {
+	cat, _, err = c.Catalog()
+	if cached, _ := cat.Cached(); err != nil || !cached {
 		t.Fatalf("the damaged record made the cache unreadable: %v", err)
 	}
 	if got := cat.All(); !reflect.DeepEqual(got, want) {
@@ -417,20 +374,19 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	}
 
 	// Damaged heads: the cache reads as empty, and the files are read.
-	s.Entries()
+	c.Entries()
 	time.Sleep(60 * time.Millisecond)
-	s.Entries()
+	c.Entries()
 	data, _ = os.ReadFile(path)
-	c = readEntryCache(path, false, nil, &mappings{})
-	if c.data == nil {
+	if !catalog.Readable(path) {
 		t.Fatal("no cache written")
 	}
-	data[c.headsAt[1]+3] ^= 1
+	data[catalog.HeadsAt(path, 1)+3] ^= 1
 	os.WriteFile(path, data, 0o644)
-	if c := readEntryCache(path, false, nil, &mappings{}); c.data != nil {
+	if catalog.Readable(path) {
 		t.Fatal("damaged heads were read")
 	}
-	if got, _, err := s.Entries(); err != nil || !reflect.DeepEqual(got, want) {
+	if got, _, err := c.Entries(); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("read with damaged heads %+v %v", got, err)
 	}
 }
@@ -442,11 +398,11 @@ func TestMemoriesCache(t *testing.T) {
 	if n := reflect.TypeOf(entry.Memory{}).NumField(); n != 6 {
 		t.Fatalf("Memory has %d fields, the memories cache encodes 6: encode the new ones and bump memCacheVersion", n)
 	}
-	defer func(size int64) { memCacheMinSize = size }(memCacheMinSize)
-	memCacheMinSize = 0
+	defer func(size int64) { *catalog.MemCacheMinSize = size }(*catalog.MemCacheMinSize)
+	*catalog.MemCacheMinSize = 0
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	_, c, err := openStore(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,38 +410,38 @@ func TestMemoriesCache(t *testing.T) {
 	text := "# Memories\n\n## Patterns\n\n### mem-1700000000-ab12\n> Keep the parser pure.\n<!-- tags: parser, style | created: 2026-01-02 -->\n\n" +
 		"### mem-bad\n> An invalid id.\n<!-- tags: x | created: 2026-01-02 -->\n\n## Fixes\n\n### mem-1700000001-cd34\n> Retry once.\n<!-- tags: net | created: 2026-01-03 -->\n"
 	os.WriteFile(file, []byte(text), 0o644)
-	want, wantWs, err := s.Memories()
+	want, wantWs, err := c.Memories()
 	if err != nil || len(want) != 2 || len(wantWs) == 0 {
 		t.Fatalf("%+v %v %v", want, wantWs, err)
 	}
 	time.Sleep(60 * time.Millisecond)
-	s.Memories() // past the racy window: cached
-	ms, ws, ok := s.cache.cachedMemories()
+	c.Memories() // past the racy window: cached
+	ms, ws, ok := c.CachedMemories()
 	if !ok || !reflect.DeepEqual(ms, want) || !reflect.DeepEqual(ws, wantWs) {
 		t.Fatalf("cached %v:\n%+v %+v\nwant\n%+v %+v", ok, ms, ws, want, wantWs)
 	}
-	if got, gotWs, _ := s.Memories(); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotWs, wantWs) {
+	if got, gotWs, _ := c.Memories(); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotWs, wantWs) {
 		t.Fatalf("through the cache %+v %+v", got, gotWs)
 	}
 	// Changed in place, the same size: the stamp differs.
 	os.WriteFile(file, []byte(strings.Replace(text, "Retry once.", "Retry twice", 1)), 0o644)
-	if got, _, _ := s.Memories(); len(got) != 2 || got[1].Content != "Retry twice" {
+	if got, _, _ := c.Memories(); len(got) != 2 || got[1].Content != "Retry twice" {
 		t.Fatalf("after a change %+v", got)
 	}
 	// A file smaller than memCacheMinSize is not cached.
-	memCacheMinSize = int64(len(text)) + 1
-	os.Remove(s.cache.memCachePath())
-	s.Memories()
+	*catalog.MemCacheMinSize = int64(len(text)) + 1
+	os.Remove(c.MemoriesCachePath())
+	c.Memories()
 	time.Sleep(60 * time.Millisecond)
-	s.Memories()
-	if _, err := os.Stat(s.cache.memCachePath()); !os.IsNotExist(err) {
+	c.Memories()
+	if _, err := os.Stat(c.MemoriesCachePath()); !os.IsNotExist(err) {
 		t.Fatal("a small memories.md was cached")
 	}
-	memCacheMinSize = 0
+	*catalog.MemCacheMinSize = 0
 	// Replaced by a link: nothing is read, and a warning says why.
 	os.Remove(file)
 	os.Symlink(filepath.Join(dir, "elsewhere.md"), file)
-	if got, ws, _ := s.Memories(); len(got) != 0 || len(ws) != 1 {
+	if got, ws, _ := c.Memories(); len(got) != 0 || len(ws) != 1 {
 		t.Fatalf("through a link %+v %v", got, ws)
 	}
 }
@@ -496,14 +452,14 @@ func TestMemoriesCache(t *testing.T) {
 // entries into the next, more than deltaLimit entries write the cache
 // whole again, and a delta over a cache since replaced is not used.
 func TestEntriesDelta(t *testing.T) {
-	defer func(n int) { deltaMin = n }(deltaMin)
+	defer func(n int) { *catalog.DeltaMin = n }(*catalog.DeltaMin)
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	s, c, err := openStore(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.cache.sweep = -1 // never stat every file
+	c.SetSweepLimit(-1) // never stat every file
 	var slugs []string
 	for _, title := range []string{"Alpha notes", "Beta notes", "Gamma notes", "Epsilon notes"} {
 		k, _, _, err := s.AddKnowledge(entry.NewKnowledge{Title: title, Body: "About " + title + ".", Tags: []string{"x"}})
@@ -525,14 +481,14 @@ func TestEntriesDelta(t *testing.T) {
 	cache, delta := filepath.Join(s.StateDir(), "entries.cache"), filepath.Join(s.StateDir(), "entries.delta")
 	settle := func() {
 		t.Helper()
-		s.Entries()
+		c.Entries()
 		time.Sleep(60 * time.Millisecond)
-		s.Entries()
+		c.Entries()
 	}
 	check := func(when string) {
 		t.Helper()
-		want := entriesAsReadOneByOne(t, s, when)
-		cat, _, err := s.Catalog()
+		want := entriesAsReadOneByOne(t, s, c, when)
+		cat, _, err := c.Catalog()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -569,8 +525,8 @@ func TestEntriesDelta(t *testing.T) {
 	if _, err := os.Stat(delta); err != nil {
 		t.Fatal("no delta")
 	}
-	cat, _, _ := s.Catalog()
-	if cat.cache == nil || cat.cache.base == nil {
+	cat, _, _ := c.Catalog()
+	if cached, over := cat.Cached(); !cached || !over {
 		t.Fatal("an unchanged store is not read through its delta")
 	}
 	old, _ := os.ReadFile(delta)
@@ -590,7 +546,7 @@ func TestEntriesDelta(t *testing.T) {
 	}
 
 	// More changes than a delta holds: written whole, the delta gone.
-	deltaMin = 1
+	*catalog.DeltaMin = 1
 	if _, _, _, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"u"}, Body: "Close the body.", Runs: []string{"r1"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -605,8 +561,7 @@ func TestEntriesDelta(t *testing.T) {
 
 	// A delta over the cache before is not read.
 	os.WriteFile(delta, old, 0o644)
-	c := s.cache.readEntryCaches(false)
-	if c.base != nil {
+	if c.ReadsOverDelta() {
 		t.Fatal("a delta over a replaced cache was read")
 	}
 	check("a stale delta")
@@ -614,13 +569,13 @@ func TestEntriesDelta(t *testing.T) {
 
 // entriesAsReadOneByOne checks that Entries, read through the cache, is
 // what reading each kind on its own finds, with no warning, and returns it.
-func entriesAsReadOneByOne(t *testing.T, s *Store, when string) Entries {
+func entriesAsReadOneByOne(t *testing.T, s *mdstore.Store, c *catalog.Cache, when string) catalog.Entries {
 	t.Helper()
-	got, ws, err := s.Entries()
+	got, ws, err := c.Entries()
 	if err != nil || len(ws) != 0 {
 		t.Fatalf("%s: %v %v", when, ws, err)
 	}
-	var want Entries
+	var want catalog.Entries
 	want.Knowledge, _, _ = s.Knowledge()
 	want.Learnings, _, _ = s.Learnings()
 	want.Journal, _, _ = s.Journal()
@@ -628,4 +583,33 @@ func entriesAsReadOneByOne(t *testing.T, s *Store, when string) Entries {
 		t.Fatalf("%s:\ngot  %+v\nwant %+v", when, got, want)
 	}
 	return got
+}
+
+// gitRepo is a repository with one commit, and C git in it.
+func gitRepo(t *testing.T) (string, func(args ...string) string) {
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n"})
+	return r.Dir, r.Git
+}
+
+// openStore opens the store at dir with the real clock — the cache trusts
+// a file's stamp only once the file is older than the racy window, by the
+// clock the file system stamps files with — and the caches over it, read
+// as the store reads them.
+func openStore(t *testing.T, dir string) (*mdstore.Store, *catalog.Cache, error) {
+	home := t.TempDir()
+	s, err := mdstore.Open(dir, mdstore.Options{Now: time.Now, Random: rand.Reader,
+		Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		}})
+	if err != nil {
+		return nil, nil, err
+	}
+	gitIndex, prefix := s.GitIndex()
+	c := catalog.NewCache(catalog.NewWorktree(s.Root(), false), s.StateDir(), gitIndex, prefix, time.Now)
+	t.Cleanup(c.Close)
+	return s, c, nil
 }

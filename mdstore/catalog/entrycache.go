@@ -1,4 +1,4 @@
-package mdstore
+package catalog
 
 import (
 	"bufio"

@@ -1,8 +1,9 @@
-package mdstore
+package catalog
 
 import (
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"lore/internal/fsx"
 	"lore/mdstore/entry"
@@ -94,4 +95,38 @@ func (s *Cache) cacheMemories(before fsx.Stamp, ms []entry.Memory, ws []entry.Wa
 			e.uint(uint64(m.Line))
 		}
 	})
+}
+
+// Memories reads memories.md through the memories cache: every valid
+// memory in file order, and the problems found.
+// A store without memories.md has no memories; one whose memories.md is
+// not a file lore reads (a link, a FIFO, larger than MemoriesReadLimit)
+// has none either, and a warning says why.
+func (s *Cache) Memories() ([]entry.Memory, []entry.Warning, error) {
+	if ms, ws, ok := s.cachedMemories(); ok {
+		return ms, ws, nil
+	}
+	before, statErr := fsx.Lstat(s.files.Abs(entry.MemoriesPath))
+	data, ok, err := s.files.Read(entry.MemoriesPath)
+	if w, skipped := entry.Skipped(entry.MemoriesPath, err); skipped {
+		return nil, entry.WarningsOf(w), nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	// The bytes are this function's alone and never changed: the
+	// memories' strings point into them rather than into a copy.
+	f := entry.ParseMemoriesText(bytesText(data), entry.MemoriesPath)
+	if ok && statErr == nil {
+		s.cacheMemories(before, f.Memories, f.Warnings)
+	}
+	return f.Memories, f.Warnings, nil
+}
+
+// bytesText is b as a string without a copy; b must never change after.
+func bytesText(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
