@@ -126,8 +126,7 @@ func planMerges(ls []entry.Learning) []Merge {
 		for i := range parent {
 			parent[i] = i
 		}
-		var find func(int) int
-		find = func(i int) int {
+		find := func(i int) int {
 			for parent[i] != i {
 				parent[i] = parent[parent[i]]
 				i = parent[i]

@@ -142,8 +142,7 @@ func TestLinkSimilarAsEveryPair(t *testing.T) {
 		for i := range parent {
 			parent[i] = i
 		}
-		var find func(int) int
-		find = func(i int) int {
+		find := func(i int) int {
 			for parent[i] != i {
 				i = parent[i]
 			}
