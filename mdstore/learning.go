@@ -194,28 +194,47 @@ func RenderLearning(l Learning) []byte {
 // cost, not the whole list (prefix filtering): two sets with more than 80%
 // in common share a word among the first |set| - ⌊0.8|set|⌋ words of
 // each, in any fixed order of words, so each learning is filed under
-// those words only and a question looks at the learnings filed under its
-// own. The order puts rare words first (NewDuplicates), so that the
-// lists stay short.
+// those words only, with its category, and a question looks at the
+// learnings of its category filed under its own. The order puts rare
+// words first (NewDuplicates), so that the lists stay short.
+//
+// Words are numbered as they are met (their ids), a learning's keywords
+// kept as its words' ids in ascending order: comparing two learnings is
+// one walk of two short lists of numbers, which stops as soon as what is
+// left of them cannot make the two near duplicates.
 type Duplicates struct {
-	categories []string
-	words      []map[string]bool
-	filed      map[string][]int // word → positions of learnings filed under it
-	// frequency orders words: rarer first, then alphabetical. It is
-	// fixed when the first learning is added.
-	frequency map[string]int
+	categories []int32   // each learning's category (its id in categoryIDs)
+	sets       [][]int32 // each learning's keywords
+	// filed holds, under a category and a word (filing), the positions
+	// of the learnings of that category filed under that word.
+	filed       map[uint64][]int32
+	categoryIDs map[string]int32
+	// ids numbers the words; vocabulary is the words by id. The words
+	// NewDuplicates counted are numbered in the list's order of words
+	// (rarer first, then alphabetical), from 0 to counted-1; a word met
+	// later has a higher id and comes before all of those, in
+	// alphabetical order (it was counted 0 times).
+	ids        map[string]int32
+	vocabulary []string
+	counted    int32
 	// expected holds the keywords of the bodies NewDuplicates counted,
 	// so that each is taken once
 	expected map[string]*keyed
 	// the last other body asked about, for the Add or Set that follows
 	lastBody string
 	last     *keyed
+	// compared[i] is asked when Of last compared learning i with the
+	// body asked about: one filed under several of its words is
+	// compared once.
+	compared []uint32
+	asked    uint32
 }
 
-// keyed is a body's keywords and, once asked for, its prefix.
+// keyed is a body's keywords (their ids, ascending) and, once asked for,
+// its prefix.
 type keyed struct {
-	words  map[string]bool
-	prefix []string
+	words  []int32
+	prefix []int32
 	filed  bool // prefix is set
 }
 
@@ -224,16 +243,46 @@ type keyed struct {
 // order them. The zero Duplicates orders words alphabetically, which
 // gives the same answers, more slowly on a long list of similar words.
 func NewDuplicates(bodies ...string) *Duplicates {
-	d := &Duplicates{frequency: map[string]int{}, expected: make(map[string]*keyed, len(bodies))}
+	d := &Duplicates{expected: make(map[string]*keyed, len(bodies))}
+	var frequency []int32 // by id, as first numbered
 	for _, b := range bodies {
 		if d.expected[b] != nil {
 			continue
 		}
-		k := &keyed{words: keywordSet(b)}
+		k := &keyed{words: d.wordIDs(b)}
 		d.expected[b] = k
-		for w := range k.words {
-			d.frequency[w]++
+		for _, w := range k.words {
+			if int(w) == len(frequency) {
+				frequency = append(frequency, 0)
+			}
+			frequency[w]++
 		}
+	}
+	// Number the words again in the list's order: rarer first, then
+	// alphabetical.
+	order := make([]int32, len(d.vocabulary))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if frequency[a] != frequency[b] {
+			return cmp.Compare(frequency[a], frequency[b])
+		}
+		return strings.Compare(d.vocabulary[a], d.vocabulary[b])
+	})
+	renumbered := make([]int32, len(order))
+	vocabulary := make([]string, len(order))
+	for rank, id := range order {
+		renumbered[id] = int32(rank)
+		vocabulary[rank] = d.vocabulary[id]
+		d.ids[d.vocabulary[id]] = int32(rank)
+	}
+	d.vocabulary, d.counted = vocabulary, int32(len(vocabulary))
+	for _, k := range d.expected {
+		for i, w := range k.words {
+			k.words[i] = renumbered[w]
+		}
+		slices.Sort(k.words)
 	}
 	return d
 }
@@ -242,12 +291,23 @@ func NewDuplicates(bodies ...string) *Duplicates {
 // learning of this category and body nearly duplicates, or -1.
 func (d *Duplicates) Of(category, body string) int {
 	k := d.keyed(body)
-	w := k.words
+	c, ok := d.categoryIDs[category]
+	if !ok {
+		return -1 // none of this category
+	}
+	if d.asked++; d.asked == 0 { // wrapped around: forget every mark
+		clear(d.compared)
+		d.asked = 1
+	}
 	best := -1
 	for _, word := range d.prefixOf(k) {
-		for _, i := range d.filed[word] {
-			if (best < 0 || i < best) && d.categories[i] == category && nearDuplicateWords(w, d.words[i]) {
-				best = i
+		for _, i := range d.filed[filing(c, word)] {
+			if best >= 0 && int(i) >= best || d.compared[i] == d.asked {
+				continue
+			}
+			d.compared[i] = d.asked
+			if d.categories[i] == c && nearDuplicateIDs(k.words, d.sets[i]) {
+				best = int(i)
 			}
 		}
 	}
@@ -256,8 +316,9 @@ func (d *Duplicates) Of(category, body string) int {
 
 // Add appends a learning to the list.
 func (d *Duplicates) Add(category, body string) {
-	d.categories = append(d.categories, category)
-	d.words = append(d.words, nil)
+	d.categories = append(d.categories, 0)
+	d.sets = append(d.sets, nil)
+	d.compared = append(d.compared, 0)
 	d.Set(len(d.categories)-1, category, body)
 }
 
@@ -265,13 +326,19 @@ func (d *Duplicates) Add(category, body string) {
 // is left: Of checks every learning it finds against what it is now.
 func (d *Duplicates) Set(i int, category, body string) {
 	k := d.keyed(body)
-	d.categories[i], d.words[i] = category, k.words
-	if d.filed == nil {
-		d.filed = map[string][]int{}
+	if d.categoryIDs == nil {
+		d.categoryIDs, d.filed = map[string]int32{}, map[uint64][]int32{}
 	}
+	c, ok := d.categoryIDs[category]
+	if !ok {
+		c = int32(len(d.categoryIDs))
+		d.categoryIDs[category] = c
+	}
+	d.categories[i], d.sets[i] = c, k.words
 	for _, word := range d.prefixOf(k) {
-		if list := d.filed[word]; len(list) == 0 || list[len(list)-1] != i {
-			d.filed[word] = append(list, i)
+		key := filing(c, word)
+		if list := d.filed[key]; len(list) == 0 || list[len(list)-1] != int32(i) {
+			d.filed[key] = append(list, int32(i))
 		}
 	}
 }
@@ -279,45 +346,99 @@ func (d *Duplicates) Set(i int, category, body string) {
 // Len is how many learnings the list holds.
 func (d *Duplicates) Len() int { return len(d.categories) }
 
+// filing is the key of the list of a category's learnings filed under a
+// word.
+func filing(category, word int32) uint64 { return uint64(category)<<32 | uint64(uint32(word)) }
+
 // prefixOf is the words a body's keywords are filed and looked up under:
-// the first len(w) - ⌊0.8·len(w)⌋ in the list's order of words (rarer
-// first, then alphabetical), worked out once per body.
-func (d *Duplicates) prefixOf(k *keyed) []string {
+// the first len(w) - ⌊0.8·len(w)⌋ in the list's order of words (words
+// NewDuplicates did not count first, alphabetically; then the counted
+// ones, rarer first), worked out once per body.
+func (d *Duplicates) prefixOf(k *keyed) []int32 {
 	if k.filed {
 		return k.prefix
 	}
-	type counted struct {
-		word string
-		n    int
-	}
-	words := make([]counted, 0, len(k.words))
-	for w := range k.words {
-		words = append(words, counted{w, d.frequency[w]})
-	}
-	slices.SortFunc(words, func(a, b counted) int {
-		if a.n != b.n {
-			return cmp.Compare(a.n, b.n)
-		}
-		return strings.Compare(a.word, b.word)
-	})
-	k.prefix = make([]string, len(words)-len(words)*4/5)
-	for i := range k.prefix {
-		k.prefix[i] = words[i].word
-	}
+	n := len(k.words) - len(k.words)*4/5
+	// The ids are ascending: the uncounted words are the last ones.
+	counted, _ := slices.BinarySearch(k.words, d.counted)
+	uncounted := slices.Clone(k.words[counted:])
+	slices.SortFunc(uncounted, func(a, b int32) int { return strings.Compare(d.vocabulary[a], d.vocabulary[b]) })
+	k.prefix = append(uncounted[:min(n, len(uncounted)):min(n, len(uncounted))], k.words[:max(0, n-len(uncounted))]...)
 	k.filed = true
 	return k.prefix
 }
 
 // keyed is body's keywords: counted by NewDuplicates, or taken now.
 func (d *Duplicates) keyed(body string) *keyed {
-	if k := d.expected[body]; k != nil {
-		return k
-	}
 	if d.last != nil && body == d.lastBody {
 		return d.last
 	}
-	d.lastBody, d.last = body, &keyed{words: keywordSet(body)}
+	if k := d.expected[body]; k != nil {
+		return k
+	}
+	d.lastBody, d.last = body, &keyed{words: d.wordIDs(body)}
+	slices.Sort(d.last.words)
 	return d.last
+}
+
+// wordIDs is the ids of body's keywords, each once, in no order; a word
+// met for the first time is given the next id.
+func (d *Duplicates) wordIDs(body string) []int32 {
+	if d.ids == nil {
+		d.ids = map[string]int32{}
+	}
+	kws := words.Keywords(body)
+	ids := make([]int32, 0, len(kws))
+	for _, w := range kws {
+		id, ok := d.ids[w]
+		if !ok {
+			id = int32(len(d.vocabulary))
+			w = strings.Clone(w) // not the body's lowercase copy, kept whole
+			d.ids[w] = id
+			d.vocabulary = append(d.vocabulary, w)
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// nearDuplicateIDs says what nearDuplicateWords says of two learnings'
+// keywords given as ascending ids, walking the two lists side by side
+// and stopping once too few of them are left to share enough.
+func nearDuplicateIDs(a, b []int32) bool {
+	small, large := min(len(a), len(b)), max(len(a), len(b))
+	if small == 0 || float64(small) <= 0.8*float64(large) { // the overlap is at most small/large
+		return false
+	}
+	need := nearDuplicateOverlap(len(a) + len(b))
+	common := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		if common+min(len(a)-i, len(b)-j) < need {
+			return false
+		}
+		switch {
+		case a[i] == b[j]:
+			common, i, j = common+1, i+1, j+1
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return common >= need
+}
+
+// nearDuplicateOverlap is the fewest words two learnings with sizes
+// summing to total must share to be near duplicates: the least common
+// for which nearDuplicateWords' ratio, common / (total - common), is
+// above 0.8 (it grows with common), computed as it computes it.
+func nearDuplicateOverlap(total int) int {
+	common := max(0, total*4/9-2) // 4/9 of total is where the ratio is 0.8
+	for common < total && !(float64(common)/float64(total-common) > 0.8) {
+		common++
+	}
+	return common
 }
 
 func keywordSet(body string) map[string]bool {
