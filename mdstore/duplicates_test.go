@@ -97,10 +97,11 @@ func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
 	}
 }
 
-// TestNearDuplicateIDsDecidesAsWords: the comparison of two learnings'
-// keywords as ascending ids gives nearDuplicateWords' answer, for sets of
-// every size up to 200 with overlaps around the 80% threshold.
-func TestNearDuplicateIDsDecidesAsWords(t *testing.T) {
+// TestHoldsAtLeastDecidesAsWords: counting a learning's keywords among
+// those of the body asked about, against nearDuplicateOverlap, gives
+// nearDuplicateWords' answer, for sets of every size up to 200 with
+// overlaps around the 80% threshold, either way round.
+func TestHoldsAtLeastDecidesAsWords(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	near, far := 0, 0
 	for range 20000 {
@@ -122,8 +123,14 @@ func TestNearDuplicateIDsDecidesAsWords(t *testing.T) {
 			ib = append(ib, id)
 		}
 		want := nearDuplicateWords(a, b)
-		if got := nearDuplicateIDs(ia, ib); got != want {
-			t.Fatalf("sizes %d and %d sharing %d: nearDuplicateIDs says %v, nearDuplicateWords %v", n, m, shared, got, want)
+		for _, asked := range [][2][]int32{{ia, ib}, {ib, ia}} {
+			d := &Duplicates{held: make([]uint32, 2000), asked: 1}
+			for _, w := range asked[0] {
+				d.held[w] = 1
+			}
+			if got := d.holdsAtLeast(asked[1], int32(nearDuplicateOverlap(n+m))); got != want {
+				t.Fatalf("sizes %d and %d sharing %d: holdsAtLeast says %v, nearDuplicateWords %v", len(asked[0]), len(asked[1]), shared, got, want)
+			}
 		}
 		if want {
 			near++

@@ -196,7 +196,12 @@ func RenderLearning(l Learning) []byte {
 // each, in any fixed order of words, so each learning is filed under
 // those words only, with its category, and a question looks at the
 // learnings of its category filed under its own. The order puts rare
-// words first (NewDuplicates), so that the lists stay short.
+// words first (NewDuplicates), so that the lists stay short. The first
+// word under which a question finds a learning is the first they share
+// in that order (any earlier one would be in both prefixes), so only the
+// words from there on, in each, can be shared: when those are too few,
+// the learning is passed over without being compared (positional
+// filtering).
 //
 // Words are numbered as they are met (their ids), a learning's keywords
 // kept as its words' ids in ascending order: comparing two learnings is
@@ -205,9 +210,9 @@ func RenderLearning(l Learning) []byte {
 type Duplicates struct {
 	categories []int32   // each learning's category (its id in categoryIDs)
 	sets       [][]int32 // each learning's keywords
-	// filed holds, under a category and a word (filing), the positions
-	// of the learnings of that category filed under that word.
-	filed       map[uint64][]int32
+	// filed holds, under a category and a word (filing), the learnings
+	// of that category filed under that word.
+	filed       map[uint64][]filedAt
 	categoryIDs map[string]int32
 	// ids numbers the words; vocabulary is the words by id. The words
 	// NewDuplicates counted are numbered in the list's order of words
@@ -220,14 +225,28 @@ type Duplicates struct {
 	// expected holds the keywords of the bodies NewDuplicates counted,
 	// so that each is taken once
 	expected map[string]*keyed
-	// the last other body asked about, for the Add or Set that follows
+	// the last body asked about, for the Add or Set that follows
 	lastBody string
 	last     *keyed
 	// compared[i] is asked when Of last compared learning i with the
-	// body asked about: one filed under several of its words is
-	// compared once.
-	compared []uint32
-	asked    uint32
+	// body asked about: one filed under several words is compared once;
+	// held[w] is asked when that body holds word w.
+	compared, held []uint32
+	asked          uint32
+	// overlaps[n] is nearDuplicateOverlap(n), for the sizes met so far.
+	overlaps []int32
+	// taken[id] is body when wordIDs last met word id in body (its
+	// count of bodies): a word repeated in a body is taken once.
+	taken []int32
+	body  int32
+}
+
+// filedAt is a learning filed under a word: its position in the list, the
+// word's place in its prefix and how many keywords it has, so that a
+// learning that cannot be a near duplicate for its size or that place is
+// passed over without reading it.
+type filedAt struct {
+	learning, at, size int32
 }
 
 // keyed is a body's keywords (their ids, ascending) and, once asked for,
@@ -297,37 +316,63 @@ func (d *Duplicates) Of(category, body string) int {
 	}
 	if d.asked++; d.asked == 0 { // wrapped around: forget every mark
 		clear(d.compared)
+		clear(d.held)
 		d.asked = 1
 	}
-	best := -1
-	for _, word := range d.prefixOf(k) {
-		for _, i := range d.filed[filing(c, word)] {
-			if best >= 0 && int(i) >= best || d.compared[i] == d.asked {
+	n := int32(len(k.words))
+	for len(d.held) < len(d.vocabulary) {
+		d.held = append(d.held, 0)
+	}
+	for _, w := range k.words {
+		d.held[w] = d.asked
+	}
+	best := int32(-1)
+	for at, word := range d.prefixOf(k) {
+		for _, f := range d.filed[filing(c, word)] {
+			// Found first under this word, the two can share it and
+			// those after it in both, no more (and found again, they
+			// can share fewer): too few, and they are no near
+			// duplicates, however their sizes compare.
+			if best >= 0 && f.learning >= best || min(n-int32(at), f.size-f.at) < d.overlap(n+f.size) ||
+				d.compared[f.learning] == d.asked {
 				continue
 			}
-			d.compared[i] = d.asked
-			if d.categories[i] == c && nearDuplicateIDs(k.words, d.sets[i]) {
-				best = int(i)
+			d.compared[f.learning] = d.asked
+			if d.holdsAtLeast(d.sets[f.learning], d.overlap(n+f.size)) {
+				best = f.learning
 			}
 		}
 	}
-	return best
+	return int(best)
+}
+
+// overlap is nearDuplicateOverlap(total), worked out once per total.
+func (d *Duplicates) overlap(total int32) int32 {
+	for int(total) >= len(d.overlaps) {
+		d.overlaps = append(d.overlaps, int32(nearDuplicateOverlap(len(d.overlaps))))
+	}
+	return d.overlaps[total]
 }
 
 // Add appends a learning to the list.
 func (d *Duplicates) Add(category, body string) {
-	d.categories = append(d.categories, 0)
+	d.categories = append(d.categories, -1)
 	d.sets = append(d.sets, nil)
 	d.compared = append(d.compared, 0)
 	d.Set(len(d.categories)-1, category, body)
 }
 
-// Set replaces the learning at position i. What it was filed under before
-// is left: Of checks every learning it finds against what it is now.
+// Set replaces the learning at position i, and what it was filed under.
 func (d *Duplicates) Set(i int, category, body string) {
 	k := d.keyed(body)
 	if d.categoryIDs == nil {
-		d.categoryIDs, d.filed = map[string]int32{}, map[uint64][]int32{}
+		d.categoryIDs, d.filed = map[string]int32{}, map[uint64][]filedAt{}
+	}
+	if old := d.categories[i]; old >= 0 {
+		for _, word := range d.prefixOf(d.keyedOf(i)) {
+			key := filing(old, word)
+			d.filed[key] = slices.DeleteFunc(d.filed[key], func(f filedAt) bool { return f.learning == int32(i) })
+		}
 	}
 	c, ok := d.categoryIDs[category]
 	if !ok {
@@ -335,11 +380,9 @@ func (d *Duplicates) Set(i int, category, body string) {
 		d.categoryIDs[category] = c
 	}
 	d.categories[i], d.sets[i] = c, k.words
-	for _, word := range d.prefixOf(k) {
+	for at, word := range d.prefixOf(k) {
 		key := filing(c, word)
-		if list := d.filed[key]; len(list) == 0 || list[len(list)-1] != int32(i) {
-			d.filed[key] = append(list, int32(i))
-		}
+		d.filed[key] = append(d.filed[key], filedAt{int32(i), int32(at), int32(len(k.words))})
 	}
 }
 
@@ -349,6 +392,10 @@ func (d *Duplicates) Len() int { return len(d.categories) }
 // filing is the key of the list of a category's learnings filed under a
 // word.
 func filing(category, word int32) uint64 { return uint64(category)<<32 | uint64(uint32(word)) }
+
+// keyedOf is the keywords of the learning at position i, its prefix
+// worked out again.
+func (d *Duplicates) keyedOf(i int) *keyed { return &keyed{words: d.sets[i]} }
 
 // prefixOf is the words a body's keywords are filed and looked up under:
 // the first len(w) - ⌊0.8·len(w)⌋ in the list's order of words (words
@@ -373,12 +420,13 @@ func (d *Duplicates) keyed(body string) *keyed {
 	if d.last != nil && body == d.lastBody {
 		return d.last
 	}
-	if k := d.expected[body]; k != nil {
-		return k
+	k := d.expected[body]
+	if k == nil {
+		k = &keyed{words: d.wordIDs(body)}
+		slices.Sort(k.words)
 	}
-	d.lastBody, d.last = body, &keyed{words: d.wordIDs(body)}
-	slices.Sort(d.last.words)
-	return d.last
+	d.lastBody, d.last = body, k
+	return k
 }
 
 // wordIDs is the ids of body's keywords, each once, in no order; a word
@@ -387,6 +435,7 @@ func (d *Duplicates) wordIDs(body string) []int32 {
 	if d.ids == nil {
 		d.ids = map[string]int32{}
 	}
+	d.body++
 	kws := words.Keywords(body)
 	ids := make([]int32, 0, len(kws))
 	for _, w := range kws {
@@ -396,37 +445,33 @@ func (d *Duplicates) wordIDs(body string) []int32 {
 			w = strings.Clone(w) // not the body's lowercase copy, kept whole
 			d.ids[w] = id
 			d.vocabulary = append(d.vocabulary, w)
+			d.taken = append(d.taken, 0)
 		}
-		ids = append(ids, id)
+		if d.taken[id] != d.body {
+			d.taken[id] = d.body
+			ids = append(ids, id)
+		}
 	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
+	return ids
 }
 
-// nearDuplicateIDs says what nearDuplicateWords says of two learnings'
-// keywords given as ascending ids, walking the two lists side by side
-// and stopping once too few of them are left to share enough.
-func nearDuplicateIDs(a, b []int32) bool {
-	small, large := min(len(a), len(b)), max(len(a), len(b))
-	if small == 0 || float64(small) <= 0.8*float64(large) { // the overlap is at most small/large
+// holdsAtLeast says whether the body asked about (its words marked in
+// held) holds need or more of a learning's keywords — whether the two are
+// near duplicates, need being their nearDuplicateOverlap. It stops at the
+// miss that leaves too few.
+func (d *Duplicates) holdsAtLeast(words []int32, need int32) bool {
+	misses := int32(len(words)) - need // how many it may miss
+	if misses < 0 || len(words) == 0 {
 		return false
 	}
-	need := nearDuplicateOverlap(len(a) + len(b))
-	common := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		if common+min(len(a)-i, len(b)-j) < need {
-			return false
-		}
-		switch {
-		case a[i] == b[j]:
-			common, i, j = common+1, i+1, j+1
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
+	for _, w := range words {
+		if d.held[w] != d.asked {
+			if misses--; misses < 0 {
+				return false
+			}
 		}
 	}
-	return common >= need
+	return true
 }
 
 // nearDuplicateOverlap is the fewest words two learnings with sizes
