@@ -54,10 +54,10 @@ func rankMemories(memories []mdstore.Memory, t Task, rel map[string]float64) []m
 }
 
 // fitMemories selects, in the order given, the memories whose rendering
-// (Render) fits in limit characters, and says how many were left out. A
-// memory that does not fit is skipped whole and a smaller, later one may
-// still fit.
-func (o outline) fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.Memory, int) {
+// (Render) fits in limit characters, and says how many were left out;
+// lens are their lengths (memoryLen). A memory that does not fit is
+// skipped whole and a smaller, later one may still fit.
+func (o outline) fitMemories(candidates []mdstore.Memory, lens []int, limit int) ([]mdstore.Memory, int) {
 	if limit <= 0 {
 		return nil, len(candidates)
 	}
@@ -67,8 +67,8 @@ func (o outline) fitMemories(candidates []mdstore.Memory, limit int) ([]mdstore.
 	sectionUsed := map[mdstore.MemoryType]bool{}
 	var included []mdstore.Memory
 	total := 0
-	for _, m := range candidates {
-		c := 1 + o.memoryLen(m) // "\n" + the block
+	for i, m := range candidates {
+		c := 1 + lens[i] // "\n" + the block
 		if len(included) == 0 {
 			c += runeLen(o.section(memoriesTitle))
 		}

@@ -197,3 +197,23 @@ func TestRankMemoriesOrder(t *testing.T) {
 		t.Fatalf("by relevance: %s", got)
 	}
 }
+
+// TestKnowledgeLenMatchesTheBlock: the length prime measures a knowledge
+// entry by is the length of the block it shows, for titles, tags and
+// bodies with multi-byte runes, bytes that are not UTF-8, and nothing.
+func TestKnowledgeLenMatchesTheBlock(t *testing.T) {
+	ks := []mdstore.Knowledge{
+		{Title: "Cache TTL", Tags: []string{"cache", "ttl"}, Body: "The LRU reads CACHE_TTL_SECONDS."},
+		{Title: "日本 ✓", Tags: []string{"ü"}, Body: "a\n\nb ✓ 日本\n"},
+		{Title: "broken \xe2\x82", Tags: []string{"\xac", "x"}, Body: "\xacends \xe2"},
+		{},
+	}
+	for level := 1; level <= MaxHeadingLevel; level++ {
+		o := outline(level)
+		for _, k := range ks {
+			if got, want := o.knowledgeLen(&k), utf8.RuneCountInString("\n"+o.knowledgeBlock(k)); got != want {
+				t.Errorf("level %d, %q: knowledgeLen %d, the block %d", level, k.Title, got, want)
+			}
+		}
+	}
+}

@@ -155,8 +155,22 @@ const (
 // prime says. The loop status is placed first within the budget, so it
 // is never dropped while other entries are shown; when it does not fit
 // whole, its stuck-loop warning may still.
-func Prime(in Input, opts Options) Context {
-	pl := newPlan(in, outlineAt(opts.HeadingLevel))
+func Prime(in Input, opts Options) Context { return Rank(in, opts.HeadingLevel).Prime(opts) }
+
+// Ranked is an input of Prime ranked for its task, ready to be primed
+// under any budget: a Claude Code hook primes one input under several
+// total budgets to find the largest whose output fits its cap, and ranks
+// it once.
+type Ranked struct{ pl *plan }
+
+// Rank ranks in for primes whose sections are at headingLevel (as
+// Options.HeadingLevel says it).
+func Rank(in Input, headingLevel int) Ranked { return Ranked{newPlan(in, outlineAt(headingLevel))} }
+
+// Prime is Prime(in, opts) of the input r was ranked from; its sections
+// are at r's heading level, whatever opts.HeadingLevel says.
+func (r Ranked) Prime(opts Options) Context {
+	pl := r.pl
 	total := opts.Budgets.Total * CharsPerToken
 	ctx := pl.assemble(opts.Budgets, total)
 	// The left-out line is inside the budget: when it overflows, the
@@ -182,11 +196,14 @@ type plan struct {
 	in       Input
 	o        outline
 	attempts []mdstore.JournalEntry
-	// The entries of each section ranked for the task, best first.
-	memories  []mdstore.Memory
-	knowledge []mdstore.Knowledge
-	learnings []mdstore.Learning
-	journal   journalRanking
+	// The entries of each section ranked for the task, best first, and
+	// for the memories and the knowledge how long each is as the section
+	// shows it (every one is measured, few are shown).
+	memories                  []mdstore.Memory
+	knowledge                 []mdstore.Knowledge
+	memoryLens, knowledgeLens []int
+	learnings                 []mdstore.Learning
+	journal                   journalRanking
 	// loop and stuck are the Loop Status whole and reduced to its
 	// stuck-loop warning ("" when not stuck or not shown).
 	loop, stuck string
@@ -200,9 +217,19 @@ func newPlan(in Input, o outline) *plan {
 	// knowledge and the learnings take milliseconds each (their
 	// near-duplicates), and prime waits for them.
 	var wg sync.WaitGroup
-	wg.Go(func() { pl.knowledge = rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance) })
+	wg.Go(func() {
+		pl.knowledge = rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance)
+		pl.knowledgeLens = make([]int, len(pl.knowledge))
+		for i := range pl.knowledge {
+			pl.knowledgeLens[i] = o.knowledgeLen(&pl.knowledge[i])
+		}
+	})
 	wg.Go(func() { pl.learnings = rankLearnings(in.Learnings, in.Task, kw, in.Relevance, in.Now) })
 	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance)
+	pl.memoryLens = make([]int, len(pl.memories))
+	for i := range pl.memories {
+		pl.memoryLens[i] = o.memoryLen(pl.memories[i])
+	}
 	pl.journal = rankJournal(in.Journal, in.Task, kw, in.Relevance)
 	wg.Wait()
 	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 {
@@ -269,7 +296,7 @@ func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
 
 	add(SectionAttempts, b.Attempts, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
 	add(SectionMemories, b.Memories*CharsPerToken, func(limit int) part {
-		included, omitted := o.fitMemories(pl.memories, limit)
+		included, omitted := o.fitMemories(pl.memories, pl.memoryLens, limit)
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(mdstore.KindMemory, m.ID)
@@ -277,7 +304,7 @@ func (pl *plan) assemble(b mdstore.Budgets, total int) Context {
 		return part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
 	})
 	add(SectionKnowledge, b.Knowledge*CharsPerToken, func(limit int) part {
-		return o.knowledgeSection(pl.knowledge, limit)
+		return o.knowledgeSection(pl.knowledge, pl.knowledgeLens, limit)
 	})
 	add(SectionLearnings, b.Learnings, func(limit int) part {
 		return o.learningsSection(pl.learnings, limit)
@@ -331,14 +358,15 @@ func plural(n int, nouns [2]string) string {
 }
 
 // fit keeps, in priority order, the blocks that fit in limit characters
-// beside fixed (the section's heading and the other parts shown with it);
-// a block that does not fit is skipped whole and a smaller one after it
-// may still fit. It returns the indexes kept, in priority order, or none.
-func fit(blocks []string, fixed, limit int) []int {
+// beside fixed (the section's heading and the other parts shown with it),
+// given their lengths; a block that does not fit is skipped whole and a
+// smaller one after it may still fit. It returns the indexes kept, in
+// priority order, or none.
+func fit(lengths []int, fixed, limit int) []int {
 	var kept []int
 	used := fixed
-	for i, b := range blocks {
-		if n := runeLen(b); used+n <= limit {
+	for i, n := range lengths {
+		if used+n <= limit {
 			kept = append(kept, i)
 			used += n
 		}
@@ -347,6 +375,15 @@ func fit(blocks []string, fixed, limit int) []int {
 		return nil
 	}
 	return kept
+}
+
+// runeLens is the length of each block, in characters.
+func runeLens(blocks []string) []int {
+	lens := make([]int, len(blocks))
+	for i, b := range blocks {
+		lens[i] = runeLen(b)
+	}
+	return lens
 }
 
 // part is a section as rendered within its limit: its text, how many
@@ -363,7 +400,7 @@ type part struct {
 // fitSection renders head and the blocks that fit in limit, in priority
 // order; key(i) names block i's entry. md is "" when no block fits.
 func fitSection(head string, blocks []string, limit int, key func(i int) string) part {
-	kept := fit(blocks, runeLen(head), limit)
+	kept := fit(runeLens(blocks), runeLen(head), limit)
 	if len(kept) == 0 {
 		return part{omitted: len(blocks)}
 	}
@@ -425,9 +462,10 @@ func (o outline) attemptsSection(attempts []mdstore.JournalEntry, limit int) par
 			blocks[i] = "\n" + blocks[i]
 		}
 	}
-	kept := fit(blocks, runeLen(head+tail), limit)
+	lens := runeLens(blocks)
+	kept := fit(lens, runeLen(head+tail), limit)
 	if len(kept) < len(since) {
-		kept = fit(blocks, runeLen(head+tail+truncated), limit)
+		kept = fit(lens, runeLen(head+tail+truncated), limit)
 	}
 	if len(kept) == 0 || kept[0] != 0 {
 		return part{omitted: len(since) + len(solvedKey)}
@@ -578,10 +616,10 @@ func recentFiles(journal []mdstore.JournalEntry) []string {
 // latest is the first of n journal entries created last (created(i) is
 // entry i's created_at), -1 when there are none.
 func latest(n int, created func(i int) string) int {
-	at := -1
+	at, last := -1, moment{}
 	for i := range n {
-		if at < 0 || newer(created(i), created(at)) {
-			at = i
+		if m := momentOf(created(i)); at < 0 || m.after(last) {
+			at, last = i, m
 		}
 	}
 	return at
@@ -590,11 +628,23 @@ func latest(n int, created func(i int) string) int {
 // newer says whether timestamp a is after b. Two UTC RFC 3339 times of the
 // same form (what lore writes) compare as text, without parsing: ranking
 // thousands of journal entries compares them often.
-func newer(a, b string) bool {
-	if len(a) == len(b) && utcSeconds(a) && utcSeconds(b) {
-		return a > b
+func newer(a, b string) bool { return momentOf(a).after(momentOf(b)) }
+
+// moment is a timestamp whose form newer has looked at once: a sort
+// compares each entry's time with many others.
+type moment struct {
+	text string
+	utc  bool // "YYYY-MM-DDTHH:MM:SSZ"
+}
+
+func momentOf(s string) moment { return moment{s, utcSeconds(s)} }
+
+// after is newer(m.text, o.text).
+func (m moment) after(o moment) bool {
+	if m.utc && o.utc {
+		return m.text > o.text
 	}
-	return mdstore.ParseTimestamp(a).After(mdstore.ParseTimestamp(b))
+	return mdstore.ParseTimestamp(m.text).After(mdstore.ParseTimestamp(o.text))
 }
 
 // utcSeconds says whether s is "YYYY-MM-DDTHH:MM:SSZ".
@@ -644,8 +694,17 @@ func tagMatches(tags []string, kw map[string]bool) int {
 // the most recently written come first.
 func rankKnowledge(ks []mdstore.Knowledge, t Task, kw keywords, rel map[string]float64) []mdstore.Knowledge {
 	if !t.Given() {
-		out := append([]mdstore.Knowledge(nil), ks...)
-		sort.SliceStable(out, func(i, j int) bool { return newer(knowledgeTime(out[i]), knowledgeTime(out[j])) })
+		// The places sorted, not the entries: an entry is a few hundred
+		// bytes to move.
+		order, times := make([]int, len(ks)), make([]moment, len(ks))
+		for i := range ks {
+			order[i], times[i] = i, momentOf(knowledgeTime(ks[i]))
+		}
+		sort.SliceStable(order, func(i, j int) bool { return times[order[i]].after(times[order[j]]) })
+		out := make([]mdstore.Knowledge, len(ks))
+		for i, k := range order {
+			out[i] = ks[k]
+		}
 		return out
 	}
 	var list []scored[mdstore.Knowledge]
@@ -689,21 +748,26 @@ type scored[T any] struct {
 }
 
 // best orders scored entries: most relevant first, then the most tags or
-// files shared with the latest iteration's files, then the newest.
+// files shared with the latest iteration's files, then the newest. It
+// sorts their places, not the entries (a few hundred bytes each).
 func best[T any](list []scored[T]) []T {
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i], list[j]
+	order, times := make([]int, len(list)), make([]moment, len(list))
+	for i := range list {
+		order[i], times[i] = i, momentOf(list[i].time)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &list[order[i]], &list[order[j]]
 		if a.score != b.score {
 			return a.score > b.score
 		}
 		if a.tie != b.tie {
 			return a.tie > b.tie
 		}
-		return newer(a.time, b.time)
+		return times[order[i]].after(times[order[j]])
 	})
 	out := make([]T, len(list))
-	for i, s := range list {
-		out[i] = s.entry
+	for i, k := range order {
+		out[i] = list[k].entry
 	}
 	return out
 }
@@ -715,8 +779,22 @@ func knowledgeTime(k mdstore.Knowledge) string {
 	return k.CreatedAt
 }
 
-func (o outline) knowledgeSection(ks []mdstore.Knowledge, limit int) part {
-	return fitSection(o.knowledgeHead(), o.knowledgeBlocks(ks), limit, func(i int) string { return Key(mdstore.KindKnowledge, ks[i].Slug) })
+// knowledgeSection is fitSection of the knowledge's blocks, given their
+// lengths (knowledgeLen): only the blocks shown are written.
+func (o outline) knowledgeSection(ks []mdstore.Knowledge, lens []int, limit int) part {
+	head := o.knowledgeHead()
+	kept := fit(lens, runeLen(head), limit)
+	if len(kept) == 0 {
+		return part{omitted: len(ks)}
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	keys := make([]string, len(kept))
+	for k, i := range kept {
+		b.WriteString("\n" + o.knowledgeBlock(ks[i]))
+		keys[k] = Key(mdstore.KindKnowledge, ks[i].Slug)
+	}
+	return part{md: b.String(), shown: len(kept), omitted: len(ks) - len(kept), keys: keys}
 }
 
 // rankLearnings picks the active learnings for a task: most tags matching
@@ -966,7 +1044,7 @@ func (o outline) journalSection(picks []journalPick, limit int) part {
 	if hasOthers {
 		fixed += runeLen(others)
 	}
-	kept := fit(blocks, fixed, limit)
+	kept := fit(runeLens(blocks), fixed, limit)
 	if len(kept) == 0 {
 		return part{omitted: len(picks)}
 	}

@@ -12,9 +12,10 @@ import (
 // catalog's heads in two steps so that the first runs while the search
 // index is asked: NewShortlist chooses by everything but full-text
 // relevance, With adds the entries relevance alone makes relevant.
-// Without a task, every entry. Prime gives the same context from the
-// shortlist as from every entry, and a large store's entries are read
-// whole only when chosen.
+// Without a task, every knowledge entry and learning, and the journal
+// entries the Run Journal and the loop status look at. Prime gives the
+// same context from the shortlist as from every entry, and a large
+// store's entries are read whole only when chosen.
 type Shortlist struct {
 	c *mdstore.Catalog
 	t Task
@@ -32,12 +33,10 @@ var shortlistKinds = [3]mdstore.Kind{mdstore.KindKnowledge, mdstore.KindLearning
 // Journal, Previous Attempts and the loop status look at — the task's run
 // (with no run, the latest's and those of strategy.RunWindow), the task's
 // attempts, the latest entry, and the other runs' entries rankJournal
-// scores.
+// scores. Without a task, every knowledge entry and every learning of the
+// statuses shown, and those journal entries.
 func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 	sl := &Shortlist{c: c, t: t}
-	if !t.Given() {
-		return sl
-	}
 	// The latest journal entry (the first in Entries' order of those
 	// created last, as latest finds it), then the entries to read.
 	last, latest := -1, mdstore.Head{}
@@ -67,6 +66,15 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 			sl.chosen[2] = append(sl.chosen[2], i)
 		}
 	})
+	if !t.Given() {
+		c.Heads(mdstore.KindKnowledge, func(i int, h *mdstore.Head) { sl.chosen[0] = append(sl.chosen[0], i) })
+		c.Heads(mdstore.KindLearning, func(i int, h *mdstore.Head) {
+			if mdstore.Wanted(t.Statuses, h.State()) {
+				sl.chosen[1] = append(sl.chosen[1], i)
+			}
+		})
+		return sl
+	}
 	journal := c.Journal(sl.chosen[2])
 	kw := taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
 	c.Heads(mdstore.KindKnowledge, func(i int, h *mdstore.Head) {
@@ -85,9 +93,6 @@ func NewShortlist(c *mdstore.Catalog, t Task) *Shortlist {
 // With returns the entries chosen, and those rel (the relevance Prime will
 // be given) makes relevant, in the order Entries returns them.
 func (sl *Shortlist) With(rel map[string]float64) mdstore.Entries {
-	if !sl.t.Given() {
-		return sl.c.All()
-	}
 	var more [3][]int // the places relevance adds (an inactive learning among them is left out by the ranking)
 	for p, r := range rel {
 		if r <= 0 {

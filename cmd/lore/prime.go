@@ -273,11 +273,13 @@ func runPrimeHook(e *env, g globals, opts primeOptions) error {
 
 // claudeHookOutput is the prime as a SessionStart hook's JSON, within the
 // characters Claude Code adds to the context whole: the largest total
-// budget whose JSON (escapes included) fits.
+// budget whose JSON (escapes included) fits. The input is ranked once,
+// and primed under each budget tried.
 func claudeHookOutput(in prompt.Input, opts prompt.Options) ([]byte, prompt.Context) {
+	ranked := prompt.Rank(in, opts.HeadingLevel)
 	render := func(total int) ([]byte, prompt.Context) {
 		opts.Budgets.Total = total
-		ctx := prompt.Prime(in, opts)
+		ctx := ranked.Prime(opts)
 		return hooks.SessionStartOutput(ctx.Markdown()), ctx
 	}
 	out, ctx := render(opts.Budgets.Total)
