@@ -436,9 +436,8 @@ func (d *Duplicates) wordIDs(body string) []int32 {
 		d.ids = map[string]int32{}
 	}
 	d.body++
-	kws := words.Keywords(body)
-	ids := make([]int32, 0, len(kws))
-	for _, w := range kws {
+	var ids []int32
+	words.EachKeyword(body, func(w string) {
 		id, ok := d.ids[w]
 		if !ok {
 			id = int32(len(d.vocabulary))
@@ -451,7 +450,7 @@ func (d *Duplicates) wordIDs(body string) []int32 {
 			d.taken[id] = d.body
 			ids = append(ids, id)
 		}
-	}
+	})
 	return ids
 }
 

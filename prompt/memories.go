@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -123,7 +124,27 @@ func (o outline) memoryBlock(m mdstore.Memory) string {
 	return strings.Repeat("#", int(o)+2) + strings.TrimLeft(block, "#")
 }
 
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
+// runeLen is how many characters s has (utf8.RuneCountInString), its
+// ASCII read eight bytes at a time: prime measures every entry it may
+// show, bodies of kilobytes among them.
+func runeLen(s string) int {
+	n := 0
+	for len(s) > 0 {
+		ascii := 0 // bytes of s that are ASCII, from the start
+		for ascii+8 <= len(s) && binary.LittleEndian.Uint64([]byte(s[ascii:ascii+8]))&0x8080808080808080 == 0 {
+			ascii += 8
+		}
+		for ascii < len(s) && s[ascii] < utf8.RuneSelf {
+			ascii++
+		}
+		n, s = n+ascii, s[ascii:]
+		if len(s) > 0 { // a rune that is not ASCII, or a byte that is not UTF-8: one character
+			_, size := utf8.DecodeRuneInString(s)
+			n, s = n+1, s[size:]
+		}
+	}
+	return n
+}
 
 // memoryLen is runeLen(o.memoryBlock(m)) without building the block:
 // the heading, "> line\n" or ">\n" per content line, and the metadata

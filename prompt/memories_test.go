@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -214,6 +215,23 @@ func TestKnowledgeLenMatchesTheBlock(t *testing.T) {
 			if got, want := o.knowledgeLen(&k), utf8.RuneCountInString("\n"+o.knowledgeBlock(k)); got != want {
 				t.Errorf("level %d, %q: knowledgeLen %d, the block %d", level, k.Title, got, want)
 			}
+		}
+	}
+}
+
+// TestRuneLenCountsAsUTF8: runeLen counts what utf8.RuneCountInString
+// counts, in text with ASCII runs of every length around eight bytes,
+// multi-byte runes, and bytes that are not UTF-8.
+func TestRuneLenCountsAsUTF8(t *testing.T) {
+	pieces := []string{"a", "abcdefg", "abcdefgh", "abcdefghijklmnopq", "é", "日本", "✓", "\xff", "\xe2\x82", "\x82", "\U0001F600", "\n"}
+	rng := rand.New(rand.NewPCG(9, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		if s := b.String(); runeLen(s) != utf8.RuneCountInString(s) {
+			t.Fatalf("runeLen(%q) = %d, want %d", s, runeLen(s), utf8.RuneCountInString(s))
 		}
 	}
 }

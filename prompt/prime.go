@@ -634,25 +634,39 @@ func newer(a, b string) bool { return momentOf(a).after(momentOf(b)) }
 // compares each entry's time with many others.
 type moment struct {
 	text string
-	utc  bool // "YYYY-MM-DDTHH:MM:SSZ"
+	// utc is "YYYY-MM-DDTHH:MM:SSZ", and digits its fourteen digits read
+	// as one number: two such times compare as their texts do.
+	utc    bool
+	digits int64
 }
 
-func momentOf(s string) moment { return moment{s, utcSeconds(s)} }
+func momentOf(s string) moment {
+	m := moment{text: s, utc: utcSeconds(s)}
+	if m.utc {
+		for _, i := range utcDigits {
+			m.digits = m.digits*10 + int64(s[i]-'0')
+		}
+	}
+	return m
+}
 
 // after is newer(m.text, o.text).
 func (m moment) after(o moment) bool {
 	if m.utc && o.utc {
-		return m.text > o.text
+		return m.digits > o.digits
 	}
 	return mdstore.ParseTimestamp(m.text).After(mdstore.ParseTimestamp(o.text))
 }
+
+// utcDigits are the places of the digits of "YYYY-MM-DDTHH:MM:SSZ".
+var utcDigits = [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18}
 
 // utcSeconds says whether s is "YYYY-MM-DDTHH:MM:SSZ".
 func utcSeconds(s string) bool {
 	if len(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
 		return false
 	}
-	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+	for _, i := range utcDigits {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}

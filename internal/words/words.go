@@ -62,15 +62,24 @@ func Each(s string, fn func(start, end int) bool) {
 // Keywords are the words of text that say what it is about: lowercase,
 // longer than two characters, in order, repeats kept.
 func Keywords(text string) []string {
-	lower := strings.ToLower(text)
 	var out []string
+	EachKeyword(text, func(w string) { out = append(out, w) })
+	return out
+}
+
+// EachKeyword calls fn with each of text's Keywords, in order, without
+// collecting them: the near-duplicate check takes the keywords of every
+// learning prime may show.
+func EachKeyword(text string, fn func(w string)) {
+	lower := strings.ToLower(text)
 	Each(lower, func(start, end int) bool {
-		if w := lower[start:end]; len([]rune(w)) > 2 {
-			out = append(out, w)
+		// More than two runes: more than eight bytes are (a rune is at
+		// most four), two bytes or fewer are not.
+		if w := lower[start:end]; len(w) > 8 || len(w) > 2 && utf8.RuneCountInString(w) > 2 {
+			fn(w)
 		}
 		return true
 	})
-	return out
 }
 
 // EditDistance is the optimal-string-alignment distance between a and b

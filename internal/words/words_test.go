@@ -180,3 +180,29 @@ func TestEachAsRangingOverRunes(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordsAreLongerThanTwoRunes: a keyword has more than two runes,
+// whatever its bytes: two-byte and four-byte runes, bytes that are not
+// UTF-8, words of two to nine bytes.
+func TestKeywordsAreLongerThanTwoRunes(t *testing.T) {
+	pieces := []string{"a", "B", "é", "日", "\U0001F600", "\xff", " ", "ab", "\U00010400"}
+	rng := rand.New(rand.NewPCG(6, 1))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		var want []string
+		lower := strings.ToLower(s)
+		Each(lower, func(start, end int) bool {
+			if w := lower[start:end]; len([]rune(w)) > 2 {
+				want = append(want, w)
+			}
+			return true
+		})
+		if got := Keywords(s); !slices.Equal(got, want) {
+			t.Fatalf("Keywords(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
