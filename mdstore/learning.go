@@ -223,8 +223,13 @@ type Duplicates struct {
 	vocabulary []string
 	counted    int32
 	// expected holds the keywords of the bodies NewDuplicates counted,
-	// so that each is taken once
+	// so that each is taken once; given holds them in the order they
+	// were given, and next is where the next body asked about is looked
+	// for first: a body asked about in that order is found without
+	// hashing it (a knowledge entry's text is a kilobyte or more).
 	expected map[string]*keyed
+	given    []givenBody
+	next     int
 	// the last body asked about, for the Add or Set that follows
 	lastBody string
 	last     *keyed
@@ -249,6 +254,12 @@ type filedAt struct {
 	learning, at, size int32
 }
 
+// givenBody is a body NewDuplicates was given, and its keywords.
+type givenBody struct {
+	body string
+	k    *keyed
+}
+
 // keyed is a body's keywords (their ids, ascending) and, once asked for,
 // its prefix.
 type keyed struct {
@@ -262,14 +273,15 @@ type keyed struct {
 // order them. The zero Duplicates orders words alphabetically, which
 // gives the same answers, more slowly on a long list of similar words.
 func NewDuplicates(bodies ...string) *Duplicates {
-	d := &Duplicates{expected: make(map[string]*keyed, len(bodies))}
+	d := &Duplicates{expected: make(map[string]*keyed, len(bodies)), given: make([]givenBody, len(bodies))}
 	var frequency []int32 // by id, as first numbered
-	for _, b := range bodies {
-		if d.expected[b] != nil {
+	for i, b := range bodies {
+		if k := d.expected[b]; k != nil {
+			d.given[i] = givenBody{b, k}
 			continue
 		}
 		k := &keyed{words: d.wordIDs(b)}
-		d.expected[b] = k
+		d.expected[b], d.given[i] = k, givenBody{b, k}
 		for _, w := range k.words {
 			if int(w) == len(frequency) {
 				frequency = append(frequency, 0)
@@ -420,7 +432,13 @@ func (d *Duplicates) keyed(body string) *keyed {
 	if d.last != nil && body == d.lastBody {
 		return d.last
 	}
-	k := d.expected[body]
+	var k *keyed
+	if d.next < len(d.given) && d.given[d.next].body == body {
+		k = d.given[d.next].k
+		d.next++
+	} else {
+		k = d.expected[body]
+	}
 	if k == nil {
 		k = &keyed{words: d.wordIDs(body)}
 		slices.Sort(k.words)
