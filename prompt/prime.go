@@ -994,23 +994,48 @@ func rankJournal(journal []mdstore.JournalEntry, t Task, kw keywords, rel map[st
 // and the tie-breaker of files shared with the latest iteration; a score
 // of 0 leaves it out.
 func (kw keywords) journalScore(taskID, featureID string, files []string, t Task, relevance float64) (s float64, tie int) {
-	s = relevance
-	if t.ID != "" && taskID == t.ID {
-		s += 3
-	}
-	if t.Feature != "" && featureID == t.Feature {
-		s += 2
-	}
+	m, tie := kw.journalMatch(taskID, featureID, files, t)
+	return m.score(relevance), tie
+}
+
+// journalMatch is what of the task a journal entry matches, apart from its
+// relevance: the task, the feature, how many of the task's files.
+type journalMatch struct {
+	task, feature bool
+	files         int
+}
+
+// journalMatch is journalScore's matches and tie-breaker.
+func (kw keywords) journalMatch(taskID, featureID string, files []string, t Task) (m journalMatch, tie int) {
+	m.task = t.ID != "" && taskID == t.ID
+	m.feature = t.Feature != "" && featureID == t.Feature
 	for _, f := range files {
 		f = strings.ToLower(f)
 		if kw.files[f] {
-			s++
+			m.files++
 		}
 		if kw.recent[f] {
 			tie++
 		}
 	}
-	return s, tie
+	return m, tie
+}
+
+// score is the score of an entry with these matches and relevance: the
+// relevance, 3 for the task, 2 for the feature, 1 for each file, added in
+// that order.
+func (m journalMatch) score(relevance float64) float64 {
+	s := relevance
+	if m.task {
+		s += 3
+	}
+	if m.feature {
+		s += 2
+	}
+	for range m.files {
+		s++
+	}
+	return s
 }
 
 // pick chooses the Run Journal in priority order: the last RecentJournal

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -243,5 +244,33 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 	}
 	if len(got.Journal) > len(all.Journal)/5 {
 		t.Fatalf("a shortlist without a task has %d journal entries of %d: more than its latest run's", len(got.Journal), len(all.Journal))
+	}
+}
+
+// TestBestScoredKeepsTheBestAndTheirEquals: of the journal entries only
+// their score brings in, the shortlist keeps the RelevantJournal best
+// (relevance added), and every one as good as the last of those.
+func TestBestScoredKeepsTheBestAndTheirEquals(t *testing.T) {
+	at := func(place int, files int, time string) scoredHead {
+		return scoredHead{place: place, match: journalMatch{files: files}, time: momentOf(time), path: fmt.Sprint("p", place)}
+	}
+	var distinct, tied []scoredHead
+	for i := range 12 {
+		distinct = append(distinct, at(i, 1+i%3, fmt.Sprintf("2026-03-01T10:%02d:00Z", i)))
+		tied = append(tied, at(i, 1, "2026-03-01T10:00:00Z"))
+	}
+	// Files 3 at places 2, 5, 8, 11; files 2 at 1, 4, 7, 10, the newest
+	// first: the best five are 11, 8, 5, 2, then 10. Relevance lifts 0
+	// (one file) to the score of three files, the oldest of them.
+	sl := &Shortlist{scored: distinct}
+	if got, want := sl.bestScored(map[string]float64{"p0": 2}), []int{0, 2, 5, 8, 11}; !slices.Equal(got, want) {
+		t.Errorf("best of distinct scores: %v, want %v", got, want)
+	}
+	if got, want := sl.bestScored(nil), []int{2, 5, 8, 10, 11}; !slices.Equal(got, want) {
+		t.Errorf("best of distinct scores without relevance: %v, want %v", got, want)
+	}
+	sl = &Shortlist{scored: tied}
+	if got := sl.bestScored(nil); len(got) != len(tied) {
+		t.Errorf("of %d entries as good as each other, kept %v", len(tied), got)
 	}
 }
