@@ -204,9 +204,9 @@ func RenderLearning(l Learning) []byte {
 // filtering).
 //
 // Words are numbered as they are met (their ids), a learning's keywords
-// kept as its words' ids in ascending order: comparing two learnings is
-// one walk of two short lists of numbers, which stops as soon as what is
-// left of them cannot make the two near duplicates.
+// kept as its words' ids in ascending order. A question marks its own
+// words once; comparing it with a learning counts the learning's words
+// it does not hold, and stops at the miss that leaves too few.
 type Duplicates struct {
 	categories []int32   // each learning's category (its id in categoryIDs)
 	sets       [][]int32 // each learning's keywords
