@@ -17,6 +17,10 @@ type corpus struct {
 	// word is a mid-frequency word, typo the same word with two letters
 	// swapped, tag a common tag.
 	word, typo, tag string
+	// topic, when the store has one (generateCorpusAbout), is what most
+	// of its entries are about: a tag of most knowledge entries and
+	// learnings, and the feature of most journal entries.
+	topic string
 }
 
 // Proportions of the generated entries by kind: a loop's store is mostly
@@ -85,7 +89,15 @@ type generator struct {
 	wordZ *rand.Zipf
 	tags  []string
 	tagZ  *rand.Zipf
+	// topic, unless "", is drawn for an entry with probability
+	// topicShare (about): its tag, its feature.
+	topic      string
+	topicShare float64
 }
+
+// about says whether the next entry is about g's topic. A generator
+// without one draws nothing, so that its stores stay as they were.
+func (g *generator) about() bool { return g.topic != "" && g.r.Float64() < g.topicShare }
 
 func (g *generator) text(minWords, maxWords int) string {
 	n := minWords + g.r.Intn(maxWords-minWords+1)
@@ -104,6 +116,7 @@ func (g *generator) text(minWords, maxWords int) string {
 	return b.String()
 }
 
+// tagList is one to four tags, and the topic's for an entry about it.
 func (g *generator) tagList() []string {
 	n := 1 + g.r.Intn(4)
 	seen := map[string]bool{}
@@ -114,6 +127,9 @@ func (g *generator) tagList() []string {
 			seen[t] = true
 			out = append(out, t)
 		}
+	}
+	if g.about() {
+		out = append(out, g.topic)
 	}
 	return out
 }
@@ -162,7 +178,17 @@ func memoriesMarkdown(g *generator, n int) string {
 // generateCorpus writes a lore store of n entries into a new git
 // repository at dir and commits it with C git.
 func generateCorpus(dir string, n int, seed int64) (corpus, error) {
+	return generateCorpusAbout(dir, n, seed, "", 0)
+}
+
+// generateCorpusAbout is generateCorpus with a topic that a share of the
+// entries are about (0 to 1; none when topic is ""): each knowledge
+// entry, learning and memory so drawn carries the topic as a tag, and
+// each journal entry so drawn has it as its feature, so that a task of
+// that feature, or whose title names it, matches that share of the store.
+func generateCorpusAbout(dir string, n int, seed int64, topic string, share float64) (corpus, error) {
 	g := newGenerator(seed)
+	g.topic, g.topicShare = topic, share
 	words := g.words
 	at, write := fillerTime, fillerWrite(dir)
 	memories, knowledge, learnings, journal := fillerShares(n)
@@ -190,9 +216,13 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 	outcomes := []string{"done", "done", "done", "failed", "retried"}
 	for i := 0; i < journal; i++ {
 		run := fmt.Sprintf("run-%08x", i/runLength)
+		feature := ""
+		if g.about() {
+			feature = fmt.Sprintf("feature_id: %q\n", topic)
+		}
 		err := write(fmt.Sprintf("journal/%s/%04d.md", run, i%runLength+1), fmt.Sprintf(
-			"---\nrun_id: %s\niteration: %d\ntask_id: \"task-%d\"\noutcome: %s\nmodel: \"sonnet\"\nduration_secs: %d\ncost_usd: 0.%02d\nfiles_modified: [src/%s.go]\ncreated_at: %q\n---\n\n%s\n",
-			run, i%runLength+1, i%500, outcomes[i%len(outcomes)], 30+i%600, i%100, words[i%len(words)], at(i).Format(time.RFC3339), g.text(20, 120)))
+			"---\nrun_id: %s\niteration: %d\ntask_id: \"task-%d\"\n%soutcome: %s\nmodel: \"sonnet\"\nduration_secs: %d\ncost_usd: 0.%02d\nfiles_modified: [src/%s.go]\ncreated_at: %q\n---\n\n%s\n",
+			run, i%runLength+1, i%500, feature, outcomes[i%len(outcomes)], 30+i%600, i%100, words[i%len(words)], at(i).Format(time.RFC3339), g.text(20, 120)))
 		if err != nil {
 			return corpus{}, err
 		}
@@ -204,7 +234,7 @@ func generateCorpus(dir string, n int, seed int64) (corpus, error) {
 	word := words[200]
 	typo := []byte(word)
 	typo[1], typo[2] = typo[2], typo[1]
-	return corpus{dir: dir, entries: n, word: word, typo: string(typo), tag: g.tags[2]}, nil
+	return corpus{dir: dir, entries: n, word: word, typo: string(typo), tag: g.tags[2], topic: topic}, nil
 }
 
 // commitCorpus makes dir, a generated store, a git repository with one
@@ -230,14 +260,16 @@ func benchCorpus(args []string) error {
 	n := fs.Int("n", 10000, "entries")
 	filler := fs.String("filler", "madeup", "madeup (made-up words, the other benchmarks' stores) or realistic (the recall benchmark's distractors)")
 	recall := fs.String("corpus", "bench/recall", "with -filler realistic: the recall benchmark's directory, whose labelled store and queries the filler must not answer")
+	topic := fs.String("topic", "", "with -filler madeup: a topic that a share of the entries are about (a tag, a journal entry's feature), as the prime benchmark's stores have "+primeTopic)
+	share := fs.Float64("topic-share", primeTopicShare, "with -topic: the share of the entries about it")
 	fs.Parse(args)
 	if fs.NArg() != 1 {
-		return fmt.Errorf("usage: go run ./bench corpus [-n entries] [-filler madeup|realistic] DIR")
+		return fmt.Errorf("usage: go run ./bench corpus [-n entries] [-filler madeup|realistic] [-topic WORD [-topic-share 0.9]] DIR")
 	}
 	start := time.Now()
 	switch *filler {
 	case "madeup":
-		c, err := generateCorpus(fs.Arg(0), *n, int64(*n))
+		c, err := generateCorpusAbout(fs.Arg(0), *n, int64(*n), *topic, *share)
 		if err != nil {
 			return err
 		}

@@ -249,6 +249,20 @@ func timeRun(dir string, env []string, name string, args ...string) (time.Durati
 
 // timeRSS runs a command and returns its wall time and peak memory.
 func timeRSS(dir string, env []string, name string, args ...string) (time.Duration, int64, error) {
+	d, rss, _, err := timeUsage(dir, env, name, args...)
+	return d, rss, err
+}
+
+// timeCPU runs a command and returns its wall time and its CPU time
+// (user and system, its children's not included).
+func timeCPU(dir string, env []string, name string, args ...string) (time.Duration, time.Duration, error) {
+	d, _, cpu, err := timeUsage(dir, env, name, args...)
+	return d, cpu, err
+}
+
+// timeUsage runs a command and returns its wall time, peak memory and
+// CPU time.
+func timeUsage(dir string, env []string, name string, args ...string) (time.Duration, int64, time.Duration, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -258,13 +272,13 @@ func timeRSS(dir string, env []string, name string, args ...string) (time.Durati
 	err := cmd.Run()
 	d := time.Since(start)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+		return 0, 0, 0, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	var rss int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss << 10 // kilobytes on Linux
 	}
-	return d, rss, nil
+	return d, rss, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
 }
 
 // scanBaseline is the search without an index: read every file under

@@ -136,9 +136,10 @@ func (p *Primed) Context() prompt.Context {
 // it shows are counted in the usage log.
 func (p *Primed) ClaudeHook() ([]byte, prompt.Context) {
 	opts := p.Options
+	ranked := prompt.Rank(p.Input, opts.HeadingLevel) // once, primed under each budget tried
 	render := func(total int) ([]byte, prompt.Context) {
 		opts.Budgets.TotalTokens = total
-		ctx := prompt.Prime(p.Input, opts)
+		ctx := ranked.Prime(opts)
 		return hooks.SessionStartOutput(ctx.Markdown()), ctx
 	}
 	out, ctx := render(opts.Budgets.TotalTokens)

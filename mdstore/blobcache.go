@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"lore/internal/gitx"
+	"lore/internal/neardup"
 	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
@@ -79,7 +80,7 @@ func (t *Tx) learnings() ([]catalog.ByBlob[entry.Learning], error) {
 		return nil, err
 	}
 	for _, l := range ls {
-		cs = append(cs, catalog.ByBlob[entry.Learning]{V: l, Words: entry.LearningWords(l.Body)})
+		cs = append(cs, catalog.ByBlob[entry.Learning]{V: l, Words: neardup.Words(l.Body)})
 	}
 	return cs, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"lore/internal/neardup"
 	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
@@ -50,7 +51,7 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 	}
 	scan := &StoredLearnings{loaded: true}
 	for _, l := range stored {
-		scan.stored = append(scan.stored, catalog.ByBlob[entry.Learning]{V: l, Words: entry.LearningWords(l.Body)})
+		scan.stored = append(scan.stored, catalog.ByBlob[entry.Learning]{V: l, Words: neardup.Words(l.Body)})
 	}
 	oldestFirst := append([]entry.Learning{}, stored...)
 	entry.SortLearnings(oldestFirst)
@@ -63,7 +64,7 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 	for _, q := range asked {
 		want := ""
 		for _, l := range oldestFirst {
-			if l.Category == q.Category && entry.NearDuplicateWords(entry.KeywordSet(q.Body), entry.KeywordSet(l.Body)) {
+			if l.Category == q.Category && neardup.Near(neardup.KeywordSet(q.Body), neardup.KeywordSet(l.Body)) {
 				want = l.ID
 				break
 			}

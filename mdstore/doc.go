@@ -14,7 +14,7 @@
 //
 // Decisions that depend on what the store holds — the knowledge entry a
 // new one deduplicates into and its free slug, a learning's id and whether
-// it nearly duplicates another (Duplicates), a journal entry's iteration
+// it nearly duplicates another (neardup), a journal entry's iteration
 // and its file's tag (JournalPath) —
 // are made once, under the lock, in a plan kept across a retried commit
 // (the worktree may already hold the change by then). They are made from

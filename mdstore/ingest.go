@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lore/internal/neardup"
 	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/secrets"
@@ -148,7 +149,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	for i, l := range sig.Learnings {
 		expected[i] = l.Body
 	}
-	dups := entry.NewDuplicates(expected...)
+	dups := neardup.New(expected...)
 	for _, l := range sig.Learnings {
 		nl, err := entry.NewLearning{Category: l.Category, Tags: l.Tags, Task: task, Body: l.Body, Runs: nonEmpty(run)}.Normalize(check)
 		if err != nil {

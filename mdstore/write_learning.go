@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"lore/internal/neardup"
 	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
@@ -118,7 +119,7 @@ func (st *StoredLearnings) DuplicateOf(category, body string) (entry.Learning, b
 	if st.live != nil {
 		return st.live.DuplicateOf(category, body)
 	}
-	asked := entry.AskWords(body)
+	asked := neardup.Ask(body)
 	best := -1
 	for i := range st.stored {
 		l := &st.stored[i].V

@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -23,7 +24,7 @@ func MemoryRelevanceKey(id string) string { return entry.MemoriesPath + "#" + id
 func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []entry.Memory {
 	// One sort of keys, then one copy: ten thousand memories are a
 	// megabyte to move. Memories of the same second keep their file
-	// order (mdstore.SortNewestFirst).
+	// order (entry.SortNewestFirst).
 	type key struct {
 		score float64
 		unix  int64
@@ -54,10 +55,10 @@ func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []ent
 }
 
 // fitMemories selects, in the order given, the memories whose rendering
-// (Render) fits in limit characters, and says how many were left out. A
-// memory that does not fit is skipped whole and a smaller, later one may
-// still fit.
-func (o outline) fitMemories(candidates []entry.Memory, limit int) ([]entry.Memory, int) {
+// (Render) fits in limit characters, and says how many were left out;
+// lens are their lengths (memoryLen). A memory that does not fit is
+// skipped whole and a smaller, later one may still fit.
+func (o outline) fitMemories(candidates []entry.Memory, lens []int, limit int) ([]entry.Memory, int) {
 	if limit <= 0 {
 		return nil, len(candidates)
 	}
@@ -67,8 +68,8 @@ func (o outline) fitMemories(candidates []entry.Memory, limit int) ([]entry.Memo
 	sectionUsed := map[entry.MemoryType]bool{}
 	var included []entry.Memory
 	total := 0
-	for _, m := range candidates {
-		c := 1 + o.memoryLen(m) // "\n" + the block
+	for i, m := range candidates {
+		c := 1 + lens[i] // "\n" + the block
 		if len(included) == 0 {
 			c += runeLen(o.section(memoriesTitle))
 		}
@@ -116,14 +117,34 @@ func (o outline) renderMemories(memories []entry.Memory) string {
 	return b.String()
 }
 
-// memoryBlock is mdstore.FormatMemory's block with its heading under its
+// memoryBlock is entry.FormatMemory's block with its heading under its
 // type's.
 func (o outline) memoryBlock(m entry.Memory) string {
 	block := entry.FormatMemory(m) // "### id\n…", memories.md's level 3
 	return strings.Repeat("#", int(o)+2) + strings.TrimLeft(block, "#")
 }
 
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
+// runeLen is how many characters s has (utf8.RuneCountInString), its
+// ASCII read eight bytes at a time: prime measures every entry it may
+// show, bodies of kilobytes among them.
+func runeLen(s string) int {
+	n := 0
+	for len(s) > 0 {
+		ascii := 0 // bytes of s that are ASCII, from the start
+		for ascii+8 <= len(s) && binary.LittleEndian.Uint64([]byte(s[ascii:ascii+8]))&0x8080808080808080 == 0 {
+			ascii += 8
+		}
+		for ascii < len(s) && s[ascii] < utf8.RuneSelf {
+			ascii++
+		}
+		n, s = n+ascii, s[ascii:]
+		if len(s) > 0 { // a rune that is not ASCII, or a byte that is not UTF-8: one character
+			_, size := utf8.DecodeRuneInString(s)
+			n, s = n+1, s[size:]
+		}
+	}
+	return n
+}
 
 // memoryLen is runeLen(o.memoryBlock(m)) without building the block:
 // the heading, "> line\n" or ">\n" per content line, and the metadata

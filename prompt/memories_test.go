@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -196,5 +197,42 @@ func TestRankMemoriesOrder(t *testing.T) {
 	rel := map[string]float64{MemoryRelevanceKey("mem-1700000000-0005"): 0.5, MemoryRelevanceKey("mem-1700000500-0003"): 0.5}
 	if got := ids(rankMemories(ms, Task{Title: "x"}, rel)); got != "35421" {
 		t.Fatalf("by relevance: %s", got)
+	}
+}
+
+// TestKnowledgeLenMatchesTheBlock: the length prime measures a knowledge
+// entry by is the length of the block it shows, for titles, tags and
+// bodies with multi-byte runes, bytes that are not UTF-8, and nothing.
+func TestKnowledgeLenMatchesTheBlock(t *testing.T) {
+	ks := []entry.Knowledge{
+		{Title: "Cache TTL", Tags: []string{"cache", "ttl"}, Body: "The LRU reads CACHE_TTL_SECONDS."},
+		{Title: "日本 ✓", Tags: []string{"ü"}, Body: "a\n\nb ✓ 日本\n"},
+		{Title: "broken \xe2\x82", Tags: []string{"\xac", "x"}, Body: "\xacends \xe2"},
+		{},
+	}
+	for level := 1; level <= MaxHeadingLevel; level++ {
+		o := outline(level)
+		for _, k := range ks {
+			if got, want := o.knowledgeLen(&k), utf8.RuneCountInString("\n"+o.knowledgeBlock(k)); got != want {
+				t.Errorf("level %d, %q: knowledgeLen %d, the block %d", level, k.Title, got, want)
+			}
+		}
+	}
+}
+
+// TestRuneLenCountsAsUTF8: runeLen counts what utf8.RuneCountInString
+// counts, in text with ASCII runs of every length around eight bytes,
+// multi-byte runes, and bytes that are not UTF-8.
+func TestRuneLenCountsAsUTF8(t *testing.T) {
+	pieces := []string{"a", "abcdefg", "abcdefgh", "abcdefghijklmnopq", "é", "日本", "✓", "\xff", "\xe2\x82", "\x82", "\U0001F600", "\n"}
+	rng := rand.New(rand.NewPCG(9, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		if s := b.String(); runeLen(s) != utf8.RuneCountInString(s) {
+			t.Fatalf("runeLen(%q) = %d, want %d", s, runeLen(s), utf8.RuneCountInString(s))
+		}
 	}
 }

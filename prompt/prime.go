@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"lore/internal/neardup"
 	"lore/internal/words"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
@@ -23,7 +24,7 @@ type Task struct {
 	Feature     string   `json:"feature,omitempty"`
 	Files       []string `json:"files,omitempty"`
 	Run         string   `json:"run,omitempty"`
-	// Statuses are the learning statuses prime shows (mdstore.Wanted);
+	// Statuses are the learning statuses prime shows (entry.Wanted);
 	// none shows the active learnings nothing superseded.
 	Statuses []string `json:"-"`
 }
@@ -64,7 +65,7 @@ type Input struct {
 
 // Key names an entry for Section.Entries and the usage
 // log: "memory:<id>", "knowledge:<slug>", "learning:<id>",
-// "journal:<run>/<name>" (mdstore.JournalEntry.Key), "skill:<name>".
+// "journal:<run>/<name>" (entry.JournalEntry.Key), "skill:<name>".
 func Key(kind entry.Kind, id string) string { return string(kind) + ":" + id }
 
 // Options shape a prime.
@@ -155,8 +156,22 @@ const (
 // prime says. The loop status is placed first within the budget, so it
 // is never dropped while other entries are shown; when it does not fit
 // whole, its stuck-loop warning may still.
-func Prime(in Input, opts Options) Context {
-	pl := newPlan(in, outlineAt(opts.HeadingLevel))
+func Prime(in Input, opts Options) Context { return Rank(in, opts.HeadingLevel).Prime(opts) }
+
+// Ranked is an input of Prime ranked for its task, ready to be primed
+// under any budget: a Claude Code hook primes one input under several
+// total budgets to find the largest whose output fits its cap, and ranks
+// it once.
+type Ranked struct{ pl *plan }
+
+// Rank ranks in for primes whose sections are at headingLevel (as
+// Options.HeadingLevel says it).
+func Rank(in Input, headingLevel int) Ranked { return Ranked{newPlan(in, outlineAt(headingLevel))} }
+
+// Prime is Prime(in, opts) of the input r was ranked from; its sections
+// are at r's heading level, whatever opts.HeadingLevel says.
+func (r Ranked) Prime(opts Options) Context {
+	pl := r.pl
 	total := opts.Budgets.TotalTokens * CharsPerToken
 	ctx := pl.assemble(opts.Budgets, total)
 	// The left-out line is inside the budget: when it overflows, the
@@ -182,11 +197,14 @@ type plan struct {
 	in       Input
 	o        outline
 	attempts []entry.JournalEntry
-	// The entries of each section ranked for the task, best first.
-	memories  []entry.Memory
-	knowledge []entry.Knowledge
-	learnings []entry.Learning
-	journal   journalRanking
+	// The entries of each section ranked for the task, best first, and
+	// for the memories and the knowledge how long each is as the section
+	// shows it (every one is measured, few are shown).
+	memories                  []entry.Memory
+	knowledge                 []entry.Knowledge
+	memoryLens, knowledgeLens []int
+	learnings                 []entry.Learning
+	journal                   journalRanking
 	// loop and stuck are the Loop Status whole and reduced to its
 	// stuck-loop warning ("" when not stuck or not shown).
 	loop, stuck string
@@ -200,9 +218,19 @@ func newPlan(in Input, o outline) *plan {
 	// knowledge and the learnings take milliseconds each (their
 	// near-duplicates), and prime waits for them.
 	var wg sync.WaitGroup
-	wg.Go(func() { pl.knowledge = rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance) })
+	wg.Go(func() {
+		pl.knowledge = rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance)
+		pl.knowledgeLens = make([]int, len(pl.knowledge))
+		for i := range pl.knowledge {
+			pl.knowledgeLens[i] = o.knowledgeLen(&pl.knowledge[i])
+		}
+	})
 	wg.Go(func() { pl.learnings = rankLearnings(in.Learnings, in.Task, kw, in.Relevance, in.Now) })
 	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance)
+	pl.memoryLens = make([]int, len(pl.memories))
+	for i := range pl.memories {
+		pl.memoryLens[i] = o.memoryLen(pl.memories[i])
+	}
 	pl.journal = rankJournal(in.Journal, in.Task, kw, in.Relevance)
 	wg.Wait()
 	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 {
@@ -269,7 +297,7 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 
 	add(SectionAttempts, b.AttemptsChars, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
 	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit int) part {
-		included, omitted := o.fitMemories(pl.memories, limit)
+		included, omitted := o.fitMemories(pl.memories, pl.memoryLens, limit)
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(entry.KindMemory, m.ID)
@@ -277,7 +305,7 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 		return part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
 	})
 	add(SectionKnowledge, b.KnowledgeTokens*CharsPerToken, func(limit int) part {
-		return o.knowledgeSection(pl.knowledge, limit)
+		return o.knowledgeSection(pl.knowledge, pl.knowledgeLens, limit)
 	})
 	add(SectionLearnings, b.LearningsChars, func(limit int) part {
 		return o.learningsSection(pl.learnings, limit)
@@ -328,14 +356,15 @@ func plural(n int, nouns [2]string) string {
 }
 
 // fit keeps, in priority order, the blocks that fit in limit characters
-// beside fixed (the section's heading and the other parts shown with it);
-// a block that does not fit is skipped whole and a smaller one after it
-// may still fit. It returns the indexes kept, in priority order, or none.
-func fit(blocks []string, fixed, limit int) []int {
+// beside fixed (the section's heading and the other parts shown with it),
+// given their lengths; a block that does not fit is skipped whole and a
+// smaller one after it may still fit. It returns the indexes kept, in
+// priority order, or none.
+func fit(lengths []int, fixed, limit int) []int {
 	var kept []int
 	used := fixed
-	for i, b := range blocks {
-		if n := runeLen(b); used+n <= limit {
+	for i, n := range lengths {
+		if used+n <= limit {
 			kept = append(kept, i)
 			used += n
 		}
@@ -344,6 +373,15 @@ func fit(blocks []string, fixed, limit int) []int {
 		return nil
 	}
 	return kept
+}
+
+// runeLens is the length of each block, in characters.
+func runeLens(blocks []string) []int {
+	lens := make([]int, len(blocks))
+	for i, b := range blocks {
+		lens[i] = runeLen(b)
+	}
+	return lens
 }
 
 // part is a section as rendered within its limit: its text, how many
@@ -360,7 +398,7 @@ type part struct {
 // fitSection renders head and the blocks that fit in limit, in priority
 // order; key(i) names block i's entry. md is "" when no block fits.
 func fitSection(head string, blocks []string, limit int, key func(i int) string) part {
-	kept := fit(blocks, runeLen(head), limit)
+	kept := fit(runeLens(blocks), runeLen(head), limit)
 	if len(kept) == 0 {
 		return part{omitted: len(blocks)}
 	}
@@ -422,9 +460,10 @@ func (o outline) attemptsSection(attempts []entry.JournalEntry, limit int) part 
 			blocks[i] = "\n" + blocks[i]
 		}
 	}
-	kept := fit(blocks, runeLen(head+tail), limit)
+	lens := runeLens(blocks)
+	kept := fit(lens, runeLen(head+tail), limit)
 	if len(kept) < len(since) {
-		kept = fit(blocks, runeLen(head+tail+truncated), limit)
+		kept = fit(lens, runeLen(head+tail+truncated), limit)
 	}
 	if len(kept) == 0 || kept[0] != 0 {
 		return part{omitted: len(since) + len(solvedKey)}
@@ -521,7 +560,7 @@ type keywords struct {
 	// they break ties between entries relevant to the task, and make no
 	// entry relevant on their own.
 	recent map[string]bool
-	// taskType is the task's type in seed 004's table (mdstore.TaskType).
+	// taskType is the task's type in seed 004's table (strategy.TaskType).
 	taskType string
 }
 
@@ -575,10 +614,10 @@ func recentFiles(journal []entry.JournalEntry) []string {
 // latest is the first of n journal entries created last (created(i) is
 // entry i's created_at), -1 when there are none.
 func latest(n int, created func(i int) string) int {
-	at := -1
+	at, last := -1, moment{}
 	for i := range n {
-		if at < 0 || newer(created(i), created(at)) {
-			at = i
+		if m := momentOf(created(i)); at < 0 || m.after(last) {
+			at, last = i, m
 		}
 	}
 	return at
@@ -587,19 +626,45 @@ func latest(n int, created func(i int) string) int {
 // newer says whether timestamp a is after b. Two UTC RFC 3339 times of the
 // same form (what lore writes) compare as text, without parsing: ranking
 // thousands of journal entries compares them often.
-func newer(a, b string) bool {
-	if len(a) == len(b) && utcSeconds(a) && utcSeconds(b) {
-		return a > b
-	}
-	return entry.ParseTimestamp(a).After(entry.ParseTimestamp(b))
+func newer(a, b string) bool { return momentOf(a).after(momentOf(b)) }
+
+// moment is a timestamp whose form newer has looked at once: a sort
+// compares each entry's time with many others.
+type moment struct {
+	text string
+	// utc is "YYYY-MM-DDTHH:MM:SSZ", and digits its fourteen digits read
+	// as one number: two such times compare as their texts do.
+	utc    bool
+	digits int64
 }
+
+func momentOf(s string) moment {
+	m := moment{text: s, utc: utcSeconds(s)}
+	if m.utc {
+		for _, i := range utcDigits {
+			m.digits = m.digits*10 + int64(s[i]-'0')
+		}
+	}
+	return m
+}
+
+// after is newer(m.text, o.text).
+func (m moment) after(o moment) bool {
+	if m.utc && o.utc {
+		return m.digits > o.digits
+	}
+	return entry.ParseTimestamp(m.text).After(entry.ParseTimestamp(o.text))
+}
+
+// utcDigits are the places of the digits of "YYYY-MM-DDTHH:MM:SSZ".
+var utcDigits = [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18}
 
 // utcSeconds says whether s is "YYYY-MM-DDTHH:MM:SSZ".
 func utcSeconds(s string) bool {
 	if len(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
 		return false
 	}
-	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+	for _, i := range utcDigits {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
@@ -641,8 +706,17 @@ func tagMatches(tags []string, kw map[string]bool) int {
 // the most recently written come first.
 func rankKnowledge(ks []entry.Knowledge, t Task, kw keywords, rel map[string]float64) []entry.Knowledge {
 	if !t.Given() {
-		out := append([]entry.Knowledge(nil), ks...)
-		sort.SliceStable(out, func(i, j int) bool { return newer(knowledgeTime(out[i]), knowledgeTime(out[j])) })
+		// The places sorted, not the entries: an entry is a few hundred
+		// bytes to move.
+		order, times := make([]int, len(ks)), make([]moment, len(ks))
+		for i := range ks {
+			order[i], times[i] = i, momentOf(knowledgeTime(ks[i]))
+		}
+		sort.SliceStable(order, func(i, j int) bool { return times[order[i]].after(times[order[j]]) })
+		out := make([]entry.Knowledge, len(ks))
+		for i, k := range order {
+			out[i] = ks[k]
+		}
 		return out
 	}
 	var list []scored[entry.Knowledge]
@@ -686,21 +760,26 @@ type scored[T any] struct {
 }
 
 // best orders scored entries: most relevant first, then the most tags or
-// files shared with the latest iteration's files, then the newest.
+// files shared with the latest iteration's files, then the newest. It
+// sorts their places, not the entries (a few hundred bytes each).
 func best[T any](list []scored[T]) []T {
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i], list[j]
+	order, times := make([]int, len(list)), make([]moment, len(list))
+	for i := range list {
+		order[i], times[i] = i, momentOf(list[i].time)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &list[order[i]], &list[order[j]]
 		if a.score != b.score {
 			return a.score > b.score
 		}
 		if a.tie != b.tie {
 			return a.tie > b.tie
 		}
-		return newer(a.time, b.time)
+		return times[order[i]].after(times[order[j]])
 	})
 	out := make([]T, len(list))
-	for i, s := range list {
-		out[i] = s.entry
+	for i, k := range order {
+		out[i] = list[k].entry
 	}
 	return out
 }
@@ -712,8 +791,22 @@ func knowledgeTime(k entry.Knowledge) string {
 	return k.CreatedAt
 }
 
-func (o outline) knowledgeSection(ks []entry.Knowledge, limit int) part {
-	return fitSection(o.knowledgeHead(), o.knowledgeBlocks(ks), limit, func(i int) string { return Key(entry.KindKnowledge, ks[i].Slug) })
+// knowledgeSection is fitSection of the knowledge's blocks, given their
+// lengths (knowledgeLen): only the blocks shown are written.
+func (o outline) knowledgeSection(ks []entry.Knowledge, lens []int, limit int) part {
+	head := o.knowledgeHead()
+	kept := fit(lens, runeLen(head), limit)
+	if len(kept) == 0 {
+		return part{omitted: len(ks)}
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	keys := make([]string, len(kept))
+	for k, i := range kept {
+		b.WriteString("\n" + o.knowledgeBlock(ks[i]))
+		keys[k] = Key(entry.KindKnowledge, ks[i].Slug)
+	}
+	return part{md: b.String(), shown: len(kept), omitted: len(ks) - len(kept), keys: keys}
 }
 
 // rankLearnings picks the active learnings for a task: most tags matching
@@ -815,7 +908,7 @@ func (kw keywords) learningScore(tags []string, relevance float64) float64 {
 }
 
 // once keeps the first of each group of near-duplicates in ranked (same
-// kind, more than 80% of their words shared: mdstore.Duplicates), in its
+// kind, more than 80% of their words shared: entry.Duplicates), in its
 // place, as the newest of the group; what(e) is an entry's kind, text and
 // time. An agent that writes down the same thing every iteration would
 // otherwise fill a section with copies.
@@ -825,7 +918,7 @@ func once[T any](ranked []T, what func(T) (kind, text, time string)) []T {
 	for i, e := range ranked {
 		_, texts[i], _ = what(e)
 	}
-	dups := entry.NewDuplicates(texts...)
+	dups := neardup.New(texts...)
 	for _, e := range ranked {
 		kind, text, time := what(e)
 		switch dup := dups.Of(kind, text); {
@@ -899,23 +992,48 @@ func rankJournal(journal []entry.JournalEntry, t Task, kw keywords, rel map[stri
 // and the tie-breaker of files shared with the latest iteration; a score
 // of 0 leaves it out.
 func (kw keywords) journalScore(taskID, featureID string, files []string, t Task, relevance float64) (s float64, tie int) {
-	s = relevance
-	if t.ID != "" && taskID == t.ID {
-		s += 3
-	}
-	if t.Feature != "" && featureID == t.Feature {
-		s += 2
-	}
+	m, tie := kw.journalMatch(taskID, featureID, files, t)
+	return m.score(relevance), tie
+}
+
+// journalMatch is what of the task a journal entry matches, apart from its
+// relevance: the task, the feature, how many of the task's files.
+type journalMatch struct {
+	task, feature bool
+	files         int
+}
+
+// journalMatch is journalScore's matches and tie-breaker.
+func (kw keywords) journalMatch(taskID, featureID string, files []string, t Task) (m journalMatch, tie int) {
+	m.task = t.ID != "" && taskID == t.ID
+	m.feature = t.Feature != "" && featureID == t.Feature
 	for _, f := range files {
 		f = strings.ToLower(f)
 		if kw.files[f] {
-			s++
+			m.files++
 		}
 		if kw.recent[f] {
 			tie++
 		}
 	}
-	return s, tie
+	return m, tie
+}
+
+// score is the score of an entry with these matches and relevance: the
+// relevance, 3 for the task, 2 for the feature, 1 for each file, added in
+// that order.
+func (m journalMatch) score(relevance float64) float64 {
+	s := relevance
+	if m.task {
+		s += 3
+	}
+	if m.feature {
+		s += 2
+	}
+	for range m.files {
+		s++
+	}
+	return s
 }
 
 // pick chooses the Run Journal in priority order: the last RecentJournal
@@ -963,7 +1081,7 @@ func (o outline) journalSection(picks []journalPick, limit int) part {
 	if hasOthers {
 		fixed += runeLen(others)
 	}
-	kept := fit(blocks, fixed, limit)
+	kept := fit(runeLens(blocks), fixed, limit)
 	if len(kept) == 0 {
 		return part{omitted: len(picks)}
 	}

@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -458,5 +459,32 @@ func TestKindsTakeTurns(t *testing.T) {
 	}
 	if want := "c1 p1 a1 s1 c2 a2 c3"; strings.Join(got, " ") != want {
 		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+}
+
+// TestMomentsCompareAsTheirTexts: two UTC times of lore's form compare as
+// their texts do, and any other pair as the times they parse to.
+func TestMomentsCompareAsTheirTexts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	forms := []func(time.Time) string{
+		func(at time.Time) string { return at.UTC().Format("2006-01-02T15:04:05Z") },
+		func(at time.Time) string { return at.In(time.FixedZone("", 3600)).Format(time.RFC3339) },
+		func(at time.Time) string { return at.UTC().Format("2006-01-02") },
+	}
+	for range 20000 {
+		at := func() (string, bool) {
+			when := time.Date(1990+rng.IntN(60), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60), 0, time.UTC)
+			f := rng.IntN(len(forms))
+			return forms[f](when), f == 0
+		}
+		a, aUTC := at()
+		b, bUTC := at()
+		want := entry.ParseTimestamp(a).After(entry.ParseTimestamp(b))
+		if aUTC && bUTC {
+			want = a > b
+		}
+		if got := momentOf(a).after(momentOf(b)); got != want || newer(a, b) != want {
+			t.Fatalf("%s after %s: moment says %v, newer %v, want %v", a, b, got, newer(a, b), want)
+		}
 	}
 }

@@ -76,6 +76,21 @@ func (o outline) knowledgeBlock(k entry.Knowledge) string {
 	return fmt.Sprintf("%s_Tags: %s_\n\n%s\n", o.entry(k.Title), strings.Join(k.Tags, ", "), k.Body)
 }
 
+// knowledgeLen is runeLen("\n" + o.knowledgeBlock(k)), the length of the
+// entry's block in the section, without writing it: the heading, the
+// tags line and the body, each between ASCII characters (so that their
+// runes add up).
+func (o outline) knowledgeLen(k *entry.Knowledge) int {
+	n := 1 + int(o) + 1 + 1 + runeLen(k.Title) + 1 + runeLen("_Tags: _\n\n") + runeLen(k.Body) + 1
+	for i, t := range k.Tags {
+		if i > 0 {
+			n += 2
+		}
+		n += runeLen(t)
+	}
+	return n
+}
+
 // JournalSection renders journal entries as seed 000's "## Run Journal"
 // section, in the order given; "" when there are none.
 func JournalSection(es []entry.JournalEntry) string {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,9 @@ import (
 
 // Prime gives the same context from the shortlist as from every entry,
 // and the loop status computed from the shortlisted journal is the same:
-// random tasks over a store above the sweep limit, read through a current
-// entries cache (the catalog's heads) and through Entries.
+// random tasks (one in ten none, but a run and statuses) over a store
+// above the sweep limit, read through a current entries cache (the
+// catalog's heads) and through Entries.
 func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -144,6 +146,9 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 					}
 				}
 			}
+			if n%10 == 0 { // no task: what prime shows when it is given none
+				task = Task{Run: task.Run, Statuses: task.Statuses}
+			}
 			var rel map[string]float64
 			if rng.IntN(4) > 0 {
 				rel = map[string]float64{}
@@ -226,9 +231,49 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		t.Fatal(ws, err)
 	}
 	compare("through a delta", all)
-	// Without a task, every entry.
+	// Without a task, every knowledge entry and active learning, and of
+	// the journal the latest run's (a ninth) and the last two hours' (a
+	// 48th of the four days the entries span).
 	cat, _, _ := s.Catalog()
-	if got := NewShortlist(cat, Task{}).With(nil); !reflect.DeepEqual(got, all) {
-		t.Fatal("a shortlist without a task is not every entry")
+	got := NewShortlist(cat, Task{}).With(nil)
+	var active []entry.Learning
+	for _, l := range all.Learnings {
+		if entry.Wanted(nil, l.State()) {
+			active = append(active, l)
+		}
+	}
+	if !reflect.DeepEqual(got.Knowledge, all.Knowledge) || !reflect.DeepEqual(got.Learnings, active) {
+		t.Fatalf("a shortlist without a task has %d knowledge entries of %d, %d learnings of the %d active", len(got.Knowledge), len(all.Knowledge), len(got.Learnings), len(active))
+	}
+	if len(got.Journal) > len(all.Journal)/5 {
+		t.Fatalf("a shortlist without a task has %d journal entries of %d: more than its latest run's", len(got.Journal), len(all.Journal))
+	}
+}
+
+// TestBestScoredKeepsTheBestAndTheirEquals: of the journal entries only
+// their score brings in, the shortlist keeps the RelevantJournal best
+// (relevance added), and every one as good as the last of those.
+func TestBestScoredKeepsTheBestAndTheirEquals(t *testing.T) {
+	at := func(place int, files int, time string) scoredHead {
+		return scoredHead{place: place, match: journalMatch{files: files}, time: momentOf(time), path: fmt.Sprint("p", place)}
+	}
+	var distinct, tied []scoredHead
+	for i := range 12 {
+		distinct = append(distinct, at(i, 1+i%3, fmt.Sprintf("2026-03-01T10:%02d:00Z", i)))
+		tied = append(tied, at(i, 1, "2026-03-01T10:00:00Z"))
+	}
+	// Files 3 at places 2, 5, 8, 11; files 2 at 1, 4, 7, 10, the newest
+	// first: the best five are 11, 8, 5, 2, then 10. Relevance lifts 0
+	// (one file) to the score of three files, the oldest of them.
+	sl := &Shortlist{scored: distinct}
+	if got, want := sl.bestScored(map[string]float64{"p0": 2}), []int{0, 2, 5, 8, 11}; !slices.Equal(got, want) {
+		t.Errorf("best of distinct scores: %v, want %v", got, want)
+	}
+	if got, want := sl.bestScored(nil), []int{2, 5, 8, 10, 11}; !slices.Equal(got, want) {
+		t.Errorf("best of distinct scores without relevance: %v, want %v", got, want)
+	}
+	sl = &Shortlist{scored: tied}
+	if got := sl.bestScored(nil); len(got) != len(tied) {
+		t.Errorf("of %d entries as good as each other, kept %v", len(tied), got)
 	}
 }

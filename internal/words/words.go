@@ -9,17 +9,41 @@ package words
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // IsWordRune says whether r belongs to a word: letters and digits.
-func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func IsWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// asciiWord says of each ASCII character whether it belongs to a word, as
+// unicode's tables say: prime takes the keywords of every learning's
+// body, and Each reads them a byte at a time.
+var asciiWord = func() (word [utf8.RuneSelf]bool) {
+	for c := range word {
+		word[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return word
+}()
 
 // Each calls fn with the byte range of each word of s — each run of
 // letters and digits — in order, until fn returns false.
 func Each(s string, fn func(start, end int) bool) {
 	start := -1
-	for i, r := range s {
-		if IsWordRune(r) {
+	for i, size := 0, 0; i < len(s); i += size {
+		var word bool
+		if c := s[i]; c < utf8.RuneSelf {
+			word, size = asciiWord[c], 1
+		} else { // decoded as ranging over s does
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			word = IsWordRune(r)
+		}
+		if word {
 			if start < 0 {
 				start = i
 			}
@@ -38,15 +62,24 @@ func Each(s string, fn func(start, end int) bool) {
 // Keywords are the words of text that say what it is about: lowercase,
 // longer than two characters, in order, repeats kept.
 func Keywords(text string) []string {
-	lower := strings.ToLower(text)
 	var out []string
+	EachKeyword(text, func(w string) { out = append(out, w) })
+	return out
+}
+
+// EachKeyword calls fn with each of text's Keywords, in order, without
+// collecting them: the near-duplicate check takes the keywords of every
+// learning prime may show.
+func EachKeyword(text string, fn func(w string)) {
+	lower := strings.ToLower(text)
 	Each(lower, func(start, end int) bool {
-		if w := lower[start:end]; len([]rune(w)) > 2 {
-			out = append(out, w)
+		// More than two runes: more than eight bytes are (a rune is at
+		// most four), two bytes or fewer are not.
+		if w := lower[start:end]; len(w) > 8 || len(w) > 2 && utf8.RuneCountInString(w) > 2 {
+			fn(w)
 		}
 		return true
 	})
-	return out
 }
 
 // EditDistance is the optimal-string-alignment distance between a and b

@@ -1,10 +1,12 @@
 package words
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 func TestKeywords(t *testing.T) {
@@ -132,5 +134,75 @@ func TestEachTerm(t *testing.T) {
 	EachTerm("a_b c", func(int, int) bool { n++; return false })
 	if n != 1 {
 		t.Errorf("EachTerm went on after fn said stop: %d calls", n)
+	}
+}
+
+// TestIsWordRuneASCIIAsUnicode: the ASCII shortcut says what unicode's
+// tables say of every ASCII rune.
+func TestIsWordRuneASCIIAsUnicode(t *testing.T) {
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		if got, want := IsWordRune(r), unicode.IsLetter(r) || unicode.IsDigit(r); got != want {
+			t.Errorf("IsWordRune(%q) = %v, want %v", r, got, want)
+		}
+	}
+}
+
+// TestEachAsRangingOverRunes: Each's byte loop finds the words that
+// ranging over the string's runes finds, in text with multi-byte runes
+// and bytes that are not UTF-8.
+func TestEachAsRangingOverRunes(t *testing.T) {
+	pieces := []string{"a", "Z", "9", " ", "-", "_", "é", "Ü", "日本", "\xff", "\xe2\x82", "·", "\u00a0", "x1"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		var want [][2]int
+		start := -1
+		for i, r := range s {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				if start < 0 {
+					start = i
+				}
+			} else if start >= 0 {
+				want, start = append(want, [2]int{start, i}), -1
+			}
+		}
+		if start >= 0 {
+			want = append(want, [2]int{start, len(s)})
+		}
+		var got [][2]int
+		Each(s, func(start, end int) bool { got = append(got, [2]int{start, end}); return true })
+		if !slices.Equal(got, want) {
+			t.Fatalf("Each(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestKeywordsAreLongerThanTwoRunes: a keyword has more than two runes,
+// whatever its bytes: two-byte and four-byte runes, bytes that are not
+// UTF-8, words of two to nine bytes.
+func TestKeywordsAreLongerThanTwoRunes(t *testing.T) {
+	pieces := []string{"a", "B", "é", "日", "\U0001F600", "\xff", " ", "ab", "\U00010400"}
+	rng := rand.New(rand.NewPCG(6, 1))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		var want []string
+		lower := strings.ToLower(s)
+		Each(lower, func(start, end int) bool {
+			if w := lower[start:end]; len([]rune(w)) > 2 {
+				want = append(want, w)
+			}
+			return true
+		})
+		if got := Keywords(s); !slices.Equal(got, want) {
+			t.Fatalf("Keywords(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"lore/internal/gitx"
+	"lore/internal/neardup"
 	"lore/mdstore/entry"
 )
 
@@ -227,6 +228,6 @@ func KnowledgeByBlob(stateDir, dir string, blobs []gitx.Blob, read func(string) 
 }
 
 func LearningsByBlob(stateDir, dir string, blobs []gitx.Blob, read func(string) ([]byte, bool, error)) []ByBlob[entry.Learning] {
-	return readByBlob(stateDir, dir, blobs, read, entry.ParseLearning, func(l *entry.Learning) string { return entry.LearningWords(l.Body) },
+	return readByBlob(stateDir, dir, blobs, read, entry.ParseLearning, func(l *entry.Learning) string { return neardup.Words(l.Body) },
 		(*encoder).learning, (*decoder).learning)
 }

@@ -4,7 +4,7 @@
 // with seed 001's rules and edited block by block, the frontmatter files
 // of the other kinds written in the seeds' style — the inputs that make
 // new entries (each field checked for credentials first: SecretCheck),
-// seed 002's near-duplicate check of learnings (Duplicates), and the
+// the learnings a near-duplicate check files (LiveLearnings), and the
 // validation of a store's files. It is pure: it parses and renders the
 // bytes it is handed (catalog reads the files), and knows nothing of git.
 //

@@ -1,11 +1,13 @@
 package entry
 
+import "lore/internal/neardup"
+
 // LiveLearnings are the learnings a new one may duplicate — the active
 // and staged ones — oldest first, filed for seed 002's near-duplicate
 // check (Duplicates).
 type LiveLearnings struct {
 	Learnings []Learning
-	dups      *Duplicates
+	dups      *neardup.Duplicates
 }
 
 // IsLive reports whether a learning may be duplicated: active or staged.
@@ -25,7 +27,7 @@ func NewLiveLearnings(ls []Learning, asked []string) *LiveLearnings {
 	for _, l := range live.Learnings {
 		bodies = append(bodies, l.Body)
 	}
-	live.dups = NewDuplicates(bodies...)
+	live.dups = neardup.New(bodies...)
 	for _, l := range live.Learnings {
 		live.dups.Add(l.Category, l.Body)
 	}

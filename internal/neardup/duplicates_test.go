@@ -1,6 +1,7 @@
-package entry
+package neardup
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -39,7 +40,8 @@ func TestDuplicatesFindsTheSameLearningInOtherWords(t *testing.T) {
 // TestDuplicatesAnswersAsComparingWithEveryLearning: the filed lists give
 // the answer a comparison with every learning of the list gives, for
 // random learnings over a small vocabulary (many near duplicates), with
-// and without the expected bodies, through Add and Set.
+// and without the expected bodies (and with half of them: words counted
+// and words met later side by side), through Add and Set.
 func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
 	vocabulary := strings.Fields("lock index commit merge rebase stash branch tag tree blob object pack ref head fsync rename")
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -64,13 +66,13 @@ func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
 	for i, b := range bodies {
 		all[i] = b.body
 	}
-	for _, d := range []*Duplicates{{}, NewDuplicates(all...)} {
+	for _, d := range []*Duplicates{{}, New(all...), New(all[:len(all)/2]...)} {
 		var list []learning
 		found := 0
 		for _, b := range bodies {
 			want := -1
 			for i, l := range list {
-				if l.category == b.category && NearDuplicateWords(b.words, l.words) {
+				if l.category == b.category && Near(b.words, l.words) {
 					want = i
 					break
 				}
@@ -92,5 +94,51 @@ func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
 		if found == 0 {
 			t.Fatal("no near duplicates among the random learnings: the test tests nothing")
 		}
+	}
+}
+
+// TestHoldsAtLeastDecidesAsWords: counting a learning's keywords among
+// those of the body asked about, against nearDuplicateOverlap, gives
+// nearDuplicateWords' answer, for sets of every size up to 200 with
+// overlaps around the 80% threshold, either way round.
+func TestHoldsAtLeastDecidesAsWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	near, far := 0, 0
+	for range 20000 {
+		n := 1 + rng.IntN(200)
+		m := max(1, n+rng.IntN(n/3+2)-n/6)
+		shared := min(n, m) - rng.IntN(min(n, m)/4+1)
+		a, b := map[string]bool{}, map[string]bool{}
+		var ia, ib []int32
+		for i := range n {
+			a[fmt.Sprint(i)] = true
+			ia = append(ia, int32(i))
+		}
+		for i := range m {
+			id := int32(i) // the first shared ones are a's
+			if i >= shared {
+				id = int32(1000 + i)
+			}
+			b[fmt.Sprint(id)] = true
+			ib = append(ib, id)
+		}
+		want := Near(a, b)
+		for _, asked := range [][2][]int32{{ia, ib}, {ib, ia}} {
+			d := &Duplicates{held: make([]uint32, 2000), asked: 1}
+			for _, w := range asked[0] {
+				d.held[w] = 1
+			}
+			if got := d.holdsAtLeast(asked[1], int32(nearDuplicateOverlap(n+m))); got != want {
+				t.Fatalf("sizes %d and %d sharing %d: holdsAtLeast says %v, nearDuplicateWords %v", len(asked[0]), len(asked[1]), shared, got, want)
+			}
+		}
+		if want {
+			near++
+		} else {
+			far++
+		}
+	}
+	if near < 1000 || far < 1000 {
+		t.Fatalf("%d near duplicates, %d not: the test tests too little of one side", near, far)
 	}
 }
