@@ -16,27 +16,18 @@ import (
 	"lore/internal/loretest"
 )
 
-// loreBin is a lore (with lore-index and lore-mcp beside it) built for
-// these tests: the server runs the real CLI.
+// loreBin is a lore (with lore-index and lore-mcp beside it) built once
+// for the whole run (loretest.Built): the server runs the real CLI.
 var loreBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpserver-test-")
+	programs, err := loretest.Build()
 	if err != nil {
-		panic(err)
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	for _, name := range []string{"lore", "lore-index", "lore-mcp"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "lore/cmd/"+name)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", name, err, out)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	loreBin = filepath.Join(dir, "lore")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	loreBin = filepath.Join(programs.Dir, "lore")
+	os.Exit(m.Run())
 }
 
 // connect starts the server for the store at root and a client talking

@@ -297,45 +297,20 @@ func TestKilledWritersLeaveAConsistentRepository(t *testing.T) {
 	}
 }
 
-// builtLore is the lore binary the tests of this file run, built once for
-// all of them into dir; TestMain removes dir after the tests.
-var builtLore struct {
-	once     sync.Once
-	dir, bin string
-	err      error
-}
-
-// buildLore compiles the lore binary, once per test run: these tests run
-// it as separate processes, as an orchestrator would.
+// buildLore is the lore binary, alone in its directory, built once for
+// the whole run (loretest.Built): these tests run it as separate
+// processes, as an orchestrator would.
 func buildLore(t *testing.T) string {
 	t.Helper()
-	builtLore.once.Do(func() {
-		dir, err := os.MkdirTemp("", "lore-build-")
-		if err != nil {
-			builtLore.err = err
-			return
-		}
-		builtLore.dir, builtLore.bin = dir, filepath.Join(dir, "lore")
-		if out, err := exec.Command("go", "build", "-o", builtLore.bin, ".").CombinedOutput(); err != nil {
-			builtLore.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if builtLore.err != nil {
-		t.Fatal(builtLore.err)
-	}
-	return builtLore.bin
+	return loretest.Built(t).Lore
 }
 
-// removeBuiltLore runs the tests, then removes the lore binary they built.
-type removeBuiltLore struct{ m *testing.M }
+// watchingHeap runs the tests while watchHeap watches the heap.
+type watchingHeap struct{ m *testing.M }
 
-func (r removeBuiltLore) Run() int {
+func (w watchingHeap) Run() int {
 	go watchHeap(3 << 30)
-	code := r.m.Run()
-	if builtLore.dir != "" {
-		os.RemoveAll(builtLore.dir)
-	}
-	return code
+	return w.m.Run()
 }
 
 // watchHeap ends the test binary, with every goroutine's stack, when its

@@ -18,7 +18,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(removeBuiltLore{m}, map[string]func(){
+	testscript.Main(watchingHeap{m}, map[string]func(){
 		"lore": func() { os.Exit(run(os.Args[1:], systemEnv())) },
 		"lore-index": func() {
 			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE")}); err != nil {

@@ -2,6 +2,7 @@ package loretest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,5 +87,65 @@ func TestHoldingFindsAValueWhereverGitKeepsIt(t *testing.T) {
 	want("needle-4", 0)
 	if got := r.Holding("needle-4", "needle-3"); len(got) != 2 {
 		t.Errorf("Holding of two needles = %v, want the places of either", got)
+	}
+}
+
+// The programs are built once and found again: the same paths, and each
+// runs.
+func TestBuiltPrograms(t *testing.T) {
+	p := Built(t)
+	if again := Built(t); again != p {
+		t.Fatalf("built twice: %+v, %+v", p, again)
+	}
+	for _, bin := range []string{p.Lore, filepath.Join(p.Dir, "lore"), p.Index, p.SQLite, p.MCP} {
+		if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
+			t.Fatalf("%s: %v", bin, err)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(p.Lore)); len(entries) != 1 {
+		t.Fatalf("lore is not alone: %v", entries)
+	}
+	if out, err := exec.Command(p.Lore, "--version").CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "lore ") {
+		t.Fatalf("lore --version: %v\n%s", err, out)
+	}
+}
+
+// The key of the programs changes with a Go source or go.sum, and not
+// with a test, testdata or a directory the go command ignores.
+func TestSourcesKey(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, content string) {
+		t.Helper()
+		p = filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module lore\n")
+	write("go.sum", "")
+	write("a/a.go", "package a\n")
+	key := func() string {
+		t.Helper()
+		k, err := sourcesKey(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	first := key()
+	for _, p := range []string{"a/a_test.go", "a/testdata/b.go", ".git/c.go", "_x/d.go", "a/notes.txt"} {
+		write(p, "package a // "+p+"\n")
+		if key() != first {
+			t.Fatalf("%s changed the key", p)
+		}
+	}
+	for _, p := range []string{"a/a.go", "b/b.go", "go.sum"} {
+		write(p, "package a // changed\n")
+		if k := key(); k == first {
+			t.Fatalf("%s did not change the key", p)
+		} else {
+			first = k
+		}
 	}
 }
