@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lore/internal/fsx"
+	"lore/internal/loretest"
 )
 
 // Entries through the cache are what the loaders read from the files,
@@ -18,7 +19,8 @@ import (
 func TestEntriesCache(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, err := Open(dir, settling(t, clock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestEntriesCache(t *testing.T) {
 		entriesAsReadOneByOne(t, s, when)
 	}
 	check("first read")
-	time.Sleep(60 * time.Millisecond) // past the racy window: the next read uses the cache
+	clock.Settle(t) // past the racy window: the next read uses the cache
 	check("written")
 	check("from the cache")
 	served(t, s, slugs[0], true)
@@ -71,7 +73,7 @@ func TestEntriesCache(t *testing.T) {
 	s.AddKnowledge(NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
 	check("after changes")
 	served(t, s, slugs[0], false) // changed less than the racy window ago: read again
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	check("after changes, cached")
 	served(t, s, slugs[0], true)
 	served(t, s, slugs[1], true)
@@ -84,7 +86,7 @@ func TestEntriesCache(t *testing.T) {
 	learnings, _, _ := s.Learnings()
 	os.Remove(filepath.Join(dir, filepath.FromSlash(learnings[0].Path)))
 	check("new run, learning deleted")
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	check("new run, learning deleted, cached")
 	os.RemoveAll(filepath.Join(dir, ".agent/journal/r2"))
 	check("run removed")
@@ -92,7 +94,7 @@ func TestEntriesCache(t *testing.T) {
 	// A damaged cache is read as empty and rewritten.
 	os.WriteFile(filepath.Join(s.StateDir(), "entries.cache"), []byte("LORECACH\x01\x05garbage"), 0o644)
 	check("damaged cache")
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	check("rewritten")
 }
 
@@ -116,14 +118,15 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 func TestEntriesCacheKeepsWarnings(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir, "knowledge"), 0o755)
-	s, err := Open(dir, realClock(t))
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, err := Open(dir, settling(t, clock))
 	if err != nil {
 		t.Fatal(err)
 	}
 	broken := filepath.Join(dir, Dir, "knowledge", "broken.md")
 	os.WriteFile(broken, []byte("---\ntitle: [unclosed\n---\nbody\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, Dir, "knowledge", "empty.md"), nil, 0o644)
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	cache := filepath.Join(s.StateDir(), "entries.cache")
 	var written os.FileInfo
 	for i := range 3 {
@@ -142,19 +145,26 @@ func TestEntriesCacheKeepsWarnings(t *testing.T) {
 		}
 	}
 	os.WriteFile(broken, []byte("---\ntitle: Fixed\ntags: [a]\n---\nbody\n"), 0o644)
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	e, ws, err := s.Entries()
 	if err != nil || len(ws) != 1 || len(e.Knowledge) != 1 || e.Knowledge[0].Title != "Fixed" {
 		t.Fatalf("after the fix: %+v %v %v", e.Knowledge, ws, err)
 	}
 }
 
-// realClock gives a store the real clock: the cache trusts a file's stamp
-// only once the file is older than the racy window, by the clock the file
-// system stamps files with.
+// realClock gives a store the real clock, and ids at random.
 func realClock(t *testing.T) Options {
 	opts := testOptions(t.TempDir())
 	opts.Now, opts.Random = time.Now, rand.Reader
+	return opts
+}
+
+// settling gives a store clock, which its test moves past the racy window
+// (clock.Settle) instead of waiting it out: the cache trusts a file's
+// stamp only once the file is older than the window by the store's clock.
+func settling(t *testing.T, clock *loretest.SettleClock) Options {
+	opts := realClock(t)
+	opts.Now = clock.Now
 	return opts
 }
 
@@ -231,7 +241,8 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			top, git := gitRepo(t)
 			dir := filepath.Join(top, filepath.FromSlash(sub))
 			os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-			s, err := Open(dir, realClock(t))
+			clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+			s, err := Open(dir, settling(t, clock))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -259,7 +270,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 				return ""
 			}
 			settle := func() {
-				time.Sleep(60 * time.Millisecond)
+				clock.Settle(t)
 				body(slugs[0]) // the cache records what is now settled
 			}
 			settle()
@@ -270,7 +281,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			p := filepath.Join(top, filepath.FromSlash(rel))
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Edited by hand.", 1)), 0o644)
-			time.Sleep(60 * time.Millisecond)
+			clock.Settle(t)
 			if got := body(slugs[0]); got != "About Alpha notes." {
 				t.Fatalf("an in-place edit in a large store is seen only once git sees it; read %q", got)
 			}
@@ -299,7 +310,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			// By hand again, then lore index rebuild drops the cache.
 			settle()
 			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Second edit.", 1)), 0o644)
-			time.Sleep(60 * time.Millisecond)
+			clock.Settle(t)
 			if got := body(slugs[0]); got != "About Alpha notes." {
 				t.Fatalf("the second in-place edit: %q", got)
 			}
@@ -324,7 +335,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.WriteFile(filepath.Join(filepath.Dir(p), "gamma.md"), []byte("---\ntitle: Gamma\ntags: [x]\n---\n\nBy hand.\n"), 0o644)
-			time.Sleep(60 * time.Millisecond)
+			clock.Settle(t)
 			if got := body("gamma"); got != "By hand." {
 				t.Fatalf("the file created by hand: %q", got)
 			}
@@ -344,7 +355,8 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, err := Open(dir, settling(t, clock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +373,7 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Entries()
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	want, _, err := s.Entries()
 	if err != nil {
 		t.Fatal(err)
@@ -417,7 +429,7 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 
 	// Damaged heads: the cache reads as empty, and the files are read.
 	s.Entries()
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	s.Entries()
 	data, _ = os.ReadFile(path)
 	c = readEntryCache(path, false, nil)
@@ -445,7 +457,8 @@ func TestMemoriesCache(t *testing.T) {
 	memCacheMinSize = 0
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, err := Open(dir, settling(t, clock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +470,7 @@ func TestMemoriesCache(t *testing.T) {
 	if err != nil || len(want) != 2 || len(wantWs) == 0 {
 		t.Fatalf("%+v %v %v", want, wantWs, err)
 	}
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	s.Memories() // past the racy window: cached
 	ms, ws, ok := s.cachedMemories()
 	if !ok || !reflect.DeepEqual(ms, want) || !reflect.DeepEqual(ws, wantWs) {
@@ -475,7 +488,7 @@ func TestMemoriesCache(t *testing.T) {
 	memCacheMinSize = int64(len(text)) + 1
 	os.Remove(s.memCachePath())
 	s.Memories()
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	s.Memories()
 	if _, err := os.Stat(s.memCachePath()); !os.IsNotExist(err) {
 		t.Fatal("a small memories.md was cached")
@@ -498,7 +511,8 @@ func TestEntriesDelta(t *testing.T) {
 	defer func(n int) { deltaMin = n }(deltaMin)
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
-	s, err := Open(dir, realClock(t))
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, err := Open(dir, settling(t, clock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,7 +539,7 @@ func TestEntriesDelta(t *testing.T) {
 	settle := func() {
 		t.Helper()
 		s.Entries()
-		time.Sleep(60 * time.Millisecond)
+		clock.Settle(t)
 		s.Entries()
 	}
 	check := func(when string) {

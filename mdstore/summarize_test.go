@@ -15,10 +15,16 @@ import (
 // few tags, stay.
 func TestSummarizeSeedExample(t *testing.T) {
 	dir, git := gitRepo(t)
-	s, _ := Open(dir, realClock(t))
+	// created_at is to the second: a clock a second on at each add keeps
+	// their order. It stays in the past, so that the store trusts no
+	// file's stamp as settled.
+	opts := realClock(t)
+	clock := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	opts.Now = func() time.Time { return clock }
+	s, _ := Open(dir, opts)
 	add := func(category string, tags []string, body string) Learning {
 		t.Helper()
-		time.Sleep(1100 * time.Millisecond) // created_at is to the second: keep their order
+		clock = clock.Add(time.Second)
 		l, dup, _, err := s.AddLearning(NewLearning{Category: category, Tags: tags, Body: body})
 		if err != nil || dup {
 			t.Fatalf("%v %v", dup, err)

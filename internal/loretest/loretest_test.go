@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRepoIsDrivenAndCheckedByGit(t *testing.T) {
@@ -147,5 +148,40 @@ func TestSourcesKey(t *testing.T) {
 		} else {
 			first = k
 		}
+	}
+}
+
+// NextTick parts what changed before it from what changes after it, by
+// the file system's clock; a SettleClock stands still until Settle moves
+// it the window past the tick.
+func TestNextTickAndSettleClock(t *testing.T) {
+	dir := t.TempDir()
+	mtime := func(p string) time.Time {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.ModTime()
+	}
+	for range 20 {
+		before := mtime("before")
+		tick := NextTick(t)
+		if after := mtime("after"); !before.Before(tick) || after.Before(tick) {
+			t.Fatalf("changed at %v, then at %v, the tick between at %v", before, after, tick)
+		}
+	}
+	c := NewSettleClock(t, 50*time.Millisecond)
+	first := c.Now()
+	written := mtime("settled")
+	if !c.Now().Equal(first) {
+		t.Fatal("the clock moved by itself")
+	}
+	c.Settle(t)
+	if now := c.Now(); !written.Before(now.Add(-50*time.Millisecond)) || now.Add(-50*time.Millisecond).After(mtime("new")) {
+		t.Fatalf("settled at %v: a file written before at %v, one after at %v", now, written, mtime("new"))
 	}
 }
