@@ -39,7 +39,8 @@ type fileRepo struct {
 	*loretest.Repo
 	t     *testing.T
 	lore  string
-	index string // lore-index, for runs with the search index
+	index string   // lore-index, for runs with the search index
+	env   []string // more of lore's environment, for the runs to come
 }
 
 func newFileRepo(t *testing.T) *fileRepo {
@@ -79,6 +80,7 @@ func (r *fileRepo) run(withIndex bool, stdin string, args ...string) result {
 	} else {
 		cmd.Env = append(cmd.Env, "LORE_INDEX=off")
 	}
+	cmd.Env = append(cmd.Env, r.env...)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	} else {
