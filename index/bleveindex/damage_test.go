@@ -21,6 +21,7 @@ import (
 
 	"lore/index"
 	"lore/index/fresh"
+	"lore/internal/loretest"
 )
 
 // serveEnv makes this test binary serve one request as lore-index does
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 }
 
 var (
-	damageRounds = flag.Int("damage.rounds", 60, "rounds of TestRandomDamageIsNeverBelieved")
+	damageRounds = flag.Int("damage.rounds", loretest.Rounds(20, 60), "rounds of TestRandomDamageIsNeverBelieved (20, 60 with LORE_TEST_LONG=1)")
 	damageSeed   = flag.Uint64("damage.seed", 15, "seed of TestRandomDamageIsNeverBelieved")
 )
 
@@ -254,7 +255,8 @@ func mustRead(p string) []byte {
 // lore does: every answer is the scan's (the index was sound, or lore
 // noticed and rebuilt or bypassed it) or an error, never a wrong answer;
 // a status that says fresh is an index whose every answer is right; and
-// lore-index prints nothing of bleve's on stderr. Before the seal, the
+// lore-index prints nothing of bleve's on stderr. It runs 20 rounds, 60
+// with LORE_TEST_LONG=1 (or -damage.rounds). Before the seal, the
 // 60 rounds of seed 15 gave 25 wrong answers (most "No entries match."),
 // 29 statuses that said fresh of an index that answered wrongly, a status
 // that panicked (a fault, without the test's SetPanicOnFault) and bleve's
