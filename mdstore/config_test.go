@@ -13,6 +13,7 @@ import (
 )
 
 func TestConfigCommitModes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ mode, status string }{
 		{"stage", "A  .agent/memories.md"},
 		{"none", "?? .agent/"},
@@ -38,6 +39,7 @@ func TestConfigCommitModes(t *testing.T) {
 }
 
 func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
 	cases := map[string]string{
@@ -64,6 +66,7 @@ func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
 }
 
 func TestPrimeConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
 	write := func(s string) { os.WriteFile(filepath.Join(dir, ConfigPath), []byte(s), 0o644) }
@@ -138,6 +141,7 @@ budgets:
 }
 
 func TestModelsConfig(t *testing.T) {
+	t.Parallel()
 	for content, want := range map[string][]string{
 		"":                                     {"haiku", "sonnet", "opus"},
 		"models:\n":                            {"haiku", "sonnet", "opus"},
@@ -173,6 +177,7 @@ func TestModelsConfig(t *testing.T) {
 // Each share of Budgets is named alike in config.yaml's budgets block and
 // in prime's JSON, and every share but the total has a key.
 func TestBudgetKeysNameEveryShare(t *testing.T) {
+	t.Parallel()
 	typ := reflect.TypeOf(Budgets{})
 	var b Budgets
 	for i := 0; i < typ.NumField(); i++ {
@@ -202,6 +207,7 @@ func TestBudgetKeysNameEveryShare(t *testing.T) {
 // yaml.v3 says where a syntax error is only in its message: yamlProblem
 // must read the messages yaml.v3 really writes.
 func TestYAMLProblem(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		doc  string
 		line int

@@ -17,6 +17,7 @@ import (
 // Entries through the cache are what the loaders read from the files,
 // whatever happened to the files since the cache was written.
 func TestEntriesCache(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
 	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
@@ -101,6 +102,7 @@ func TestEntriesCache(t *testing.T) {
 // The cache encodes every field of the entry types by hand: a field added
 // to one of them must be added to the cache, with cacheVersion bumped.
 func TestEntriesCacheCoversEveryField(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v      any
 		fields int
@@ -116,6 +118,7 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 // rewritten until the file changes (a large store's cache is tens of
 // megabytes), and the fixed file is read.
 func TestEntriesCacheKeepsWarnings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir, "knowledge"), 0o755)
 	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
@@ -236,6 +239,7 @@ func served(t *testing.T, s *Store, slug string, want bool) {
 // (git add) or the cache is dropped (lore index rebuild); a commit or
 // checkout git makes is seen.
 func TestEntriesCacheLargeStore(t *testing.T) {
+	t.Parallel()
 	for _, sub := range []string{"", "project/sub"} {
 		t.Run("store at /"+sub, func(t *testing.T) {
 			top, git := gitRepo(t)
@@ -353,6 +357,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 // asked for. A record that does not decode is read from its file and the
 // cache dropped; damaged heads make the whole cache read as empty.
 func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, Dir), 0o755)
 	clock := loretest.NewSettleClock(t, fsx.RacyWindow)

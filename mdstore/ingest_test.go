@@ -11,6 +11,7 @@ import (
 )
 
 func TestIngestRecordsOneIterationInOneCommit(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	res, wr, err := s.Ingest(IngestInput{Output: fullOutput, RunID: "run-0a1b2c3d", Iteration: 3, Model: "opus", DurationSecs: 42, Files: []string{"src/db.rs"}})
@@ -48,6 +49,7 @@ func TestIngestRecordsOneIterationInOneCommit(t *testing.T) {
 }
 
 func TestIngestFailedWithoutReportGetsTheMinimalOne(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	out := "I could not get the migration to run.\n<retry-suggestion>Split it in two.</retry-suggestion>\n<task-failed>t-0dfebf</task-failed>"
@@ -74,6 +76,7 @@ func TestIngestFailedWithoutReportGetsTheMinimalOne(t *testing.T) {
 // A bad end without a task sigil is a failure that says how the agent
 // ended; with one, the sigil counts. An interruption wins over both.
 func TestIngestHowTheAgentEnded(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	for _, tc := range []struct {
@@ -106,6 +109,7 @@ func TestIngestHowTheAgentEnded(t *testing.T) {
 }
 
 func TestIngestWithoutRunStartsOne(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	res, _, err := s.Ingest(IngestInput{Output: "<task-done>t-1</task-done>"})
@@ -123,6 +127,7 @@ func TestIngestWithoutRunStartsOne(t *testing.T) {
 }
 
 func TestIngestSkipsBadSigilsAndKeepsTheRest(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	out := `<knowledge tags="a|b" title="Bad tags">body</knowledge>
@@ -152,6 +157,7 @@ func TestIngestSkipsBadSigilsAndKeepsTheRest(t *testing.T) {
 // TestLongNotesAreCut: a note past MaxJournalNotes is cut at a line, a
 // fence the cut leaves open is closed, and ingest says so.
 func TestLongNotesAreCut(t *testing.T) {
+	t.Parallel()
 	long := "Steps:\n\n```sh\n" + strings.Repeat("go test ./... -run TestWritePath -count=1\n", 80) + "```\nDone."
 	got := truncateNotes(long, MaxJournalNotes)
 	if !strings.HasSuffix(got, "-count=1\n```\n[truncated]") || utf8.RuneCountInString(got) > MaxJournalNotes+20 {
@@ -179,6 +185,7 @@ func TestLongNotesAreCut(t *testing.T) {
 // no iteration given, is the run's last iteration again — while another
 // output, or the same one after a different iteration, is a new one.
 func TestIngestAgainWithoutIteration(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	ingest := func(output string) *IngestResult {
@@ -207,6 +214,7 @@ func TestIngestAgainWithoutIteration(t *testing.T) {
 // not recorded, so no strategy recommends it; a full model id of one is
 // recorded as written.
 func TestIngestChecksNextModel(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	res, _, err := s.Ingest(IngestInput{Output: "<next-model>gpt-5</next-model>\n<task-done>t-1</task-done>", RunID: "run-1", Iteration: 1})
@@ -237,6 +245,7 @@ func TestIngestChecksNextModel(t *testing.T) {
 // reports what only an iteration could hold, and with no sigil at all
 // records nothing.
 func TestOutcomeOnly(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	count := git("rev-list", "--count", "HEAD")

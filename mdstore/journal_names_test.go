@@ -10,6 +10,7 @@ import (
 )
 
 func TestJournalFileName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		iteration int
@@ -46,6 +47,7 @@ func TestJournalFileName(t *testing.T) {
 // both; the next iteration is the one after the highest; recording an
 // iteration again by its number replaces the one it is the same as.
 func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	entry := func(it int, task, at string) JournalEntry {
 		return JournalEntry{RunID: "sprint", Iteration: it, TaskID: task, Outcome: "failed", FilesModified: []string{}, CreatedAt: at, Notes: task + fmt.Sprint(it)}

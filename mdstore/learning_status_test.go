@@ -11,6 +11,7 @@ import (
 // Setting frontmatter fields rewrites only their lines: comments, keys
 // lore does not know, the order and the body stay byte for byte.
 func TestSetFrontmatterFieldsKeepsTheRest(t *testing.T) {
+	t.Parallel()
 	src := "---\nid: l-0a1b2c\n# kept by hand\ncategory: pitfall\nstatus: active\nextra:\n  - a\n  - b\ntags: [x]\n---\n\nThe body: status: active.\n"
 	got, err := setFrontmatterFields([]byte(src), []frontmatterField{{"status", "rejected"}, {"status_reason", `"not true here"`}, {"extra", ""}})
 	if err != nil {
@@ -39,6 +40,7 @@ func TestSetFrontmatterFieldsKeepsTheRest(t *testing.T) {
 }
 
 func TestLearningStatusAndSupersede(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, realClock(t))
 	add := func(body string) Learning {

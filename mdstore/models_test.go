@@ -3,6 +3,7 @@ package mdstore
 import "testing"
 
 func TestModelFamily(t *testing.T) {
+	t.Parallel()
 	claude := DefaultModels()
 	openai := []string{"gpt-4o-mini", "gpt-4o"}
 	reversed := []string{"gpt-4o", "gpt-4o-mini"} // the order does not decide
@@ -45,6 +46,7 @@ func TestModelFamily(t *testing.T) {
 }
 
 func TestCheckNextModel(t *testing.T) {
+	t.Parallel()
 	s := &Store{config: DefaultConfig()}
 	for _, c := range []struct{ name, recorded, warning string }{
 		{"", "", ""},

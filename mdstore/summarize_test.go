@@ -14,6 +14,7 @@ import (
 // newest is kept as it is. Learnings of another category, or sharing too
 // few tags, stay.
 func TestSummarizeSeedExample(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	// created_at is to the second: a clock a second on at each add keeps
 	// their order. It stays in the past, so that the store trusts no
@@ -95,6 +96,7 @@ func TestSummarizeSeedExample(t *testing.T) {
 // Ingest summarizes past the threshold, at most once every ten
 // iterations.
 func TestSummarizeDue(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, realClock(t))
 	s.config.SummarizeThreshold = 1
@@ -131,6 +133,7 @@ func TestSummarizeDue(t *testing.T) {
 // linkSimilar's components are those of linking every pair of learnings
 // whose tags overlap by half the smaller set, and it links no other pair.
 func TestLinkSimilarAsEveryPair(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	vocab := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
 	components := func(n int, each func(link func(i, j int))) []int {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestKnowledgeDedupRules(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	add := func(title, tags, body string) (Knowledge, KnowledgeAction) {
@@ -64,6 +65,7 @@ func TestKnowledgeDedupRules(t *testing.T) {
 }
 
 func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	l, dup, res, err := s.AddLearning(NewLearning{Category: "pitfall", Tags: []string{"SQLite", "foreign keys"}, Task: "t-abc123",
@@ -99,6 +101,7 @@ func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
 }
 
 func TestDeleteEntries(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	k, _, _, _ := s.AddKnowledge(NewKnowledge{Title: "T", Tags: []string{"a"}, Body: "b"})
@@ -123,6 +126,7 @@ func TestDeleteEntries(t *testing.T) {
 // A duration or cost that is not a finite number of 0 or more is refused
 // (NaN compares false with everything, so "< 0" let it through).
 func TestJournalRefusesNaNAndInfinities(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, err := Open(dir, testOptions(dir))
 	if err != nil {
@@ -148,6 +152,7 @@ func TestJournalRefusesNaNAndInfinities(t *testing.T) {
 // A tag from a command is one line of printable text: control characters
 // are refused, runs of spaces become one.
 func TestInputTags(t *testing.T) {
+	t.Parallel()
 	got, err := inputTags([]string{" Foreign   Keys ", "db\u00a0layer", "db"})
 	if err != nil || strings.Join(got, "|") != "foreign keys|db layer|db" {
 		t.Errorf("got %q, %v", got, err)
@@ -165,6 +170,7 @@ func TestInputTags(t *testing.T) {
 // slug is looked up, not listed, and a name that does not read still
 // counts.
 func TestKnowledgeSlugAvoidsEveryTakenName(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	n := 0

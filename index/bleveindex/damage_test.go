@@ -359,6 +359,7 @@ func zaps(t *testing.T, dir string) []string {
 // and why, the next search rebuilds it (saying why) and answers right,
 // and so does a refresh.
 func TestDamageIsFoundByStatusSearchAndRefresh(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	q := index.Query{Text: "kestrel"}
@@ -434,6 +435,7 @@ func TestDamageIsFoundByStatusSearchAndRefresh(t *testing.T) {
 // A writer does not build on a damaged index: the search that finds a
 // changed entry finds the damage first, and rebuilds.
 func TestAWriterDoesNotBuildOnADamagedIndex(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	ix := r.index(Options{})
@@ -455,6 +457,7 @@ func TestAWriterDoesNotBuildOnADamagedIndex(t *testing.T) {
 // and the seal learns their new stamps, so that the next search does not
 // read them again.
 func TestATouchedIndexIsNotRebuilt(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	ix := r.index(Options{})
@@ -494,6 +497,7 @@ func liveGenName(ix *Index) (string, error) { return ix.dir.Current() }
 // bolt and zap panic, or fault, on bytes they do not expect: an error,
 // never a crash.
 func TestBleveFailuresAreErrors(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	ix := r.index(Options{})
