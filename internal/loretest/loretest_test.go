@@ -74,6 +74,8 @@ func TestHoldingFindsAValueWhereverGitKeepsIt(t *testing.T) {
 	if got := r.Holding("needle-1"); !strings.HasPrefix(got[0], "object ") || !strings.HasSuffix(got[0], "(blob)") {
 		t.Errorf("Holding names a loose object %q", got[0])
 	}
+	want("needle-2", 0) // every loose object now known clean of it
+	want("needle-1", 2) // but not of another needle
 	r.Git("commit", "-q", "--allow-empty", "-m", "subject with needle-2")
 	want("needle-2", 4) // the commit, COMMIT_EDITMSG and two reflogs (HEAD's and main's)
 	r.Git("gc", "-q")   // packs everything
