@@ -113,8 +113,9 @@ func TestBuiltPrograms(t *testing.T) {
 	}
 }
 
-// The key of the programs changes with a Go source or go.sum, and not
-// with a test, testdata or a directory the go command ignores.
+// The key of the programs changes with a source of a package they are
+// built from, or go.sum, and not with a test, testdata or a package they
+// do not import.
 func TestSourcesKey(t *testing.T) {
 	root := t.TempDir()
 	write := func(p, content string) {
@@ -125,9 +126,13 @@ func TestSourcesKey(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module lore\n")
+	write("go.mod", "module lore\n\ngo 1.21\n")
 	write("go.sum", "")
 	write("a/a.go", "package a\n")
+	for _, name := range programNames {
+		write("cmd/"+name+"/main.go", "package main\n\nimport _ \"lore/a\"\n\nfunc main() {}\n")
+	}
+	write("bench/main.go", "package main\n\nfunc main() {}\n")
 	key := func() string {
 		t.Helper()
 		k, err := sourcesKey(root)
@@ -137,14 +142,17 @@ func TestSourcesKey(t *testing.T) {
 		return k
 	}
 	first := key()
-	for _, p := range []string{"a/a_test.go", "a/testdata/b.go", ".git/c.go", "_x/d.go", "a/notes.txt"} {
+	for _, p := range []string{"a/a_test.go", "a/testdata/b.go", "bench/main.go", "a/notes.txt"} {
 		write(p, "package a // "+p+"\n")
 		if key() != first {
 			t.Fatalf("%s changed the key", p)
 		}
 	}
-	for _, p := range []string{"a/a.go", "b/b.go", "go.sum"} {
+	for _, p := range []string{"a/a.go", "a/b.go", "cmd/lore-mcp/main.go", "go.sum"} {
 		write(p, "package a // changed\n")
+		if p == "cmd/lore-mcp/main.go" {
+			write(p, "package main\n\nfunc main() {} // changed\n")
+		}
 		if k := key(); k == first {
 			t.Fatalf("%s did not change the key", p)
 		} else {

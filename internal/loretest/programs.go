@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -51,12 +50,12 @@ func Built(t testing.TB) Programs {
 
 // Build returns lore's programs, building them the first time any test
 // binary asks for them: into a directory named after a hash of the Go
-// toolchain, its settings and the module's Go sources (go.mod, go.sum and
-// every .go file but the tests, outside testdata), under the user's cache
-// directory. The directory is built aside and renamed into place, under a
-// file lock, so that test packages asking at once build it once; a later
-// run with the same sources finds it. Directories of sources not used for
-// a week are removed when another is built.
+// toolchain, its settings and the sources the programs are built from
+// (sourcesKey), under the user's cache directory. The directory is built
+// aside and renamed into place, under a file lock, so that test packages
+// asking at once build it once; a later run with the same sources finds
+// it. Directories of sources not used for a week are removed when another
+// is built.
 func Build() (Programs, error) {
 	programs.once.Do(func() { programs.p, programs.err = build() })
 	return programs.p, programs.err
@@ -147,9 +146,10 @@ func moduleRoot() (string, error) {
 }
 
 // sourcesKey hashes what the programs are built from: the toolchain and
-// its settings, go.mod, go.sum and every Go file of the module but the
-// tests, by path and content. The go command ignores directories named
-// testdata or starting with . or _, and so does the key.
+// its settings, go.mod, go.sum (which names the content of every module
+// they use), and the files of every package of the module they are built
+// from (go list -deps: an edit of a test, of a test helper or of bench
+// changes nothing), by path and content.
 func sourcesKey(root string) (string, error) {
 	h := sha256.New()
 	goenv, err := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64").Output()
@@ -157,33 +157,36 @@ func sourcesKey(root string) (string, error) {
 		return "", fmt.Errorf("go env: %v", err)
 	}
 	h.Write(goenv)
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != root && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
+	args := []string{"list", "-deps", "-f", "{{if and .Module .Module.Main}}{{.Dir}}{{range .GoFiles}}\t{{.}}{{end}}" +
+		"{{range .CgoFiles}}\t{{.}}{{end}}{{range .SFiles}}\t{{.}}{{end}}{{range .CFiles}}\t{{.}}{{end}}" +
+		"{{range .HFiles}}\t{{.}}{{end}}{{range .EmbedFiles}}\t{{.}}{{end}}{{end}}"}
+	for _, name := range programNames {
+		args = append(args, "./cmd/"+name)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	list, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
+	for _, line := range strings.Split(string(list), "\n") {
+		if dir, names, ok := strings.Cut(line, "\t"); ok {
+			for _, name := range strings.Split(names, "\t") {
+				files = append(files, filepath.Join(dir, name))
 			}
-			return nil
+		}
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil && !(errors.Is(err, fs.ErrNotExist) && filepath.Dir(p) == root) {
+			return "", err
 		}
 		rel, _ := filepath.Rel(root, p)
-		if !(rel == "go.mod" || rel == "go.sum" || strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")) || !d.Type().IsRegular() {
-			return nil
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
-		n, err := io.Copy(h, f)
-		fmt.Fprintf(h, "\x00%d\x00", n)
-		return err
-	})
-	if err != nil {
-		return "", err
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(data))
+		h.Write(data)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24], nil
 }
