@@ -321,14 +321,6 @@ func buildLore(t *testing.T) string {
 	return loretest.Built(t).Lore
 }
 
-// watchingHeap runs the tests while watchHeap watches the heap.
-type watchingHeap struct{ m *testing.M }
-
-func (w watchingHeap) Run() int {
-	go watchHeap(3 << 30)
-	return w.m.Run()
-}
-
 // watchHeap ends the test binary, with every goroutine's stack, when its
 // heap grows past limit: once, a full run was killed by the kernel with a
 // 24 GB heap and nothing said which test had grown it.
