@@ -21,6 +21,7 @@ import (
 // Duplicates (a change asking about many): both answer as comparing with
 // every stored learning does, on the same fixtures.
 func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
+	t.Parallel()
 	vocabulary := strings.Fields("lock index commit merge rebase stash branch tag tree blob object pack ref head fsync rename")
 	rng := rand.New(rand.NewPCG(3, 5))
 	body := func() string {
@@ -90,6 +91,7 @@ func TestStoredLearningsFindEveryDuplicate(t *testing.T) {
 // none, changes no decision; a store written as files only (commit: none)
 // reads every file.
 func TestBlobCacheDecidesAsReadingEveryFile(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	opts := testOptions(t.TempDir())
 	opts.Random = nil // ids for many learnings
@@ -187,6 +189,7 @@ func fillerStore(t *testing.T, n int) (s *Store, dir string, git func(...string)
 // later file was parsed again and the cache rewritten: 1.6 s for a
 // knowledge add at 100k entries after an update of one entry.)
 func TestAChangedFileCostsOneParse(t *testing.T) {
+	t.Parallel()
 	s, dir, git, fillers := fillerStore(t, catalog.RewriteAfter+9)
 	var paths []string
 	for _, l := range fillers {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestConfigCommitModes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ mode, status string }{
 		{"stage", "A  .agent/memories.md"},
 		{"none", "?? .agent/"},
@@ -41,6 +42,7 @@ func TestConfigCommitModes(t *testing.T) {
 }
 
 func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 	cases := map[string]string{
@@ -67,6 +69,7 @@ func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
 }
 
 func TestPrimeConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
 	write := func(s string) { os.WriteFile(filepath.Join(dir, entry.ConfigPath), []byte(s), 0o644) }
@@ -141,6 +144,7 @@ budgets:
 }
 
 func TestModelsConfig(t *testing.T) {
+	t.Parallel()
 	for content, want := range map[string][]string{
 		"":                                     {"haiku", "sonnet", "opus"},
 		"models:\n":                            {"haiku", "sonnet", "opus"},
@@ -176,6 +180,7 @@ func TestModelsConfig(t *testing.T) {
 // Each share of Budgets is named alike in config.yaml's budgets block and
 // in prime's JSON, and every share but the total has a key.
 func TestBudgetKeysNameEveryShare(t *testing.T) {
+	t.Parallel()
 	typ := reflect.TypeOf(config.Budgets{})
 	var b config.Budgets
 	for i := 0; i < typ.NumField(); i++ {
@@ -205,6 +210,7 @@ func TestBudgetKeysNameEveryShare(t *testing.T) {
 // yaml.v3 says where a syntax error is only in its message: yamlProblem
 // must read the messages yaml.v3 really writes.
 func TestYAMLProblem(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		doc  string
 		line int

@@ -49,6 +49,7 @@ func symlink(t *testing.T, target, link string) {
 // as config.yaml; a FIFO, a file over the cap, a link to a skill outside:
 // every reader finishes, with a warning naming each, and reads the rest.
 func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Write(entry.KnowledgePath("good"), "---\ntitle: \"Good\"\ntags: [\"x\"]\n---\n\nA real entry.\n")
 	r.Write(entry.KnowledgePath("huge"), "---\ntitle: \"Huge\"\ntags: [\"x\"]\n---\n\n"+strings.Repeat("word ", entry.FileReadLimit/5)+"\n")
@@ -165,6 +166,7 @@ func TestFilesThatAreNotWhatTheySeemAreSkippedWithAWarning(t *testing.T) {
 // repository: nothing there is read or shown, nothing is written there,
 // and the index never holds both .agent and .agent/….
 func TestALinkedStoreDirectoryIsNeitherReadNorWritten(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{entry.Dir, entry.KnowledgeDir} {
 		t.Run(link, func(t *testing.T) {
 			r := loretest.NewRepo(t)
@@ -262,6 +264,7 @@ func snapshot(t *testing.T, dir string) string {
 // lore --root .git (or anywhere in a git directory), or a root reached
 // through a link: refused before anything is read or written.
 func TestARootInsideTheGitDirectoryOrThroughALinkIsRefused(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Commit("initial", map[string]string{"README.md": "# p\n"})
 	outside := t.TempDir()
@@ -297,6 +300,7 @@ func emptyOutside(t *testing.T, dir string) {
 // link is refused when the store is opened, before a lock, a usage count
 // or the current run is written through it.
 func TestOutsideGitALinkedAgentIsRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	outside := t.TempDir()
 	symlink(t, outside, filepath.Join(dir, entry.Dir))

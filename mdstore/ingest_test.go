@@ -12,6 +12,7 @@ import (
 )
 
 func TestIngestRecordsOneIterationInOneCommit(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	res, wr, err := s.Ingest(IngestInput{Output: fullOutput, RunID: "run-0a1b2c3d", Iteration: 3, Model: "opus", DurationSecs: 42, Files: []string{"src/db.rs"}})
@@ -49,6 +50,7 @@ func TestIngestRecordsOneIterationInOneCommit(t *testing.T) {
 }
 
 func TestIngestFailedWithoutReportGetsTheMinimalOne(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	out := "I could not get the migration to run.\n<retry-suggestion>Split it in two.</retry-suggestion>\n<task-failed>t-0dfebf</task-failed>"
@@ -75,6 +77,7 @@ func TestIngestFailedWithoutReportGetsTheMinimalOne(t *testing.T) {
 // A bad end without a task sigil is a failure that says how the agent
 // ended; with one, the sigil counts. An interruption wins over both.
 func TestIngestHowTheAgentEnded(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	for _, tc := range []struct {
@@ -107,6 +110,7 @@ func TestIngestHowTheAgentEnded(t *testing.T) {
 }
 
 func TestIngestWithoutRunStartsOne(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	res, _, err := s.Ingest(IngestInput{Output: "<task-done>t-1</task-done>"})
@@ -124,6 +128,7 @@ func TestIngestWithoutRunStartsOne(t *testing.T) {
 }
 
 func TestIngestSkipsBadSigilsAndKeepsTheRest(t *testing.T) {
+	t.Parallel()
 	dir, _ := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	out := `<knowledge tags="a|b" title="Bad tags">body</knowledge>
@@ -153,6 +158,7 @@ func TestIngestSkipsBadSigilsAndKeepsTheRest(t *testing.T) {
 // TestLongNotesAreCut: a note past MaxJournalNotes is cut at a line, a
 // fence the cut leaves open is closed, and ingest says so.
 func TestLongNotesAreCut(t *testing.T) {
+	t.Parallel()
 	long := "Steps:\n\n```sh\n" + strings.Repeat("go test ./... -run TestWritePath -count=1\n", 80) + "```\nDone."
 	got := entry.TruncateNotes(long, entry.MaxJournalNotes)
 	if !strings.HasSuffix(got, "-count=1\n```\n[truncated]") || utf8.RuneCountInString(got) > entry.MaxJournalNotes+20 {
@@ -180,6 +186,7 @@ func TestLongNotesAreCut(t *testing.T) {
 // no iteration given, is the run's last iteration again — while another
 // output, or the same one after a different iteration, is a new one.
 func TestIngestAgainWithoutIteration(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	ingest := func(output string) *IngestResult {
@@ -208,6 +215,7 @@ func TestIngestAgainWithoutIteration(t *testing.T) {
 // not recorded, so no strategy recommends it; a full model id of one is
 // recorded as written.
 func TestIngestChecksNextModel(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	res, _, err := s.Ingest(IngestInput{Output: "<next-model>gpt-5</next-model>\n<task-done>t-1</task-done>", RunID: "run-1", Iteration: 1})
@@ -238,6 +246,7 @@ func TestIngestChecksNextModel(t *testing.T) {
 // reports what only an iteration could hold, and with no sigil at all
 // records nothing.
 func TestOutcomeOnly(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	count := git("rev-list", "--count", "HEAD")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestJournalFileName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		iteration int
@@ -48,6 +49,7 @@ func TestJournalFileName(t *testing.T) {
 // both; the next iteration is the one after the highest; recording an
 // iteration again by its number replaces the one it is the same as.
 func TestIterationsOfTwoBranchesInOneRun(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	newEntry := func(it int, task, at string) entry.JournalEntry {
 		return entry.JournalEntry{RunID: "sprint", Iteration: it, TaskID: task, Outcome: "failed", FilesModified: []string{}, CreatedAt: at, Notes: task + fmt.Sprint(it)}

@@ -18,6 +18,7 @@ import (
 // unchanged", "already says this", a skipped iteration, "Memory not
 // found") and committing nothing.
 func TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Commit("initial", map[string]string{"README.md": "# p\n"})
 	s, err := Open(r.Dir, testOptions(t.TempDir()))
@@ -77,6 +78,7 @@ func TestDecisionsIgnoreWhatAFailedWriteLeftOnDisk(t *testing.T) {
 // and the knowledge entry written before it are taken back, git status is
 // what it was, and the same ingest once there is room commits it all.
 func TestIngestOnAFullDiskLeavesTheWorktreeAsItWas(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
 	learnings := r.Path(entry.LearningsDir)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestModelFamily(t *testing.T) {
+	t.Parallel()
 	claude := config.DefaultModels()
 	openai := []string{"gpt-4o-mini", "gpt-4o"}
 	reversed := []string{"gpt-4o", "gpt-4o-mini"} // the order does not decide
@@ -49,6 +50,7 @@ func TestModelFamily(t *testing.T) {
 }
 
 func TestCheckNextModel(t *testing.T) {
+	t.Parallel()
 	s := &Store{config: config.Default()}
 	for _, c := range []struct{ name, recorded, warning string }{
 		{"", "", ""},

@@ -24,6 +24,7 @@ func mergeInProgress(t *testing.T) *loretest.Repo {
 }
 
 func TestQueuedDuringAMergeCommittedAfterIt(t *testing.T) {
+	t.Parallel()
 	r := mergeInProgress(t)
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	status := r.Git("status", "--porcelain")
@@ -61,6 +62,7 @@ func TestQueuedDuringAMergeCommittedAfterIt(t *testing.T) {
 // already (a flush killed after its commit, before it removed the file)
 // commits nothing.
 func TestQueuedChangeHEADHoldsIsDropped(t *testing.T) {
+	t.Parallel()
 	r := mergeInProgress(t)
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	m, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "queued", Tags: []string{"q"}})
@@ -87,6 +89,7 @@ func TestQueuedChangeHEADHoldsIsDropped(t *testing.T) {
 // write too, which is queued behind it; once the conflict is resolved the
 // two are committed in order.
 func TestAWriteWaitsBehindTheQueue(t *testing.T) {
+	t.Parallel()
 	r := mergeInProgress(t)
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	first, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "first", Tags: []string{"q"}})
@@ -129,6 +132,7 @@ func TestAWriteWaitsBehindTheQueue(t *testing.T) {
 // during an operation get 1 and 2, not 1 twice: the queue is part of what
 // a change decides from.
 func TestQueuedJournalEntriesNumberOnFromTheQueue(t *testing.T) {
+	t.Parallel()
 	r := mergeInProgress(t)
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))
 	var keys []string
@@ -149,6 +153,7 @@ func TestQueuedJournalEntriesNumberOnFromTheQueue(t *testing.T) {
 // waits behind it; once signing works both are committed, signed, in
 // order.
 func TestUnsignedChangesWaitForTheSigner(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
 	r.SigningKey()
@@ -185,6 +190,7 @@ func TestUnsignedChangesWaitForTheSigner(t *testing.T) {
 // and the reflog says "reset: moving to HEAD". The next write commits it
 // again, with its message. A reset the person asked for is left alone.
 func TestCommitsARacingResetTookOffAreCommittedAgain(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
 	s, _ := Open(r.Dir, testOptions(t.TempDir()))

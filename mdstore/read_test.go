@@ -11,6 +11,7 @@ import (
 )
 
 func TestMalformedFilesAreReportedWithLineAndSkipped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(p, content string) {
 		full := filepath.Join(dir, filepath.FromSlash(p))
@@ -43,6 +44,7 @@ func TestMalformedFilesAreReportedWithLineAndSkipped(t *testing.T) {
 }
 
 func TestSkillsDiscovery(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(p, content string) {
 		full := filepath.Join(dir, filepath.FromSlash(p))

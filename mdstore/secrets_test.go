@@ -57,6 +57,7 @@ func assertRefused(t *testing.T, err error, field, secret string) {
 // report, the task. Each field with a key in it is refused, by name, and
 // nothing is written.
 func TestJournalAddRefusesASecretInEveryField(t *testing.T) {
+	t.Parallel()
 	r, s := secretStore(t)
 	fields := map[string]func(e *entry.JournalEntry, v string){
 		"run_id":           func(e *entry.JournalEntry, v string) { e.RunID = v },
@@ -97,6 +98,7 @@ func TestJournalAddRefusesASecretInEveryField(t *testing.T) {
 // fields are now checked once the sigil is parsed, and the output's scan
 // sees the tag.
 func TestIngestRedactsATokenBeforeEachClosingTag(t *testing.T) {
+	t.Parallel()
 	outputs := map[string]string{
 		"task-done":           "<task-done>KEY</task-done>",
 		"task-failed":         "<task-failed>KEY</task-failed>",
@@ -146,6 +148,7 @@ func TestIngestRedactsATokenBeforeEachClosingTag(t *testing.T) {
 // TestIngestRedactsItsOwnFields: --task, --model, --files and --feature
 // were never scanned. A secret in one is redacted and said by its field.
 func TestIngestRedactsItsOwnFields(t *testing.T) {
+	t.Parallel()
 	r, s := secretStore(t)
 	res, _, err := s.Ingest(IngestInput{
 		Output: `<knowledge tags="ops" title="Deploys">Deploy on Fridays.</knowledge><task-done>t-1</task-done>`,
@@ -173,6 +176,7 @@ func TestIngestRedactsItsOwnFields(t *testing.T) {
 // run's name, are refused by name; the category that was never scanned
 // among them, and its message for a bad value no longer echoes it.
 func TestEveryInputIsChecked(t *testing.T) {
+	t.Parallel()
 	r, s := secretStore(t)
 	memory := NewMemory{Type: "fix", Content: "Restart the worker.", Tags: []string{"ops"}}
 	knowledge := entry.NewKnowledge{Title: "Deploys", Tags: []string{"ops"}, Body: "Deploy on Fridays."}

@@ -37,6 +37,7 @@ func testOptions(home string) Options {
 }
 
 func TestStoreAddCommitsOneMemory(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, err := Open(dir, testOptions(t.TempDir()))
 	if err != nil {
@@ -78,6 +79,7 @@ func TestStoreAddCommitsOneMemory(t *testing.T) {
 }
 
 func TestStoreRefusesBadInputAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, err := Open(dir, testOptions(t.TempDir()))
 	if err != nil {
@@ -107,6 +109,7 @@ func TestStoreRefusesBadInputAndChangesNothing(t *testing.T) {
 }
 
 func TestStoreDelete(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	if _, _, err := s.Init(false); err != nil {
@@ -137,6 +140,7 @@ func TestStoreDelete(t *testing.T) {
 }
 
 func TestStoreInit(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	created, res, err := s.Init(false)
@@ -167,6 +171,7 @@ func TestStoreInit(t *testing.T) {
 }
 
 func TestStoreOutsideGit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Open(dir, testOptions(t.TempDir()))
 	if err != nil {
@@ -192,6 +197,7 @@ func TestStoreOutsideGit(t *testing.T) {
 }
 
 func TestStoreInSubdirectoryOfRepository(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	sub := filepath.Join(dir, "services", "api")
 	os.MkdirAll(sub, 0o755)
@@ -214,6 +220,7 @@ func TestStoreInSubdirectoryOfRepository(t *testing.T) {
 // can leave two blocks with one id. list and show read the first valid
 // one; delete removes that one alone, and its commit says which line.
 func TestDeleteRemovesTheMemoryShownNotItsDuplicate(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	const id = "mem-1737372000-a1b2"
 	src := "# Memories\n\n## Patterns\n\n### " + id + "\n> the one list shows\n<!-- tags: a | created: 2025-01-20 -->\n\n" +
@@ -251,6 +258,7 @@ func TestDeleteRemovesTheMemoryShownNotItsDuplicate(t *testing.T) {
 // TestDeleteSkipsABlockShowCannotRead: a first block without content is
 // not a memory; the valid block after it is the one shown and deleted.
 func TestDeleteSkipsABlockShowCannotRead(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	const id = "mem-1737372000-a1b2"
 	src := "# Memories\n\n## Patterns\n\n### " + id + "\n\n### " + id + "\n> valid\n<!-- tags: a | created: 2025-01-20 -->\n"
@@ -268,6 +276,7 @@ func TestDeleteSkipsABlockShowCannotRead(t *testing.T) {
 // the one on disk holds: not a committed block's, not a block added by
 // hand and not committed yet.
 func TestNewMemoryIDIsFree(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	opts := testOptions(t.TempDir())
 	// The first two tries are taken, the third is free.

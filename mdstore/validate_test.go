@@ -49,6 +49,7 @@ func problemsText(ps []entry.Problem) string {
 // Every malformed file of the corpus — every kind, every rule — yields its
 // path:line message; the well-formed files beside them yield none.
 func TestValidateCorpus(t *testing.T) {
+	t.Parallel()
 	files := loadStoreFiles(t, "testdata/validate/store")
 	problems := entry.Validate(files, config.Validate)
 	loretest.Golden(t, "testdata/validate/store.golden", problemsText(problems))
@@ -76,6 +77,7 @@ func TestValidateCorpus(t *testing.T) {
 
 // Each memories.md case, validated as the store's memories.md.
 func TestValidateMemoriesCases(t *testing.T) {
+	t.Parallel()
 	entries, err := os.ReadDir("testdata/validate/memories")
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +99,7 @@ func TestValidateMemoriesCases(t *testing.T) {
 
 // What is not in a fixture: size caps, unmerged paths, a clean store.
 func TestValidateLimits(t *testing.T) {
+	t.Parallel()
 	big := append([]byte("---\ntitle: \"Big\"\ntags: [\"a\"]\n---\n\n"), bytes.Repeat([]byte("word "), 14000)...)
 	huge := append([]byte(entry.MemoriesTemplate), bytes.Repeat([]byte("\nplain prose line of the file\n"), 40000)...)
 	got := problemsText(entry.Validate([]entry.File{
@@ -130,6 +133,7 @@ func TestValidateLimits(t *testing.T) {
 // commit changes have their problems reported; errors in the others are
 // counted.
 func TestInChangesJudgesTheCommit(t *testing.T) {
+	t.Parallel()
 	secret := "---\ntitle: \"Deploy\"\ntags: [\"deploy\"]\n---\n\nUse postgres://app:Z1U9ueHK7CN1w4zPbW@db:5432/app.\n"
 	files := []entry.File{
 		{Path: ".agent/knowledge/old.md", Data: []byte(secret), InHead: true},

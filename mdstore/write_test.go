@@ -13,6 +13,7 @@ import (
 )
 
 func TestKnowledgeDedupRules(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	add := func(title, tags, body string) (entry.Knowledge, entry.KnowledgeAction) {
@@ -66,6 +67,7 @@ func TestKnowledgeDedupRules(t *testing.T) {
 }
 
 func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	l, dup, res, err := s.AddLearning(entry.NewLearning{Category: "pitfall", Tags: []string{"SQLite", "foreign keys"}, Task: "t-abc123",
@@ -101,6 +103,7 @@ func TestLearningsNearDuplicateAndUnknownCategory(t *testing.T) {
 }
 
 func TestDeleteEntries(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	k, _, _, _ := s.AddKnowledge(entry.NewKnowledge{Title: "T", Tags: []string{"a"}, Body: "b"})
@@ -125,6 +128,7 @@ func TestDeleteEntries(t *testing.T) {
 // A duration or cost that is not a finite number of 0 or more is refused
 // (NaN compares false with everything, so "< 0" let it through).
 func TestJournalRefusesNaNAndInfinities(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, err := Open(dir, testOptions(dir))
 	if err != nil {
@@ -150,6 +154,7 @@ func TestJournalRefusesNaNAndInfinities(t *testing.T) {
 // A tag from a command is one line of printable text: control characters
 // are refused, runs of spaces become one.
 func TestInputTags(t *testing.T) {
+	t.Parallel()
 	got, err := entry.InputTags([]string{" Foreign   Keys ", "db\u00a0layer", "db"})
 	if err != nil || strings.Join(got, "|") != "foreign keys|db layer|db" {
 		t.Errorf("got %q, %v", got, err)
@@ -167,6 +172,7 @@ func TestInputTags(t *testing.T) {
 // slug is looked up, not listed, and a name that does not read still
 // counts.
 func TestKnowledgeSlugAvoidsEveryTakenName(t *testing.T) {
+	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
 	n := 0

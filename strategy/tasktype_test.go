@@ -5,6 +5,7 @@ import "testing"
 // Seed 004's task-type table, on the objectives its text gives (Task Type
 // Detection and Examples 6), first match wins, "general" for none.
 func TestTaskTypeFollowsSeed004(t *testing.T) {
+	t.Parallel()
 	for objective, want := range map[string]string{
 		"Fix failing authentication tests":    "test-fix",
 		"Implement user registration feature": "feature",

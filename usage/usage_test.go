@@ -1,32 +1,46 @@
 package usage
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
 
 // TestMain lets the test binary act as another lore process recording
-// uses: USAGE_APPEND=dir:n records n uses of "shared" and exits.
+// uses: USAGE_APPEND=dir:n records n uses of "shared" and exits. After
+// every pauseEvery uses it writes a line to stdout and waits for one on
+// stdin: the test rewrites the log meanwhile.
 func TestMain(m *testing.M) {
 	if v := os.Getenv("USAGE_APPEND"); v != "" {
 		dir, count := filepath.Split(v)
 		n, _ := strconv.Atoi(count)
 		l := Open(filepath.Clean(dir))
+		in := bufio.NewReader(os.Stdin)
 		for i := range n {
 			if err := l.Record(time.Unix(int64(1000+i), 0), []string{"shared", fmt.Sprintf("p%d-%d", os.Getpid(), i)}); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
+			}
+			if (i+1)%pauseEvery == 0 {
+				fmt.Println(i + 1)
+				if _, err := in.ReadString('\n'); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
 			}
 		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
+
+const pauseEvery = 40
 
 func TestRecordAndRead(t *testing.T) {
 	l := Open(filepath.Join(t.TempDir(), "lore"))
@@ -79,29 +93,56 @@ func TestCompaction(t *testing.T) {
 func TestConcurrentProcesses(t *testing.T) {
 	dir := t.TempDir()
 	const procs, uses = 4, 200
-	var cmds []*exec.Cmd
+	// Rewrites happen meanwhile: the log passes MaxLogSize in the children
+	// only at the default size, so the test rewrites it, each time a
+	// child has recorded pauseEvery uses (while the others record) and
+	// before it goes on.
+	l := Open(dir)
+	var mu sync.Mutex
+	rewrites := 0
+	var wg sync.WaitGroup
+	errs := make(chan error, procs)
 	for range procs {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), "USAGE_APPEND="+filepath.Join(dir, strconv.Itoa(uses)))
 		cmd.Stderr = os.Stderr
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		cmds = append(cmds, cmd)
+		wg.Go(func() {
+			out := bufio.NewScanner(stdout)
+			for out.Scan() {
+				mu.Lock()
+				err := l.compact()
+				rewrites++
+				mu.Unlock()
+				if err != nil {
+					errs <- err
+					break
+				}
+				fmt.Fprintln(stdin, "go on")
+			}
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				errs <- err
+			}
+		})
 	}
-	// Rewrites happen meanwhile: the log passes MaxLogSize in the children
-	// only at the default size, so rewrite from here too.
-	l := Open(dir)
-	for range 20 {
-		if err := l.compact(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Millisecond)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
-	for _, c := range cmds {
-		if err := c.Wait(); err != nil {
-			t.Fatal(err)
-		}
+	if rewrites != procs*uses/pauseEvery {
+		t.Fatalf("%d rewrites, want %d", rewrites, procs*uses/pauseEvery)
 	}
 	stats, err := l.Read()
 	if err != nil {

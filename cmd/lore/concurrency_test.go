@@ -17,14 +17,15 @@ import (
 )
 
 // TestConcurrentWritersAndGit runs 4 lore processes adding 25 memories
-// each while a person commits other files with C git and keeps a change
-// staged. Every add that reported success must be in the branch, no
+// each (10 without LORE_TEST_LONG=1) while a person commits other files
+// with C git and keeps a change staged. Every add that reported success must be in the branch, no
 // commit may be orphaned, and the person's work must be neither swept into
 // a lore commit nor lost.
 func TestConcurrentWritersAndGit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lore and runs 100 processes")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -62,20 +63,33 @@ func TestConcurrentWritersAndGit(t *testing.T) {
 	git("add", ".agent/config.yaml")
 	git("commit", "-q", "-m", "config")
 
-	const writers, adds = 4, 25
-	// The writers start once the person has committed, so that the two
-	// interleave whatever the machine's speed.
-	personStarted := make(chan struct{})
-	var start sync.Once
+	writers, adds := 4, loretest.Rounds(10, 25)
+	// The person commits a file of its own and stages a change it never
+	// commits before the writers start, so that the two interleave
+	// whatever the machine's speed.
+	commit := func(name string) bool {
+		os.WriteFile(filepath.Join(repo, name), []byte(fmt.Sprintf("user file %s\n", name)), 0o644)
+		return command("git", "add", name).Run() == nil && command("git", "commit", "-q", "-m", "user "+name, "--", name).Run() == nil
+	}
+	if !commit("user-0.txt") {
+		t.Fatal("the person's first commit failed")
+	}
+	userCommits := []string{"user-0.txt"}
+	os.WriteFile(filepath.Join(repo, "staged.txt"), []byte("staged, never committed\n"), 0o644)
+	git("add", "staged.txt")
+
 	var mu sync.Mutex
 	reported := map[string]string{} // id → content
 	var failures []string
 	var wg sync.WaitGroup
+	// added says that an add finished, and so let go of its locks: the
+	// person tries to commit once for each, and the writer goes on once
+	// the person has tried (tried).
+	added, tried := make(chan struct{}), make(chan struct{})
 	for w := 0; w < writers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			<-personStarted
 			for i := 0; i < adds; i++ {
 				content := fmt.Sprintf("writer %d memory %d", w, i)
 				var stdout, stderr bytes.Buffer
@@ -89,42 +103,43 @@ func TestConcurrentWritersAndGit(t *testing.T) {
 					reported[strings.TrimSpace(stdout.String())] = content
 				}
 				mu.Unlock()
+				added <- struct{}{}
+				<-tried
 			}
 		}(w)
 	}
 
-	// The person: commits its own files in between, retrying when a lock
-	// is held (C git does not wait), and leaves one change staged.
+	// The person: tries to commit another file of its own each time an
+	// add has finished, while the other writers go on; C git does not
+	// wait for a lock, so a commit that finds one held is tried again at
+	// the next add, or at once when every add has finished.
 	done := make(chan struct{})
-	var userCommits []string
 	userDone := make(chan struct{})
 	go func() {
 		defer close(userDone)
-		for n := 0; ; n++ {
+		name, n := "", 0 // the file the person is committing
+		for {
 			select {
 			case <-done:
+				// Every add has finished: nothing holds a lock.
+				for attempt := 0; name != "" && attempt < 200; attempt++ {
+					if commit(name) {
+						userCommits = append(userCommits, name)
+						break
+					}
+				}
 				return
-			default:
+			case <-added:
 			}
-			name := fmt.Sprintf("user-%d.txt", n)
-			os.WriteFile(filepath.Join(repo, name), []byte(fmt.Sprintf("user file %d\n", n)), 0o644)
-			for attempt := 0; attempt < 200; attempt++ {
-				if command("git", "add", name).Run() == nil && command("git", "commit", "-q", "-m", "user "+name, "--", name).Run() == nil {
-					userCommits = append(userCommits, name)
-					break
-				}
-				time.Sleep(5 * time.Millisecond)
+			if name == "" {
+				n++
+				name = fmt.Sprintf("user-%d.txt", n)
 			}
-			if n == 0 {
-				// A change the person stages and never commits.
-				staged := filepath.Join(repo, "staged.txt")
-				os.WriteFile(staged, []byte("staged, never committed\n"), 0o644)
-				for command("git", "add", "staged.txt").Run() != nil {
-					time.Sleep(5 * time.Millisecond)
-				}
-				start.Do(func() { close(personStarted) })
+			if commit(name) {
+				userCommits = append(userCommits, name)
+				name = ""
 			}
-			time.Sleep(10 * time.Millisecond)
+			tried <- struct{}{}
 		}
 	}()
 	wg.Wait()
@@ -137,8 +152,8 @@ func TestConcurrentWritersAndGit(t *testing.T) {
 	if len(reported) != writers*adds {
 		t.Fatalf("%d distinct ids reported, want %d", len(reported), writers*adds)
 	}
-	if len(userCommits) < 1 {
-		t.Fatal("the person never committed")
+	if len(userCommits) < 2 {
+		t.Fatal("the person never committed beside the writers")
 	}
 
 	t.Logf("%d lore adds, %d commits by the person in between", len(reported), len(userCommits))
@@ -200,13 +215,14 @@ func TestConcurrentWritersAndGit(t *testing.T) {
 }
 
 // TestKilledWritersLeaveAConsistentRepository kills lore add at random
-// moments. After each kill the person removes a stale lock, as lore's
+// moments, 60 times (24 without LORE_TEST_LONG=1). After each kill the person removes a stale lock, as lore's
 // message says; the repository must pass git fsck and hold every memory
 // whose add reported success.
 func TestKilledWritersLeaveAConsistentRepository(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lore and kills processes")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -231,7 +247,7 @@ func TestKilledWritersLeaveAConsistentRepository(t *testing.T) {
 
 	acknowledged := map[string]bool{}
 	killed := 0
-	for i := 0; i < 60; i++ {
+	for i := range loretest.Rounds(24, 60) {
 		var stdout bytes.Buffer
 		cmd := command(bin, "add", fmt.Sprintf("memory %d", i), "--format", "quiet")
 		cmd.Stdout = &stdout
@@ -297,45 +313,12 @@ func TestKilledWritersLeaveAConsistentRepository(t *testing.T) {
 	}
 }
 
-// builtLore is the lore binary the tests of this file run, built once for
-// all of them into dir; TestMain removes dir after the tests.
-var builtLore struct {
-	once     sync.Once
-	dir, bin string
-	err      error
-}
-
-// buildLore compiles the lore binary, once per test run: these tests run
-// it as separate processes, as an orchestrator would.
+// buildLore is the lore binary, alone in its directory, built once for
+// the whole run (loretest.Built): these tests run it as separate
+// processes, as an orchestrator would.
 func buildLore(t *testing.T) string {
 	t.Helper()
-	builtLore.once.Do(func() {
-		dir, err := os.MkdirTemp("", "lore-build-")
-		if err != nil {
-			builtLore.err = err
-			return
-		}
-		builtLore.dir, builtLore.bin = dir, filepath.Join(dir, "lore")
-		if out, err := exec.Command("go", "build", "-o", builtLore.bin, ".").CombinedOutput(); err != nil {
-			builtLore.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if builtLore.err != nil {
-		t.Fatal(builtLore.err)
-	}
-	return builtLore.bin
-}
-
-// removeBuiltLore runs the tests, then removes the lore binary they built.
-type removeBuiltLore struct{ m *testing.M }
-
-func (r removeBuiltLore) Run() int {
-	go watchHeap(3 << 30)
-	code := r.m.Run()
-	if builtLore.dir != "" {
-		os.RemoveAll(builtLore.dir)
-	}
-	return code
+	return loretest.Built(t).Lore
 }
 
 // watchHeap ends the test binary, with every goroutine's stack, when its
@@ -353,7 +336,8 @@ func watchHeap(limit uint64) {
 	}
 }
 
-// TestStashLoopBesideWriters runs 120 lore adds while a person stashes
+// TestStashLoopBesideWriters runs 120 lore adds (40 without
+// LORE_TEST_LONG=1), unsigned and signed, while a person stashes
 // and pops an unrelated change in a loop with C git (git stash resets the
 // worktree and the index, and pop merges the change back). Every add that
 // reported success must be in HEAD at the end, or queued and committed by
@@ -364,8 +348,9 @@ func TestStashLoopBesideWriters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lore and runs 120 processes beside a git stash loop")
 	}
-	t.Run("unsigned", func(t *testing.T) { stashLoopBesideWriters(t, false) })
-	t.Run("gpgSign", func(t *testing.T) { stashLoopBesideWriters(t, true) })
+	t.Parallel()
+	t.Run("unsigned", func(t *testing.T) { t.Parallel(); stashLoopBesideWriters(t, false) })
+	t.Run("gpgSign", func(t *testing.T) { t.Parallel(); stashLoopBesideWriters(t, true) })
 }
 
 func stashLoopBesideWriters(t *testing.T, sign bool) {
@@ -385,40 +370,84 @@ func stashLoopBesideWriters(t *testing.T, sign bool) {
 	}
 	r.Write("README.md", "# repo\nthe person's unstaged change\n")
 
-	const writers, adds = 2, 60
-	stop := make(chan struct{})
+	writers, adds := 2, loretest.Rounds(20, 60)
+	// The writers and the stash loop take turns without a clock: a writer
+	// goes on once the loop has stashed and popped since its add ended
+	// (room for the loop), and the loop, whose git fails while lore holds
+	// a lock (C git does not wait), tries again once an add has ended.
+	var mu sync.Mutex
+	changed := sync.NewCond(&mu)
+	var (
+		running, started, ended int  // adds running, started, ended
+		cycles                  int  // stashes popped
+		stop, loopOver          bool // the writers are done; the loop is
+	)
+	// retryAfter waits, after a git command that began when started and
+	// ended were as given failed, until an add has ended since: it
+	// reports false if none ran meanwhile, so that no lock of lore's
+	// stood in git's way.
+	retryAfter := func(started0, ended0, running0 int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if running0 == 0 && started == started0 && ended == ended0 {
+			return false
+		}
+		for ended == ended0 && !stop {
+			changed.Wait()
+		}
+		return true
+	}
+	// now is the adds started, ended and running.
+	now := func() (int, int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return started, ended, running
+	}
 	var stashes, pops int
 	popFailure := ""
 	loopDone := make(chan struct{})
 	go func() {
 		defer close(loopDone)
+		defer func() {
+			mu.Lock()
+			loopOver = true
+			changed.Broadcast()
+			mu.Unlock()
+		}()
 		for {
-			select {
-			case <-stop:
+			mu.Lock()
+			if stop {
+				mu.Unlock()
 				return
-			default:
 			}
-			// C git does not wait for a lock lore holds: a command that
-			// finds one fails and is tried again.
-			if _, err := r.GitErr("stash", "-q"); err != nil {
+			mu.Unlock()
+			s, e, n := now()
+			if out, err := r.GitErr("stash", "-q"); err != nil {
+				if !retryAfter(s, e, n) {
+					popFailure = "git stash failed with no lore running: " + out
+					return
+				}
 				continue
 			}
 			stashes++
-			for attempt := 0; ; attempt++ {
+			for {
+				s, e, n := now()
 				out, err := r.GitErr("stash", "pop", "-q")
 				if err == nil {
 					pops++
+					mu.Lock()
+					cycles++
+					changed.Broadcast()
+					mu.Unlock()
 					break
 				}
-				if attempt == 500 { // not a lock: a conflict, which lore caused
+				if !retryAfter(s, e, n) { // not a lock: a conflict, which lore caused
 					popFailure = out
 					return
 				}
-				time.Sleep(2 * time.Millisecond)
 			}
 		}
 	}()
-	var mu sync.Mutex
 	acknowledged := map[string]bool{}
 	var failures []string
 	var wg sync.WaitGroup
@@ -427,23 +456,36 @@ func stashLoopBesideWriters(t *testing.T, sign bool) {
 		go func() {
 			defer wg.Done()
 			for i := range adds {
+				mu.Lock()
+				running++
+				started++
+				mu.Unlock()
 				var stdout, stderr bytes.Buffer
 				cmd := lore("add", fmt.Sprintf("writer %d memory %d", w, i), "--format", "quiet")
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				err := cmd.Run()
-				time.Sleep(5 * time.Millisecond) // room for the stash loop
 				mu.Lock()
+				running--
+				ended++
+				changed.Broadcast()
 				if err != nil {
 					failures = append(failures, fmt.Sprintf("%v: %s", err, stderr.String()))
 				} else {
 					acknowledged[strings.TrimSpace(stdout.String())] = true
+				}
+				// Room for the stash loop: one more stash and pop.
+				for c := cycles; cycles == c && !loopOver; {
+					changed.Wait()
 				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	close(stop)
+	mu.Lock()
+	stop = true
+	changed.Broadcast()
+	mu.Unlock()
 	<-loopDone
 	t.Logf("%d adds acknowledged, %d failed; %d stashes, %d pops", len(acknowledged), len(failures), stashes, pops)
 	if stashes == 0 {

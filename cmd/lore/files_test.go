@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,27 +26,12 @@ import (
 // memory limit, so that a hang or a read of /dev/zero fails the test
 // rather than stop it or the machine.
 
-// builtIndex is lore-index, built once beside builtLore's binary but
-// under another name, so that only the runs that ask for it find it.
-var builtIndex struct {
-	once sync.Once
-	bin  string
-	err  error
-}
-
+// buildLoreIndex is lore-index, built once with lore (loretest.Built)
+// but not beside the lore buildLore returns, so that only the runs that
+// ask for it (LORE_INDEX) find it.
 func buildLoreIndex(t *testing.T) string {
 	t.Helper()
-	lore := buildLore(t)
-	builtIndex.once.Do(func() {
-		builtIndex.bin = filepath.Join(filepath.Dir(lore), "lore-index-for-tests")
-		if out, err := exec.Command("go", "build", "-o", builtIndex.bin, "../lore-index").CombinedOutput(); err != nil {
-			builtIndex.err = fmt.Errorf("go build lore-index: %v\n%s", err, out)
-		}
-	})
-	if builtIndex.err != nil {
-		t.Fatal(builtIndex.err)
-	}
-	return builtIndex.bin
+	return loretest.Built(t).Index
 }
 
 // fileRepo is a repository driven by the lore binary.
@@ -55,7 +39,8 @@ type fileRepo struct {
 	*loretest.Repo
 	t     *testing.T
 	lore  string
-	index string // lore-index, for runs with the search index
+	index string   // lore-index, for runs with the search index
+	env   []string // more of lore's environment, for the runs to come
 }
 
 func newFileRepo(t *testing.T) *fileRepo {
@@ -95,6 +80,7 @@ func (r *fileRepo) run(withIndex bool, stdin string, args ...string) result {
 	} else {
 		cmd.Env = append(cmd.Env, "LORE_INDEX=off")
 	}
+	cmd.Env = append(cmd.Env, r.env...)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	} else {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -10,10 +11,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
-	"time"
-
-	"lore/internal/fsx"
 )
 
 // Issue 15, "a damaged index is never believed", with the real lore and
@@ -163,7 +163,7 @@ func TestRemovingTheIndexDuringSearches(t *testing.T) {
 	}
 	r.writeTopicStore(topics)
 	const searches = 30
-	var full, failed, scanned int
+	var full, failed, scanned, atLock int
 	for n := 0; n < searches; n++ {
 		r.searchIDs("walrus") // the index is there, built if need be
 		if n%3 != 0 {         // a change: the search updates the index
@@ -172,40 +172,59 @@ func TestRemovingTheIndexDuringSearches(t *testing.T) {
 			r.writeTopicEntry(i, topics[i])
 		}
 		topic := indexTopics[rnd.IntN(len(indexTopics))]
-		done, removed := make(chan struct{}), make(chan struct{})
-		if n%3 != 0 {
-			// The moment lore-index takes the write lock, to update the
-			// index: it opens the generation right after.
-			go func() {
-				defer close(removed)
-				for {
-					select {
-					case <-done:
-						return
-					default:
-					}
-					if f, err := os.Open(r.Path(".git/lore/index/write.lock")); err == nil {
-						got, _ := fsx.TryLock(f, true)
-						f.Close()
-						if !got {
-							os.RemoveAll(r.Path(".git/lore"))
-							return
-						}
-					}
-					time.Sleep(100 * time.Microsecond)
-				}
-			}()
-		} else {
-			// Any moment: lore-index reads the index without a lock.
-			go func(after time.Duration) {
-				defer close(removed)
-				time.Sleep(after)
+		// lore-index says each phase of its work in its trace, as it
+		// reaches it: the moment to remove the index. The index is
+		// removed once, and not after the search has returned (a
+		// lore-index may still be at work then), unless said.
+		var mu sync.Mutex
+		removed, over := false, false
+		remove := func() {
+			if !removed && !over {
 				os.RemoveAll(r.Path(".git/lore"))
-			}(time.Duration(20+rnd.IntN(40)) * time.Millisecond)
+				removed = true
+			}
 		}
+		var onLine func(line string)
+		lockMoment := n%3 != 0
+		if lockMoment {
+			// The moment lore-index takes the write lock, to update the
+			// index (or to rebuild it): it opens the generation right
+			// after.
+			onLine = func(line string) {
+				if strings.HasSuffix(line, "  write lock taken") || strings.Contains(line, "  rebuilding: ") {
+					if !removed && !over {
+						atLock++
+					}
+					remove()
+				}
+			}
+		} else {
+			// Any moment: lore-index reads the index without a lock. It
+			// is removed once lore-index has said a number of its phases
+			// (the request read, the manifest read, the store checked,
+			// the seal checked, the index opened, searched), or else
+			// right after the search.
+			phases := 1 + rnd.IntN(6)
+			onLine = func(string) {
+				if phases--; phases == 0 {
+					remove()
+				}
+			}
+		}
+		trace := traceFIFO(t, func(line string) {
+			mu.Lock()
+			defer mu.Unlock()
+			onLine(line)
+		})
+		r.env = []string{"LORE_TRACE=" + trace}
 		got, res := r.searchIDs(topic)
-		close(done)
-		<-removed
+		r.env = nil
+		mu.Lock()
+		if !lockMoment {
+			remove()
+		}
+		over = true
+		mu.Unlock()
 		switch want := topicAnswers(topics)[topic]; {
 		case res.code != 0:
 			failed++
@@ -221,5 +240,35 @@ func TestRemovingTheIndexDuringSearches(t *testing.T) {
 			t.Errorf("search %d: bleve's own lines reached stderr:\n%s", n, res.stderr)
 		}
 	}
-	t.Logf("%d searches: %d full answers (%d by scanning), %d failed", searches, full, scanned, failed)
+	t.Logf("%d searches: %d full answers (%d by scanning), %d failed; the index removed at the write lock in %d", searches, full, scanned, failed, atLock)
+}
+
+// traceFIFO makes a FIFO for lore-index's trace (LORE_TRACE, which it
+// appends a line to at each phase of its work) and returns its path;
+// onLine is called with each line written to it, as it comes. The FIFO is
+// read until the test ends, so that a lore-index still at work after lore
+// has answered never waits on it; then it is removed.
+func traceFIFO(t *testing.T, onLine func(line string)) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "trace")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	// Open for reading and writing, so that the reader neither waits
+	// for a writer nor meets the end when one closes.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			onLine(sc.Text())
+		}
+	}()
+	t.Cleanup(func() {
+		os.Remove(path) // a lore-index that opens it later makes a file
+		f.Close()
+	})
+	return path
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"database/sql"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,7 +21,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(removeBuiltLore{m}, map[string]func(){
+	testscript.Main(tests{m}, map[string]func(){
 		"lore": func() { os.Exit(run(os.Args[1:], systemEnv())) },
 		"lore-index": func() {
 			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE")}); err != nil {
@@ -57,6 +60,23 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		},
 	})
+}
+
+// tests runs cmd/lore's tests, with the heap watched (watchHeap), and
+// twice as many at a time as there are processors unless -test.parallel
+// says otherwise: most of them wait on the processes they start (lore,
+// lore-index, git) and on the disk, not on the processor.
+type tests struct{ m *testing.M }
+
+func (r tests) Run() int {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
+	go watchHeap(3 << 30)
+	return r.m.Run()
 }
 
 // TestScripts runs cmd/lore/testdata/script/*.txtar: the real lore binary

@@ -115,6 +115,7 @@ func scoresOf(hits []string) []string {
 
 // A store without entries builds an empty index that searches.
 func TestBuilderOfNoDocuments(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	ix := r.index(Options{})
 	if rep, err := ix.Rebuild("asked for"); err != nil || rep.Indexed != 0 {

@@ -21,6 +21,7 @@ import (
 
 	"lore/index"
 	"lore/index/fresh"
+	"lore/internal/loretest"
 )
 
 // serveEnv makes this test binary serve one request as lore-index does
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 }
 
 var (
-	damageRounds = flag.Int("damage.rounds", 60, "rounds of TestRandomDamageIsNeverBelieved")
+	damageRounds = flag.Int("damage.rounds", loretest.Rounds(20, 60), "rounds of TestRandomDamageIsNeverBelieved (20, 60 with LORE_TEST_LONG=1)")
 	damageSeed   = flag.Uint64("damage.seed", 15, "seed of TestRandomDamageIsNeverBelieved")
 )
 
@@ -254,7 +255,8 @@ func mustRead(p string) []byte {
 // lore does: every answer is the scan's (the index was sound, or lore
 // noticed and rebuilt or bypassed it) or an error, never a wrong answer;
 // a status that says fresh is an index whose every answer is right; and
-// lore-index prints nothing of bleve's on stderr. Before the seal, the
+// lore-index prints nothing of bleve's on stderr. It runs 20 rounds, 60
+// with LORE_TEST_LONG=1 (or -damage.rounds). Before the seal, the
 // 60 rounds of seed 15 gave 25 wrong answers (most "No entries match."),
 // 29 statuses that said fresh of an index that answered wrongly, a status
 // that panicked (a fault, without the test's SetPanicOnFault) and bleve's
@@ -357,6 +359,7 @@ func zaps(t *testing.T, dir string) []string {
 // and why, the next search rebuilds it (saying why) and answers right,
 // and so does a refresh.
 func TestDamageIsFoundByStatusSearchAndRefresh(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	q := index.Query{Text: "kestrel"}
@@ -432,6 +435,7 @@ func TestDamageIsFoundByStatusSearchAndRefresh(t *testing.T) {
 // A writer does not build on a damaged index: the search that finds a
 // changed entry finds the damage first, and rebuilds.
 func TestAWriterDoesNotBuildOnADamagedIndex(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	ix := r.index(Options{})
@@ -453,6 +457,7 @@ func TestAWriterDoesNotBuildOnADamagedIndex(t *testing.T) {
 // and the seal learns their new stamps, so that the next search does not
 // read them again.
 func TestATouchedIndexIsNotRebuilt(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	ix := r.index(Options{})
@@ -492,6 +497,7 @@ func liveGenName(ix *Index) (string, error) { return ix.dir.Current() }
 // bolt and zap panic, or fault, on bytes they do not expect: an error,
 // never a crash.
 func TestBleveFailuresAreErrors(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.writeDamageStore()
 	ix := r.index(Options{})

@@ -85,6 +85,7 @@ func wantIDs(t *testing.T, got []string, want ...string) {
 }
 
 func TestFirstSearchBuildsTheIndex(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	m := r.addMemory("scorch blocks every other opener while one process writes", "bleve")
 	ix := r.index(Options{})
@@ -113,6 +114,7 @@ func TestFirstSearchBuildsTheIndex(t *testing.T) {
 }
 
 func TestLoreWritesAreSeen(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	ix := r.index(Options{})
 	wantIDs(t, ids(t, ix, "zeppelin"))
@@ -130,6 +132,7 @@ func TestLoreWritesAreSeen(t *testing.T) {
 // find are searchable, then indexes the others: what it answered is what
 // the index answers once it holds everything.
 func TestSearchAnswersBeforeIndexingTheRest(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	var slugs []string
 	for i := 0; i < 30; i++ {
@@ -183,6 +186,7 @@ func TestSearchAnswersBeforeIndexingTheRest(t *testing.T) {
 // the index is built; a small store's index is built first. Either way
 // the index then answers as the scan did.
 func TestLargeStoreFirstSearchScansThenBuilds(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	for i := 0; i < 12; i++ {
 		word := "plain"
@@ -239,6 +243,7 @@ func TestLargeStoreFirstSearchScansThenBuilds(t *testing.T) {
 // A merge replaces segments; the writer removes them once the seal no
 // longer holds them, so the index's size on disk is what it holds.
 func TestReplacedSegmentsAreRemoved(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	// A rebuild indexes fresh.BatchSize documents at a time, a segment
 	// each, and merges them into one.
@@ -277,6 +282,7 @@ func TestReplacedSegmentsAreRemoved(t *testing.T) {
 }
 
 func TestAnotherProcessUpdatesTheIndex(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	ix1 := r.index(Options{})
 	ix2 := r.index(Options{})
@@ -290,6 +296,7 @@ func TestAnotherProcessUpdatesTheIndex(t *testing.T) {
 }
 
 func TestDamagedIndexIsRebuilt(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	m := r.addMemory("an otter holds the lock")
 	dir := index.Dir(r.store)
@@ -375,13 +382,12 @@ func TestBusyIndexDoesNotHang(t *testing.T) {
 
 	// Another process is updating: the write lock is taken.
 	r.addMemory("a heron flies")
-	held := make(chan struct{})
-	release = make(chan struct{})
-	go ix.dir.Locked(time.Second, func() error { close(held); <-release; return nil })
+	held, updated := make(chan struct{}), make(chan struct{})
+	go ix.dir.Locked(time.Second, func() error { close(held); <-updated; return nil })
 	<-held
 	start = time.Now()
 	_, _, err = ix.Search(index.Query{Text: "heron"})
-	close(release)
+	close(updated)
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("search while another updates: %v, want ErrBusy", err)
 	}
@@ -391,6 +397,7 @@ func TestBusyIndexDoesNotHang(t *testing.T) {
 }
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.addMemory("a kestrel hovers")
 	r.addKnowledge("Kestrels", "Small falcons.", "birds")
@@ -414,6 +421,7 @@ func TestStatus(t *testing.T) {
 }
 
 func TestConcurrentSearchesAfterAChange(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	ids(t, r.index(Options{}), "anything")
 	m := r.addMemory("an osprey dives")
@@ -442,6 +450,7 @@ func TestConcurrentSearchesAfterAChange(t *testing.T) {
 // are read again (side by side), every change is seen, and the search
 // that indexes them answers from the updated index.
 func TestManyFilesOfTwoDirectoriesChanged(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	words := strings.Fields("apples bricks cables dials engines forks gears hinges inks jars kilns levers")
 	var knowledge []string

@@ -13,6 +13,7 @@ import (
 )
 
 func TestScorchConformance(t *testing.T) {
+	t.Parallel()
 	indextest.Run(t, func(t *testing.T) index.Index {
 		x, err := openScorch(t.TempDir(), true, time.Second)
 		if err != nil {
@@ -27,6 +28,7 @@ func TestScorchConformance(t *testing.T) {
 // text, counted, and a stems field's are index.Stems: what a query looks
 // for is what was indexed.
 func TestTextFieldTermsAreQueryTokens(t *testing.T) {
+	t.Parallel()
 	check := func(what, text string, f *field, tokens []string) {
 		t.Helper()
 		want := map[string]int{}
@@ -67,6 +69,7 @@ func TestTextFieldTermsAreQueryTokens(t *testing.T) {
 // Updates one after another leave few segments: the small ones are
 // merged, the large one is not rewritten.
 func TestUpdatesKeepFewSegments(t *testing.T) {
+	t.Parallel()
 	x, err := openScorch(t.TempDir(), true, time.Second)
 	if err != nil {
 		t.Fatal(err)

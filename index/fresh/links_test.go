@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"lore/index"
 	"lore/index/fresh"
@@ -74,7 +73,7 @@ func (h held) step(t *testing.T, r *storeRepo, what string) *fresh.Changes {
 
 func build(t *testing.T, r *storeRepo) (held, *fresh.Changes) {
 	t.Helper()
-	ch := r.rebuildAt(time.Now().UnixNano())
+	ch := r.rebuildAt(r.clock.Now().UnixNano())
 	h := held{}
 	h.apply(ch)
 	h.agrees(t, r, "the first build")

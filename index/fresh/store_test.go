@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"lore/index"
 	"lore/index/fresh"
@@ -28,6 +27,9 @@ type storeRepo struct {
 	fs       fresh.Store
 	manifest string
 	sweep    int // the sweep limit fresh.Every decides with
+	// clock is the clock of every check and rebuild: it stands still
+	// until settle moves it past the racy window of what was written.
+	clock *loretest.SettleClock
 }
 
 // newStoreRepo makes a repository with an initialised store at the top
@@ -43,7 +45,7 @@ func newStoreRepoIn(t *testing.T, sweep int, sub string) *storeRepo {
 	t.Helper()
 	repo := loretest.NewRepo(t)
 	r := &storeRepo{Repo: repo, t: t, root: repo.Path(sub), sweep: sweep,
-		manifest: filepath.Join(t.TempDir(), "gen-test.manifest")}
+		manifest: filepath.Join(t.TempDir(), "gen-test.manifest"), clock: loretest.NewSettleClock(t, fsx.RacyWindow)}
 	if err := os.MkdirAll(r.root, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func (r *storeRepo) addKnowledge(title, body string, tags ...string) entry.Knowl
 // finds nothing to do.
 func (r *storeRepo) rebuild() *fresh.Changes {
 	r.t.Helper()
-	ch := r.rebuildAt(time.Now().UnixNano())
+	ch := r.rebuildAt(r.clock.Now().UnixNano())
 	r.settle()
 	if again := r.check(); !again.Empty() {
 		r.t.Fatalf("checked after a rebuild: %s; want nothing", describe(again))
@@ -132,7 +134,7 @@ func (r *storeRepo) rebuildAt(now int64) *fresh.Changes {
 // check checks the store against the manifest now.
 func (r *storeRepo) check() *fresh.Changes {
 	r.t.Helper()
-	return r.checkAt(time.Now().UnixNano())
+	return r.checkAt(r.clock.Now().UnixNano())
 }
 
 // checkAt checks the store against the manifest with the clock at now,
@@ -166,7 +168,7 @@ func (r *storeRepo) status() *fresh.Changes {
 		r.t.Fatalf("read manifest: %v", err)
 	}
 	defer m.Close()
-	ch, err := fresh.Check(r.fs, m, true, time.Now().UnixNano())
+	ch, err := fresh.Check(r.fs, m, true, r.clock.Now().UnixNano())
 	if err != nil {
 		r.t.Fatalf("status check: %v", err)
 	}
@@ -188,13 +190,15 @@ func (r *storeRepo) expect(what string, docs, remove []string) *fresh.Changes {
 	return ch
 }
 
-// settle waits out the racy window of everything written so far (see
-// fsx.Stamp.Settled), so that the next check trusts the stamps it
-// records: the changes a test makes next are then found the way they are
-// in a store left alone for a while, not merely because its files were
-// written a moment before. (A file's change time cannot be set back, so
-// waiting is the only way.)
-func (r *storeRepo) settle() { time.Sleep(fsx.RacyWindow + 10*time.Millisecond) }
+// settle puts everything written so far behind the racy window (see
+// fsx.Stamp.Settled) by moving the clock of the checks past it, so that
+// the next check trusts the stamps it records: the changes a test makes
+// next are then found the way they are in a store left alone for a
+// while, not merely because its files were written a moment before. (A
+// file's change time cannot be set back: the clock is moved instead, and
+// to no further than the file system's next tick, so that what changes
+// afterwards is as new to the check as it is.)
+func (r *storeRepo) settle() { r.clock.Settle(r.t) }
 
 // wantChanges wants exactly the documents of entries docs (by EntryID)
 // and the removals remove, in any order.

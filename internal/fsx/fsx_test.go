@@ -248,6 +248,20 @@ func TestMapReadsTheFile(t *testing.T) {
 }
 
 func TestLockWaitsThenGivesUp(t *testing.T) {
+	// Lock's clock moves only as it waits between tries, and a hook runs
+	// at each wait.
+	defer func(sleep func(time.Duration), now func() time.Time) { lockSleep, lockNow = sleep, now }(lockSleep, lockNow)
+	clock := time.Date(2027, 1, 15, 10, 0, 0, 0, time.UTC)
+	var waited func()
+	waits := 0
+	lockNow = func() time.Time { return clock }
+	lockSleep = func(d time.Duration) {
+		clock = clock.Add(d)
+		waits++
+		if waited != nil {
+			waited()
+		}
+	}
 	p := filepath.Join(t.TempDir(), "write.lock")
 	unlock, err := Lock(p, true, time.Second)
 	if err != nil {
@@ -256,16 +270,22 @@ func TestLockWaitsThenGivesUp(t *testing.T) {
 	if _, err := Lock(p, false, 20*time.Millisecond); err != ErrLocked {
 		t.Fatalf("a shared lock beside an exclusive one: %v, want ErrLocked", err)
 	}
-	released := make(chan struct{})
-	go func() {
-		time.Sleep(30 * time.Millisecond)
-		unlock()
-		close(released)
-	}()
+	if waits < 10 || waits > 11 {
+		t.Fatalf("gave up after %d waits of 2 ms, want 10 or 11 (20 ms)", waits)
+	}
+	// The holder lets go while the second waits, after its first try.
+	waits = 0
+	waited = func() {
+		if waits == 1 {
+			unlock()
+		}
+	}
 	second, err := Lock(p, true, 5*time.Second)
 	if err != nil {
 		t.Fatalf("the lock was not had once released: %v", err)
 	}
-	<-released
+	if waits != 1 {
+		t.Fatalf("had the lock after %d waits, want 1", waits)
+	}
 	second()
 }

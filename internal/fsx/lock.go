@@ -10,6 +10,13 @@ import (
 // longer than the caller was willing to wait.
 var ErrLocked = errors.New("locked by another process")
 
+// Lock's clock: how it waits between tries, and the time it gives up by.
+// Its test replaces them.
+var (
+	lockSleep = time.Sleep
+	lockNow   = time.Now
+)
+
 // Lock opens (creating it if needed) the lock file at path and takes an
 // advisory lock on it, shared or exclusive, waiting at most timeout for
 // another process to let go; after that it returns ErrLocked. unlock
@@ -20,7 +27,7 @@ func Lock(path string, exclusive bool, timeout time.Duration) (unlock func(), er
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := lockNow().Add(timeout)
 	for {
 		ok, err := TryLock(f, exclusive)
 		if err != nil {
@@ -30,10 +37,10 @@ func Lock(path string, exclusive bool, timeout time.Duration) (unlock func(), er
 		if ok {
 			return func() { f.Close() }, nil
 		}
-		if time.Now().After(deadline) {
+		if lockNow().After(deadline) {
 			f.Close()
 			return nil, ErrLocked
 		}
-		time.Sleep(2 * time.Millisecond)
+		lockSleep(2 * time.Millisecond)
 	}
 }

@@ -13,6 +13,7 @@ import (
 // nothing, other lines are kept byte for byte, and removing it leaves the
 // file as it was.
 func TestSetLocalSection(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.Git("config", "merge.other.driver", "other-tool %A")
 	cfgPath := filepath.Join(r.Dir, ".git", "config")
@@ -68,6 +69,7 @@ func TestSetLocalSection(t *testing.T) {
 
 // A held config.lock is never taken over.
 func TestSetLocalSectionRespectsTheLock(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	lock := filepath.Join(r.Dir, ".git", "config.lock")
 	os.WriteFile(lock, nil, 0o644)
@@ -80,6 +82,7 @@ func TestSetLocalSectionRespectsTheLock(t *testing.T) {
 }
 
 func TestHooksDir(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	if got, want := r.open().HooksDir(), filepath.Join(r.Dir, ".git", "hooks"); got != want {
 		t.Fatalf("HooksDir = %s, want %s", got, want)

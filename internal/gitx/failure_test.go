@@ -37,6 +37,7 @@ func (r *testRepo) snapshot() string {
 // written already, over a person's unstaged edit; it is put back byte for
 // byte, and the retry commits both.
 func TestFailureAfterTheFilesAreWrittenPutsThemBack(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Commit("store", map[string]string{memPath: "committed\n", ".agent/knowledge/a.md": "a\n"})
 	r.Write(memPath, "committed\nunstaged by the person\n")
@@ -81,6 +82,7 @@ func TestFailureAfterTheFilesAreWrittenPutsThemBack(t *testing.T) {
 // branch before every one of the ten attempts. The compare-and-set is
 // checked before anything is written, so the worktree is as it was.
 func TestBranchThatKeepsMovingChangesNothing(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Commit("store", map[string]string{memPath: "committed\n"})
 	r.Write(memPath, "committed\nunstaged by the person\n")
@@ -146,6 +148,7 @@ func TestKilledUpdateHelper(t *testing.T) {
 // moved is undone on disk, one whose branch moved gets its index, so that
 // a commit of other work by C git does not revert it.
 func TestKilledUpdateIsFinishedOrUndone(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		point     string
 		committed bool
@@ -221,6 +224,7 @@ func TestKilledUpdateIsFinishedOrUndone(t *testing.T) {
 // Each record is its writer's; a record of a process that still runs is
 // not recovered (its change is in place), one of a dead process is.
 func TestIntentRecordsAreEachWritersOwn(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	dir := r.Path(".git/lore/pending")
 	first := newIntent(ModeCommit, refUpdate{}, ZeroHash, nil, false)

@@ -9,6 +9,7 @@ import (
 // git log --first-parent does, a removal included, and follows a file
 // that HEAD no longer has.
 func TestHistoryFollowsAFileAsGitLogDoes(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Commit("add", map[string]string{"notes/a.md": "one\n"})
 	r.Commit("other file", map[string]string{"notes/b.md": "b\n"})

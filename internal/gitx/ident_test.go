@@ -8,6 +8,7 @@ import (
 )
 
 func TestAuthorFromEnvironmentWins(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Setenv("GIT_AUTHOR_NAME", "Env Author")
 	r.Setenv("GIT_AUTHOR_EMAIL", "env@example.com")
@@ -21,6 +22,7 @@ func TestAuthorFromEnvironmentWins(t *testing.T) {
 }
 
 func TestAuthorFromGlobalConfigAndIncludeIf(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Git("config", "--unset", "user.name")
 	r.Git("config", "--unset", "user.email")
@@ -44,6 +46,7 @@ func TestAuthorFromGlobalConfigAndIncludeIf(t *testing.T) {
 }
 
 func TestIdentityFallbackWithoutConfig(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Git("config", "--unset", "user.name")
 	r.Git("config", "--unset", "user.email")
@@ -59,6 +62,7 @@ func TestIdentityFallbackWithoutConfig(t *testing.T) {
 }
 
 func TestParseGitDate(t *testing.T) {
+	t.Parallel()
 	cases := map[string]int64{
 		"@1700000000 +0000":               1700000000,
 		"1700000000 -0130":                1700000000,

@@ -9,6 +9,7 @@ import (
 )
 
 func TestIndexVersion4StaysVersion4(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Populate(30)
 	r.Git("update-index", "--index-version", "4")
@@ -26,6 +27,7 @@ func TestIndexVersion4StaysVersion4(t *testing.T) {
 }
 
 func TestSplitIndex(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Populate(40)
 	r.Git("update-index", "--split-index")
@@ -70,6 +72,7 @@ func TestSplitIndex(t *testing.T) {
 }
 
 func TestDeepPathInvalidatesCacheTreeNodes(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Write(".agent/journal/run-1/0001.md", "one\n")
 	r.Write(".agent/journal/run-2/0001.md", "other run\n")
@@ -91,6 +94,7 @@ func TestDeepPathInvalidatesCacheTreeNodes(t *testing.T) {
 }
 
 func TestCorruptIndexIsAnError(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	path := filepath.Join(r.Dir, ".git", "index")
 	data, _ := os.ReadFile(path)

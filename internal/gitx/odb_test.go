@@ -128,6 +128,7 @@ func packEntryKinds(t *testing.T, r *testRepo) (map[plumbing.ObjectType]int, str
 }
 
 func TestReadPackedObjectsWithOffsetDeltas(t *testing.T) {
+	t.Parallel()
 	r := historyWithDeltas(t)
 	r.Git("repack", "-adfq", "--depth=50", "--window=50")
 	r.Git("prune-packed")
@@ -145,6 +146,7 @@ func TestReadPackedObjectsWithOffsetDeltas(t *testing.T) {
 }
 
 func TestReadPackedObjectsWithRefDeltas(t *testing.T) {
+	t.Parallel()
 	r := historyWithDeltas(t)
 	r.Git("-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq")
 	r.Git("prune-packed")
@@ -155,6 +157,7 @@ func TestReadPackedObjectsWithRefDeltas(t *testing.T) {
 }
 
 func TestReadObjectsThroughAlternates(t *testing.T) {
+	t.Parallel()
 	r := historyWithDeltas(t)
 	r.Git("repack", "-adq")
 	clone := filepath.Join(filepath.Dir(r.Dir), "shared-clone")
@@ -167,6 +170,7 @@ func TestReadObjectsThroughAlternates(t *testing.T) {
 }
 
 func TestMissingObject(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	db := newObjectDB(filepath.Join(r.Dir, ".git", "objects"))
 	if _, _, err := db.read(plumbing.NewHash(strings.Repeat("ab", 20))); err == nil || !strings.Contains(err.Error(), "object not found") {
@@ -185,6 +189,7 @@ func mustGlob(t *testing.T, pattern string) string {
 // A big tree is written in zlib's stored blocks and every other object
 // at git's loose level; C git reads both, and lore reads back its own.
 func TestABigTreeIsStoredUncompressed(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	files := map[string]string{}
 	for i := 0; i < 2000; i++ { // 2,000 entries of ~40 bytes: past storedTreeSize
@@ -231,6 +236,7 @@ func TestABigTreeIsStoredUncompressed(t *testing.T) {
 // joined into one zlib stream: C git reads it back whole and fsck finds
 // it sound.
 func TestABigBlobIsDeflatedInParts(t *testing.T) {
+	t.Parallel()
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one core: the blob is deflated in one part")
 	}

@@ -27,6 +27,7 @@ func stagedInHead(t *testing.T, r *testRepo) string {
 // HEAD's tree holds the same blob with the same mode at its path, so that
 // the pre-commit hook can judge what a commit changes.
 func TestStagedFilesSayWhatTheCommitChanges(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.Write(".agent/a.md", "a\n")
 	r.Git("add", ".agent/a.md")

@@ -12,6 +12,7 @@ import (
 // one another, files and directories of the same name, and trees out of
 // order (which find reads through a map).
 func TestTreeFindIsTheFirstEntryAScanFinds(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []string{"a", "b", ".", "-", "0", "md"}
 	randomName := func() string {
@@ -73,6 +74,7 @@ func TestTreeFindIsTheFirstEntryAScanFinds(t *testing.T) {
 }
 
 func TestParseTreeReadsWhatEncodeTreeWrites(t *testing.T) {
+	t.Parallel()
 	entries := []treeEntry{{"100644", "a.md", Hash{1}}, {"40000", "dir", Hash{2, 0, 0}}, {"100755", "run", Hash{0}}, {"120000", "x\x01y", Hash{3}}, {"644", "old", Hash{4}}}
 	got, err := parseTree(encodeTree(entries))
 	if err != nil || !slices.Equal(got, entries) {

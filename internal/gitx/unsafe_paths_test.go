@@ -58,6 +58,7 @@ func emptyDir(t *testing.T, dir string) {
 }
 
 func TestALinkedAgentDirectoryIsNotWrittenThrough(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{".agent", ".agent/knowledge"} {
 		t.Run(link, func(t *testing.T) {
 			r := newTestRepoWithCommit(t)
@@ -85,6 +86,7 @@ func TestALinkedAgentDirectoryIsNotWrittenThrough(t *testing.T) {
 }
 
 func TestALinkedFileIsNotReplacedOrCommittedAsALink(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	os.MkdirAll(r.Path(".agent"), 0o755)
 	if err := os.Symlink("../README.md", r.Path(memPath)); err != nil {
@@ -124,6 +126,7 @@ func TestALinkedFileIsNotReplacedOrCommittedAsALink(t *testing.T) {
 }
 
 func TestADirectoryTrackedAsALinkIsNotWrittenInto(t *testing.T) {
+	t.Parallel()
 	// .agent was committed as a link; the person made it a directory on
 	// disk without telling git. Writing .agent/memories.md would leave the
 	// index with both .agent and .agent/memories.md, and the person's next
@@ -146,6 +149,7 @@ func TestADirectoryTrackedAsALinkIsNotWrittenInto(t *testing.T) {
 }
 
 func TestAPathInsideDotGitIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	head, index, status := r.state()
 	for _, p := range []string{".git/.agent/memories.md", "sub/.GIT/x.md", "a/../b.md", "./a.md", "a//b.md"} {
@@ -164,6 +168,7 @@ func TestAPathInsideDotGitIsRefused(t *testing.T) {
 }
 
 func TestAFIFOIsNeitherReadNorReplaced(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	os.MkdirAll(r.Path(".agent"), 0o755)
 	if err := syscall.Mkfifo(r.Path(memPath), 0o644); err != nil {
@@ -186,6 +191,7 @@ func TestAFIFOIsNeitherReadNorReplaced(t *testing.T) {
 }
 
 func TestATxReadsNothingThroughALink(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "x.md"), []byte("outside"), 0o644)
@@ -225,6 +231,7 @@ func TestATxReadsNothingThroughALink(t *testing.T) {
 }
 
 func TestUpdateFilesWritesNothingThroughALink(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	outside := t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(root, ".agent")); err != nil {
@@ -241,6 +248,7 @@ func TestUpdateFilesWritesNothingThroughALink(t *testing.T) {
 // HEAD naming a ref outside the git directory: lore refuses before it
 // reads or writes anything there.
 func TestAHeadOutsideRefsIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	head := r.Git("rev-parse", "HEAD")
 	outside := filepath.Dir(r.Dir)
@@ -267,6 +275,7 @@ func TestAHeadOutsideRefsIsRefused(t *testing.T) {
 
 // checkRefName agrees with git check-ref-format.
 func TestRefNamesAsGitChecksThem(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	names := []string{
 		"refs/heads/main", "refs/heads/feature/x", "refs/heads/../x", "refs/heads/.x", "refs/heads/x.lock",

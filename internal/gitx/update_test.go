@@ -13,6 +13,7 @@ import (
 const memPath = ".agent/memories.md"
 
 func TestCommitTouchesOnlyTheEditedPath(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	before := r.Git("rev-parse", "HEAD")
 
@@ -57,6 +58,7 @@ func TestCommitTouchesOnlyTheEditedPath(t *testing.T) {
 }
 
 func TestUnbornBranch(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	res, err := r.update(ModeCommit, memPath, appendLine("hello"), "lore: init\n")
 	if err != nil {
@@ -75,6 +77,7 @@ func TestUnbornBranch(t *testing.T) {
 }
 
 func TestUnbornBranchKeepsUserStagedFiles(t *testing.T) {
+	t.Parallel()
 	r := newTestRepo(t)
 	r.Write("staged.txt", "staged\n")
 	r.Git("add", "staged.txt")
@@ -91,6 +94,7 @@ func TestUnbornBranchKeepsUserStagedFiles(t *testing.T) {
 }
 
 func TestUserStagedAndUnstagedChangesSurvive(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Write("README.md", "# project\nstaged line\n")
 	r.Git("add", "README.md")
@@ -114,6 +118,7 @@ func TestUserStagedAndUnstagedChangesSurvive(t *testing.T) {
 }
 
 func TestUserEditsOfTheSameFileAreNeitherCommittedNorLost(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Write(memPath, "committed\n")
 	r.Git("add", memPath)
@@ -138,6 +143,7 @@ func TestUserEditsOfTheSameFileAreNeitherCommittedNorLost(t *testing.T) {
 }
 
 func TestDetachedHeadCommitsOnHead(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	main := r.Git("rev-parse", "main")
 	r.Git("checkout", "-q", "--detach")
@@ -174,6 +180,7 @@ func (r *testRepo) deferringUpdate(got *[]Deferral) (*Result, error) {
 // worktree nor the index (git merge --abort would throw its change away
 // with the merge's); the change goes to Options.Defer.
 func TestMergeInProgressDefers(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Git("checkout", "-q", "-b", "other")
 	r.Write("other.txt", "other\n")
@@ -217,6 +224,7 @@ func TestMergeInProgressDefers(t *testing.T) {
 }
 
 func TestRebaseInProgressDefers(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Write("a.txt", "a\n")
 	r.Git("add", "a.txt")
@@ -242,6 +250,7 @@ func TestRebaseInProgressDefers(t *testing.T) {
 // decided during a rebase is committed after it, onto a branch that has
 // the rebased commits' files again: ReadDir lists them already.
 func TestDuringAnOperationNamesTheOperationBringsInAreTaken(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Commit("journal 1", map[string]string{".agent/journal/run-1/0001.md": "1\n"})
 	r.Commit("journal 2", map[string]string{".agent/journal/run-1/0002.md": "2\n"})
@@ -268,6 +277,7 @@ func TestDuringAnOperationNamesTheOperationBringsInAreTaken(t *testing.T) {
 }
 
 func TestStaleIndexLockIsReportedNeverRemoved(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	lockPath := filepath.Join(r.Dir, ".git", "index.lock")
 	if err := os.WriteFile(lockPath, nil, 0o644); err != nil {
@@ -301,6 +311,7 @@ func TestStaleIndexLockIsReportedNeverRemoved(t *testing.T) {
 }
 
 func TestBranchLockHeldByAnotherProcessFailsCleanly(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	refLock := filepath.Join(r.Dir, ".git", "refs", "heads", "main.lock")
 	if err := os.WriteFile(refLock, nil, 0o644); err != nil {
@@ -338,6 +349,7 @@ func TestBranchLockHeldByAnotherProcessFailsCleanly(t *testing.T) {
 }
 
 func TestPackedRefsAndPackedObjects(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Write(memPath, "packed\n")
 	r.Git("add", memPath)
@@ -356,6 +368,7 @@ func TestPackedRefsAndPackedObjects(t *testing.T) {
 }
 
 func TestLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	wtDir := filepath.Join(filepath.Dir(r.Dir), "wt")
 	r.Git("worktree", "add", "-q", "-b", "feature", wtDir)
@@ -380,6 +393,7 @@ func TestLinkedWorktree(t *testing.T) {
 }
 
 func TestBranchMovedByAnotherWriterIsRetried(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	calls, moved := 0, false
 	res, err := r.open().Update(Options{Mode: ModeCommit, LockTimeout: time.Second, Now: fixedNow}, func(tx *Tx) error {
@@ -415,6 +429,7 @@ func TestBranchMovedByAnotherWriterIsRetried(t *testing.T) {
 }
 
 func TestStageAndFilesModes(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	head := r.Git("rev-parse", "HEAD")
 	if _, err := r.update(ModeStage, memPath, appendLine("staged"), ""); err != nil {
@@ -439,6 +454,7 @@ func TestStageAndFilesModes(t *testing.T) {
 // object, signed with the person's key: the commit lore would have made
 // (author, dates, message, tree), plus a signature git verifies.
 func TestGpgSignedCommit(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	fpr := r.SigningKey()
 	res, err := r.update(ModeCommit, memPath, appendLine("signed"), "lore: add pattern mem-1\n\nLore-Id: mem-1\n")
@@ -463,6 +479,7 @@ func TestGpgSignedCommit(t *testing.T) {
 // TestFailingSignerDefers: a signer that fails (no key, no agent) makes
 // no commit; the change goes to Options.Defer, and nothing is written.
 func TestFailingSignerDefers(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Git("config", "commit.gpgSign", "true")
 	r.Git("config", "gpg.program", "false")
@@ -485,6 +502,7 @@ func TestFailingSignerDefers(t *testing.T) {
 }
 
 func TestRemoveFile(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Write(".agent/knowledge/a.md", "a\n")
 	r.Git("add", ".agent")
@@ -500,6 +518,7 @@ func TestRemoveFile(t *testing.T) {
 }
 
 func TestEditErrorChangesNothing(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	head := r.Git("rev-parse", "HEAD")
 	boom := errors.New("boom")
@@ -519,6 +538,7 @@ func TestEditErrorChangesNothing(t *testing.T) {
 // TestConflictedPathIsRefused: git stash pop left a conflict (with no
 // operation in progress, so nothing to wait for).
 func TestConflictedPathIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Write(memPath, "base\n")
 	r.Git("add", memPath)
@@ -541,6 +561,7 @@ func TestConflictedPathIsRefused(t *testing.T) {
 }
 
 func TestUnsupportedExtensionIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Git("config", "core.repositoryFormatVersion", "1")
 	r.Git("config", "extensions.objectFormat", "sha256")
@@ -550,6 +571,7 @@ func TestUnsupportedExtensionIsRefused(t *testing.T) {
 }
 
 func TestWorktreeConfigExtensionIsAccepted(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Git("config", "core.repositoryFormatVersion", "1")
 	r.Git("config", "extensions.worktreeConfig", "true")
@@ -564,6 +586,7 @@ func TestWorktreeConfigExtensionIsAccepted(t *testing.T) {
 }
 
 func TestNotARepository(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := Discover(dir, func(string) string { return "" }); !errors.Is(err, ErrNotRepository) {
 		t.Fatalf("err = %v", err)
@@ -571,6 +594,7 @@ func TestNotARepository(t *testing.T) {
 }
 
 func TestDiscoverFromSubdirectory(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	repo, err := Discover(filepath.Join(r.Dir, "src"), r.Getenv)
 	if err != nil {
@@ -582,6 +606,7 @@ func TestDiscoverFromSubdirectory(t *testing.T) {
 }
 
 func TestUpdateFilesOutsideGit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	res, err := UpdateFiles(dir, filepath.Join(dir, ".agent", "lore"), Options{}, func(tx *Tx) error {
 		tx.Edit(memPath, appendLine("m"))
@@ -602,6 +627,7 @@ func TestUpdateFilesOutsideGit(t *testing.T) {
 // git repack -ad and git prune-packed remove emptied objects/xx/
 // directories while lore writes loose objects into them: no write fails.
 func TestWritesBesideRepackAndPrune(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	stop := make(chan struct{})
 	done := make(chan int)
@@ -642,6 +668,7 @@ func TestWritesBesideRepackAndPrune(t *testing.T) {
 // for files only; a file left on disk is seen only through the
 // worktree readers.
 func TestBuildReadsTheStateItBuildsOn(t *testing.T) {
+	t.Parallel()
 	r := newTestRepoWithCommit(t)
 	r.Commit("memories", map[string]string{memPath: "committed\n", ".agent/knowledge/a.md": "a\n"})
 	r.Write(memPath, "committed\nstaged\n")

@@ -68,6 +68,9 @@ type Repo struct {
 	Dir  string // the worktree
 	Home string // HOME for git and for lore
 	env  map[string]string
+	// clean holds the loose objects Holding found without its needles,
+	// by needles and path: an object's file never changes.
+	clean map[string]bool
 }
 
 // NewRepo makes an empty repository on branch main. Without git installed
@@ -237,7 +240,8 @@ func (r *Repo) AssertClean() {
 // COMMIT_EDITMSG, lore's state), by its path relative to the worktree. It
 // returns nothing when they are nowhere. Loose objects are inflated here;
 // packs, when there are any, are read with git cat-file
-// --batch-all-objects.
+// --batch-all-objects. A loose object found clean is not read again by
+// the next Holding of the same needles (its file never changes).
 func (r *Repo) Holding(needles ...string) []string {
 	r.t.Helper()
 	var lower [][]byte
@@ -254,6 +258,10 @@ func (r *Repo) Holding(needles ...string) []string {
 		return false
 	}
 	var where []string
+	if r.clean == nil {
+		r.clean = map[string]bool{}
+	}
+	key := strings.Join(needles, "\x00") + "\x00"
 	objects := filepath.Join(r.Dir, ".git", "objects")
 	packs, _ := filepath.Glob(filepath.Join(objects, "pack", "*.pack"))
 	if len(packs) > 0 {
@@ -265,7 +273,7 @@ func (r *Repo) Holding(needles ...string) []string {
 			return err
 		case len(packs) > 0 && d.IsDir() && p == objects:
 			return filepath.SkipDir // read through git above
-		case !d.Type().IsRegular():
+		case !d.Type().IsRegular(), r.clean[key+p]:
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -285,6 +293,8 @@ func (r *Repo) Holding(needles ...string) []string {
 			if holds(data) {
 				typ, _, _ := strings.Cut(string(data[:min(len(data), 10)]), " ")
 				where = append(where, "object "+dir+file+" ("+typ+")")
+			} else {
+				r.clean[key+p] = true
 			}
 			return nil
 		}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDuplicatesFindsTheSameLearningInOtherWords(t *testing.T) {
+	t.Parallel()
 	var d Duplicates
 	d.Add("pitfall", "The index lock must be taken before the objects are written.")
 	d.Add("tool_usage", "Run gofmt and go vet before every commit of the Go code.")
@@ -43,6 +44,7 @@ func TestDuplicatesFindsTheSameLearningInOtherWords(t *testing.T) {
 // and without the expected bodies (and with half of them: words counted
 // and words met later side by side), through Add and Set.
 func TestDuplicatesAnswersAsComparingWithEveryLearning(t *testing.T) {
+	t.Parallel()
 	vocabulary := strings.Fields("lock index commit merge rebase stash branch tag tree blob object pack ref head fsync rename")
 	rng := rand.New(rand.NewPCG(7, 11))
 	body := func() string {

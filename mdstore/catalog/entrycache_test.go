@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"lore/internal/fsx"
 	"lore/internal/loretest"
 	"lore/mdstore"
 	"lore/mdstore/catalog"
@@ -19,9 +19,11 @@ import (
 // Entries through the cache are what the loaders read from the files,
 // whatever happened to the files since the cache was written.
 func TestEntriesCache(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	s, c, err := openStore(t, dir)
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, c, err := openStore(t, dir, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestEntriesCache(t *testing.T) {
 		entriesAsReadOneByOne(t, s, c, when)
 	}
 	check("first read")
-	time.Sleep(60 * time.Millisecond) // past the racy window: the next read uses the cache
+	clock.Settle(t) // past the racy window: the next read uses the cache
 	check("written")
 	check("from the cache")
 	served(t, c, slugs[0], true)
@@ -74,7 +76,7 @@ func TestEntriesCache(t *testing.T) {
 	s.AddKnowledge(entry.NewKnowledge{Title: "Delta notes", Body: "New.", Tags: []string{"y"}})
 	check("after changes")
 	served(t, c, slugs[0], false) // changed less than the racy window ago: read again
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	check("after changes, cached")
 	served(t, c, slugs[0], true)
 	served(t, c, slugs[1], true)
@@ -87,7 +89,7 @@ func TestEntriesCache(t *testing.T) {
 	learnings, _, _ := s.Learnings()
 	os.Remove(filepath.Join(dir, filepath.FromSlash(learnings[0].Path)))
 	check("new run, learning deleted")
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	check("new run, learning deleted, cached")
 	os.RemoveAll(filepath.Join(dir, ".agent/journal/r2"))
 	check("run removed")
@@ -95,13 +97,14 @@ func TestEntriesCache(t *testing.T) {
 	// A damaged cache is read as empty and rewritten.
 	os.WriteFile(filepath.Join(s.StateDir(), "entries.cache"), []byte("LORECACH\x01\x05garbage"), 0o644)
 	check("damaged cache")
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	check("rewritten")
 }
 
 // The cache encodes every field of the entry types by hand: a field added
 // to one of them must be added to the cache, with cacheVersion bumped.
 func TestEntriesCacheCoversEveryField(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v      any
 		fields int
@@ -117,16 +120,18 @@ func TestEntriesCacheCoversEveryField(t *testing.T) {
 // rewritten until the file changes (a large store's cache is tens of
 // megabytes), and the fixed file is read.
 func TestEntriesCacheKeepsWarnings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir, "knowledge"), 0o755)
-	s, c, err := openStore(t, dir)
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, c, err := openStore(t, dir, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	broken := filepath.Join(dir, entry.Dir, "knowledge", "broken.md")
 	os.WriteFile(broken, []byte("---\ntitle: [unclosed\n---\nbody\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, entry.Dir, "knowledge", "empty.md"), nil, 0o644)
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	cache := filepath.Join(s.StateDir(), "entries.cache")
 	var written os.FileInfo
 	for i := range 3 {
@@ -145,7 +150,7 @@ func TestEntriesCacheKeepsWarnings(t *testing.T) {
 		}
 	}
 	os.WriteFile(broken, []byte("---\ntitle: Fixed\ntags: [a]\n---\nbody\n"), 0o644)
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	e, ws, err := c.Entries()
 	if err != nil || len(ws) != 1 || len(e.Knowledge) != 1 || e.Knowledge[0].Title != "Fixed" {
 		t.Fatalf("after the fix: %+v %v %v", e.Knowledge, ws, err)
@@ -185,12 +190,14 @@ func served(t *testing.T, c *catalog.Cache, slug string, want bool) {
 // (git add) or the cache is dropped (lore index rebuild); a commit or
 // checkout git makes is seen.
 func TestEntriesCacheLargeStore(t *testing.T) {
+	t.Parallel()
 	for _, sub := range []string{"", "project/sub"} {
 		t.Run("store at /"+sub, func(t *testing.T) {
 			top, git := gitRepo(t)
 			dir := filepath.Join(top, filepath.FromSlash(sub))
 			os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-			s, c, err := openStore(t, dir)
+			clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+			s, c, err := openStore(t, dir, clock)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,7 +225,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 				return ""
 			}
 			settle := func() {
-				time.Sleep(60 * time.Millisecond)
+				clock.Settle(t)
 				body(slugs[0]) // the cache records what is now settled
 			}
 			settle()
@@ -229,7 +236,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			p := filepath.Join(top, filepath.FromSlash(rel))
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Edited by hand.", 1)), 0o644)
-			time.Sleep(60 * time.Millisecond)
+			clock.Settle(t)
 			if got := body(slugs[0]); got != "About Alpha notes." {
 				t.Fatalf("an in-place edit in a large store is seen only once git sees it; read %q", got)
 			}
@@ -258,7 +265,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 			// By hand again, then lore index rebuild drops the cache.
 			settle()
 			os.WriteFile(p, []byte(strings.Replace(string(data), "About Alpha notes.", "Second edit.", 1)), 0o644)
-			time.Sleep(60 * time.Millisecond)
+			clock.Settle(t)
 			if got := body(slugs[0]); got != "About Alpha notes." {
 				t.Fatalf("the second in-place edit: %q", got)
 			}
@@ -283,7 +290,7 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.WriteFile(filepath.Join(filepath.Dir(p), "gamma.md"), []byte("---\ntitle: Gamma\ntags: [x]\n---\n\nBy hand.\n"), 0o644)
-			time.Sleep(60 * time.Millisecond)
+			clock.Settle(t)
 			if got := body("gamma"); got != "By hand." {
 				t.Fatalf("the file created by hand: %q", got)
 			}
@@ -301,9 +308,11 @@ func TestEntriesCacheLargeStore(t *testing.T) {
 // asked for. A record that does not decode is read from its file and the
 // cache dropped; damaged heads make the whole cache read as empty.
 func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	s, c, err := openStore(t, dir)
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, c, err := openStore(t, dir, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +329,7 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Entries()
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	want, _, err := c.Entries()
 	if err != nil {
 		t.Fatal(err)
@@ -375,7 +384,7 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 
 	// Damaged heads: the cache reads as empty, and the files are read.
 	c.Entries()
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	c.Entries()
 	data, _ = os.ReadFile(path)
 	if !catalog.Readable(path) {
@@ -402,7 +411,8 @@ func TestMemoriesCache(t *testing.T) {
 	*catalog.MemCacheMinSize = 0
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	_, c, err := openStore(t, dir)
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	_, c, err := openStore(t, dir, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +424,7 @@ func TestMemoriesCache(t *testing.T) {
 	if err != nil || len(want) != 2 || len(wantWs) == 0 {
 		t.Fatalf("%+v %v %v", want, wantWs, err)
 	}
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	c.Memories() // past the racy window: cached
 	ms, ws, ok := c.CachedMemories()
 	if !ok || !reflect.DeepEqual(ms, want) || !reflect.DeepEqual(ws, wantWs) {
@@ -432,7 +442,7 @@ func TestMemoriesCache(t *testing.T) {
 	*catalog.MemCacheMinSize = int64(len(text)) + 1
 	os.Remove(c.MemoriesCachePath())
 	c.Memories()
-	time.Sleep(60 * time.Millisecond)
+	clock.Settle(t)
 	c.Memories()
 	if _, err := os.Stat(c.MemoriesCachePath()); !os.IsNotExist(err) {
 		t.Fatal("a small memories.md was cached")
@@ -455,7 +465,8 @@ func TestEntriesDelta(t *testing.T) {
 	defer func(n int) { *catalog.DeltaMin = n }(*catalog.DeltaMin)
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, entry.Dir), 0o755)
-	s, c, err := openStore(t, dir)
+	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
+	s, c, err := openStore(t, dir, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +493,7 @@ func TestEntriesDelta(t *testing.T) {
 	settle := func() {
 		t.Helper()
 		c.Entries()
-		time.Sleep(60 * time.Millisecond)
+		clock.Settle(t)
 		c.Entries()
 	}
 	check := func(when string) {
@@ -592,13 +603,13 @@ func gitRepo(t *testing.T) (string, func(args ...string) string) {
 	return r.Dir, r.Git
 }
 
-// openStore opens the store at dir with the real clock — the cache trusts
-// a file's stamp only once the file is older than the racy window, by the
-// clock the file system stamps files with — and the caches over it, read
-// as the store reads them.
-func openStore(t *testing.T, dir string) (*mdstore.Store, *catalog.Cache, error) {
+// openStore opens the store at dir, and the caches over it read as the
+// store reads them, with clock, which the test moves past the racy window
+// (clock.Settle) instead of waiting it out: the cache trusts a file's
+// stamp only once the file is older than the window by the store's clock.
+func openStore(t *testing.T, dir string, clock *loretest.SettleClock) (*mdstore.Store, *catalog.Cache, error) {
 	home := t.TempDir()
-	s, err := mdstore.Open(dir, mdstore.Options{Now: time.Now, Random: rand.Reader,
+	s, err := mdstore.Open(dir, mdstore.Options{Now: clock.Now, Random: rand.Reader,
 		Getenv: func(k string) string {
 			if k == "HOME" {
 				return home
@@ -609,7 +620,7 @@ func openStore(t *testing.T, dir string) (*mdstore.Store, *catalog.Cache, error)
 		return nil, nil, err
 	}
 	gitIndex, prefix := s.GitIndex()
-	c := catalog.NewCache(catalog.NewWorktree(s.Root(), false), s.StateDir(), gitIndex, prefix, time.Now)
+	c := catalog.NewCache(catalog.NewWorktree(s.Root(), false), s.StateDir(), gitIndex, prefix, clock.Now)
 	t.Cleanup(c.Close)
 	return s, c, nil
 }

@@ -8,6 +8,7 @@ import (
 // Setting frontmatter fields rewrites only their lines: comments, keys
 // lore does not know, the order and the body stay byte for byte.
 func TestSetFrontmatterFieldsKeepsTheRest(t *testing.T) {
+	t.Parallel()
 	src := "---\nid: l-0a1b2c\n# kept by hand\ncategory: pitfall\nstatus: active\nextra:\n  - a\n  - b\ntags: [x]\n---\n\nThe body: status: active.\n"
 	got, err := SetFrontmatterFields([]byte(src), []FrontmatterField{{"status", "rejected"}, {"status_reason", `"not true here"`}, {"extra", ""}})
 	if err != nil {

@@ -56,6 +56,7 @@ func dumpNode(n *yaml.Node) string {
 // repository's own store and test data, and generated frontmatter near
 // the edges of the subset, both ways.
 func TestFastFrontmatterReadsAsYAML(t *testing.T) {
+	t.Parallel()
 	accepted := 0
 	for _, glob := range []string{"../.agent/*/*.md", "../.agent/*/*/*.md", "testdata/*.md", "testdata/*/*.md", "../cmd/lore/testdata/*/*.md"} {
 		files, _ := filepath.Glob(glob)

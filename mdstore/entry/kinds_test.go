@@ -9,6 +9,7 @@ import (
 )
 
 func TestSlugify(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"Rust's testing: a guide!":     "rust-s-testing-a-guide",
 		"Cargo bench requires nightly": "cargo-bench-requires-nightly",
@@ -29,6 +30,7 @@ func TestSlugify(t *testing.T) {
 }
 
 func TestTruncateWords(t *testing.T) {
+	t.Parallel()
 	body := strings.TrimSpace(strings.Repeat("one two\nthree ", 200)) // 600 words
 	got := truncateWords(body, MaxKnowledgeWords)
 	if !strings.HasSuffix(got, " [truncated]") || len(strings.Fields(got)) != MaxKnowledgeWords+1 {
@@ -44,6 +46,7 @@ func TestTruncateWords(t *testing.T) {
 }
 
 func TestKnowledgeFileGolden(t *testing.T) {
+	t.Parallel()
 	k := Knowledge{Title: "Cargo bench requires nightly", Tags: []string{"testing", "cargo", "nightly"}, Feature: "perf-optimization",
 		CreatedAt: "2026-02-17T12:00:00Z", Body: "Running `cargo bench` requires the nightly Rust toolchain.\n\nUse `rustup run nightly cargo bench`."}
 	data := RenderKnowledge(k)
@@ -61,6 +64,7 @@ func TestKnowledgeFileGolden(t *testing.T) {
 }
 
 func TestLearningFileGolden(t *testing.T) {
+	t.Parallel()
 	conf, rate := 0.85, 0.9
 	l := Learning{ID: "l-1a2b3c", Category: "success_pattern", Tags: []string{"rust", "sqlite", "foreign keys"}, Task: "t-abc123",
 		CreatedAt: "2026-02-17T12:00:00Z", Status: "active", Kind: "strategy", TaskType: "test-fix", Confidence: &conf, SuccessRate: &rate,
@@ -74,6 +78,7 @@ func TestLearningFileGolden(t *testing.T) {
 }
 
 func TestJournalFileGolden(t *testing.T) {
+	t.Parallel()
 	e := JournalEntry{RunID: "run-0a1b2c3d", Iteration: 4, TaskID: "t-def456", Outcome: "failed", Model: "opus", NextModel: "sonnet",
 		DurationSecs: 198.3, CostUSD: 1.1155, FilesModified: []string{"src/parser.rs"}, Difficulty: "hard", CreatedAt: "2026-02-17T12:00:00Z",
 		Failure: &Failure{WhatTried: "Created all four tables in one batch", WhyFailed: "SQLite rejected the foreign key: \"iteration_outcomes\" did not exist yet",

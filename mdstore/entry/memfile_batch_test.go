@@ -11,6 +11,7 @@ import (
 // adding them one at a time from the last gives, whatever the file holds
 // (sections missing or out of order, ids already there, CR LF lines).
 func TestAddMemoriesAsOneByOne(t *testing.T) {
+	t.Parallel()
 	files := []string{
 		"",
 		MemoriesTemplate,

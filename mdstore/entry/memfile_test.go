@@ -30,6 +30,7 @@ func warningsText(ws []Warning) string {
 }
 
 func TestParseSeedExample(t *testing.T) {
+	t.Parallel()
 	f := ParseMemoriesFile(readTestdata(t, "seed-example.md"), MemoriesPath)
 	var ids []string
 	for _, m := range f.Memories {
@@ -53,6 +54,7 @@ func TestParseSeedExample(t *testing.T) {
 }
 
 func TestParseChaos(t *testing.T) {
+	t.Parallel()
 	f := ParseMemoriesFile(readTestdata(t, "chaos.md"), MemoriesPath)
 	if len(f.Memories) != 2 {
 		t.Fatalf("memories = %+v", f.Memories)
@@ -70,6 +72,7 @@ func TestParseChaos(t *testing.T) {
 }
 
 func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"seed-example.md", "chaos.md"} {
 		original := readTestdata(t, name)
 		for _, typ := range MemoryTypes {
@@ -94,6 +97,7 @@ func TestAddThenDeleteRestoresEveryByte(t *testing.T) {
 }
 
 func TestAddGoesDirectlyUnderTheSectionHeader(t *testing.T) {
+	t.Parallel()
 	src := readTestdata(t, "seed-example.md")
 	m := Memory{ID: "mem-1800000000-beef", Type: Decision, Content: "Chose Go.", Tags: []string{"lang"}, Created: "2027-01-15"}
 	got := string(InsertMemory(src, m))
@@ -104,6 +108,7 @@ func TestAddGoesDirectlyUnderTheSectionHeader(t *testing.T) {
 }
 
 func TestAddToEmptyOrMissingFileUsesTheTemplate(t *testing.T) {
+	t.Parallel()
 	m := Memory{ID: "mem-1800000000-beef", Type: Fix, Content: "x", Tags: []string{}, Created: "2027-01-15"}
 	want := "# Memories\n\n## Patterns\n\n## Decisions\n\n## Fixes\n\n### mem-1800000000-beef\n> x\n<!-- tags:  | created: 2027-01-15 -->\n\n## Context\n"
 	for _, src := range []string{"", "\n\n"} {
@@ -114,6 +119,7 @@ func TestAddToEmptyOrMissingFileUsesTheTemplate(t *testing.T) {
 }
 
 func TestMissingSectionIsCreatedInCanonicalOrder(t *testing.T) {
+	t.Parallel()
 	src := "# Memories\n\n## Patterns\n\n## Context\n\n### mem-1-aaaa\n> c\n<!-- tags: x | created: 2025-01-01 -->\n"
 	m := Memory{ID: "mem-1800000000-beef", Type: Fix, Content: "fix it", Tags: []string{"t"}, Created: "2027-01-15"}
 	got := string(InsertMemory([]byte(src), m))
@@ -132,6 +138,7 @@ func TestMissingSectionIsCreatedInCanonicalOrder(t *testing.T) {
 }
 
 func TestIntroParagraphStaysWithItsHeader(t *testing.T) {
+	t.Parallel()
 	src := "# Memories\n\n## Patterns\nHow this codebase does things.\n\n### mem-1-aaaa\n> old\n<!-- tags: x | created: 2025-01-01 -->\n"
 	m := Memory{ID: "mem-1800000000-beef", Type: Pattern, Content: "new", Tags: []string{}, Created: "2027-01-15"}
 	got := string(InsertMemory([]byte(src), m))
@@ -145,6 +152,7 @@ func TestIntroParagraphStaysWithItsHeader(t *testing.T) {
 }
 
 func TestDeleteRemovesOnlyThatBlock(t *testing.T) {
+	t.Parallel()
 	src := readTestdata(t, "seed-example.md")
 	got, ok := RemoveMemory(src, "mem-1737372100-c3d4")
 	if !ok {
@@ -160,6 +168,7 @@ func TestDeleteRemovesOnlyThatBlock(t *testing.T) {
 }
 
 func TestCRLFFilesAreRead(t *testing.T) {
+	t.Parallel()
 	src := strings.ReplaceAll(string(readTestdata(t, "seed-example.md")), "\n", "\r\n")
 	f := ParseMemoriesFile([]byte(src), "")
 	if len(f.Memories) != 3 || f.Memories[0].Content != "This codebase uses barrel exports for all module boundaries.\nEach directory has an index.ts that re-exports public API." {
@@ -212,6 +221,7 @@ func seedParse(markdown string) []Memory {
 }
 
 func TestWrittenFileIsReadableBySeedRegexes(t *testing.T) {
+	t.Parallel()
 	src := []byte(MemoriesTemplate)
 	memories := []Memory{
 		{ID: "mem-1800000000-0001", Type: Pattern, Content: "Barrel exports everywhere.", Tags: []string{"imports"}, Created: "2027-01-15"},
@@ -236,6 +246,7 @@ func TestWrittenFileIsReadableBySeedRegexes(t *testing.T) {
 }
 
 func TestBlankContentLinesRoundTrip(t *testing.T) {
+	t.Parallel()
 	m := Memory{ID: "mem-1800000000-beef", Type: Pattern, Content: "first\n\nthird", Tags: []string{}, Created: "2027-01-15"}
 	src := InsertMemory(nil, m)
 	if !strings.Contains(string(src), "> first\n>\n> third\n") {
@@ -339,6 +350,7 @@ func FuzzValidMemoryIDMatchesSeedRegex(f *testing.F) {
 // A memory added to a file saved with CR LF line ends gets CR LF lines
 // too, and every other byte stays; removing it gives the file back.
 func TestCRLFFilesGetCRLFLines(t *testing.T) {
+	t.Parallel()
 	src := []byte(strings.ReplaceAll(string(readTestdata(t, "seed-example.md")), "\n", "\r\n"))
 	m := Memory{ID: "mem-1900000000-abcd", Type: Fix, Content: "two\nlines", Tags: []string{"t"}, Created: "2030-01-01"}
 	for name, out := range map[string][]byte{"InsertMemory": InsertMemory(src, m), "addMemory": AddMemory(src, m)} {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestLearningStatusAndSupersede(t *testing.T) {
+	t.Parallel()
 	dir, git := storeRepo(t)
 	s, _ := mdstore.Open(dir, storeOptions(t))
 	add := func(body string) entry.Learning {

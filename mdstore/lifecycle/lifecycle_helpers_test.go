@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"crypto/rand"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,10 +21,13 @@ func storeRepo(t *testing.T) (string, func(args ...string) string) {
 // moves a second each time it is read (created_at is to the second, and
 // learnings are ordered by it), and a real source of ids.
 func storeOptions(t *testing.T) mdstore.Options {
+	var mu sync.Mutex
 	clock := time.Date(2027, 1, 15, 10, 0, 0, 0, time.UTC)
 	home := t.TempDir()
 	return mdstore.Options{
 		Now: func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
 			clock = clock.Add(time.Second)
 			return clock
 		},

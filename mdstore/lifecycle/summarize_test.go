@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"lore/mdstore"
 	"lore/mdstore/config"
@@ -20,11 +19,11 @@ import (
 // newest is kept as it is. Learnings of another category, or sharing too
 // few tags, stay.
 func TestSummarizeSeedExample(t *testing.T) {
+	t.Parallel()
 	dir, git := storeRepo(t)
 	s, _ := mdstore.Open(dir, storeOptions(t))
 	add := func(category string, tags []string, body string) entry.Learning {
 		t.Helper()
-		time.Sleep(1100 * time.Millisecond) // created_at is to the second: keep their order
 		l, dup, _, err := s.AddLearning(entry.NewLearning{Category: category, Tags: tags, Body: body})
 		if err != nil || dup {
 			t.Fatalf("%v %v", dup, err)
@@ -95,6 +94,7 @@ func TestSummarizeSeedExample(t *testing.T) {
 // Ingest summarizes past the threshold, at most once every ten
 // iterations.
 func TestSummarizeDue(t *testing.T) {
+	t.Parallel()
 	dir, _ := storeRepo(t)
 	os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".agent", "config.yaml"), []byte("learnings:\n  summarize_threshold: 1\n"), 0o644)
@@ -135,6 +135,7 @@ func TestSummarizeDue(t *testing.T) {
 // linkSimilar's components are those of linking every pair of learnings
 // whose tags overlap by half the smaller set, and it links no other pair.
 func TestLinkSimilarAsEveryPair(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	vocab := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
 	components := func(n int, each func(link func(i, j int))) []int {

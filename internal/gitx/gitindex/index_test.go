@@ -16,6 +16,7 @@ import (
 )
 
 func TestIndexRoundTripIsByteExact(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{"2", "3", "4"} {
 		t.Run("v"+version, func(t *testing.T) {
 			r := newRepo(t)
@@ -45,6 +46,7 @@ func TestIndexRoundTripIsByteExact(t *testing.T) {
 }
 
 func TestInvalidateTreeExtension(t *testing.T) {
+	t.Parallel()
 	hash := bytes.Repeat([]byte{0xab}, 20)
 	node := func(name string, count, subtrees int) []byte {
 		b := []byte(fmt.Sprintf("%s\x00%d %d\n", name, count, subtrees))
@@ -73,6 +75,7 @@ func TestInvalidateTreeExtension(t *testing.T) {
 }
 
 func TestRacyEntriesAreSmudgedWhenCopied(t *testing.T) {
+	t.Parallel()
 	entries := []Entry{
 		{Path: "a-old", MtimeSec: 999, Size: 10, Mode: 0o100644},
 		{Path: "b-same-second-earlier", MtimeSec: 1000, MtimeNsec: 499, Size: 10, Mode: 0o100644},
@@ -106,6 +109,7 @@ func TestRacyEntriesAreSmudgedWhenCopied(t *testing.T) {
 // the simple way: decode every entry, apply the same changes, encode
 // everything. Indexes written by C git in each version are the inputs.
 func TestSplicedIndexEqualsReencoded(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{"2", "3", "4"} {
 		t.Run("v"+version, func(t *testing.T) {
 			r := newRepo(t)
@@ -168,6 +172,7 @@ func TestSplicedIndexEqualsReencoded(t *testing.T) {
 }
 
 func TestUnchangedIndexIsCopiedExactly(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t)
 	r.Populate(30)
 	r.Git("update-index", "--index-version", "4")
@@ -187,6 +192,7 @@ func TestUnchangedIndexIsCopiedExactly(t *testing.T) {
 }
 
 func TestVarint(t *testing.T) {
+	t.Parallel()
 	for _, v := range []uint64{0, 1, 127, 128, 255, 16383, 16384, 1 << 20, 1<<32 + 7} {
 		enc := appendVarint(nil, v)
 		got, n := readVarint(enc)
@@ -298,6 +304,7 @@ func FuzzSplicedIndex(f *testing.F) {
 // A truncated index is an error, never a crash: the checksum goroutine
 // still reads the mapped file when parsing fails, and Open unmaps it.
 func TestTruncatedIndexIsAnErrorNotACrash(t *testing.T) {
+	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Populate(2000)
 	data, err := os.ReadFile(r.Path(".git/index"))
@@ -320,6 +327,7 @@ func TestTruncatedIndexIsAnErrorNotACrash(t *testing.T) {
 // TestChildrenListsADirectoryAsGitSeesIt compares Children with git
 // ls-files of the same directory, pending changes included.
 func TestChildrenListsADirectoryAsGitSeesIt(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t)
 	for _, p := range []string{"a-b.txt", "a/x.md", "a/sub/y.md", "a/sub/z.md", "a/z.md", "ab/w.md"} {
 		r.Write(p, p+"\n")

@@ -15,6 +15,7 @@ import (
 // EachStat reads in place what the full decoder reads, for every
 // index version, a prefix or none, long paths and conflict stages.
 func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{"2", "3", "4"} {
 		t.Run("v"+version, func(t *testing.T) {
 			r := newRepo(t)
@@ -59,6 +60,7 @@ func TestEachIndexStatMatchesTheDecoder(t *testing.T) {
 }
 
 func TestEachIndexStatMissingIndex(t *testing.T) {
+	t.Parallel()
 	if err := EachStat(filepath.Join(t.TempDir(), "index"), "", func([]byte, Stat) bool {
 		t.Fatal("an entry in a missing index")
 		return false
@@ -81,6 +83,7 @@ func FuzzEachIndexStat(f *testing.F) {
 // (an entry as new as the index is racily clean: a change in the same
 // tick would have left its stat as it was).
 func TestUnchangedFollowsGitsRule(t *testing.T) {
+	t.Parallel()
 	at := time.Unix(1_800_000_000, 500)
 	st := fsx.Stamp{Mtime: at.UnixNano(), Ctime: at.UnixNano() + 7, Ino: 1<<33 | 42, Size: 1<<32 + 12}
 	entry := Entry{Path: "memories.md", Mode: 0o100644, Hash: plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")}
