@@ -12,7 +12,7 @@ import (
 	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/strategy"
-	"lore/usage"
+	"lore/usagelog"
 )
 
 // PrimeRequest is what to prime for, and how. A nil override leaves
@@ -185,7 +185,7 @@ func (p *Primed) recordUse(ctx prompt.Context) {
 // RecordUse counts the entries of keys (prompt.Key) as put before an
 // agent now, in the clone's usage log; a failure to record is said.
 func RecordUse(s *mdstore.Store, r Reporter, keys ...string) {
-	if err := usage.Open(s.StateDir()).Record(s.Now(), keys); err != nil {
+	if err := usagelog.Open(s.StateDir()).Record(s.Now(), keys); err != nil {
 		r.Notice("could not count the entries used: " + err.Error())
 	}
 }

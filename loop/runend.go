@@ -8,7 +8,7 @@ import (
 	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
 	"lore/prompt"
-	"lore/usage"
+	"lore/usagelog"
 )
 
 // RunEnd is what the end of a run did: seed 004's extraction and
@@ -66,7 +66,7 @@ type PruneRequest struct {
 // log has not watched long enough to judge any unused.
 func PlanPrune(s *mdstore.Store, req PruneRequest, r Reporter) (*lifecycle.PrunePlan, error) {
 	last := map[string]time.Time{}
-	log := usage.Open(s.StateDir())
+	log := usagelog.Open(s.StateDir())
 	stats, _ := log.Read()
 	for _, st := range stats {
 		last[st.Key] = st.Last

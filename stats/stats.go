@@ -16,7 +16,7 @@ import (
 	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 	"lore/prompt"
-	"lore/usage"
+	"lore/usagelog"
 )
 
 // Report is lore stats' answer.
@@ -89,7 +89,7 @@ func Of(s *mdstore.Store, statuses []string) (Report, []entry.Warning, error) {
 	}
 	warnings = append(warnings, ws...)
 	used := map[string]bool{}
-	if log, err := usage.Open(s.StateDir()).Read(); err == nil {
+	if log, err := usagelog.Open(s.StateDir()).Read(); err == nil {
 		for _, st := range log {
 			used[st.Key] = true
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lore/usage"
+	"lore/usagelog"
 )
 
 func usageCommand(e *env) *cli.Command {
@@ -41,13 +41,13 @@ func runUsage(e *env, g globals, opts usageOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	stats, err := usage.Open(s.StateDir()).Read()
+	stats, err := usagelog.Open(s.StateDir()).Read()
 	if err != nil {
 		return err
 	}
 	if opts.format == "json" {
 		if stats == nil {
-			stats = []usage.Stat{}
+			stats = []usagelog.Stat{}
 		}
 		return writeJSON(p.out, stats)
 	}

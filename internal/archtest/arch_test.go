@@ -55,7 +55,7 @@ var layers = [][]string{
 	{"lore/mdstore/entry"},
 	{"lore/mdstore/config", "lore/mdstore/merge", "lore/mdstore/catalog"},
 	{"lore/mdstore"},
-	{"lore/usage", "lore/strategy", "lore/hooks", "lore/index", "lore/index/fresh", "lore/index/bleveindex", "lore/index/indextest"},
+	{"lore/usagelog", "lore/strategy", "lore/hooks", "lore/index", "lore/index/fresh", "lore/index/bleveindex", "lore/index/indextest"},
 	{"lore/mdstore/lifecycle", "lore/prompt", "lore/stats", "lore/progressdb"},
 	{"lore/loop"},
 	{"lore/mcpserver"},

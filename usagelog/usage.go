@@ -1,4 +1,4 @@
-// Package usage counts, per clone, when each entry of the store was last
+// Package usagelog counts, per clone, when each entry of the store was last
 // put before an agent and how often: a log in the state directory
 // (<git-dir>/lore/usage.log), outside the worktree and never committed.
 // Pruning reads it: an entry no iteration has used for months is a
@@ -11,7 +11,7 @@
 // rewritten with one line per key. Appenders hold a shared lock on
 // usage.lock and the rewrite an exclusive one, so no use is appended to a
 // file the rewrite is replacing.
-package usage
+package usagelog
 
 import (
 	"bufio"

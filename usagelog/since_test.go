@@ -1,4 +1,4 @@
-package usage
+package usagelog
 
 import (
 	"os"
