@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/loretest"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 )
@@ -213,8 +214,9 @@ func TestKnowledgeLenMatchesTheBlock(t *testing.T) {
 	for level := 1; level <= MaxHeadingLevel; level++ {
 		o := outline(level)
 		for _, k := range ks {
-			if got, want := o.knowledgeLen(&k), utf8.RuneCountInString("\n"+o.knowledgeBlock(k)); got != want {
-				t.Errorf("level %d, %q: knowledgeLen %d, the block %d", level, k.Title, got, want)
+			h := catalog.KnowledgeHead(&k)
+			if got, want := level+knowledgeChars(&h), utf8.RuneCountInString("\n"+o.knowledgeBlock(k)); got != want {
+				t.Errorf("level %d, %q: knowledgeChars and the level %d, the block %d", level, k.Title, got, want)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/loretest"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/sigils"
@@ -440,10 +441,14 @@ func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
 	if first < 0 || second < 0 || third < 0 || !(first < second && second < third) {
 		t.Fatalf("want the test-fix strategy, then the other strategy, then the plain learning:\n%s", md)
 	}
-	if r := seed004Relevance(&ls[2], "test-fix", now); r < 0.9 || r > 1 {
+	seed004Relevance := func(l *entry.Learning) float64 {
+		h := catalog.LearningHead(l)
+		return seed004Of(&h, "test-fix").relevance(l.CreatedAt, now)
+	}
+	if r := seed004Relevance(&ls[2]); r < 0.9 || r > 1 {
 		t.Errorf("the test-fix strategy's relevance is %.3f, want 0.36+0.3+0.18+~0.09", r)
 	}
-	if r := seed004Relevance(&ls[0], "test-fix", now); r != 0 {
+	if r := seed004Relevance(&ls[0]); r != 0 {
 		t.Errorf("a learning without a kind got %.3f", r)
 	}
 }

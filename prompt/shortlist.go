@@ -9,139 +9,190 @@ import (
 	"lore/strategy"
 )
 
-// Shortlist is the entries a prime for a task may show, chosen from a
-// catalog's heads in two steps so that the first runs while the search
-// index is asked: NewShortlist chooses by everything but full-text
-// relevance, With adds the entries relevance alone makes relevant.
-// Without a task, every knowledge entry and learning, and the journal
-// entries the Run Journal and the loop status look at. Prime gives the
-// same context from the shortlist as from every entry, and a large
-// store's entries are read whole only when chosen.
+// Shortlist is what a prime for a task reads of a catalog, chosen from its
+// heads in two steps so that the first runs while the search index is
+// asked: NewShortlist ranks every knowledge entry and learning by its head
+// (as candidates of the ranking, relevance aside) and chooses the journal
+// entries a prime may show whatever their relevance; With adds the
+// journal entries relevance makes relevant, and reads the journal
+// entries chosen. Prime reads whole, of the knowledge and learnings, only
+// those its sections examine, and gives the same context from the
+// shortlist as from every entry.
 type Shortlist struct {
 	c *catalog.Catalog
 	t Task
-	// The places of the entries chosen so far, of each kind (knowledge,
-	// learnings, journal), ascending.
-	chosen [3][]int
+	// knowledge and learnings are the candidates of the catalog's
+	// knowledge entries and learnings (of the statuses shown).
+	knowledge, learnings []candidate
+	// journal are the places of the journal entries chosen so far,
+	// ascending.
+	journal []int
 	// scored are the other runs' journal entries that only their score
 	// brings in (rankJournal), of which a prime shows at most
 	// RelevantJournal: With keeps the best.
 	scored []scoredHead
 }
 
+// Chosen is a catalog's knowledge and learnings as prime ranks them: the
+// candidate each one's head makes, and the catalog to read it whole from
+// when a section examines it (Shortlist.With, Input.Chosen).
+type Chosen struct {
+	c                    *catalog.Catalog
+	knowledge, learnings []candidate
+}
+
+// candidates are ch's knowledge and learnings; none without ch.
+func (ch *Chosen) candidates() (knowledge, learnings []candidate) {
+	if ch == nil {
+		return nil, nil
+	}
+	return ch.knowledge, ch.learnings
+}
+
+// reader reads ch's entries whole; nil without ch.
+func (ch *Chosen) reader() *wholeEntries {
+	if ch == nil {
+		return nil
+	}
+	return &wholeEntries{catalog: ch.c}
+}
+
+// wholeEntries reads whole the knowledge entries and learnings a prime
+// examines, each once: from Input's lists, or from the catalog their
+// candidates were made from (by their places).
+type wholeEntries struct {
+	input   catalog.Entries
+	catalog *catalog.Catalog
+	// The entries read, by place; reads counts them (a test counts the
+	// work a prime does).
+	knowledgeRead map[int]*entry.Knowledge
+	learningsRead map[int]*entry.Learning
+	reads         int
+}
+
+// knowledge is the knowledge entry at place; nil when it cannot be read
+// (its cached record is damaged and its file gone).
+func (w *wholeEntries) knowledge(place int) *entry.Knowledge {
+	return readOnce(w, place, &w.knowledgeRead, w.input.Knowledge, (*catalog.Catalog).Knowledge)
+}
+
+// learning is the learning at place; nil when it cannot be read.
+func (w *wholeEntries) learning(place int) *entry.Learning {
+	return readOnce(w, place, &w.learningsRead, w.input.Learnings, (*catalog.Catalog).Learnings)
+}
+
+func readOnce[T any](w *wholeEntries, place int, read *map[int]*T, input []T, fromCatalog func(*catalog.Catalog, []int) []T) *T {
+	if e, ok := (*read)[place]; ok {
+		return e
+	}
+	if *read == nil {
+		*read = map[int]*T{}
+	}
+	var e *T
+	if w.catalog == nil {
+		e = &input[place]
+	} else if got := fromCatalog(w.catalog, []int{place}); len(got) == 1 {
+		e = &got[0]
+	}
+	(*read)[place] = e
+	w.reads++
+	return e
+}
+
 // scoredHead is a journal entry as rankJournal orders it: its place, what
-// it matches of the task, its score once its relevance is known, the
-// files it shares with the latest iteration's, its time, and its path
-// (its key in the relevance).
+// it matches of the task, its rank (its score once its relevance is
+// known, the files it shares with the latest iteration's, its time), and
+// its path (its key in the relevance).
 type scoredHead struct {
+	rank
 	place int
 	match journalMatch
-	score float64
-	tie   int
-	time  moment
 	path  string
 }
 
-// better says whether a comes before b in rankJournal's order (best):
-// more relevant, then sharing more of the latest iteration's files,
-// then newer.
-func (a *scoredHead) better(b *scoredHead) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	if a.tie != b.tie {
-		return a.tie > b.tie
-	}
-	return a.time.after(b.time)
-}
+// better says whether a comes before b in rankJournal's order (best).
+func (a *scoredHead) better(b *scoredHead) bool { return a.compare(&b.rank) < 0 }
 
-// shortlistKinds are the kinds of Shortlist.chosen.
-var shortlistKinds = [3]entry.Kind{entry.KindKnowledge, entry.KindLearning, entry.KindJournal}
-
-// NewShortlist chooses from c the entries a prime for task t may show
-// whatever their relevance: the knowledge and learnings whose tags score
-// (rankKnowledge, rankLearnings), and the journal entries the Run
+// NewShortlist makes the candidates of every knowledge entry and every
+// learning of the statuses shown in c for task t, relevance aside
+// (rankKnowledge and rankLearnings add it), and chooses the journal
+// entries a prime for t may show whatever their relevance: those the Run
 // Journal, Previous Attempts and the loop status look at — the task's run
 // (with no run, the latest's and those of strategy.RunWindow), the task's
 // attempts, the latest entry, and the other runs' entries rankJournal
-// scores (of those only the best, in With). Without a task, every
-// knowledge entry and every learning of the statuses shown, and those
-// journal entries.
+// scores (of those only the best, in With).
 func NewShortlist(c *catalog.Catalog, t Task) *Shortlist {
 	sl := &Shortlist{c: c, t: t}
 	// The latest journal entry (the first in Entries' order of those
 	// created last, as latest finds it), then the entries to read.
-	last, latest := -1, catalog.Head{}
+	last, latest, latestAt := -1, catalog.Head{}, moment{}
 	c.Heads(entry.KindJournal, func(i int, h *catalog.Head) {
-		if last < 0 || newer(h.CreatedAt, latest.CreatedAt) ||
-			!newer(latest.CreatedAt, h.CreatedAt) && catalog.CompareJournalHeads(h, &latest) < 0 {
-			last, latest = i, *h
+		at := momentOf(h.CreatedAt)
+		if last < 0 || at.after(latestAt) || !latestAt.after(at) && catalog.CompareJournalHeads(h, &latest) < 0 {
+			last, latest, latestAt = i, *h, at
 			latest.FilesModified = slices.Clone(h.FilesModified)
 		}
 	})
-	run, window := t.Run, ""
+	run, window := t.Run, moment{}
 	if run == "" && last >= 0 {
 		run = latest.RunID
-		window = entry.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339)
+		window = momentOf(entry.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339))
 	}
 	// The task's files and the latest iteration's: all the journal's
 	// score and its tie-breaker need.
 	files := taskKeywords(t, nil, []entry.JournalEntry{{CreatedAt: latest.CreatedAt, FilesModified: latest.FilesModified}})
 	c.Heads(entry.KindJournal, func(i int, h *catalog.Head) {
 		keep := i == last || h.RunID == run || t.ID != "" && h.TaskID == t.ID
-		if !keep && window != "" {
-			keep = !newer(window, h.CreatedAt)
+		at := moment{}
+		if !keep && window.text != "" {
+			at = momentOf(h.CreatedAt)
+			keep = !window.after(at)
 		}
 		if keep {
-			sl.chosen[2] = append(sl.chosen[2], i)
+			sl.journal = append(sl.journal, i)
 		} else if m, tie := files.journalMatch(h.TaskID, h.FeatureID, h.FilesModified, t); m.score(0) > 0 {
-			sl.scored = append(sl.scored, scoredHead{place: i, match: m, tie: tie, time: momentOf(h.CreatedAt), path: h.Path})
+			if at.text == "" {
+				at = momentOf(h.CreatedAt)
+			}
+			sl.scored = append(sl.scored, scoredHead{rank: rank{tie: tie, time: at}, place: i, match: m, path: h.Path})
 		}
 	})
-	if !t.Given() {
-		c.Heads(entry.KindKnowledge, func(i int, h *catalog.Head) { sl.chosen[0] = append(sl.chosen[0], i) })
-		c.Heads(entry.KindLearning, func(i int, h *catalog.Head) {
-			if entry.Wanted(t.Statuses, h.State()) {
-				sl.chosen[1] = append(sl.chosen[1], i)
-			}
-		})
-		return sl
+	// The keywords a prime ranks by: the task's, its attempts' error
+	// categories and the latest iteration's files.
+	kw := files
+	if t.Given() {
+		journal := c.Journal(sl.journal)
+		kw = taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
 	}
-	journal := c.Journal(sl.chosen[2])
-	kw := taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
+	sl.knowledge = make([]candidate, 0, c.Len(entry.KindKnowledge))
+	sl.learnings = make([]candidate, 0, c.Len(entry.KindLearning))
 	c.Heads(entry.KindKnowledge, func(i int, h *catalog.Head) {
-		if kw.knowledgeScore(h.Tags, t, 0) > 0 {
-			sl.chosen[0] = append(sl.chosen[0], i)
-		}
+		sl.knowledge = append(sl.knowledge, kw.knowledgeCandidate(i, h, t))
 	})
 	c.Heads(entry.KindLearning, func(i int, h *catalog.Head) {
-		if entry.Wanted(t.Statuses, h.State()) && kw.learningScore(h.Tags, 0) > 0 {
-			sl.chosen[1] = append(sl.chosen[1], i)
+		if l, ok := kw.learningCandidate(i, h, t); ok {
+			sl.learnings = append(sl.learnings, l)
 		}
 	})
 	return sl
 }
 
-// With returns the entries chosen, and those rel (the relevance Prime will
-// be given) makes relevant, in the order Entries returns them.
-func (sl *Shortlist) With(rel map[string]float64) catalog.Entries {
-	var more [3][]int // the places relevance adds (an inactive learning among them is left out by the ranking)
+// With returns the journal entries chosen and those rel (the relevance
+// Prime will be given) makes relevant, read whole in the order Entries
+// returns them, and the knowledge and learnings as prime ranks them.
+func (sl *Shortlist) With(rel map[string]float64) ([]entry.JournalEntry, *Chosen) {
+	var more []int // the places relevance adds
 	for p, r := range rel {
-		if r <= 0 {
+		if r <= 0 || entry.KindOf(p) != entry.KindJournal {
 			continue
 		}
-		if kind, i, ok := sl.c.Find(p); ok {
-			k := slices.Index(shortlistKinds[:], kind)
-			more[k] = append(more[k], i)
+		if _, i, ok := sl.c.Find(p); ok {
+			more = append(more, i)
 		}
 	}
-	var all [3][]int
-	for k := range all {
-		slices.Sort(more[k])
-		all[k] = union(sl.chosen[k], more[k])
-	}
-	all[2] = union(all[2], sl.bestScored(rel))
-	return catalog.Entries{Knowledge: sl.c.Knowledge(all[0]), Learnings: sl.c.Learnings(all[1]), Journal: sl.c.Journal(all[2])}
+	slices.Sort(more)
+	journal := union(union(sl.journal, more), sl.bestScored(rel))
+	return sl.c.Journal(journal), &Chosen{c: sl.c, knowledge: sl.knowledge, learnings: sl.learnings}
 }
 
 // bestScored is the places, ascending, of the journal entries brought in

@@ -99,13 +99,14 @@ func TestEntriesCache(t *testing.T) {
 	check("rewritten")
 }
 
-// The cache encodes every field of the entry types by hand: a field added
-// to one of them must be added to the cache, with cacheVersion bumped.
+// The cache encodes every field of the entry types and of their heads by
+// hand: a field added to one of them must be added to the cache, with
+// cacheVersion bumped.
 func TestEntriesCacheCoversEveryField(t *testing.T) {
 	for _, c := range []struct {
 		v      any
 		fields int
-	}{{entry.Knowledge{}, 9}, {entry.Source{}, 2}, {entry.Learning{}, 15}, {entry.JournalEntry{}, 15}, {entry.Failure{}, 6}} {
+	}{{entry.Knowledge{}, 9}, {entry.Source{}, 2}, {entry.Learning{}, 15}, {entry.JournalEntry{}, 15}, {entry.Failure{}, 6}, {catalog.Head{}, 17}} {
 		if n := reflect.TypeOf(c.v).NumField(); n != c.fields {
 			t.Errorf("%T has %d fields, the cache encodes %d: encode the new ones in writeEntryCache and readEntryCache and bump cacheVersion", c.v, n, c.fields)
 		}
@@ -341,14 +342,14 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 		})
 	}
 	wantHeads := []catalog.Head{}
-	for _, k := range want.Knowledge {
-		wantHeads = append(wantHeads, catalog.Head{Path: k.Path, Tags: k.Tags})
+	for i := range want.Knowledge {
+		wantHeads = append(wantHeads, catalog.KnowledgeHead(&want.Knowledge[i]))
 	}
-	for _, l := range want.Learnings {
-		wantHeads = append(wantHeads, catalog.Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
+	for i := range want.Learnings {
+		wantHeads = append(wantHeads, catalog.LearningHead(&want.Learnings[i]))
 	}
-	for _, j := range want.Journal {
-		wantHeads = append(wantHeads, catalog.Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
+	for i := range want.Journal {
+		wantHeads = append(wantHeads, catalog.JournalHead(&want.Journal[i]))
 	}
 	if !reflect.DeepEqual(heads, wantHeads) {
 		t.Fatalf("heads\n%+v\nwant\n%+v", heads, wantHeads)
