@@ -210,8 +210,8 @@ type plan struct {
 	// do not depend on the budget.
 	memories   []entry.Memory
 	memoryLens []int
-	knowledge  []candidate
-	learnings  []candidate
+	knowledge  ranking
+	learnings  ranking
 	journal    journalRanking
 	read       *wholeEntries
 	// learningsKept are the learnings kept for their section, in the
@@ -233,14 +233,14 @@ func newPlan(in Input, o outline) *plan {
 	knowledge, learnings := in.Chosen.candidates()
 	pl.read = in.Chosen.reader()
 	if in.Chosen == nil {
-		knowledge, learnings = kw.candidatesOf(in.Knowledge, in.Learnings, in.Task)
+		knowledge[0], learnings[0] = kw.candidatesOf(in.Knowledge, in.Learnings, in.Task)
 		pl.read = &wholeEntries{input: catalog.Entries{Knowledge: in.Knowledge, Learnings: in.Learnings}}
 	}
 	pl.knowledge = rankKnowledge(knowledge, in.Task, in.Relevance)
 	pl.learnings = rankLearnings(learnings, in.Task, in.Relevance, in.Now)
 	var x examination
 	x, pl.learningsKept = pl.examineLearnings()
-	pl.learningsCapped = x.leftOut(len(pl.learnings), min(len(pl.learningsKept), MaxLearnings))
+	pl.learningsCapped = x.leftOut(pl.learnings.len(), min(len(pl.learningsKept), MaxLearnings))
 	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance)
 	pl.memoryLens = make([]int, len(pl.memories))
 	for i := range pl.memories {
@@ -643,32 +643,80 @@ func latest(n int, created func(i int) string) int {
 // thousands of journal entries compares them often.
 func newer(a, b string) bool { return momentOf(a).after(momentOf(b)) }
 
-// moment is a timestamp whose form newer has looked at once: a sort
-// compares each entry's time with many others.
+// moment is a timestamp as newer compares it, looked at once: a sort
+// compares each entry's time with many others. It holds no pointer, so
+// that the keys a ranking sorts are cheap to collect.
 type moment struct {
-	text string
-	// utc is "YYYY-MM-DDTHH:MM:SSZ", and digits its fourteen digits read
-	// as one number: two such times compare as their texts do.
-	utc    bool
+	// digits are the fourteen digits of "YYYY-MM-DDTHH:MM:SSZ" read as
+	// one number when utc says it is of that form: two such times compare
+	// as their texts do.
 	digits int64
+	// The time it parses to (entry.ParseTimestamp; the zero time when it
+	// does not parse), in seconds and nanoseconds since 1970: how it
+	// compares with a time of another form.
+	sec  int64
+	nsec int32
+	utc  bool
 }
 
 func momentOf(s string) moment {
-	m := moment{text: s, utc: utcSeconds(s)}
-	if m.utc {
-		for _, i := range utcDigits {
-			m.digits = m.digits*10 + int64(s[i]-'0')
-		}
+	m := moment{utc: utcSeconds(s)}
+	if !m.utc {
+		t := entry.ParseTimestamp(s)
+		m.sec, m.nsec = t.Unix(), int32(t.Nanosecond())
+		return m
 	}
+	var f [len(utcDigits)]int64
+	for k, i := range utcDigits {
+		f[k] = int64(s[i] - '0')
+		m.digits = m.digits*10 + f[k]
+	}
+	year, month, day := f[0]*1000+f[1]*100+f[2]*10+f[3], f[4]*10+f[5], f[6]*10+f[7]
+	hour, minute, second := f[8]*10+f[9], f[10]*10+f[11], f[12]*10+f[13]
+	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59 {
+		m.sec = zeroTimeSec // as time.Parse refuses it
+		return m
+	}
+	m.sec = daysSince1970(year, month, day)*86400 + hour*3600 + minute*60 + second
 	return m
 }
 
-// after is newer(m.text, o.text).
+// zeroTimeSec is the zero time.Time in seconds since 1970.
+var zeroTimeSec = time.Time{}.Unix()
+
+// daysIn is how many days month has in year (proleptic Gregorian).
+func daysIn(month, year int64) int64 {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysSince1970 is how many days from 1970-01-01 a date of the years 0
+// to 9999 is (Howard Hinnant's days_from_civil).
+func daysSince1970(year, month, day int64) int64 {
+	if month <= 2 {
+		year--
+	}
+	era := (year+400)/400 - 1 // the 400-year era, for year -1 too
+	yearOfEra := year - era*400
+	dayOfYear := (153*((month+9)%12)+2)/5 + day - 1
+	dayOfEra := yearOfEra*365 + yearOfEra/4 - yearOfEra/100 + dayOfYear
+	return era*146097 + dayOfEra - 719468
+}
+
+// after is newer of the texts m and o are of.
 func (m moment) after(o moment) bool {
 	if m.utc && o.utc {
 		return m.digits > o.digits
 	}
-	return entry.ParseTimestamp(m.text).After(entry.ParseTimestamp(o.text))
+	return m.sec > o.sec || m.sec == o.sec && m.nsec > o.nsec
 }
 
 // utcDigits are the places of the digits of "YYYY-MM-DDTHH:MM:SSZ".

@@ -54,23 +54,45 @@ func (a *rank) compareTieAndTime(b *rank) int {
 
 // candidate is a knowledge entry or a learning as prime ranks it, made
 // from its head (catalog.Head) so that it is read whole only when a
-// section examines it: its place (in Input's list, or among a catalog's
-// heads), its path (its key in Input.Relevance), what its tags score for
-// the task before relevance is added (its rank's score is set when it is
-// ranked), and what its kind needs.
+// section examines it: its time, what its tags score for the task
+// before relevance is added and the tie-breaker, its place (in Input's
+// list, or among a catalog's heads), its path (its key in
+// Input.Relevance), and what its kind needs.
 type candidate struct {
-	rank
+	time  moment
+	tags  float64
+	tie   int32
 	place int32
 	// chars is a knowledge entry's block as its section measures it,
 	// less the heading level (knowledgeChars).
 	chars int32
-	tags  float64
 	path  string
-	// title orders knowledge entries that rank cannot tell apart, as
-	// Entries orders them (entry.KnowledgeOrder).
-	title string
+	// order is what orders entries that rank cannot tell apart, as
+	// Entries orders them, besides their paths: a knowledge entry's title
+	// (entry.KnowledgeOrder), a learning's created_at (entry.LearningOrder,
+	// and its recency for seed 004).
+	order string
 	// seed004 is a learning's seed-004 figures.
 	seed004 seed004Figures
+}
+
+// ranking is candidates in a section's order: of the candidates in two
+// lists (cs), the places of those ranked, best first, counted through
+// both lists.
+type ranking struct {
+	cs    [2][]candidate
+	order []int32
+}
+
+func (r ranking) len() int            { return len(r.order) }
+func (r ranking) at(k int) *candidate { return r.of(int(r.order[k])) }
+
+// of is the candidate at place i of the two lists.
+func (r ranking) of(i int) *candidate {
+	if i < len(r.cs[0]) {
+		return &r.cs[0][i]
+	}
+	return &r.cs[1][i-len(r.cs[0])]
 }
 
 // seed004Figures are what seed 004's relevance reads of a learning: its
@@ -95,7 +117,7 @@ func seed004Of(h *catalog.Head, taskType string) seed004Figures {
 // its tags found in the latest iteration's files; its time (updated, else
 // created) and its length.
 func (kw keywords) knowledgeCandidate(place int, h *catalog.Head, t Task) candidate {
-	c := candidate{place: int32(place), path: h.Path, title: h.Title, chars: int32(knowledgeChars(h))}
+	c := candidate{place: int32(place), path: h.Path, order: h.Title, chars: int32(knowledgeChars(h))}
 	c.time = momentOf(knowledgeTime(h.UpdatedAt, h.CreatedAt))
 	if t.Given() {
 		for _, tag := range h.Tags {
@@ -126,7 +148,7 @@ func (kw keywords) learningCandidate(place int, h *catalog.Head, t Task) (candid
 	if !entry.Wanted(t.Statuses, h.State()) {
 		return candidate{}, false
 	}
-	c := candidate{place: int32(place), path: h.Path, seed004: seed004Of(h, kw.taskType)}
+	c := candidate{place: int32(place), path: h.Path, order: h.CreatedAt, seed004: seed004Of(h, kw.taskType)}
 	c.time = momentOf(h.CreatedAt)
 	given := t.Given()
 	for _, tag := range h.Tags {
@@ -172,7 +194,7 @@ func knowledgeTime(updated, created string) string {
 // newest come first. Without a task, the most recently written come
 // first. Entries that rank cannot tell apart keep the order Entries gives
 // them.
-func rankKnowledge(cs []candidate, t Task, rel map[string]float64) []candidate {
+func rankKnowledge(cs [2][]candidate, t Task, rel map[string]float64) ranking {
 	return ranked(cs, func(c *candidate) (float64, bool) {
 		if !t.Given() {
 			return 0, true
@@ -180,7 +202,7 @@ func rankKnowledge(cs []candidate, t Task, rel map[string]float64) []candidate {
 		s := c.tags + 2*rel[c.path]
 		return s, s > 0
 	}, func(a, b *candidate) int {
-		return entry.KnowledgeOrder(&entry.Knowledge{Title: a.title, Path: a.path}, &entry.Knowledge{Title: b.title, Path: b.path})
+		return entry.KnowledgeOrder(&entry.Knowledge{Title: a.order, Path: a.path}, &entry.Knowledge{Title: b.order, Path: b.path})
 	})
 }
 
@@ -189,7 +211,7 @@ func rankKnowledge(cs []candidate, t Task, rel map[string]float64) []candidate {
 // seed 004's relevance for one of its learnings) first, then most tags
 // found in the latest iteration's files, then the most recent; learnings
 // scoring nothing are left out. Without a task, the most recent.
-func rankLearnings(cs []candidate, t Task, rel map[string]float64, now time.Time) []candidate {
+func rankLearnings(cs [2][]candidate, t Task, rel map[string]float64, now time.Time) ranking {
 	return ranked(cs, func(c *candidate) (float64, bool) {
 		if !t.Given() {
 			return 0, true
@@ -198,40 +220,36 @@ func rankLearnings(cs []candidate, t Task, rel map[string]float64, now time.Time
 		if s == 0 {
 			return 0, false
 		}
-		return s + c.seed004.relevance(c.time.text, now), true
+		return s + c.seed004.relevance(c.order, now), true
 	}, func(a, b *candidate) int {
-		return entry.LearningOrder(&entry.Learning{CreatedAt: a.time.text, Path: a.path}, &entry.Learning{CreatedAt: b.time.text, Path: b.path})
+		return entry.LearningOrder(&entry.Learning{CreatedAt: a.order, Path: a.path}, &entry.Learning{CreatedAt: b.order, Path: b.path})
 	})
 }
 
-// ranked is the candidates score admits, with the score it gives them,
-// sorted by rank, and those rank cannot tell apart as Entries orders them
-// (entries). It sorts their places, not the candidates (large to move),
-// and copies each admitted once.
-func ranked(cs []candidate, score func(c *candidate) (float64, bool), entries func(a, b *candidate) int) []candidate {
-	scores := make([]float64, len(cs))
-	order := make([]int32, 0, len(cs))
-	for i := range cs {
-		if s, ok := score(&cs[i]); ok {
-			scores[i], order = s, append(order, int32(i))
+// ranked is the candidates of cs that score admits, sorted by rank (with
+// the score it gives them), and those rank cannot tell apart as Entries
+// orders them (entries). It sorts small keys, not the candidates (large
+// to move, and scattered), and copies none.
+func ranked(cs [2][]candidate, score func(c *candidate) (float64, bool), entries func(a, b *candidate) int) ranking {
+	r := ranking{cs: cs}
+	keys := make([]scored[int32], 0, len(cs[0])+len(cs[1]))
+	for i := range len(cs[0]) + len(cs[1]) {
+		c := r.of(i)
+		if s, ok := score(c); ok {
+			keys = append(keys, scored[int32]{int32(i), rank{s, int(c.tie), c.time}})
 		}
 	}
-	slices.SortFunc(order, func(i, j int32) int {
-		if scores[i] != scores[j] {
-			return -cmp.Compare(scores[i], scores[j])
-		}
-		a, b := &cs[i], &cs[j]
-		if c := a.compareTieAndTime(&b.rank); c != 0 {
+	slices.SortFunc(keys, func(a, b scored[int32]) int {
+		if c := a.compare(&b.rank); c != 0 {
 			return c
 		}
-		return entries(a, b)
+		return entries(r.of(int(a.entry)), r.of(int(b.entry)))
 	})
-	out := make([]candidate, len(order))
-	for k, i := range order {
-		out[k] = cs[i]
-		out[k].score = scores[i]
+	r.order = make([]int32, len(keys))
+	for k, key := range keys {
+		r.order[k] = key.entry
 	}
-	return out
+	return r
 }
 
 // relevance is seed 004's relevance of one of its learnings (one with a
@@ -272,25 +290,25 @@ func (x examination) leftOut(n, shown int) int { return len(x.kept) - shown + n 
 // merged among the entries examined. It returns the walk and the places
 // (in x.kept) of the entries shown.
 func (pl *plan) examineKnowledge(limit, fixed int) (x examination, shown []int) {
-	ranked, o := pl.knowledge, int(pl.o)
+	ranked, o := &pl.knowledge, int(pl.o)
 	merge := pl.in.Task.Given()
 	dups := neardup.New()
 	used, zone := fixed, -1 // zone: where the look-ahead ends, once the section is full
 	lens := func() []int {
 		out := make([]int, len(x.kept))
 		for i, k := range x.kept {
-			out[i] = o + int(ranked[k].chars)
+			out[i] = o + int(ranked.at(k).chars)
 		}
 		return out
 	}
-	for i := range ranked {
-		n := o + int(ranked[i].chars)
+	for i := range ranked.len() {
+		n := o + int(ranked.at(i).chars)
 		if zone >= 0 && i >= zone && used+n > limit {
 			continue // past the look-ahead, no room: not examined
 		}
 		dup, text := -1, ""
 		if merge {
-			k := pl.read.knowledge(int(ranked[i].place))
+			k := pl.read.knowledge(int(ranked.at(i).place))
 			if k == nil {
 				continue // unreadable: passed over
 			}
@@ -310,12 +328,12 @@ func (pl *plan) examineKnowledge(limit, fixed int) (x examination, shown []int) 
 			} else if zone < 0 {
 				zone = i + 1 + nearDuplicateLookAhead
 			}
-		case ranked[i].time.after(ranked[x.kept[dup]].time):
+		case ranked.at(i).time.after(ranked.at(x.kept[dup]).time):
 			x.kept[dup] = i
 			dups.Set(dup, "", text)
 			used = fixed
 			for _, k := range fit(lens(), fixed, limit) {
-				used += o + int(ranked[x.kept[k]].chars)
+				used += o + int(ranked.at(x.kept[k]).chars)
 			}
 		}
 	}
@@ -328,20 +346,20 @@ func (pl *plan) examineKnowledge(limit, fixed int) (x examination, shown []int) 
 // the walk and the learnings kept, in the order shown.
 func (pl *plan) examineLearnings() (examination, []entry.Learning) {
 	var x examination
-	ranked := pl.learnings
+	ranked := &pl.learnings
 	dups := neardup.New()
 	var kept []entry.Learning
 	ofKind := map[string]int{} // how many of each kind were met
 	zone := -1
-	for i := range ranked {
-		kind := ranked[i].seed004.kind
+	for i := range ranked.len() {
+		kind := ranked.at(i).seed004.kind
 		if kind != "" {
 			ofKind[kind]++
 		}
 		if zone >= 0 && i >= zone && (kind == "" || ofKind[kind] > MaxLearnings) {
 			continue
 		}
-		l := pl.read.learning(int(ranked[i].place))
+		l := pl.read.learning(int(ranked.at(i).place))
 		if l == nil {
 			continue // unreadable: passed over
 		}
@@ -354,7 +372,7 @@ func (pl *plan) examineLearnings() (examination, []entry.Learning) {
 			if len(kept) == MaxLearnings && zone < 0 {
 				zone = i + 1 + nearDuplicateLookAhead
 			}
-		case ranked[i].time.after(ranked[x.kept[dup]].time):
+		case ranked.at(i).time.after(ranked.at(x.kept[dup]).time):
 			x.kept[dup], kept[dup] = i, *l
 			dups.Set(dup, l.Category, l.Body)
 		}
@@ -410,7 +428,7 @@ func (pl *plan) knowledgeSection(limit int) part {
 	o := pl.o
 	head := o.knowledgeHead()
 	x, shown := pl.examineKnowledge(limit, runeLen(head))
-	leftOut := x.leftOut(len(pl.knowledge), len(shown))
+	leftOut := x.leftOut(pl.knowledge.len(), len(shown))
 	if len(shown) == 0 {
 		return part{omitted: leftOut}
 	}
@@ -418,7 +436,7 @@ func (pl *plan) knowledgeSection(limit int) part {
 	b.WriteString(head)
 	var keys []string
 	for _, k := range shown {
-		if e := pl.read.knowledge(int(pl.knowledge[x.kept[k]].place)); e != nil {
+		if e := pl.read.knowledge(int(pl.knowledge.at(x.kept[k]).place)); e != nil {
 			b.WriteString("\n" + o.knowledgeBlock(*e))
 			keys = append(keys, Key(entry.KindKnowledge, e.Slug))
 		}

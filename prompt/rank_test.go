@@ -156,7 +156,7 @@ func TestPrimeWorkGrowsWithTheBudget(t *testing.T) {
 		r.Prime(Options{Budgets: b})
 		b.TotalTokens = 1500 // and under a tighter budget, as a hook tries
 		r.Prime(Options{Budgets: b})
-		return work{len(r.pl.knowledge) + len(r.pl.learnings), r.pl.read.reads, r.pl.compared}
+		return work{r.pl.knowledge.len() + r.pl.learnings.len(), r.pl.read.reads, r.pl.compared}
 	}
 	for _, task := range []Task{{}, {Title: "Fix the checkout wo001rd step", Feature: "checkout"}} {
 		small, large := prime(2000, task), prime(20000, task)

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -19,32 +20,38 @@ import (
 // those its sections examine, and gives the same context from the
 // shortlist as from every entry.
 type Shortlist struct {
-	c *catalog.Catalog
-	t Task
+	c  *catalog.Catalog
+	t  Task
+	kw keywords
 	// knowledge and learnings are the candidates of the catalog's
-	// knowledge entries and learnings (of the statuses shown).
+	// knowledge entries and learnings (of the statuses shown), in the
+	// order of their places: with a task, those whose tags score (With
+	// adds those relevance alone brings in), without one every one.
 	knowledge, learnings []candidate
 	// journal are the places of the journal entries chosen so far,
 	// ascending.
 	journal []int
-	// scored are the other runs' journal entries that only their score
+	// best are the other runs' journal entries that only their score
 	// brings in (rankJournal), of which a prime shows at most
-	// RelevantJournal: With keeps the best.
-	scored []scoredHead
+	// RelevantJournal: the best RelevantJournal by their score without
+	// relevance, and any as good as the last of them, best first.
+	best []scoredHead
 }
 
 // Chosen is a catalog's knowledge and learnings as prime ranks them: the
 // candidate each one's head makes, and the catalog to read it whole from
 // when a section examines it (Shortlist.With, Input.Chosen).
 type Chosen struct {
-	c                    *catalog.Catalog
-	knowledge, learnings []candidate
+	c *catalog.Catalog
+	// The candidates in two lists: the shortlist's, and those relevance
+	// alone brings in.
+	knowledge, learnings [2][]candidate
 }
 
 // candidates are ch's knowledge and learnings; none without ch.
-func (ch *Chosen) candidates() (knowledge, learnings []candidate) {
+func (ch *Chosen) candidates() (knowledge, learnings [2][]candidate) {
 	if ch == nil {
-		return nil, nil
+		return
 	}
 	return ch.knowledge, ch.learnings
 }
@@ -99,19 +106,30 @@ func readOnce[T any](w *wholeEntries, place int, read *map[int]*T, input []T, fr
 	return e
 }
 
-// scoredHead is a journal entry as rankJournal orders it: its place, what
-// it matches of the task, its rank (its score once its relevance is
-// known, the files it shares with the latest iteration's, its time), and
-// its path (its key in the relevance).
+// scoredHead is a journal entry as rankJournal orders it, relevance
+// aside: its place and its rank.
 type scoredHead struct {
 	rank
 	place int
-	match journalMatch
-	path  string
 }
 
-// better says whether a comes before b in rankJournal's order (best).
-func (a *scoredHead) better(b *scoredHead) bool { return a.compare(&b.rank) < 0 }
+// keepBest adds h to best (sorted best first) when it is among the n
+// best of those offered, or as good as the n-th.
+func keepBest(best []scoredHead, h scoredHead, n int) []scoredHead {
+	if len(best) >= n && h.compare(&best[n-1].rank) > 0 {
+		return best
+	}
+	at := len(best)
+	for at > 0 && h.compare(&best[at-1].rank) < 0 {
+		at--
+	}
+	best = slices.Insert(best, at, h)
+	keep := n
+	for keep < len(best) && best[keep].compare(&best[n-1].rank) == 0 {
+		keep++
+	}
+	return best[:min(keep, len(best))]
+}
 
 // NewShortlist makes the candidates of every knowledge entry and every
 // learning of the statuses shown in c for task t, relevance aside
@@ -129,13 +147,14 @@ func NewShortlist(c *catalog.Catalog, t Task) *Shortlist {
 	c.Heads(entry.KindJournal, func(i int, h *catalog.Head) {
 		at := momentOf(h.CreatedAt)
 		if last < 0 || at.after(latestAt) || !latestAt.after(at) && catalog.CompareJournalHeads(h, &latest) < 0 {
-			last, latest, latestAt = i, *h, at
-			latest.FilesModified = slices.Clone(h.FilesModified)
+			last, latestAt = i, at
+			latest = catalog.Head{Path: h.Path, RunID: h.RunID, Iteration: h.Iteration, CreatedAt: h.CreatedAt,
+				FilesModified: append(latest.FilesModified[:0], h.FilesModified...)}
 		}
 	})
-	run, window := t.Run, moment{}
+	run, window, windowed := t.Run, moment{}, false
 	if run == "" && last >= 0 {
-		run = latest.RunID
+		run, windowed = latest.RunID, true
 		window = momentOf(entry.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339))
 	}
 	// The task's files and the latest iteration's: all the journal's
@@ -143,18 +162,18 @@ func NewShortlist(c *catalog.Catalog, t Task) *Shortlist {
 	files := taskKeywords(t, nil, []entry.JournalEntry{{CreatedAt: latest.CreatedAt, FilesModified: latest.FilesModified}})
 	c.Heads(entry.KindJournal, func(i int, h *catalog.Head) {
 		keep := i == last || h.RunID == run || t.ID != "" && h.TaskID == t.ID
-		at := moment{}
-		if !keep && window.text != "" {
-			at = momentOf(h.CreatedAt)
+		at, timed := moment{}, false
+		if !keep && windowed {
+			at, timed = momentOf(h.CreatedAt), true
 			keep = !window.after(at)
 		}
 		if keep {
 			sl.journal = append(sl.journal, i)
 		} else if m, tie := files.journalMatch(h.TaskID, h.FeatureID, h.FilesModified, t); m.score(0) > 0 {
-			if at.text == "" {
+			if !timed {
 				at = momentOf(h.CreatedAt)
 			}
-			sl.scored = append(sl.scored, scoredHead{rank: rank{tie: tie, time: at}, place: i, match: m, path: h.Path})
+			sl.best = keepBest(sl.best, scoredHead{rank{m.score(0), tie, at}, i}, RelevantJournal)
 		}
 	})
 	// The keywords a prime ranks by: the task's, its attempts' error
@@ -164,24 +183,70 @@ func NewShortlist(c *catalog.Catalog, t Task) *Shortlist {
 		journal := c.Journal(sl.journal)
 		kw = taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
 	}
+	sl.kw = kw
 	sl.knowledge = make([]candidate, 0, c.Len(entry.KindKnowledge))
 	sl.learnings = make([]candidate, 0, c.Len(entry.KindLearning))
 	c.Heads(entry.KindKnowledge, func(i int, h *catalog.Head) {
-		sl.knowledge = append(sl.knowledge, kw.knowledgeCandidate(i, h, t))
+		if k := kw.knowledgeCandidate(i, h, t); !t.Given() || k.tags > 0 {
+			sl.knowledge = append(sl.knowledge, k)
+		}
 	})
 	c.Heads(entry.KindLearning, func(i int, h *catalog.Head) {
-		if l, ok := kw.learningCandidate(i, h, t); ok {
+		if l, ok := kw.learningCandidate(i, h, t); ok && (!t.Given() || l.tags > 0) {
 			sl.learnings = append(sl.learnings, l)
 		}
 	})
 	return sl
 }
 
+// relevantCandidates are the candidates of the knowledge entries and
+// learnings that relevance rel alone brings in: relevant, and not among
+// the candidates already made.
+func (sl *Shortlist) relevantCandidates(rel map[string]float64) (knowledge, learnings []candidate) {
+	has := func(cs []candidate, i int) bool {
+		_, found := slices.BinarySearchFunc(cs, int32(i), func(c candidate, place int32) int { return cmp.Compare(c.place, place) })
+		return found
+	}
+	for p, r := range rel {
+		kind := entry.KindOf(p)
+		if r <= 0 || kind != entry.KindKnowledge && kind != entry.KindLearning {
+			continue
+		}
+		_, i, ok := sl.c.Find(p)
+		if !ok {
+			continue
+		}
+		if kind == entry.KindKnowledge && !has(sl.knowledge, i) {
+			if h, ok := sl.c.Head(kind, i); ok {
+				knowledge = append(knowledge, sl.kw.knowledgeCandidate(i, &h, sl.t))
+			}
+		}
+		if kind == entry.KindLearning && !has(sl.learnings, i) {
+			if h, ok := sl.c.Head(kind, i); ok {
+				if l, ok := sl.kw.learningCandidate(i, &h, sl.t); ok {
+					learnings = append(learnings, l)
+				}
+			}
+		}
+	}
+	return knowledge, learnings
+}
+
 // With returns the journal entries chosen and those rel (the relevance
 // Prime will be given) makes relevant, read whole in the order Entries
-// returns them, and the knowledge and learnings as prime ranks them.
+// returns them, and the candidates of the knowledge and learnings, with
+// those rel alone brings in.
+//
+// Of the other runs' entries that only their score brings in, the Run
+// Journal shows the first RelevantJournal in rankJournal's order, passing
+// over those Previous Attempts showed (the task's, chosen already). One
+// that relevance does not lift scores what it scores without it, and
+// those relevance lifts are read anyway: so the best RelevantJournal
+// without relevance, and any as good as the last of them, are all it
+// needs of the others (five better than an entry stay better with
+// relevance added).
 func (sl *Shortlist) With(rel map[string]float64) ([]entry.JournalEntry, *Chosen) {
-	var more []int // the places relevance adds
+	var more []int // the places relevance adds, and the best by their score
 	for p, r := range rel {
 		if r <= 0 || entry.KindOf(p) != entry.KindJournal {
 			continue
@@ -190,41 +255,14 @@ func (sl *Shortlist) With(rel map[string]float64) ([]entry.JournalEntry, *Chosen
 			more = append(more, i)
 		}
 	}
+	for _, h := range sl.best {
+		more = append(more, h.place)
+	}
 	slices.Sort(more)
-	journal := union(union(sl.journal, more), sl.bestScored(rel))
-	return sl.c.Journal(journal), &Chosen{c: sl.c, knowledge: sl.knowledge, learnings: sl.learnings}
-}
-
-// bestScored is the places, ascending, of the journal entries brought in
-// by their score alone that a prime with relevance rel may show. The Run
-// Journal takes the first RelevantJournal of the other runs' entries in
-// rankJournal's order, passing over those Previous Attempts showed (the
-// task's, chosen already, as are all the others it may pass over): at
-// most RelevantJournal of these, the best. So the best n of them, and
-// any as good as the n-th (rankJournal breaks such ties by the entries'
-// order), are all it needs.
-func (sl *Shortlist) bestScored(rel map[string]float64) []int {
-	const n = RelevantJournal
-	var best []scoredHead // the n best so far, best first
-	for _, h := range sl.scored {
-		h.score = h.match.score(rel[h.path]) // as rankJournal adds it up
-		if len(best) == n && !h.better(&best[n-1]) {
-			continue
-		}
-		at := len(best)
-		for at > 0 && h.better(&best[at-1]) {
-			at--
-		}
-		best = slices.Insert(best, at, h)[:min(len(best)+1, n)]
-	}
-	var out []int
-	for _, h := range sl.scored {
-		h.score = h.match.score(rel[h.path])
-		if len(best) < n || !best[n-1].better(&h) {
-			out = append(out, h.place)
-		}
-	}
-	return out
+	more = slices.Compact(more)
+	ch := &Chosen{c: sl.c, knowledge: [2][]candidate{sl.knowledge}, learnings: [2][]candidate{sl.learnings}}
+	ch.knowledge[1], ch.learnings[1] = sl.relevantCandidates(rel)
+	return sl.c.Journal(union(sl.journal, more)), ch
 }
 
 // union merges two ascending lists of places, each place once.

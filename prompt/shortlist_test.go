@@ -241,38 +241,51 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 			active++
 		}
 	}
-	if len(chosen.knowledge) != len(all.Knowledge) || len(chosen.learnings) != active {
-		t.Fatalf("a shortlist without a task ranks %d knowledge entries of %d, %d learnings of the %d active", len(chosen.knowledge), len(all.Knowledge), len(chosen.learnings), active)
+	if k, l := len(chosen.knowledge[0])+len(chosen.knowledge[1]), len(chosen.learnings[0])+len(chosen.learnings[1]); k != len(all.Knowledge) || l != active {
+		t.Fatalf("a shortlist without a task ranks %d knowledge entries of %d, %d learnings of the %d active", k, len(all.Knowledge), l, active)
 	}
 	if len(journal) > len(all.Journal)/5 {
 		t.Fatalf("a shortlist without a task has %d journal entries of %d: more than its latest run's", len(journal), len(all.Journal))
 	}
 }
 
-// TestBestScoredKeepsTheBestAndTheirEquals: of the journal entries only
-// their score brings in, the shortlist keeps the RelevantJournal best
-// (relevance added), and every one as good as the last of those.
-func TestBestScoredKeepsTheBestAndTheirEquals(t *testing.T) {
+// TestKeepBestKeepsTheBestAndTheirEquals: of the journal entries only
+// their score brings in, the shortlist keeps the RelevantJournal best and
+// every one as good as the last of those.
+func TestKeepBestKeepsTheBestAndTheirEquals(t *testing.T) {
 	at := func(place int, files int, time string) scoredHead {
-		return scoredHead{rank: rank{time: momentOf(time)}, place: place, match: journalMatch{files: files}, path: fmt.Sprint("p", place)}
+		return scoredHead{rank{journalMatch{files: files}.score(0), 0, momentOf(time)}, place}
+	}
+	places := func(hs []scoredHead) []int {
+		var out []int
+		for _, h := range hs {
+			out = append(out, h.place)
+		}
+		slices.Sort(out)
+		return out
 	}
 	var distinct, tied []scoredHead
 	for i := range 12 {
-		distinct = append(distinct, at(i, 1+i%3, fmt.Sprintf("2026-03-01T10:%02d:00Z", i)))
-		tied = append(tied, at(i, 1, "2026-03-01T10:00:00Z"))
+		distinct = keepBest(distinct, at(i, 1+i%3, fmt.Sprintf("2026-03-01T10:%02d:00Z", i)), RelevantJournal)
+		tied = keepBest(tied, at(i, 1, "2026-03-01T10:00:00Z"), RelevantJournal)
 	}
 	// Files 3 at places 2, 5, 8, 11; files 2 at 1, 4, 7, 10, the newest
-	// first: the best five are 11, 8, 5, 2, then 10. Relevance lifts 0
-	// (one file) to the score of three files, the oldest of them.
-	sl := &Shortlist{scored: distinct}
-	if got, want := sl.bestScored(map[string]float64{"p0": 2}), []int{0, 2, 5, 8, 11}; !slices.Equal(got, want) {
+	// first: the best five are 11, 8, 5, 2, then 10.
+	if got, want := places(distinct), []int{2, 5, 8, 10, 11}; !slices.Equal(got, want) {
 		t.Errorf("best of distinct scores: %v, want %v", got, want)
 	}
-	if got, want := sl.bestScored(nil), []int{2, 5, 8, 10, 11}; !slices.Equal(got, want) {
-		t.Errorf("best of distinct scores without relevance: %v, want %v", got, want)
+	if got := places(tied); len(got) != 12 {
+		t.Errorf("of 12 entries as good as each other, kept %v", got)
 	}
-	sl = &Shortlist{scored: tied}
-	if got := sl.bestScored(nil); len(got) != len(tied) {
-		t.Errorf("of %d entries as good as each other, kept %v", len(tied), got)
+	// Better ones: the tied stay while one of them is the fifth.
+	for i := range 4 {
+		tied = keepBest(tied, at(12+i, 2, "2026-03-01T09:00:00Z"), RelevantJournal)
+	}
+	if got := places(tied); len(got) != 16 {
+		t.Errorf("with four better ones: kept %v", got)
+	}
+	tied = keepBest(tied, at(16, 3, "2026-03-01T09:00:00Z"), RelevantJournal)
+	if got, want := places(tied), []int{12, 13, 14, 15, 16}; !slices.Equal(got, want) {
+		t.Errorf("with five better ones: kept %v, want %v", got, want)
 	}
 }

@@ -110,6 +110,27 @@ func (c *Catalog) Heads(kind entry.Kind, each func(i int, h *Head)) {
 	}
 }
 
+// Head is the head of the entry of kind at place i (of Heads); false when
+// there is none.
+func (c *Catalog) Head(kind entry.Kind, i int) (Head, bool) {
+	var h Head
+	switch {
+	case c.whole == nil:
+		for k, ck := range catalogKinds {
+			if ck == kind {
+				return h, c.cache.head(k, i, &h)
+			}
+		}
+	case kind == entry.KindKnowledge && i >= 0 && i < len(c.whole.Knowledge):
+		return KnowledgeHead(&c.whole.Knowledge[i]), true
+	case kind == entry.KindLearning && i >= 0 && i < len(c.whole.Learnings):
+		return LearningHead(&c.whole.Learnings[i]), true
+	case kind == entry.KindJournal && i >= 0 && i < len(c.whole.Journal):
+		return JournalHead(&c.whole.Journal[i]), true
+	}
+	return h, false
+}
+
 // Len is how many entries of kind c holds: how many heads Heads walks.
 func (c *Catalog) Len(kind entry.Kind) int {
 	for k, ck := range catalogKinds {

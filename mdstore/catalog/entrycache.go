@@ -1116,6 +1116,29 @@ func readHead(d *decoder, kind int, h *Head) {
 	}
 }
 
+// head decodes the head of kind's entry at place i into h; false when
+// there is none, or it does not decode.
+func (c *entryCache) head(kind, i int, h *Head) bool {
+	if i >= 0 && i < c.baseCount[kind] {
+		return c.isLive(kind, i) && c.base.head(kind, i, h)
+	}
+	j := i - c.baseCount[kind]
+	if j < 0 || j >= c.count[kind] {
+		return false
+	}
+	d := decoder{data: c.data[:c.recordAt(0)], off: c.headAt(kind, j)}
+	readHead(&d, kind, h)
+	return d.err == nil
+}
+
+// headAt is where the head of kind's own record j starts.
+func (c *entryCache) headAt(kind, j int) int {
+	for k := range kind {
+		j += c.count[k]
+	}
+	return c.headsAt[0] + int(binary.LittleEndian.Uint32(c.headOffsets[4*j:]))
+}
+
 // find is the place among kind's heads of the entry of file p.
 func (c *entryCache) find(kind int, p string) (int, bool) {
 	if i, ok := c.findOwn(kind, p); ok {
@@ -1137,8 +1160,7 @@ func (c *entryCache) findOwn(kind int, p string) (int, bool) {
 	}
 	place := func(i int) int { return int(binary.LittleEndian.Uint32(c.byPath[4*(base+i):])) }
 	path := func(i int) string {
-		off := c.headsAt[0] + int(binary.LittleEndian.Uint32(c.headOffsets[4*(base+i):]))
-		d := decoder{data: c.data[:c.recordAt(0)], off: off}
+		d := decoder{data: c.data[:c.recordAt(0)], off: c.headAt(kind, i)}
 		return d.str()
 	}
 	n := c.count[kind]

@@ -496,6 +496,26 @@ func TestEntriesDelta(t *testing.T) {
 		if all := cat.All(); !reflect.DeepEqual(all, want) {
 			t.Fatalf("%s, the catalog:\ngot  %+v\nwant %+v", when, all, want)
 		}
+		// Each head walked is the head at its place, and none is at a
+		// place walked over (a base's record no file has).
+		for _, kind := range catalog.CatalogKinds {
+			walked, last := 0, -1
+			cat.Heads(kind, func(i int, h *catalog.Head) {
+				walked++
+				for gap := last + 1; gap < i; gap++ {
+					if _, ok := cat.Head(kind, gap); ok {
+						t.Errorf("%s: a %s head at %d, which Heads walks over", when, kind, gap)
+					}
+				}
+				last = i
+				if at, ok := cat.Head(kind, i); !ok || !reflect.DeepEqual(at, *h) {
+					t.Errorf("%s: the %s head at %d is %+v, %v; Heads walks %+v", when, kind, i, at, ok, *h)
+				}
+			})
+			if n := cat.Len(kind); n != walked {
+				t.Errorf("%s: %d %s heads, Len says %d", when, walked, kind, n)
+			}
+		}
 	}
 	settle()
 	check("written whole")
