@@ -78,7 +78,7 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 		var c *catalog.Catalog
 		c, r.warnings, r.err = s.Catalog() // through the per-clone cache of parsed files
 		if r.err == nil {
-			r.shortlist = prompt.NewShortlist(c, in.Task)
+			r.shortlist = prompt.NewShortlist(c, in.Task, in.Now)
 		}
 		catalogDone <- r
 	}()

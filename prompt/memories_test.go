@@ -185,7 +185,7 @@ func TestRankMemoriesOrder(t *testing.T) {
 		{ID: "mem-1700000000-0001"}, {ID: "mem-1700000500-0002"}, {ID: "mem-1700000500-0003"},
 		{ID: "mem-1700000900-0004"}, {ID: "mem-1700000000-0005"},
 	}
-	ids := func(ms []entry.Memory) string {
+	ids := func(ms []*entry.Memory) string {
 		var out []string
 		for _, m := range ms {
 			out = append(out, m.ID[len(m.ID)-1:])

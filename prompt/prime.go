@@ -208,7 +208,7 @@ type plan struct {
 	// ranked by their heads and read whole (read) when a section
 	// examines them; the learnings shown, and how many their cap left out,
 	// do not depend on the budget.
-	memories   []entry.Memory
+	memories   []*entry.Memory
 	memoryLens []int
 	knowledge  ranking
 	learnings  ranking
@@ -230,21 +230,23 @@ func newPlan(in Input, o outline) *plan {
 	attempts := strategy.Attempts(in.Journal, in.Task.ID)
 	kw := taskKeywords(in.Task, attempts, in.Journal)
 	pl := &plan{in: in, o: o, attempts: attempts}
-	knowledge, learnings := in.Chosen.candidates()
-	pl.read = in.Chosen.reader()
-	if in.Chosen == nil {
-		knowledge[0], learnings[0] = kw.candidatesOf(in.Knowledge, in.Learnings, in.Task)
+	var knowledge, learnings candidates
+	if ch := in.Chosen; ch != nil {
+		knowledge, learnings = ch.knowledge, ch.learnings
+		pl.read = &wholeEntries{catalog: ch.c}
+	} else {
+		knowledge.cs[0], learnings.cs[0] = kw.candidatesOf(in.Knowledge, in.Learnings, in.Task)
 		pl.read = &wholeEntries{input: catalog.Entries{Knowledge: in.Knowledge, Learnings: in.Learnings}}
 	}
-	pl.knowledge = rankKnowledge(knowledge, in.Task, in.Relevance)
-	pl.learnings = rankLearnings(learnings, in.Task, in.Relevance, in.Now)
+	pl.knowledge = knowledgeOrder(in.Task).rank(knowledge, in.Relevance)
+	pl.learnings = learningsOrder(in.Task, in.Now).rank(learnings, in.Relevance)
 	var x examination
 	x, pl.learningsKept = pl.examineLearnings()
 	pl.learningsCapped = x.leftOut(pl.learnings.len(), min(len(pl.learningsKept), MaxLearnings))
 	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance)
 	pl.memoryLens = make([]int, len(pl.memories))
 	for i := range pl.memories {
-		pl.memoryLens[i] = o.memoryLen(pl.memories[i])
+		pl.memoryLens[i] = o.memoryLen(*pl.memories[i])
 	}
 	pl.journal = rankJournal(in.Journal, in.Task, kw, in.Relevance)
 	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 {
@@ -647,38 +649,49 @@ func newer(a, b string) bool { return momentOf(a).after(momentOf(b)) }
 // compares each entry's time with many others. It holds no pointer, so
 // that the keys a ranking sorts are cheap to collect.
 type moment struct {
-	// digits are the fourteen digits of "YYYY-MM-DDTHH:MM:SSZ" read as
-	// one number when utc says it is of that form: two such times compare
-	// as their texts do.
-	digits int64
-	// The time it parses to (entry.ParseTimestamp; the zero time when it
-	// does not parse), in seconds and nanoseconds since 1970: how it
-	// compares with a time of another form.
-	sec  int64
+	// n is, when utc says the text is "YYYY-MM-DDTHH:MM:SSZ", its
+	// fourteen digits read as one number: two such times compare as their
+	// texts do. Otherwise it is the time the text parses to
+	// (entry.ParseTimestamp; the zero time when it does not parse), in
+	// seconds since 1970, and nsec its nanoseconds.
+	n    int64
 	nsec int32
 	utc  bool
 }
 
 func momentOf(s string) moment {
-	m := moment{utc: utcSeconds(s)}
-	if !m.utc {
+	if !utcSeconds(s) {
 		t := entry.ParseTimestamp(s)
-		m.sec, m.nsec = t.Unix(), int32(t.Nanosecond())
-		return m
+		return moment{n: t.Unix(), nsec: int32(t.Nanosecond())}
 	}
-	var f [len(utcDigits)]int64
-	for k, i := range utcDigits {
-		f[k] = int64(s[i] - '0')
-		m.digits = m.digits*10 + f[k]
+	m := moment{utc: true}
+	for _, i := range utcDigits {
+		m.n = m.n*10 + int64(s[i]-'0')
 	}
-	year, month, day := f[0]*1000+f[1]*100+f[2]*10+f[3], f[4]*10+f[5], f[6]*10+f[7]
-	hour, minute, second := f[8]*10+f[9], f[10]*10+f[11], f[12]*10+f[13]
-	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59 {
-		m.sec = zeroTimeSec // as time.Parse refuses it
-		return m
-	}
-	m.sec = daysSince1970(year, month, day)*86400 + hour*3600 + minute*60 + second
 	return m
+}
+
+// after is newer of the texts m and o are of.
+func (m moment) after(o moment) bool {
+	if m.utc && o.utc {
+		return m.n > o.n
+	}
+	a, b := m.seconds(), o.seconds()
+	return a > b || a == b && m.nsec > o.nsec
+}
+
+// seconds is the time since 1970 m's text parses to, in seconds.
+func (m moment) seconds() int64 {
+	if !m.utc {
+		return m.n
+	}
+	d := m.n
+	second, minute, hour := d%100, d/100%100, d/10000%100
+	day, month, year := d/1000000%100, d/100000000%100, d/10000000000
+	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59 {
+		return zeroTimeSec // as time.Parse refuses it
+	}
+	return daysSince1970(year, month, day)*86400 + hour*3600 + minute*60 + second
 }
 
 // zeroTimeSec is the zero time.Time in seconds since 1970.
@@ -709,14 +722,6 @@ func daysSince1970(year, month, day int64) int64 {
 	dayOfYear := (153*((month+9)%12)+2)/5 + day - 1
 	dayOfEra := yearOfEra*365 + yearOfEra/4 - yearOfEra/100 + dayOfYear
 	return era*146097 + dayOfEra - 719468
-}
-
-// after is newer of the texts m and o are of.
-func (m moment) after(o moment) bool {
-	if m.utc && o.utc {
-		return m.digits > o.digits
-	}
-	return m.sec > o.sec || m.sec == o.sec && m.nsec > o.nsec
 }
 
 // utcDigits are the places of the digits of "YYYY-MM-DDTHH:MM:SSZ".

@@ -443,7 +443,8 @@ func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
 	}
 	seed004Relevance := func(l *entry.Learning) float64 {
 		h := catalog.LearningHead(l)
-		return seed004Of(&h, "test-fix").relevance(l.CreatedAt, now)
+		c, _ := keywords{taskType: "test-fix"}.learningCandidate(0, &h, Task{})
+		return c.seed004Relevance(now)
 	}
 	if r := seed004Relevance(&ls[2]); r < 0.9 || r > 1 {
 		t.Errorf("the test-fix strategy's relevance is %.3f, want 0.36+0.3+0.18+~0.09", r)

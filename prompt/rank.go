@@ -57,23 +57,26 @@ func (a *rank) compareTieAndTime(b *rank) int {
 // section examines it: its time, what its tags score for the task
 // before relevance is added and the tie-breaker, its place (in Input's
 // list, or among a catalog's heads), its path (its key in
-// Input.Relevance), and what its kind needs.
+// Input.Relevance), and what its kind needs. Its fields are laid out to
+// leave no padding: a large store has tens of thousands.
 type candidate struct {
-	time  moment
-	tags  float64
-	tie   int32
-	place int32
+	time moment
+	tags float64
+	// A learning's seed-004 figures (seed004Relevance), and its kind
+	// (seed004Kind).
+	confidence, successRate float64
+	tie, place              int32
 	// chars is a knowledge entry's block as its section measures it,
 	// less the heading level (knowledgeChars).
-	chars int32
-	path  string
+	chars        int32
+	kind         uint8
+	sameTaskType bool
+	path         string
 	// order is what orders entries that rank cannot tell apart, as
 	// Entries orders them, besides their paths: a knowledge entry's title
 	// (entry.KnowledgeOrder), a learning's created_at (entry.LearningOrder,
 	// and its recency for seed 004).
 	order string
-	// seed004 is a learning's seed-004 figures.
-	seed004 seed004Figures
 }
 
 // ranking is candidates in a section's order: of the candidates in two
@@ -85,29 +88,27 @@ type ranking struct {
 }
 
 func (r ranking) len() int            { return len(r.order) }
-func (r ranking) at(k int) *candidate { return r.of(int(r.order[k])) }
+func (r ranking) at(k int) *candidate { return of(r.cs, int(r.order[k])) }
 
-// of is the candidate at place i of the two lists.
-func (r ranking) of(i int) *candidate {
-	if i < len(r.cs[0]) {
-		return &r.cs[0][i]
+// of is the candidate at place i of two lists.
+func of(cs [2][]candidate, i int) *candidate {
+	if i < len(cs[0]) {
+		return &cs[0][i]
 	}
-	return &r.cs[1][i-len(r.cs[0])]
+	return &cs[1][i-len(cs[0])]
 }
 
-// seed004Figures are what seed 004's relevance reads of a learning: its
-// kind ("" for a learning of seed 002's), whether its task type is the
-// task's, its confidence and success rate (0 when not given).
-type seed004Figures struct {
-	kind                    string
-	sameTaskType            bool
-	confidence, successRate float64
-}
-
-// seed004Of is the seed-004 figures of the learning of head h for a task
-// of taskType.
-func seed004Of(h *catalog.Head, taskType string) seed004Figures {
-	return seed004Figures{h.Kind, h.TaskType != "" && strings.EqualFold(h.TaskType, taskType), h.Confidence, h.SuccessRate}
+// seed004Kind is a learning's seed-004 kind as a candidate keeps it: 1
+// and its place in entry.LearningKinds, 0 for none (a learning of seed
+// 002's), and one more for any other (which no file that parses has).
+func seed004Kind(kind string) uint8 {
+	if kind == "" {
+		return 0
+	}
+	if i := slices.Index(entry.LearningKinds, kind); i >= 0 {
+		return uint8(1 + i)
+	}
+	return uint8(1 + len(entry.LearningKinds))
 }
 
 // knowledgeCandidate is the candidate of the knowledge entry of head h at
@@ -148,7 +149,8 @@ func (kw keywords) learningCandidate(place int, h *catalog.Head, t Task) (candid
 	if !entry.Wanted(t.Statuses, h.State()) {
 		return candidate{}, false
 	}
-	c := candidate{place: int32(place), path: h.Path, order: h.CreatedAt, seed004: seed004Of(h, kw.taskType)}
+	c := candidate{place: int32(place), path: h.Path, order: h.CreatedAt, kind: seed004Kind(h.Kind),
+		sameTaskType: h.TaskType != "" && strings.EqualFold(h.TaskType, kw.taskType), confidence: h.Confidence, successRate: h.SuccessRate}
 	c.time = momentOf(h.CreatedAt)
 	given := t.Given()
 	for _, tag := range h.Tags {
@@ -187,15 +189,22 @@ func knowledgeTime(updated, created string) string {
 	return created
 }
 
-// rankKnowledge orders knowledge entries for a task by the score of their
-// tags (knowledgeCandidate) plus twice their full-text relevance; entries
-// scoring nothing are left out. Tags found in the files the latest
-// iteration modified (seed 000's "recent files") break ties, then the
-// newest come first. Without a task, the most recently written come
-// first. Entries that rank cannot tell apart keep the order Entries gives
-// them.
-func rankKnowledge(cs [2][]candidate, t Task, rel map[string]float64) ranking {
-	return ranked(cs, func(c *candidate) (float64, bool) {
+// order is how a section ranks its candidates: the score of each given
+// the relevance (false leaves it out), and the order of those rank cannot
+// tell apart, the order Entries gives them.
+type order struct {
+	score   func(c *candidate, rel map[string]float64) (float64, bool)
+	entries func(a, b *candidate) int
+}
+
+// knowledgeOrder orders knowledge entries for a task by the score of
+// their tags (knowledgeCandidate) plus twice their full-text relevance;
+// entries scoring nothing are left out. Tags found in the files the
+// latest iteration modified (seed 000's "recent files") break ties, then
+// the newest come first. Without a task, the most recently written come
+// first.
+func knowledgeOrder(t Task) order {
+	return order{func(c *candidate, rel map[string]float64) (float64, bool) {
 		if !t.Given() {
 			return 0, true
 		}
@@ -203,16 +212,17 @@ func rankKnowledge(cs [2][]candidate, t Task, rel map[string]float64) ranking {
 		return s, s > 0
 	}, func(a, b *candidate) int {
 		return entry.KnowledgeOrder(&entry.Knowledge{Title: a.order, Path: a.path}, &entry.Knowledge{Title: b.order, Path: b.path})
-	})
+	}}
 }
 
-// rankLearnings orders the learnings of the statuses shown for a task:
+// learningsOrder orders the learnings of the statuses shown for a task:
 // most tags matching the task's keywords plus full-text relevance (plus
-// seed 004's relevance for one of its learnings) first, then most tags
-// found in the latest iteration's files, then the most recent; learnings
-// scoring nothing are left out. Without a task, the most recent.
-func rankLearnings(cs [2][]candidate, t Task, rel map[string]float64, now time.Time) ranking {
-	return ranked(cs, func(c *candidate) (float64, bool) {
+// seed 004's relevance for one of its learnings, as of now) first, then
+// most tags found in the latest iteration's files, then the most recent;
+// learnings scoring nothing are left out. Without a task, the most
+// recent.
+func learningsOrder(t Task, now time.Time) order {
+	return order{func(c *candidate, rel map[string]float64) (float64, bool) {
 		if !t.Given() {
 			return 0, true
 		}
@@ -220,54 +230,118 @@ func rankLearnings(cs [2][]candidate, t Task, rel map[string]float64, now time.T
 		if s == 0 {
 			return 0, false
 		}
-		return s + c.seed004.relevance(c.order, now), true
+		return s + c.seed004Relevance(now), true
 	}, func(a, b *candidate) int {
 		return entry.LearningOrder(&entry.Learning{CreatedAt: a.order, Path: a.path}, &entry.Learning{CreatedAt: b.order, Path: b.path})
-	})
+	}}
 }
 
-// ranked is the candidates of cs that score admits, sorted by rank (with
-// the score it gives them), and those rank cannot tell apart as Entries
-// orders them (entries). It sorts small keys, not the candidates (large
-// to move, and scattered), and copies none.
-func ranked(cs [2][]candidate, score func(c *candidate) (float64, bool), entries func(a, b *candidate) int) ranking {
-	r := ranking{cs: cs}
-	keys := make([]scored[int32], 0, len(cs[0])+len(cs[1]))
-	for i := range len(cs[0]) + len(cs[1]) {
-		c := r.of(i)
-		if s, ok := score(c); ok {
-			keys = append(keys, scored[int32]{int32(i), rank{s, int(c.tie), c.time}})
+// rankKey is a candidate's place in the lists it is ranked from, and its
+// rank.
+type rankKey = scored[int32]
+
+// compare orders two keys of candidates of cs.
+func (o order) compare(cs [2][]candidate, a, b *rankKey) int {
+	if c := a.compare(&b.rank); c != 0 {
+		return c
+	}
+	return o.entries(of(cs, int(a.entry)), of(cs, int(b.entry)))
+}
+
+// sorted is the keys of the candidates of cs whose places are in places
+// (every one when nil) that o admits given rel, sorted. It sorts small
+// keys, not the candidates (large to move, and scattered).
+func (o order) sorted(cs [2][]candidate, rel map[string]float64, places []int32) []rankKey {
+	keys := make([]rankKey, 0, len(places))
+	add := func(i int32) {
+		c := of(cs, int(i))
+		if s, ok := o.score(c, rel); ok {
+			keys = append(keys, rankKey{i, rank{s, int(c.tie), c.time}})
 		}
 	}
-	slices.SortFunc(keys, func(a, b scored[int32]) int {
-		if c := a.compare(&b.rank); c != 0 {
-			return c
+	if places == nil {
+		keys = slices.Grow(keys, len(cs[0])+len(cs[1]))
+		for i := range len(cs[0]) + len(cs[1]) {
+			add(int32(i))
 		}
-		return entries(r.of(int(a.entry)), r.of(int(b.entry)))
-	})
-	r.order = make([]int32, len(keys))
+	}
+	for _, i := range places {
+		add(i)
+	}
+	slices.SortFunc(keys, func(a, b rankKey) int { return o.compare(cs, &a, &b) })
+	return keys
+}
+
+// candidates are a section's candidates as prime ranks them: in two
+// lists, a shortlist's and those relevance alone brings in (cs), and when
+// from a shortlist, its list's keys sorted as they rank without relevance
+// (presorted: Shortlist sorts them while the search index is asked) and
+// the places in it of those relevance lifts.
+type candidates struct {
+	cs        [2][]candidate
+	presorted []rankKey
+	lifted    []int32
+}
+
+// rank ranks cands given rel: with presorted keys, only the candidates
+// relevance lifts (and cs[1]) are sorted, and merged in.
+func (o order) rank(cands candidates, rel map[string]float64) ranking {
+	cs := cands.cs
+	if cands.presorted == nil {
+		return rankingOf(cs, o.sorted(cs, rel, nil))
+	}
+	lifted := slices.Clone(cands.lifted)
+	for i := range cs[1] {
+		lifted = append(lifted, int32(len(cs[0])+i))
+	}
+	if len(lifted) == 0 {
+		return rankingOf(cs, cands.presorted)
+	}
+	moved := make([]bool, len(cs[0]))
+	for _, i := range cands.lifted {
+		moved[i] = true
+	}
+	liftedKeys := o.sorted(cs, rel, lifted)
+	r := ranking{cs: cs, order: make([]int32, 0, len(cands.presorted)+len(liftedKeys))}
+	for _, k := range cands.presorted {
+		if moved[k.entry] {
+			continue
+		}
+		for len(liftedKeys) > 0 && o.compare(cs, &liftedKeys[0], &k) < 0 {
+			r.order, liftedKeys = append(r.order, liftedKeys[0].entry), liftedKeys[1:]
+		}
+		r.order = append(r.order, k.entry)
+	}
+	for _, k := range liftedKeys {
+		r.order = append(r.order, k.entry)
+	}
+	return r
+}
+
+// rankingOf is the ranking of cs in the order of keys.
+func rankingOf(cs [2][]candidate, keys []rankKey) ranking {
+	r := ranking{cs: cs, order: make([]int32, len(keys))}
 	for k, key := range keys {
 		r.order[k] = key.entry
 	}
 	return r
 }
 
-// relevance is seed 004's relevance of one of its learnings (one with a
-// kind), created at created, to the task: confidence × 0.4 + a task-type
-// match × 0.3 + success rate × 0.2 + recency × 0.1, recency falling from 1
-// to 0 over 90 days (none without now). It adds to the task's score a
-// learning already has: it orders the learnings that match, and brings in
-// none.
-func (f seed004Figures) relevance(created string, now time.Time) float64 {
-	if f.kind == "" {
+// seed004Relevance is seed 004's relevance of one of its learnings (one
+// with a kind) to the task: confidence × 0.4 + a task-type match × 0.3 +
+// success rate × 0.2 + recency × 0.1, recency falling from 1 to 0 over 90
+// days (none without now). It adds to the task's score a learning
+// already has: it orders the learnings that match, and brings in none.
+func (c *candidate) seed004Relevance(now time.Time) float64 {
+	if c.kind == 0 {
 		return 0
 	}
-	r := f.confidence * 0.4
-	if f.sameTaskType {
+	r := c.confidence * 0.4
+	if c.sameTaskType {
 		r += 0.3
 	}
-	r += f.successRate * 0.2
-	if created := entry.ParseTimestamp(created); !now.IsZero() && !created.IsZero() {
+	r += c.successRate * 0.2
+	if created := entry.ParseTimestamp(c.order); !now.IsZero() && !created.IsZero() {
 		r += max(0, 1-now.Sub(created).Hours()/(90*24)) * 0.1
 	}
 	return r
@@ -349,14 +423,12 @@ func (pl *plan) examineLearnings() (examination, []entry.Learning) {
 	ranked := &pl.learnings
 	dups := neardup.New()
 	var kept []entry.Learning
-	ofKind := map[string]int{} // how many of each kind were met
+	var ofKind [2 + 255]int // how many of each kind were met
 	zone := -1
 	for i := range ranked.len() {
-		kind := ranked.at(i).seed004.kind
-		if kind != "" {
-			ofKind[kind]++
-		}
-		if zone >= 0 && i >= zone && (kind == "" || ofKind[kind] > MaxLearnings) {
+		kind := ranked.at(i).kind
+		ofKind[kind]++
+		if zone >= 0 && i >= zone && (kind == 0 || ofKind[kind] > MaxLearnings) {
 			continue
 		}
 		l := pl.read.learning(int(ranked.at(i).place))

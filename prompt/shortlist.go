@@ -26,8 +26,10 @@ type Shortlist struct {
 	// knowledge and learnings are the candidates of the catalog's
 	// knowledge entries and learnings (of the statuses shown), in the
 	// order of their places: with a task, those whose tags score (With
-	// adds those relevance alone brings in), without one every one.
-	knowledge, learnings []candidate
+	// adds those relevance alone brings in), without one every one; and
+	// their keys sorted as they rank without relevance.
+	knowledge, learnings             []candidate
+	knowledgeSorted, learningsSorted []rankKey
 	// journal are the places of the journal entries chosen so far,
 	// ascending.
 	journal []int
@@ -42,26 +44,8 @@ type Shortlist struct {
 // candidate each one's head makes, and the catalog to read it whole from
 // when a section examines it (Shortlist.With, Input.Chosen).
 type Chosen struct {
-	c *catalog.Catalog
-	// The candidates in two lists: the shortlist's, and those relevance
-	// alone brings in.
-	knowledge, learnings [2][]candidate
-}
-
-// candidates are ch's knowledge and learnings; none without ch.
-func (ch *Chosen) candidates() (knowledge, learnings [2][]candidate) {
-	if ch == nil {
-		return
-	}
-	return ch.knowledge, ch.learnings
-}
-
-// reader reads ch's entries whole; nil without ch.
-func (ch *Chosen) reader() *wholeEntries {
-	if ch == nil {
-		return nil
-	}
-	return &wholeEntries{catalog: ch.c}
+	c                    *catalog.Catalog
+	knowledge, learnings candidates
 }
 
 // wholeEntries reads whole the knowledge entries and learnings a prime
@@ -132,14 +116,14 @@ func keepBest(best []scoredHead, h scoredHead, n int) []scoredHead {
 }
 
 // NewShortlist makes the candidates of every knowledge entry and every
-// learning of the statuses shown in c for task t, relevance aside
-// (rankKnowledge and rankLearnings add it), and chooses the journal
+// learning of the statuses shown in c for task t primed at now (Input.Now),
+// ranked without relevance (prime adds it), and chooses the journal
 // entries a prime for t may show whatever their relevance: those the Run
 // Journal, Previous Attempts and the loop status look at — the task's run
 // (with no run, the latest's and those of strategy.RunWindow), the task's
 // attempts, the latest entry, and the other runs' entries rankJournal
 // scores (of those only the best, in With).
-func NewShortlist(c *catalog.Catalog, t Task) *Shortlist {
+func NewShortlist(c *catalog.Catalog, t Task, now time.Time) *Shortlist {
 	sl := &Shortlist{c: c, t: t}
 	// The latest journal entry (the first in Entries' order of those
 	// created last, as latest finds it), then the entries to read.
@@ -196,40 +180,45 @@ func NewShortlist(c *catalog.Catalog, t Task) *Shortlist {
 			sl.learnings = append(sl.learnings, l)
 		}
 	})
+	// Sorted now, while the search index is asked: relevance lifts a few
+	// hundred, which prime sorts and merges in.
+	sl.knowledgeSorted = knowledgeOrder(t).sorted([2][]candidate{sl.knowledge}, nil, nil)
+	sl.learningsSorted = learningsOrder(t, now).sorted([2][]candidate{sl.learnings}, nil, nil)
 	return sl
 }
 
-// relevantCandidates are the candidates of the knowledge entries and
-// learnings that relevance rel alone brings in: relevant, and not among
-// the candidates already made.
-func (sl *Shortlist) relevantCandidates(rel map[string]float64) (knowledge, learnings []candidate) {
-	has := func(cs []candidate, i int) bool {
-		_, found := slices.BinarySearchFunc(cs, int32(i), func(c candidate, place int32) int { return cmp.Compare(c.place, place) })
-		return found
-	}
+// relevant is what relevance rel does to the candidates of the knowledge
+// (0) and learnings (1): the places in the shortlist's lists of those it
+// lifts, and the candidates of those it alone brings in.
+func (sl *Shortlist) relevant(rel map[string]float64) (lifted [2][]int32, more [2][]candidate) {
+	lists := [2][]candidate{sl.knowledge, sl.learnings}
 	for p, r := range rel {
-		kind := entry.KindOf(p)
-		if r <= 0 || kind != entry.KindKnowledge && kind != entry.KindLearning {
+		k := slices.Index([]entry.Kind{entry.KindKnowledge, entry.KindLearning}, entry.KindOf(p))
+		if r == 0 || k < 0 {
 			continue
 		}
-		_, i, ok := sl.c.Find(p)
+		kind, i, ok := sl.c.Find(p)
 		if !ok {
 			continue
 		}
-		if kind == entry.KindKnowledge && !has(sl.knowledge, i) {
-			if h, ok := sl.c.Head(kind, i); ok {
-				knowledge = append(knowledge, sl.kw.knowledgeCandidate(i, &h, sl.t))
-			}
+		if at, found := slices.BinarySearchFunc(lists[k], int32(i), func(c candidate, place int32) int { return cmp.Compare(c.place, place) }); found {
+			lifted[k] = append(lifted[k], int32(at))
+			continue
 		}
-		if kind == entry.KindLearning && !has(sl.learnings, i) {
-			if h, ok := sl.c.Head(kind, i); ok {
-				if l, ok := sl.kw.learningCandidate(i, &h, sl.t); ok {
-					learnings = append(learnings, l)
-				}
-			}
+		if r < 0 {
+			continue
+		}
+		h, ok := sl.c.Head(kind, i)
+		if !ok {
+			continue
+		}
+		if k == 0 {
+			more[k] = append(more[k], sl.kw.knowledgeCandidate(i, &h, sl.t))
+		} else if l, ok := sl.kw.learningCandidate(i, &h, sl.t); ok {
+			more[k] = append(more[k], l)
 		}
 	}
-	return knowledge, learnings
+	return lifted, more
 }
 
 // With returns the journal entries chosen and those rel (the relevance
@@ -260,8 +249,10 @@ func (sl *Shortlist) With(rel map[string]float64) ([]entry.JournalEntry, *Chosen
 	}
 	slices.Sort(more)
 	more = slices.Compact(more)
-	ch := &Chosen{c: sl.c, knowledge: [2][]candidate{sl.knowledge}, learnings: [2][]candidate{sl.learnings}}
-	ch.knowledge[1], ch.learnings[1] = sl.relevantCandidates(rel)
+	lifted, brought := sl.relevant(rel)
+	ch := &Chosen{c: sl.c,
+		knowledge: candidates{[2][]candidate{sl.knowledge, brought[0]}, sl.knowledgeSorted, lifted[0]},
+		learnings: candidates{[2][]candidate{sl.learnings, brought[1]}, sl.learningsSorted, lifted[1]}}
 	return sl.c.Journal(union(sl.journal, more)), ch
 }
 

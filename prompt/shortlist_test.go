@@ -73,6 +73,11 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		if i%7 == 0 {
 			l.SupersededBy = fmt.Sprintf("l-%06x", i+1)
 		}
+		if i%3 == 0 { // seed 004's: its relevance orders them, and the kinds take turns
+			confidence, success := float64(rng.IntN(101))/100, float64(rng.IntN(101))/100
+			l.Kind, l.TaskType = entry.LearningKinds[i%len(entry.LearningKinds)], []string{"bug-fix", "feature", "test-fix", "refactor"}[rng.IntN(4)]
+			l.Confidence, l.SuccessRate = &confidence, &success
+		}
 		write(entry.LearningPath(l.ID), entry.RenderLearning(l))
 	}
 	outcomes := []string{"done", "failed", "blocked", "retried", "done", "interrupted"}
@@ -89,6 +94,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		write(entry.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", i)), entry.RenderJournal(j))
 	}
 
+	now := time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC) // the entries' recency for seed 004: from 20 days
 	s, err := mdstore.Open(dir, mdstore.Options{Now: time.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +166,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			journal, chosen := NewShortlist(cat, task).With(rel)
+			journal, chosen := NewShortlist(cat, task, now).With(rel)
 			if len(journal) < len(all.Journal) {
 				smaller++
 			}
@@ -171,7 +177,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 			}
 			opts := Options{Budgets: budgets, Instructions: true, Learn: true}
 			prime := func(in Input) (Context, strategy.Status) {
-				in.Task, in.Relevance, in.Loop = task, rel, strategy.Compute(in.Journal, loop)
+				in.Task, in.Relevance, in.Loop, in.Now = task, rel, strategy.Compute(in.Journal, loop), now
 				return Prime(in, opts), in.Loop
 			}
 			wantCtx, wantLoop := prime(Input{Knowledge: all.Knowledge, Learnings: all.Learnings, Journal: all.Journal})
@@ -234,14 +240,14 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 	// the journal the latest run's (a ninth) and the last two hours' (a
 	// 48th of the four days the entries span).
 	cat, _, _ := s.Catalog()
-	journal, chosen := NewShortlist(cat, Task{}).With(nil)
+	journal, chosen := NewShortlist(cat, Task{}, now).With(nil)
 	active := 0
 	for _, l := range all.Learnings {
 		if entry.Wanted(nil, l.State()) {
 			active++
 		}
 	}
-	if k, l := len(chosen.knowledge[0])+len(chosen.knowledge[1]), len(chosen.learnings[0])+len(chosen.learnings[1]); k != len(all.Knowledge) || l != active {
+	if k, l := len(chosen.knowledge.cs[0])+len(chosen.knowledge.cs[1]), len(chosen.learnings.cs[0])+len(chosen.learnings.cs[1]); k != len(all.Knowledge) || l != active {
 		t.Fatalf("a shortlist without a task ranks %d knowledge entries of %d, %d learnings of the %d active", k, len(all.Knowledge), l, active)
 	}
 	if len(journal) > len(all.Journal)/5 {
