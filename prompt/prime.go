@@ -565,31 +565,44 @@ func (o outline) attemptBlock(n int, e entry.JournalEntry) string {
 
 // keywords are what makes an entry relevant to a task, lowercased.
 type keywords struct {
-	text map[string]bool // words of the title and description
+	// in says which of the task's sets of keywords hold a word: one
+	// lookup for each tag or file of the tens of thousands of entries a
+	// prime ranks.
+	in map[string]keywordSets
 	// feature is the task's feature, lowercased.
 	feature string
-	files   map[string]bool // the task's files and their words
-	// all are text, files, the feature and the error categories of earlier
-	// attempts.
-	all map[string]bool
-	// recent are the files the latest iteration modified and their words:
-	// they break ties between entries relevant to the task, and make no
-	// entry relevant on their own.
-	recent map[string]bool
 	// taskType is the task's type in seed 004's table (strategy.TaskType).
 	taskType string
 }
 
+// keywordSets are sets of a task's keywords.
+type keywordSets uint8
+
+const (
+	inText  keywordSets = 1 << iota // words of the title and description
+	inFiles                         // the task's files and their words
+	// inAll are text, files, the feature, the task's type and the error
+	// categories of earlier attempts.
+	inAll
+	// inRecent are the files the latest iteration modified and their
+	// words: they break ties between entries relevant to the task, and
+	// make no entry relevant on their own.
+	inRecent
+)
+
+// add puts word in sets.
+func (kw keywords) add(word string, sets keywordSets) { kw.in[word] |= sets }
+
 func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
-	kw := keywords{text: map[string]bool{}, files: map[string]bool{}, all: map[string]bool{}, recent: map[string]bool{}}
+	kw := keywords{in: map[string]keywordSets{}}
 	for _, w := range words.Keywords(t.Title + " " + t.Description) {
 		if !words.StopWords[w] {
-			kw.text[w], kw.all[w] = true, true
+			kw.add(w, inText|inAll)
 		}
 	}
 	if t.Feature != "" {
 		kw.feature = strings.ToLower(t.Feature)
-		kw.all[kw.feature] = true
+		kw.add(kw.feature, inAll)
 	}
 	// The task's type in seed 004's table is a keyword: the learnings
 	// extracted from runs of that type carry it as a tag, and seed 004
@@ -597,24 +610,24 @@ func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
 	kw.taskType = strategy.GeneralTaskType
 	if text := t.Title + " " + t.Description; strings.TrimSpace(text) != "" {
 		if kw.taskType = strategy.TaskType(text); kw.taskType != strategy.GeneralTaskType {
-			kw.all[kw.taskType] = true
+			kw.add(kw.taskType, inAll)
 		}
 	}
 	for _, f := range t.Files {
-		kw.files[strings.ToLower(f)], kw.all[strings.ToLower(f)] = true, true
+		kw.add(strings.ToLower(f), inFiles|inAll)
 		for _, w := range pathWords(f) {
-			kw.files[w], kw.all[w] = true, true
+			kw.add(w, inFiles|inAll)
 		}
 	}
 	for _, f := range recentFiles(journal) {
-		kw.recent[strings.ToLower(f)] = true
+		kw.add(strings.ToLower(f), inRecent)
 		for _, w := range pathWords(f) {
-			kw.recent[w] = true
+			kw.add(w, inRecent)
 		}
 	}
 	for _, a := range attempts {
 		if a.Failure != nil && a.Failure.ErrorCategory != "" {
-			kw.all[strings.ToLower(a.Failure.ErrorCategory)] = true
+			kw.add(strings.ToLower(a.Failure.ErrorCategory), inAll)
 		}
 	}
 	return kw
@@ -836,11 +849,11 @@ func (kw keywords) journalMatch(taskID, featureID string, files []string, t Task
 	m.task = t.ID != "" && taskID == t.ID
 	m.feature = t.Feature != "" && featureID == t.Feature
 	for _, f := range files {
-		f = strings.ToLower(f)
-		if kw.files[f] {
+		in := kw.in[strings.ToLower(f)]
+		if in&inFiles != 0 {
 			m.files++
 		}
-		if kw.recent[f] {
+		if in&inRecent != 0 {
 			tie++
 		}
 	}

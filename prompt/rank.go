@@ -123,16 +123,17 @@ func (kw keywords) knowledgeCandidate(place int, h *catalog.Head, t Task) candid
 	if t.Given() {
 		for _, tag := range h.Tags {
 			tag = strings.ToLower(tag)
-			if kw.text[tag] {
+			in := kw.in[tag]
+			if in&inText != 0 {
 				c.tags += 2
 			}
 			if kw.feature != "" && tag == kw.feature {
 				c.tags += 2
 			}
-			if kw.files[tag] {
+			if in&inFiles != 0 {
 				c.tags++
 			}
-			if kw.recent[tag] {
+			if in&inRecent != 0 {
 				c.tie++
 			}
 		}
@@ -154,11 +155,11 @@ func (kw keywords) learningCandidate(place int, h *catalog.Head, t Task) (candid
 	c.time = momentOf(h.CreatedAt)
 	given := t.Given()
 	for _, tag := range h.Tags {
-		tag = strings.ToLower(tag)
-		if kw.recent[tag] {
+		in := kw.in[strings.ToLower(tag)]
+		if in&inRecent != 0 {
 			c.tie++
 		}
-		if given && kw.all[tag] {
+		if given && in&inAll != 0 {
 			c.tags++
 		}
 	}

@@ -3,6 +3,7 @@ package prompt
 import (
 	"cmp"
 	"slices"
+	"sync"
 	"time"
 
 	"lore/mdstore/catalog"
@@ -31,8 +32,9 @@ type Shortlist struct {
 	knowledge, learnings             []candidate
 	knowledgeSorted, learningsSorted []rankKey
 	// journal are the places of the journal entries chosen so far,
-	// ascending.
-	journal []int
+	// ascending, and journalRead those entries when read already.
+	journal     []int
+	journalRead []entry.JournalEntry
 	// best are the other runs' journal entries that only their score
 	// brings in (rankJournal), of which a prime shows at most
 	// RelevantJournal: the best RelevantJournal by their score without
@@ -141,9 +143,23 @@ func NewShortlist(c *catalog.Catalog, t Task, now time.Time) *Shortlist {
 		run, windowed = latest.RunID, true
 		window = momentOf(entry.ParseTimestamp(latest.CreatedAt).Add(-strategy.RunWindow).UTC().Format(time.RFC3339))
 	}
-	// The task's files and the latest iteration's: all the journal's
-	// score and its tie-breaker need.
+	// The task's words and files and the latest iteration's: all the
+	// journal's score, the knowledge's and their tie-breaker need.
 	files := taskKeywords(t, nil, []entry.JournalEntry{{CreatedAt: latest.CreatedAt, FilesModified: latest.FilesModified}})
+	// The knowledge on another core, while the journal and the learnings
+	// are walked here.
+	var knowledge sync.WaitGroup
+	knowledge.Go(func() {
+		sl.knowledge = make([]candidate, 0, c.Len(entry.KindKnowledge))
+		c.Heads(entry.KindKnowledge, func(i int, h *catalog.Head) {
+			if k := files.knowledgeCandidate(i, h, t); !t.Given() || k.tags > 0 {
+				sl.knowledge = append(sl.knowledge, k)
+			}
+		})
+		// Sorted now, while the search index is asked: relevance lifts a
+		// few hundred, which prime sorts and merges in.
+		sl.knowledgeSorted = knowledgeOrder(t).sorted([2][]candidate{sl.knowledge}, nil, nil)
+	})
 	c.Heads(entry.KindJournal, func(i int, h *catalog.Head) {
 		keep := i == last || h.RunID == run || t.ID != "" && h.TaskID == t.ID
 		at, timed := moment{}, false
@@ -161,29 +177,22 @@ func NewShortlist(c *catalog.Catalog, t Task, now time.Time) *Shortlist {
 		}
 	})
 	// The keywords a prime ranks by: the task's, its attempts' error
-	// categories and the latest iteration's files.
+	// categories (which only learnings' tags are matched with) and the
+	// latest iteration's files.
 	kw := files
 	if t.Given() {
-		journal := c.Journal(sl.journal)
-		kw = taskKeywords(t, strategy.Attempts(journal, t.ID), journal)
+		sl.journalRead = c.Journal(sl.journal)
+		kw = taskKeywords(t, strategy.Attempts(sl.journalRead, t.ID), sl.journalRead)
 	}
 	sl.kw = kw
-	sl.knowledge = make([]candidate, 0, c.Len(entry.KindKnowledge))
 	sl.learnings = make([]candidate, 0, c.Len(entry.KindLearning))
-	c.Heads(entry.KindKnowledge, func(i int, h *catalog.Head) {
-		if k := kw.knowledgeCandidate(i, h, t); !t.Given() || k.tags > 0 {
-			sl.knowledge = append(sl.knowledge, k)
-		}
-	})
 	c.Heads(entry.KindLearning, func(i int, h *catalog.Head) {
 		if l, ok := kw.learningCandidate(i, h, t); ok && (!t.Given() || l.tags > 0) {
 			sl.learnings = append(sl.learnings, l)
 		}
 	})
-	// Sorted now, while the search index is asked: relevance lifts a few
-	// hundred, which prime sorts and merges in.
-	sl.knowledgeSorted = knowledgeOrder(t).sorted([2][]candidate{sl.knowledge}, nil, nil)
 	sl.learningsSorted = learningsOrder(t, now).sorted([2][]candidate{sl.learnings}, nil, nil)
+	knowledge.Wait()
 	return sl
 }
 
@@ -253,7 +262,27 @@ func (sl *Shortlist) With(rel map[string]float64) ([]entry.JournalEntry, *Chosen
 	ch := &Chosen{c: sl.c,
 		knowledge: candidates{[2][]candidate{sl.knowledge, brought[0]}, sl.knowledgeSorted, lifted[0]},
 		learnings: candidates{[2][]candidate{sl.learnings, brought[1]}, sl.learningsSorted, lifted[1]}}
-	return sl.c.Journal(union(sl.journal, more)), ch
+	if sl.journalRead == nil {
+		return sl.c.Journal(union(sl.journal, more)), ch
+	}
+	// The others read, and merged with those read already in the order
+	// Entries gives them.
+	var others []int
+	for _, i := range more {
+		if _, chosen := slices.BinarySearch(sl.journal, i); !chosen {
+			others = append(others, i)
+		}
+	}
+	read := sl.c.Journal(others)
+	journal := make([]entry.JournalEntry, 0, len(sl.journalRead)+len(read))
+	for a, b := sl.journalRead, read; len(a)+len(b) > 0; {
+		if len(b) == 0 || len(a) > 0 && entry.CompareJournal(&a[0], &b[0]) < 0 {
+			journal, a = append(journal, a[0]), a[1:]
+		} else {
+			journal, b = append(journal, b[0]), b[1:]
+		}
+	}
+	return journal, ch
 }
 
 // union merges two ascending lists of places, each place once.

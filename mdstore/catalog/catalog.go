@@ -61,8 +61,10 @@ func valueOr0(p *float64) float64 {
 // head (Heads), in the order Entries returns the entries, and an entry
 // read whole only when asked for (Knowledge, Learnings, Journal). Read
 // through an unchanged entries cache, it decodes nothing else: prime with
-// a task reads a few hundred of a large store's entries. A Catalog is for
-// one goroutine.
+// a task reads a few hundred of a large store's entries. Heads, Head and
+// Len only read what the Catalog holds: any goroutine may call them,
+// while others do; Find, Knowledge, Learnings, Journal and All are for
+// one goroutine at a time.
 type Catalog struct {
 	// The entries whole, when they were read rather than mapped.
 	whole *Entries
