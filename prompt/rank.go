@@ -424,7 +424,7 @@ func (pl *plan) examineLearnings() (examination, []entry.Learning) {
 	ranked := &pl.learnings
 	dups := neardup.New()
 	var kept []entry.Learning
-	var ofKind [2 + 255]int // how many of each kind were met
+	var ofKind [1 << 8]int // how many of each kind (seed004Kind) were met
 	zone := -1
 	for i := range ranked.len() {
 		kind := ranked.at(i).kind

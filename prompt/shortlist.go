@@ -13,13 +13,13 @@ import (
 
 // Shortlist is what a prime for a task reads of a catalog, chosen from its
 // heads in two steps so that the first runs while the search index is
-// asked: NewShortlist ranks every knowledge entry and learning by its head
-// (as candidates of the ranking, relevance aside) and chooses the journal
-// entries a prime may show whatever their relevance; With adds the
-// journal entries relevance makes relevant, and reads the journal
-// entries chosen. Prime reads whole, of the knowledge and learnings, only
-// those its sections examine, and gives the same context from the
-// shortlist as from every entry.
+// asked: NewShortlist ranks the knowledge entries and learnings whose
+// tags score (every one without a task) by their heads, relevance aside,
+// and chooses the journal entries a prime may show whatever their
+// relevance; With adds the entries relevance alone brings in, and reads
+// the journal entries chosen. Prime reads whole, of the knowledge and
+// learnings, only those its sections examine, and gives the same context
+// from the shortlist as from every entry.
 type Shortlist struct {
 	c  *catalog.Catalog
 	t  Task
