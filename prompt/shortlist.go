@@ -117,9 +117,10 @@ func keepBest(best []scoredHead, h scoredHead, n int) []scoredHead {
 	return best[:min(keep, len(best))]
 }
 
-// NewShortlist makes the candidates of every knowledge entry and every
-// learning of the statuses shown in c for task t primed at now (Input.Now),
-// ranked without relevance (prime adds it), and chooses the journal
+// NewShortlist makes the candidates of the knowledge entries and the
+// learnings of the statuses shown in c whose tags score for task t (every
+// one without a task), primed at now (Input.Now), ranked without
+// relevance (prime adds it), and chooses the journal
 // entries a prime for t may show whatever their relevance: those the Run
 // Journal, Previous Attempts and the loop status look at — the task's run
 // (with no run, the latest's and those of strategy.RunWindow), the task's
