@@ -62,11 +62,12 @@ func benchPrime(args []string) error {
 		return err
 	}
 	var out strings.Builder
-	fmt.Fprintf(&out, "Whole-process `lore prime` on generated stores (memories 10%%, knowledge 15%%, learnings 25%%, journal 50%%; %.0f%% of the entries of every kind about one topic: a tag of the knowledge, learnings and memories, the feature of the journal entries), %d runs of each after a warm-up, alternating with the baseline that reads every file under .agent/ and scans it (%s, %d cores, %s). Three primes: for a task with a history (previous attempts, a run journal, a common tag's words and a mid-frequency word in its text: few entries match it); without a task (every entry a candidate, newest first); and for the same task with the topic as its feature and in its title, which %.0f%% of the entries match. CPU is the lore process's user and system time (lore-index's not included), median.\n\n",
+	fmt.Fprintf(&out, "Whole-process `lore prime` on generated stores (memories 10%%, knowledge 15%%, learnings 25%%, journal 50%%; %.0f%% of the entries of every kind about one topic: a tag of the knowledge, learnings and memories, the feature of the journal entries), %d runs of each after a warm-up, alternating with the baseline that reads every file under .agent/ and scans it (%s, %d cores, %s). Three primes: for a task with a history (previous attempts, a run journal, a common tag's words and a mid-frequency word in its text: few entries match it); without a task (every entry a candidate, newest first); and for the same task with the topic as its feature and in its title, which %.0f%% of the entries match. CPU is the user and system time of lore and of the lore-index it waits for (the search index's answer, for a task), median.\n\n",
 		100*primeTopicShare, *runs, runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"), 100*primeTopicShare)
 	fmt.Fprintf(&out, "Command: `go run ./bench prime -sizes %s -runs %d -write BENCHMARKS.md`\n\n", *sizes, *runs)
 	out.WriteString("| entries | lore prime | median | min | CPU | first prime in the clone | read and scan every file | prime / scan |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	var verdicts []string
+	var loads loadRange
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
@@ -77,10 +78,12 @@ func benchPrime(args []string) error {
 			return err
 		}
 		env := benchEnv(filepath.Dir(c.dir))
+		loads.look()
 		timed, first, err := measurePrimes(c, env, lore, self, *runs, primeVariants)
 		if err != nil {
 			return err
 		}
+		loads.look()
 		for v, t := range timed {
 			firstCell := "—"
 			if v == 0 {
@@ -99,11 +102,43 @@ func benchPrime(args []string) error {
 	if len(verdicts) > 0 {
 		out.WriteString("At 100k: " + strings.Join(verdicts, "; ") + ".\n")
 	}
+	if loads.seen {
+		fmt.Fprintf(&out, "Load average (1 minute) before and after each size's runs: %.2f to %.2f, on %d cores.\n", loads.min, loads.max, runtime.NumCPU())
+	}
 	fmt.Print(out.String())
 	if *write != "" {
 		return replaceSection(*write, "prime", out.String())
 	}
 	return nil
+}
+
+// loadRange is the lowest and highest load average looked at.
+type loadRange struct {
+	min, max float64
+	seen     bool
+}
+
+// look reads the 1-minute load average (Linux; nothing elsewhere).
+func (l *loadRange) look() {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 {
+		return
+	}
+	v, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil {
+		return
+	}
+	if !l.seen || v < l.min {
+		l.min = v
+	}
+	if !l.seen || v > l.max {
+		l.max = v
+	}
+	l.seen = true
 }
 
 // primeVerdict says whether a prime's median meets issue 35's 100 ms.

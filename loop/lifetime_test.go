@@ -50,7 +50,7 @@ func TestAStoreALongLivedProcessHolds(t *testing.T) {
 	clock := time.Date(2100, 2, 1, 0, 0, 0, 0, time.UTC)
 	opts := OpenOptions{Dir: repo.Dir, Store: mdstore.Options{Now: func() time.Time { return clock }, Getenv: repo.Getenv}}
 
-	round := func() (prompt.Context, Shown, []entry.Knowledge) {
+	round := func() (prompt.Context, Shown, []entry.JournalEntry) {
 		s, err := Open(opts, Discard)
 		if err != nil {
 			t.Fatal(err)
@@ -67,12 +67,12 @@ func TestAStoreALongLivedProcessHolds(t *testing.T) {
 		if _, err := s.History("topic-01"); err != nil { // a read of git's objects: the packs
 			t.Fatal(err)
 		}
-		return pr.Context(), sh, pr.Input.Knowledge
+		return pr.Context(), sh, pr.Input.Journal
 	}
 	round() // the first in the clone: it writes the caches
-	kept, shown, knowledge := round()
+	kept, shown, journal := round()
 	want := kept.Markdown()
-	if !strings.Contains(want, "The cache of topic") || len(knowledge) == 0 {
+	if !strings.Contains(want, "The cache of topic") || len(journal) == 0 {
 		t.Fatalf("the first prime:\n%s", want)
 	}
 	const warmup, rounds = 100, 1000
@@ -97,9 +97,9 @@ func TestAStoreALongLivedProcessHolds(t *testing.T) {
 	if kept.Markdown() != want || shown.Knowledge.Body != "The cache of topic 7 is warmed first." {
 		t.Errorf("what was kept from a closed store changed:\n%s\n%+v", kept.Markdown(), shown.Knowledge)
 	}
-	for _, k := range knowledge {
-		if !strings.HasPrefix(k.Title, "Topic ") || !strings.HasPrefix(k.Path, entry.KnowledgeDir+"/topic-") {
-			t.Fatalf("a knowledge entry kept from a closed store: %+v", k)
+	for _, j := range journal {
+		if !strings.HasPrefix(j.Notes, "Warmed cache ") || !strings.HasPrefix(j.Path, entry.JournalDir+"/run-0000abcd/") {
+			t.Fatalf("a journal entry kept from a closed store: %+v", j)
 		}
 	}
 }

@@ -39,8 +39,10 @@ type PrimeRequest struct {
 
 // Primed is what a prime is made from — the entries read and ranked for
 // the task, its loop status with the model lore chooses, and the options
-// config.yaml and the request give — ready to render. lore prime prints
-// it, lore run hands it to the agent, the MCP server returns it.
+// config.yaml and the request give — ready to render while its store is
+// open (the knowledge and learnings a section examines are read whole
+// then, from the entries cache). lore prime prints it, lore run hands it
+// to the agent, the MCP server returns it.
 type Primed struct {
 	Input   prompt.Input
 	Options prompt.Options
@@ -76,7 +78,7 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 		var c *catalog.Catalog
 		c, r.warnings, r.err = s.Catalog() // through the per-clone cache of parsed files
 		if r.err == nil {
-			r.shortlist = prompt.NewShortlist(c, in.Task)
+			r.shortlist = prompt.NewShortlist(c, in.Task, in.Now)
 		}
 		catalogDone <- r
 	}()
@@ -101,9 +103,9 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 	in.Skills = skills
 	r.Warnings(warnings)
 	in.Relevance = <-relevance
-	// Only the entries prime may show are read whole.
-	entries := read.shortlist.With(in.Relevance)
-	in.Knowledge, in.Learnings, in.Journal = entries.Knowledge, entries.Learnings, entries.Journal
+	// Of the knowledge and learnings, only those prime examines are read
+	// whole, when it renders the prime (Context, ClaudeHook).
+	in.Journal, in.Chosen = read.shortlist.With(in.Relevance)
 	in.Loop = strategy.Compute(in.Journal, loop)
 	budgets := cfg.Budgets
 	budgets.TotalTokens = cfg.Memories.Budget

@@ -20,10 +20,10 @@ func MemoryRelevanceKey(id string) string { return entry.MemoriesPath + "#" + id
 
 // rankMemories orders memories for the Memories section: with a task, the
 // most relevant to it first (full-text relevance), newest first among
-// equals; without one, newest first (seed 001).
-func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []entry.Memory {
-	// One sort of keys, then one copy: ten thousand memories are a
-	// megabyte to move. Memories of the same second keep their file
+// equals; without one, newest first (seed 001). It returns pointers into
+// memories: ten thousand memories are a megabyte to copy.
+func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []*entry.Memory {
+	// One sort of keys. Memories of the same second keep their file
 	// order (entry.SortNewestFirst).
 	type key struct {
 		score float64
@@ -31,11 +31,22 @@ func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []ent
 		pos   int
 	}
 	keys := make([]key, len(memories))
-	scored := t.Given() && len(rel) > 0
+	// The relevance of memories by id: a few of many.
+	var byID map[string]float64
+	if t.Given() {
+		for p, r := range rel {
+			if id, ok := strings.CutPrefix(p, entry.MemoriesPath+"#"); ok {
+				if byID == nil {
+					byID = map[string]float64{}
+				}
+				byID[id] = r
+			}
+		}
+	}
 	for i, m := range memories {
 		keys[i] = key{unix: m.Unix(), pos: i}
-		if scored {
-			keys[i].score = rel[MemoryRelevanceKey(m.ID)] // a key made by concatenation: once each
+		if byID != nil {
+			keys[i].score = byID[m.ID]
 		}
 	}
 	slices.SortFunc(keys, func(a, b key) int {
@@ -47,9 +58,9 @@ func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []ent
 		}
 		return cmp.Compare(a.pos, b.pos)
 	})
-	out := make([]entry.Memory, len(memories))
+	out := make([]*entry.Memory, len(memories))
 	for i, k := range keys {
-		out[i] = memories[k.pos]
+		out[i] = &memories[k.pos]
 	}
 	return out
 }
@@ -58,14 +69,14 @@ func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []ent
 // (Render) fits in limit characters, and says how many were left out;
 // lens are their lengths (memoryLen). A memory that does not fit is
 // skipped whole and a smaller, later one may still fit.
-func (o outline) fitMemories(candidates []entry.Memory, lens []int, limit int) ([]entry.Memory, int) {
+func (o outline) fitMemories(candidates []*entry.Memory, lens []int, limit int) ([]entry.Memory, int) {
 	if limit <= 0 {
 		return nil, len(candidates)
 	}
 
 	// The rendered length is a sum of parts: the title once, each used
 	// section's header once, and each memory's block.
-	sectionUsed := map[entry.MemoryType]bool{}
+	var sectionUsed []entry.MemoryType // a few types, asked of every memory
 	var included []entry.Memory
 	total := 0
 	for i, m := range candidates {
@@ -73,13 +84,16 @@ func (o outline) fitMemories(candidates []entry.Memory, lens []int, limit int) (
 		if len(included) == 0 {
 			c += runeLen(o.section(memoriesTitle))
 		}
-		if !sectionUsed[m.Type] {
+		used := slices.Contains(sectionUsed, m.Type)
+		if !used {
 			c += 1 + runeLen(o.entry(m.Type.Section()))
 		}
 		if total+c <= limit {
 			total += c
-			sectionUsed[m.Type] = true
-			included = append(included, m)
+			if !used {
+				sectionUsed = append(sectionUsed, m.Type)
+			}
+			included = append(included, *m)
 		}
 	}
 	return included, len(candidates) - len(included)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/loretest"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 )
@@ -184,7 +185,7 @@ func TestRankMemoriesOrder(t *testing.T) {
 		{ID: "mem-1700000000-0001"}, {ID: "mem-1700000500-0002"}, {ID: "mem-1700000500-0003"},
 		{ID: "mem-1700000900-0004"}, {ID: "mem-1700000000-0005"},
 	}
-	ids := func(ms []entry.Memory) string {
+	ids := func(ms []*entry.Memory) string {
 		var out []string
 		for _, m := range ms {
 			out = append(out, m.ID[len(m.ID)-1:])
@@ -213,8 +214,9 @@ func TestKnowledgeLenMatchesTheBlock(t *testing.T) {
 	for level := 1; level <= MaxHeadingLevel; level++ {
 		o := outline(level)
 		for _, k := range ks {
-			if got, want := o.knowledgeLen(&k), utf8.RuneCountInString("\n"+o.knowledgeBlock(k)); got != want {
-				t.Errorf("level %d, %q: knowledgeLen %d, the block %d", level, k.Title, got, want)
+			h := catalog.KnowledgeHead(&k)
+			if got, want := level+knowledgeChars(&h), utf8.RuneCountInString("\n"+o.knowledgeBlock(k)); got != want {
+				t.Errorf("level %d, %q: knowledgeChars and the level %d, the block %d", level, k.Title, got, want)
 			}
 		}
 	}

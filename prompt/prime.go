@@ -2,13 +2,13 @@ package prompt
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
-	"lore/internal/neardup"
 	"lore/internal/words"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/sigils"
@@ -53,6 +53,11 @@ type Input struct {
 	// Loop is the loop status; shown when the run or the task has a
 	// history.
 	Loop strategy.Status
+	// Chosen, when set, holds the knowledge and learnings in place of
+	// Knowledge and Learnings: ranked by their heads, each read whole
+	// from its catalog when a section examines it, so that the catalog's
+	// store must stay open until the prime is made (Shortlist.With).
+	Chosen *Chosen
 	// Relevance, when set, is the full-text relevance of memories,
 	// knowledge, learnings and journal entries to the task (0 to 1),
 	// keyed by the store path of the entry's file — for a memory,
@@ -197,14 +202,25 @@ type plan struct {
 	in       Input
 	o        outline
 	attempts []entry.JournalEntry
-	// The entries of each section ranked for the task, best first, and
-	// for the memories and the knowledge how long each is as the section
-	// shows it (every one is measured, few are shown).
-	memories                  []entry.Memory
-	knowledge                 []entry.Knowledge
-	memoryLens, knowledgeLens []int
-	learnings                 []entry.Learning
-	journal                   journalRanking
+	// The entries of each section ranked for the task, best first; for
+	// the memories how long each is as the section shows it (every one is
+	// measured, few are shown). The knowledge and the learnings are
+	// ranked by their heads and read whole (read) when a section
+	// examines them; the learnings shown, and how many their cap left out,
+	// do not depend on the budget.
+	memories   []*entry.Memory
+	memoryLens []int
+	knowledge  ranking
+	learnings  ranking
+	journal    journalRanking
+	read       *wholeEntries
+	// learningsKept are the learnings kept for their section, in the
+	// order shown; learningsCapped how many its cap left out.
+	learningsKept   []entry.Learning
+	learningsCapped int
+	// compared counts the entries asked about near-duplicates (a test
+	// counts the work a prime does).
+	compared int
 	// loop and stuck are the Loop Status whole and reduced to its
 	// stuck-loop warning ("" when not stuck or not shown).
 	loop, stuck string
@@ -214,25 +230,25 @@ func newPlan(in Input, o outline) *plan {
 	attempts := strategy.Attempts(in.Journal, in.Task.ID)
 	kw := taskKeywords(in.Task, attempts, in.Journal)
 	pl := &plan{in: in, o: o, attempts: attempts}
-	// Each section is ranked on its own, at once: at 10,000 entries the
-	// knowledge and the learnings take milliseconds each (their
-	// near-duplicates), and prime waits for them.
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		pl.knowledge = rankKnowledge(in.Knowledge, in.Task, kw, in.Relevance)
-		pl.knowledgeLens = make([]int, len(pl.knowledge))
-		for i := range pl.knowledge {
-			pl.knowledgeLens[i] = o.knowledgeLen(&pl.knowledge[i])
-		}
-	})
-	wg.Go(func() { pl.learnings = rankLearnings(in.Learnings, in.Task, kw, in.Relevance, in.Now) })
+	var knowledge, learnings candidates
+	if ch := in.Chosen; ch != nil {
+		knowledge, learnings = ch.knowledge, ch.learnings
+		pl.read = &wholeEntries{catalog: ch.c}
+	} else {
+		knowledge.cs[0], learnings.cs[0] = kw.candidatesOf(in.Knowledge, in.Learnings, in.Task)
+		pl.read = &wholeEntries{input: catalog.Entries{Knowledge: in.Knowledge, Learnings: in.Learnings}}
+	}
+	pl.knowledge = knowledgeOrder(in.Task).rank(knowledge, in.Relevance)
+	pl.learnings = learningsOrder(in.Task, in.Now).rank(learnings, in.Relevance)
+	var x examination
+	x, pl.learningsKept = pl.examineLearnings()
+	pl.learningsCapped = x.leftOut(pl.learnings.len(), min(len(pl.learningsKept), MaxLearnings))
 	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance)
 	pl.memoryLens = make([]int, len(pl.memories))
 	for i := range pl.memories {
-		pl.memoryLens[i] = o.memoryLen(pl.memories[i])
+		pl.memoryLens[i] = o.memoryLen(*pl.memories[i])
 	}
 	pl.journal = rankJournal(in.Journal, in.Task, kw, in.Relevance)
-	wg.Wait()
 	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 {
 		pl.loop = o.loopStatus(in.Loop, in.Task.ID)
 		if in.Loop.Stuck {
@@ -304,11 +320,9 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 		}
 		return part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
 	})
-	add(SectionKnowledge, b.KnowledgeTokens*CharsPerToken, func(limit int) part {
-		return o.knowledgeSection(pl.knowledge, pl.knowledgeLens, limit)
-	})
+	add(SectionKnowledge, b.KnowledgeTokens*CharsPerToken, pl.knowledgeSection)
 	add(SectionLearnings, b.LearningsChars, func(limit int) part {
-		return o.learningsSection(pl.learnings, limit)
+		return o.learningsSection(pl.learningsKept, pl.learningsCapped, limit)
 	})
 	add(SectionJournal, b.JournalTokens*CharsPerToken, func(limit int) part {
 		return o.journalSection(pl.journal.pick(shown), limit)
@@ -551,28 +565,44 @@ func (o outline) attemptBlock(n int, e entry.JournalEntry) string {
 
 // keywords are what makes an entry relevant to a task, lowercased.
 type keywords struct {
-	text  map[string]bool // words of the title and description
-	files map[string]bool // the task's files and their words
-	// all are text, files, the feature and the error categories of earlier
-	// attempts.
-	all map[string]bool
-	// recent are the files the latest iteration modified and their words:
-	// they break ties between entries relevant to the task, and make no
-	// entry relevant on their own.
-	recent map[string]bool
+	// in says which of the task's sets of keywords hold a word: one
+	// lookup for each tag or file of the tens of thousands of entries a
+	// prime ranks.
+	in map[string]keywordSets
+	// feature is the task's feature, lowercased.
+	feature string
 	// taskType is the task's type in seed 004's table (strategy.TaskType).
 	taskType string
 }
 
+// keywordSets are sets of a task's keywords.
+type keywordSets uint8
+
+const (
+	inText  keywordSets = 1 << iota // words of the title and description
+	inFiles                         // the task's files and their words
+	// inAll are text, files, the feature, the task's type and the error
+	// categories of earlier attempts.
+	inAll
+	// inRecent are the files the latest iteration modified and their
+	// words: they break ties between entries relevant to the task, and
+	// make no entry relevant on their own.
+	inRecent
+)
+
+// add puts word in sets.
+func (kw keywords) add(word string, sets keywordSets) { kw.in[word] |= sets }
+
 func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
-	kw := keywords{text: map[string]bool{}, files: map[string]bool{}, all: map[string]bool{}, recent: map[string]bool{}}
+	kw := keywords{in: map[string]keywordSets{}}
 	for _, w := range words.Keywords(t.Title + " " + t.Description) {
 		if !words.StopWords[w] {
-			kw.text[w], kw.all[w] = true, true
+			kw.add(w, inText|inAll)
 		}
 	}
 	if t.Feature != "" {
-		kw.all[strings.ToLower(t.Feature)] = true
+		kw.feature = strings.ToLower(t.Feature)
+		kw.add(kw.feature, inAll)
 	}
 	// The task's type in seed 004's table is a keyword: the learnings
 	// extracted from runs of that type carry it as a tag, and seed 004
@@ -580,24 +610,24 @@ func taskKeywords(t Task, attempts, journal []entry.JournalEntry) keywords {
 	kw.taskType = strategy.GeneralTaskType
 	if text := t.Title + " " + t.Description; strings.TrimSpace(text) != "" {
 		if kw.taskType = strategy.TaskType(text); kw.taskType != strategy.GeneralTaskType {
-			kw.all[kw.taskType] = true
+			kw.add(kw.taskType, inAll)
 		}
 	}
 	for _, f := range t.Files {
-		kw.files[strings.ToLower(f)], kw.all[strings.ToLower(f)] = true, true
+		kw.add(strings.ToLower(f), inFiles|inAll)
 		for _, w := range pathWords(f) {
-			kw.files[w], kw.all[w] = true, true
+			kw.add(w, inFiles|inAll)
 		}
 	}
 	for _, f := range recentFiles(journal) {
-		kw.recent[strings.ToLower(f)] = true
+		kw.add(strings.ToLower(f), inRecent)
 		for _, w := range pathWords(f) {
-			kw.recent[w] = true
+			kw.add(w, inRecent)
 		}
 	}
 	for _, a := range attempts {
 		if a.Failure != nil && a.Failure.ErrorCategory != "" {
-			kw.all[strings.ToLower(a.Failure.ErrorCategory)] = true
+			kw.add(strings.ToLower(a.Failure.ErrorCategory), inAll)
 		}
 	}
 	return kw
@@ -628,32 +658,83 @@ func latest(n int, created func(i int) string) int {
 // thousands of journal entries compares them often.
 func newer(a, b string) bool { return momentOf(a).after(momentOf(b)) }
 
-// moment is a timestamp whose form newer has looked at once: a sort
-// compares each entry's time with many others.
+// moment is a timestamp as newer compares it, looked at once: a sort
+// compares each entry's time with many others. It holds no pointer, so
+// that the keys a ranking sorts are cheap to collect.
 type moment struct {
-	text string
-	// utc is "YYYY-MM-DDTHH:MM:SSZ", and digits its fourteen digits read
-	// as one number: two such times compare as their texts do.
-	utc    bool
-	digits int64
+	// n is, when utc says the text is "YYYY-MM-DDTHH:MM:SSZ", its
+	// fourteen digits read as one number: two such times compare as their
+	// texts do. Otherwise it is the time the text parses to
+	// (entry.ParseTimestamp; the zero time when it does not parse), in
+	// seconds since 1970, and nsec its nanoseconds.
+	n    int64
+	nsec int32
+	utc  bool
 }
 
 func momentOf(s string) moment {
-	m := moment{text: s, utc: utcSeconds(s)}
-	if m.utc {
-		for _, i := range utcDigits {
-			m.digits = m.digits*10 + int64(s[i]-'0')
-		}
+	if !utcSeconds(s) {
+		t := entry.ParseTimestamp(s)
+		return moment{n: t.Unix(), nsec: int32(t.Nanosecond())}
+	}
+	m := moment{utc: true}
+	for _, i := range utcDigits {
+		m.n = m.n*10 + int64(s[i]-'0')
 	}
 	return m
 }
 
-// after is newer(m.text, o.text).
+// after is newer of the texts m and o are of.
 func (m moment) after(o moment) bool {
 	if m.utc && o.utc {
-		return m.digits > o.digits
+		return m.n > o.n
 	}
-	return entry.ParseTimestamp(m.text).After(entry.ParseTimestamp(o.text))
+	a, b := m.seconds(), o.seconds()
+	return a > b || a == b && m.nsec > o.nsec
+}
+
+// seconds is the time since 1970 m's text parses to, in seconds.
+func (m moment) seconds() int64 {
+	if !m.utc {
+		return m.n
+	}
+	d := m.n
+	second, minute, hour := d%100, d/100%100, d/10000%100
+	day, month, year := d/1000000%100, d/100000000%100, d/10000000000
+	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59 {
+		return zeroTimeSec // as time.Parse refuses it
+	}
+	return daysSince1970(year, month, day)*86400 + hour*3600 + minute*60 + second
+}
+
+// zeroTimeSec is the zero time.Time in seconds since 1970.
+var zeroTimeSec = time.Time{}.Unix()
+
+// daysIn is how many days month has in year (proleptic Gregorian).
+func daysIn(month, year int64) int64 {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysSince1970 is how many days from 1970-01-01 a date of the years 0
+// to 9999 is (Howard Hinnant's days_from_civil).
+func daysSince1970(year, month, day int64) int64 {
+	if month <= 2 {
+		year--
+	}
+	era := (year+400)/400 - 1 // the 400-year era, for year -1 too
+	yearOfEra := year - era*400
+	dayOfYear := (153*((month+9)%12)+2)/5 + day - 1
+	dayOfEra := yearOfEra*365 + yearOfEra/4 - yearOfEra/100 + dayOfYear
+	return era*146097 + dayOfEra - 719468
 }
 
 // utcDigits are the places of the digits of "YYYY-MM-DDTHH:MM:SSZ".
@@ -686,266 +767,26 @@ func pathWords(p string) []string {
 	return out
 }
 
-// tagMatches counts the tags found among the keywords.
-func tagMatches(tags []string, kw map[string]bool) int {
-	n := 0
-	for _, t := range tags {
-		if kw[strings.ToLower(t)] {
-			n++
-		}
-	}
-	return n
-}
-
-// rankKnowledge orders knowledge entries for a task by seed 000's score (+2
-// per tag found in the title or description, +2 per tag matching the
-// feature, +1 per tag found in the words of the task's files) plus
-// full-text relevance; entries scoring nothing are left out. Tags found in
-// the files the latest iteration modified (seed 000's "recent files")
-// break ties. Near-duplicates are shown once, the newest. Without a task,
-// the most recently written come first.
-func rankKnowledge(ks []entry.Knowledge, t Task, kw keywords, rel map[string]float64) []entry.Knowledge {
-	if !t.Given() {
-		// The places sorted, not the entries: an entry is a few hundred
-		// bytes to move.
-		order, times := make([]int, len(ks)), make([]moment, len(ks))
-		for i := range ks {
-			order[i], times[i] = i, momentOf(knowledgeTime(ks[i]))
-		}
-		sort.SliceStable(order, func(i, j int) bool { return times[order[i]].after(times[order[j]]) })
-		out := make([]entry.Knowledge, len(ks))
-		for i, k := range order {
-			out[i] = ks[k]
-		}
-		return out
-	}
-	var list []scored[entry.Knowledge]
-	for _, k := range ks {
-		if s := kw.knowledgeScore(k.Tags, t, rel[k.Path]); s > 0 {
-			list = append(list, scored[entry.Knowledge]{k, s, tagMatches(k.Tags, kw.recent), knowledgeTime(k)})
-		}
-	}
-	return once(best(list), func(k entry.Knowledge) (string, string, string) {
-		return "", k.Title + "\n" + k.Body, knowledgeTime(k)
-	})
-}
-
-// knowledgeScore is a knowledge entry's score for task t (rankKnowledge)
-// given its tags and full-text relevance; 0 leaves it out.
-func (kw keywords) knowledgeScore(tags []string, t Task, relevance float64) float64 {
-	feature := strings.ToLower(t.Feature)
-	s := 0.0
-	for _, tag := range tags {
-		tag = strings.ToLower(tag)
-		if kw.text[tag] {
-			s += 2
-		}
-		if feature != "" && tag == feature {
-			s += 2
-		}
-		if kw.files[tag] {
-			s++
-		}
-	}
-	return s + 2*relevance
-}
-
-// scored is an entry with its relevance to the task, the tie-breaker of
-// recently modified files, and its time.
+// scored is an entry with its rank for the task.
 type scored[T any] struct {
 	entry T
-	score float64
-	tie   int
-	time  string
+	rank
 }
 
-// best orders scored entries: most relevant first, then the most tags or
-// files shared with the latest iteration's files, then the newest. It
-// sorts their places, not the entries (a few hundred bytes each).
+// best orders scored entries by rank; those it cannot tell apart keep
+// their order. It sorts their places, not the entries (a few hundred
+// bytes each).
 func best[T any](list []scored[T]) []T {
-	order, times := make([]int, len(list)), make([]moment, len(list))
+	order := make([]int, len(list))
 	for i := range list {
-		order[i], times[i] = i, momentOf(list[i].time)
+		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := &list[order[i]], &list[order[j]]
-		if a.score != b.score {
-			return a.score > b.score
-		}
-		if a.tie != b.tie {
-			return a.tie > b.tie
-		}
-		return times[order[i]].after(times[order[j]])
-	})
+	slices.SortStableFunc(order, func(i, j int) int { return list[i].compare(&list[j].rank) })
 	out := make([]T, len(list))
 	for i, k := range order {
 		out[i] = list[k].entry
 	}
 	return out
-}
-
-func knowledgeTime(k entry.Knowledge) string {
-	if k.UpdatedAt != "" {
-		return k.UpdatedAt
-	}
-	return k.CreatedAt
-}
-
-// knowledgeSection is fitSection of the knowledge's blocks, given their
-// lengths (knowledgeLen): only the blocks shown are written.
-func (o outline) knowledgeSection(ks []entry.Knowledge, lens []int, limit int) part {
-	head := o.knowledgeHead()
-	kept := fit(lens, runeLen(head), limit)
-	if len(kept) == 0 {
-		return part{omitted: len(ks)}
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	keys := make([]string, len(kept))
-	for k, i := range kept {
-		b.WriteString("\n" + o.knowledgeBlock(ks[i]))
-		keys[k] = Key(entry.KindKnowledge, ks[i].Slug)
-	}
-	return part{md: b.String(), shown: len(kept), omitted: len(ks) - len(kept), keys: keys}
-}
-
-// rankLearnings picks the active learnings for a task: most tags matching
-// the task's keywords plus full-text relevance first, then most tags found
-// in the latest iteration's files, then the most recent; learnings scoring
-// nothing are left out, and near-duplicates (same category, more than 80%
-// of their words shared) shown once, the most recent. Without a task, the
-// most recent.
-func rankLearnings(ls []entry.Learning, t Task, kw keywords, rel map[string]float64, now time.Time) []entry.Learning {
-	var list []scored[entry.Learning]
-	for _, l := range ls {
-		if !entry.Wanted(t.Statuses, l.State()) {
-			continue
-		}
-		s := 0.0
-		if t.Given() {
-			if s = kw.learningScore(l.Tags, rel[l.Path]); s == 0 {
-				continue
-			}
-			s += seed004Relevance(&l, kw.taskType, now)
-		}
-		list = append(list, scored[entry.Learning]{l, s, tagMatches(l.Tags, kw.recent), l.CreatedAt})
-	}
-	ranked := once(best(list), func(l entry.Learning) (string, string, string) { return l.Category, l.Body, l.CreatedAt })
-	return kindsTakeTurns(ranked)
-}
-
-// kindsTakeTurns reorders the seed-004 learnings of ranked (those with a
-// kind) in the places they hold: the best of each kind first, in the
-// order the kinds' best come, then each kind's second best, and so on.
-// Seed 004 retrieves strategies, anti-patterns, estimates and conventions
-// each for itself; without turns, one kind's many high-confidence
-// learnings (conventions) would fill the few lines prime shows and leave
-// out the one anti-pattern. Learnings without a kind keep their places.
-func kindsTakeTurns(ranked []entry.Learning) []entry.Learning {
-	var places []int
-	turn := map[string]int{} // how many of each kind have been placed
-	type placed struct {
-		round, first int
-		l            entry.Learning
-	}
-	firstOf := map[string]int{}
-	var seed []placed
-	for i, l := range ranked {
-		if l.Kind == "" {
-			continue
-		}
-		if _, ok := firstOf[l.Kind]; !ok {
-			firstOf[l.Kind] = len(firstOf)
-		}
-		places = append(places, i)
-		seed = append(seed, placed{turn[l.Kind], firstOf[l.Kind], l})
-		turn[l.Kind]++
-	}
-	if len(firstOf) < 2 {
-		return ranked
-	}
-	sort.SliceStable(seed, func(i, j int) bool {
-		if seed[i].round != seed[j].round {
-			return seed[i].round < seed[j].round
-		}
-		return seed[i].first < seed[j].first
-	})
-	for k, i := range places {
-		ranked[i] = seed[k].l
-	}
-	return ranked
-}
-
-// seed004Relevance is seed 004's relevance of one of its learnings (one
-// with a kind) to a task of taskType: confidence × 0.4 + a task-type match
-// × 0.3 + success rate × 0.2 + recency × 0.1, recency falling from 1 to 0
-// over 90 days (none without now). It adds to the task's score a learning
-// already has: it orders the learnings that match, and brings in none.
-func seed004Relevance(l *entry.Learning, taskType string, now time.Time) float64 {
-	if l.Kind == "" {
-		return 0
-	}
-	r := 0.0
-	if l.Confidence != nil {
-		r += *l.Confidence * 0.4
-	}
-	if l.TaskType != "" && strings.EqualFold(l.TaskType, taskType) {
-		r += 0.3
-	}
-	if l.SuccessRate != nil {
-		r += *l.SuccessRate * 0.2
-	}
-	if created := entry.ParseTimestamp(l.CreatedAt); !now.IsZero() && !created.IsZero() {
-		r += max(0, 1-now.Sub(created).Hours()/(90*24)) * 0.1
-	}
-	return r
-}
-
-// learningScore is an active learning's score for a task (rankLearnings)
-// given its tags and full-text relevance; 0 leaves it out.
-func (kw keywords) learningScore(tags []string, relevance float64) float64 {
-	return float64(tagMatches(tags, kw.all)) + relevance
-}
-
-// once keeps the first of each group of near-duplicates in ranked (same
-// kind, more than 80% of their words shared: entry.Duplicates), in its
-// place, as the newest of the group; what(e) is an entry's kind, text and
-// time. An agent that writes down the same thing every iteration would
-// otherwise fill a section with copies.
-func once[T any](ranked []T, what func(T) (kind, text, time string)) []T {
-	var out []T
-	texts := make([]string, len(ranked))
-	for i, e := range ranked {
-		_, texts[i], _ = what(e)
-	}
-	dups := neardup.New(texts...)
-	for _, e := range ranked {
-		kind, text, time := what(e)
-		switch dup := dups.Of(kind, text); {
-		case dup < 0:
-			out = append(out, e)
-			dups.Add(kind, text)
-		default:
-			if _, _, shown := what(out[dup]); newer(time, shown) {
-				out[dup] = e
-				dups.Set(dup, kind, text)
-			}
-		}
-	}
-	return out
-}
-
-// learningsSection shows at most MaxLearnings learnings (seed 002); the
-// rest are left out by that cap, not the budget.
-func (o outline) learningsSection(ls []entry.Learning, limit int) part {
-	capped := max(0, len(ls)-MaxLearnings)
-	ls = ls[:min(len(ls), MaxLearnings)]
-	p := fitSection(o.learningsHead(), learningLines(ls), limit, func(i int) string { return Key(entry.KindLearning, ls[i].ID) })
-	if capped > 0 {
-		p.capped = capped
-		p.capNote = fmt.Sprintf("%s beyond the %d prime shows", plural(capped, sectionNouns[SectionLearnings]), MaxLearnings)
-	}
-	return p
 }
 
 // journalRanking is the Run Journal's candidates: the entries of the
@@ -980,7 +821,7 @@ func rankJournal(journal []entry.JournalEntry, t Task, kw keywords, rel map[stri
 	var list []scored[*entry.JournalEntry]
 	for _, e := range others {
 		if s, tie := kw.journalScore(e.TaskID, e.FeatureID, e.FilesModified, t, rel[e.Path]); s > 0 {
-			list = append(list, scored[*entry.JournalEntry]{e, s, tie, e.CreatedAt})
+			list = append(list, scored[*entry.JournalEntry]{e, rank{s, tie, momentOf(e.CreatedAt)}})
 		}
 	}
 	jr.others = best(list)
@@ -1008,11 +849,11 @@ func (kw keywords) journalMatch(taskID, featureID string, files []string, t Task
 	m.task = t.ID != "" && taskID == t.ID
 	m.feature = t.Feature != "" && featureID == t.Feature
 	for _, f := range files {
-		f = strings.ToLower(f)
-		if kw.files[f] {
+		in := kw.in[strings.ToLower(f)]
+		if in&inFiles != 0 {
 			m.files++
 		}
-		if kw.recent[f] {
+		if in&inRecent != 0 {
 			tie++
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/loretest"
+	"lore/mdstore/catalog"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/sigils"
@@ -440,10 +441,15 @@ func TestSeed004LearningsRankByTheirRelevance(t *testing.T) {
 	if first < 0 || second < 0 || third < 0 || !(first < second && second < third) {
 		t.Fatalf("want the test-fix strategy, then the other strategy, then the plain learning:\n%s", md)
 	}
-	if r := seed004Relevance(&ls[2], "test-fix", now); r < 0.9 || r > 1 {
+	seed004Relevance := func(l *entry.Learning) float64 {
+		h := catalog.LearningHead(l)
+		c, _ := keywords{taskType: "test-fix"}.learningCandidate(0, &h, Task{})
+		return c.seed004Relevance(now)
+	}
+	if r := seed004Relevance(&ls[2]); r < 0.9 || r > 1 {
 		t.Errorf("the test-fix strategy's relevance is %.3f, want 0.36+0.3+0.18+~0.09", r)
 	}
-	if r := seed004Relevance(&ls[0], "test-fix", now); r != 0 {
+	if r := seed004Relevance(&ls[0]); r != 0 {
 		t.Errorf("a learning without a kind got %.3f", r)
 	}
 }
@@ -463,24 +469,51 @@ func TestKindsTakeTurns(t *testing.T) {
 }
 
 // TestMomentsCompareAsTheirTexts: two UTC times of lore's form compare as
-// their texts do, and any other pair as the times they parse to.
+// their texts do, and any other pair as the times they parse to: other
+// zones, fractions of a second, dates, years from 1 to 9999, and texts of
+// lore's form that are no time (the 30th of February, hour 24).
 func TestMomentsCompareAsTheirTexts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	forms := []func(time.Time) string{
 		func(at time.Time) string { return at.UTC().Format("2006-01-02T15:04:05Z") },
 		func(at time.Time) string { return at.In(time.FixedZone("", 3600)).Format(time.RFC3339) },
 		func(at time.Time) string { return at.UTC().Format("2006-01-02") },
+		func(at time.Time) string { return at.Add(time.Duration(rng.IntN(1e9))).Format(time.RFC3339Nano) },
 	}
-	for range 20000 {
-		at := func() (string, bool) {
-			when := time.Date(1990+rng.IntN(60), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60), 0, time.UTC)
-			f := rng.IntN(len(forms))
-			return forms[f](when), f == 0
+	// Lore's form against a date: February 29th of leap years and of
+	// years that are not, the 30th of February, hour 24.
+	for _, c := range []struct {
+		a, b  string
+		after bool
+	}{
+		{"2000-02-29T12:00:00Z", "2000-02-29", true}, {"1900-02-29T12:00:00Z", "1900-02-28", false},
+		{"2100-02-29T12:00:00Z", "0001-01-01", false}, {"2024-02-29T12:00:00Z", "2024-02-29", true},
+		{"2026-02-30T00:00:00Z", "0002-01-01", false}, {"2026-12-31T24:00:00Z", "2026-12-31", false},
+		{"0001-01-01T00:00:01Z", "0001-01-01", true}, {"9999-12-31T23:59:59Z", "9999-12-31T23:59:58+00:00", true},
+	} {
+		if got := newer(c.a, c.b); got != c.after {
+			t.Errorf("%s after %s: %v", c.a, c.b, got)
 		}
-		a, aUTC := at()
-		b, bUTC := at()
+	}
+	for range 40000 {
+		at := func(when time.Time) string {
+			if rng.IntN(10) == 0 { // lore's form, with any digits
+				return fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", rng.IntN(10000), rng.IntN(14), rng.IntN(33), rng.IntN(26), rng.IntN(61), rng.IntN(61))
+			}
+			return forms[rng.IntN(len(forms))](when)
+		}
+		year := 1990 + rng.IntN(60)
+		if rng.IntN(4) == 0 {
+			year = 1 + rng.IntN(9999)
+		}
+		when := time.Date(year, time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60), 0, time.UTC)
+		other := when.Add(time.Duration(rng.IntN(5*24*3600)-5*12*3600) * time.Second) // within two and a half days
+		if rng.IntN(2) == 0 {
+			other = time.Date(1990+rng.IntN(60), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60), 0, time.UTC)
+		}
+		a, b := at(when), at(other)
 		want := entry.ParseTimestamp(a).After(entry.ParseTimestamp(b))
-		if aUTC && bUTC {
+		if utcSeconds(a) && utcSeconds(b) {
 			want = a > b
 		}
 		if got := momentOf(a).after(momentOf(b)); got != want || newer(a, b) != want {

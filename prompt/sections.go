@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
 )
 
@@ -76,13 +77,13 @@ func (o outline) knowledgeBlock(k entry.Knowledge) string {
 	return fmt.Sprintf("%s_Tags: %s_\n\n%s\n", o.entry(k.Title), strings.Join(k.Tags, ", "), k.Body)
 }
 
-// knowledgeLen is runeLen("\n" + o.knowledgeBlock(k)), the length of the
-// entry's block in the section, without writing it: the heading, the
-// tags line and the body, each between ASCII characters (so that their
-// runes add up).
-func (o outline) knowledgeLen(k *entry.Knowledge) int {
-	n := 1 + int(o) + 1 + 1 + runeLen(k.Title) + 1 + runeLen("_Tags: _\n\n") + runeLen(k.Body) + 1
-	for i, t := range k.Tags {
+// knowledgeChars is runeLen("\n" + o.knowledgeBlock(k)) less the heading
+// level o, the length of the block of the entry of head h in the section,
+// without writing it: the heading, the tags line and the body, each
+// between ASCII characters (so that their runes add up).
+func knowledgeChars(h *catalog.Head) int {
+	n := 1 + 1 + 1 + runeLen(h.Title) + 1 + runeLen("_Tags: _\n\n") + h.BodyChars + 1
+	for i, t := range h.Tags {
 		if i > 0 {
 			n += 2
 		}

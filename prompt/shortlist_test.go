@@ -75,6 +75,11 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		if i%7 == 0 {
 			l.SupersededBy = fmt.Sprintf("l-%06x", i+1)
 		}
+		if i%3 == 0 { // seed 004's: its relevance orders them, and the kinds take turns
+			confidence, success := float64(rng.IntN(101))/100, float64(rng.IntN(101))/100
+			l.Kind, l.TaskType = entry.LearningKinds[i%len(entry.LearningKinds)], []string{"bug-fix", "feature", "test-fix", "refactor"}[rng.IntN(4)]
+			l.Confidence, l.SuccessRate = &confidence, &success
+		}
 		write(entry.LearningPath(l.ID), entry.RenderLearning(l))
 	}
 	outcomes := []string{"done", "failed", "blocked", "retried", "done", "interrupted"}
@@ -91,6 +96,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 		write(entry.JournalPath(run, j.Iteration, fmt.Sprintf("%06x", i)), entry.RenderJournal(j))
 	}
 
+	now := time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC) // the entries' recency for seed 004: from 20 days
 	clock := loretest.NewSettleClock(t, fsx.RacyWindow)
 	s, err := mdstore.Open(dir, mdstore.Options{Now: clock.Now})
 	if err != nil {
@@ -166,8 +172,8 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			short := NewShortlist(cat, task).With(rel)
-			if len(short.Knowledge)+len(short.Learnings)+len(short.Journal) < 2400 {
+			journal, chosen := NewShortlist(cat, task, now).With(rel)
+			if len(journal) < len(all.Journal) {
 				smaller++
 			}
 			loop := strategy.Input{Run: task.Run, TaskID: task.ID}
@@ -176,13 +182,12 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 				budgets.TotalTokens = 1000 + rng.IntN(4000)
 			}
 			opts := Options{Budgets: budgets, Instructions: true, Learn: true}
-			prime := func(e catalog.Entries) (Context, strategy.Status) {
-				in := Input{Task: task, Knowledge: e.Knowledge, Learnings: e.Learnings, Journal: e.Journal, Relevance: rel,
-					Loop: strategy.Compute(e.Journal, loop)}
+			prime := func(in Input) (Context, strategy.Status) {
+				in.Task, in.Relevance, in.Loop, in.Now = task, rel, strategy.Compute(in.Journal, loop), now
 				return Prime(in, opts), in.Loop
 			}
-			wantCtx, wantLoop := prime(all)
-			gotCtx, gotLoop := prime(short)
+			wantCtx, wantLoop := prime(Input{Knowledge: all.Knowledge, Learnings: all.Learnings, Journal: all.Journal})
+			gotCtx, gotLoop := prime(Input{Journal: journal, Chosen: chosen})
 			if !reflect.DeepEqual(gotLoop, wantLoop) {
 				t.Fatalf("%s: task %+v: loop status from the shortlist\n%+v\nfrom every entry\n%+v", when, task, gotLoop, wantLoop)
 			}
@@ -191,7 +196,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 			}
 		}
 		if smaller*6 < tasks*5 {
-			t.Fatalf("%s: only %d of %d shortlists left anything out", when, smaller, tasks)
+			t.Fatalf("%s: only %d of %d shortlists left out journal entries", when, smaller, tasks)
 		}
 	}
 	compare("from the cache", all)
@@ -241,45 +246,58 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 	// the journal the latest run's (a ninth) and the last two hours' (a
 	// 48th of the four days the entries span).
 	cat, _, _ := s.Catalog()
-	got := NewShortlist(cat, Task{}).With(nil)
-	var active []entry.Learning
+	journal, chosen := NewShortlist(cat, Task{}, now).With(nil)
+	active := 0
 	for _, l := range all.Learnings {
 		if entry.Wanted(nil, l.State()) {
-			active = append(active, l)
+			active++
 		}
 	}
-	if !reflect.DeepEqual(got.Knowledge, all.Knowledge) || !reflect.DeepEqual(got.Learnings, active) {
-		t.Fatalf("a shortlist without a task has %d knowledge entries of %d, %d learnings of the %d active", len(got.Knowledge), len(all.Knowledge), len(got.Learnings), len(active))
+	if k, l := len(chosen.knowledge.cs[0])+len(chosen.knowledge.cs[1]), len(chosen.learnings.cs[0])+len(chosen.learnings.cs[1]); k != len(all.Knowledge) || l != active {
+		t.Fatalf("a shortlist without a task ranks %d knowledge entries of %d, %d learnings of the %d active", k, len(all.Knowledge), l, active)
 	}
-	if len(got.Journal) > len(all.Journal)/5 {
-		t.Fatalf("a shortlist without a task has %d journal entries of %d: more than its latest run's", len(got.Journal), len(all.Journal))
+	if len(journal) > len(all.Journal)/5 {
+		t.Fatalf("a shortlist without a task has %d journal entries of %d: more than its latest run's", len(journal), len(all.Journal))
 	}
 }
 
-// TestBestScoredKeepsTheBestAndTheirEquals: of the journal entries only
-// their score brings in, the shortlist keeps the RelevantJournal best
-// (relevance added), and every one as good as the last of those.
-func TestBestScoredKeepsTheBestAndTheirEquals(t *testing.T) {
+// TestKeepBestKeepsTheBestAndTheirEquals: of the journal entries only
+// their score brings in, the shortlist keeps the RelevantJournal best and
+// every one as good as the last of those.
+func TestKeepBestKeepsTheBestAndTheirEquals(t *testing.T) {
 	at := func(place int, files int, time string) scoredHead {
-		return scoredHead{place: place, match: journalMatch{files: files}, time: momentOf(time), path: fmt.Sprint("p", place)}
+		return scoredHead{rank{journalMatch{files: files}.score(0), 0, momentOf(time)}, place}
+	}
+	places := func(hs []scoredHead) []int {
+		var out []int
+		for _, h := range hs {
+			out = append(out, h.place)
+		}
+		slices.Sort(out)
+		return out
 	}
 	var distinct, tied []scoredHead
 	for i := range 12 {
-		distinct = append(distinct, at(i, 1+i%3, fmt.Sprintf("2026-03-01T10:%02d:00Z", i)))
-		tied = append(tied, at(i, 1, "2026-03-01T10:00:00Z"))
+		distinct = keepBest(distinct, at(i, 1+i%3, fmt.Sprintf("2026-03-01T10:%02d:00Z", i)), RelevantJournal)
+		tied = keepBest(tied, at(i, 1, "2026-03-01T10:00:00Z"), RelevantJournal)
 	}
 	// Files 3 at places 2, 5, 8, 11; files 2 at 1, 4, 7, 10, the newest
-	// first: the best five are 11, 8, 5, 2, then 10. Relevance lifts 0
-	// (one file) to the score of three files, the oldest of them.
-	sl := &Shortlist{scored: distinct}
-	if got, want := sl.bestScored(map[string]float64{"p0": 2}), []int{0, 2, 5, 8, 11}; !slices.Equal(got, want) {
+	// first: the best five are 11, 8, 5, 2, then 10.
+	if got, want := places(distinct), []int{2, 5, 8, 10, 11}; !slices.Equal(got, want) {
 		t.Errorf("best of distinct scores: %v, want %v", got, want)
 	}
-	if got, want := sl.bestScored(nil), []int{2, 5, 8, 10, 11}; !slices.Equal(got, want) {
-		t.Errorf("best of distinct scores without relevance: %v, want %v", got, want)
+	if got := places(tied); len(got) != 12 {
+		t.Errorf("of 12 entries as good as each other, kept %v", got)
 	}
-	sl = &Shortlist{scored: tied}
-	if got := sl.bestScored(nil); len(got) != len(tied) {
-		t.Errorf("of %d entries as good as each other, kept %v", len(tied), got)
+	// Better ones: the tied stay while one of them is the fifth.
+	for i := range 4 {
+		tied = keepBest(tied, at(12+i, 2, "2026-03-01T09:00:00Z"), RelevantJournal)
+	}
+	if got := places(tied); len(got) != 16 {
+		t.Errorf("with four better ones: kept %v", got)
+	}
+	tied = keepBest(tied, at(16, 3, "2026-03-01T09:00:00Z"), RelevantJournal)
+	if got, want := places(tied), []int{12, 13, 14, 15, 16}; !slices.Equal(got, want) {
+		t.Errorf("with five better ones: kept %v, want %v", got, want)
 	}
 }

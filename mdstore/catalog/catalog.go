@@ -2,30 +2,69 @@ package catalog
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"lore/mdstore/entry"
 )
 
 // Head is what a choice among entries reads of each one before it reads
-// the few it chose whole (Catalog): the fields prime ranks by.
+// the few it chose whole (Catalog): the fields prime ranks and measures
+// entries by. KnowledgeHead, LearningHead and JournalHead make it from an
+// entry, for the entries cache and for entries read whole alike.
 type Head struct {
 	Path string
 	// Knowledge and learnings.
 	Tags []string
-	// Learnings.
-	Status, SupersededBy string
+	// When the entry was written (every kind) and last updated
+	// (knowledge).
+	CreatedAt, UpdatedAt string
+	// Knowledge: its title, and how many characters (runes, an invalid
+	// byte one) its body holds.
+	Title     string
+	BodyChars int
+	// Learnings: the status, and seed 004's kind, task type, confidence
+	// and success rate (0 when not given, as seed 004's relevance counts
+	// them).
+	Status, SupersededBy    string
+	Kind, TaskType          string
+	Confidence, SuccessRate float64
 	// Journal entries.
-	RunID, TaskID, FeatureID, CreatedAt string
-	Iteration                           int
-	FilesModified                       []string
+	RunID, TaskID, FeatureID string
+	Iteration                int
+	FilesModified            []string
+}
+
+// KnowledgeHead is the head of a knowledge entry.
+func KnowledgeHead(k *entry.Knowledge) Head {
+	return Head{Path: k.Path, Tags: k.Tags, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt, Title: k.Title, BodyChars: utf8.RuneCountInString(k.Body)}
+}
+
+// LearningHead is the head of a learning.
+func LearningHead(l *entry.Learning) Head {
+	return Head{Path: l.Path, Tags: l.Tags, CreatedAt: l.CreatedAt, Status: l.Status, SupersededBy: l.SupersededBy,
+		Kind: l.Kind, TaskType: l.TaskType, Confidence: valueOr0(l.Confidence), SuccessRate: valueOr0(l.SuccessRate)}
+}
+
+// JournalHead is the head of a journal entry.
+func JournalHead(j *entry.JournalEntry) Head {
+	return Head{Path: j.Path, CreatedAt: j.CreatedAt, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, Iteration: j.Iteration, FilesModified: j.FilesModified}
+}
+
+func valueOr0(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // Catalog is the store's knowledge, learnings and journal: each entry's
 // head (Heads), in the order Entries returns the entries, and an entry
 // read whole only when asked for (Knowledge, Learnings, Journal). Read
 // through an unchanged entries cache, it decodes nothing else: prime with
-// a task reads a few hundred of a large store's entries. A Catalog is for
-// one goroutine.
+// a task reads a few hundred of a large store's entries. Heads, Head and
+// Len only read what the Catalog holds: any goroutine may call them,
+// while others do; Find, Knowledge, Learnings, Journal and All are for
+// one goroutine at a time.
 type Catalog struct {
 	// The entries whole, when they were read rather than mapped.
 	whole *Entries
@@ -56,18 +95,56 @@ func (c *Catalog) Heads(kind entry.Kind, each func(i int, h *Head)) {
 	}
 	switch kind {
 	case entry.KindKnowledge:
-		for i, k := range c.whole.Knowledge {
-			each(i, &Head{Path: k.Path, Tags: k.Tags})
+		for i := range c.whole.Knowledge {
+			h := KnowledgeHead(&c.whole.Knowledge[i])
+			each(i, &h)
 		}
 	case entry.KindLearning:
-		for i, l := range c.whole.Learnings {
-			each(i, &Head{Path: l.Path, Tags: l.Tags, Status: l.Status, SupersededBy: l.SupersededBy})
+		for i := range c.whole.Learnings {
+			h := LearningHead(&c.whole.Learnings[i])
+			each(i, &h)
 		}
 	case entry.KindJournal:
-		for i, j := range c.whole.Journal {
-			each(i, &Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
+		for i := range c.whole.Journal {
+			h := JournalHead(&c.whole.Journal[i])
+			each(i, &h)
 		}
 	}
+}
+
+// Head is the head of the entry of kind at place i (of Heads); false when
+// there is none.
+func (c *Catalog) Head(kind entry.Kind, i int) (Head, bool) {
+	var h Head
+	switch {
+	case c.whole == nil:
+		for k, ck := range catalogKinds {
+			if ck == kind {
+				return h, c.cache.head(k, i, &h)
+			}
+		}
+	case kind == entry.KindKnowledge && i >= 0 && i < len(c.whole.Knowledge):
+		return KnowledgeHead(&c.whole.Knowledge[i]), true
+	case kind == entry.KindLearning && i >= 0 && i < len(c.whole.Learnings):
+		return LearningHead(&c.whole.Learnings[i]), true
+	case kind == entry.KindJournal && i >= 0 && i < len(c.whole.Journal):
+		return JournalHead(&c.whole.Journal[i]), true
+	}
+	return h, false
+}
+
+// Len is how many entries of kind c holds: how many heads Heads walks.
+func (c *Catalog) Len(kind entry.Kind) int {
+	for k, ck := range catalogKinds {
+		if ck != kind {
+			continue
+		}
+		if c.whole == nil {
+			return c.cache.len(k)
+		}
+		return [3]int{len(c.whole.Knowledge), len(c.whole.Learnings), len(c.whole.Journal)}[k]
+	}
+	return 0
 }
 
 // Find says where the entry of file p is among the heads of its kind.

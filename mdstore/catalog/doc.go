@@ -36,13 +36,16 @@
 // by a rename, never rewritten in place); an entry is decoded from a copy
 // of its record, so the entries a caller keeps do not point into the
 // mapping, which Close releases. cacheVersion must change with any entry
-// type; a test counts their fields.
+// type or with Head; a test counts their fields.
 //
-// Each entry is kept with a head, the fields prime ranks by (tags, status,
-// run, task, feature, files). When no directory and not git's index
+// Each entry is kept with a head (Head), the fields prime ranks and
+// measures by: tags, times, a knowledge entry's title and the length of
+// its body, a learning's status and seed-004 figures, a journal entry's
+// run, task, feature and files. When no directory and not git's index
 // changed, Store.Catalog reads only the heads, summed with a CRC, and
-// decodes an entry when asked: prompt.Shortlist picks those a prime could
-// show, a few hundred of 100,000. After a change the cache is not written
+// decodes an entry when asked: prime ranks every entry by its head and
+// reads whole only those its sections examine, a few dozen of 100,000
+// (prompt.Shortlist). After a change the cache is not written
 // whole again: a delta (entries.delta) over it holds the whole file table
 // and only the entries that are not the cache's records, until those
 // exceed deltaLimit (a sixteenth of the files), so that a write does not

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/bits"
 	"os"
 	"path"
 	"path/filepath"
@@ -586,9 +587,9 @@ type entryCache struct {
 // of each kind of record and of files not cached, and the warnings of the
 // files that do not parse; then per file (in path order) its path, stamp,
 // kind and, for an entry, its place among its kind's records; then the
-// heads of the knowledge, learnings and journal (each kind in the order
-// Entries returns it, so that a read of an unchanged store sorts
-// nothing); then their records in the same order; then where each record
+// heads of the knowledge, learnings and journal (encoder.head; each kind
+// in the order Entries returns it, so that a read of an unchanged store
+// sorts nothing); then their records in the same order; then where each record
 // starts and where the last ends (8 bytes each); then where each head
 // starts, from the first, and each kind's places in the order of their
 // paths (4 bytes each); and last a trailer of six numbers (8 bytes each):
@@ -597,7 +598,7 @@ type entryCache struct {
 // are little-endian; strings are a length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 8 // bump whenever an entry type or its parsing changes
+	cacheVersion = 9 // bump whenever an entry type, its parsing or Head changes
 	cacheTrailer = 6 * 8
 )
 
@@ -726,21 +727,20 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		binary.LittleEndian.PutUint64(trailer[0:], uint64(e.pos()))
 		for _, k := range ks {
 			head()
-			e.str(k.Path)
-			e.list(k.Tags)
+			h := KnowledgeHead(k)
+			e.head(0, &h)
 		}
 		binary.LittleEndian.PutUint64(trailer[8:], uint64(e.pos()))
 		for _, l := range ls {
 			head()
-			e.strs(l.Path, l.Status, l.SupersededBy)
-			e.list(l.Tags)
+			h := LearningHead(l)
+			e.head(1, &h)
 		}
 		binary.LittleEndian.PutUint64(trailer[16:], uint64(e.pos()))
 		for _, j := range js {
 			head()
-			e.strs(j.Path, j.RunID, j.TaskID, j.FeatureID, j.CreatedAt)
-			e.int(int64(j.Iteration))
-			e.list(j.FilesModified)
+			h := JournalHead(j)
+			e.head(2, &h)
 		}
 		// Each kind's places in the order of their paths.
 		for _, paths := range [][]string{pathsOf(ks, func(k *entry.Knowledge) string { return k.Path }),
@@ -933,6 +933,15 @@ func readEntryCache(path string, populate bool, base *entryCache, mapped *mappin
 // isLive says whether base place p of kind k is still a file's entry.
 func (c *entryCache) isLive(k, p int) bool { return c.live[k][p/8]&(1<<(p%8)) != 0 }
 
+// len is how many of kind k's places are entries.
+func (c *entryCache) len(k int) int {
+	n := c.count[k]
+	for _, b := range c.live[k] {
+		n += bits.OnesCount8(b)
+	}
+	return n
+}
+
 // places lists kind k's places that are entries, in the order of their
 // records (the base's first).
 func (c *entryCache) places(k int) []int {
@@ -1056,20 +1065,44 @@ func (c *entryCache) eachHead(kind int, each func(i int, h *Head)) {
 	}
 }
 
+// head encodes the head of an entry of kind (0 knowledge, 1 learnings,
+// 2 journal): its path first (findOwn reads it alone), then the fields
+// of its kind, and its list last.
+func (e *encoder) head(kind int, h *Head) {
+	e.str(h.Path)
+	switch kind {
+	case 0:
+		e.strs(h.Title, h.CreatedAt, h.UpdatedAt)
+		e.uint(uint64(h.BodyChars))
+		e.list(h.Tags)
+	case 1:
+		e.strs(h.Status, h.SupersededBy, h.CreatedAt, h.Kind, h.TaskType)
+		e.float(h.Confidence)
+		e.float(h.SuccessRate)
+		e.list(h.Tags)
+	case 2:
+		e.strs(h.RunID, h.TaskID, h.FeatureID, h.CreatedAt)
+		e.int(int64(h.Iteration))
+		e.list(h.FilesModified)
+	}
+}
+
 // readHead decodes a head of kind into h, its list into the array h
 // already has. The heads were summed when read (readEntryCache).
 func readHead(d *decoder, kind int, h *Head) {
+	h.Path = d.str()
+	list := &h.Tags
 	switch kind {
 	case 0:
-		h.Path = d.str()
+		d.strs(&h.Title, &h.CreatedAt, &h.UpdatedAt)
+		h.BodyChars = int(d.uint())
 	case 1:
-		d.strs(&h.Path, &h.Status, &h.SupersededBy)
+		d.strs(&h.Status, &h.SupersededBy, &h.CreatedAt, &h.Kind, &h.TaskType)
+		h.Confidence = d.float()
+		h.SuccessRate = d.float()
 	case 2:
-		d.strs(&h.Path, &h.RunID, &h.TaskID, &h.FeatureID, &h.CreatedAt)
+		d.strs(&h.RunID, &h.TaskID, &h.FeatureID, &h.CreatedAt)
 		h.Iteration = int(d.int())
-	}
-	list := &h.Tags
-	if kind == 2 {
 		list = &h.FilesModified
 	}
 	*list = (*list)[:0]
@@ -1081,6 +1114,29 @@ func readHead(d *decoder, kind int, h *Head) {
 	for range int(n) - 1 {
 		*list = append(*list, d.str())
 	}
+}
+
+// head decodes the head of kind's entry at place i into h; false when
+// there is none, or it does not decode.
+func (c *entryCache) head(kind, i int, h *Head) bool {
+	if i >= 0 && i < c.baseCount[kind] {
+		return c.isLive(kind, i) && c.base.head(kind, i, h)
+	}
+	j := i - c.baseCount[kind]
+	if j < 0 || j >= c.count[kind] {
+		return false
+	}
+	d := decoder{data: c.data[:c.recordAt(0)], off: c.headAt(kind, j)}
+	readHead(&d, kind, h)
+	return d.err == nil
+}
+
+// headAt is where the head of kind's own record j starts.
+func (c *entryCache) headAt(kind, j int) int {
+	for k := range kind {
+		j += c.count[k]
+	}
+	return c.headsAt[0] + int(binary.LittleEndian.Uint32(c.headOffsets[4*j:]))
 }
 
 // find is the place among kind's heads of the entry of file p.
@@ -1104,8 +1160,7 @@ func (c *entryCache) findOwn(kind int, p string) (int, bool) {
 	}
 	place := func(i int) int { return int(binary.LittleEndian.Uint32(c.byPath[4*(base+i):])) }
 	path := func(i int) string {
-		off := c.headsAt[0] + int(binary.LittleEndian.Uint32(c.headOffsets[4*(base+i):]))
-		d := decoder{data: c.data[:c.recordAt(0)], off: off}
+		d := decoder{data: c.data[:c.recordAt(0)], off: c.headAt(kind, i)}
 		return d.str()
 	}
 	n := c.count[kind]

@@ -101,14 +101,15 @@ func TestEntriesCache(t *testing.T) {
 	check("rewritten")
 }
 
-// The cache encodes every field of the entry types by hand: a field added
-// to one of them must be added to the cache, with cacheVersion bumped.
+// The cache encodes every field of the entry types and of their heads by
+// hand: a field added to one of them must be added to the cache, with
+// cacheVersion bumped.
 func TestEntriesCacheCoversEveryField(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		v      any
 		fields int
-	}{{entry.Knowledge{}, 9}, {entry.Source{}, 2}, {entry.Learning{}, 15}, {entry.JournalEntry{}, 15}, {entry.Failure{}, 6}} {
+	}{{entry.Knowledge{}, 9}, {entry.Source{}, 2}, {entry.Learning{}, 15}, {entry.JournalEntry{}, 15}, {entry.Failure{}, 6}, {catalog.Head{}, 17}} {
 		if n := reflect.TypeOf(c.v).NumField(); n != c.fields {
 			t.Errorf("%T has %d fields, the cache encodes %d: encode the new ones in writeEntryCache and readEntryCache and bump cacheVersion", c.v, n, c.fields)
 		}
@@ -350,14 +351,14 @@ func TestCatalogReadsWhatItIsAskedFor(t *testing.T) {
 		})
 	}
 	wantHeads := []catalog.Head{}
-	for _, k := range want.Knowledge {
-		wantHeads = append(wantHeads, catalog.Head{Path: k.Path, Tags: k.Tags})
+	for i := range want.Knowledge {
+		wantHeads = append(wantHeads, catalog.KnowledgeHead(&want.Knowledge[i]))
 	}
-	for _, l := range want.Learnings {
-		wantHeads = append(wantHeads, catalog.Head{Path: l.Path, Tags: l.Tags, Status: l.Status})
+	for i := range want.Learnings {
+		wantHeads = append(wantHeads, catalog.LearningHead(&want.Learnings[i]))
 	}
-	for _, j := range want.Journal {
-		wantHeads = append(wantHeads, catalog.Head{Path: j.Path, RunID: j.RunID, TaskID: j.TaskID, FeatureID: j.FeatureID, CreatedAt: j.CreatedAt, Iteration: j.Iteration, FilesModified: j.FilesModified})
+	for i := range want.Journal {
+		wantHeads = append(wantHeads, catalog.JournalHead(&want.Journal[i]))
 	}
 	if !reflect.DeepEqual(heads, wantHeads) {
 		t.Fatalf("heads\n%+v\nwant\n%+v", heads, wantHeads)
@@ -505,6 +506,26 @@ func TestEntriesDelta(t *testing.T) {
 		}
 		if all := cat.All(); !reflect.DeepEqual(all, want) {
 			t.Fatalf("%s, the catalog:\ngot  %+v\nwant %+v", when, all, want)
+		}
+		// Each head walked is the head at its place, and none is at a
+		// place walked over (a base's record no file has).
+		for _, kind := range catalog.CatalogKinds {
+			walked, last := 0, -1
+			cat.Heads(kind, func(i int, h *catalog.Head) {
+				walked++
+				for gap := last + 1; gap < i; gap++ {
+					if _, ok := cat.Head(kind, gap); ok {
+						t.Errorf("%s: a %s head at %d, which Heads walks over", when, kind, gap)
+					}
+				}
+				last = i
+				if at, ok := cat.Head(kind, i); !ok || !reflect.DeepEqual(at, *h) {
+					t.Errorf("%s: the %s head at %d is %+v, %v; Heads walks %+v", when, kind, i, at, ok, *h)
+				}
+			})
+			if n := cat.Len(kind); n != walked {
+				t.Errorf("%s: %d %s heads, Len says %d", when, walked, kind, n)
+			}
 		}
 	}
 	settle()

@@ -283,13 +283,17 @@ func MergeTags(existing, added []string) []string {
 	return out
 }
 
-// sortKnowledge orders entries by title, then path: any of them sorts
+// SortKnowledge orders entries by title, then path: any of them sorts
 // as it does among all (a delta's entries among its base's).
 func SortKnowledge(ks []Knowledge) {
-	slices.SortStableFunc(ks, func(a, b Knowledge) int {
-		if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
+	slices.SortStableFunc(ks, func(a, b Knowledge) int { return KnowledgeOrder(&a, &b) })
+}
+
+// KnowledgeOrder compares two knowledge entries in SortKnowledge's order:
+// by title, ignoring case, then by path.
+func KnowledgeOrder(a, b *Knowledge) int {
+	if c := strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Path, b.Path)
 }

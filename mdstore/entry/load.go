@@ -67,15 +67,19 @@ func AsWarning(err error, path string) *Warning {
 	return &Warning{Path: path, Message: err.Error() + "; skipped"}
 }
 
-// sortLearnings puts learnings oldest first, the order every read of them
+// SortLearnings puts learnings oldest first, the order every read of them
 // gives (compareLearnings), then by path.
 func SortLearnings(ls []Learning) {
-	slices.SortStableFunc(ls, func(a, b Learning) int {
-		if c := CompareLearnings(&a, &b); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
+	slices.SortStableFunc(ls, func(a, b Learning) int { return LearningOrder(&a, &b) })
+}
+
+// LearningOrder compares two learnings in SortLearnings' order: oldest
+// first, then by path.
+func LearningOrder(a, b *Learning) int {
+	if c := CompareLearnings(a, b); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Path, b.Path)
 }
 
 // compareLearnings orders learnings oldest first.
