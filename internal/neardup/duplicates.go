@@ -315,7 +315,7 @@ func (d *Duplicates) holdsAtLeast(words []int32, need int32) bool {
 
 // nearDuplicateOverlap is the fewest words two learnings with sizes
 // summing to total must share to be near duplicates: the least common
-// for which nearDuplicateWords' ratio, common / (total - common), is
+// for which Near's ratio, common / (total - common), is
 // above 0.8 (it grows with common), computed as it computes it.
 func nearDuplicateOverlap(total int) int {
 	common := max(0, total*4/9-2) // 4/9 of total is where the ratio is 0.8
@@ -325,6 +325,7 @@ func nearDuplicateOverlap(total int) int {
 	return common
 }
 
+// KeywordSet is a text's keywords (words.Keywords), each once.
 func KeywordSet(body string) map[string]bool {
 	w := map[string]bool{}
 	for _, k := range words.Keywords(body) {
@@ -360,6 +361,7 @@ type Asked struct {
 	filter []string
 }
 
+// Ask is body asked about, to compare with the Words of a few learnings.
 func Ask(body string) Asked {
 	a := Asked{w: KeywordSet(body)}
 	ws := make([]string, 0, len(a.w))
@@ -378,9 +380,9 @@ func Ask(body string) Asked {
 	return a
 }
 
-// nearDuplicateOf says what nearDuplicateWords says of a's keywords and
-// those of Words words, reading words only when it holds one of
-// a's filter words.
+// NearDuplicateOf says what Near says of a's keywords and those of
+// words (a learning's Words), reading words only when it holds one of a's
+// filter words.
 func (a Asked) NearDuplicateOf(words string) bool {
 	n := strings.Count(words, " ") - 1
 	small, large := min(len(a.w), n), max(len(a.w), n)
@@ -406,8 +408,7 @@ func (a Asked) NearDuplicateOf(words string) bool {
 	return float64(common)/float64(len(a.w)+n-common) > 0.8
 }
 
-// nearDuplicateWords says whether two learnings' keywords make them near
-// duplicates: more than 80% shared (Jaccard). Sets whose sizes differ by
+// Near says whether two learnings' keywords make them near duplicates: more than 80% shared (Jaccard). Sets whose sizes differ by
 // more than that are told apart without comparing words.
 func Near(a, b map[string]bool) bool {
 	small, large := min(len(a), len(b)), max(len(a), len(b))
