@@ -12,6 +12,7 @@ import (
 
 // pkg is what go list says of a package of the module.
 type pkg struct {
+	Doc        string // the first sentence of its package comment
 	ImportPath string
 	Dir        string
 	GoFiles    []string
@@ -123,6 +124,16 @@ func TestFrontEndsCallThePackages(t *testing.T) {
 	for _, p := range listPackages(t) {
 		if p.ImportPath == "lore/mcpserver" && slices.Contains(p.Imports, "os/exec") {
 			t.Errorf("mcpserver imports os/exec: a tool call runs a process instead of calling the packages")
+		}
+	}
+}
+
+// TestEveryPackageSaysWhatItOwns: every package opens with a package
+// comment.
+func TestEveryPackageSaysWhatItOwns(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if strings.TrimSpace(p.Doc) == "" {
+			t.Errorf("%s has no package comment: say what it owns in a doc.go", p.ImportPath)
 		}
 	}
 }
