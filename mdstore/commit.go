@@ -135,6 +135,7 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 	out := &WriteResult{Mode: res.Mode.String(), Branch: res.Branch, Notices: append(notices, res.Notices...)}
 	if !res.Commit.IsZero() {
 		out.Commit = res.Commit.String()
+		s.noteCommitted(out.Commit, stx.change.Edits)
 	}
 	if res.Deferred != nil {
 		out.Mode, out.Queued = "queued", deferredText(*res.Deferred)

@@ -76,6 +76,15 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 	elsewhere := 0
 	if opts.staged {
 		problems, elsewhere = entry.InChanges(files, problems)
+		stale, err := s.StaleProblems()
+		if err != nil {
+			return err
+		}
+		for _, pr := range stale {
+			if only(pr.Path) {
+				problems = append(problems, pr)
+			}
+		}
 	}
 	p := g.printer(e)
 	if elsewhere > 0 {

@@ -1,0 +1,222 @@
+package gitx
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"lore/internal/fsx"
+	"lore/internal/gitx/gitindex"
+)
+
+// StagedChange is a file under a prefix whose staged version is not
+// HEAD's: Index and Head are the blobs the index and HEAD hold at Path
+// (ZeroHash where one has no such file).
+type StagedChange struct {
+	Path        string
+	Index, Head Hash
+}
+
+// indexFile is the index git reads: GIT_INDEX_FILE when set (a
+// pre-commit hook of git commit -a or git commit <paths> sees the
+// temporary index), else the worktree's.
+func (r *Repo) indexFile() string {
+	if p := r.getenv("GIT_INDEX_FILE"); p != "" {
+		if !filepath.IsAbs(p) {
+			return filepath.Join(r.WorkTree, p) // git runs hooks at the top of the worktree
+		}
+		return p
+	}
+	return filepath.Join(r.GitDir, "index")
+}
+
+// StagedChanges lists, in path order, the files under prefix (a
+// slash-separated directory of the worktree) whose staged version differs
+// from HEAD's: changed, added or removed. Paths in conflict and gitlinks
+// are left out.
+func (r *Repo) StagedChanges(prefix string) ([]StagedChange, error) {
+	head, err := r.headFiles(prefix)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := gitindex.Read(r.indexFile())
+	if err != nil {
+		return nil, err
+	}
+	prefix = strings.TrimSuffix(prefix, "/") + "/"
+	var out []StagedChange
+	staged := map[string]bool{}
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		if !strings.HasPrefix(e.Path, prefix) || e.Mode&0o170000 == 0o160000 {
+			continue
+		}
+		staged[e.Path] = true
+		if e.Stage() != 0 || e.ExtFlags&gitindex.ExtFlagIntentToAdd != 0 {
+			continue
+		}
+		if h, ok := head[e.Path]; !ok || h.hash != e.Hash {
+			out = append(out, StagedChange{Path: e.Path, Index: e.Hash, Head: h.hash})
+		}
+	}
+	for p, h := range head {
+		if !staged[p] && !h.isTree() {
+			out = append(out, StagedChange{Path: p, Head: h.hash})
+		}
+	}
+	sortChanges(out)
+	return out, nil
+}
+
+func sortChanges(cs []StagedChange) {
+	slices.SortFunc(cs, func(a, b StagedChange) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// WorktreeBlob is the blob id of the worktree's file at path (relative to
+// the top of the worktree), ZeroHash when there is none; a file that is
+// not a regular one (a link, a directory) is another state, told by ok
+// false.
+func (r *Repo) WorktreeBlob(path string, limit int64) (h Hash, ok bool, err error) {
+	data, err := fsx.ReadRegular(filepath.Join(r.WorkTree, filepath.FromSlash(path)), limit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ZeroHash, true, nil
+	case err != nil:
+		if _, skipped := fsx.Skipped(err); skipped {
+			return ZeroHash, false, nil
+		}
+		return ZeroHash, false, err
+	}
+	return hashObject(plumbing.BlobObject, data), true, nil
+}
+
+// RestageHead puts HEAD's version of each of paths back in git's index,
+// where the worktree holds that version too (what git restore --staged
+// does for them), under index.lock; a path whose worktree file is not
+// HEAD's is left as it is. It returns the paths restaged.
+func (r *Repo) RestageHead(paths []string, timeout time.Duration) ([]string, error) {
+	hd, err := r.readHead()
+	if err != nil || hd.Commit.IsZero() {
+		return nil, err
+	}
+	root, err := r.commitTree(hd.Commit)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := acquireLock(filepath.Join(r.GitDir, "index"), timeout)
+	if err != nil {
+		return nil, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			lock.rollback()
+		}
+	}()
+	idx, err := gitindex.Open(filepath.Join(r.GitDir, "index"))
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Close()
+	var restaged []string
+	for _, p := range paths {
+		h, inHead, err := r.lookupPath(root, p)
+		if err != nil {
+			return nil, err
+		}
+		inHead = inHead && !h.isTree()
+		wt, ok, err := r.WorktreeBlob(p, 1<<62)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || idx.Conflicted(p) || (inHead && wt != h.hash) || (!inHead && !wt.IsZero()) {
+			continue // the worktree is not HEAD's: a person's change
+		}
+		if !inHead {
+			if _, staged := idx.Lookup(p); staged {
+				idx.Remove(p)
+				restaged = append(restaged, p)
+			}
+			continue
+		}
+		entry := gitindex.Entry{Mode: parseOctalMode(h.mode), Hash: h.hash, Path: p}
+		if old, ok := idx.Lookup(p); ok {
+			if old.Hash == h.hash {
+				continue
+			}
+			entry.Flags = old.Flags & gitindex.FlagAssumeValid
+			entry.ExtFlags = old.ExtFlags &^ gitindex.ExtFlagIntentToAdd
+		}
+		st, err := fsx.Lstat(filepath.Join(r.WorkTree, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, fmt.Errorf("stat %s: %w", p, err)
+		}
+		entry.SetStat(st)
+		idx.Set(entry)
+		restaged = append(restaged, p)
+	}
+	if len(restaged) == 0 {
+		return nil, nil
+	}
+	if err := lock.writeWith(idx.Write); err != nil {
+		return nil, err
+	}
+	if err := lock.prepare(false); err != nil {
+		return nil, err
+	}
+	if err := lock.publish(); err != nil {
+		return nil, err
+	}
+	done = true
+	return restaged, nil
+}
+
+// StagedChangesOf is StagedChanges for the files at paths alone (relative
+// to the top of the worktree): a lookup of each in the index and in
+// HEAD's tree, not a walk of either.
+func (r *Repo) StagedChangesOf(paths []string) ([]StagedChange, error) {
+	hd, err := r.readHead()
+	if err != nil || hd.Commit.IsZero() {
+		return nil, err
+	}
+	root, err := r.commitTree(hd.Commit)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := gitindex.Open(r.indexFile())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Close()
+	var out []StagedChange
+	for _, p := range paths {
+		h, inHead, err := r.lookupPath(root, p)
+		if err != nil {
+			return nil, err
+		}
+		headBlob := ZeroHash
+		if inHead && !h.isTree() {
+			headBlob = h.hash
+		}
+		if idx.Conflicted(p) {
+			continue
+		}
+		indexBlob := ZeroHash
+		if e, ok := idx.Lookup(p); ok && e.ExtFlags&gitindex.ExtFlagIntentToAdd == 0 {
+			indexBlob = e.Hash
+		}
+		if indexBlob != headBlob {
+			out = append(out, StagedChange{Path: p, Index: indexBlob, Head: headBlob})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,220 @@
+package mdstore
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"lore/internal/fsx"
+	"lore/internal/gitx"
+	"lore/mdstore/config"
+	"lore/mdstore/entry"
+)
+
+// A stale index: git's index holds a store file as it was before a
+// commit of lore's, while HEAD and the worktree hold that commit's
+// version. A git command that rewrote the index as lore committed leaves
+// it — git stash read the index before lore's commit and wrote it back
+// after, or a git merge begun before the commit failed to move the branch
+// after it and left its index — and so does a lore killed between moving
+// the branch and writing the index. The person's next plain git commit
+// would commit the index as it is, and drop what lore's commit wrote: an
+// acknowledged memory, an iteration.
+//
+// It is told from a person's change by three things at once: the
+// worktree holds HEAD's version (a person edits the worktree), the index
+// holds exactly the version before the last commit that changed the file
+// (a hand edit holds new bytes; a hand deletion of a memory in a pull
+// request is a new version too), and that commit is lore's. lore's next
+// command puts HEAD's version back in the index for the files its recent
+// commits wrote (RepairStaleStaged), and lore validate --staged — the
+// pre-commit hook — refuses a commit that would drop them, naming git
+// restore --staged, which repairs it without lore.
+
+// StaleStaged is a store file git's index holds as it was before lore's
+// Commit (whose subject is Subject), while HEAD and the worktree hold
+// that commit's version.
+type StaleStaged struct {
+	Path    string `json:"path"` // store path
+	Commit  string `json:"commit"`
+	Subject string `json:"subject"`
+}
+
+// StaleStaged finds every stale store file in git's index (the one
+// GIT_INDEX_FILE names for a pre-commit hook).
+func (s *Store) StaleStaged() ([]StaleStaged, error) {
+	if s.repo == nil {
+		return nil, nil
+	}
+	changes, err := s.repo.StagedChanges(s.gitPath(entry.Dir))
+	if err != nil {
+		return nil, err
+	}
+	return s.staleOf(changes)
+}
+
+// RepairStaleStaged puts HEAD's version back in git's index for the
+// store files lore's recent commits wrote that the index holds as they
+// were before (see above), and returns them. While git is in the middle
+// of an operation it changes nothing: the index is the operation's, and
+// the pre-commit hook refuses the commit that would conclude it with a
+// stale file.
+func (s *Store) RepairStaleStaged() ([]StaleStaged, error) {
+	if s.repo == nil || s.repo.OperationInProgress() != "" || s.config.Commit != config.CommitAuto {
+		return nil, nil
+	}
+	paths := s.recentlyCommitted()
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	changes, err := s.repo.StagedChangesOf(paths)
+	if err != nil || len(changes) == 0 {
+		return nil, err
+	}
+	stale, err := s.staleOf(changes)
+	if err != nil || len(stale) == 0 {
+		return nil, err
+	}
+	var gitPaths []string
+	for _, st := range stale {
+		gitPaths = append(gitPaths, s.gitPath(st.Path))
+	}
+	restaged, err := s.repo.RestageHead(gitPaths, s.config.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	var out []StaleStaged
+	for _, st := range stale {
+		if slices.Contains(restaged, s.gitPath(st.Path)) {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// staleOf keeps the changes that are stale store files.
+func (s *Store) staleOf(changes []gitx.StagedChange) ([]StaleStaged, error) {
+	var out []StaleStaged
+	for _, c := range changes {
+		wt, ok, err := s.repo.WorktreeBlob(c.Path, 1<<62)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || wt != c.Head {
+			continue // the worktree is not HEAD's: a person's change
+		}
+		var last, before *gitx.Version
+		err = s.repo.History(c.Path, func(v gitx.Version) bool {
+			if last == nil {
+				last = &v
+				return true
+			}
+			before = &v
+			return false
+		})
+		if err != nil {
+			return nil, err
+		}
+		if last == nil || last.Blob != c.Head || !strings.HasPrefix(last.Subject, "lore: ") {
+			continue
+		}
+		previous := gitx.ZeroHash
+		if before != nil {
+			previous = before.Blob
+		}
+		if previous != c.Index {
+			continue // the index holds another version: a person's
+		}
+		out = append(out, StaleStaged{Path: s.storePath(c.Path), Commit: last.Commit.String(), Subject: last.Subject})
+	}
+	return out, nil
+}
+
+// storePath is git's path p as a store path.
+func (s *Store) storePath(p string) string {
+	if s.prefix == "" {
+		return p
+	}
+	return strings.TrimPrefix(p, s.prefix+"/")
+}
+
+// recentFile records the store files of lore's last commits in this
+// clone, one commit a line: "<commit> <path>\t<path>…".
+func (s *Store) recentFile() string { return filepath.Join(s.StateDir(), "recent-commits") }
+
+// recentKept is how many of lore's commits recentFile remembers.
+const recentKept = 8
+
+// noteCommitted records the store files commit wrote (best effort: a
+// record lost to a concurrent writer only costs the repair of that
+// commit's files, which the pre-commit hook still guards).
+func (s *Store) noteCommitted(commit string, edits []Edit) {
+	var paths []string
+	for _, e := range edits {
+		if !slices.Contains(paths, e.Path) {
+			paths = append(paths, e.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	lines := s.recentLines()
+	lines = append(lines, commit+" "+strings.Join(paths, "\t"))
+	if len(lines) > recentKept {
+		lines = lines[len(lines)-recentKept:]
+	}
+	if err := os.MkdirAll(s.StateDir(), 0o755); err == nil {
+		fsx.WriteFile(s.recentFile(), []byte(strings.Join(lines, "\n")+"\n"), fsx.Unsynced)
+	}
+}
+
+func (s *Store) recentLines() []string {
+	data, err := os.ReadFile(s.recentFile())
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// recentlyCommitted is the store files of lore's recent commits, as git
+// names them.
+func (s *Store) recentlyCommitted() []string {
+	var out []string
+	for _, l := range s.recentLines() {
+		_, paths, ok := strings.Cut(l, " ")
+		if !ok {
+			continue
+		}
+		for _, p := range strings.Split(paths, "\t") {
+			if g := s.gitPath(p); p != "" && !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// StaleProblems are the stale store files of git's index as lore
+// validate reports them: errors, for a commit would drop what lore's
+// commit wrote.
+func (s *Store) StaleProblems() ([]entry.Problem, error) {
+	stale, err := s.StaleStaged()
+	if err != nil {
+		return nil, err
+	}
+	var out []entry.Problem
+	for _, st := range stale {
+		out = append(out, entry.Problem{Path: st.Path, Severity: entry.SeverityError, Message: fmt.Sprintf(
+			"staged as it was before lore's commit %s (%q): a git command rewrote the index as lore committed, and committing it would undo that commit's change; run git restore --staged %s, then commit again",
+			st.Commit[:7], st.Subject, s.gitPath(st.Path))})
+	}
+	return out, nil
+}
