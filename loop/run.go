@@ -237,6 +237,10 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 	if sigs.caught() != nil {
 		return iteration{}, errInterruptedBeforeStart
 	}
+	mark, err := s.MarkBranch()
+	if err != nil {
+		r.Notice("cannot mark the branch to see what the agent's git commands take off it: " + err.Error())
+	}
 	start := s.Now()
 	ran, err := runProcess(argv, req.Dir, stdin, req.Stdout, req.Stderr, sigs)
 	if err != nil {
@@ -260,7 +264,7 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 
 	in := mdstore.IngestInput{Output: ran.output(), RunID: opts.Loop.Run, Iteration: number, TaskID: opts.Loop.TaskID,
 		FeatureID: opts.Task.Feature, Model: recorded, DurationSecs: math.Round(duration*1000) / 1000, Files: files,
-		ProcessEnd: ran.end(), Interrupted: ran.interrupted != nil}
+		ProcessEnd: ran.end(), Interrupted: ran.interrupted != nil, Rewound: restoreDropped(s, mark, r)}
 	res, err := Ingest(s, IngestRequest{IngestInput: in}, r)
 	if res == nil || res.Journal == nil {
 		if err == nil {
@@ -356,4 +360,42 @@ func keepOutput(s *mdstore.Store, in mdstore.IngestInput, cause error) error {
 		cmd = append(cmd, "--files", strings.Join(in.Files, ","))
 	}
 	return fmt.Errorf("%s; the agent's output is kept in %s (%s records it)", msg, f.Name(), strings.Join(cmd, " "))
+}
+
+// restoreDropped queues again what the agent's rewind of the branch (git
+// reset, a rebase, an amend) took off it of lore's commits, for the
+// iteration's write to commit first (mdstore.Store.RestoreDropped), says
+// so, and returns what the iteration's journal entry notes of it.
+func restoreDropped(s *mdstore.Store, mark mdstore.BranchMark, r Reporter) string {
+	dropped, err := s.RestoreDropped(mark)
+	if err != nil {
+		r.Notice("cannot tell what the agent's git commands took off the branch: " + err.Error())
+	}
+	if len(dropped) == 0 {
+		return ""
+	}
+	var names, queued []string
+	for i, d := range dropped {
+		switch {
+		case i < 5:
+			names = append(names, d.Commit[:7]+" ("+d.Subject+")")
+		case i == 5:
+			names = append(names, fmt.Sprintf("and %d more", len(dropped)-5))
+		}
+		if d.Queued {
+			queued = append(queued, d.Commit[:7])
+		}
+	}
+	n := len(dropped)
+	note := fmt.Sprintf("The agent's git commands took %d of lore's %s off the branch: %s.", n, words.Plural(n, "commit", "commits"), strings.Join(names, ", "))
+	switch {
+	case len(queued) == n:
+		note += " lore committed " + words.Plural(n, "its change", "their changes") + " again."
+	case len(queued) > 0:
+		note += " lore committed again the changes of " + strings.Join(queued, ", ") + "; the branch holds the others'."
+	default:
+		note += " The branch holds their changes anyway, or lore does not commit here (config.yaml's commit)."
+	}
+	r.Notice(note)
+	return note
 }

@@ -27,13 +27,17 @@ type EntryVersion struct {
 	Change string `json:"change"`
 	// Text is the entry as the commit left it: its file, or a memory's
 	// block; "" once removed.
-	Text string    `json:"text,omitempty"`
-	blob gitx.Hash // the file that holds it
+	Text string `json:"text,omitempty"`
+	// OffBranch: the branch no longer reaches the commit (a git reset, a
+	// rebase or an amend took it off); only the reflog holds it.
+	OffBranch bool      `json:"off_branch,omitempty"`
+	blob      gitx.Hash // the file that holds it
 }
 
 // History lists every version of entry id (a memory, a knowledge slug, a
 // learning, a journal key "<run>/<file name>"), newest first, along the
-// first parents of HEAD.
+// first parents of HEAD — and those of commits the branch no longer
+// reaches that its reflog still holds (OffBranch).
 func (s *Store) History(id string) ([]EntryVersion, error) {
 	kind, id, p, err := s.historyPath(id)
 	if err != nil {
@@ -74,10 +78,65 @@ func (s *Store) History(id string) ([]EntryVersion, error) {
 		v.Change = changeOf(v.Text, older, learningOf(kind, v.Text, p), learningOf(kind, older, p))
 		out = append(out, v)
 	}
+	off, err := s.offBranchVersions(kind, id, p)
+	if err != nil {
+		return nil, err
+	}
+	out = mergeVersions(out, off)
 	if len(out) == 0 {
 		return nil, entry.NotFound(kind, id)
 	}
 	return out, nil
+}
+
+// offBranchVersions are the versions of entry id that commits only the
+// branch's reflog holds made, newest first.
+func (s *Store) offBranchVersions(kind entry.Kind, id, p string) ([]EntryVersion, error) {
+	var out []EntryVersion
+	var err error
+	walkErr := s.repo.OffBranchHistory(s.gitPath(p), func(v gitx.Version) bool {
+		text, _, rerr := s.versionText(kind, id, v.Blob)
+		if rerr != nil {
+			err = rerr
+			return false
+		}
+		older, _, rerr := s.versionText(kind, id, v.Before)
+		if rerr != nil {
+			err = rerr
+			return false
+		}
+		if text == older {
+			return true
+		}
+		out = append(out, EntryVersion{Commit: v.Commit.String(), When: v.When, Author: v.Author, Subject: v.Subject, Text: text, blob: v.Blob,
+			OffBranch: true, Change: changeOf(text, older, learningOf(kind, text, p), learningOf(kind, older, p))})
+		return true
+	})
+	if walkErr != nil {
+		return nil, walkErr
+	}
+	return out, err
+}
+
+// mergeVersions puts the off-branch versions among the branch's, newest
+// first by date; an off-branch version goes before a branch version of
+// the same date (the branch's was there before it was rewound).
+func mergeVersions(branch, off []EntryVersion) []EntryVersion {
+	if len(off) == 0 {
+		return branch
+	}
+	out := make([]EntryVersion, 0, len(branch)+len(off))
+	i, j := 0, 0
+	for i < len(branch) || j < len(off) {
+		if j < len(off) && (i == len(branch) || !off[j].When.Before(branch[i].When)) {
+			out = append(out, off[j])
+			j++
+		} else {
+			out = append(out, branch[i])
+			i++
+		}
+	}
+	return out
 }
 
 // learningOf is the learning text holds, when kind is a learning's and
@@ -141,8 +200,8 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 	if from == nil {
 		return EntryVersion{}, nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s: no version in git's history to restore", id)}
 	}
-	if from == &versions[0] {
-		return *from, nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s is there as its last version (%s): nothing to restore", id, short(from.Commit))}
+	if current := onBranch(versions); current != nil && current.Text == from.Text {
+		return *from, nil, &entry.InputError{Field: "id", Msg: fmt.Sprintf("%s is there as its last version (%s): nothing to restore", id, short(current.Commit))}
 	}
 	text := from.Text
 	if err := (&entry.SecretCheck{}).Text("the restored entry", &text); err != nil {
@@ -178,6 +237,16 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 		return nil
 	})
 	return *from, res, err
+}
+
+// onBranch is the newest of versions the branch holds, nil for none.
+func onBranch(versions []EntryVersion) *EntryVersion {
+	for i := range versions {
+		if !versions[i].OffBranch {
+			return &versions[i]
+		}
+	}
+	return nil
 }
 
 // historyPath is the kind of entry id names, id trimmed, and the store

@@ -41,6 +41,10 @@ type IngestInput struct {
 	// Interrupted records the iteration as interrupted (seed 000: the
 	// person stopped it), whatever its task sigil says.
 	Interrupted bool
+	// Rewound is what the caller that ran the agent (lore run) saw the
+	// agent's git commands take off the branch of lore's commits, and did
+	// about it; the journal entry's notes begin with it.
+	Rewound string
 }
 
 // IngestResult says what one ingest recorded.
@@ -281,6 +285,9 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
 		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
 		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal,
+	}
+	if in.Rewound != "" { // first, where the notes' limit cannot cut it
+		e.Notes = strings.TrimSpace(in.Rewound + "\n\n" + e.Notes)
 	}
 	otherTask := false
 	if sig.Task.Outcome != "" {

@@ -443,8 +443,22 @@ func (s *Store) requeueRaced() (int, error) {
 		}
 		return 0, nil
 	}
+	n, err := s.requeueLost(lost, func(c gitx.LostCommit) string {
+		return "a git reset that ran at the same time took commit " + c.Commit.String()[:7] + " off the branch"
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, fsx.WriteFile(s.racedFile(), []byte(strconv.FormatInt(end, 10)+"\n"), fsx.Unsynced)
+}
+
+// requeueLost queues again, oldest first, the changes of lore's commits
+// in lost that the branch and the queue do not hold anyway — each with
+// its commit's message and the reason why says — for the next write to
+// commit; it returns how many it queued.
+func (s *Store) requeueLost(lost []gitx.LostCommit, why func(gitx.LostCommit) string) (int, error) {
 	n := 0
-	_, err = s.repo.Update(s.writeOptions(), func(tx *gitx.Tx) error {
+	_, err := s.repo.Update(s.writeOptions(), func(tx *gitx.Tx) error {
 		q, err := s.loadQueue()
 		if err != nil {
 			return err
@@ -473,7 +487,7 @@ func (s *Store) requeueRaced() (int, error) {
 				continue
 			}
 			change.Version, change.Queued = 1, s.now().UTC().Format(time.RFC3339)
-			change.Reason = "a git reset that ran at the same time took commit " + c.Commit.String()[:7] + " off the branch"
+			change.Reason = why(c)
 			if err := s.enqueue(change); err != nil {
 				return err
 			}
@@ -482,11 +496,8 @@ func (s *Store) requeueRaced() (int, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return n, err
-	}
 	s.pending.Queued += n
-	return n, fsx.WriteFile(s.racedFile(), []byte(strconv.FormatInt(end, 10)+"\n"), fsx.Unsynced)
+	return n, err
 }
 
 // changeOfCommit is the change a commit of lore's made to the store, as

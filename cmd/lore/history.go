@@ -17,7 +17,9 @@ func historyCommand(e *env) *cli.Command {
 		Description: "The id of a memory, a knowledge entry (its slug), a learning or a journal\n" +
 			"entry (<run>/<file name>), there or deleted. Each version is a commit:\n" +
 			"when, by whom, and what it did to the entry (added, changed, removed, a\n" +
-			"learning's new status).",
+			"learning's new status). A commit a git reset, a rebase or an amend took\n" +
+			"off the branch, which only the reflog still holds, is listed too (\"off\n" +
+			"the branch\"), and lore restore brings its version back.",
 		Flags: []cli.Flag{formatFlag("table", "table", "json")},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -50,7 +52,11 @@ func runHistory(e *env, g globals, opts historyOptions) error {
 	}
 	rows := make([][]string, len(versions))
 	for i, v := range versions {
-		rows[i] = []string{v.Commit[:12], v.When.Format(time.DateTime), v.Author, v.Change, v.Subject}
+		change := v.Change
+		if v.OffBranch {
+			change += " (off the branch)"
+		}
+		rows[i] = []string{v.Commit[:12], v.When.Format(time.DateTime), v.Author, change, v.Subject}
 	}
 	p.table([]string{"COMMIT", "DATE", "AUTHOR", "CHANGE", "SUBJECT"}, rows)
 	return nil

@@ -16,6 +16,7 @@ import (
 type Version struct {
 	Commit  Hash
 	Blob    Hash
+	Before  Hash   // the blob the first parent has at the path
 	Author  string // "Name <email>"
 	When    time.Time
 	Subject string
@@ -61,7 +62,7 @@ func (r *Repo) History(path string, fn func(Version) bool) error {
 				return err
 			}
 		}
-		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Author: info.author, When: info.when, Subject: info.subject}) {
+		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Before: parentBlob, Author: info.author, When: info.when, Subject: info.subject}) {
 			return nil
 		}
 		if len(info.parents) == 0 {
@@ -83,6 +84,9 @@ type commitInfo struct {
 	author  string
 	when    time.Time
 	subject string
+	// committed is the committer's date; message the whole message.
+	committed time.Time
+	message   string
 }
 
 // commitInfo reads commit h's header and subject.
@@ -102,13 +106,15 @@ func (r *Repo) commitInfo(h Hash) (commitInfo, error) {
 			ci.parents = append(ci.parents, plumbing.NewHash(value))
 		case "author":
 			ci.author, ci.when = parseAuthor(value)
+		case "committer":
+			_, ci.committed = parseAuthor(value)
 		}
 	}
 	if ci.tree.IsZero() {
 		return commitInfo{}, fmt.Errorf("commit %s has no tree line", h)
 	}
-	subject, _, _ := strings.Cut(strings.TrimLeft(string(message), "\n"), "\n")
-	ci.subject = subject
+	ci.message = string(message)
+	ci.subject, _, _ = strings.Cut(strings.TrimLeft(ci.message, "\n"), "\n")
 	return ci, nil
 }
 

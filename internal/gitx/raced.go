@@ -2,10 +2,6 @@ package gitx
 
 import (
 	"bytes"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -48,54 +44,17 @@ func (r *Repo) RacedResets(since int64) ([]LostCommit, int64, error) {
 	if name == "" {
 		name = "HEAD"
 	}
-	path := filepath.Join(r.CommonDir, "logs", filepath.FromSlash(name))
-	if name == "HEAD" {
-		path = filepath.Join(r.GitDir, "logs", "HEAD")
-	}
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil, 0, nil
-	}
+	entries, end, err := r.readReflog(name, since, maxReflogScan)
 	if err != nil {
-		return nil, since, fmt.Errorf("read the reflog of %s: %w", name, err)
+		return nil, since, err
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, since, fmt.Errorf("read the reflog of %s: %w", name, err)
-	}
-	end := info.Size()
-	aligned := true // since is where a line starts
-	if since > end || end-since > maxReflogScan {
-		since = max(0, end-maxReflogScan)
-		aligned = since == 0
-	}
-	if since == end {
-		return nil, end, nil
-	}
-	data := make([]byte, end-since)
-	if _, err := f.ReadAt(data, since); err != nil && err != io.EOF {
-		return nil, since, fmt.Errorf("read the reflog of %s: %w", name, err)
-	}
-	skipped := 0
-	if !aligned { // started in a line: skip it
-		skipped = bytes.IndexByte(data, '\n') + 1
-	}
-	// Only full lines count: a writer may be appending one.
-	data = data[skipped : bytes.LastIndexByte(data, '\n')+1]
 	var lost []LostCommit
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		_, msg, ok := bytes.Cut(line, []byte{'\t'})
-		if !ok || string(msg) != racedResetMessage || len(line) < 82 || line[40] != ' ' {
-			continue
+	for _, e := range entries {
+		if e.Message == racedResetMessage && e.Old != e.New {
+			lost = append(lost, r.lostBetween(e.Old, e.New)...)
 		}
-		from, to := string(line[:40]), string(line[41:81])
-		if from == to || !plumbing.IsHash(from) || !plumbing.IsHash(to) {
-			continue
-		}
-		lost = append(lost, r.lostBetween(plumbing.NewHash(from), plumbing.NewHash(to))...)
 	}
-	return lost, since + int64(skipped+len(data)), nil
+	return lost, end, nil
 }
 
 // lostBetween walks first parents from tip down to base (at most 100
