@@ -57,19 +57,23 @@ func Open(opts OpenOptions, r Reporter) (*mdstore.Store, error) {
 	return s, nil
 }
 
-// repairStaleIndex puts back in git's index the version of the files
-// lore's recent commits wrote where a git command that raced the commit
-// (git stash, a merge begun before it) left the version before it — which
-// the person's next plain git commit would commit, undoing lore's
-// (mdstore.Store.RepairStaleStaged) — and says what it did.
+// repairStaleIndex puts back in git's index what lore's recent commits
+// wrote where a git command that raced the commit left the version before
+// it — git stash (mdstore.Store.RepairStaleStaged), a merge that began
+// before the commit (mdstore.Store.RepairMergeIndex) — which the person's
+// next plain git commit would commit, undoing lore's; and says what it
+// did.
 func repairStaleIndex(r Reporter, s *mdstore.Store) {
-	fixed, err := s.RepairStaleStaged()
+	stale, err := s.RepairStaleStaged()
 	if err != nil {
 		r.Notice("could not check git's index for what a git command raced with lore's commits: " + err.Error())
-		return
 	}
-	for _, f := range fixed {
-		r.Notice(fmt.Sprintf("git's index held %s as it was before lore's commit %s (a git command rewrote the index as lore committed); lore staged the committed version again", f.Path, f.Commit[:7]))
+	merged, err := s.RepairMergeIndex()
+	if err != nil {
+		r.Notice("could not give the merge in progress back what lore committed after it began: " + err.Error())
+	}
+	for _, line := range mdstore.Repaired(stale, merged) {
+		r.Notice(line)
 	}
 }
 

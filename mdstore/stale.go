@@ -77,13 +77,20 @@ func (s *Store) RepairStaleStaged() ([]StaleStaged, error) {
 	if err != nil || len(stale) == 0 {
 		return nil, err
 	}
+	fixed, _, err := s.restage(stale)
+	return fixed, err
+}
+
+// restage puts HEAD's version of the stale files back in git's index,
+// and returns those it did.
+func (s *Store) restage(stale []StaleStaged) ([]StaleStaged, []string, error) {
 	var gitPaths []string
 	for _, st := range stale {
 		gitPaths = append(gitPaths, s.gitPath(st.Path))
 	}
 	restaged, err := s.repo.RestageHead(gitPaths, s.config.LockTimeout)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []StaleStaged
 	for _, st := range stale {
@@ -91,7 +98,7 @@ func (s *Store) RepairStaleStaged() ([]StaleStaged, error) {
 			out = append(out, st)
 		}
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // staleOf keeps the changes that are stale store files.
@@ -202,6 +209,20 @@ func (s *Store) recentlyCommitted() []string {
 	return out
 }
 
+// DroppingProblems are what the commit of git's index would drop of
+// what lore committed, as lore validate --staged reports it: in a merge,
+// the entries a side added that its result lacks (MergeDropProblems);
+// otherwise the stale files (StaleProblems).
+func (s *Store) DroppingProblems() ([]entry.Problem, error) {
+	if s.repo == nil {
+		return nil, nil
+	}
+	if _, merging := s.repo.MergeHead(); merging {
+		return s.MergeDropProblems()
+	}
+	return s.StaleProblems()
+}
+
 // StaleProblems are the stale store files of git's index as lore
 // validate reports them: errors, for a commit would drop what lore's
 // commit wrote.
@@ -217,4 +238,42 @@ func (s *Store) StaleProblems() ([]entry.Problem, error) {
 			st.Commit[:7], st.Subject, s.gitPath(st.Path))})
 	}
 	return out, nil
+}
+
+// Repaired says what a repair of git's index did: one line for each
+// stale file staged again and one for the files a merge got back.
+func Repaired(stale []StaleStaged, merged []string) []string {
+	var out []string
+	for _, f := range stale {
+		out = append(out, fmt.Sprintf("git's index held %s as it was before lore's commit %s (a git command rewrote the index as lore committed); lore staged the committed version again", f.Path, f.Commit[:7]))
+	}
+	if len(merged) > 0 {
+		out = append(out, fmt.Sprintf("the merge in progress began before lore committed, and staged %s without what lore's commits wrote; lore merged it in again (worktree and index)", strings.Join(merged, ", ")))
+	}
+	return out
+}
+
+// RepairBeforeCommit is what lore validate --staged (the pre-commit hook)
+// repairs before it checks, when the commit is of git's own index — a
+// plain git commit, for which git has let go of index.lock and reads the
+// index again after the hook: a merge in progress gets back what lore
+// committed after it began (RepairMergeIndex); otherwise every stale store
+// file is staged as HEAD holds it. git commit -a and git commit <paths>
+// commit a temporary index git holds: the hook only checks those.
+func (s *Store) RepairBeforeCommit() (stale []StaleStaged, merged []string, err error) {
+	if s.repo == nil || !s.repo.CommitsMainIndex() || s.config.Commit != config.CommitAuto {
+		return nil, nil, nil
+	}
+	if _, merging := s.repo.MergeHead(); merging {
+		merged, err = s.RepairMergeIndex()
+		return nil, merged, err
+	}
+	if s.repo.OperationInProgress() != "" {
+		return nil, nil, nil
+	}
+	found, err := s.StaleStaged()
+	if err != nil || len(found) == 0 {
+		return nil, nil, err
+	}
+	return s.restage(found)
 }

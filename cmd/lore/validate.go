@@ -63,6 +63,17 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.staged {
+		// The pre-commit hook: what a git command racing lore's commits
+		// left staged is put right before the commit reads the index.
+		stale, merged, err := s.RepairBeforeCommit()
+		if err != nil {
+			g.printer(e).Notice("could not repair git's index: " + err.Error())
+		}
+		for _, line := range mdstore.Repaired(stale, merged) {
+			g.printer(e).Notice(line)
+		}
+	}
 	files, err := s.ValidationFiles(opts.staged)
 	if err != nil {
 		return err
@@ -76,11 +87,11 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 	elsewhere := 0
 	if opts.staged {
 		problems, elsewhere = entry.InChanges(files, problems)
-		stale, err := s.StaleProblems()
+		dropping, err := s.DroppingProblems()
 		if err != nil {
 			return err
 		}
-		for _, pr := range stale {
+		for _, pr := range dropping {
 			if only(pr.Path) {
 				problems = append(problems, pr)
 			}

@@ -233,7 +233,7 @@ func (x *reach) push(c Hash) error {
 	if err != nil {
 		return err
 	}
-	heap.Push(&x.queue, dated{when: info.committed, parents: info.parents})
+	heap.Push(&x.queue, dated{hash: c, when: info.committed, parents: info.parents})
 	return nil
 }
 
@@ -258,8 +258,9 @@ func (x *reach) has(c Hash, when time.Time) (bool, error) {
 	return true, nil
 }
 
-// dated is a commit in a reach's walk: its date and parents.
+// dated is a commit in a walk newest first: its date and parents.
 type dated struct {
+	hash    Hash
 	when    time.Time
 	parents []Hash
 }

@@ -605,3 +605,6 @@ func parseOctalMode(mode string) uint32 {
 	n, _ := strconv.ParseUint(mode, 8, 32)
 	return uint32(n)
 }
+
+// BlobHash is the id git gives a blob of data.
+func BlobHash(data []byte) Hash { return hashObject(plumbing.BlobObject, data) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -219,4 +220,147 @@ func (r *Repo) StagedChangesOf(paths []string) ([]StagedChange, error) {
 		}
 	}
 	return out, nil
+}
+
+// Restage is a file for RestageFiles to write and stage: Data at Path,
+// where git's index holds Index and the worktree Worktree (ZeroHash: no
+// file) when the caller read them.
+type Restage struct {
+	Path            string
+	Data            []byte
+	Index, Worktree Hash
+}
+
+// RestageFiles writes each file's Data to the worktree and stages it,
+// under index.lock, where the index and the worktree hold what the caller
+// read (or the worktree holds Data already: a repair cut short); a file
+// that changed since, is in conflict, or is not a regular file is left as
+// it is. It returns the paths written.
+func (r *Repo) RestageFiles(files []Restage, timeout time.Duration) ([]string, error) {
+	lock, err := acquireLock(filepath.Join(r.GitDir, "index"), timeout)
+	if err != nil {
+		return nil, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			lock.rollback()
+		}
+	}()
+	idx, err := gitindex.Open(filepath.Join(r.GitDir, "index"))
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Close()
+	defer r.discardObjects() // those not flushed
+	var written []string
+	for _, f := range files {
+		staged := ZeroHash
+		old, inIndex := idx.Lookup(f.Path)
+		if inIndex {
+			staged = old.Hash
+		}
+		if idx.Conflicted(f.Path) || staged != f.Index {
+			continue
+		}
+		want := hashObject(plumbing.BlobObject, f.Data)
+		wt, ok, err := r.WorktreeBlob(f.Path, 1<<62)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || (wt != f.Worktree && wt != want) {
+			continue
+		}
+		if err := checkWritable(r.WorkTree, f.Path); err != nil {
+			continue
+		}
+		h, err := r.writeObject(plumbing.BlobObject, f.Data)
+		if err != nil {
+			return nil, err
+		}
+		full := filepath.Join(r.WorkTree, filepath.FromSlash(f.Path))
+		if wt != want {
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				return nil, err
+			}
+			if err := fsx.WriteFile(full, f.Data, fsx.SyncAll); err != nil {
+				return nil, err
+			}
+		}
+		st, err := fsx.Lstat(full)
+		if err != nil {
+			return nil, fmt.Errorf("stat %s: %w", f.Path, err)
+		}
+		entry := gitindex.Entry{Mode: 0o100644, Hash: h, Path: f.Path}
+		if inIndex {
+			entry.Mode, entry.Flags, entry.ExtFlags = old.Mode, old.Flags&gitindex.FlagAssumeValid, old.ExtFlags&^gitindex.ExtFlagIntentToAdd
+		}
+		entry.SetStat(st)
+		idx.Set(entry)
+		written = append(written, f.Path)
+	}
+	if len(written) == 0 {
+		return nil, nil
+	}
+	// The blobs in place before the index names them.
+	if err := r.flushObjects(); err != nil {
+		return nil, err
+	}
+	if err := lock.writeWith(idx.Write); err != nil {
+		return nil, err
+	}
+	if err := lock.prepare(false); err != nil {
+		return nil, err
+	}
+	if err := lock.publish(); err != nil {
+		return nil, err
+	}
+	done = true
+	return written, nil
+}
+
+// OrigHead is the commit ORIG_HEAD names (where a merge, a rebase or a
+// reset began), and whether there is one.
+func (r *Repo) OrigHead() (Hash, bool) {
+	data, err := os.ReadFile(filepath.Join(r.GitDir, "ORIG_HEAD"))
+	line := strings.TrimSpace(string(data))
+	if err != nil || !plumbing.IsHash(line) {
+		return ZeroHash, false
+	}
+	return plumbing.NewHash(line), true
+}
+
+// LoreCommitsSince is whether from is HEAD or an ancestor HEAD reaches
+// along first parents through commits of lore's only ("lore: …"), at most
+// 100 of them — and how many there are.
+func (r *Repo) LoreCommitsSince(from Hash) (int, bool, error) {
+	hd, err := r.readHead()
+	if err != nil {
+		return 0, false, err
+	}
+	c := hd.Commit
+	for n := 0; n <= 100; n++ {
+		if c == from {
+			return n, true, nil
+		}
+		info, err := r.commitInfo(c)
+		if err != nil || !strings.HasPrefix(info.message, "lore: ") || len(info.parents) == 0 {
+			return 0, false, err
+		}
+		c = info.parents[0]
+	}
+	return 0, false, nil
+}
+
+// CommitsMainIndex says whether git's index for a commit is the
+// worktree's own (no GIT_INDEX_FILE, or one naming it) rather than the
+// temporary one git commit -a and git commit <paths> hold locked.
+func (r *Repo) CommitsMainIndex() bool {
+	main := filepath.Join(r.GitDir, "index")
+	if r.indexFile() == main {
+		return true
+	}
+	a, errA := os.Stat(r.indexFile())
+	b, errB := os.Stat(main)
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
