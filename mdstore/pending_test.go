@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"math/rand"
 	"os"
 	"strings"
 	"testing"
@@ -188,12 +189,15 @@ func TestUnsignedChangesWaitForTheSigner(t *testing.T) {
 // reset --hard, which reads HEAD when it starts and moves the branch back
 // there when it ends; a lore commit in between is taken off the branch,
 // and the reflog says "reset: moving to HEAD". The next write commits it
-// again, with its message. A reset the person asked for is left alone.
+// again, with its message; so does git rebase --abort. A reset the
+// person asked for is left alone.
 func TestCommitsARacingResetTookOffAreCommittedAgain(t *testing.T) {
 	t.Parallel()
 	r := loretest.NewRepo(t)
 	r.Commit("initial", map[string]string{"README.md": "# p\n", entry.MemoriesPath: entry.MemoriesTemplate})
-	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	opts := testOptions(t.TempDir())
+	opts.Random = rand.New(rand.NewSource(36))
+	s, _ := Open(r.Dir, opts)
 	lost, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "taken off by a racing reset", Tags: []string{"q"}})
 	if err != nil {
 		t.Fatal(err)
@@ -224,12 +228,29 @@ func TestCommitsARacingResetTookOffAreCommittedAgain(t *testing.T) {
 	}
 	r.AssertClean()
 
+	// git rebase --abort puts the branch back where the rebase found it,
+	// before a commit lore made as it began.
+	mark := r.Git("rev-parse", "HEAD")
+	aborted, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "committed as a rebase began", Tags: []string{"q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Git("update-ref", "-m", "rebase (abort): returning to refs/heads/main", "refs/heads/main", mark)
+	r.Git("read-tree", "-u", "--reset", "HEAD")
+	if _, res, err = s.AddMemory(NewMemory{Type: entry.Fix, Content: "after the abort", Tags: []string{"q"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Git("show", "HEAD:"+entry.MemoriesPath), aborted.ID) {
+		t.Fatalf("the commit git rebase --abort took off is still off; notices %q", res.Notices)
+	}
+	r.AssertClean()
+
 	// A reset the person asked for takes the commit off for good.
 	r.Git("reset", "-q", "--hard", "HEAD~1")
 	if _, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "after an undo", Tags: []string{"q"}}); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(r.Git("show", "HEAD:"+entry.MemoriesPath), "after the reset") {
+	if strings.Contains(r.Git("show", "HEAD:"+entry.MemoriesPath), "after the abort") {
 		t.Fatal("lore brought back a commit the person reset away")
 	}
 	r.AssertClean()

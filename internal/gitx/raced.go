@@ -13,11 +13,21 @@ import (
 // branch there when it ends, with a compare-and-set against the value it
 // reads only then. A commit made in between — lore's, or C git's own — is
 // taken off the branch, and the reflog says "reset: moving to HEAD" for a
-// reset that moved it. RacedResets finds lore's commits lost that way,
+// reset that moved it. git rebase --abort does the same to a commit made
+// as the rebase began ("rebase (abort): returning to …"). RacedResets finds lore's commits lost that way,
 // for the caller to commit again.
 
 // racedResetMessage is the reflog message of git reset with no commit.
 const racedResetMessage = "reset: moving to HEAD"
+
+// racedMove says whether a reflog message is of a move that takes off
+// the branch what was committed while it ran: git reset to HEAD (git
+// stash runs one), and git rebase --abort, which puts the branch back
+// where the rebase found it — before a commit lore made as the rebase
+// began.
+func racedMove(message string) bool {
+	return message == racedResetMessage || strings.HasPrefix(message, "rebase (abort): ")
+}
 
 // maxReflogScan is how much of the end of a reflog RacedResets reads when
 // it has not read it before.
@@ -50,7 +60,7 @@ func (r *Repo) RacedResets(since int64) ([]LostCommit, int64, error) {
 	}
 	var lost []LostCommit
 	for _, e := range entries {
-		if e.Message == racedResetMessage && e.Old != e.New {
+		if racedMove(e.Message) && e.Old != e.New {
 			lost = append(lost, r.lostBetween(e.Old, e.New)...)
 		}
 	}
