@@ -11,6 +11,7 @@ import (
 	"lore/internal/loretest"
 	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/mdstore/history"
 	"lore/prompt"
 )
 
@@ -64,7 +65,7 @@ func TestAStoreALongLivedProcessHolds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.History("topic-01"); err != nil { // a read of git's objects: the packs
+		if _, err := history.Versions(s, "topic-01"); err != nil { // a read of git's objects: the packs
 			t.Fatal(err)
 		}
 		return pr.Context(), sh, pr.Input.Journal

@@ -72,7 +72,10 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 
 	var notices []string
 	stuck := ""
-	if opts.Mode == gitx.ModeCommit {
+	release, free := s.holdForWrite()
+	defer release()
+	free = free || opts.Mode != gitx.ModeCommit // a sync is in the way of commits only
+	if opts.Mode == gitx.ModeCommit && free {
 		// A git reset that ran beside an earlier write (git stash runs
 		// one) may have taken its commit off the branch.
 		switch n, err := s.requeueRaced(); {
@@ -83,7 +86,7 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 				n, words.Plural(n, "commit", "commits"), words.Plural(n, "it", "them")))
 		}
 	}
-	if s.pending != (Pending{}) && opts.Mode == gitx.ModeCommit {
+	if s.pending != (Pending{}) && opts.Mode == gitx.ModeCommit && free {
 		flushed, err := s.Flush(true)
 		notices = append(notices, flushText(flushed)...)
 		if err != nil {
@@ -94,6 +97,9 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 	if opts.Mode == gitx.ModeCommit {
 		opts.Defer = func(d gitx.Deferral) error {
 			if stx.raw {
+				if !free {
+					return errors.New("lore sync is pulling and pushing the branch: run this again when it is over (lore cannot keep this change for later)")
+				}
 				if d.Operation != "" {
 					return fmt.Errorf("%s is in progress: run this again when it is over (lore cannot keep this change for later)", d.Operation)
 				}
@@ -112,6 +118,9 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 		stx = &Tx{tx: tx, prefix: s.prefix, stateDir: s.StateDir(), ahead: s.ahead, random: s.random}
 		// Queued changes are part of the store the change builds on; a
 		// change that would commit before them is queued behind them.
+		if !free {
+			tx.Defer(syncingReason)
+		}
 		_, deferred := tx.Deferred()
 		if deferred || s.pending.Queued > 0 {
 			q, err := s.loadQueue()

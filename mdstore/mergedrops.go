@@ -150,6 +150,11 @@ func (s *Store) RepairMergeIndex() ([]string, error) {
 	if !ok {
 		return nil, nil
 	}
+	release, free := s.holdForWrite()
+	defer release()
+	if !free {
+		return nil, nil // lore sync's own merge: it finishes or aborts it
+	}
 	n, ours, err := s.repo.LoreCommitsSince(began)
 	if err != nil || !ours || n == 0 {
 		return nil, err

@@ -142,6 +142,14 @@ type Pending struct {
 // read of the pending directory, which exists only while there is some.
 func (s *Store) Pending() Pending { return s.pending }
 
+// ReadPending looks at the pending directory again — what other lore
+// processes queued since the store was opened — and returns Pending.
+func (s *Store) ReadPending() Pending {
+	s.pending = Pending{}
+	s.readPending()
+	return s.pending
+}
+
 // readPending is Open's look at the pending directory.
 func (s *Store) readPending() {
 	if s.repo == nil {
@@ -263,6 +271,12 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 	}
 	if op := s.repo.OperationInProgress(); op != "" {
 		out.Operation = op
+		return out, nil
+	}
+	release, free := s.holdForWrite()
+	defer release()
+	if !free {
+		out.Operation = "a lore sync"
 		return out, nil
 	}
 	opts := s.writeOptions()

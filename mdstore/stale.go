@@ -48,7 +48,7 @@ func (s *Store) StaleStaged() ([]StaleStaged, error) {
 	if s.repo == nil {
 		return nil, nil
 	}
-	changes, err := s.repo.StagedChanges(s.gitPath(entry.Dir))
+	changes, err := s.repo.StagedChanges(s.GitPath(entry.Dir))
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +64,11 @@ func (s *Store) StaleStaged() ([]StaleStaged, error) {
 func (s *Store) RepairStaleStaged() ([]StaleStaged, error) {
 	if s.repo == nil || s.repo.OperationInProgress() != "" || s.config.Commit != config.CommitAuto {
 		return nil, nil
+	}
+	release, free := s.holdForWrite()
+	defer release()
+	if !free {
+		return nil, nil // lore sync's git commands own the index
 	}
 	paths := s.recentlyCommitted()
 	if len(paths) == 0 {
@@ -86,7 +91,7 @@ func (s *Store) RepairStaleStaged() ([]StaleStaged, error) {
 func (s *Store) restage(stale []StaleStaged) ([]StaleStaged, []string, error) {
 	var gitPaths []string
 	for _, st := range stale {
-		gitPaths = append(gitPaths, s.gitPath(st.Path))
+		gitPaths = append(gitPaths, s.GitPath(st.Path))
 	}
 	restaged, err := s.repo.RestageHead(gitPaths, s.config.LockTimeout)
 	if err != nil {
@@ -94,7 +99,7 @@ func (s *Store) restage(stale []StaleStaged) ([]StaleStaged, []string, error) {
 	}
 	var out []StaleStaged
 	for _, st := range stale {
-		if slices.Contains(restaged, s.gitPath(st.Path)) {
+		if slices.Contains(restaged, s.GitPath(st.Path)) {
 			out = append(out, st)
 		}
 	}
@@ -201,7 +206,7 @@ func (s *Store) recentlyCommitted() []string {
 			continue
 		}
 		for _, p := range strings.Split(paths, "\t") {
-			if g := s.gitPath(p); p != "" && !slices.Contains(out, g) {
+			if g := s.GitPath(p); p != "" && !slices.Contains(out, g) {
 				out = append(out, g)
 			}
 		}
@@ -235,7 +240,7 @@ func (s *Store) StaleProblems() ([]entry.Problem, error) {
 	for _, st := range stale {
 		out = append(out, entry.Problem{Path: st.Path, Severity: entry.SeverityError, Message: fmt.Sprintf(
 			"staged as it was before lore's commit %s (%q): a git command rewrote the index as lore committed, and committing it would undo that commit's change; run git restore --staged %s, then commit again",
-			st.Commit[:7], st.Subject, s.gitPath(st.Path))})
+			st.Commit[:7], st.Subject, s.GitPath(st.Path))})
 	}
 	return out, nil
 }

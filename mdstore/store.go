@@ -38,6 +38,9 @@ type Store struct {
 	// ahead are directories read before a write takes the lock
 	// (readAhead).
 	ahead map[string]readAhead
+	// syncing: this process holds the sync lock (BeginSync), and its own
+	// writes go on.
+	syncing bool
 }
 
 // Options are the store's sources of time and randomness (for ids), and
@@ -237,3 +240,11 @@ func (s *Store) StateDir() string {
 // pendingDir holds what lore still owes the repository: the intent record
 // of a write in progress (gitx.Options.PendingDir).
 func (s *Store) pendingDir() string { return filepath.Join(s.StateDir(), "pending") }
+
+// GitPath is store path p from the top of the worktree.
+func (s *Store) GitPath(p string) string {
+	if s.prefix == "" {
+		return p
+	}
+	return s.prefix + "/" + p
+}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"lore/mdstore"
+	"lore/mdstore/history"
 )
 
 func historyCommand(e *env) *cli.Command {
@@ -42,7 +42,7 @@ func runHistory(e *env, g globals, opts historyOptions) error {
 	if err != nil {
 		return err
 	}
-	versions, err := s.History(opts.id)
+	versions, err := history.Versions(s, opts.id)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func runRestore(e *env, g globals, opts restoreOptions) error {
 	if err != nil {
 		return err
 	}
-	from, res, err := s.Restore(opts.id)
+	from, res, err := history.Restore(s, opts.id)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func runRestore(e *env, g globals, opts restoreOptions) error {
 	case "json":
 		return writeJSON(p.out, struct {
 			ID     string               `json:"id"`
-			From   mdstore.EntryVersion `json:"from"`
+			From   history.EntryVersion `json:"from"`
 			Commit string               `json:"commit,omitempty"`
 		}{opts.id, from, res.Commit})
 	case "quiet":

@@ -119,6 +119,8 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"usage", "--format", "text"}},
 
 		{args: []string{"validate"}, want: validateOptions{paths: []string{}, format: "text"}},
+		{args: []string{"sync"}, want: syncOptions{retries: 5, format: "text"}},
+		{args: []string{"sync", "--retries", "2", "--format", "json"}, want: syncOptions{retries: 2, format: "json"}},
 		{args: []string{"validate", ".agent/memories.md", ".agent/knowledge", "--staged", "--format", "json"},
 			want: validateOptions{staged: true, paths: []string{".agent/memories.md", ".agent/knowledge"}, format: "json"}},
 		{args: []string{"validate", "--format", "table"}},

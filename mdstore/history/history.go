@@ -1,4 +1,10 @@
-package mdstore
+// Package history is lore history and lore restore. Every change to the
+// store is a commit, so nothing lore deletes, prunes or supersedes is
+// gone: Versions reads an entry's versions back from git — along the
+// branch, and from the commits a reset or a rebase took off it that only
+// the reflog holds — and Restore commits the last one that had it again
+// (seed 002's "Cross-Run Persistence", with git as the archive).
+package history
 
 import (
 	"bytes"
@@ -7,15 +13,11 @@ import (
 	"time"
 
 	"lore/internal/gitx"
+	"lore/mdstore"
 	"lore/mdstore/entry"
 )
 
-// Every change to the store is a commit, so nothing lore deletes, prunes or
-// supersedes is gone: History reads an entry's versions back from git, and
-// Restore commits the last one that had it again (seed 002's "Cross-Run
-// Persistence", with git as the archive).
-
-// EntryVersion is one version of an entry, newest first in a History.
+// EntryVersion is one version of an entry, newest first in Versions.
 type EntryVersion struct {
 	Commit  string    `json:"commit"`
 	When    time.Time `json:"date"`
@@ -34,12 +36,12 @@ type EntryVersion struct {
 	blob      gitx.Hash // the file that holds it
 }
 
-// History lists every version of entry id (a memory, a knowledge slug, a
+// Versions lists every version of entry id (a memory, a knowledge slug, a
 // learning, a journal key "<run>/<file name>"), newest first, along the
 // first parents of HEAD — and those of commits the branch no longer
 // reaches that its reflog still holds (OffBranch).
-func (s *Store) History(id string) ([]EntryVersion, error) {
-	kind, id, p, err := s.historyPath(id)
+func Versions(s *mdstore.Store, id string) ([]EntryVersion, error) {
+	kind, id, p, err := historyPath(s, id)
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +50,8 @@ func (s *Store) History(id string) ([]EntryVersion, error) {
 	// the walk ends past the commit that added it.
 	var all []EntryVersion
 	seen := false
-	err = s.repo.History(s.gitPath(p), func(v gitx.Version) bool {
-		text, found, rerr := s.versionText(kind, id, v.Blob)
+	err = s.Repo().History(s.GitPath(p), func(v gitx.Version) bool {
+		text, found, rerr := versionText(s, kind, id, v.Blob)
 		if rerr != nil {
 			err = rerr
 			return false
@@ -78,7 +80,7 @@ func (s *Store) History(id string) ([]EntryVersion, error) {
 		v.Change = changeOf(v.Text, older, learningOf(kind, v.Text, p), learningOf(kind, older, p))
 		out = append(out, v)
 	}
-	off, err := s.offBranchVersions(kind, id, p)
+	off, err := offBranchVersions(s, kind, id, p)
 	if err != nil {
 		return nil, err
 	}
@@ -91,16 +93,16 @@ func (s *Store) History(id string) ([]EntryVersion, error) {
 
 // offBranchVersions are the versions of entry id that commits only the
 // branch's reflog holds made, newest first.
-func (s *Store) offBranchVersions(kind entry.Kind, id, p string) ([]EntryVersion, error) {
+func offBranchVersions(s *mdstore.Store, kind entry.Kind, id, p string) ([]EntryVersion, error) {
 	var out []EntryVersion
 	var err error
-	walkErr := s.repo.OffBranchHistory(s.gitPath(p), func(v gitx.Version) bool {
-		text, _, rerr := s.versionText(kind, id, v.Blob)
+	walkErr := s.Repo().OffBranchHistory(s.GitPath(p), func(v gitx.Version) bool {
+		text, _, rerr := versionText(s, kind, id, v.Blob)
 		if rerr != nil {
 			err = rerr
 			return false
 		}
-		older, _, rerr := s.versionText(kind, id, v.Before)
+		older, _, rerr := versionText(s, kind, id, v.Before)
 		if rerr != nil {
 			err = rerr
 			return false
@@ -174,12 +176,12 @@ func changeOf(newer, older string, nl, ol *entry.Learning) string {
 // learning's last version that was shown (active, superseded by nothing)
 // — naming the commit it came from. An entry that is there, and shown,
 // has nothing to restore.
-func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
-	kind, id, p, err := s.historyPath(id)
+func Restore(s *mdstore.Store, id string) (EntryVersion, *mdstore.WriteResult, error) {
+	kind, id, p, err := historyPath(s, id)
 	if err != nil {
 		return EntryVersion{}, nil, err
 	}
-	versions, err := s.History(id)
+	versions, err := Versions(s, id)
 	if err != nil {
 		return EntryVersion{}, nil, err
 	}
@@ -210,7 +212,7 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 	var m entry.Memory
 	if kind == entry.KindMemory {
 		// Its section, which says its type, is in the whole file.
-		data, err := s.repo.ReadBlob(from.blob)
+		data, err := s.Repo().ReadBlob(from.blob)
 		if err != nil {
 			return EntryVersion{}, nil, err
 		}
@@ -225,14 +227,14 @@ func (s *Store) Restore(id string) (EntryVersion, *WriteResult, error) {
 			return EntryVersion{}, nil, fmt.Errorf("%s: the memory does not read back from %s", id, short(from.Commit))
 		}
 	}
-	res, err := s.Write(func(tx *Tx) error {
+	res, err := s.Write(func(tx *mdstore.Tx) error {
 		if kind == entry.KindMemory {
-			tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemory, Memory: &m})
+			tx.Apply(mdstore.Edit{Path: entry.MemoriesPath, Op: mdstore.OpAddMemory, Memory: &m})
 		} else {
-			tx.Apply(Edit{Path: p, Op: OpPut, Content: text})
+			tx.Apply(mdstore.Edit{Path: p, Op: mdstore.OpPut, Content: text})
 		}
 		body := fmt.Sprintf("Restored from %s (%s): %s", short(from.Commit), from.When.UTC().Format(time.DateOnly), from.Subject)
-		tx.SetMessage(CommitMessage("lore: restore "+string(kind)+" "+id, body,
+		tx.SetMessage(mdstore.CommitMessage("lore: restore "+string(kind)+" "+id, body,
 			"Lore-Id", id, "Lore-Kind", string(kind), "Lore-Restored-From", from.Commit))
 		return nil
 	})
@@ -251,8 +253,8 @@ func onBranch(versions []EntryVersion) *EntryVersion {
 
 // historyPath is the kind of entry id names, id trimmed, and the store
 // file it lives in.
-func (s *Store) historyPath(id string) (entry.Kind, string, string, error) {
-	if s.repo == nil {
+func historyPath(s *mdstore.Store, id string) (entry.Kind, string, string, error) {
+	if s.Repo() == nil {
 		return "", "", "", errors.New("history and restore read git's history: the store is not in a git repository")
 	}
 	kind, id := entry.KindOfID(id)
@@ -277,21 +279,13 @@ func (s *Store) historyPath(id string) (entry.Kind, string, string, error) {
 	return kind, id, entry.KnowledgePath(id), nil
 }
 
-// gitPath is store path p from the top of the worktree.
-func (s *Store) gitPath(p string) string {
-	if s.prefix == "" {
-		return p
-	}
-	return s.prefix + "/" + p
-}
-
 // versionText is entry id as blob b holds it (a memory: its block), and
 // whether it is there.
-func (s *Store) versionText(kind entry.Kind, id string, b gitx.Hash) (string, bool, error) {
+func versionText(s *mdstore.Store, kind entry.Kind, id string, b gitx.Hash) (string, bool, error) {
 	if b.IsZero() {
 		return "", false, nil
 	}
-	data, err := s.repo.ReadBlob(b)
+	data, err := s.Repo().ReadBlob(b)
 	if err != nil {
 		return "", false, err
 	}
