@@ -67,6 +67,12 @@ const Instructions = "lore is this project's memory, kept as Markdown under .age
 // which would cost the list of tools thousands of tokens in every agent's
 // context.
 func New(opts Options, version string) *mcp.Server {
+	s, _ := newServer(opts, version)
+	return s
+}
+
+// newServer is New, and the count of its calls under way (Serve's).
+func newServer(opts Options, version string) (*mcp.Server, *calls) {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
@@ -81,7 +87,9 @@ func New(opts Options, version string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "ingest", Description: "Record an iteration from its output: <task-done>, <journal>, <knowledge>, <learning>, <failure-report> sigils (one commit)."}, t.ingest)
 	s.AddResource(&mcp.Resource{URI: MemoriesURI, Name: "memories", Description: "Every memory, as Markdown.", MIMEType: "text/markdown"}, t.memories)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: EntryURITemplate, Name: "entry", Description: "One entry by id, as Markdown.", MIMEType: "text/markdown"}, t.entry)
-	return s
+	c := &calls{}
+	s.AddReceivingMiddleware(c.guard)
+	return s, c
 }
 
 // The store's resources: every memory, and any entry by id.
@@ -296,11 +304,21 @@ func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (
 		return nil, nil, err
 	}
 	defer sess.close()
-	sh, err := loop.Show(sess.store, "", in.ID, &sess.notes)
+	sh, err := sess.show(in.ID)
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
 	return sess.text(detail(sh)), sh, nil
+}
+
+// show reads the entry id names, of the kind its shape says. An id with
+// a NUL, which only an MCP client can send (an argument of a command
+// cannot hold one) and no file name holds, names nothing.
+func (sess *session) show(id string) (loop.Shown, error) {
+	if strings.ContainsRune(id, 0) {
+		return loop.Shown{}, entry.NotFound(entry.KindOfID(id))
+	}
+	return loop.Show(sess.store, "", id, &sess.notes)
 }
 
 // detail is an entry as text: its fields, one a line, then its body.
@@ -519,7 +537,7 @@ func (t tools) entry(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.Re
 		return nil, err
 	}
 	defer sess.close()
-	sh, err := loop.Show(sess.store, "", id, &sess.notes)
+	sh, err := sess.show(id)
 	if errors.Is(err, entry.ErrNotFound) {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}

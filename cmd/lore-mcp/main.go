@@ -9,15 +9,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"lore/internal/sibling"
 	"lore/mcpserver"
@@ -43,11 +40,15 @@ func main() {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		version = bi.Main.Version
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGPIPE ignored: a client that stops reading makes a write to
+	// stdout fail, which ends the server as the end of stdin does, after
+	// the calls under way; by default Go would die at once, maybe inside
+	// a commit. SIGINT, SIGTERM and SIGHUP stop it the same way.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	server := mcpserver.New(mcpserver.Options{Dir: dir, Root: *root, Getenv: os.Getenv,
-		LoreBinary: func() string { return *lore }}, version)
-	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
+	opts := mcpserver.Options{Dir: dir, Root: *root, Getenv: os.Getenv, LoreBinary: func() string { return *lore }}
+	if err := mcpserver.Serve(ctx, opts, version, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "lore-mcp:", err)
 		os.Exit(1)
 	}

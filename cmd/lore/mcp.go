@@ -2,7 +2,10 @@ package main
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"os/signal"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,5 +55,26 @@ func runMCP(e *env, g globals, _ struct{}) error {
 	}
 	cmd := exec.Command(helper, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	return cmd.Run()
+	// A client stops the server by signalling the process it started,
+	// this one: the signal is passed on, and lore exits when lore-mcp
+	// has finished the calls under way — never before, which would tell
+	// the client the store is free while a commit is still being made.
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	defer signal.Stop(signals)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case sig := <-signals:
+			if sig != syscall.SIGPIPE {
+				cmd.Process.Signal(sig)
+			}
+		}
+	}
 }
