@@ -343,7 +343,11 @@ func (c *rawClient) drain() (int, []written) {
 // it sound, and the user's own commit works.
 func assertSurvived(t *testing.T, repo *loretest.Repo, acks []written) {
 	t.Helper()
-	filepath.WalkDir(filepath.Join(repo.Dir, ".git"), func(p string, d fs.DirEntry, err error) error {
+	gitDir := filepath.Join(repo.Dir, ".git")
+	filepath.WalkDir(gitDir, func(p string, d fs.DirEntry, err error) error {
+		if p == filepath.Join(gitDir, "lore") {
+			return filepath.SkipDir // lore's own files: the index's write.lock is an flock, always there
+		}
 		if err == nil && strings.HasSuffix(p, ".lock") {
 			t.Errorf("left behind: %s", p)
 		}
@@ -411,6 +415,11 @@ func TestBurstSurvivesCancelCloseAndKill(t *testing.T) {
 					}
 				}
 			}
+			if how == "cancel" { // and more, while the burst is being written
+				for i := 1; i < n; i += 3 {
+					c.write([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%v}}`+"\n", ids[i])))
+				}
+			}
 			var acks []written
 			answered := 0
 			switch how {
@@ -444,4 +453,148 @@ func TestBurstSurvivesCancelCloseAndKill(t *testing.T) {
 			assertSurvived(t, repo, acks)
 		})
 	}
+}
+
+// TestNoArgumentIsAFlag: arguments that look like lore's flags are text,
+// ids and names, never options — a search for --root=<another
+// repository> searches this store for those words and builds nothing
+// there, and an id beginning with "-" is an id (the server used to run
+// the CLI with them as arguments).
+func TestNoArgumentIsAFlag(t *testing.T) {
+	other := loretest.NewRepo(t)
+	cmd := exec.Command(loreBin, "add", "the other repository's secret plan")
+	cmd.Dir, cmd.Env = other.Dir, other.Environ()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("lore add in the other repository: %v %s", err, out)
+	}
+	otherHead := other.Git("rev-parse", "HEAD")
+
+	repo := loretest.NewRepo(t)
+	c := startRaw(t, repo, false)
+	flag := "--root=" + other.Dir
+	text := func(res map[string]any) string {
+		var b strings.Builder
+		content, _ := res["content"].([]any)
+		for _, item := range content {
+			if m, ok := item.(map[string]any); ok {
+				b.WriteString(fmt.Sprint(m["text"]))
+			}
+		}
+		return b.String()
+	}
+	res := c.call("add_memory", map[string]any{"content": flag + " -t --help: how the CLI names another store", "tags": []string{"-t", "--root"}})
+	st, _ := res["structuredContent"].(map[string]any)
+	if res["isError"] == true || st["content"] != flag+" -t --help: how the CLI names another store" {
+		t.Fatalf("add_memory: %v", res)
+	}
+	memID := st["id"].(string)
+	for _, args := range []map[string]any{
+		{"title": "--version", "body": "-h", "tags": []string{"--all"}},
+	} {
+		if res := c.call("add_knowledge", args); res["isError"] == true {
+			t.Errorf("add_knowledge %v: %s", args, text(res))
+		}
+	}
+	if res := c.call("add_learning", map[string]any{"body": "--format=json is not an option here", "category": "pitfall", "tags": []string{"-x"}}); res["isError"] == true {
+		t.Errorf("add_learning: %s", text(res))
+	}
+	for _, q := range []string{flag, "-t", "--help", "--all"} {
+		res := c.call("search", map[string]any{"query": q})
+		got := text(res)
+		if res["isError"] == true || strings.Contains(got, "secret plan") || strings.Contains(got, "USAGE") {
+			t.Errorf("search %q: %s", q, got)
+		}
+		if q == flag && !strings.Contains(got, memID) {
+			t.Errorf("search %q does not find the memory holding those words: %s", q, got)
+		}
+	}
+	for _, id := range []string{"-h", "--help", "--version", flag} {
+		res := c.call("show", map[string]any{"id": id})
+		want := "Knowledge not found: " + id
+		if strings.Contains(id, "/") { // an iteration's id, by its shape
+			want = fmt.Sprintf("%q is not <run>/<iteration>", id)
+		}
+		if got := text(res); res["isError"] != true || !strings.HasPrefix(got, want) {
+			t.Errorf("show %q: %v %q, want %q", id, res["isError"], got, want)
+		}
+	}
+	if res := c.call("show", map[string]any{"id": "version"}); res["isError"] == true || !strings.Contains(text(res), "-h") {
+		t.Errorf("show version (the knowledge titled --version): %s", text(res))
+	}
+	if m := c.answer(c.send("resources/read", map[string]any{"uri": "lore://entry/-h"})); errorCode(m) != -32602 {
+		t.Errorf("lore://entry/-h: %v, want not found", m)
+	}
+	if m := c.answer(c.send("resources/read", map[string]any{"uri": "lore://entry/" + flag})); !strings.Contains(fmt.Sprint(m["error"]), "is not <run>/<iteration>") {
+		t.Errorf("lore://entry/%s: %v, want an error about the iteration's id", flag, m)
+	}
+	if res := c.call("prime", map[string]any{"title": flag, "description": "-t"}); res["isError"] == true || strings.Contains(text(res), "secret plan") {
+		t.Errorf("prime: %s", text(res))
+	}
+	if res := c.call("ingest", map[string]any{"output": "<journal>" + flag + "</journal>\n<task-done>-t</task-done>", "run": "run-00000f1a", "task_id": "--help"}); res["isError"] == true {
+		t.Errorf("ingest: %s", text(res))
+	}
+	if got := other.Git("rev-parse", "HEAD"); got != otherHead {
+		t.Errorf("the other repository changed: HEAD %s, was %s", got, otherHead)
+	}
+	if _, err := os.Stat(filepath.Join(other.Dir, ".git", "lore", "index")); err == nil {
+		t.Errorf("a search index was built in the other repository")
+	}
+	if out := other.Git("status", "--porcelain"); out != "" {
+		t.Errorf("the other repository's worktree changed:\n%s", out)
+	}
+	repo.AssertClean()
+}
+
+// TestTypeScriptClientBurst: the official TypeScript SDK's client
+// (testdata/ts-client/burst.mjs) sends bursts of writes to lore mcp and
+// aborts a third of them at once and a third after the first answer
+// (AbortController: notifications/cancelled), closes the client as soon
+// as a burst is sent (stdin ended, then SIGTERM and SIGKILL), or sends
+// SIGTERM to the server after the first answer. Then no lock of git's is
+// left, no lore-mcp runs on, every write acknowledged is in HEAD, and the
+// user's git commit works.
+func TestTypeScriptClientBurst(t *testing.T) {
+	node, dir := tsClient(t)
+	repo := loretest.NewRepo(t)
+	repo.Commit("start", map[string]string{"README": "a project\n"})
+	n := loretest.Rounds(30, 120)
+	cmd := exec.Command(node, filepath.Join(dir, "burst.mjs"), loreBin, repo.Dir, fmt.Sprint(n))
+	cmd.Env = append(repo.Environ(), "LORE_INDEX="+filepath.Join(filepath.Dir(loreBin), "lore-index"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	done := loretest.NoHang(t, "node burst.mjs")
+	out, err := cmd.Output()
+	done()
+	if err != nil {
+		t.Fatalf("node burst.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var acks []written
+	bursts := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var b struct {
+			Burst    string `json:"burst"`
+			Made     int    `json:"made"`
+			Answered int    `json:"answered"`
+			Acks     []struct {
+				Memory  string `json:"memory"`
+				Journal string `json:"journal"`
+			} `json:"acks"`
+		}
+		if err := json.Unmarshal([]byte(line), &b); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		bursts++
+		t.Logf("%s: %d writes made, %d answered, %d acknowledged", b.Burst, b.Made, b.Answered, len(b.Acks))
+		if b.Answered == 0 {
+			t.Errorf("%s: no call answered", b.Burst)
+		}
+		for _, a := range b.Acks {
+			acks = append(acks, written{memory: a.Memory, journal: a.Journal})
+		}
+	}
+	if bursts != 3 {
+		t.Fatalf("%d bursts reported, want 3:\n%s\n%s", bursts, out, stderr.String())
+	}
+	assertNoServerLeft(t, repo.Dir)
+	assertSurvived(t, repo, acks)
 }
