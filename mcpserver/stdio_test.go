@@ -218,7 +218,8 @@ func TestMalformedFramesAreAnsweredAndServingGoesOn(t *testing.T) {
 		{"a batch", `[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]` + "\n", "batch", -32600, false},
 		{"an empty batch", "[]\n", nil, -32600, false},
 		{"a batch of notifications", `[{"jsonrpc":"2.0","method":"notifications/initialized"}]` + "\n", nil, 0, false},
-		{"an over-long request, its id last", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"add_memory","arguments":{"content":"` + big + `"}},"id":"big"}` + "\n", "big", -32600, false},
+		{"an over-long tool call, its id last", `{"method":"tools/call","params":{"name":"add_memory","arguments":{"content":"` + big + `"}},"jsonrpc":"2.0","id":"big"}` + "\n", "big", 0, true},
+		{"an over-long request", `{"jsonrpc":"2.0","id":"big2","method":"resources/read","params":{"uri":"lore://entry/` + big + `"}}` + "\n", "big2", -32600, false},
 		{"an over-long line of garbage", big + big + "\n", nil, -32600, false},
 		{"an empty object", "{}\n", nil, -32600, false},
 		{"a number", "42\n", nil, -32600, false},
@@ -597,4 +598,117 @@ func TestTypeScriptClientBurst(t *testing.T) {
 	}
 	assertNoServerLeft(t, repo.Dir)
 	assertSurvived(t, repo, acks)
+}
+
+// TestArgumentsOfAnySize: lists of 10,000 tags or files and bodies of a
+// MiB are answered — done, or a tool error saying why — and a body of
+// 10 MB, more than lore-mcp reads in one message, is a tool error saying
+// so; the server goes on serving and the repository stays sound.
+func TestArgumentsOfAnySize(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	c := startRaw(t, repo, false)
+	var tags, files []string
+	for i := range 10000 {
+		tags = append(tags, fmt.Sprintf("tag%d", i))
+		files = append(files, fmt.Sprintf("src/pkg%d/file.go", i))
+	}
+	mib := strings.Repeat("a word ", 1<<20/7)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"add_memory", map[string]any{"content": "ten thousand tags", "tags": tags}},
+		{"add_knowledge", map[string]any{"title": "Many tags", "body": "ten thousand tags", "tags": tags}},
+		{"add_learning", map[string]any{"body": "ten thousand tags on a learning", "category": "pitfall", "tags": tags}},
+		{"ingest", map[string]any{"output": "<journal>Touched many files.</journal>\n<task-done>T-1</task-done>", "run": "run-0000517e", "files": files}},
+		{"prime", map[string]any{"title": "a task about many files", "files": files}},
+		{"search", map[string]any{"query": "tags", "tags": tags}},
+		{"search", map[string]any{"query": mib}},
+		{"add_memory", map[string]any{"content": mib}},
+		{"add_knowledge", map[string]any{"title": "A MiB", "body": mib, "tags": []string{"big"}}},
+		{"ingest", map[string]any{"output": "<journal>" + mib + "</journal>\n<task-done>T-2</task-done>", "run": "run-0000517e"}},
+	} {
+		res := c.call(tc.tool, tc.args)
+		content, _ := res["content"].([]any)
+		if len(content) == 0 {
+			t.Errorf("%s: an answer without text: %.300v", tc.tool, res)
+		}
+		c.serving(tc.tool)
+	}
+	tenMB := strings.Repeat("x", 10<<20)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"add_memory", map[string]any{"content": tenMB}},
+		{"ingest", map[string]any{"output": tenMB}},
+	} {
+		res := c.call(tc.tool, tc.args)
+		content, _ := res["content"].([]any)
+		text := ""
+		if len(content) == 1 {
+			text, _ = content[0].(map[string]any)["text"].(string)
+		}
+		if res["isError"] != true || !strings.Contains(text, "lore-mcp reads at most 8 MiB in one") {
+			t.Errorf("%s of 10 MB: %.300v, want a tool error saying lore-mcp reads at most 8 MiB", tc.tool, res)
+		}
+		c.serving(tc.tool + " of 10 MB")
+	}
+	if strings.Contains(repo.Git("log", "-p"), "xxxxxxxxxx") {
+		t.Error("a refused body was committed")
+	}
+	c.stdin.Close()
+	if err := c.wait(); err != nil {
+		t.Errorf("lore mcp: %v", err)
+	}
+	repo.AssertClean()
+}
+
+// TestTypeScriptClientSizes: through the official TypeScript SDK's client
+// (testdata/ts-client/sizes.mjs), calls with 10,000 tags or files are
+// answered, a body of 10 MB is a tool error saying how much lore-mcp
+// reads — not an answer too large for the client to read, which ends its
+// connection — and the server serves on.
+func TestTypeScriptClientSizes(t *testing.T) {
+	node, dir := tsClient(t)
+	repo := loretest.NewRepo(t)
+	cmd := exec.Command(node, filepath.Join(dir, "sizes.mjs"), loreBin, repo.Dir)
+	cmd.Env = append(repo.Environ(), "LORE_INDEX="+filepath.Join(filepath.Dir(loreBin), "lore-index"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	done := loretest.NoHang(t, "node sizes.mjs")
+	out, err := cmd.Output()
+	done()
+	if err != nil {
+		t.Fatalf("node sizes.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	steps := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var s struct {
+			Step, Text, Thrown string
+			IsError            bool
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		steps++
+		switch {
+		case s.Thrown != "":
+			t.Errorf("%s: the client threw %s", s.Step, s.Thrown)
+		case s.Step == "add_memory 10 MB":
+			if !s.IsError || !strings.Contains(s.Text, "lore-mcp reads at most 8 MiB") {
+				t.Errorf("%s: %v %q, want a tool error saying lore-mcp reads at most 8 MiB", s.Step, s.IsError, s.Text)
+			}
+		case s.Step == "search after":
+			if s.IsError || !strings.Contains(s.Text, "[memory] mem-") {
+				t.Errorf("%s: %q", s.Step, s.Text)
+			}
+		case s.Text == "":
+			t.Errorf("%s: an answer without text", s.Step)
+		}
+	}
+	if steps != 6 {
+		t.Errorf("%d steps reported, want 6:\n%s\n%s", steps, out, stderr.String())
+	}
+	repo.AssertClean()
 }

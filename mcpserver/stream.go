@@ -58,12 +58,12 @@ type stream struct {
 }
 
 // frame is one line read: its bytes, or that it was too long (its size
-// and the id it showed), or the error that ended the input.
+// and the id and method it showed), or the error that ended the input.
 type frame struct {
-	data    []byte
-	tooLong int64
-	id      jsonrpc.ID
-	err     error
+	data     []byte
+	tooLong  int64
+	envelope envelope
+	err      error
 }
 
 // streamTransport connects a stream once, for mcp.Server.Connect.
@@ -102,7 +102,7 @@ func (s *stream) readFrames(in io.Reader, max int) {
 // to its end and dropped, its top-level "id" picked up on the way.
 func readFrame(r *bufio.Reader, max int) frame {
 	var line []byte
-	var scan *idScanner
+	var scan *envelopeScanner
 	var size int64
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -111,7 +111,7 @@ func readFrame(r *bufio.Reader, max int) frame {
 		case scan != nil:
 			scan.write(chunk)
 		case len(line)+len(chunk) > max:
-			scan = &idScanner{}
+			scan = &envelopeScanner{}
 			scan.write(line)
 			scan.write(chunk)
 			line = nil
@@ -122,7 +122,7 @@ func readFrame(r *bufio.Reader, max int) frame {
 			continue
 		}
 		if scan != nil {
-			return frame{tooLong: size, id: scan.result()}
+			return frame{tooLong: size, envelope: scan.result()}
 		}
 		if err != nil && len(line) == 0 {
 			return frame{err: err}
@@ -227,21 +227,24 @@ func (s *stream) end() { s.endOnce.Do(func() { close(s.ended) }) }
 // (nil for nothing: a blank line, a batch of notifications).
 func decodeFrame(f frame) (jsonrpc.Message, []byte) {
 	if f.tooLong > 0 {
-		return nil, errorReply(f.id, jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("message refused: %d bytes, more than lore-mcp reads in one message (%d MiB)", f.tooLong, MaxFrame>>20))
+		why := fmt.Sprintf("refused: the message is %d bytes, and lore-mcp reads at most %d MiB in one", f.tooLong, MaxFrame>>20)
+		if e := f.envelope; e.method == "tools/call" && e.id.IsValid() {
+			return nil, toolErrorReply(e.id, why) // for the agent to read, as any tool error
+		}
+		return nil, errorReply(f.envelope.id, jsonrpc.CodeInvalidRequest, why)
 	}
 	line := bytes.TrimSpace(f.data)
 	switch {
 	case len(line) == 0:
 		return nil, nil
 	case !utf8.Valid(line):
-		return nil, errorReply(scanID(line), jsonrpc.CodeParseError, "parse error: the message is not UTF-8")
+		return nil, errorReply(scanEnvelope(line).id, jsonrpc.CodeParseError, "parse error: the message is not UTF-8")
 	case !json.Valid(line):
 		why := "not JSON"
 		if bytes.IndexByte(line, 0) >= 0 {
 			why = "a NUL byte"
 		}
-		return nil, errorReply(scanID(line), jsonrpc.CodeParseError, "parse error: the message is not one JSON value ("+why+")")
+		return nil, errorReply(scanEnvelope(line).id, jsonrpc.CodeParseError, "parse error: the message is not one JSON value ("+why+")")
 	case line[0] == '[':
 		return nil, batchReply(line)
 	}
@@ -292,6 +295,18 @@ func errorReply(id jsonrpc.ID, code int64, msg string) []byte {
 		panic(err)
 	}
 	return data
+}
+
+// toolErrorReply is a tool call's answer that is a tool error saying why.
+func toolErrorReply(id jsonrpc.ID, why string) []byte {
+	result, err := json.Marshal(&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: why}}, IsError: true})
+	if err == nil {
+		data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: result})
+		if err == nil {
+			return data
+		}
+	}
+	return errorReply(id, jsonrpc.CodeInvalidRequest, why)
 }
 
 // Write writes msg on a line of its own. An answer that cannot be encoded
@@ -347,42 +362,50 @@ func (s *stream) Close() error {
 
 func (s *stream) SessionID() string { return "" }
 
-// scanID is the id a line that is not JSON shows, if any.
-func scanID(line []byte) jsonrpc.ID {
-	var sc idScanner
+// scanEnvelope is the id and method a line that is not JSON shows, if any.
+func scanEnvelope(line []byte) envelope {
+	var sc envelopeScanner
 	sc.write(line)
 	return sc.result()
 }
 
-// idScanner finds the top-level "id" of a JSON object as its bytes go by,
-// keeping only a key's first bytes and at most maxIDBytes of the id: a
-// request too long to keep, or not quite JSON, is still answered as
-// itself when its id can be read (the TypeScript SDK writes the id last).
-type idScanner struct {
+// envelope is what a request says of itself: its id and its method.
+type envelope struct {
+	id     jsonrpc.ID
+	method string
+}
+
+// envelopeScanner finds the top-level "id" and "method" of a JSON object
+// as its bytes go by, keeping only a key's first bytes and at most
+// maxIDBytes of a value: a request too long to keep, or not quite JSON,
+// is still answered as itself when its id can be read (the TypeScript
+// SDK writes the id last).
+type envelopeScanner struct {
 	depth         int
 	inString, esc bool
 	expectKey     bool // at depth 1, the next string is a key
 	inKey         bool // reading a key at depth 1
 	key           []byte
 	keyLong       bool
-	idNext        bool // the key just read is "id": its value follows ':'
-	inVal         bool // reading the id's value
+	valueOf       string // "id" or "method": its value follows ':'
+	inVal         string // reading the value of "id" or "method"
 	val           []byte
 	valLong       bool
-	found         []byte
+	found         map[string][]byte
 }
 
-// maxIDBytes bounds an id: a longer one is no id lore answers to.
+// maxIDBytes bounds an id or a method: a longer one is none lore answers
+// to.
 const maxIDBytes = 256
 
-func (sc *idScanner) write(p []byte) {
+func (sc *envelopeScanner) write(p []byte) {
 	for _, b := range p {
 		sc.step(b)
 	}
 }
 
-func (sc *idScanner) step(b byte) {
-	if sc.inVal {
+func (sc *envelopeScanner) step(b byte) {
+	if sc.inVal != "" {
 		if !sc.inString && sc.depth == 1 && (b == ',' || b == '}') {
 			sc.endVal()
 		} else if len(sc.val) < maxIDBytes {
@@ -401,12 +424,14 @@ func (sc *idScanner) step(b byte) {
 			sc.inString = false
 			if sc.inKey {
 				sc.inKey = false
-				sc.idNext = !sc.keyLong && string(sc.key) == "id"
+				if k := string(sc.key); !sc.keyLong && (k == "id" || k == "method") {
+					sc.valueOf = k
+				}
 			}
 			return
 		}
 		if sc.inKey {
-			if len(sc.key) < len("id") {
+			if len(sc.key) < len("method") {
 				sc.key = append(sc.key, b)
 			} else {
 				sc.keyLong = true
@@ -418,15 +443,15 @@ func (sc *idScanner) step(b byte) {
 	case '"':
 		sc.inString = true
 		if sc.depth == 1 && sc.expectKey {
-			sc.inKey, sc.key, sc.keyLong = true, sc.key[:0], false
+			sc.inKey, sc.key, sc.keyLong, sc.valueOf = true, sc.key[:0], false, ""
 		}
 	case ':':
 		if sc.depth == 1 {
 			sc.expectKey = false
-			if sc.idNext {
-				sc.inVal, sc.val, sc.valLong = true, sc.val[:0], false
+			if sc.valueOf != "" {
+				sc.inVal, sc.val, sc.valLong = sc.valueOf, sc.val[:0], false
 			}
-			sc.idNext = false
+			sc.valueOf = ""
 		}
 	case ',':
 		if sc.depth == 1 {
@@ -442,25 +467,26 @@ func (sc *idScanner) step(b byte) {
 	}
 }
 
-func (sc *idScanner) endVal() {
-	sc.inVal = false
+func (sc *envelopeScanner) endVal() {
 	if !sc.valLong {
-		sc.found = append(sc.found[:0], bytes.TrimSpace(sc.val)...)
+		if sc.found == nil {
+			sc.found = map[string][]byte{}
+		}
+		sc.found[sc.inVal] = append([]byte(nil), bytes.TrimSpace(sc.val)...)
 	}
+	sc.inVal = ""
 }
 
-// result is the id found, or none.
-func (sc *idScanner) result() jsonrpc.ID {
-	if sc.inVal {
+// result is the id and method found, where found.
+func (sc *envelopeScanner) result() envelope {
+	if sc.inVal != "" {
 		sc.endVal()
 	}
+	var e envelope
 	var v any
-	if json.Unmarshal(sc.found, &v) != nil {
-		return jsonrpc.ID{}
+	if json.Unmarshal(sc.found["id"], &v) == nil {
+		e.id, _ = jsonrpc.MakeID(v)
 	}
-	id, err := jsonrpc.MakeID(v)
-	if err != nil {
-		return jsonrpc.ID{}
-	}
-	return id
+	json.Unmarshal(sc.found["method"], &e.method)
+	return e
 }
