@@ -14,8 +14,9 @@ import (
 )
 
 // Grace is how long Serve waits, once the client is gone or ctx is done,
-// for the calls in flight: far longer than a write takes, even one that
-// waits out lore's lock timeout (10 s a lock) more than once.
+// for the calls under way, unless Options.Grace says otherwise: far
+// longer than a write takes, even one that waits out lore's lock timeout
+// (10 s a lock) more than once.
 const Grace = time.Minute
 
 // Serve answers one client on in and out — newline-delimited JSON-RPC,
@@ -24,8 +25,8 @@ const Grace = time.Minute
 // a JSON-RPC error and skipped; it never ends the server. When in ends or
 // ctx is done, no more is read, and every call read is run and answered;
 // when out fails, the calls under way finish unanswered. No call is cut
-// in two, and none starts after. Serve returns then, or after Grace with
-// an error saying how many calls had not finished.
+// in two, and none starts after. Serve returns then, or after the grace
+// (Options.Grace) with an error saying how many calls had not finished.
 func Serve(ctx context.Context, opts Options, version string, in io.Reader, out io.Writer) error {
 	server, calls := newServer(opts, version)
 	conn := newStream(in, out, MaxFrame)
@@ -37,18 +38,24 @@ func Serve(ctx context.Context, opts Options, version string, in io.Reader, out 
 	case <-ctx.Done():
 		conn.stop()
 	}
-	grace := time.NewTimer(Grace)
+	wait := opts.Grace
+	if wait <= 0 {
+		wait = Grace
+	}
+	grace := time.NewTimer(wait)
 	defer grace.Stop()
 	select {
 	case <-conn.finished:
 	case <-grace.C:
-		return fmt.Errorf("%d %s not answered after %v", conn.unanswered(), plural(conn.unanswered(), "call", "calls"), Grace)
+		n := conn.unanswered()
+		return fmt.Errorf("stopped with %d %s unanswered after %v", n, plural(n, "call", "calls"), wait)
 	}
 	select {
 	case <-calls.stop():
 		return nil
 	case <-grace.C:
-		return fmt.Errorf("%d %s still running after %v", calls.running(), plural(calls.running(), "call", "calls"), Grace)
+		n := calls.running()
+		return fmt.Errorf("stopped with %d %s still running after %v", n, plural(n, "call", "calls"), wait)
 	}
 }
 

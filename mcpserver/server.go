@@ -55,6 +55,9 @@ type Options struct {
 	// LoreBinary is the lore a merge driver registered in a fresh clone
 	// runs.
 	LoreBinary func() string
+	// Grace is how long Serve waits for the calls under way once it
+	// stops (0: Grace).
+	Grace time.Duration
 }
 
 // Instructions is what the server tells a client about itself.

@@ -1,13 +1,17 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"lore/internal/loretest"
 )
 
 // FuzzDecodeFrame: whatever a line holds, decoding it does not panic; it
@@ -85,4 +89,49 @@ func mustID(t *testing.T, n float64) jsonrpc.ID {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// TestTheEndOfInputWaitsForAnswers: a call whose id is that of a call
+// under way is refused, and the end of the input ends the connection
+// only once every call read has been answered — the SDK writes nothing
+// after its reader ends.
+func TestTheEndOfInputWaitsForAnswers(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	defer outR.Close()
+	s := newStream(inR, outW, MaxFrame)
+	out := bufio.NewReader(outR)
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	go io.WriteString(inW, ping+ping)
+	msg, err := s.Read(context.Background())
+	if err != nil || msg == nil {
+		t.Fatalf("Read: %v %v", msg, err)
+	}
+	read := make(chan error, 1)
+	go func() {
+		_, err := s.Read(context.Background())
+		read <- err
+	}()
+	done := loretest.NoHang(t, "reading the stream's answer")
+	line, err := out.ReadString('\n')
+	done()
+	if err != nil || !strings.Contains(line, `"id":1,"error":{"code":-32600`) || !strings.Contains(line, "under way") {
+		t.Fatalf("the second call with id 1: %q %v", line, err)
+	}
+	inW.Close()
+	select {
+	case err := <-read:
+		t.Fatalf("Read returned %v with call 1 unanswered", err)
+	default:
+	}
+	go s.Write(context.Background(), &jsonrpc.Response{ID: mustID(t, 1), Result: json.RawMessage(`{}`)})
+	if line, _ := out.ReadString('\n'); !strings.Contains(line, `"id":1,"result"`) {
+		t.Fatalf("the answer: %q", line)
+	}
+	done = loretest.NoHang(t, "the end of the input")
+	err = <-read
+	done()
+	if err != io.EOF {
+		t.Errorf("Read at the end: %v, want EOF", err)
+	}
 }
