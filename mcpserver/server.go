@@ -15,6 +15,14 @@
 // server itself does not fail. The resources are every memory
 // (lore://memories) and any entry by id (lore://entry/{id}, a journal
 // iteration's id with its "/" as it is or escaped).
+//
+// Serve runs the server on a byte stream, as lore-mcp does on stdio, with
+// a transport of its own: a line that is not a JSON-RPC message gets a
+// JSON-RPC error and the server reads on; a line is at most MaxFrame; at
+// the end of the input, or when its context is done, it reads no more
+// and answers every call it read before returning. A call under way
+// always finishes — the packages take no context — and one cancelled
+// before it begins is not begun, so a write is never cut in two.
 package mcpserver
 
 import (

@@ -1,10 +1,12 @@
-// Command lore-mcp is lore's MCP server over stdio (package mcpserver):
+// Command lore-mcp is lore's MCP server over stdio (mcpserver.Serve):
 // `lore mcp` runs it, for the store of the directory it is started in or
 // of lore's --root. Each tool call calls the packages the CLI calls, in
-// process, so that a write from the server is a commit like any other. It
-// is a separate binary because the MCP SDK adds to the start of every
-// process that links it, which lore's write commands cannot afford.
-// Install it next to lore: go install ./cmd/...
+// process, so that a write from the server is a commit like any other.
+// It stops at the end of stdin or on SIGTERM, SIGINT or SIGHUP, once
+// every call it read is answered (exit 0). It is a separate binary
+// because the MCP SDK adds to the start of every process that links it,
+// which lore's write commands cannot afford. Install it next to lore: go
+// install ./cmd/...
 package main
 
 import (

@@ -25,9 +25,11 @@ func mcpCommand(e *env) *cli.Command {
 			"packages in process): a write is one commit like any other, the search index is used as the\n" +
 			"CLI uses it, and an error is a tool error in the CLI's words while the server goes on. Two\n" +
 			"resources hold the store as Markdown, every kind of entry: lore://memories and\n" +
-			"lore://entry/{id} (a journal id with its slash as it is). " +
-			"Register it for Claude Code with\n" +
-			"lore hooks install --mcp (the project's .mcp.json), or claude mcp add lore -- lore mcp.",
+			"lore://entry/{id} (a journal id with its slash as it is). A line that is not a JSON-RPC\n" +
+			"message gets a JSON-RPC error, and the server reads on. At the end of stdin, or on SIGTERM,\n" +
+			"SIGINT or SIGHUP, it reads no more and exits once every call it read is answered: a write\n" +
+			"is never cut in two. Register it for Claude Code with lore hooks install --mcp (the\n" +
+			"project's .mcp.json), or claude mcp add lore -- lore mcp.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return usagef("mcp takes no arguments")
