@@ -16,14 +16,13 @@ import (
 )
 
 // MaxFrame is the most bytes one JSON-RPC message may take on the stream
-// (a line): far more than any entry lore keeps (64 KiB a file, 1 MiB of
-// memories), and less than the 10 MiB an MCP client such as the
-// TypeScript SDK's reads in one line, so that an answer echoing a request
-// stays readable.
+// (a line): far more than an entry of lore's needs, and less than the
+// 10 MiB an MCP client such as the TypeScript SDK's reads in one line, so
+// that an answer echoing a request stays readable.
 const MaxFrame = 8 << 20
 
 // stream is an MCP connection over a byte stream of newline-delimited
-// JSON-RPC messages — stdio — that input never ends: a line that is not a
+// JSON-RPC messages — stdio — that no input ends: a line that is not a
 // JSON-RPC message (not JSON, not UTF-8, a NUL, a batch, longer than
 // MaxFrame) is answered with a JSON-RPC error, with the request's id when
 // the line shows one, and skipped. (The SDK's own StdioTransport ends the
