@@ -365,6 +365,9 @@ func assertSurvived(t *testing.T, repo *loretest.Repo, acks []written) {
 			}
 		}
 	}
+	journal, _ := repo.GitErr("ls-tree", "-r", "--name-only", "HEAD", ".agent/journal")
+	t.Logf("in HEAD: %d memories, %d iterations; %d writes acknowledged", strings.Count(memories, "burst memory"),
+		len(strings.Fields(journal)), len(acks))
 	repo.Commit("the user's own commit", map[string]string{"notes.txt": "mine\n"})
 	repo.AssertClean()
 }
