@@ -15,6 +15,14 @@
 // server itself does not fail. The resources are every memory
 // (lore://memories) and any entry by id (lore://entry/{id}, a journal
 // iteration's id with its "/" as it is or escaped).
+//
+// Serve runs the server on a byte stream, as lore-mcp does on stdio, with
+// a transport of its own: a line that is not a JSON-RPC message gets a
+// JSON-RPC error and the server reads on; a line is at most MaxFrame; at
+// the end of the input, or when its context is done, it reads no more
+// and answers every call it read before returning. A call under way
+// always finishes — the packages take no context — and one cancelled
+// before it begins is not begun, so a write is never cut in two.
 package mcpserver
 
 import (
@@ -55,6 +63,9 @@ type Options struct {
 	// LoreBinary is the lore a merge driver registered in a fresh clone
 	// runs.
 	LoreBinary func() string
+	// Grace is how long Serve waits for the calls under way once it
+	// stops (0: Grace).
+	Grace time.Duration
 }
 
 // Instructions is what the server tells a client about itself.
@@ -67,6 +78,12 @@ const Instructions = "lore is this project's memory, kept as Markdown under .age
 // which would cost the list of tools thousands of tokens in every agent's
 // context.
 func New(opts Options, version string) *mcp.Server {
+	s, _ := newServer(opts, version)
+	return s
+}
+
+// newServer is New, and the count of its calls under way (Serve's).
+func newServer(opts Options, version string) (*mcp.Server, *calls) {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
@@ -81,7 +98,9 @@ func New(opts Options, version string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "ingest", Description: "Record an iteration from its output: <task-done>, <journal>, <knowledge>, <learning>, <failure-report> sigils (one commit)."}, t.ingest)
 	s.AddResource(&mcp.Resource{URI: MemoriesURI, Name: "memories", Description: "Every memory, as Markdown.", MIMEType: "text/markdown"}, t.memories)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: EntryURITemplate, Name: "entry", Description: "One entry by id, as Markdown.", MIMEType: "text/markdown"}, t.entry)
-	return s
+	c := &calls{}
+	s.AddReceivingMiddleware(c.guard)
+	return s, c
 }
 
 // The store's resources: every memory, and any entry by id.
@@ -296,11 +315,21 @@ func (t tools) show(ctx context.Context, _ *mcp.CallToolRequest, in ShowInput) (
 		return nil, nil, err
 	}
 	defer sess.close()
-	sh, err := loop.Show(sess.store, "", in.ID, &sess.notes)
+	sh, err := sess.show(in.ID)
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
 	return sess.text(detail(sh)), sh, nil
+}
+
+// show reads the entry id names, of the kind its shape says. An id with
+// a NUL, which only an MCP client can send (an argument of a command
+// cannot hold one) and no file name holds, names nothing.
+func (sess *session) show(id string) (loop.Shown, error) {
+	if strings.ContainsRune(id, 0) {
+		return loop.Shown{}, entry.NotFound(entry.KindOfID(id))
+	}
+	return loop.Show(sess.store, "", id, &sess.notes)
 }
 
 // detail is an entry as text: its fields, one a line, then its body.
@@ -519,7 +548,7 @@ func (t tools) entry(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.Re
 		return nil, err
 	}
 	defer sess.close()
-	sh, err := loop.Show(sess.store, "", id, &sess.notes)
+	sh, err := sess.show(id)
 	if errors.Is(err, entry.ErrNotFound) {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}

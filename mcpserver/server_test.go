@@ -276,23 +276,7 @@ func TestServerWritesBesideCLIAndGit(t *testing.T) {
 // after. It needs node and the package installed (npm ci there, which
 // .ci/run does); without them it is skipped, unless LORE_TEST_NODE=required.
 func TestTypeScriptClient(t *testing.T) {
-	dir, err := filepath.Abs("testdata/ts-client")
-	if err != nil {
-		t.Fatal(err)
-	}
-	skip := func(why string) {
-		if os.Getenv("LORE_TEST_NODE") == "required" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		skip("node is not installed: the TypeScript SDK client test needs node, and npm ci in " + dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		skip("the TypeScript SDK is not installed: run npm ci in " + dir)
-	}
+	node, dir := tsClient(t)
 	repo := loretest.NewRepo(t)
 	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), loreBin, repo.Dir)
 	cmd.Env = repo.Environ()
@@ -353,6 +337,31 @@ func TestTypeScriptClient(t *testing.T) {
 	if where := repo.Holding("ghp_Q3vW8kZr1TbX6nLp0YcJ5mHs2GdF9aEuRi7o"); len(where) > 0 {
 		t.Errorf("the refused secret is in %v", where)
 	}
+}
+
+// tsClient is node and the directory of the TypeScript SDK's client
+// scripts; without them the test is skipped, unless LORE_TEST_NODE=required.
+func tsClient(t *testing.T) (node, dir string) {
+	t.Helper()
+	dir, err := filepath.Abs("testdata/ts-client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := func(why string) {
+		t.Helper()
+		if os.Getenv("LORE_TEST_NODE") == "required" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	node, err = exec.LookPath("node")
+	if err != nil {
+		skip("node is not installed: the TypeScript SDK client test needs node, and npm ci in " + dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		skip("the TypeScript SDK is not installed: run npm ci in " + dir)
+	}
+	return node, dir
 }
 
 // TestWriteDuringARebaseIsQueued: a write while git is in the middle of a

@@ -2,7 +2,10 @@ package main
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"os/signal"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,9 +25,11 @@ func mcpCommand(e *env) *cli.Command {
 			"packages in process): a write is one commit like any other, the search index is used as the\n" +
 			"CLI uses it, and an error is a tool error in the CLI's words while the server goes on. Two\n" +
 			"resources hold the store as Markdown, every kind of entry: lore://memories and\n" +
-			"lore://entry/{id} (a journal id with its slash as it is). " +
-			"Register it for Claude Code with\n" +
-			"lore hooks install --mcp (the project's .mcp.json), or claude mcp add lore -- lore mcp.",
+			"lore://entry/{id} (a journal id with its slash as it is). A line that is not a JSON-RPC\n" +
+			"message gets a JSON-RPC error, and the server reads on. At the end of stdin, or on SIGTERM,\n" +
+			"SIGINT or SIGHUP, it reads no more and exits once every call it read is answered: a write\n" +
+			"is never cut in two. Register it for Claude Code with lore hooks install --mcp (the\n" +
+			"project's .mcp.json), or claude mcp add lore -- lore mcp.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return usagef("mcp takes no arguments")
@@ -52,5 +57,26 @@ func runMCP(e *env, g globals, _ struct{}) error {
 	}
 	cmd := exec.Command(helper, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	return cmd.Run()
+	// A client stops the server by signalling the process it started,
+	// this one: the signal is passed on, and lore exits when lore-mcp
+	// has finished the calls under way — never before, which would tell
+	// the client the store is free while a commit is still being made.
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	defer signal.Stop(signals)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case sig := <-signals:
+			if sig != syscall.SIGPIPE {
+				cmd.Process.Signal(sig)
+			}
+		}
+	}
 }
