@@ -141,6 +141,7 @@ func (c *calls) guard(next mcp.MethodHandler) mcp.MethodHandler {
 		if errors.As(err, &rpcErr) && len(rpcErr.Data) > 0 && !json.Valid(rpcErr.Data) {
 			fixed := *rpcErr
 			fixed.Data = nil
+			//lint:ignore SA1019 the SDK's own not-found errors carry this code (it is -32002 under MCPGODEBUG's old behaviour)
 			if rr, ok := req.(*mcp.ReadResourceRequest); ok && rpcErr.Code == mcp.CodeResourceNotFound {
 				fixed.Data, _ = json.Marshal(map[string]string{"uri": rr.Params.URI})
 			}
