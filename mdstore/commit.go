@@ -75,6 +75,9 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 	release, free := s.holdForWrite()
 	defer release()
 	free = free || opts.Mode != gitx.ModeCommit // a sync is in the way of commits only
+	if !free {
+		opts.DeferTo = &gitx.DeferOnly{Reason: syncingReason, Lock: filepath.Join(s.StateDir(), "queue")}
+	}
 	if opts.Mode == gitx.ModeCommit && free {
 		// A git reset that ran beside an earlier write (git stash runs
 		// one) may have taken its commit off the branch.
@@ -118,9 +121,6 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 		stx = &Tx{tx: tx, prefix: s.prefix, stateDir: s.StateDir(), ahead: s.ahead, random: s.random}
 		// Queued changes are part of the store the change builds on; a
 		// change that would commit before them is queued behind them.
-		if !free {
-			tx.Defer(syncingReason)
-		}
 		_, deferred := tx.Deferred()
 		if deferred || s.pending.Queued > 0 {
 			q, err := s.loadQueue()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"lore/internal/gitx"
+	"lore/internal/words"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/mdstore/merge"
@@ -46,6 +47,14 @@ func (s *Store) MergeDropProblems() ([]entry.Problem, error) {
 	base, err := s.repo.MergeBase(ours, theirs)
 	if err != nil || base.IsZero() {
 		return nil, err
+	}
+	if applied, n, err := s.mergeApplied(base, ours, theirs); err != nil || !applied {
+		if err != nil {
+			return nil, err
+		}
+		return []entry.Problem{{Path: "MERGE_HEAD", Severity: entry.SeverityError, Message: fmt.Sprintf(
+			"the merge of %s is not in git's index: none of the %d %s it changes is staged as it has %s (git could not write the index — a lore write held index.lock — yet left MERGE_HEAD), and committing would drop the other side's work; run git merge --abort, then git pull again (lore sync pulls without this race)",
+			theirs.String()[:7], n, words.Plural(n, "file", "files"), words.Plural(n, "it", "them"))}}, nil
 	}
 	needs := map[string]*mergeNeeds{} // by git path
 	for _, side := range []struct {
@@ -224,4 +233,49 @@ func (s *Store) RepairMergeIndex() ([]string, error) {
 		out[i] = s.storePath(p)
 	}
 	return out, err
+}
+
+// mergeApplied says whether git's index holds anything of the merge in
+// progress: false when every file the merged side (theirs) changed since
+// the merge base, and HEAD holds otherwise, is staged as HEAD holds it —
+// git merge that could not write the index leaves MERGE_HEAD all the
+// same. n counts those files.
+func (s *Store) mergeApplied(base, ours, theirs gitx.Hash) (applied bool, n int, err error) {
+	theirChanges, err := s.repo.ChangedFiles(base, theirs)
+	if err != nil {
+		return true, 0, err
+	}
+	ourChanges, err := s.repo.ChangedFiles(base, ours)
+	if err != nil {
+		return true, 0, err
+	}
+	oursAt := map[string]gitx.Hash{}
+	for _, c := range ourChanges {
+		oursAt[c.Path] = c.NewBlob
+	}
+	var paths []string
+	want := map[string]gitx.Hash{} // what HEAD holds at each path theirs changed
+	for _, c := range theirChanges {
+		held, changed := oursAt[c.Path]
+		if !changed {
+			held = c.OldBlob
+		}
+		if held != c.NewBlob {
+			paths = append(paths, c.Path)
+			want[c.Path] = held
+		}
+	}
+	if len(paths) == 0 {
+		return true, 0, nil
+	}
+	staged, err := s.repo.StagedOf(paths)
+	if err != nil {
+		return true, 0, err
+	}
+	for _, p := range paths {
+		if st := staged[p]; st.Conflicted || st.Blob != want[p] {
+			return true, len(paths), nil
+		}
+	}
+	return false, len(paths), nil
 }

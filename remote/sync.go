@@ -307,9 +307,17 @@ func (sy *syncer) push() (rejected bool, err error) {
 	if err == nil {
 		return false, nil
 	}
+	// Another clone pushed first: its commits are to be pulled ("fetch
+	// first", "non-fast-forward"), or the remote was updating the branch
+	// for it at that moment ("cannot lock ref", "failed to update ref").
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "!") && (strings.Contains(line, "fetch first") || strings.Contains(line, "non-fast-forward") || strings.Contains(line, "stale info")) {
-			return true, nil
+		if !strings.HasPrefix(line, "!") {
+			continue
+		}
+		for _, why := range []string{"fetch first", "non-fast-forward", "stale info", "failed to update ref", "cannot lock ref", "failed to lock"} {
+			if strings.Contains(line, why) {
+				return true, nil
+			}
 		}
 	}
 	return false, fmt.Errorf("git push %s failed: %w", sy.remote, err)

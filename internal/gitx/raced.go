@@ -92,11 +92,13 @@ func (r *Repo) lostBetween(tip, base Hash) []LostCommit {
 	return out
 }
 
-// FileChange is a file a commit changed: its content before and after.
+// FileChange is a file a commit changed: its content before and after
+// (read only by CommitChanges), and the blobs that hold it.
 type FileChange struct {
-	Path           string
-	Old, New       []byte
-	HadOld, HasNew bool // the file existed before, after
+	Path             string
+	Old, New         []byte
+	OldBlob, NewBlob Hash
+	HadOld, HasNew   bool // the file existed before, after
 }
 
 // CommitChanges returns the files under prefix (slash-separated, relative
@@ -125,14 +127,34 @@ func (r *Repo) CommitChanges(p, c Hash, prefix string) ([]FileChange, error) {
 		trees[i] = t
 	}
 	var out []FileChange
-	err := r.diffTrees(trees[0], trees[1], prefix, &out)
+	err := r.diffTrees(trees[0], trees[1], prefix, true, &out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
+}
+
+// ChangedFiles lists the files of the whole tree that commit c changed
+// from commit p, with their blobs but not their content, in path order.
+func (r *Repo) ChangedFiles(p, c Hash) ([]FileChange, error) {
+	var trees [2]Hash
+	for i, h := range []Hash{p, c} {
+		if h.IsZero() {
+			continue
+		}
+		t, err := r.commitTree(h)
+		if err != nil {
+			return nil, err
+		}
+		trees[i] = t
+	}
+	var out []FileChange
+	err := r.diffTrees(trees[0], trees[1], "", false, &out)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, err
 }
 
 // diffTrees appends the files that differ between trees a and b (either
-// may be ZeroHash), which are at dir.
-func (r *Repo) diffTrees(a, b Hash, dir string, out *[]FileChange) error {
+// may be ZeroHash), which are at dir; with content, what they hold.
+func (r *Repo) diffTrees(a, b Hash, dir string, content bool, out *[]FileChange) error {
 	if a == b {
 		return nil
 	}
@@ -176,11 +198,23 @@ func (r *Repo) diffTrees(a, b Hash, dir string, out *[]FileChange) error {
 			subB = eb.hash
 		}
 		if !subA.IsZero() || !subB.IsZero() {
-			if err := r.diffTrees(subA, subB, path, out); err != nil {
+			if err := r.diffTrees(subA, subB, path, content, out); err != nil {
 				return err
 			}
 		}
 		fc := FileChange{Path: path, HadOld: ina && !ea.isTree(), HasNew: inb && !eb.isTree()}
+		if fc.HadOld {
+			fc.OldBlob = ea.hash
+		}
+		if fc.HasNew {
+			fc.NewBlob = eb.hash
+		}
+		if !content {
+			if fc.HadOld || fc.HasNew {
+				*out = append(*out, fc)
+			}
+			continue
+		}
 		if fc.HadOld {
 			if fc.Old, err = r.readObject(plumbing.BlobObject, ea.hash); err != nil {
 				return err

@@ -127,6 +127,20 @@ type Options struct {
 	// first for one that a killed Update left, to finish or undo that
 	// change. "" keeps no record: a failure is still undone, a kill is not.
 	PendingDir string
+	// DeferTo, when set, defers the change whatever happens, for Reason:
+	// another process owns the index and the branch for a while (lore
+	// sync's git pull and push). Update then takes no lock of git's — a
+	// git command running meanwhile must not find index.lock taken — but
+	// holds DeferTo.Lock (a lock file of lore's) while build runs, so that
+	// deferred changes are decided one at a time.
+	DeferTo *DeferOnly
+}
+
+// DeferOnly is Options.DeferTo: why every change is deferred, and the
+// lock file deferred changes are decided under.
+type DeferOnly struct {
+	Reason string
+	Lock   string
 }
 
 // Result says what an Update did.
@@ -170,8 +184,11 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 	if opts.LockTimeout <= 0 {
 		opts.LockTimeout = 5 * time.Second
 	}
-	indexPath := filepath.Join(r.GitDir, "index")
-	lock, err := acquireLock(indexPath, opts.LockTimeout)
+	lockTarget := filepath.Join(r.GitDir, "index")
+	if opts.DeferTo != nil {
+		lockTarget = opts.DeferTo.Lock
+	}
+	lock, err := acquireLock(lockTarget, opts.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +197,7 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 	defer r.cacheObjects()()
 
 	res := &Result{Mode: opts.Mode}
-	if opts.PendingDir != "" {
+	if opts.PendingDir != "" && opts.DeferTo == nil {
 		notices, err := r.recoverIntent(opts.PendingDir, &lock, opts.LockTimeout)
 		if err != nil {
 			return nil, err
@@ -200,7 +217,10 @@ func (r *Repo) Update(opts Options, build func(*Tx) error) (*Result, error) {
 			return nil, err
 		}
 		tx := &Tx{repo: r, root: r.WorkTree, view: v}
-		if operation != "" {
+		switch {
+		case opts.DeferTo != nil:
+			tx.deferral = &Deferral{Reason: opts.DeferTo.Reason}
+		case operation != "":
 			tx.deferral = &Deferral{Operation: operation}
 		}
 		err = build(tx)

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"lore/internal/loretest"
+)
+
+// TestTeamSharingOneRemote: four clones of one bare remote, each with a
+// writer (lore add, and lore ingest every fourth write) and, beside it, a
+// loop that shares the store: three run lore sync (two merging, one
+// rebasing), the fourth is a person without lore sync, who runs git pull
+// and git push and concludes a failed merge with a plain git commit, as
+// git suggests, with lore's pre-commit hook installed. Once the writers
+// are done and every clone has synced twice, the remote's main holds every
+// write lore acknowledged, no conflict marker, and fsck is clean
+// everywhere; no merge or rebase is left half done. 6 writes a clone (40
+// with LORE_TEST_LONG=1).
+func TestTeamSharingOneRemote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lore and runs hundreds of processes")
+	}
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	bin := buildLore(t)
+	tmp := t.TempDir()
+	home := filepath.Join(tmp, "home")
+	os.MkdirAll(home, 0o755)
+	environ := []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"GIT_AUTHOR_NAME=Team", "GIT_AUTHOR_EMAIL=team@example.com", "GIT_COMMITTER_NAME=Team", "GIT_COMMITTER_EMAIL=team@example.com"}
+	run := func(dir string, stdin string, name string, args ...string) (string, string, error) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = dir, environ
+		cmd.Stdin = strings.NewReader(stdin)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		return strings.TrimSpace(stdout.String()), stderr.String(), err
+	}
+	must := func(dir string, name string, args ...string) string {
+		t.Helper()
+		out, errOut, err := run(dir, "", name, args...)
+		if err != nil {
+			t.Fatalf("%s %s in %s: %v\n%s%s", name, strings.Join(args, " "), dir, err, out, errOut)
+		}
+		return out
+	}
+	remote := filepath.Join(tmp, "remote.git")
+	must(tmp, "git", "init", "-q", "--bare", "-b", "main", remote)
+	seed := filepath.Join(tmp, "seed")
+	os.MkdirAll(seed, 0o755)
+	must(seed, "git", "init", "-q", "-b", "main")
+	must(seed, bin, "init")
+	os.WriteFile(filepath.Join(seed, ".agent", "config.yaml"), []byte("lock_timeout: 60s\n"), 0o644)
+	must(seed, "git", "add", ".agent/config.yaml")
+	must(seed, "git", "commit", "-q", "-m", "config")
+	must(seed, "git", "remote", "add", "origin", remote)
+	must(seed, "git", "push", "-q", "-u", "origin", "main")
+
+	type clone struct {
+		name, dir string
+		plain     bool // a person's git pull and git push, not lore sync
+	}
+	clones := []clone{{name: "merger"}, {name: "rebaser"}, {name: "second"}, {name: "plain", plain: true}}
+	for i := range clones {
+		c := &clones[i]
+		c.dir = filepath.Join(tmp, c.name)
+		must(tmp, "git", "clone", "-q", remote, c.dir)
+		must(c.dir, bin, "hooks", "install")
+		if c.name == "rebaser" {
+			must(c.dir, "git", "config", "pull.rebase", "true")
+		}
+	}
+
+	writes := loretest.Rounds(6, 40)
+	var mu sync.Mutex
+	acked := map[string]string{} // memory id or journal path → the clone that wrote it
+	var failures []string
+	var syncs, syncErrors, plainMerges, plainConcluded atomic.Int64
+	journalPath := regexp.MustCompile(`"path": "(\.agent/journal/[^"]+)"`)
+	var writers, loops sync.WaitGroup
+	done := make(chan struct{})
+	for _, c := range clones {
+		writers.Add(1)
+		go func(c clone) {
+			defer writers.Done()
+			for i := 0; i < writes; i++ {
+				var key, out, errOut string
+				var err error
+				if i%4 == 3 {
+					note := fmt.Sprintf("<journal>%s step %d</journal>\n<task-done>T-%s-%d</task-done>\n", c.name, i, c.name, i)
+					out, errOut, err = run(c.dir, note, bin, "ingest", "-", "--run", "run-0000cafe", "--format", "json")
+					if m := journalPath.FindStringSubmatch(out); m != nil {
+						key = m[1]
+					}
+				} else {
+					out, errOut, err = run(c.dir, "", bin, "add", fmt.Sprintf("%s memory %d", c.name, i), "-t", "fix", "--format", "quiet")
+					key = out
+				}
+				mu.Lock()
+				switch {
+				case err != nil:
+					failures = append(failures, fmt.Sprintf("%s write %d: %v: %s", c.name, i, err, errOut))
+				case key == "":
+					failures = append(failures, fmt.Sprintf("%s write %d: no id in %q", c.name, i, out))
+				default:
+					acked[key] = c.name
+				}
+				mu.Unlock()
+			}
+		}(c)
+		loops.Add(1)
+		go func(c clone) {
+			defer loops.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				share(t, c.dir, c.plain, run, bin, &syncs, &syncErrors, &plainMerges, &plainConcluded)
+			}
+		}(c)
+	}
+	writers.Wait()
+	close(done)
+	loops.Wait()
+	// Every clone syncs, twice over, one after another: the last pass
+	// pushes nothing new.
+	for pass := 0; pass < 3; pass++ {
+		for _, c := range clones {
+			share(t, c.dir, c.plain, run, bin, &syncs, &syncErrors, &plainMerges, &plainConcluded)
+		}
+	}
+
+	if len(failures) > 0 {
+		t.Errorf("%d writes failed:\n%s", len(failures), strings.Join(failures, "\n"))
+	}
+	memories := must(tmp, "git", "--git-dir", remote, "show", "main:.agent/memories.md")
+	files := must(tmp, "git", "--git-dir", remote, "ls-tree", "-r", "--name-only", "main", ".agent")
+	var lost []string
+	for key, who := range acked {
+		if strings.HasPrefix(key, ".agent/") {
+			if !strings.Contains(files, key) {
+				lost = append(lost, who+" "+key)
+			}
+		} else if !strings.Contains(memories, "### "+key) {
+			lost = append(lost, who+" "+key)
+		}
+	}
+	if len(lost) > 0 {
+		t.Errorf("%d of %d acknowledged writes are not in the remote's main:\n%s", len(lost), len(acked), strings.Join(lost, "\n"))
+	}
+	if out, _, err := run(tmp, "", "git", "--git-dir", remote, "grep", "-l", "^<<<<<<<", "main", "--", ".agent"); err == nil {
+		t.Errorf("conflict markers in the remote's main:\n%s", out)
+	}
+	must(tmp, "git", "--git-dir", remote, "fsck", "--strict", "--no-progress")
+	for _, c := range clones {
+		must(c.dir, "git", "fsck", "--strict", "--no-progress")
+		for _, left := range []string{"MERGE_HEAD", "rebase-merge", "rebase-apply"} {
+			if _, err := os.Stat(filepath.Join(c.dir, ".git", left)); err == nil {
+				t.Errorf("%s: .git/%s left behind", c.name, left)
+			}
+		}
+	}
+	t.Logf("%d clones, %d acknowledged writes, %d shares (%d refused or failed and tried again), %d plain pulls that stopped in a merge, %d concluded with git commit",
+		len(clones), len(acked), syncs.Load(), syncErrors.Load(), plainMerges.Load(), plainConcluded.Load())
+}
+
+// share is one turn of a clone's loop: lore sync, or for a person without
+// it, git pull then git push, a pull that stops in a merge concluded with
+// a plain git commit as git suggests (lore's pre-commit hook runs), or
+// aborted when that commit is refused.
+func share(t *testing.T, dir string, plain bool, run func(string, string, string, ...string) (string, string, error), bin string,
+	syncs, syncErrors, plainMerges, plainConcluded *atomic.Int64) {
+	syncs.Add(1)
+	if !plain {
+		if _, errOut, err := run(dir, "", bin, "sync", "--format", "quiet"); err != nil {
+			syncErrors.Add(1)
+			if !strings.Contains(errOut, "rejected the push") && !strings.Contains(errOut, "waits for lore's writes") {
+				t.Logf("lore sync in %s: %v: %s", filepath.Base(dir), err, errOut)
+			}
+		}
+		return
+	}
+	if _, _, err := run(dir, "", "git", "pull", "-q", "--no-rebase", "--no-edit"); err != nil {
+		syncErrors.Add(1)
+		if _, serr := os.Stat(filepath.Join(dir, ".git", "MERGE_HEAD")); serr == nil {
+			plainMerges.Add(1)
+			concludeAsAPersonWould(t, dir, run, bin, plainConcluded)
+		}
+	}
+	run(dir, "", "git", "push", "-q")
+}
+
+// concludeAsAPersonWould concludes a stopped merge with git commit, as
+// git suggests; a person tries again when a lock was held, does what the
+// pre-commit hook says (a lore command, or git merge --abort), and aborts
+// a merge it cannot conclude.
+func concludeAsAPersonWould(t *testing.T, dir string, run func(string, string, string, ...string) (string, string, error), bin string, concluded *atomic.Int64) {
+	for try := 0; try < 20; try++ {
+		_, errOut, err := run(dir, "", "git", "commit", "-q", "--no-edit")
+		switch {
+		case err == nil:
+			concluded.Add(1)
+			return
+		case strings.Contains(errOut, "index.lock"):
+			continue
+		case strings.Contains(errOut, "any lore command (lore status)"):
+			run(dir, "", bin, "status")
+			continue
+		}
+		if !strings.Contains(errOut, "git merge --abort") {
+			t.Logf("plain: git commit of a stopped merge refused: %s", errOut)
+		}
+		break
+	}
+	for try := 0; try < 20; try++ {
+		if _, _, err := run(dir, "", "git", "merge", "--abort"); err == nil {
+			return
+		}
+	}
+	t.Errorf("plain: the stopped merge in %s could not be aborted", dir)
+}
