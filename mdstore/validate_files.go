@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lore/internal/fsx"
+	"lore/internal/gitx"
 	"lore/mdstore/entry"
 )
 
@@ -116,4 +117,34 @@ func (s *Store) ValidationFiles(staged bool) ([]entry.File, error) {
 // journal run, a skill).
 func readByLore(p string) bool {
 	return entry.KindOf(p) != "" || p == entry.ConfigPath || p == entry.Dir || entry.IsSkillDir(p) || entry.Descend(path.Dir(p), path.Base(p))
+}
+
+// SetAsideProblems are the changes lore set aside (gitx.SetAside) — a
+// queued change it cannot commit, the record of a killed write it could
+// not finish or undo — as lore validate reports them: an error each,
+// naming its file, why, and what to do.
+func (s *Store) SetAsideProblems() ([]entry.Problem, error) {
+	if s.repo == nil {
+		return nil, nil
+	}
+	recs, err := gitx.SetAsideRecords(s.pendingDir())
+	if err != nil {
+		return nil, fmt.Errorf("read the changes lore set aside: %w", err)
+	}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(s.root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	var out []entry.Problem
+	for _, r := range recs {
+		msg := fmt.Sprintf("a change lore acknowledged and cannot commit, set aside: %s; mend it (its edits are JSON) and move it back to %s for lore's next command to commit it, or delete it",
+			r.Why, rel(s.pendingDir()))
+		if gitx.IsIntentFile(r.Name) {
+			msg = fmt.Sprintf("the record of a write a kill left unfinished, which lore could not finish or undo, set aside: %s; check the files it names with git status, then delete it", r.Why)
+		}
+		out = append(out, entry.Problem{Path: rel(r.Path), Severity: entry.SeverityError, Message: msg})
+	}
+	return out, nil
 }

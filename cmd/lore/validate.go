@@ -30,7 +30,9 @@ func validateCommand(e *env) *cli.Command {
 			"\"did you mean\"), ids that must match their file, superseded_by naming a learning that exists,\n" +
 			"size caps (64 KiB an entry; a warning past 1 MiB of memories.md or 2,000 characters of one\n" +
 			"memory), files lore does not read (a symbolic link, a FIFO, a file over the read cap),\n" +
-			"leftover conflict markers, unmerged paths, and secrets.\n\n" +
+			"leftover conflict markers, unmerged paths, and secrets. Without --staged or PATHs it also reports\n" +
+			"the changes lore set aside in .git/lore/pending/failed/: a queued change it cannot commit (a name\n" +
+			"too long, a file over its limit), with why.\n\n" +
 			"With --staged an error HEAD already holds (a secret of a kind lore learnt to see later, a commit\n" +
 			"made with --no-verify) does not block every unrelated commit: it is counted in one line, and\n" +
 			"lore validate without --staged lists it. It says nothing when all is well.",
@@ -83,6 +85,13 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 		if only(p.Path) {
 			problems = append(problems, p)
 		}
+	}
+	if !opts.staged && len(opts.paths) == 0 {
+		aside, err := s.SetAsideProblems()
+		if err != nil {
+			return err
+		}
+		problems = append(problems, aside...)
 	}
 	elsewhere := 0
 	if opts.staged {
