@@ -77,7 +77,7 @@ func (s *Store) ValidationFiles(staged bool) ([]entry.File, error) {
 				}
 				return err
 			}
-			if e.IsDir() {
+			if e.IsDir() || fsx.IsTemp(e.Name()) { // a write under way, or a killed one's
 				return nil
 			}
 			rel, err := filepath.Rel(s.root, p)
