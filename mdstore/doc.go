@@ -60,8 +60,8 @@
 // (an entry.InputError), or gitx.Unreplayable says so, or its file does
 // not read — would hold back every change after it: Flush sets it aside
 // (gitx.SetAside, into pending/failed/ with why), says so in its notices,
-// and commits the rest; SetAsideProblems is what lore validate reports of
-// it. A lock, an operation, a conflicted or damaged file keep the queue.
+// and commits the rest; Store.SetAside lists what lore validate reports.
+// A lock, an operation, a conflicted or damaged file keep the queue.
 //
 // # Limits
 //

@@ -304,13 +304,13 @@ func TestAnUnreplayableQueuedChangeIsSetAside(t *testing.T) {
 		t.Fatalf("HEAD: %s", got)
 	}
 	r.AssertClean()
-	ps, err := s.SetAsideProblems()
-	if err != nil || len(ps) != 3 {
-		t.Fatalf("%v %v", ps, err)
+	aside, err := s.SetAside()
+	if err != nil || len(aside) != 3 {
+		t.Fatalf("%v %v", aside, err)
 	}
 	for i, want := range []string{"not a change lore queued", "would be 1.9 MiB", "is 303 bytes"} {
-		if p := ps[i]; p.Severity != entry.SeverityError || p.Path != fmt.Sprintf(".git/lore/pending/failed/%016d.json", i) || !strings.Contains(p.Message, want) {
-			t.Fatalf("problem %d: %+v", i, p)
+		if a := aside[i]; a.Path != r.Path(fmt.Sprintf(".git/lore/pending/failed/%016d.json", i)) || !strings.Contains(a.Why, want) {
+			t.Fatalf("set aside %d: %+v", i, a)
 		}
 	}
 	// The next write commits at once.

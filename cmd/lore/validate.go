@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/gitx"
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/config"
@@ -87,7 +88,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 		}
 	}
 	if !opts.staged && len(opts.paths) == 0 {
-		aside, err := s.SetAsideProblems()
+		aside, err := setAsideProblems(s)
 		if err != nil {
 			return err
 		}
@@ -172,4 +173,31 @@ func storePaths(e *env, s *mdstore.Store, args []string) (func(string) bool, err
 		}
 		return false
 	}, nil
+}
+
+// setAsideProblems are the changes lore set aside (Store.SetAside) as
+// lore validate reports them: an error each, naming its file (relative to
+// the store's root when it is below it), why, and what to do.
+func setAsideProblems(s *mdstore.Store) ([]entry.Problem, error) {
+	recs, err := s.SetAside()
+	if err != nil {
+		return nil, fmt.Errorf("read the changes lore set aside: %w", err)
+	}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(s.Root(), p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	var out []entry.Problem
+	for _, r := range recs {
+		pending := filepath.Dir(filepath.Dir(r.Path))
+		msg := fmt.Sprintf("a change lore acknowledged and cannot commit, set aside: %s; mend it (its edits are JSON) and move it back to %s for lore's next command to commit it, or delete it",
+			r.Why, rel(pending))
+		if gitx.IsIntentFile(r.Name) {
+			msg = fmt.Sprintf("the record of a write a kill left unfinished, which lore could not finish or undo, set aside: %s; check the files it names with git status, then delete it", r.Why)
+		}
+		out = append(out, entry.Problem{Path: rel(r.Path), Severity: entry.SeverityError, Message: msg})
+	}
+	return out, nil
 }
