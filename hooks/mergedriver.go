@@ -81,13 +81,17 @@ var AttributesEdit = mdstore.FileEdit{
 
 // addAttributes returns .gitattributes with the MergeAttributes lines it
 // lacks added at its end, everything else kept; nil when none is missing.
-func addAttributes(old []byte) []byte {
+func addAttributes(old []byte) []byte { return addLines(old, attributesComment, MergeAttributes) }
+
+// addLines returns old with the lines it lacks added at its end, after
+// comment, everything else kept; nil when none is missing.
+func addLines(old []byte, comment string, lines []string) []byte {
 	have := map[string]bool{}
 	for _, line := range strings.Split(string(old), "\n") {
 		have[strings.Join(strings.Fields(line), " ")] = true
 	}
 	var missing []string
-	for _, line := range MergeAttributes {
+	for _, line := range lines {
 		if !have[line] {
 			missing = append(missing, line)
 		}
@@ -99,11 +103,11 @@ func addAttributes(old []byte) []byte {
 	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 		out = append(out, '\n')
 	}
-	if !have[attributesComment] {
+	if !have[comment] {
 		if len(out) > 0 {
 			out = append(out, '\n')
 		}
-		out = append(out, attributesComment+"\n"...)
+		out = append(out, comment+"\n"...)
 	}
 	for _, line := range missing {
 		out = append(out, line+"\n"...)

@@ -58,7 +58,10 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 		stx := &Tx{random: s.random}
 		res, err := gitx.UpdateFiles(s.root, lock, opts, func(tx *gitx.Tx) error {
 			stx.tx = tx
-			return build(stx)
+			if err := build(stx); err != nil {
+				return err
+			}
+			return stx.err
 		})
 		if err != nil {
 			return nil, err
@@ -108,6 +111,9 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 				}
 				return fmt.Errorf("%s: run this again once they are committed (lore cannot keep this change for later)", d.Reason)
 			}
+			if err := stx.checkQueued(); err != nil {
+				return err
+			}
 			c := stx.change
 			c.Version, c.Queued, c.Reason = 1, s.now().UTC().Format(time.RFC3339), deferredText(d)
 			if err := s.enqueue(c); err != nil {
@@ -123,7 +129,7 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 		// change that would commit before them is queued behind them.
 		_, deferred := tx.Deferred()
 		if deferred || s.pending.Queued > 0 {
-			q, err := s.loadQueue()
+			q, _, err := s.loadQueue()
 			if err != nil {
 				return err
 			}
@@ -136,7 +142,10 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 				tx.Defer(fmt.Sprintf("%d earlier %s not committed yet (%s); lore commits it after them", n, words.Plural(n, "change is", "changes are"), why))
 			}
 		}
-		return build(stx)
+		if err := build(stx); err != nil {
+			return err
+		}
+		return stx.err
 	})
 	if err != nil {
 		return nil, err
@@ -183,6 +192,9 @@ type Tx struct {
 	ahead map[string]readAhead
 	// random is the source of new ids.
 	random io.Reader
+	// err is the first edit refused (a name lore does not make), for
+	// the build function's caller to return.
+	err error
 }
 
 // Learnings reads the learnings the change builds on, once, for deciding
@@ -247,11 +259,47 @@ func (t *Tx) Exists(p string) (bool, error) {
 	return false, nil
 }
 
-// Apply registers a decided edit.
+// Apply registers a decided edit. What it writes is held to lore's
+// limits (mdstore/entry's CheckName and CheckSize): a file it makes must
+// have a name lore makes, and a file it makes or grows must be one lore
+// reads back. A name is refused here, before anything is read or written
+// (the change's Write returns the error); a size when the edit is applied
+// to the file the commit builds on, before anything is written, or, for a
+// change that is queued, before it is queued (checkQueued).
 func (t *Tx) Apply(e Edit) {
+	if t.err == nil && e.makesFile() {
+		t.err = entry.CheckName(e.Path)
+	}
 	t.edits++
 	t.change.Edits = append(t.change.Edits, e)
-	t.tx.Edit(t.path(e.Path), e.apply)
+	t.tx.Edit(t.path(e.Path), e.checked)
+}
+
+// checkQueued applies the edits of a change that is queued, not
+// committed, to the store the queue will commit it on, held to the limits
+// they are held to when committed (Edit.checked): what lore queues, it
+// can commit.
+func (t *Tx) checkQueued() error {
+	var paths []string
+	byPath := map[string][]Edit{}
+	for _, e := range t.change.Edits {
+		if _, seen := byPath[e.Path]; !seen {
+			paths = append(paths, e.Path)
+		}
+		byPath[e.Path] = append(byPath[e.Path], e)
+	}
+	for _, p := range paths {
+		data, ok, err := t.Read(p)
+		if err != nil {
+			return err
+		}
+		for _, e := range byPath[p] {
+			if data, ok, err = e.checked(data, ok); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // edit registers an edit that is a function: the change cannot be queued.

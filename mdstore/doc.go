@@ -55,7 +55,24 @@
 // flush failed: a conflicted file, a lock) is queued behind them, so the
 // order holds. Open learns all this from one read of the pending
 // directory, which exists only while something is pending (Store.Pending);
-// it also holds gitx's intent record while a write is in progress.
+// it also holds gitx's intent record while a write is in progress. A
+// queued change that can never be committed — it breaks lore's limits
+// (an entry.InputError), or gitx.Unreplayable says so, or its file does
+// not read — would hold back every change after it: Flush sets it aside
+// (gitx.SetAside, into pending/failed/ with why), says so in its notices,
+// and commits the rest; Store.SetAside lists what lore validate reports.
+// A lock, an operation, a conflicted or damaged file keep the queue.
+//
+// # Limits
+//
+// lore never writes what it will not read back. Tx.Apply holds every edit
+// to mdstore/entry's limits, whoever decided it (a command, Ingest, a
+// lifecycle plan, an import, a queued change being committed): the name
+// of a file it makes (entry.CheckName) before anything is read or
+// written, the size of every file it makes or grows (entry.CheckSize:
+// memories.md as a whole, an entry's file) when the edit is applied to
+// the state the commit builds on — in gitx's plan, before anything is
+// written — or, for a change that is queued, before it is queued.
 // config.yaml's commit: stage and commit: none are the person's choice
 // and do what they say during an operation too.
 //

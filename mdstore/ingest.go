@@ -350,6 +350,10 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 	if err != nil {
 		return e, err
 	}
+	if kept := len(e.FilesModified) - 1; kept >= 0 && kept < len(in.Files) && strings.HasPrefix(e.FilesModified[kept], "… and ") {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("the iteration changed %d files: the journal keeps the first %d and how many more (a list of files is kept to %d KiB)",
+			len(in.Files), kept, entry.MaxJournalFilesBytes>>10))
+	}
 	// After the secret check, so that a warning cannot show a secret.
 	var warning string
 	if e.NextModel, warning = s.checkNextModel(e.NextModel); warning != "" {

@@ -58,6 +58,28 @@ type Edit struct {
 	Fields    []entry.FrontmatterField `json:"fields,omitempty"`
 }
 
+// makesFile says whether e puts content in its file (and may make it).
+func (e Edit) makesFile() bool {
+	return e.Op == OpPut || e.Op == OpKnowledge || e.Op == OpAddMemory || e.Op == OpAddMemories
+}
+
+// checked is apply held to lore's limits: a file the edit makes or grows
+// must be one lore reads back (entry.CheckSize).
+func (e Edit) checked(old []byte, exists bool) ([]byte, bool, error) {
+	out, keep, err := e.apply(old, exists)
+	if err != nil || !keep {
+		return out, keep, err
+	}
+	was := -1
+	if exists {
+		was = len(old)
+	}
+	if err := entry.CheckSize(e.Path, len(out), was); err != nil {
+		return nil, false, err
+	}
+	return out, keep, nil
+}
+
 func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 	switch e.Op {
 	case OpAddMemory:
@@ -87,7 +109,7 @@ func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 		}
 		return out, true, nil
 	}
-	return nil, false, fmt.Errorf("%s: lore cannot apply a change of kind %q", e.Path, e.Op)
+	return nil, false, fmt.Errorf("%s: %w (%q)", e.Path, errUnknownEdit, e.Op)
 }
 
 // applyKnowledge writes k over old. A new entry replaces what is there,
@@ -176,17 +198,17 @@ func isQueueFile(name string) bool {
 	return strings.HasSuffix(name, ".json") && !gitx.IsIntentFile(name) && !strings.HasPrefix(name, ".")
 }
 
-// loadQueue reads the queued changes, oldest first.
-func (s *Store) loadQueue() ([]queued, error) {
+// loadQueue reads the queued changes, oldest first. A file that is not a
+// change this lore queued is set aside (setAside), and said in notices.
+func (s *Store) loadQueue() (q []queued, notices []string, err error) {
 	dir := s.pendingDir()
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read the queued changes: %w", err)
+		return nil, nil, fmt.Errorf("read the queued changes: %w", err)
 	}
-	var out []queued
 	for _, e := range entries {
 		if !isQueueFile(e.Name()) {
 			continue
@@ -194,22 +216,68 @@ func (s *Store) loadQueue() ([]queued, error) {
 		p := filepath.Join(dir, e.Name())
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, fmt.Errorf("read the queued change %s: %w", p, err)
+			return nil, notices, fmt.Errorf("read the queued change %s: %w", p, err)
 		}
 		var c pendingChange
 		if err := json.Unmarshal(data, &c); err != nil || c.Version != 1 {
-			return nil, fmt.Errorf("%s is not a change lore queued (%v): move it out of %s to go on", p, err, dir)
+			reason := fmt.Sprintf("it is not a change this lore queued (version %d)", c.Version)
+			if err != nil {
+				reason = "it is not a change lore queued: " + err.Error()
+			}
+			n, err := s.setAside(e.Name(), reason)
+			if err != nil {
+				return nil, notices, err
+			}
+			notices = append(notices, n)
+			continue
 		}
-		out = append(out, queued{name: e.Name(), change: c})
+		q = append(q, queued{name: e.Name(), change: c})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out, nil
+	sort.Slice(q, func(i, j int) bool { return q[i].name < q[j].name })
+	return q, notices, nil
 }
+
+// unreplayable says whether err, from committing a queued change, is
+// the change's own, which no wait cures: it breaks lore's limits (an
+// entry.InputError: a name too long, a file lore would not read back), or
+// gitx says so (gitx.Unreplayable: a path lore refuses to write, an
+// object gone). A lock, a merge in progress, a conflicted or damaged
+// file, a full disk are not: the queue waits, in order.
+func unreplayable(err error) bool {
+	var input *entry.InputError
+	return errors.As(err, &input) || errors.Is(err, errUnknownEdit) || gitx.Unreplayable(err)
+}
+
+// setAside moves the queued change called name out of the queue
+// (gitx.SetAside), so that the changes after it are committed, and says
+// so.
+func (s *Store) setAside(name, why string) (string, error) {
+	if err := gitx.SetAside(s.pendingDir(), name, why); err != nil {
+		return "", err
+	}
+	if s.pending.Queued > 0 {
+		s.pending.Queued--
+	}
+	return fmt.Sprintf("a queued change cannot be committed (%s): set aside in %s, which lore validate reports; the changes after it go on",
+		why, filepath.Join(s.pendingDir(), gitx.SetAsideDir, name)), nil
+}
+
+// why is err as a reason for a person: an InputError's message alone.
+func why(err error) string {
+	var input *entry.InputError
+	if errors.As(err, &input) {
+		return input.Msg
+	}
+	return err.Error()
+}
+
+// errUnknownEdit is an edit of a kind this lore does not know.
+var errUnknownEdit = errors.New("lore cannot apply a change of this kind")
 
 // enqueue keeps c as the last queued change. It runs under index.lock,
 // as every change of the queue does, so the numbers keep the order.
 func (s *Store) enqueue(c pendingChange) error {
-	q, err := s.loadQueue()
+	q, _, err := s.loadQueue()
 	if err != nil {
 		return err
 	}
@@ -236,6 +304,9 @@ type FlushResult struct {
 	Committed []string
 	// Dropped counts the queued changes HEAD already held.
 	Dropped int
+	// SetAside counts the queued changes set aside: they cannot be
+	// committed (unreplayable), and Notices say why.
+	SetAside int
 	// Left counts the changes still queued; Operation is the operation in
 	// progress that holds them back, "" when something else did (then
 	// Flush returned the error).
@@ -291,7 +362,8 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 		out.Notices = append(out.Notices, notices...)
 		s.pending.Unfinished = false
 	}
-	q, err := s.loadQueue()
+	q, notices, err := s.loadQueue()
+	out.Notices = append(out.Notices, notices...)
 	if err != nil {
 		return out, err
 	}
@@ -304,8 +376,18 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 				stx.Apply(e)
 			}
 			stx.SetMessage(item.change.Message)
-			return nil
+			return stx.err
 		})
+		if err != nil && unreplayable(err) {
+			// Committed never, it would hold back every change after it.
+			notice, serr := s.setAside(item.name, why(err))
+			if serr == nil {
+				out.Notices = append(out.Notices, notice)
+				out.SetAside++
+				out.Left--
+				continue
+			}
+		}
 		if err != nil {
 			out.Left = len(q) - i
 			s.pending.Queued = out.Left
@@ -473,7 +555,7 @@ func (s *Store) requeueRaced() (int, error) {
 func (s *Store) requeueLost(lost []gitx.LostCommit, why func(gitx.LostCommit) string) (int, error) {
 	n := 0
 	_, err := s.repo.Update(s.writeOptions(), func(tx *gitx.Tx) error {
-		q, err := s.loadQueue()
+		q, _, err := s.loadQueue()
 		if err != nil {
 			return err
 		}

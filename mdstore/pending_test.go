@@ -1,8 +1,11 @@
 package mdstore
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -254,4 +257,68 @@ func TestCommitsARacingResetTookOffAreCommittedAgain(t *testing.T) {
 		t.Fatal("lore brought back a commit the person reset away")
 	}
 	r.AssertClean()
+}
+
+// TestAnUnreplayableQueuedChangeIsSetAside: a queued change lore can
+// never commit (its file over the limit, its name too long) used to hold
+// back every change after it for good. It is set aside, with why, where
+// lore validate finds it; the changes after it are committed. A change
+// held back by something that passes (a lock, a conflict) keeps its place
+// (TestAWriteWaitsBehindTheQueue).
+func TestAnUnreplayableQueuedChangeIsSetAside(t *testing.T) {
+	t.Parallel()
+	r := mergeInProgress(t)
+	s, _ := Open(r.Dir, testOptions(t.TempDir()))
+	after, _, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "queued after the bad ones"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Git("commit", "-q", "--no-edit")
+	pending := r.Path(".git/lore/pending")
+	queued, _ := filepath.Glob(filepath.Join(pending, "*.json"))
+	if len(queued) != 1 {
+		t.Fatalf("queued: %v", queued)
+	}
+	os.Rename(queued[0], filepath.Join(pending, "0000000000000003.json"))
+	plant := func(name string, c pendingChange) {
+		data, _ := json.Marshal(c)
+		if err := os.WriteFile(filepath.Join(pending, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plant("0000000000000001.json", pendingChange{Version: 1, Message: "lore: add learning l-abcdef\n",
+		Edits: []Edit{{Path: entry.LearningPath("l-abcdef"), Op: OpPut, Content: "---\nid: l-abcdef\n---\n\n" + strings.Repeat("word ", 400_000)}}})
+	plant("0000000000000002.json", pendingChange{Version: 1, Message: "lore: import\n",
+		Edits: []Edit{{Path: entry.JournalDir + "/run-1/" + strings.Repeat("a", 300) + ".md", Op: OpPut, Content: "x"}}})
+	os.WriteFile(filepath.Join(pending, "0000000000000000.json"), []byte("{not json"), 0o644)
+
+	s, _ = Open(r.Dir, testOptions(t.TempDir()))
+	f, err := s.Flush(true)
+	if err != nil || len(f.Committed) != 1 || f.Committed[0] != "lore: add fix "+after.ID || f.SetAside != 2 || f.Left != 0 {
+		t.Fatalf("flush: %+v %v", f, err)
+	}
+	if len(f.Notices) != 3 || !strings.Contains(f.Notices[1], "would be 1.9 MiB, over the 64 KiB") || !strings.Contains(f.Notices[2], "is 303 bytes, over the 230") {
+		t.Fatalf("notices:\n%s", strings.Join(f.Notices, "\n"))
+	}
+	if got := r.Git("log", "-1", "--format=%s"); got != "lore: add fix "+after.ID {
+		t.Fatalf("HEAD: %s", got)
+	}
+	r.AssertClean()
+	aside, err := s.SetAside()
+	if err != nil || len(aside) != 3 {
+		t.Fatalf("%v %v", aside, err)
+	}
+	for i, want := range []string{"not a change lore queued", "would be 1.9 MiB", "is 303 bytes"} {
+		if a := aside[i]; a.Path != r.Path(fmt.Sprintf(".git/lore/pending/failed/%016d.json", i)) || !strings.Contains(a.Why, want) {
+			t.Fatalf("set aside %d: %+v", i, a)
+		}
+	}
+	// The next write commits at once.
+	s, _ = Open(r.Dir, testOptions(t.TempDir()))
+	if p := s.Pending(); p != (Pending{}) {
+		t.Fatalf("pending: %+v", p)
+	}
+	if _, res, err := s.AddMemory(NewMemory{Type: entry.Fix, Content: "next"}); err != nil || res.Commit == "" {
+		t.Fatalf("%+v %v", res, err)
+	}
 }

@@ -2,7 +2,6 @@ package mdstore
 
 import (
 	"fmt"
-	"io/fs"
 	"path"
 	"sort"
 	"strconv"
@@ -142,49 +141,9 @@ func (s *Store) journalFileOf(dir string, n int, key string) (string, error) {
 	return "", &entry.InputError{Field: "entry", Msg: fmt.Sprintf("%s is %d iterations, recorded on different branches: %s; name one", key, len(keys), strings.Join(keys, ", "))}
 }
 
-// Skills discovers every SKILL.md. A missing or malformed frontmatter
-// gives "No description"; a file that cannot be read is skipped with a
-// warning, and so is a skill directory or SKILL.md that is a symbolic
-// link — but for one skill directory linked to the other (SkillLink),
-// whose skill is listed once, from where it is.
+// Skills discovers every SKILL.md (catalog.LoadSkills).
 func (s *Store) Skills() ([]entry.Skill, []entry.Warning, error) {
-	var skills []entry.Skill
-	var warnings []entry.Warning
-	for _, dir := range entry.SkillDirs {
-		entries, err := s.files.ReadDir(dir)
-		if w, skipped := entry.Skipped(dir, err); skipped {
-			warnings = append(warnings, entry.WarningsOf(w)...)
-			continue
-		}
-		if err != nil {
-			warnings = append(warnings, entry.Warning{Path: dir, Message: "cannot be read: " + err.Error()})
-			continue
-		}
-		for _, e := range entries {
-			p := dir + "/" + e.Name()
-			if e.Type()&fs.ModeSymlink != 0 {
-				warnings = append(warnings, entry.WarningsOf(entry.LinkSkipped(p, s.files.Abs(p)))...)
-				continue
-			}
-			if !e.IsDir() {
-				continue
-			}
-			rel := p + "/SKILL.md"
-			data, ok, err := s.files.Read(rel)
-			if w, skipped := entry.Skipped(rel, err); skipped {
-				warnings = append(warnings, entry.WarningsOf(w)...)
-				continue
-			}
-			if err != nil {
-				warnings = append(warnings, entry.Warning{Path: rel, Message: "skipped: cannot be read: " + err.Error()})
-				continue
-			}
-			if ok {
-				skills = append(skills, entry.ParseSkill(data, rel, e.Name()))
-			}
-		}
-	}
-	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
+	skills, warnings := catalog.LoadSkills(s.files)
 	return skills, warnings, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"database/sql"
 	"flag"
 	"fmt"
@@ -115,6 +116,22 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("usage: envstdout NAME")
 				}
 				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+			},
+			// bigfile FILE BYTES [TEXT] writes TEXT (default "word ")
+			// over and over into FILE until it holds BYTES bytes: inputs
+			// too large for a txtar.
+			"bigfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 || len(args) > 3 {
+					ts.Fatalf("usage: bigfile FILE BYTES [TEXT]")
+				}
+				n, err := strconv.Atoi(args[1])
+				ts.Check(err)
+				text := "word "
+				if len(args) == 3 {
+					text = args[2]
+				}
+				data := bytes.Repeat([]byte(text), n/len(text)+1)[:n]
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
 			},
 			// expand FROM TO writes file FROM to TO with $NAME and ${NAME}
 			// replaced by the variables' values: a fixture that names

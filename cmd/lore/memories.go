@@ -37,7 +37,10 @@ func initCommand(e *env) *cli.Command {
 		UsageText: "lore init [--force]",
 		Description: `Creates .agent/memories.md from seed 001's template and commits it, with
 the .gitattributes lines that send .agent/ files to lore's merge driver,
-which it also registers in this clone's .git/config (see lore merge-driver).
+which it also registers in this clone's .git/config (see lore merge-driver),
+and .agent/.gitignore, which keeps the temporary files of lore's writes
+(.<name>.lore-<pid>-<n>.tmp) out of git status. Run again in an older store,
+it adds what is missing.
 An existing memories.md is left alone ("Already initialized"); --force
 starts over, and the old content stays in git history.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "overwrite an existing memories.md (its old content stays in git history)"}},
@@ -60,9 +63,10 @@ func runInit(e *env, g globals, opts initOptions) error {
 	// .gitattributes, committed with the store, says which files go to
 	// lore's merge driver, and each clone's configuration says what it
 	// runs.
+	// .agent/.gitignore keeps lore's temporary files out of git status.
 	var attributes []mdstore.FileEdit
 	if s.InRepository() {
-		attributes = append(attributes, hooks.AttributesEdit)
+		attributes = append(attributes, hooks.AttributesEdit, hooks.IgnoreEdit)
 	}
 	created, res, err := s.Init(opts.force, attributes...)
 	if err != nil {

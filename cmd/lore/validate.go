@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/internal/gitx"
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/config"
@@ -30,7 +31,9 @@ func validateCommand(e *env) *cli.Command {
 			"\"did you mean\"), ids that must match their file, superseded_by naming a learning that exists,\n" +
 			"size caps (64 KiB an entry; a warning past 1 MiB of memories.md or 2,000 characters of one\n" +
 			"memory), files lore does not read (a symbolic link, a FIFO, a file over the read cap),\n" +
-			"leftover conflict markers, unmerged paths, and secrets.\n\n" +
+			"leftover conflict markers, unmerged paths, and secrets. Without --staged or PATHs it also reports\n" +
+			"the changes lore set aside in .git/lore/pending/failed/: a queued change it cannot commit (a name\n" +
+			"too long, a file over its limit), with why.\n\n" +
 			"With --staged an error HEAD already holds (a secret of a kind lore learnt to see later, a commit\n" +
 			"made with --no-verify) does not block every unrelated commit: it is counted in one line, and\n" +
 			"lore validate without --staged lists it. It says nothing when all is well.",
@@ -83,6 +86,13 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 		if only(p.Path) {
 			problems = append(problems, p)
 		}
+	}
+	if !opts.staged && len(opts.paths) == 0 {
+		aside, err := setAsideProblems(s)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, aside...)
 	}
 	elsewhere := 0
 	if opts.staged {
@@ -163,4 +173,31 @@ func storePaths(e *env, s *mdstore.Store, args []string) (func(string) bool, err
 		}
 		return false
 	}, nil
+}
+
+// setAsideProblems are the changes lore set aside (Store.SetAside) as
+// lore validate reports them: an error each, naming its file (relative to
+// the store's root when it is below it), why, and what to do.
+func setAsideProblems(s *mdstore.Store) ([]entry.Problem, error) {
+	recs, err := s.SetAside()
+	if err != nil {
+		return nil, fmt.Errorf("read the changes lore set aside: %w", err)
+	}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(s.Root(), p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	var out []entry.Problem
+	for _, r := range recs {
+		pending := filepath.Dir(filepath.Dir(r.Path))
+		msg := fmt.Sprintf("a change lore acknowledged and cannot commit, set aside: %s; mend it (its edits are JSON) and move it back to %s for lore's next command to commit it, or delete it",
+			r.Why, rel(pending))
+		if gitx.IsIntentFile(r.Name) {
+			msg = fmt.Sprintf("the record of a write a kill left unfinished, which lore could not finish or undo, set aside: %s; check the files it names with git status, then delete it", r.Why)
+		}
+		out = append(out, entry.Problem{Path: rel(r.Path), Severity: entry.SeverityError, Message: msg})
+	}
+	return out, nil
 }

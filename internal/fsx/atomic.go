@@ -52,9 +52,10 @@ type Pending struct {
 }
 
 // Create starts the next version of path: a new temporary file in the
-// same directory, ".<name>.lore-<pid>-<n>.tmp", which git status does not
-// show as a file of the user's and which a later replacement of the same
-// file removes if its process died.
+// same directory, ".<name>.lore-<pid>-<n>.tmp" (TempPattern, which the
+// .agent/.gitignore lore init writes keeps out of git status), which a
+// later replacement of a file in that directory removes if its process
+// died.
 func Create(path string) (*Pending, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -80,6 +81,42 @@ func Create(path string) (*Pending, error) {
 func tempName(base string, pid, n int) string {
 	return fmt.Sprintf(".%s.lore-%d-%d.tmp", base, pid, n)
 }
+
+// TempPattern matches the names of Create's temporary files, as a
+// .gitignore line: git ignores them where one says so.
+const TempPattern = ".*.lore-*.tmp"
+
+// IsTemp says whether name (a base name) is one of Create's temporary
+// files, whichever process made it: a reader of a directory skips it.
+func IsTemp(name string) bool {
+	_, ok := tempWriter(name)
+	return ok
+}
+
+// tempWriter is the process that made the temporary file called name.
+func tempWriter(name string) (pid int, ok bool) {
+	if !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".tmp") {
+		return 0, false
+	}
+	rest := strings.TrimSuffix(name, ".tmp")
+	at := strings.LastIndex(rest, ".lore-")
+	if at <= 0 { // ".<name>.lore-<pid>-<n>.tmp"
+		return 0, false
+	}
+	pidText, n, ok := strings.Cut(rest[at+len(".lore-"):], "-")
+	pid, err := strconv.Atoi(pidText)
+	if _, nerr := strconv.Atoi(n); !ok || err != nil || nerr != nil {
+		return 0, false
+	}
+	return pid, true
+}
+
+// MaxNameBytes is the longest file name WriteFile can replace: the 255
+// bytes a file system takes for one name (ext4, APFS, NTFS in UTF-16
+// units), less the room Create's temporary name adds to it — a leading
+// dot and ".lore-<pid>-<n>.tmp". A longer name fails with "file name too
+// long" after the write began.
+const MaxNameBytes = 255 - len(".") - len(".lore-") - 10 - len("-") - 3 - len(".tmp")
 
 // File is the temporary file to write the next version to.
 func (p *Pending) File() *os.File { return p.f }
@@ -181,21 +218,11 @@ func removeOrphans(dir string) {
 	names, _ := d.Readdirnames(-1)
 	d.Close()
 	for _, base := range names {
-		if !strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".tmp") {
+		pid, ok := tempWriter(base)
+		if !ok || pid == os.Getpid() || ProcessAlive(pid) {
 			continue
 		}
-		m := filepath.Join(dir, base)
-		name := strings.TrimSuffix(base, ".tmp")
-		at := strings.LastIndex(name, ".lore-")
-		if at <= 0 { // ".<name>.lore-<pid>-<n>.tmp"
-			continue
-		}
-		pidText, _, ok := strings.Cut(name[at+len(".lore-"):], "-")
-		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid == os.Getpid() || ProcessAlive(pid) {
-			continue
-		}
-		os.Remove(m)
+		os.Remove(filepath.Join(dir, base))
 	}
 }
 

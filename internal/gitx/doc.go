@@ -112,9 +112,14 @@
 //	branch elsewhere           the branch went on without lore; the record is dropped
 //
 // A change that stages without committing landed when the index holds
-// the recorded entries. Files someone changed since are left alone. The
-// record is not fsynced (it is for a killed process, not a lost machine),
-// and one that does not read is dropped.
+// the recorded entries. Files someone changed since are left alone, and a
+// file whose name no file system takes was never written. The record is
+// not fsynced (it is for a killed process, not a lost machine), and one
+// that does not read is dropped. One that cannot be finished or undone
+// for a reason of its own (Unreplayable: a path lore refuses to write, a
+// blob it names is gone) would stop every Update after it: it is moved to
+// PendingDir/failed/ with why (SetAside), said in the Result's notices,
+// and the Update goes on. A lock or a full disk leaves it for the next.
 //
 // # Objects
 //

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"lore/internal/loretest"
 )
 
@@ -265,4 +267,51 @@ func TestIntentRecordsAreEachWritersOwn(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, gone)); err == nil {
 		t.Errorf("a dead writer's record was left")
 	}
+}
+
+// TestAnIntentThatCannotBeReplayedIsSetAside: an intent record that no
+// Update could finish or undo stopped every write after it (issue 36,
+// item 5: a killed import's record named a file whose name was too long,
+// and each Update failed with "file name too long"). A name no file
+// system takes names no file: there is nothing to put back. A record that
+// fails for a reason of its own — here the blob it would put back is gone
+// — is set aside in failed/, with why, and the writes go on.
+func TestAnIntentThatCannotBeReplayedIsSetAside(t *testing.T) {
+	t.Parallel()
+	r := newTestRepoWithCommit(t)
+	dir := r.pendingDir()
+	os.MkdirAll(dir, 0o755)
+	os.MkdirAll(r.Path("notes"), 0o755)
+	long := intent{Version: 1, Mode: ModeFiles.String(), Files: []intentFile{{Path: "notes/" + strings.Repeat("a", 300) + ".md", WasGone: true, Is: "1696de04f68995dc32b843332fe0d6b7e593e04a"}}}
+	readme := hashObject(plumbing.BlobObject, []byte(r.Read("README.md"))).String()
+	gone := intent{Version: 1, Mode: ModeFiles.String(), Files: []intentFile{{Path: "README.md", Was: strings.Repeat("0", 39) + "1", Is: readme}}}
+	for name, in := range map[string]intent{"intent-999999999-1.json": long, "intent-999999999-2.json": gone} {
+		data, _ := json.Marshal(in)
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	res, err := r.open().Update(Options{LockTimeout: time.Second, Now: fixedNow, PendingDir: dir}, func(tx *Tx) error {
+		tx.Edit("notes/a.md", appendLine("next"))
+		tx.SetMessage("next\n")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notices) != 1 || !strings.Contains(res.Notices[0], "could not finish or undo a write") || !strings.Contains(res.Notices[0], "object not found") {
+		t.Fatalf("notices: %q", res.Notices)
+	}
+	if got := r.Git("log", "-1", "--format=%s"); got != "next" {
+		t.Fatalf("HEAD: %s", got)
+	}
+	recs, err := SetAsideRecords(dir)
+	if err != nil || len(recs) != 1 || recs[0].Name != "intent-999999999-2.json" || !strings.Contains(recs[0].Why, "object not found") {
+		t.Fatalf("%+v %v", recs, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "intent-*.json")); len(left) != 0 {
+		t.Fatalf("records left: %v", left)
+	}
+	if r.Read("README.md") != "# project\n" {
+		t.Fatal("README.md changed")
+	}
+	r.AssertClean()
 }

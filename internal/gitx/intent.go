@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -166,7 +167,7 @@ func removeIntent(dir, name string) {
 // none.
 func (r *Repo) diskName(path string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(r.WorkTree, filepath.FromSlash(path)))
-	if os.IsNotExist(err) {
+	if os.IsNotExist(err) || nameTooLong(err) {
 		return "", nil
 	}
 	if err != nil {
@@ -244,11 +245,88 @@ func (r *Repo) recoverIntent(dir string, lock **lockFile, timeout time.Duration)
 		}
 		n, err := r.recoverOne(dir, e.Name(), lock, timeout)
 		notices = append(notices, n...)
+		if err != nil && Unreplayable(err) {
+			// Never finished nor undone, it would stop every write after
+			// it: it is kept aside for a person, and the writes go on.
+			if serr := SetAside(dir, e.Name(), err.Error()); serr == nil {
+				notices = append(notices, fmt.Sprintf("lore could not finish or undo a write a kill left unfinished (%v): it set its record aside in %s; lore validate reports it",
+					err, filepath.Join(dir, SetAsideDir)))
+				continue
+			}
+		}
 		if err != nil {
 			return notices, err
 		}
 	}
 	return notices, nil
+}
+
+// SetAsideDir is the directory, in Options.PendingDir, that holds the
+// records of changes that cannot be replayed: SetAside moves them there.
+const SetAsideDir = "failed"
+
+// Unreplayable says whether err, from replaying a recorded change (an
+// intent record, or a change a caller queued in the same directory),
+// is the change's own, which no wait cures: its path is one lore refuses
+// to write (an UnsafePathError), one the file system refuses (a name too
+// long, bytes it does not take, a file where a directory should be or the
+// other way round), or an object it names is gone. A lock another process
+// holds, a full disk or a permission are not: the record is kept, and the
+// next command tries again.
+func Unreplayable(err error) bool {
+	var unsafe *UnsafePathError
+	return errors.As(err, &unsafe) || errors.Is(err, ErrObjectNotFound) ||
+		errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.EILSEQ) ||
+		errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR)
+}
+
+// SetAside moves the record called name out of dir, into dir/failed/,
+// with why in <name>.why beside it: a change that cannot be replayed no
+// longer stops the ones after it, and is kept for a person to read (lore
+// validate reports it), mend and move back, or delete.
+func SetAside(dir, name, why string) error {
+	aside := filepath.Join(dir, SetAsideDir)
+	if err := fsx.WriteFile(filepath.Join(aside, name+".why"), []byte(strings.TrimSpace(why)+"\n"), fsx.SyncAll); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(dir, name), filepath.Join(aside, name)); err != nil {
+		os.Remove(filepath.Join(aside, name+".why"))
+		return fmt.Errorf("set aside %s: %w", filepath.Join(dir, name), err)
+	}
+	fsx.SyncDir(dir)
+	return nil
+}
+
+// SetAsideRecord is a record SetAside moved.
+type SetAsideRecord struct {
+	Path string // where it is now
+	Name string // its name, as it was in the pending directory
+	Why  string
+}
+
+// SetAsideRecords lists the records set aside in dir, by name.
+func SetAsideRecords(dir string) ([]SetAsideRecord, error) {
+	aside := filepath.Join(dir, SetAsideDir)
+	entries, err := os.ReadDir(aside)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []SetAsideRecord
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasSuffix(name, ".why") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		rec := SetAsideRecord{Path: filepath.Join(aside, name), Name: name, Why: "(no reason was recorded)"}
+		if why, err := os.ReadFile(rec.Path + ".why"); err == nil {
+			rec.Why = strings.TrimSpace(string(why))
+		}
+		out = append(out, rec)
+	}
+	return out, nil
 }
 
 // recoverOne finishes or undoes the change of the record called name.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"lore/internal/fsx"
 	"lore/internal/gitx/gitindex"
@@ -49,7 +50,7 @@ func (tx *Tx) ReadFileLimit(path string, limit int64) ([]byte, bool, error) {
 	}
 	data, err := fsx.ReadRegular(filepath.Join(tx.root, filepath.FromSlash(path)), limit)
 	exists := err == nil
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || nameTooLong(err) {
 		err, data = nil, nil
 	}
 	if err != nil {
@@ -63,6 +64,10 @@ func (tx *Tx) ReadFileLimit(path string, limit int64) ([]byte, bool, error) {
 	tx.worktreeFiles[path] = f
 	return f.data, f.exists, nil
 }
+
+// nameTooLong says whether err is a file system's refusal of a name
+// longer than it takes: no file has that name.
+func nameTooLong(err error) bool { return errors.Is(err, syscall.ENAMETOOLONG) }
 
 // worktreeFile is a file on disk as a Tx read it.
 type worktreeFile struct {

@@ -1,6 +1,8 @@
 // Package catalog reads the store's files from the worktree as lore
-// reads them (Worktree: regular files only, through no link, capped) and
-// keeps the per-clone caches that make reading a large store cheap: the
+// reads them (Worktree: regular files only, through no link, capped; the
+// loaders, LoadSkills among them; ValidationFiles, the files lore
+// validate judges, from the worktree or the git index) and keeps the
+// per-clone caches that make reading a large store cheap: the
 // entries cache that prime and stats read through (Entries, and Catalog,
 // which decodes an entry only when asked), the memories cache, and the
 // blob cache a write decides duplicates from. What changed since a cache

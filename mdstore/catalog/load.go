@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -160,4 +161,50 @@ func LoadJournal(r Reader) ([]entry.JournalEntry, []entry.Warning, error) {
 	all, pws := parseFiles(r, paths, entry.ParseJournal)
 	entry.SortJournal(all)
 	return all, append(ws, pws...), nil
+}
+
+// LoadSkills discovers every SKILL.md of the worktree w. A missing or malformed frontmatter
+// gives "No description"; a file that cannot be read is skipped with a
+// warning, and so is a skill directory or SKILL.md that is a symbolic
+// link — but for one skill directory linked to the other (SkillLink),
+// whose skill is listed once, from where it is.
+func LoadSkills(w *Worktree) ([]entry.Skill, []entry.Warning) {
+	var skills []entry.Skill
+	var warnings []entry.Warning
+	for _, dir := range entry.SkillDirs {
+		entries, err := w.ReadDir(dir)
+		if w, skipped := entry.Skipped(dir, err); skipped {
+			warnings = append(warnings, entry.WarningsOf(w)...)
+			continue
+		}
+		if err != nil {
+			warnings = append(warnings, entry.Warning{Path: dir, Message: "cannot be read: " + err.Error()})
+			continue
+		}
+		for _, e := range entries {
+			p := dir + "/" + e.Name()
+			if e.Type()&fs.ModeSymlink != 0 {
+				warnings = append(warnings, entry.WarningsOf(entry.LinkSkipped(p, w.Abs(p)))...)
+				continue
+			}
+			if !e.IsDir() {
+				continue
+			}
+			rel := p + "/SKILL.md"
+			data, ok, err := w.Read(rel)
+			if w, skipped := entry.Skipped(rel, err); skipped {
+				warnings = append(warnings, entry.WarningsOf(w)...)
+				continue
+			}
+			if err != nil {
+				warnings = append(warnings, entry.Warning{Path: rel, Message: "skipped: cannot be read: " + err.Error()})
+				continue
+			}
+			if ok {
+				skills = append(skills, entry.ParseSkill(data, rel, e.Name()))
+			}
+		}
+	}
+	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
+	return skills, warnings
 }

@@ -75,4 +75,18 @@
 // as it is is marked InHead, and InChanges keeps only the problems of the
 // files a commit changes, for the pre-commit hook: what it judges is the
 // commit, not what earlier commits hold.
+//
+// # Limits
+//
+// What lore writes, it reads back (limits.go): WriteLimit is the most a
+// file at a store path may hold — memories.md what lore reads of it
+// (ReadLimit, 16 MiB), an entry's file what validation accepts
+// (MaxEntryFileBytes, 64 KiB), another file 1 MiB — and CheckName what a
+// name lore makes may be: at most MaxNameBytes (the file system's 255,
+// less the room of fsx's temporary name), no control character, UTF-8,
+// where KindOf reads an entry. The store's write transaction applies
+// CheckName and CheckSize to every file a change makes; the input types'
+// Normalize check first, to name the field at fault (tooLarge), and an
+// iteration's lists of files are cut to MaxJournalFilesBytes (capFiles)
+// rather than refused: an iteration is always recorded.
 package entry

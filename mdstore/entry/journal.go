@@ -262,8 +262,17 @@ func (in JournalEntry) Normalize(check *SecretCheck) (JournalEntry, error) {
 	if in.FilesModified == nil {
 		in.FilesModified = []string{}
 	}
+	in.FilesModified = capFiles(in.FilesModified)
 	in.Notes = TruncateNotes(strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n")), MaxJournalNotes)
-	return in, nil
+	fields := []string{"task_id", in.TaskID, "feature_id", in.FeatureID, "model", in.Model, "next_model", in.NextModel, "run_id", in.RunID}
+	if f := in.Failure; f != nil {
+		f.RelevantFiles = capFiles(f.RelevantFiles)
+		for _, t := range []*string{&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.RetrySuggestion} {
+			*t = TruncateNotes(*t, MaxJournalNotes)
+		}
+		fields = append(fields, "stack_trace", f.StackTrace, "what_tried", f.WhatTried, "why_failed", f.WhyFailed, "retry_suggestion", f.RetrySuggestion)
+	}
+	return in, tooLarge("journal entry", RenderJournal(in), fields...)
 }
 
 // MaxJournalNotes caps an iteration's notes, in characters, so that one

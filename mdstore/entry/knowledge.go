@@ -140,7 +140,8 @@ func (in NewKnowledge) Normalize(check *SecretCheck) (NewKnowledge, error) {
 		return in, err
 	}
 	in.Body = truncateWords(in.Body, MaxKnowledgeWords)
-	return in, nil
+	file := RenderKnowledge(Knowledge{Title: in.Title, Tags: in.Tags, Feature: in.Feature, Body: in.Body, Sources: in.Sources})
+	return in, tooLarge("knowledge entry", file, "title", in.Title, "body", in.Body, "tags", strings.Join(in.Tags, ", "), "feature", in.Feature)
 }
 
 // parseKnowledge reads one knowledge file. A file with a problem is an

@@ -31,6 +31,9 @@ const (
 	// AttributesPath is the .gitattributes lore init writes the merge
 	// driver's lines to.
 	AttributesPath = ".gitattributes"
+	// IgnorePath is the .gitignore lore init writes the pattern of its
+	// temporary files to.
+	IgnorePath = ".agent/.gitignore"
 )
 
 // What lore reads of a store: regular files only, each at most its

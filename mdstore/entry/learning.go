@@ -100,7 +100,8 @@ func (in NewLearning) Normalize(check *SecretCheck) (NewLearning, error) {
 	if in.Kind != "" && !slices.Contains(LearningKinds, in.Kind) {
 		return in, &InputError{Field: "kind", Msg: fmt.Sprintf("kind %q must be one of %s", in.Kind, strings.Join(LearningKinds, ", "))}
 	}
-	return in, nil
+	file := RenderLearning(Learning{Category: in.Category, Tags: in.Tags, Task: in.Task, Status: in.Status, Kind: in.Kind, TaskType: in.TaskType, SourceRuns: in.Runs, Body: in.Body})
+	return in, tooLarge("learning", file, "body", in.Body, "tags", strings.Join(in.Tags, ", "), "task", in.Task, "task_type", in.TaskType, "source_runs", strings.Join(in.Runs, ", "))
 }
 
 // parseLearning reads one learning file.
