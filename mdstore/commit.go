@@ -41,6 +41,10 @@ func (s *Store) writeOptions() gitx.Options {
 	}
 	if s.repo != nil {
 		opts.PendingDir = s.pendingDir()
+		opts.StaleIndex = func(p string, index, head gitx.Hash) (bool, error) {
+			lore, err := s.behindLore(p, index, head)
+			return lore != nil, err
+		}
 	}
 	return opts
 }
@@ -79,7 +83,7 @@ func (s *Store) Write(build func(tx *Tx) error) (*WriteResult, error) {
 	defer release()
 	free = free || opts.Mode != gitx.ModeCommit // a sync is in the way of commits only
 	if !free {
-		opts.DeferTo = &gitx.DeferOnly{Reason: syncingReason, Lock: filepath.Join(s.StateDir(), "queue")}
+		opts.DeferTo = &gitx.DeferOnly{Reason: syncingReason, Lock: s.queueLockTarget()}
 	}
 	if opts.Mode == gitx.ModeCommit && free {
 		// A git reset that ran beside an earlier write (git stash runs

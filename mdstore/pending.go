@@ -215,6 +215,9 @@ func (s *Store) loadQueue() (q []queued, notices []string, err error) {
 		}
 		p := filepath.Join(dir, e.Name())
 		data, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // committed since the listing, by a flush that holds no lock of the caller's
+		}
 		if err != nil {
 			return nil, notices, fmt.Errorf("read the queued change %s: %w", p, err)
 		}
@@ -328,6 +331,40 @@ func (e *deferredError) Error() string {
 	return deferredText(e.d)
 }
 
+// queueLockTarget is the lock (the file plus ".lock") that a change
+// queued while lore sync runs is decided under, and that a queued change
+// is committed and taken off the queue under: so that a change decided
+// from HEAD and the queue sees each queued change in one or the other,
+// never in neither.
+func (s *Store) queueLockTarget() string { return filepath.Join(s.StateDir(), "queue") }
+
+// commitQueued commits one queued change and takes it off the queue,
+// holding the queue's lock.
+func (s *Store) commitQueued(item queued, opts gitx.Options) (*gitx.Result, error) {
+	release, err := gitx.HoldLock(s.queueLockTarget(), opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
+		stx := &Tx{tx: tx, prefix: s.prefix}
+		for _, e := range item.change.Edits {
+			stx.Apply(e)
+		}
+		stx.SetMessage(item.change.Message)
+		return stx.err
+	})
+	if err != nil {
+		return res, err
+	}
+	// Removed after the commit: a kill in between commits nothing the
+	// next time (the change is in HEAD), and drops it.
+	if err := os.Remove(filepath.Join(s.pendingDir(), item.name)); err != nil && !os.IsNotExist(err) {
+		return res, err
+	}
+	return res, nil
+}
+
 // Flush commits the queued changes, oldest first, each as its own commit
 // with its original message and trailers, under the usual locks; a change
 // HEAD already holds commits nothing and is dropped. It first finishes or
@@ -370,14 +407,7 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 	out.Left = len(q)
 	opts.Defer = func(d gitx.Deferral) error { return &deferredError{d} }
 	for i, item := range q {
-		res, err := s.repo.Update(opts, func(tx *gitx.Tx) error {
-			stx := &Tx{tx: tx, prefix: s.prefix}
-			for _, e := range item.change.Edits {
-				stx.Apply(e)
-			}
-			stx.SetMessage(item.change.Message)
-			return stx.err
-		})
+		res, err := s.commitQueued(item, opts)
 		if err != nil && unreplayable(err) {
 			// Committed never, it would hold back every change after it.
 			notice, serr := s.setAside(item.name, why(err))
@@ -404,11 +434,6 @@ func (s *Store) Flush(wait bool) (*FlushResult, error) {
 		} else {
 			subject, _, _ := strings.Cut(item.change.Message, "\n")
 			out.Committed = append(out.Committed, subject)
-		}
-		// Removed after the commit: a kill in between commits nothing
-		// the next time (the change is in HEAD), and drops it.
-		if err := os.Remove(filepath.Join(s.pendingDir(), item.name)); err != nil && !os.IsNotExist(err) {
-			return out, err
 		}
 		out.Left--
 	}

@@ -25,13 +25,16 @@ import (
 //
 // It is told from a person's change by three things at once: the
 // worktree holds HEAD's version (a person edits the worktree), the index
-// holds exactly the version before the last commit that changed the file
+// holds exactly a version the file had before some of its last commits
 // (a hand edit holds new bytes; a hand deletion of a memory in a pull
-// request is a new version too), and that commit is lore's. lore's next
-// command puts HEAD's version back in the index for the files its recent
-// commits wrote (RepairStaleStaged), and lore validate --staged — the
-// pre-commit hook — refuses a commit that would drop them, naming git
-// restore --staged, which repairs it without lore.
+// request is a new version too), and those commits are all lore's
+// (behindLore). lore's next command puts HEAD's version back in the
+// index for the files its recent commits wrote (RepairStaleStaged); a
+// lore write that edits such a file does not carry the stale version
+// into the index it leaves (gitx.Options.StaleIndex), where it would no
+// longer be an old version but a new one; and lore validate --staged —
+// the pre-commit hook — refuses a commit that would drop them, naming
+// git restore --staged, which repairs it without lore.
 
 // StaleStaged is a store file git's index holds as it was before lore's
 // Commit (whose subject is Subject), while HEAD and the worktree hold
@@ -117,31 +120,44 @@ func (s *Store) staleOf(changes []gitx.StagedChange) ([]StaleStaged, error) {
 		if !ok || wt != c.Head {
 			continue // the worktree is not HEAD's: a person's change
 		}
-		var last, before *gitx.Version
-		err = s.repo.History(c.Path, func(v gitx.Version) bool {
-			if last == nil {
-				last = &v
-				return true
-			}
-			before = &v
-			return false
-		})
+		lore, err := s.behindLore(c.Path, c.Index, c.Head)
 		if err != nil {
 			return nil, err
 		}
-		if last == nil || last.Blob != c.Head || !strings.HasPrefix(last.Subject, "lore: ") {
-			continue
-		}
-		previous := gitx.ZeroHash
-		if before != nil {
-			previous = before.Blob
-		}
-		if previous != c.Index {
+		if lore == nil {
 			continue // the index holds another version: a person's
 		}
-		out = append(out, StaleStaged{Path: s.storePath(c.Path), Commit: last.Commit.String(), Subject: last.Subject})
+		out = append(out, StaleStaged{Path: s.storePath(c.Path), Commit: lore.Commit.String(), Subject: lore.Subject})
 	}
 	return out, nil
+}
+
+// staleDepth is how many of a file's versions behindLore looks back: a
+// git command that held the index while lore committed this many times
+// over the same file is not expected.
+const staleDepth = 64
+
+// behindLore returns the oldest of the lore commits that git path p's
+// staged version (index) lacks, when index is a version the file had
+// before a run of lore's commits and nothing but lore's commits changed
+// the file since (HEAD holding head); else nil: the index holds a
+// version of the person's. A stash that held the index across several of
+// lore's commits leaves one several versions back.
+func (s *Store) behindLore(p string, index, head gitx.Hash) (*gitx.Version, error) {
+	var found *gitx.Version
+	n := 0
+	err := s.repo.History(p, func(v gitx.Version) bool {
+		if (n == 0 && v.Blob != head) || !strings.HasPrefix(v.Subject, "lore: ") {
+			return false
+		}
+		if v.Before == index {
+			found = &v
+			return false
+		}
+		n++
+		return n < staleDepth
+	})
+	return found, err
 }
 
 // storePath is git's path p as a store path.

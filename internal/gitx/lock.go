@@ -142,3 +142,15 @@ func (l *lockFile) rollback() {
 		l.path = ""
 	}
 }
+
+// HoldLock takes target+".lock" the way git takes its lock files
+// (waiting at most timeout, a LockError past it) and returns what lets
+// go of it: for locks of lore's own beside git's, such as the one
+// Options.DeferTo names.
+func HoldLock(target string, timeout time.Duration) (release func(), err error) {
+	l, err := acquireLock(target, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return l.rollback, nil
+}

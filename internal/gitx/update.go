@@ -134,6 +134,14 @@ type Options struct {
 	// holds DeferTo.Lock (a lock file of lore's) while build runs, so that
 	// deferred changes are decided one at a time.
 	DeferTo *DeferOnly
+	// StaleIndex, when set, is asked about a file the change edits whose
+	// staged version (index) is not HEAD's (head) while the worktree holds
+	// HEAD's: is it stale — an older version a git command put back as an
+	// earlier commit was made — rather than a change the user staged? A
+	// stale one is not kept: the index gets what is committed, so that the
+	// next commit of the index does not undo the earlier one. Asked under
+	// index.lock, in ModeCommit only.
+	StaleIndex func(path string, index, head Hash) (bool, error)
 }
 
 // DeferOnly is Options.DeferTo: why every change is deferred, and the
@@ -318,6 +326,9 @@ func (r *Repo) apply(tx *Tx, lock *lockFile, res *Result, opts Options) error {
 		if err != nil {
 			return err
 		}
+		if err := r.dropStaleIndex(&p, res.Mode, opts); err != nil {
+			return err
+		}
 		plans = append(plans, p)
 	}
 
@@ -484,6 +495,21 @@ func (r *Repo) plan(e fileEdit, idx *gitindex.File, headTree Hash, tx *Tx) (plan
 		}
 	}
 	return p, nil
+}
+
+// dropStaleIndex plans p's index as HEAD's when Options.StaleIndex says
+// the staged version is stale.
+func (r *Repo) dropStaleIndex(p *planned, mode Mode, opts Options) error {
+	if opts.StaleIndex == nil || mode != ModeCommit || !p.head.exists || !p.index.exists ||
+		p.index.hash == p.head.hash || !p.work.same(p.head) {
+		return nil
+	}
+	stale, err := opts.StaleIndex(p.path, p.index.hash, p.head.hash)
+	if err != nil || !stale {
+		return err
+	}
+	p.index, p.newIndex, p.new = p.head, p.newHead, p.newHead
+	return nil
 }
 
 // testHook, when a test sets it, is called at the named points of
