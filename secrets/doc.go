@@ -28,15 +28,24 @@
 // by '<', so that a token right before a tag ("<journal>…sk_live_…</journal>")
 // is found (rules.go).
 //
-// Six rules are lore's own, for credentials that gitleaks' default set
+// Seven rules are lore's own, for credentials that gitleaks' default set
 // leaves to its generic rule or to its private-key rule, or misses:
 // aws-secret-access-key, gcp-service-account-key,
 // azure-storage-account-key, url-password (the password of
 // scheme://user:password@host), authorization-header (Basic, Bearer and
-// Token credentials wherever the header is written, not only in curl) and
-// django-secret-key. lore adds to the generic rule's allowlists the
-// placeholders people write for a secret (changeme, your_token, dummy…),
-// and gives its own rules the same.
+// Token credentials wherever the header is written, not only in curl),
+// django-secret-key and secret-assignment (a password, token or secret key
+// whose value holds punctuation the generic rule's values cannot:
+// DB_PASSWORD=Xv!hq…, an unquoted SECRET_KEY=…). lore adds to the generic
+// rule's allowlists the placeholders people write for a secret (changeme,
+// your_token, dummy…), and gives its own rules the same.
+//
+// lore changes two things in how the generic rule searches: a value may be
+// followed by '&', as in a query string, and a value that is itself an
+// assignment to a name holding a keyword is no value — in "the key:
+// DB_PASSWORD=…" gitleaks takes "DB_PASSWORD=…" for the value of "key",
+// which its stopwords then allow, and so misses the password; lore goes
+// on inside the value and finds DB_PASSWORD's (searchInside, in search.go).
 //
 // # Cost
 //

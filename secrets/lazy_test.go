@@ -29,8 +29,8 @@ func TestNothingCompiledUntilNeeded(t *testing.T) {
 	}
 	Scan("the CI reads GITHUB_TOKEN=ghp_Q3vW8kZr1TbX6nLp0YcJ5mHs2GdF9aEuRi7o")
 	got := compiledPatterns()
-	if len(got) != 2 || got[0] != "github-pat" || got[1] != "generic-api-key" {
-		t.Fatalf("compiled after scanning a GitHub token: %v, want github-pat and generic-api-key", got)
+	if len(got) != 3 || got[0] != "github-pat" || got[1] != "secret-assignment" || got[2] != "generic-api-key" {
+		t.Fatalf("compiled after scanning a GitHub token: %v, want github-pat, secret-assignment and generic-api-key", got)
 	}
 }
 

@@ -32,6 +32,11 @@ type rule struct {
 	assignment *assignment
 	// generic rules yield to any other rule whose secret overlaps theirs.
 	generic bool
+	// searchInside: a match whose value (group 1) is itself an assignment
+	// to a name holding one of the keywords is no match, and the search
+	// goes on in its value (assignsInside). Only for an assignment rule
+	// or one run on windows.
+	searchInside bool
 
 	planOnce  sync.Once
 	plan      searchPlan
@@ -671,16 +676,53 @@ var rules = [...]*rule{
 		},
 	},
 	{
+		// lore's own: a password, token or secret key assigned a value
+		// with punctuation in it (DB_PASSWORD=Xv!hqC#5…, API_TOKEN: "a8%K…",
+		// an unquoted SECRET_KEY=k3v9x!q7m#…), which the generic rule's
+		// values ([\w.=-], or base64) cannot hold and so missed. It finds
+		// the assignment wherever it stands, after prose too ("the key:
+		// DB_PASSWORD=…"). It leaves to the generic rule every value the
+		// generic rule's alphabet can hold, and takes only values that
+		// have a letter, a digit and a mark besides: what people choose
+		// as passwords and what key generators make. Code is not a
+		// value: a call or an index (getpass(), os.environ[…]), a
+		// reference ($DB_PASSWORD, ${…}, %(…)s, {{…}}), a URL or an
+		// address, a pattern (^…); nor are names that say the value is
+		// about a secret rather than one (token_hash, password_file,
+		// secret_name).
+		id:          "secret-assignment",
+		description: "password, token or secret key with punctuation in it",
+		pattern: lazyRegexp{expr: `(?i)(?:passw(?:or)?d|pwd|secret|token|api[_.-]?key|private[_.-]?key|access[_.-]?key)[\w.-]{0,20}['"\]]{0,2}[ \t]{0,5}(?::=|=|:)[ \t]{0,5}['"\x60]?` +
+			`([^\s'"\x60<>\\]{7,149}[^\s'"\x60<>\\.,;)\]}])[.,;)\]}]{0,3}(?:[\s'"\x60<>\\]|$)`},
+		entropy:      3,
+		keywords:     []string{"passw", "pwd", "secret", "token", "key"},
+		before:       len("private_"),
+		searchInside: true,
+		allow: []*allowlist{
+			{secret: &lazyRegexp{expr: `^(?:[\w.=+/-]*|[^0-9]*|[^A-Za-z]*)$|` + // the generic rule's, or no digit, or no letter
+				`^(?:[$%@#]?[{(\[]|\$\w|\^|[&*]?[A-Za-z_][\w.]*[({\[])|` + // a reference, a template, a pattern, a call, an index or a literal
+				`://|^(?:urn|javascript|data|mailto|tel):|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$|` + // a URL, a URN, an address
+				`&\w+=`}}, // a query string: the generic rule's, up to its '&'
+
+			{match: &lazyRegexp{expr: `^(?i:[a-z_.-]*?(?:hash|digest|len|length|size|name|file|path|dir|id|url|uri|type|format|fmt|pattern|regexp?|prompt|field|policy|count|ttl|expiry|expires|header|env|var))['"\]]{0,2}[ \t]*(?::=|=|:)`}},
+			&lorePlaceholders,
+		},
+	},
+	{
 		// Changed from gitleaks: "pwd" is among the names; the pattern is
-		// in assignment form (see assignment); and a fourth allowlist,
-		// lore's, accepts placeholders and references to the environment.
+		// in assignment form (see assignment); a value may be followed by
+		// '&', as in a query string (?access_token=…&scope=…); a value
+		// that is itself an assignment is searched (searchInside); and a
+		// fourth allowlist, lore's, accepts placeholders and references to
+		// the environment.
 		id:          "generic-api-key",
 		description: "generic API key or password",
 		pattern: lazyRegexp{expr: `^(?i)(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|pwd|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}` +
-			`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;<>.,)\]}]|\\[nr]|$)`},
-		assignment: &assignment{namePrefix: 50, operatorWithin: 10 + 20 + 3, valueFrom: 10 + 20 + 3 + 4 + 5, valueBytes: "_.=+/-"},
-		entropy:    3.5,
-		keywords:   []string{"access", "api", "auth", "key", "credential", "creds", "passwd", "password", "pwd", "secret", "token"},
+			`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;<>.,)\]}&]|\\[nr]|$)`},
+		assignment:   &assignment{namePrefix: 50, operatorWithin: 10 + 20 + 3, valueFrom: 10 + 20 + 3 + 4 + 5, valueBytes: "_.=+/-"},
+		searchInside: true,
+		entropy:      3.5,
+		keywords:     []string{"access", "api", "auth", "key", "credential", "creds", "passwd", "password", "pwd", "secret", "token"},
 		allow: []*allowlist{
 			{secret: &lazyRegexp{expr: `^[a-zA-Z_.-]+$`}},
 			{match: &lazyRegexp{expr: `(?i)(?:access(?:ibility|or)|access[_.-]?id|random[_.-]?access|api[_.-]?(?:id|name|version)|rapid|capital|` +

@@ -156,3 +156,45 @@ func TestDjangoSecretKey(t *testing.T) {
 		{"the SECRET_KEY setting signs sessions", "", "prose"},
 	})
 }
+
+func TestSecretAssignment(t *testing.T) {
+	checkRuleCases(t, "secret-assignment", []ruleCase{
+		{"DB_PASSWORD=Xv!hqC#5smm%op4qbODo", "Xv!hqC#5smm%op4qbODo", "punctuation the generic rule's values cannot hold"},
+		{"SECRET_KEY=k3v9x!q7m#zt2w8rplb4yd6hn0cj5fs&(-a1ue=+)g", "k3v9x!q7m#zt2w8rplb4yd6hn0cj5fs&(-a1ue=+)g", "Django's key, unquoted, as a .env file has it"},
+		{"the key: DB_PASSWORD=Xv!hqC#5smm%op4qbODo", "Xv!hqC#5smm%op4qbODo", "after prose"},
+		{"the token: API_TOKEN=Rt5!Yh1Ue9Wq3Io6P#zK, then", "Rt5!Yh1Ue9Wq3Io6P#zK", "after prose, the value is not the name; the comma ends the sentence"},
+		{`"db_password": "a8%Kq!2vLp#0zX",`, "a8%Kq!2vLp#0zX", "JSON"},
+		{"password: h7#Kq!2vLp9zX", "h7#Kq!2vLp9zX", "YAML"},
+		{"export PGPASSWORD='Zq8@Lm2Xv0&Tb7'", "Zq8@Lm2Xv0&Tb7", "a shell export"},
+		{"<journal>set API_KEY=Tb7^Kp4N!Zq8Lm2</journal>", "Tb7^Kp4N!Zq8Lm2", "before a tag"},
+
+		{"DB_PASSWORD=XvihqCx5smmgop4qbODo", "", "the generic rule's: no punctuation"},
+		{"password = getpass.getpass(prompt2)", "", "a call"},
+		{`access_key = request.headers["X-Access-Key-2"]`, "", "an index"},
+		{"PASSWORD=${DB_PASSWORD:-default1}", "", "a reference with a default"},
+		{"secret: https://vault.example.com/v1/app#key2", "", "a URL"},
+		{"secret: admin1@example.com", "", "an address"},
+		{"password_hash: $2b$12$KIXQJ6sJ9kXgY0x1mN2pQe", "", "a hash is about a password"},
+		{"token_pattern = ^[a-z0-9]{8}-[a-z0-9]{4}$", "", "a pattern"},
+		{"password: correct-horse!battery", "", "no digit"},
+		{"token: 2024-06-01T12:00:00+02:00", "", "a time, too plain"},
+		{"password: changeme-2024!", "", "a placeholder"},
+		{"if password == 'Xv!hqC#5smm%op4qbODo':", "", "a comparison"},
+	})
+}
+
+// TestAssignmentAfterProse checks that the generic rule finds an assignment
+// whose name follows a keyword and an operator in prose ("the key:
+// DB_PASSWORD=…"), which gitleaks' form takes for the value of "key" and
+// whose stopwords then allow it.
+func TestAssignmentAfterProse(t *testing.T) {
+	checkRuleCases(t, "generic-api-key", []ruleCase{
+		{"the key: DB_PASSWORD=XvihqCx5smmgop4qbODo", "XvihqCx5smmgop4qbODo", "after 'the key:'"},
+		{"use this token: API_TOKEN=Rt5Yh1Ue9Wq3Io6PzK2n", "Rt5Yh1Ue9Wq3Io6PzK2n", "after 'this token:'"},
+		{"auth => secret=token=Zq8Lm2Xv0Tb7Kp4N", "Zq8Lm2Xv0Tb7Kp4N", "assignments in a chain"},
+		{"key=api_key=Zq8Lm2Xv0Tb7Kp4N", "Zq8Lm2Xv0Tb7Kp4N", "at the end of the text"},
+		{"api_key: dGhpcyBpcyBhIHRlc3Qgb2Yga2V5cw==", "dGhpcyBpcyBhIHRlc3Qgb2Yga2V5cw==", "padding is no assignment"},
+
+		{"the key: FOO=bar", "", "an assignment to a name that is no secret's, too short"},
+	})
+}

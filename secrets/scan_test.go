@@ -107,10 +107,15 @@ func TestCredentialBeforeATag(t *testing.T) {
 		if len(found) != 1 {
 			continue // TestCredentials reports it
 		}
-		secret, cut := text[found[0].Start:found[0].End], text[:found[0].End]
-		if len(Scan(cut)) != 1 {
+		cut := text[:found[0].End]
+		atEnd := Scan(cut)
+		if len(atEnd) != 1 {
 			continue // the rule wants more after the secret (user:password@host)
 		}
+		// As it is found at the end of a text: a quoted value cut before
+		// its closing quote is another rule's (secret-assignment's).
+		wantRule = atEnd[0].Rule
+		secret := cut[atEnd[0].Start:atEnd[0].End]
 		for _, w := range wrappers {
 			wrapped := w[0] + cut + w[1]
 			got := Scan(wrapped)
@@ -135,7 +140,7 @@ func TestCredentialBeforeATag(t *testing.T) {
 // quote, operator or bracket, and it ends the line or is followed by one.
 func endsValue(before, after string) bool {
 	okBefore := strings.HasSuffix(before, " ") || strings.ContainsAny(lastByte(before), "\t\"'`=:(,>")
-	okAfter := after == "" || strings.ContainsAny(after[:1], " \t\"'`;,)<\\@")
+	okAfter := after == "" || strings.ContainsAny(after[:1], " \t\"'`;,)<\\@&")
 	return okBefore && okAfter
 }
 
@@ -323,6 +328,9 @@ func TestRuleTable(t *testing.T) {
 			t.Errorf("rule %s matches the empty string", r.id)
 		}
 		r.compiledPlan()
+		if r.searchInside && r.assignment == nil && !r.compiledPlan().windowed {
+			t.Errorf("rule %s searches inside values, but is neither an assignment rule nor run on windows", r.id)
+		}
 		if r.assignment != nil {
 			if !strings.HasPrefix(r.pattern.expr, "^(?i)") {
 				t.Errorf("assignment rule %s does not begin with ^(?i)", r.id)

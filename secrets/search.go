@@ -149,6 +149,10 @@ func (r *rule) searchWindow(text string, start, end int, plan *searchPlan, yield
 		if m == nil {
 			return
 		}
+		if r.assignsInside(text, m) {
+			pos = m[2] // the value's start
+			continue
+		}
 		yield(m)
 		pos = max(m[1], pos+1)
 	}
@@ -186,6 +190,9 @@ func (r *rule) eachAssignment(text string, index int, hits []keywordHit, yield f
 			continue
 		}
 		shift(m, k)
+		if r.assignsInside(text, m) {
+			continue // the keywords inside the value are tried next
+		}
 		// gitleaks' [\w.-]{0,50}? prefix: the leftmost start wins.
 		for m[0] > prevEnd && k-m[0] < a.namePrefix && isNameByte(text[m[0]-1]) {
 			m[0]--
@@ -213,9 +220,49 @@ func (r *rule) eachWholeTextMatch(text string, pos int, yield func(m []int)) {
 		if m == nil {
 			return
 		}
+		if r.assignsInside(text, m) {
+			pos = m[2] // the value's start
+			continue
+		}
 		yield(m)
 		pos = max(m[1], pos+1)
 	}
+}
+
+// assignsInside reports whether r searches inside values and the value
+// (group 1) of its match m is itself an assignment to a name holding one
+// of r's keywords: "the key: DB_PASSWORD=…" matches "key" with the value
+// "DB_PASSWORD=…", which the generic rule's stopwords then allow, hiding
+// the password. Changed from gitleaks, which goes on after such a match:
+// here the match is no match, and the search goes on inside its value,
+// where it finds DB_PASSWORD's.
+func (r *rule) assignsInside(text string, m []int) bool {
+	if !r.searchInside || len(m) < 4 || m[2] < 0 {
+		return false
+	}
+	v := text[m[2]:m[3]]
+	eq := strings.IndexByte(v, '=')
+	if eq <= 0 || eq+1 == len(v) || v[eq+1] == '=' || !isNameStart(v[0]) {
+		return false // no '=', or padding ("…=="), or no name before it
+	}
+	name := v[:eq]
+	for i := range len(name) {
+		if !isNameByte(name[i]) {
+			return false
+		}
+	}
+	for i := range len(name) {
+		for _, k := range r.keywords {
+			if hasPrefixFold(name[i:], k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isNameStart(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
 }
 
 // shortValue bounds the value and what follows it in an assignment's first
