@@ -2,6 +2,8 @@ package mdstore
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,5 +250,42 @@ func TestEveryInputIsChecked(t *testing.T) {
 	var ie *entry.InputError
 	if !errors.As(err, &ie) || ie.Field != "category" || strings.Contains(ie.Msg, "notes-42") {
 		t.Errorf("a bad category: %v", err)
+	}
+}
+
+// TestNewMemoryTextFieldsCoverEveryString is entry's
+// TestTextFieldsCoverEveryString for the input that lives here: each
+// string of a NewMemory, found by reflection, is one its textFields
+// point at, so that a field added to it is checked for secrets.
+func TestNewMemoryTextFieldsCoverEveryString(t *testing.T) {
+	var in NewMemory
+	var want []string
+	rv := reflect.ValueOf(&in).Elem()
+	for i := range rv.NumField() {
+		f, v := rv.Type().Field(i), "<"+rv.Type().Field(i).Name+">"
+		switch {
+		case f.Type.Kind() == reflect.String:
+			rv.Field(i).SetString(v)
+		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
+			rv.Field(i).Set(reflect.Append(reflect.MakeSlice(f.Type, 0, 1), reflect.ValueOf(v).Convert(f.Type.Elem())))
+		case f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Pointer || f.Type.Kind() == reflect.Slice || f.Type.Kind() == reflect.Map:
+			t.Fatalf("NewMemory.%s: a %s, which this test does not fill: fill it", f.Name, f.Type)
+		default:
+			continue
+		}
+		want = append(want, v)
+	}
+	var got []string
+	for _, f := range in.textFields() {
+		if f.List != nil {
+			got = append(got, *f.List...)
+		} else {
+			got = append(got, *f.Value)
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("NewMemory: textFields leaves out %s", w)
+		}
 	}
 }

@@ -19,18 +19,11 @@ type NewMemory struct {
 // normalize checks a memory to add: no secret in any field (check), a
 // known type, content, tags lore can write.
 func (in NewMemory) normalize(check *entry.SecretCheck) (NewMemory, error) {
-	typ := string(in.Type)
-	if err := check.Text("type", &typ); err != nil {
-		return in, err
-	}
-	if err := check.Text("content", &in.Content); err != nil {
-		return in, err
-	}
-	if err := check.List("tags", &in.Tags); err != nil {
+	if err := check.Texts(in.textFields()...); err != nil {
 		return in, err
 	}
 	var err error
-	if in.Type, err = entry.ParseMemoryType(typ); err != nil {
+	if in.Type, err = entry.ParseMemoryType(string(in.Type)); err != nil {
 		return in, err
 	}
 	if in.Content, err = entry.NormalizeText("content", in.Content); err != nil {
@@ -40,6 +33,15 @@ func (in NewMemory) normalize(check *entry.SecretCheck) (NewMemory, error) {
 		return in, err
 	}
 	return in, nil
+}
+
+// textFields are in's text fields (see entry.TextField).
+func (in *NewMemory) textFields() []entry.TextField {
+	return []entry.TextField{
+		{Name: "type", Value: (*string)(&in.Type)},
+		{Name: "content", Value: &in.Content},
+		{Name: "tags", List: &in.Tags},
+	}
 }
 
 // AddMemory validates m, gives it an id and the creation date and adds it

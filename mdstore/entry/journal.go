@@ -225,23 +225,7 @@ func ParseTimestamp(s string) time.Time {
 // directory. An empty RunID means the current run (started if there is
 // none); Iteration 0 means the next one.
 func (in JournalEntry) Normalize(check *SecretCheck) (JournalEntry, error) {
-	err := check.Texts(TextField{Name: "run_id", Value: &in.RunID}, TextField{Name: "task_id", Value: &in.TaskID}, TextField{Name: "feature_id", Value: &in.FeatureID},
-		TextField{Name: "outcome", Value: &in.Outcome}, TextField{Name: "model", Value: &in.Model}, TextField{Name: "next_model", Value: &in.NextModel},
-		TextField{Name: "difficulty", Value: &in.Difficulty}, TextField{Name: "notes", Value: &in.Notes})
-	if err == nil {
-		err = check.List("files_modified", &in.FilesModified)
-	}
-	if err == nil && in.Failure != nil {
-		f := *in.Failure // the caller's stays as it was
-		in.Failure = &f
-		err = check.Texts(TextField{Name: "what_tried", Value: &f.WhatTried}, TextField{Name: "why_failed", Value: &f.WhyFailed},
-			TextField{Name: "error_category", Value: &f.ErrorCategory}, TextField{Name: "stack_trace", Value: &f.StackTrace},
-			TextField{Name: "retry_suggestion", Value: &f.RetrySuggestion})
-		if err == nil {
-			err = check.List("relevant_files", &f.RelevantFiles)
-		}
-	}
-	if err != nil {
+	if err := check.Texts(in.TextFields()...); err != nil {
 		return in, err
 	}
 	if in.Outcome == "" {

@@ -102,20 +102,8 @@ type NewKnowledge struct {
 // (check), a title to name the file after, tags, a body cut to
 // MaxKnowledgeWords.
 func (in NewKnowledge) Normalize(check *SecretCheck) (NewKnowledge, error) {
-	if err := check.Texts(TextField{Name: "title", Value: &in.Title}, TextField{Name: "feature", Value: &in.Feature}, TextField{Name: "body", Value: &in.Body}); err != nil {
+	if err := check.Texts(in.TextFields()...); err != nil {
 		return in, err
-	}
-	if err := check.List("tags", &in.Tags); err != nil {
-		return in, err
-	}
-	if len(in.Sources) > 0 {
-		sources := slices.Clone(in.Sources)
-		for i := range sources {
-			if err := check.Text("sources", &sources[i].Path); err != nil {
-				return in, err
-			}
-		}
-		in.Sources = sources
 	}
 	in.Title = strings.Join(strings.Fields(in.Title), " ")
 	if in.Title == "" {

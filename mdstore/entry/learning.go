@@ -60,15 +60,7 @@ type NewLearning struct {
 // normalize checks a learning to add: no secret in any field (check), a
 // category, tags, a body, a known status and kind.
 func (in NewLearning) Normalize(check *SecretCheck) (NewLearning, error) {
-	err := check.Texts(TextField{Name: "category", Value: &in.Category}, TextField{Name: "task", Value: &in.Task}, TextField{Name: "body", Value: &in.Body},
-		TextField{Name: "status", Value: &in.Status}, TextField{Name: "kind", Value: &in.Kind}, TextField{Name: "task_type", Value: &in.TaskType})
-	if err != nil {
-		return in, err
-	}
-	if err := check.List("tags", &in.Tags); err != nil {
-		return in, err
-	}
-	if err := check.List("source_runs", &in.Runs); err != nil {
+	if err := check.Texts(in.TextFields()...); err != nil {
 		return in, err
 	}
 	in.Category = strings.ToLower(strings.TrimSpace(in.Category))

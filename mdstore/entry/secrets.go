@@ -12,10 +12,11 @@ import (
 // A secretCheck is the one place where what a caller asks lore to write is
 // checked for credentials: lore does not store them, and a secret in a
 // commit outlives its deletion. Each input type's normalize (NewMemory,
-// NewKnowledge, NewLearning, JournalEntry) passes every field it takes
-// through text or list first, before it reads the field otherwise, so that
-// no message it gives about a field can echo a secret either. Whatever
-// reaches a file, a commit message or a trailer comes from those fields.
+// NewKnowledge, NewLearning, JournalEntry) passes every field its
+// TextFields lists through Texts first, before it reads the field
+// otherwise, so that no message it gives about a field can echo a secret
+// either; lore import passes every field of every entry. Whatever reaches
+// a file, a commit message or a trailer comes from those fields.
 //
 // A direct command refuses (the zero secretCheck): the first secret is an
 // InputError naming the field and the rule, never the value. Ingest
@@ -34,16 +35,25 @@ type FieldSecret struct {
 	Secret string
 }
 
-// textField is a text field of an input: its name and where its value is.
+// TextField is a text field of an entry or an input: its name and where
+// its value is, a string (Value) or a list of them (List). Each type's
+// TextFields lists them all (textfields.go).
 type TextField struct {
 	Name  string
 	Value *string
+	List  *[]string
 }
 
-// texts checks each field in turn (see text).
+// Texts checks each field in turn (see Text and List).
 func (c *SecretCheck) Texts(fields ...TextField) error {
 	for _, f := range fields {
-		if err := c.Text(f.Name, f.Value); err != nil {
+		var err error
+		if f.List != nil {
+			err = c.List(f.Name, f.List)
+		} else {
+			err = c.Text(f.Name, f.Value)
+		}
+		if err != nil {
 			return err
 		}
 	}
