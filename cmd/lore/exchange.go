@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/index"
+	"lore/internal/fsx"
 	"lore/internal/sibling"
 	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
@@ -99,9 +100,12 @@ func importCommand(e *env) *cli.Command {
 			".ralph/knowledge/*.md and the journal of its .ralph/progress.db (read by\n" +
 			"lore-sqlite, installed beside lore), and aiwg's\n" +
 			".aiwg/knowledge/ralph-learnings.json (its checksum verified). Entries the store has (the same id or file,\n" +
-			"or a learning that nearly duplicates one) are kept as the store has them;\n" +
-			"importing twice changes nothing the second time. Every text is checked for\n" +
-			"secrets, and an entry lore would not write refuses the whole import.\n\n" +
+			"created at the same time, or a learning that nearly duplicates one) are kept as the store has them;\n" +
+			"importing twice changes nothing the second time. An entry whose id the store has for another is\n" +
+			"reported and not imported (a learning made from aiwg's takes the next id made from aiwg's).\n" +
+			"Every text of every field is checked for secrets; an entry lore would not write (as lore validate\n" +
+			"judges it), or one the export holds twice, refuses the whole import. Only regular files are read,\n" +
+			"through no symbolic link: a link, a FIFO or a device is refused, naming it.\n\n" +
 			"One commit, \"lore: import N entries from FILE\", its body counting each kind; each entry keeps\n" +
 			"its id, times and status. A directory's files are named on stderr as they are read, and a file\n" +
 			"that does not parse is a warning.",
@@ -147,9 +151,12 @@ func runImport(e *env, g globals, opts importOptions) error {
 		}{res, commit})
 	}
 	for _, k := range []entry.Kind{entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal} {
-		if res.Added[k]+res.Kept[k] > 0 {
-			fmt.Fprintf(p.out, "%-10s %d added, %d already there\n", string(k)+":", res.Added[k], res.Kept[k])
+		if res.Added[k]+res.Kept[k]+len(res.Collided[k]) > 0 {
+			fmt.Fprintf(p.out, "%-10s %s\n", string(k)+":", res.Summary(k))
 		}
+	}
+	for _, r := range res.Reidentified {
+		fmt.Fprintf(p.out, "learning %s: its id was another's in the store\n", r)
 	}
 	if res.Total() == 0 {
 		fmt.Fprintln(p.out, "Nothing to import: the store has every entry")
@@ -180,9 +187,17 @@ func readImport(e *env, p *printer, source string) (lifecycle.Export, error) {
 	var data []byte
 	var err error
 	if source == "-" {
-		data, err = io.ReadAll(e.stdin)
+		if data, err = io.ReadAll(io.LimitReader(e.stdin, lifecycle.MaxExportSize+1)); err == nil && len(data) > lifecycle.MaxExportSize {
+			err = fmt.Errorf("larger than %s", fsx.FormatSize(lifecycle.MaxExportSize))
+		}
 	} else {
-		data, err = os.ReadFile(e.abs(source))
+		// A regular file, not a link, a FIFO or a device: /dev/zero or a
+		// pipe no one writes would never end.
+		if data, err = fsx.ReadRegular(e.abs(source), lifecycle.MaxExportSize); err != nil {
+			if skip, ok := fsx.Skipped(err); ok {
+				return lifecycle.Export{}, &entry.InputError{Field: "file", Msg: fmt.Sprintf("%s: %s: lore imports a regular file (or - for stdin)", source, skip.Reason())}
+			}
+		}
 	}
 	if err != nil {
 		return lifecycle.Export{}, fmt.Errorf("read %s: %w", source, err)

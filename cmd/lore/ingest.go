@@ -9,9 +9,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/hooks"
+	"lore/internal/fsx"
 	"lore/internal/words"
 	"lore/loop"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
 )
 
@@ -154,7 +156,12 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 	var turn hooks.Turn
 	switch {
 	case opts.transcript != "":
-		f, err := os.Open(e.abs(opts.transcript))
+		// A regular file: a FIFO or a link in the payload's path would
+		// hang the hook, or read what it points to.
+		f, err := fsx.OpenRegular(e.abs(opts.transcript))
+		if skip, ok := fsx.Skipped(err); ok {
+			return nil, &entry.InputError{Field: "transcript", Msg: fmt.Sprintf("transcript %s: %s: lore reads a transcript only from a regular file", opts.transcript, skip.Reason())}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("read transcript: %w", err)
 		}

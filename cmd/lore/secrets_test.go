@@ -150,11 +150,14 @@ func needles(t *testing.T, secret string) []string {
 }
 
 // TestNoSecretReachesGitOrTheTerminal puts each text of the secrets corpus
-// in every field of every command that writes (placements), runs the
-// command as the CLI would, and checks that the secret reached nothing: no
-// object of the repository (any commit, its message and trailers, tree or
-// blob, reachable or not), no file of the worktree or the git directory,
-// and neither stdout nor stderr.
+// in every field of every command that writes (placements) and of every
+// store lore import reads (importPlacements: each field of lore's export,
+// ralph's memories, RefoundAI's knowledge and progress.db, aiwg's
+// learnings), runs the command as the CLI would, and checks that the
+// secret reached nothing: no object of the repository (any commit, its
+// message and trailers, tree or blob, reachable or not), no file of the
+// worktree or the git directory, neither stdout nor stderr, and nothing
+// C git's grep finds in HEAD's .agent.
 func TestNoSecretReachesGitOrTheTerminal(t *testing.T) {
 	withoutLoreRoot(t)
 	for _, entry := range readCorpus(t) {
@@ -230,6 +233,16 @@ func checkCorpusEntry(t *testing.T, entry corpusEntry) {
 	}
 	if got := r.Git("rev-list", "--count", "HEAD"); got == "1" {
 		t.Error("nothing was committed: the placements did not reach lore")
+	}
+	checkImports(t, r, entry, look)
+	// C git's own search of what HEAD holds, beside Holding's of every
+	// object: exit 1 is "nothing found".
+	grep := []string{"grep", "-i", "-F"}
+	for _, n := range look {
+		grep = append(grep, "-e", n)
+	}
+	if out, err := r.GitErr(append(grep, "HEAD", "--", ".agent")...); exitCodeOf(err) != 1 {
+		t.Errorf("git grep on HEAD -- .agent: %v\n%s", err, out)
 	}
 	r.AssertHealthy()
 }

@@ -71,6 +71,27 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	return buf[:n:n], nil
 }
 
+// OpenRegular opens the file at path for reading if it is a regular file,
+// checked as ReadRegular checks it (no link followed, no FIFO waited for,
+// the type taken from the open descriptor); otherwise it returns a
+// *SkipError. It is ReadRegular for a file read as a stream, of any size.
+func OpenRegular(path string) (*os.File, error) {
+	fd, err := openNoFollow(path, syscall.O_RDONLY|syscall.O_NONBLOCK, false)
+	if err != nil {
+		return nil, err
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, &SkipError{Path: path, Err: ErrNotRegular, Mode: modeType(uint32(st.Mode))}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
 // ReadDir lists the directory at path, sorted by name, as os.ReadDir does,
 // but a symbolic link as the last element of path is not followed: it is a
 // *SkipError, as is a path that is not a directory.

@@ -111,6 +111,13 @@ func Validate(files []File, validateConfig func(File) []Problem) []Problem {
 	return out
 }
 
+// ValidateFile checks one file as Validate does, without the checks
+// across files: what lore import asks of each file it would write.
+func ValidateFile(f File) []Problem {
+	ps, _ := validateFile(f, nil)
+	return ps
+}
+
 // InChanges keeps the problems of the files the next commit changes
 // (those not InHead) and counts the errors it leaves out. What a
 // pre-commit hook judges is the commit: an error already in HEAD — a

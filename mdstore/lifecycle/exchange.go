@@ -1,19 +1,13 @@
 package lifecycle
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"lore/internal/fsx"
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
@@ -21,6 +15,10 @@ import (
 
 // ExportVersion is the version of lore's export format.
 const ExportVersion = 1
+
+// MaxExportSize caps what lore import reads of an export: a store of
+// 100,000 entries exports to about 100 MiB.
+const MaxExportSize = 256 << 20
 
 // Export is every entry of a store (or of the kinds asked for), whole: what
 // lore export writes as JSON and lore import reads back. Importing it into
@@ -31,6 +29,11 @@ type Export struct {
 	Knowledge []entry.Knowledge    `json:"knowledge"`
 	Learnings []entry.Learning     `json:"learnings"`
 	Journal   []entry.JournalEntry `json:"journal"`
+
+	// reid says, for a learning whose id lore made from another system's
+	// (aiwg's), the seed of that id (aiwgID): an import that finds its id
+	// taken by another learning gives it the seed's next id.
+	reid map[string]string
 }
 
 // ExportFrom reads the entries of the kinds asked for (every kind when none
@@ -86,11 +89,17 @@ func ReadExport(data []byte) (x Export, ok bool, err error) {
 }
 
 // ImportResult counts what an import did with each kind of entry: added,
-// or kept out because the store has it (the same id, or a near-duplicate
-// learning).
+// kept out because the store has it (the same entry — its id and its
+// creation time —, or a near-duplicate learning), or not imported because
+// the store has another entry of its id (Collided names them).
 type ImportResult struct {
-	Added map[entry.Kind]int `json:"added"`
-	Kept  map[entry.Kind]int `json:"kept"`
+	Added    map[entry.Kind]int      `json:"added"`
+	Kept     map[entry.Kind]int      `json:"kept"`
+	Collided map[entry.Kind][]string `json:"collided,omitempty"`
+	// Reidentified are the learnings made from another system's ids whose
+	// id the store had for another learning, each with the id it was given
+	// instead ("l-1a2b3c -> l-4d5e6f").
+	Reidentified []string `json:"reidentified,omitempty"`
 }
 
 // Total is how many entries the import added.
@@ -102,6 +111,17 @@ func (r ImportResult) Total() int {
 	return n
 }
 
+// Summary says, for kind, what the import did: "3 added, 1 already there,
+// 1 not imported: the store has another entry of that id (l-1a2b3c)".
+func (r ImportResult) Summary(kind entry.Kind) string {
+	s := fmt.Sprintf("%d added, %d already there", r.Added[kind], r.Kept[kind])
+	if c := r.Collided[kind]; len(c) > 0 {
+		s += fmt.Sprintf(", %d not imported: the store has another entry of %s (%s)", len(c),
+			words.Plural(len(c), "that id", "those ids"), strings.Join(c, ", "))
+	}
+	return s
+}
+
 // ImportPlan is an export checked for import: every entry renders to a
 // file that parses back as itself, in its kind's place, and holds no
 // secret.
@@ -111,8 +131,9 @@ type ImportPlan struct {
 	Source string
 }
 
-// PlanImport checks x for import from source: an entry that is not valid
-// refuses the whole import, naming it. It changes nothing.
+// PlanImport checks x for import from source: an entry that is not valid,
+// or that x holds twice, refuses the whole import, naming it. It changes
+// nothing.
 func PlanImport(x Export, source string) (*ImportPlan, error) {
 	if err := x.check(); err != nil {
 		return nil, err
@@ -120,86 +141,135 @@ func PlanImport(x Export, source string) (*ImportPlan, error) {
 	return &ImportPlan{Export: x, Source: source}, nil
 }
 
-// Apply adds the plan's entries the store does not have, as one commit:
-// a memory, knowledge entry, learning or journal entry whose id (or file)
-// the store has is kept as the store has it, and a learning that nearly
-// duplicates one there is not added. Each entry keeps its id, times and
-// status. Importing the same entries twice changes nothing the second
-// time.
+// Apply adds the plan's entries the store does not have, as one commit.
+// An entry whose id (or file) the store has is the same entry when it was
+// created at the same time (or, with no time, says the same): it is kept
+// as the store has it. Another entry of that id is a collision: reported
+// in the result and not imported — but for a learning whose id lore made
+// from another system's, which is given the next id made from it. A
+// learning that nearly duplicates one there is not added. Each entry keeps
+// its id, times and status. Importing the same entries twice changes
+// nothing the second time.
 func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteResult, error) {
 	x, source := plan.Export, plan.Source
-	res := ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
+	var res ImportResult
 	wr, err := s.Write(func(tx *mdstore.Tx) error {
-		res = ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}}
+		res = ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}, Collided: map[entry.Kind][]string{}}
 		added, kept := res.Added, res.Kept
-		// Memories: by id.
+		collided := func(kind entry.Kind, id string) { res.Collided[kind] = append(res.Collided[kind], id) }
+		// Memories: by id, which holds its creation time.
 		if len(x.Memories) > 0 {
 			data, _, err := tx.Read(entry.MemoriesPath)
 			if err != nil {
 				return err
 			}
 			have := entry.ParseMemoriesFile(data, entry.MemoriesPath).IDs()
-			// On top of their sections, in the export's order, in one
-			// edit of the file (addMemories: of two with one id, the last).
-			for i := len(x.Memories) - 1; i >= 0; i-- {
-				if have[x.Memories[i].ID] {
+			var add []entry.Memory
+			for _, m := range x.Memories {
+				if have[m.ID] {
 					kept[entry.KindMemory]++
 					continue
 				}
-				have[x.Memories[i].ID] = true
-				added[entry.KindMemory]++
+				add = append(add, m)
 			}
-			if added[entry.KindMemory] > 0 {
-				tx.Apply(mdstore.Edit{Path: entry.MemoriesPath, Op: mdstore.OpAddMemories, Memories: x.Memories})
+			if len(add) > 0 {
+				// On top of their sections, in the export's order, in one
+				// edit of the file.
+				tx.Apply(mdstore.Edit{Path: entry.MemoriesPath, Op: mdstore.OpAddMemories, Memories: add})
+				added[entry.KindMemory] += len(add)
 			}
 		}
-		put := func(kind entry.Kind, p string, content []byte) error {
-			exists, err := tx.Exists(p)
-			if err != nil {
-				return err
+		// stored reads the file at p if there is one, and reports whether
+		// it holds the entry same says it is.
+		stored := func(p string, same func(data []byte) bool) (exists, isSame bool, err error) {
+			data, exists, err := tx.Read(p)
+			if err != nil || !exists {
+				return exists, false, err
 			}
-			if exists {
-				kept[kind]++
-				return nil
-			}
-			tx.Apply(mdstore.Edit{Path: p, Op: mdstore.OpPut, Content: string(content)})
-			added[kind]++
-			return nil
+			return true, same(data), nil
 		}
 		for _, k := range x.Knowledge {
 			k.Path = entry.KnowledgePath(k.Slug)
-			if err := put(entry.KindKnowledge, k.Path, entry.RenderKnowledge(k)); err != nil {
+			exists, same, err := stored(k.Path, func(data []byte) bool {
+				had, err := entry.ParseKnowledge(data, k.Path)
+				return err == nil && sameCreation(had.CreatedAt, k.CreatedAt, had.Body, k.Body)
+			})
+			switch {
+			case err != nil:
 				return err
+			case same:
+				kept[entry.KindKnowledge]++
+			case exists:
+				collided(entry.KindKnowledge, k.Slug)
+			default:
+				tx.Apply(mdstore.Edit{Path: k.Path, Op: mdstore.OpPut, Content: string(entry.RenderKnowledge(k))})
+				added[entry.KindKnowledge]++
 			}
 		}
 		if len(x.Learnings) > 0 {
 			var bodies []string
+			inExport := make(map[string]bool, len(x.Learnings))
 			for _, l := range x.Learnings {
 				bodies = append(bodies, l.Body)
+				inExport[l.ID] = true
 			}
-			stored, err := tx.Learnings(bodies...)
+			have, err := tx.Learnings(bodies...)
 			if err != nil {
 				return err
 			}
 			for _, l := range x.Learnings {
-				l.Path = entry.LearningPath(l.ID)
-				if stored.Taken(l.ID) {
-					kept[entry.KindLearning]++
-					continue
-				}
-				if _, dup := stored.DuplicateOf(l.Category, l.Body); dup && l.Shown() {
-					kept[entry.KindLearning]++
-					continue
-				}
-				stored.Add(l.ID)
-				if err := put(entry.KindLearning, l.Path, entry.RenderLearning(l)); err != nil {
-					return err
+				origin := l.ID
+				seed, reid := x.reid[origin]
+				for n := 1; ; {
+					l.Path = entry.LearningPath(l.ID)
+					exists, same, err := stored(l.Path, func(data []byte) bool {
+						had, err := entry.ParseLearning(data, l.Path)
+						return err == nil && sameCreation(had.CreatedAt, l.CreatedAt, had.Body, l.Body)
+					})
+					if err != nil {
+						return err
+					}
+					if same {
+						kept[entry.KindLearning]++
+						break
+					}
+					if exists || have.Taken(l.ID) { // another's, in the store or in this import
+						if !reid {
+							collided(entry.KindLearning, l.ID)
+							break
+						}
+						// The next id made from the seed that no learning
+						// of the export has.
+						for l.ID = aiwgID(seed, n); inExport[l.ID]; l.ID = aiwgID(seed, n) {
+							n++
+						}
+						n++
+						continue
+					}
+					if _, dup := have.DuplicateOf(l.Category, l.Body); dup && l.Shown() {
+						kept[entry.KindLearning]++
+						break
+					}
+					if l.ID != origin {
+						res.Reidentified = append(res.Reidentified, origin+" -> "+l.ID)
+					}
+					have.Add(l.ID)
+					tx.Apply(mdstore.Edit{Path: l.Path, Op: mdstore.OpPut, Content: string(entry.RenderLearning(l))})
+					added[entry.KindLearning]++
+					break
 				}
 			}
 		}
 		for _, j := range x.Journal {
-			if err := put(entry.KindJournal, j.Path, entry.RenderJournal(j)); err != nil {
+			exists, err := tx.Exists(j.Path)
+			switch {
+			case err != nil:
 				return err
+			case exists: // its path holds its run, iteration and tag
+				kept[entry.KindJournal]++
+			default:
+				tx.Apply(mdstore.Edit{Path: j.Path, Op: mdstore.OpPut, Content: string(entry.RenderJournal(j))})
+				added[entry.KindJournal]++
 			}
 		}
 		if res.Total() == 0 {
@@ -207,9 +277,12 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 		}
 		var body []string
 		for _, k := range []entry.Kind{entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal} {
-			if added[k] > 0 || kept[k] > 0 {
-				body = append(body, fmt.Sprintf("%s: %d added, %d already there", k, added[k], kept[k]))
+			if added[k] > 0 || kept[k] > 0 || len(res.Collided[k]) > 0 {
+				body = append(body, fmt.Sprintf("%s: %s", k, res.Summary(k)))
 			}
+		}
+		for _, r := range res.Reidentified {
+			body = append(body, "learning "+r+": its id was another's")
 		}
 		tx.SetMessage(mdstore.CommitMessage(fmt.Sprintf("lore: import %d %s from %s", res.Total(), words.Plural(res.Total(), "entry", "entries"), source),
 			strings.Join(body, "\n"), "Lore-Kind", "import"))
@@ -221,33 +294,63 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 	return res, wr, err
 }
 
-// check refuses an export lore would not write: an entry that does not
-// render to a file that parses back as itself, a path outside its kind's
-// place, or a secret in any text.
+// sameCreation reports whether an entry in the store (created at had,
+// its body hadBody) is the one an import brings (at want, body): the same
+// creation time, or with none, the same body.
+func sameCreation(had, want, hadBody, body string) bool {
+	if had != want {
+		return false
+	}
+	return want != "" || strings.TrimSpace(hadBody) == strings.TrimSpace(body)
+}
+
+// check refuses an export lore would not write, naming the entry: first
+// a secret in any text of any entry (every field its TextFields lists,
+// so that no later message can echo one), then an entry the export holds
+// twice, then an entry that is not one of its kind's (an id, a slug, a
+// journal file in its run's directory) or whose file lore validate would
+// find an error in.
 func (x *Export) check() error {
 	c := &entry.SecretCheck{}
 	for i := range x.Memories {
 		m := &x.Memories[i]
-		if !entry.ValidMemoryID(m.ID) || !slices.Contains(entry.MemoryTypes, m.Type) {
-			return &entry.InputError{Field: "memories", Msg: fmt.Sprintf("memory %d (%q): not a memory lore can write (an id mem-…, a type of %v)", i+1, m.ID, entry.MemoryTypes)}
-		}
-		if err := c.Texts(entry.TextField{Name: "memory " + m.ID, Value: &m.Content}); err != nil {
-			return err
-		}
-		if err := c.List("memory "+m.ID+" tags", &m.Tags); err != nil {
+		if err := checkTexts(c, fmt.Sprintf("memory %d", i+1), m.TextFields(), 1, entry.ValidMemoryID(m.ID)); err != nil {
 			return err
 		}
 	}
 	for i := range x.Knowledge {
 		k := &x.Knowledge[i]
-		if !entry.IsSlug(k.Slug) {
-			return &entry.InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge entry %d: %q is not a slug", i+1, k.Slug)}
-		}
-		if err := c.Texts(entry.TextField{Name: "knowledge " + k.Slug, Value: &k.Body}, entry.TextField{Name: "knowledge " + k.Slug + " title", Value: &k.Title}); err != nil {
+		if err := checkTexts(c, fmt.Sprintf("knowledge entry %d", i+1), k.TextFields(), 1, entry.IsSlug(k.Slug)); err != nil {
 			return err
 		}
-		if _, err := entry.ParseKnowledge(entry.RenderKnowledge(*k), entry.KnowledgePath(k.Slug)); err != nil {
-			return &entry.InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge %s: %v", k.Slug, err)}
+	}
+	for i := range x.Learnings {
+		l := &x.Learnings[i]
+		if err := checkTexts(c, fmt.Sprintf("learning %d", i+1), l.TextFields(), 1, entry.ValidLearningID(l.ID)); err != nil {
+			return err
+		}
+	}
+	for i := range x.Journal {
+		j := &x.Journal[i] // its run and its file's path name it
+		if err := checkTexts(c, fmt.Sprintf("journal entry %d", i+1), j.TextFields(), 2, journalFileOf(j)); err != nil {
+			return err
+		}
+	}
+	if err := x.duplicates(); err != nil {
+		return err
+	}
+	for i := range x.Memories {
+		if err := checkMemory(x.Memories[i], i); err != nil {
+			return err
+		}
+	}
+	for i := range x.Knowledge {
+		k := &x.Knowledge[i]
+		if !entry.IsSlug(k.Slug) || len(k.Slug) > entry.MaxSlugLength {
+			return &entry.InputError{Field: "knowledge", Msg: fmt.Sprintf("knowledge entry %d: %q is not a slug (lowercase letters, digits and single hyphens, at most %d characters)", i+1, k.Slug, entry.MaxSlugLength)}
+		}
+		if err := checkFile(fmt.Sprintf("knowledge %s", k.Slug), entry.KnowledgePath(k.Slug), entry.RenderKnowledge(*k)); err != nil {
+			return err
 		}
 	}
 	for i := range x.Learnings {
@@ -255,205 +358,116 @@ func (x *Export) check() error {
 		if !entry.ValidLearningID(l.ID) {
 			return &entry.InputError{Field: "learnings", Msg: fmt.Sprintf("learning %d: %q is not a learning id", i+1, l.ID)}
 		}
-		if err := c.Texts(entry.TextField{Name: "learning " + l.ID, Value: &l.Body}, entry.TextField{Name: "learning " + l.ID + " reason", Value: &l.StatusReason}); err != nil {
+		if err := checkFile("learning "+l.ID, entry.LearningPath(l.ID), entry.RenderLearning(*l)); err != nil {
 			return err
-		}
-		if _, err := entry.ParseLearning(entry.RenderLearning(*l), entry.LearningPath(l.ID)); err != nil {
-			return &entry.InputError{Field: "learnings", Msg: fmt.Sprintf("learning %s: %v", l.ID, err)}
 		}
 	}
 	for i := range x.Journal {
 		j := &x.Journal[i]
-		dir, name := path.Split(j.Path)
-		if dir != entry.JournalDir+"/"+j.RunID+"/" || entry.KindOf(j.Path) != entry.KindJournal || !strings.HasSuffix(name, ".md") {
+		if !journalFileOf(j) {
 			return &entry.InputError{Field: "journal", Msg: fmt.Sprintf("journal entry %d: %q is not the file of an iteration of %s", i+1, j.Path, j.RunID)}
 		}
-		if err := c.Texts(entry.TextField{Name: "journal " + j.Path, Value: &j.Notes}); err != nil {
+		if err := checkFile("journal "+j.Path, j.Path, entry.RenderJournal(*j)); err != nil {
 			return err
-		}
-		if _, err := entry.ParseJournal(entry.RenderJournal(*j), j.Path); err != nil {
-			return &entry.InputError{Field: "journal", Msg: fmt.Sprintf("journal %s: %v", j.Path, err)}
 		}
 	}
 	return nil
 }
 
-// ReadSeedStores reads the stores of the systems lore's seeds describe
-// that lie in dir (a project, or its .ralph directory): ralph-orchestrator's
-// .ralph/agent/memories.md (lore's own format), RefoundAI ralph's
-// .ralph/knowledge/*.md (lore's knowledge format, the slug its file name)
-// and the journal of its .ralph/progress.db (a SQLite database, read by
-// readDB), and aiwg's .aiwg/knowledge/ralph-learnings.json (seed 004's
-// learnings, its checksum verified), as an Export for Import. A file that
-// does not read is a warning, and left out; a progress.db that readDB
-// cannot read is an error. found names what was read.
-func ReadSeedStores(dir string, readDB func(path string) ([]entry.JournalEntry, error)) (x Export, found []string, warnings []entry.Warning, err error) {
-	x = Export{Version: ExportVersion}
-	base := dir
-	if filepath.Base(filepath.Clean(dir)) != ".ralph" {
-		base = filepath.Join(dir, ".ralph")
-	}
-	mem := filepath.Join(base, "agent", "memories.md")
-	if data, err := fsx.ReadRegular(mem, entry.ReadLimit(entry.MemoriesPath)); err == nil {
-		ms, ws := entry.ParseMemories(data, mem)
-		x.Memories, warnings = append(x.Memories, ms...), append(warnings, ws...)
-		found = append(found, mem)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		warnings = append(warnings, entry.Warning{Path: mem, Message: "cannot be read: " + err.Error()})
-	}
-	aiwg := filepath.Join(filepath.Dir(base), ".aiwg", "knowledge", "ralph-learnings.json")
-	if filepath.Base(filepath.Clean(dir)) == ".aiwg" {
-		aiwg = filepath.Join(dir, "knowledge", "ralph-learnings.json")
-	}
-	if ls, ws, err := readAiwg(aiwg); err == nil {
-		x.Learnings, warnings = append(x.Learnings, ls...), append(warnings, ws...)
-		found = append(found, aiwg)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return x, found, warnings, err
-	}
-	db := filepath.Join(base, "progress.db")
-	if info, err := os.Lstat(db); err == nil {
-		if !info.Mode().IsRegular() {
-			return x, found, warnings, fmt.Errorf("%s: not a regular file", db)
+// checkTexts checks fields, the texts of one entry, for secrets. The
+// first ids of them name the entry: they are checked under what
+// ("learning 3 id"), and the others under what and the last of them
+// ("learning 3 (l-1a2b3c) tags") when named says it is well formed, so
+// that a message never quotes garbage.
+func checkTexts(c *entry.SecretCheck, what string, fields []entry.TextField, ids int, named bool) error {
+	for _, f := range fields[:ids] {
+		if err := c.Texts(entry.TextField{Name: what + " " + f.Name, Value: f.Value}); err != nil {
+			return err
 		}
-		journal, err := readDB(db)
-		if err != nil {
-			return x, found, warnings, err
-		}
-		x.Journal = append(x.Journal, journal...)
-		found = append(found, db)
 	}
-	kdir := filepath.Join(base, "knowledge")
-	entries, err := os.ReadDir(kdir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return x, found, warnings, fmt.Errorf("read %s: %w", kdir, err)
+	label := what
+	if named {
+		label = fmt.Sprintf("%s (%s)", what, *fields[ids-1].Value)
 	}
-	for _, e := range entries {
-		name := e.Name()
-		slug := strings.TrimSuffix(name, ".md")
-		if !e.Type().IsRegular() || slug == name || strings.HasPrefix(name, ".") {
-			continue
+	for _, f := range fields[ids:] {
+		f.Name = label + " " + f.Name
+		if err := c.Texts(f); err != nil {
+			return err
 		}
-		p := filepath.Join(kdir, name)
-		data, err := fsx.ReadRegular(p, entry.FileReadLimit)
-		if err != nil {
-			warnings = append(warnings, entry.Warning{Path: p, Message: "cannot be read: " + err.Error()})
-			continue
-		}
-		if !entry.IsSlug(slug) {
-			warnings = append(warnings, entry.Warning{Path: p, Message: "left out: its name is not a slug lore can keep"})
-			continue
-		}
-		k, err := entry.ParseKnowledge(data, entry.KnowledgePath(slug))
-		if err != nil {
-			warnings = append(warnings, entry.Warning{Path: p, Message: "left out: " + err.Error()})
-			continue
-		}
-		x.Knowledge = append(x.Knowledge, k)
-		found = append(found, p)
 	}
-	return x, found, warnings, nil
+	return nil
 }
 
-// aiwgStore is aiwg's .aiwg/knowledge/ralph-learnings.json (seed 004's
-// L3 semantic memory), as much of it as an import reads.
-type aiwgStore struct {
-	Checksum  string          `json:"checksum"`
-	Learnings json.RawMessage `json:"learnings"`
+// journalFileOf reports whether j's path is an iteration's file in its
+// run's directory, as lore names them (<NNNN>-<tag>.md).
+func journalFileOf(j *entry.JournalEntry) bool {
+	dir, name := path.Split(j.Path)
+	_, _, ok := entry.JournalFileName(name)
+	return ok && entry.ValidRunID(j.RunID) && dir == entry.JournalDir+"/"+j.RunID+"/" && entry.KindOf(j.Path) == entry.KindJournal
 }
 
-type aiwgLearning struct {
-	ID          string          `json:"id"`
-	Type        string          `json:"type"`
-	TaskType    string          `json:"taskType"`
-	Content     json.RawMessage `json:"content"`
-	Confidence  *float64        `json:"confidence"`
-	SourceLoops []string        `json:"sourceLoops"`
-	CreatedAt   string          `json:"createdAt"`
-	SuccessRate *float64        `json:"successRate"`
+// duplicates refuses an export that holds an entry twice: lore export
+// writes each once, so a second was copied or edited in, and importing
+// either would lose the other (and miscount both).
+func (x *Export) duplicates() error {
+	seen := map[string]bool{}
+	var twice []string
+	note := func(key string) {
+		if seen[key] && !slices.Contains(twice, key) {
+			twice = append(twice, key)
+		}
+		seen[key] = true
+	}
+	for _, m := range x.Memories {
+		note("memory " + m.ID)
+	}
+	for _, k := range x.Knowledge {
+		note("knowledge " + k.Slug)
+	}
+	for _, l := range x.Learnings {
+		note("learning " + l.ID)
+	}
+	for _, j := range x.Journal {
+		note("journal " + j.Path)
+	}
+	if len(twice) == 0 {
+		return nil
+	}
+	shown := twice
+	if len(shown) > 10 {
+		shown = append(slices.Clone(shown[:10]), fmt.Sprintf("and %d more", len(twice)-10))
+	}
+	return &entry.InputError{Field: "file", Msg: fmt.Sprintf("%d %s more than once (%s): lore export writes each entry once; keep one of each and import again",
+		len(twice), words.Plural(len(twice), "entry is there", "entries are there"), strings.Join(shown, ", "))}
 }
 
-// readAiwg reads aiwg's learnings at p as seed-004 learnings: its SHA-256
-// checksum of the compact learnings array must hold (aiwg's own check;
-// a mismatch means the file is damaged), each learning's type is its kind
-// and category, its task type a tag, and its id, made a lore id, the same
-// on every import.
-func readAiwg(p string) ([]entry.Learning, []entry.Warning, error) {
-	data, err := fsx.ReadRegular(p, 16<<20)
-	if err != nil {
-		return nil, nil, err
+// checkMemory refuses a memory lore would not write: an id, a type, and a
+// block that memories.md's parser reads back as the memory, with no error
+// lore validate would report (a date that is not one, tags a block cannot
+// hold).
+func checkMemory(m entry.Memory, i int) error {
+	if !entry.ValidMemoryID(m.ID) || !slices.Contains(entry.MemoryTypes, m.Type) {
+		return &entry.InputError{Field: "memories", Msg: fmt.Sprintf("memory %d (%q): not a memory lore can write (an id mem-…, a type of %v)", i+1, m.ID, entry.MemoryTypes)}
 	}
-	var st aiwgStore
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, nil, fmt.Errorf("%s: not aiwg's learnings: %w", p, err)
+	block := "## " + m.Type.Section() + "\n\n" + entry.FormatMemory(m)
+	if err := checkFile("memory "+m.ID, entry.MemoriesPath, []byte(block)); err != nil {
+		return err
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, st.Learnings); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", p, err)
+	back := entry.ParseMemoriesFile([]byte(block), entry.MemoriesPath).Memories
+	if len(back) != 1 || back[0].Content != m.Content || back[0].Created != m.Created || back[0].Type != m.Type ||
+		strings.Join(back[0].Tags, "\x00") != strings.Join(m.Tags, "\x00") {
+		return &entry.InputError{Field: "memories", Msg: fmt.Sprintf("memory %s: memories.md cannot hold it as it is (its content, tags or date would read back otherwise)", m.ID)}
 	}
-	sum := sha256.Sum256(compact.Bytes())
-	if got := hex.EncodeToString(sum[:]); !strings.EqualFold(got, st.Checksum) {
-		return nil, nil, fmt.Errorf("%s: checksum mismatch (the file says %s, its learnings hash to %s): it is damaged; aiwg keeps a backup beside it (.bak)", p, st.Checksum, got)
-	}
-	var raw []aiwgLearning
-	if err := json.Unmarshal(st.Learnings, &raw); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", p, err)
-	}
-	var out []entry.Learning
-	var warnings []entry.Warning
-	for i, a := range raw {
-		kind := strings.ToLower(a.Type)
-		body := aiwgText(a.Content)
-		if !slices.Contains(entry.LearningKinds, kind) || body == "" {
-			warnings = append(warnings, entry.Warning{Path: p, Message: fmt.Sprintf("learning %d (%s): left out: a type of %s and content are needed", i+1, a.ID, strings.Join(entry.LearningKinds, ", "))})
-			continue
-		}
-		idSum := sha256.Sum256([]byte("aiwg:" + a.ID))
-		l := entry.Learning{ID: "l-" + hex.EncodeToString(idSum[:3]), Category: kind, Kind: kind, Status: "active",
-			TaskType: a.TaskType, Confidence: a.Confidence, SuccessRate: a.SuccessRate, SourceRuns: a.SourceLoops,
-			CreatedAt: a.CreatedAt, Body: body}
-		l.Tags = []string{kind}
-		if tt := strings.ToLower(strings.TrimSpace(a.TaskType)); tt != "" {
-			l.Tags = []string{tt}
-		}
-		out = append(out, l)
-	}
-	return out, warnings, nil
+	return nil
 }
 
-// aiwgText is a learning's content as a sentence: a string as it is, or
-// an object's description followed by its other fields.
-func aiwgText(content json.RawMessage) string {
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		return strings.TrimSpace(s)
-	}
-	var fields map[string]any
-	if json.Unmarshal(content, &fields) != nil {
-		return ""
-	}
-	desc, _ := fields["description"].(string)
-	var rest []string
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if k == "description" {
-			continue
-		}
-		switch v := fields[k].(type) {
-		case string, float64, bool:
-			rest = append(rest, fmt.Sprintf("%s: %v", k, v))
+// checkFile refuses the file an entry (what) would be written as when
+// lore validate would report an error in it.
+func checkFile(what, p string, data []byte) error {
+	for _, problem := range entry.ValidateFile(entry.File{Path: p, Data: data}) {
+		if problem.Severity == entry.SeverityError {
+			return &entry.InputError{Field: "file", Msg: fmt.Sprintf("%s: %s", what, problem.Message)}
 		}
 	}
-	text := strings.TrimSpace(desc)
-	if len(rest) > 0 {
-		if text != "" {
-			text += " "
-		}
-		text += "(" + strings.Join(rest, ", ") + ")"
-	}
-	return text
+	return nil
 }
