@@ -364,6 +364,11 @@ func (x *Export) check() error {
 	}
 	for i := range x.Journal {
 		j := &x.Journal[i]
+		// The file's name as every write checks it: one no file system
+		// takes, or with a control character, says so.
+		if err := entry.CheckName(entry.JournalDir + "/" + j.RunID + "/" + path.Base(j.Path)); err != nil {
+			return err
+		}
 		if !journalFileOf(j) {
 			return &entry.InputError{Field: "journal", Msg: fmt.Sprintf("journal entry %d: %q is not the file of an iteration of %s", i+1, j.Path, j.RunID)}
 		}
