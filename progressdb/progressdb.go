@@ -10,6 +10,8 @@
 package progressdb
 
 import (
+	"cmp"
+	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -25,8 +27,10 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // the "sqlite" database/sql driver
+	sqlitelib "modernc.org/sqlite/lib"
 
+	"lore/internal/fsx"
 	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
 )
@@ -61,23 +65,54 @@ CREATE TRIGGER journal_ai AFTER INSERT ON journal BEGIN
 END;
 `
 
+// Limits bound what reading a database may cost, so that a hostile one
+// — a journal that is a view without end, a sort of millions of rows, a
+// value of gigabytes — ends in an error rather than in a process that
+// runs for ever or fills the disk with temporary files. SQLite keeps its
+// temporary tables and sorts in memory (temp_store), never in the
+// temporary directory, and reads no value longer than MaxValueBytes; what
+// memory it may take is the process's to bound (lore-sqlite limits its
+// own).
+type Limits struct {
+	// Timeout bounds the whole read; SQLite is interrupted when it ends.
+	Timeout time.Duration
+	// MaxRows is the most rows the journal may have, and MaxBytes the
+	// most bytes their texts may hold together.
+	MaxRows  int
+	MaxBytes int64
+	// CopyBytes is the most a database and its write-ahead log may hold
+	// when they must be read from a copy (see Read).
+	CopyBytes int64
+}
+
+// DefaultLimits are far above what a journal of ralph's holds: a row an
+// iteration, a few kilobytes each.
+var DefaultLimits = Limits{Timeout: time.Minute, MaxRows: 250_000, MaxBytes: 256 << 20, CopyBytes: 1 << 30}
+
 // Read returns the iterations of the journal table of the database at
-// path, in the table's order, as lore journal entries. Each entry's file
-// is named from its row (run, iteration and creation time), so reading
-// the same row again names the same file and an import of it twice
-// changes nothing. A row lore cannot keep (a run id or outcome lore does
-// not know, a time that is not one, files_modified that is not a JSON
-// array of strings) is an error naming the file and the row's id.
+// path, in the table's order, as lore journal entries, within
+// DefaultLimits. Each entry's file is named from its row (run, iteration
+// and creation time), so reading the same row again names the same file
+// and an import of it twice changes nothing; two rows of one run,
+// iteration and time are told apart by their ids. A row lore cannot keep
+// (a run id or outcome lore does not know, a time that is not one,
+// files_modified that is not a JSON array of strings) is an error naming
+// the file and the row's id. A symbolic link is not followed.
 func Read(path string) ([]entry.JournalEntry, error) {
-	info, err := os.Stat(path)
+	return ReadWithin(path, DefaultLimits)
+}
+
+// ReadWithin is Read within limits.
+func ReadWithin(path string, limits Limits) ([]entry.JournalEntry, error) {
+	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, fmt.Errorf("%s: not a regular file (a symbolic link, a FIFO or a device is not read)", path)
 	}
 	if !logWithoutShm(path) {
-		return read(path, path)
+		return read(path, path, limits)
 	}
 	// A write-ahead log without its -shm file is a copy of a database
 	// (or what a crash left): no ralph is writing it, and SQLite, even
@@ -88,12 +123,13 @@ func Read(path string) ([]entry.JournalEntry, error) {
 	}
 	defer os.RemoveAll(tmp)
 	copied := filepath.Join(tmp, "progress.db")
+	budget := limits.CopyBytes
 	for _, suffix := range []string{"", "-wal"} {
-		if err := copyFile(path+suffix, copied+suffix); err != nil {
-			return nil, err
+		if err := copyFile(path+suffix, copied+suffix, &budget); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	return read(copied, path)
+	return read(copied, path, limits)
 }
 
 // logWithoutShm reports whether the database at path has a write-ahead
@@ -107,48 +143,110 @@ func logWithoutShm(path string) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-func copyFile(from, to string) error {
-	data, err := os.ReadFile(from)
+// copyFile copies the regular file from to to, taking its size from
+// *budget: a file larger than what is left is not copied.
+func copyFile(from, to string, budget *int64) error {
+	in, err := os.Open(from)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, data, 0o600)
+	defer in.Close()
+	if info, err := in.Stat(); err != nil {
+		return err
+	} else if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", from)
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(out, io.LimitReader(in, *budget+1))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n > *budget {
+		err = errors.New("the database and its write-ahead log are too large to read from a copy")
+	}
+	*budget -= n
+	return err
 }
 
-// read reads the journal of the database at path, named name in errors.
-func read(path, name string) ([]entry.JournalEntry, error) {
+// read reads the journal of the database at path, named name in errors,
+// within limits.
+func read(path, name string, limits Limits) ([]entry.JournalEntry, error) {
 	// mode=ro: SQLite opens the file read-only and creates no journal
-	// beside it; query_only refuses any statement that would write.
-	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: "mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(5000)"}).String()
+	// beside it; query_only refuses any statement that would write;
+	// trusted_schema(0) lets the database's views and triggers call only
+	// the functions that are harmless wherever they are called;
+	// temp_store(2) keeps temporary tables and sorts in memory, out of
+	// the temporary directory.
+	const query = "mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(5000)&_pragma=trusted_schema(0)&_pragma=temp_store(2)"
+	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: query}).String()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT id, run_id, iteration, task_id, feature_id, outcome, model,
-		duration_secs, cost_usd, files_modified, notes, created_at FROM journal ORDER BY id`)
+	ctx, cancel := context.WithTimeout(context.Background(), limits.Timeout)
+	defer cancel()
+	bounded := func(err error) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: reading its journal took longer than %v (a journal that never ends?)", name, limits.Timeout)
+		}
+		return fmt.Errorf("%s: %w", name, dbError(err))
+	}
+	conn, err := db.Conn(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, dbError(err))
+		return nil, bounded(err)
+	}
+	defer conn.Close()
+	// No value longer than MaxValueBytes is read (SQLITE_TOOBIG).
+	if _, err := sqlite.Limit(conn, sqlitelib.SQLITE_LIMIT_LENGTH, MaxValueBytes); err != nil {
+		return nil, bounded(err)
+	}
+	// Unsorted: a sort of what a view yields could take without end; the
+	// rows are put in their ids' order here, no more than MaxRows of them.
+	rows, err := conn.QueryContext(ctx, `SELECT id, run_id, iteration, task_id, feature_id, outcome, model,
+		duration_secs, cost_usd, files_modified, notes, created_at FROM journal`)
+	if err != nil {
+		return nil, bounded(err)
 	}
 	defer rows.Close()
-	var entries []entry.JournalEntry
+	var read []row
+	var size int64
 	for rows.Next() {
+		if len(read) == limits.MaxRows {
+			return nil, fmt.Errorf("%s: its journal has more than %d rows", name, limits.MaxRows)
+		}
 		var r row
 		if err := rows.Scan(&r.id, &r.runID, &r.iteration, &r.taskID, &r.featureID, &r.outcome, &r.model,
 			&r.duration, &r.cost, &r.files, &r.notes, &r.createdAt); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, bounded(err)
 		}
-		e, err := r.entry()
+		if size += r.size(); size > limits.MaxBytes {
+			return nil, fmt.Errorf("%s: its journal holds more than %s of text", name, fsx.FormatSize(limits.MaxBytes))
+		}
+		read = append(read, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, bounded(err)
+	}
+	slices.SortStableFunc(read, func(a, b row) int { return cmp.Compare(a.id, b.id) })
+	entries := make([]entry.JournalEntry, 0, len(read))
+	paths := map[string]bool{}
+	for _, r := range read {
+		e, err := r.entry(paths)
 		if err != nil {
 			return nil, fmt.Errorf("%s: journal row id %d: %w", name, r.id, err)
 		}
 		entries = append(entries, e)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, dbError(err))
-	}
 	return entries, nil
 }
+
+// MaxValueBytes is the longest value (text or blob) read from a
+// database: a row's notes are a few kilobytes.
+const MaxValueBytes = 16 << 20
 
 // WriteExport writes the journal of the database at path to w as a lore
 // export (mdstore.Export, JSON), what lore import reads.
@@ -175,6 +273,8 @@ func dbError(err error) error {
 		return errors.New("no journal table (not a RefoundAI ralph progress.db)")
 	case strings.Contains(msg, "file is not a database"):
 		return errors.New("not a SQLite database")
+	case strings.Contains(msg, "out of memory"): // SQLITE_NOMEM, at lore-sqlite's memory limit
+		return errors.New("reading its journal needs more memory than lore-sqlite may take (a journal that never ends?)")
 	}
 	return err
 }
@@ -189,11 +289,18 @@ type row struct {
 	duration, cost                         sql.NullFloat64
 }
 
+// size is how many bytes r's texts hold.
+func (r *row) size() int64 {
+	return int64(len(r.runID) + len(r.taskID.String) + len(r.featureID.String) + len(r.model.String) +
+		len(r.files.String) + len(r.notes.String) + len(r.outcome) + len(r.createdAt))
+}
+
 // sqliteTime is how SQLite's datetime() writes a time (UTC, no zone).
 const sqliteTime = "2006-01-02 15:04:05"
 
-// entry is r as lore's journal entry.
-func (r row) entry() (entry.JournalEntry, error) {
+// entry is r as lore's journal entry; paths are the files of the rows
+// before it, which its own must not be.
+func (r row) entry(paths map[string]bool) (entry.JournalEntry, error) {
 	if !entry.ValidRunID(r.runID) {
 		return entry.JournalEntry{}, fmt.Errorf("run_id %q is not a run id lore can keep (lowercase letters, digits, '.', '_' and '-')", r.runID)
 	}
@@ -218,8 +325,16 @@ func (r row) entry() (entry.JournalEntry, error) {
 	}
 	// The file's tag is the row's own: the same row is the same file in
 	// every import, and two rows of one iteration (a retry) are two files.
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%s", r.runID, r.iteration, r.createdAt)))
-	tag := hex.EncodeToString(sum[:entry.JournalTagBytes])
+	// Two rows of one run, iteration and time (a row written twice) are
+	// told apart by the second's id.
+	key := fmt.Sprintf("%s\x00%d\x00%s", r.runID, r.iteration, r.createdAt)
+	sum := sha256.Sum256([]byte(key))
+	p := entry.JournalPath(r.runID, int(r.iteration), hex.EncodeToString(sum[:entry.JournalTagBytes]))
+	for n := 0; paths[p]; n++ {
+		sum = sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d", key, r.id, n)))
+		p = entry.JournalPath(r.runID, int(r.iteration), hex.EncodeToString(sum[:entry.JournalTagBytes]))
+	}
+	paths[p] = true
 	return entry.JournalEntry{
 		RunID:         r.runID,
 		Iteration:     int(r.iteration),
@@ -232,7 +347,7 @@ func (r row) entry() (entry.JournalEntry, error) {
 		FilesModified: files,
 		CreatedAt:     created,
 		Notes:         strings.TrimSpace(r.notes.String),
-		Path:          entry.JournalPath(r.runID, int(r.iteration), tag),
+		Path:          p,
 	}, nil
 }
 

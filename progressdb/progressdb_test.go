@@ -8,7 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"lore/internal/loretest"
 	"lore/mdstore/entry"
 )
 
@@ -197,5 +199,101 @@ func TestReadRefusesWhatIsNotAProgressDB(t *testing.T) {
 	}
 	if names, _ := filepath.Glob(filepath.Join(dir, "missing.db*")); len(names) != 0 {
 		t.Errorf("reading a missing database made %v", names)
+	}
+}
+
+// hostileDB is a progress.db whose journal is the view body: what a
+// database made to hurt lore import could hold.
+func hostileDB(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "progress.db")
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE VIEW journal AS " + body); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// rowsOf is a view body yielding the rows of numbers's n as journal rows,
+// each with notes of 1,000 bytes.
+const rowsOf = `SELECT n AS id, 'run-1a2b3c4d' AS run_id, n AS iteration, NULL AS task_id, NULL AS feature_id, 'done' AS outcome,
+	NULL AS model, NULL AS duration_secs, NULL AS cost_usd, NULL AS files_modified, printf('%.1000c', 'x') AS notes,
+	'2026-02-03T10:15:00Z' AS created_at FROM numbers`
+
+// TestAHostileDatabaseIsBounded: a progress.db whose journal was an
+// endless recursive view made lore import run for ever while lore-sqlite
+// filled the temporary directory (about 1 GB every 25 s). Each way such a
+// database could cost without end is cut short with an error: a journal
+// without end (no sort of it is asked for: MaxRows ends it), a query that
+// yields nothing for ever (the time), a value of gigabytes. (What a sort
+// inside the view may take is lore-sqlite's memory limit's to bound:
+// cmd/lore-sqlite's test.)
+func TestAHostileDatabaseIsBounded(t *testing.T) {
+	endless := "WITH RECURSIVE numbers(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM numbers) "
+	limits := Limits{Timeout: time.Hour, MaxRows: 1000, MaxBytes: 1 << 30, CopyBytes: 1 << 30}
+	for _, c := range []struct {
+		name   string
+		body   string
+		limits Limits
+		want   string
+	}{
+		{"an endless journal", endless + rowsOf, limits, "more than 1000 rows"},
+		{"a journal that never yields a row", endless + rowsOf + " WHERE n < 0",
+			Limits{Timeout: 100 * time.Millisecond, MaxRows: 1000, MaxBytes: 1 << 30, CopyBytes: 1 << 30}, "took longer than 100ms"},
+		{"more text than a journal holds", endless + rowsOf, Limits{Timeout: time.Hour, MaxRows: 1 << 30, MaxBytes: 512 << 10, CopyBytes: 1 << 30},
+			"more than 512 KiB of text"},
+		{"a value of 100 MB", "WITH numbers(n) AS (SELECT 1) " + strings.Replace(rowsOf, "printf('%.1000c', 'x')", "zeroblob(100000000)", 1),
+			limits, "too big"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			done := loretest.NoHang(t, "reading "+c.name)
+			_, err := ReadWithin(hostileDB(t, c.body), c.limits)
+			done()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestReadFollowsNoLink: a progress.db that is a symbolic link could
+// point anywhere (a FIFO, a device); it is not read.
+func TestReadFollowsNoLink(t *testing.T) {
+	p := makeDB(t, t.TempDir(), seedRows)
+	link := filepath.Join(t.TempDir(), "progress.db")
+	if err := os.Symlink(p, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(link); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a link: %v", err)
+	}
+}
+
+// TestRowsOfOneIterationAndTime: two rows of one run, iteration and time
+// named one file, and the export held it twice; each has a file of its
+// own, the first's the name it always had.
+func TestRowsOfOneIterationAndTime(t *testing.T) {
+	p := makeDB(t, t.TempDir(), `INSERT INTO journal (run_id, iteration, outcome, notes, created_at) VALUES
+		('run-1a2b3c4d', 1, 'failed', 'first', '2026-02-03T10:15:00Z'),
+		('run-1a2b3c4d', 1, 'done', 'second', '2026-02-03T10:15:00Z');`)
+	got, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Path == got[1].Path {
+		t.Fatalf("rows: %+v", got)
+	}
+	alone := makeDB(t, t.TempDir(), `INSERT INTO journal (run_id, iteration, outcome, notes, created_at) VALUES
+		('run-1a2b3c4d', 1, 'failed', 'first', '2026-02-03T10:15:00Z');`)
+	first, err := Read(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first[0].Path != got[0].Path {
+		t.Errorf("the first row's file is %s, it was %s", got[0].Path, first[0].Path)
 	}
 }

@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -225,19 +228,42 @@ func importSource(source string) string {
 // command's start (see cmd/lore-sqlite).
 const SQLiteHelperName = "lore-sqlite"
 
+// sqliteHelperTimeout bounds a run of lore-sqlite, which bounds its own
+// read to a minute (progressdb.DefaultLimits).
+const sqliteHelperTimeout = 2 * time.Minute
+
 // readProgressDB reads the journal of RefoundAI ralph's progress.db at p
-// with lore-sqlite, which writes it as a lore export.
+// with lore-sqlite, which writes it as a lore export. lore-sqlite dies
+// with lore: it is killed when lore returns, when its answer grows past
+// an export's cap, after sqliteHelperTimeout, and on Linux when lore
+// itself is killed (helperAttr).
 func readProgressDB(p string) ([]entry.JournalEntry, error) {
 	helper, ok := sibling.Find(SQLiteHelperName)
 	if !ok {
 		return nil, fmt.Errorf("%s: reading it needs %s, next to lore or on PATH (go install ./cmd/... installs it)", p, SQLiteHelperName)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(helper, p)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), sqliteHelperTimeout)
+	defer cancel()
+	stdout := &cappedBuffer{max: lifecycle.MaxExportSize, full: cancel}
+	stderr := &cappedBuffer{max: 64 << 10}
+	cmd := exec.CommandContext(ctx, helper, p)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = helperAttr()
+	// Pdeathsig follows the thread that starts the helper: this goroutine
+	// keeps it until the helper has ended.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	if err := cmd.Run(); err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		switch {
+		case stdout.over:
+			return nil, fmt.Errorf("%s: %s: its answer is larger than %s", p, SQLiteHelperName, fsx.FormatSize(lifecycle.MaxExportSize))
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("%s: %s did not finish in %v", p, SQLiteHelperName, sqliteHelperTimeout)
+		case strings.HasPrefix(msg, SQLiteHelperName+": "):
 			return nil, errors.New(strings.TrimPrefix(msg, SQLiteHelperName+": "))
+		case strings.Contains(msg, "out of memory"):
+			return nil, fmt.Errorf("%s: %s ran out of memory reading it", p, SQLiteHelperName)
 		}
 		return nil, fmt.Errorf("%s: %s: %w", p, SQLiteHelperName, err)
 	}
@@ -249,4 +275,27 @@ func readProgressDB(p string) ([]entry.JournalEntry, error) {
 		return nil, fmt.Errorf("%s: %s: %w", p, SQLiteHelperName, err)
 	}
 	return x.Journal, nil
+}
+
+// cappedBuffer keeps at most max bytes of what is written to it. Past
+// them a write calls full, which stops the writer, and fails; with no
+// full, the rest is dropped.
+type cappedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+	full func()
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) <= b.max {
+		return b.Buffer.Write(p)
+	}
+	b.over = true
+	if b.full == nil {
+		b.Buffer.Write(p[:b.max-b.Len()])
+		return len(p), nil
+	}
+	b.full()
+	return 0, errors.New("too large")
 }

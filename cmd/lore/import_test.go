@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -104,4 +105,95 @@ func TestIngestHookReadsOnlyARegularTranscript(t *testing.T) {
 	if got := r.Git("rev-parse", "HEAD"); got != head {
 		t.Error("something was committed")
 	}
+}
+
+// TestSQLiteHelperDiesWithLore: a progress.db whose journal never ends
+// kept lore import running, and lore-sqlite outlived a killed lore. lore
+// is killed while lore-sqlite reads such a database; once the kernel has
+// reaped lore, lore-sqlite is gone or has SIGKILL pending.
+func TestSQLiteHelperDiesWithLore(t *testing.T) {
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("no /proc")
+	}
+	bins := loretest.Built(t)
+	r := loretest.NewRepo(t)
+	r.Commit("initial", map[string]string{"README.md": "# p\n"})
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".ralph"), 0o755)
+	db, err := sql.Open("sqlite", filepath.Join(project, ".ralph", "progress.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A journal that yields no row, for ever (until lore-sqlite's own
+	// minute is up).
+	_, err = db.Exec(`CREATE VIEW journal AS WITH RECURSIVE numbers(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM numbers)
+		SELECT n AS id, 'run-1' AS run_id, n AS iteration, NULL AS task_id, NULL AS feature_id, 'done' AS outcome, NULL AS model,
+		NULL AS duration_secs, NULL AS cost_usd, NULL AS files_modified, NULL AS notes, '' AS created_at FROM numbers WHERE n < 0`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lore := r.Command(r.Dir)
+	lore.Path, lore.Args = filepath.Join(bins.Dir, "lore"), []string{"lore", "import", project}
+	var stderr bytes.Buffer
+	lore.Stderr = &stderr
+	if err := lore.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { lore.Wait(); close(exited) }()
+	done := loretest.NoHang(t, "waiting for lore-sqlite to start")
+	helper := 0
+	for helper == 0 {
+		select {
+		case <-exited:
+			t.Fatalf("lore ended before lore-sqlite started: %s", stderr.String())
+		default:
+		}
+		helper = childNamed(lore.Process.Pid, "lore-sqlite")
+	}
+	done()
+	lore.Process.Kill()
+	<-exited
+	if alive, killed := processState(helper); alive && !killed {
+		syscall.Kill(helper, syscall.SIGKILL)
+		t.Fatalf("lore-sqlite (pid %d) outlived lore", helper)
+	}
+}
+
+// childNamed is the pid of a child of pid running the program name, or 0.
+func childNamed(pid int, name string) int {
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
+	for _, task := range tasks {
+		data, _ := os.ReadFile(task)
+		for _, f := range strings.Fields(string(data)) {
+			child, _ := strconv.Atoi(f)
+			if comm, _ := os.ReadFile(filepath.Join("/proc", f, "comm")); strings.TrimSpace(string(comm)) == name {
+				return child
+			}
+		}
+	}
+	return 0
+}
+
+// processState says whether pid is alive (not gone, not a zombie), and
+// whether SIGKILL is pending for it.
+func processState(pid int) (alive, killed bool) {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return false, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		key, value, _ := strings.Cut(line, ":")
+		value = strings.TrimSpace(value)
+		switch key {
+		case "State":
+			alive = !strings.HasPrefix(value, "Z") && !strings.HasPrefix(value, "X")
+		case "SigPnd", "ShdPnd":
+			if mask, err := strconv.ParseUint(value, 16, 64); err == nil && mask&(1<<(syscall.SIGKILL-1)) != 0 {
+				killed = true
+			}
+		}
+	}
+	return alive, killed
 }
