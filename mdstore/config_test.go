@@ -50,6 +50,10 @@ func TestInvalidConfigNamesKeyAndLine(t *testing.T) {
 		"lock_timeout: soon\n":         ".agent/config.yaml:1: lock_timeout: must be a positive duration such as 10s or 500ms (got \"soon\")",
 		"commit: auto\n  bad: [indent": ".agent/config.yaml:2: not valid YAML",
 		"- a list\n":                   ".agent/config.yaml:1: expected a mapping",
+		// yaml.v3 let the last of a key twice win, without a word.
+		"commit: none\nlearn: false\ncommit: auto\n":                ".agent/config.yaml:3: commit: set twice (first at line 1): keep one",
+		"memories:\n  inject: auto\n  inject: none\n":               ".agent/config.yaml:3: memories.inject: set twice (first at line 2): keep one",
+		"learn: true\nprune:\n  recent_use_days: 30\nlearn: true\n": ".agent/config.yaml:4: learn: set twice (first at line 1): keep one",
 	}
 	for content, want := range cases {
 		os.WriteFile(filepath.Join(dir, entry.ConfigPath), []byte(content), 0o644)

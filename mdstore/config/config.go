@@ -237,12 +237,21 @@ type configReader struct {
 }
 
 // settings calls set for each key of mapping node m; prefix is the path
-// of the mapping ("memories.") for messages.
+// of the mapping ("memories.") for messages. A key set twice is an error.
 func (r *configReader) settings(m *yaml.Node, prefix string, set func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error)) error {
 	var problems []entry.Warning
+	first := map[string]int{} // each key's line
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, value := m.Content[i], m.Content[i+1]
 		name := prefix + key.Value
+		// A key twice is an error, as in an entry's frontmatter: yaml.v3
+		// would let the last one win without a word.
+		if line, twice := first[key.Value]; twice {
+			problems = append(problems, entry.Warning{Path: r.path, Line: key.Line,
+				Message: fmt.Sprintf("%s: set twice (first at line %d): keep one", name, line)})
+			continue
+		}
+		first[key.Value] = key.Line
 		bad := func(format string, args ...any) error {
 			return &entry.FileError{Path: r.path, Line: value.Line, Msg: name + ": " + fmt.Sprintf(format, args...)}
 		}
