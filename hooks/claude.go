@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"lore/mdstore"
 )
 
 // ClaudeStop is the JSON a Claude Code Stop hook receives on stdin.
@@ -220,53 +221,23 @@ func editedFile(tool string, input json.RawMessage) string {
 	return ""
 }
 
-// FilesRelativeTo returns the turn's files with those inside root (an
-// absolute directory) relative to it, with forward slashes, and the
-// others as written. A file not inside root as written is looked for
-// again with the symbolic links of root and of the file's directory
-// resolved: Claude Code names files under the directory the system
-// resolved (/private/tmp where lore was started in /tmp), or the other
-// way round. Two names of one file come out once.
+// FilesRelativeTo returns the turn's files that lie in the repository
+// whose top is root (an absolute directory), relative to it with forward
+// slashes (mdstore.RepoPath: through the links of root and of the file's
+// directory, for Claude Code names files under the directory the system
+// resolved, /private/tmp where lore was started in /tmp, or the other way
+// round). A file outside the repository is left out: lore records only
+// the repository's files. Two names of one file come out once.
 func (t Turn) FilesRelativeTo(root string) []string {
 	var out []string
 	seen := map[string]bool{}
-	resolvedRoot := ""
 	for _, f := range t.Files {
-		rel, ok := inside(root, f)
-		if !ok && filepath.IsAbs(f) {
-			if resolvedRoot == "" {
-				if resolvedRoot, _ = filepath.EvalSymlinks(root); resolvedRoot == "" {
-					resolvedRoot = root
-				}
-			}
-			resolved := f
-			if dir, err := filepath.EvalSymlinks(filepath.Dir(f)); err == nil {
-				resolved = filepath.Join(dir, filepath.Base(f))
-			}
-			rel, ok = inside(resolvedRoot, resolved)
-		}
-		if !ok {
-			rel = f
-		}
-		if !seen[rel] {
+		if rel, ok := mdstore.RepoPath(root, f); ok && !seen[rel] {
 			seen[rel] = true
 			out = append(out, rel)
 		}
 	}
 	return out
-}
-
-// inside returns file relative to root, with forward slashes, when file
-// is an absolute path below root.
-func inside(root, file string) (string, bool) {
-	if !filepath.IsAbs(file) || !filepath.IsAbs(root) {
-		return "", false
-	}
-	rel, err := filepath.Rel(root, file)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
 }
 
 // RunID names the run of a Claude Code session: "claude-" and the first

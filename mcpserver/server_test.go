@@ -184,6 +184,11 @@ func TestToolErrorsReadAsTheCLI(t *testing.T) {
 		{"add_memory", map[string]any{"content": "a fine memory", "type": "weird"}, `unknown memory type "weird"`},
 		{"show", map[string]any{"id": "mem-1234567890-abcd"}, "not found"},
 		{"add_learning", map[string]any{"body": "", "category": "pitfall", "tags": []string{"a"}}, "empty"},
+		// Files outside the repository were recorded as the iteration's.
+		{"ingest", map[string]any{"output": "<task-done>T-1</task-done>", "run": "run-0000abcd", "files": []string{"src/a.go", "../elsewhere/b.go"}},
+			`files: "../elsewhere/b.go" is outside the repository`},
+		{"ingest", map[string]any{"output": "<task-done>T-1</task-done>", "run": "run-0000abcd", "files": []string{"/etc/passwd"}},
+			`files: "/etc/passwd" is outside the repository`},
 	} {
 		text, _, isErr := call(t, cs, tc.tool, tc.args)
 		if !isErr || !strings.Contains(text, tc.want) || strings.HasPrefix(text, "Error: ") {

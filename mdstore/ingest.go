@@ -347,6 +347,9 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 		out.Warnings = append(out.Warnings, fmt.Sprintf("the <journal> note is %d characters: kept the first %d", n, entry.MaxJournalNotes))
 	}
 	e, err := e.Normalize(check)
+	if err == nil {
+		e.FilesModified, err = s.repoFiles(e.FilesModified)
+	}
 	if err != nil {
 		return e, err
 	}

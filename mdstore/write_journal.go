@@ -170,6 +170,9 @@ func runFiles(r catalog.Reader, run string) ([]runFile, error) {
 // AddJournal records one iteration, as one commit.
 func (s *Store) AddJournal(in entry.JournalEntry) (entry.JournalEntry, bool, *WriteResult, error) {
 	in, err := in.Normalize(&entry.SecretCheck{})
+	if err == nil {
+		in.FilesModified, err = s.repoFiles(in.FilesModified)
+	}
 	if err != nil {
 		return entry.JournalEntry{}, false, nil, err
 	}

@@ -74,7 +74,9 @@ var placements = []placement{
 
 	{"ingest --task", []string{"ingest", "OUTPUT", "--task", "TEXT"}, "<task-done>t-1</task-done>", "redact"},
 	{"ingest --model", []string{"ingest", "OUTPUT", "--model", "TEXT"}, "<task-done>t-1</task-done>", "redact"},
-	{"ingest --files", []string{"ingest", "OUTPUT", "--files", "a.go,TEXT"}, "<task-done>t-1</task-done>", "redact"},
+	// Under a directory: a text that starts with "/" ("//registry.npmjs.org/:_authToken=…")
+	// would be a file outside the repository, refused whatever it holds.
+	{"ingest --files", []string{"ingest", "OUTPUT", "--files", "a.go,src/TEXT"}, "<task-done>t-1</task-done>", "redact"},
 	{"ingest --feature", []string{"ingest", "OUTPUT", "--feature", "TEXT"}, `<knowledge tags="ops" title="Deploys">Friday.</knowledge><task-done>t-1</task-done>`, "redact"},
 	{"ingest --run", []string{"ingest", "OUTPUT", "--run", "TEXT"}, "<task-done>t-1</task-done>", "redact"},
 	{"ingest --iteration", []string{"ingest", "OUTPUT", "--iteration", "TEXT"}, "<task-done>t-1</task-done>", "usage"},

@@ -1,0 +1,82 @@
+package mdstore
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"lore/internal/words"
+	"lore/mdstore/entry"
+)
+
+// RepoPath makes f, a file a caller names (an item of --files, of an MCP
+// call's files, a file an agent's transcript edited), a path of the
+// repository whose top is root: relative to root, with forward slashes.
+// A relative f is taken from the top; an absolute one must lie below
+// root as written or with the links of root and of its own directory
+// resolved (a system may name /tmp as /private/tmp). ok is false for a
+// file outside the repository: elsewhere, or climbing out with "..".
+func RepoPath(root, f string) (rel string, ok bool) {
+	switch {
+	case f == "":
+		return "", true
+	case !filepath.IsAbs(f):
+		rel = filepath.Clean(filepath.FromSlash(f))
+		if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", false
+		}
+		return filepath.ToSlash(rel), true
+	}
+	if rel, ok = below(root, f); ok {
+		return rel, true
+	}
+	return below(resolved(root), resolved(f))
+}
+
+// resolved is the absolute path p with the links of its longest part
+// that exists resolved (a file may be named before it is made, or after
+// it is gone).
+func resolved(p string) string {
+	for dir, rest := p, ""; ; dir, rest = filepath.Dir(dir), filepath.Join(filepath.Base(dir), rest) {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if filepath.Dir(dir) == dir {
+			return p
+		}
+	}
+}
+
+// below is the absolute file relative to root, with forward slashes,
+// when it lies below root.
+func below(root, file string) (string, bool) {
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// repoFiles makes each of files a path of the store's repository
+// (RepoPath; its worktree's top, as lore run records the files git
+// status lists, or outside git the store's root). One outside it is an
+// InputError naming it: lore records only the repository's files. The
+// files have passed the secret check, so that the message cannot show a
+// secret.
+func (s *Store) repoFiles(files []string) ([]string, error) {
+	top := s.root
+	if s.repo != nil {
+		top = s.repo.WorkTree
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		rel, ok := RepoPath(top, f)
+		if !ok {
+			return nil, &entry.InputError{Field: "files", Msg: fmt.Sprintf("files: %s is outside the repository (%s): lore records only the repository's files; name them relative to its top",
+				strconv.Quote(words.Shorten(f, 80)), top)}
+		}
+		out = append(out, rel)
+	}
+	return out, nil
+}
