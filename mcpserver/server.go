@@ -478,7 +478,7 @@ type IngestInput struct {
 	TaskID   string   `json:"task_id,omitempty"`
 	Model    string   `json:"model,omitempty"`
 	Duration float64  `json:"duration_secs,omitempty"`
-	Files    []string `json:"files,omitempty" jsonschema:"files the iteration modified"`
+	Files    []string `json:"files,omitempty" jsonschema:"files of the repository the iteration modified, relative to its top"`
 }
 
 // IngestOutput is what recording the iteration did, and its commit.
