@@ -102,7 +102,7 @@ func TestCredentialBeforeATag(t *testing.T) {
 	_, lines := readTestdata(t, "credentials.txt")
 	wrappers := [][2]string{{"<task-failed>", "</task-failed>"}, {"", "."}, {"", ", and more"}, {"(", ")"}, {"[", "]"}, {"{", "}"}}
 	for _, l := range lines {
-		wantRule, text, _ := strings.Cut(l.text, " ")
+		_, text, _ := strings.Cut(l.text, " ")
 		found := Scan(text)
 		if len(found) != 1 {
 			continue // TestCredentials reports it
@@ -114,7 +114,7 @@ func TestCredentialBeforeATag(t *testing.T) {
 		}
 		// As it is found at the end of a text: a quoted value cut before
 		// its closing quote is another rule's (secret-assignment's).
-		wantRule = atEnd[0].Rule
+		wantRule := atEnd[0].Rule
 		secret := cut[atEnd[0].Start:atEnd[0].End]
 		for _, w := range wrappers {
 			wrapped := w[0] + cut + w[1]
