@@ -71,11 +71,31 @@ type Result struct {
 type ConflictError struct {
 	Upstream, Mode string
 	Files          []string
+	// Why is what git and lore's merge driver said of the conflicts
+	// (their "CONFLICT" and "lore merge-driver:" lines, at most five).
+	Why []string
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("the %s of %s stopped on conflicts in %s; lore sync aborted it and changed nothing — merge by hand (git pull, resolve, git commit), then run lore sync again",
+	msg := fmt.Sprintf("the %s of %s stopped on conflicts in %s; lore sync aborted it and changed nothing — merge by hand (git pull, resolve, git commit), then run lore sync again",
 		e.Mode, e.Upstream, strings.Join(e.Files, ", "))
+	if len(e.Why) > 0 {
+		msg += "\n  " + strings.Join(e.Why, "\n  ")
+	}
+	return msg
+}
+
+// conflictLines are the lines of git's output that say why a merge or
+// rebase stopped: git's "CONFLICT (…)" and the merge driver's own.
+func conflictLines(out string) []string {
+	var why []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if (strings.HasPrefix(l, "CONFLICT") || strings.HasPrefix(l, "lore merge-driver:")) && len(why) < 5 {
+			why = append(why, l)
+		}
+	}
+	return why
 }
 
 // errInterrupted is a sync stopped by a signal between two steps.
@@ -257,7 +277,7 @@ func (sy *syncer) pull() error {
 	} else {
 		args = []string{"merge", "--quiet", "--no-edit", "--no-autostash", "--ff", sy.res.Upstream}
 	}
-	_, err = sy.g.output(args...)
+	out, err := sy.g.output(args...)
 	if err == nil && !sy.opts.Interrupted() {
 		os.Remove(sy.marker)
 		sy.res.Pulled += behind
@@ -284,7 +304,7 @@ func (sy *syncer) pull() error {
 	if len(list) == 0 {
 		return fmt.Errorf("the %s of %s stopped, and lore sync aborted it: %w", sy.res.Mode, sy.res.Upstream, err)
 	}
-	return &ConflictError{Upstream: sy.res.Upstream, Mode: sy.res.Mode, Files: list}
+	return &ConflictError{Upstream: sy.res.Upstream, Mode: sy.res.Mode, Files: list, Why: conflictLines(out)}
 }
 
 // abort aborts the merge or rebase this sync (or a killed one) began.
