@@ -2,23 +2,35 @@
 // and what it reads back from them.
 //
 // Git hooks: InstallGitHooks writes lore's part of pre-commit,
-// post-merge, post-checkout and post-rewrite into the hooks directory git
-// uses (core.hooksPath, relative to the worktree's top when relative, else
-// .git/hooks of the common directory). lore's part is a block between
-// "# >>> lore: …" and "# <<< lore <<<": in a new hook after #!/bin/sh, in
-// a user's shell hook right after its first line (so that an exit 0 at its
-// end cannot skip it); a user's hook in another language is kept as
+// post-merge, post-checkout and post-rewrite into the hooks directory
+// GitHooksDir names: the one git uses (core.hooksPath, relative to the
+// worktree's top when relative, else .git/hooks of the common directory),
+// but under husky 9 (core.hooksPath .husky/_, scripts husky writes again
+// on every install) the project's .husky/, whose files husky's run.
+// lore's part is a block between "# >>> lore: …" and "# <<< lore <<<": in
+// a new hook after #!/bin/sh, in a user's shell hook right after its
+// first line (so that an exit 0 at its end cannot skip it; after husky
+// 8's line that sources husky.sh, which runs the hook again; first in a
+// script with no #! line); a user's hook in another language is kept as
 // <hook>.lore-user and exec'd after lore's block. Uninstall removes the
-// block, deletes a hook that held nothing else, and puts a kept hook back.
-// The hooks run the lore that installed them, by the absolute path
-// InstallGitHooks records (LoreBinary: os.Executable's answer, symlinks
-// resolved), else lore on PATH (FindLore): git run from a GUI client or an
-// IDE often has no lore on its PATH. pre-commit runs `lore validate
-// --staged`, which judges what the commit changes from HEAD, and fails
-// closed: with no lore to run it refuses the commit and says how to go on
-// (install lore, or git commit --no-verify). The post-* hooks start `lore
-// index refresh` in the background, return at once, and without lore do
-// nothing. GitHooksStatus reads back the path each hook records.
+// block, deletes a hook that held nothing else, and puts a kept hook
+// back. Which lore the hooks run (HookSetup): in .git/hooks, the lore
+// that installed them, by the absolute path InstallGitHooks records
+// (LoreBinary: os.Executable's answer, symlinks resolved), else lore on
+// PATH (FindLore) — git run from a GUI client or an IDE often has no lore
+// on its PATH; in a directory of the worktree (GitHooksDir's shared: the
+// files are the project's, everyone who clones it runs them), lore on
+// PATH alone, so that no one's path is committed. A lore that go run
+// built (GoRunBuild) is never recorded. pre-commit runs `lore validate
+// --staged`, which judges what the commit changes from HEAD; with no lore
+// to run it asks git whether the commit changes the store's .agent/ (git
+// diff --cached --quiet; in a merge or a cherry-pick, a file taken as the
+// other side has it is not this commit's change): a commit that does not
+// passes, one that does is refused and told how to go on (install lore,
+// or git commit --no-verify). The post-* hooks start `lore index
+// refresh` in the background, return at once, and without lore do
+// nothing. GitHooksStatus reads back the path each hook records;
+// PreCommitFramework tells a hook the pre-commit framework wrote.
 //
 // The merge driver: .gitattributes (committed with the store, through
 // AttributesEdit) sends .agent/memories.md and .agent/**/*.md to the
@@ -30,9 +42,9 @@
 // `git merge-file`, which leaves markers around both sides. Without the
 // configuration git falls back to its own line merge; CheckMergeDriver,
 // which every lore command runs, registers the driver in a fresh clone,
-// upgrades one that runs lore by name or a lore that is gone, and says
-// once when it cannot. lore hooks uninstall leaves it: it belongs to the
-// store. The merge itself is package mdstore/merge.
+// upgrades one that runs lore by name, a lore that is gone or one go run
+// built, and says once when it cannot. lore hooks uninstall leaves it: it
+// belongs to the store. The merge itself is package mdstore/merge.
 //
 // Claude Code: its .claude/settings.json gets lore's SessionStart and Stop
 // hooks spliced into the user's text, never written again lore's way. The

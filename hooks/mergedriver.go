@@ -153,12 +153,14 @@ const (
 	DriverAdded    DriverFix = "added"    // the clone had none (a fresh clone)
 	DriverUpgraded DriverFix = "upgraded" // it ran lore by name (legacyDriverCommand)
 	DriverRepaired DriverFix = "repaired" // the lore it recorded is gone
+	DriverGoRun    DriverFix = "go run"   // the lore it recorded is a build of go run (GoRunBuild)
 )
 
 // DriverCheck is what CheckMergeDriver did.
 type DriverCheck struct {
 	Fix DriverFix
-	// Was is the lore the registration it replaced recorded (Repaired).
+	// Was is the lore the registration it replaced recorded (Repaired,
+	// GoRun).
 	Was string
 	// Err says why the driver could not be registered; it is set once
 	// per clone (until a registration succeeds), so that a person is told
@@ -173,8 +175,9 @@ type DriverCheck struct {
 // a conflict. It registers the driver as lore init does, with the
 // running lore's LoreBinary path (what lore returns, asked only then),
 // when the configuration has none, runs lore by name, or records a lore
-// that is gone; a driver of someone else's is left alone. Nothing is
-// committed. A clone whose driver is in order costs a lookup in the
+// that is gone or that go run built (which the go command soon removes or
+// replaces: lore on PATH replaces it); a driver of someone else's is left
+// alone. Nothing is committed. A clone whose driver is in order costs a lookup in the
 // configuration and a stat of the lore it records.
 func CheckMergeDriver(s *mdstore.Store, lore func() string) DriverCheck {
 	if s.Repo() == nil {
@@ -188,10 +191,16 @@ func CheckMergeDriver(s *mdstore.Store, lore func() string) DriverCheck {
 		c.Fix = DriverUpgraded
 	default:
 		recorded, ours := DriverLore(current)
-		if !ours || recorded == "" || LoreFound(recorded) {
+		switch {
+		case !ours:
+			return DriverCheck{}
+		case recorded != "" && GoRunBuild(recorded):
+			c.Fix, c.Was = DriverGoRun, recorded
+		case recorded != "" && !LoreFound(recorded):
+			c.Fix, c.Was = DriverRepaired, recorded
+		default:
 			return DriverCheck{}
 		}
-		c.Fix, c.Was = DriverRepaired, recorded
 	}
 	if assigned, err := assignsMergeDriver(s); err != nil || !assigned {
 		return DriverCheck{} // no attributes, no driver needed; unreadable ones are validate's to report

@@ -174,6 +174,9 @@ func TestCheckMergeDriver(t *testing.T) {
 		{"current", func() {}, DriverKept},
 		{"by name", func() { r.Git("config", "merge.lore.driver", legacyDriverCommand) }, DriverUpgraded},
 		{"gone", func() { r.Git("config", "merge.lore.driver", mergeDriverCommand("/nowhere/lore")) }, DriverRepaired},
+		{"go run", func() {
+			r.Git("config", "merge.lore.driver", mergeDriverCommand("/tmp/go-build1/b001/exe/lore"))
+		}, DriverGoRun},
 		{"someone else's", func() { r.Git("config", "merge.lore.driver", "mytool %O %A %B") }, DriverKept},
 	} {
 		step.before()

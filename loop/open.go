@@ -100,6 +100,8 @@ func checkMergeDriver(r Reporter, s *mdstore.Store, loreBinary func() string) {
 		r.Notice(did + " again, to run " + runs + ": it ran lore by name, which git does not find where lore is not on its PATH")
 	case c.Fix == hooks.DriverRepaired:
 		r.Notice(did + " again, to run " + runs + ": the lore it ran, " + c.Was + ", is gone")
+	case c.Fix == hooks.DriverGoRun:
+		r.Notice(did + " again, to run " + runs + ": the lore it ran, " + c.Was + ", is a build of go run, which the go command removes or replaces")
 	}
 }
 

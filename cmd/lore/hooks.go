@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -40,13 +41,17 @@ func hooksCommand(e *env) *cli.Command {
 		Usage: "git hooks, the merge driver and Claude Code hooks: install, uninstall, status",
 		Description: "git: pre-commit runs lore validate --staged (a commit that changes a memory file so\n" +
 			"that it is broken or holds a secret is refused); post-merge, post-checkout and post-rewrite\n" +
-			"refresh the search index in the background. The hooks run the lore that installed them, by\n" +
-			"its absolute path (GUI clients and IDEs often have no lore on PATH), else lore on PATH; with\n" +
-			"neither, pre-commit refuses the commit and says so (git commit --no-verify skips it), the\n" +
-			"others do nothing. core.hooksPath is respected; a hook of yours is kept: lore's lines go into\n" +
-			"it between marker comments (or, for a hook that is not a shell script, yours is kept beside\n" +
-			"lore's and called after it). install also registers lore's merge driver in .git/config and\n" +
-			"adds its lines to .gitattributes (one commit). --claude: a SessionStart hook running lore\n" +
+			"refresh the search index in the background. In .git/hooks the hooks run the lore that installed\n" +
+			"them, by its absolute path (GUI clients and IDEs often have no lore on PATH), else lore on PATH;\n" +
+			"hooks the project shares (core.hooksPath in the worktree: husky's .husky/, where husky 9's\n" +
+			".husky/_ runs .husky/<hook>) run lore on PATH and name no one's path. With no lore to run,\n" +
+			"pre-commit lets through a commit that changes nothing in .agent/ and refuses one that does,\n" +
+			"saying how to install lore (git commit --no-verify skips it); the others do nothing. A lore\n" +
+			"built by go run is never recorded: the hooks and the merge driver run lore on PATH instead.\n" +
+			"A hook of yours is kept: lore's lines go into it between marker comments (or, for a hook that\n" +
+			"is not a shell script, yours is kept beside lore's and called after it). install also\n" +
+			"registers lore's merge driver in .git/config and adds its lines to .gitattributes (one\n" +
+			"commit). --claude: a SessionStart hook running lore\n" +
 			"prime --hook claude and a Stop hook running lore ingest --hook claude in\n" +
 			".claude/settings.json, merged into your settings. --mcp: lore's MCP server (lore mcp) under\n" +
 			"\"mcpServers\" in the project's .mcp.json, merged likewise. Installing twice changes nothing (installing\n" +
@@ -98,12 +103,22 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		if !s.InRepository() {
 			return fmt.Errorf("lore hooks install needs a git repository (%s is not in one); use --claude for Claude Code's hooks alone", s.Root())
 		}
-		lore := e.loreBinary()
-		changes, err := hooks.InstallGitHooks(s.Repo().HooksDir(), lore)
+		lore, loreErr := e.resolveLore()
+		dir, shared := hooks.GitHooksDir(s.Repo())
+		setup := hooks.HookSetup{Store: storeDir(s)}
+		if !shared {
+			setup.Lore = lore // a hook of this clone's own may run this lore by its path
+		}
+		changes, err := hooks.InstallGitHooks(dir, setup)
 		printHookChanges(p, e, changes)
 		noticeTrackedHooks(p, e, s.Repo(), changes, true)
 		if err != nil {
 			return err
+		}
+		noticeGoRun(p, loreErr)
+		if hooks.PreCommitFramework(dir) {
+			p.Notice(relPath(e, filepath.Join(dir, "pre-commit")) + " is the pre-commit framework's: pre-commit install writes it again without lore's lines; " +
+				"to share lore's check with the team, add lore's hook lore-validate to .pre-commit-config.yaml (see lore's .pre-commit-hooks.yaml)")
 		}
 		if changed, err := hooks.RegisterMergeDriver(s.Repo(), lore); err != nil {
 			return err
@@ -118,8 +133,12 @@ func runHooksInstall(e *env, g globals, opts hooksOptions) error {
 		if changed {
 			fmt.Fprintf(p.out, "%s: added lore's merge lines%s\n", entry.AttributesPath, commitNote(res))
 		}
-		if _, err := exec.LookPath("lore"); err != nil && lore == "" {
-			p.Notice("cannot tell where this lore is, and lore is not on PATH: the pre-commit hook will refuse commits until it is (go install ./cmd/... puts it in $(go env GOPATH)/bin)")
+		if _, err := exec.LookPath("lore"); err != nil && setup.Lore == "" {
+			what := "cannot tell where this lore is"
+			if shared {
+				what = "the hooks are the project's, so they run lore on PATH"
+			}
+			p.Notice(what + ", and lore is not on PATH: the pre-commit hook will refuse commits that change " + entry.Dir + "/ until it is (go install ./cmd/... puts it in $(go env GOPATH)/bin)")
 		}
 	}
 	if opts.claude {
@@ -156,7 +175,8 @@ func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
 	}
 	p := g.printer(e)
 	if opts.git && s.InRepository() {
-		changes, err := hooks.UninstallGitHooks(s.Repo().HooksDir())
+		dir, _ := hooks.GitHooksDir(s.Repo())
+		changes, err := hooks.UninstallGitHooks(dir)
 		printHookChanges(p, e, changes)
 		noticeTrackedHooks(p, e, s.Repo(), changes, false)
 		if err != nil {
@@ -187,20 +207,39 @@ func runHooksUninstall(e *env, g globals, opts hooksOptions) error {
 }
 
 // loreBinary is the path of the running lore, symlinks resolved, for the
-// hooks to run it by (hooks.LoreBinary); "" when it cannot be told.
+// hooks and the merge driver to run it by (hooks.LoreBinary); "" when it
+// cannot be told or is a build of go run: they then run lore on PATH.
 func (e *env) loreBinary() string {
+	lore, _ := e.resolveLore()
+	return lore
+}
+
+// resolveLore is loreBinary, with the reason it is "".
+func (e *env) resolveLore() (string, error) {
 	if e.executable == nil {
-		return ""
+		return "", errors.New("the running lore cannot be told")
 	}
 	exe, err := e.executable()
 	if err != nil {
-		return ""
+		return "", err
 	}
-	lore, err := hooks.LoreBinary(exe)
-	if err != nil {
-		return ""
+	return hooks.LoreBinary(exe)
+}
+
+// noticeGoRun says that a lore go run built was not recorded (err is
+// resolveLore's).
+func noticeGoRun(p *printer, err error) {
+	var goRun *hooks.GoRunError
+	if errors.As(err, &goRun) {
+		p.Notice("this lore is a build of go run (" + goRun.Path + "), which does not last: the hooks and the merge driver run lore on PATH instead (go install ./cmd/... puts it there)")
 	}
-	return lore
+}
+
+// storeDir is the store's directory relative to the top of the worktree,
+// "" at the top.
+func storeDir(s *mdstore.Store) string {
+	_, prefix := s.GitIndex()
+	return prefix
 }
 
 // noticeTrackedHooks says which of the hook files lore changed git
@@ -220,6 +259,10 @@ func noticeTrackedHooks(p *printer, e *env, repo *gitx.Repo, changes []hooks.Hoo
 	if err != nil {
 		return // the hooks are outside the worktree (.git/hooks)
 	}
+	hooksPath, err := repo.Rel(repo.HooksDir())
+	if err != nil {
+		hooksPath = repo.HooksDir()
+	}
 	staged, err := repo.StagedFiles(dir)
 	if err != nil {
 		return
@@ -230,11 +273,12 @@ func noticeTrackedHooks(p *printer, e *env, repo *gitx.Repo, changes []hooks.Hoo
 	}
 	for _, path := range changed {
 		if rel, err := repo.Rel(path); err == nil && tracked[rel] {
-			what := "lore added its lines to it in the worktree only; review them with git diff and commit them to share lore's hook with the team, or run lore hooks uninstall to take them out"
+			what := "lore added its lines to it in the worktree only; they run lore on PATH, and without it let through a commit that changes nothing in " + entry.Dir + "/; " +
+				"review them with git diff and commit them to share lore's hook with the team, or run lore hooks uninstall to take them out"
 			if !installed {
 				what = "lore took its lines out of it in the worktree only; commit that to take lore's hook out for the team too"
 			}
-			p.Notice(fmt.Sprintf("%s is a file of the project (git tracks it; core.hooksPath is %s): %s", relPath(e, path), dir, what))
+			p.Notice(fmt.Sprintf("%s is a file of the project (git tracks it; core.hooksPath is %s): %s", relPath(e, path), hooksPath, what))
 		}
 	}
 }

@@ -14,8 +14,11 @@ import (
 
 // hooksStatus is `lore hooks status --format json`.
 type hooksStatus struct {
-	HooksDir string            `json:"hooks_dir,omitempty"`
-	Hooks    []hooks.HookState `json:"hooks"`
+	HooksDir string `json:"hooks_dir,omitempty"`
+	// ProjectHooks: the hooks are files of the project's (husky's
+	// .husky/), which run lore on PATH.
+	ProjectHooks bool              `json:"project_hooks,omitempty"`
+	Hooks        []hooks.HookState `json:"hooks"`
 	// Lore is the lore the pre-commit hook runs, LoreFound whether it is
 	// there, LoreOnPath the one on this process's PATH it falls back to.
 	Lore            string          `json:"lore,omitempty"`
@@ -41,9 +44,9 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 	p := g.printer(e)
 	st := hooksStatus{ClaudeSettings: hooks.ClaudeSettingsPath(s.Root()), MCPConfig: hooks.MCPConfigPath(s.Root())}
 	if s.InRepository() {
-		st.HooksDir = s.Repo().HooksDir()
+		st.HooksDir, st.ProjectHooks = hooks.GitHooksDir(s.Repo())
 		st.MergeDriver = hooks.RegisteredMergeDriver(s.Repo())
-		if st.Hooks, err = hooks.GitHooksStatus(st.HooksDir); err != nil {
+		if st.Hooks, err = hooks.GitHooksStatus(st.HooksDir, storeDir(s)); err != nil {
 			return err
 		}
 		for _, h := range st.Hooks {
@@ -119,15 +122,20 @@ func runHooksStatus(e *env, g globals, opts hooksStatusOptions) error {
 
 // loreState says which lore the hooks run and whether it is there.
 func loreState(e *env, st hooksStatus) string {
-	fallback := "and lore is not on PATH either: the pre-commit hook refuses commits until lore hooks install is run again"
+	const refuses = "the pre-commit hook refuses commits that change .agent/ until lore is installed"
+	fallback := "and lore is not on PATH either: " + refuses
 	if st.LoreOnPath != "" {
 		fallback = "so the hooks run lore on PATH, " + relPath(e, st.LoreOnPath)
 	}
+	why := "no path recorded"
+	if st.ProjectHooks {
+		why = "the project's hooks name no one's path"
+	}
 	switch {
 	case st.Lore == "" && st.LoreOnPath != "":
-		return "lore on PATH, " + relPath(e, st.LoreOnPath) + " (no path recorded)"
+		return "lore on PATH, " + relPath(e, st.LoreOnPath) + " (" + why + ")"
 	case st.Lore == "":
-		return "lore on PATH, which has none: the pre-commit hook refuses commits until lore hooks install is run again"
+		return "lore on PATH (" + why + "), which has none: " + refuses
 	case st.LoreFound:
 		return st.Lore
 	}

@@ -66,14 +66,19 @@ func TestPreCommitHookWithoutLoreOnPath(t *testing.T) {
 		t.Fatalf("a clean commit: %v\n%s", err, out)
 	}
 
-	// The recorded lore is gone and none is on PATH: refused, and told
-	// how to go on; --no-verify goes through. post-checkout says nothing.
+	// The recorded lore is gone and none is on PATH: a commit that
+	// changes .agent/ is refused, and told how to go on; --no-verify goes
+	// through. One that changes nothing there goes through (there is
+	// nothing to check). post-checkout says nothing.
 	if err := os.Remove(installed); err != nil {
 		t.Fatal(err)
 	}
-	out, err := commit("notes.txt", "a second note\n")
-	if err == nil || !strings.Contains(out, "lore is not at "+installed+" and not on PATH") || !strings.Contains(out, "git commit --no-verify") {
-		t.Fatalf("a commit with no lore to run: %v\n%s", err, out)
+	if out, err := commit("notes.txt", "a second note\n"); err != nil {
+		t.Fatalf("a commit outside .agent/ with no lore to run: %v\n%s", err, out)
+	}
+	out, err := commit(".agent/knowledge/deploy.md", strings.ReplaceAll(secret, "postgres://app:Z1U9ueHK7CN1w4zPbW@db:5432/app", "the usual database"))
+	if err == nil || !strings.Contains(out, "lore, which checks it for secrets and broken entries, is not at "+installed+" nor on PATH") || !strings.Contains(out, "git commit --no-verify") {
+		t.Fatalf("a commit of .agent/ with no lore to run: %v\n%s", err, out)
 	}
 	if out, err := r.GitErr("commit", "-q", "--no-verify", "-m", "skip the check"); err != nil {
 		t.Fatalf("git commit --no-verify: %v\n%s", err, out)

@@ -74,8 +74,11 @@ func runInit(e *env, g globals, opts initOptions) error {
 	}
 	printNotices(p, res)
 	if s.InRepository() {
-		if _, err := hooks.RegisterMergeDriver(s.Repo(), e.loreBinary()); err != nil {
+		lore, loreErr := e.resolveLore()
+		if _, err := hooks.RegisterMergeDriver(s.Repo(), lore); err != nil {
 			p.Notice(fmt.Sprintf("could not register lore's merge driver in .git/config (%s); lore hooks install does it", err))
+		} else {
+			noticeGoRun(p, loreErr)
 		}
 	}
 	if !created {
