@@ -40,11 +40,14 @@
 // registered it (LoreBinary), else lore on PATH (FindLore's code on one
 // line), else — or when lore could not merge, an exit status above 1 —
 // `git merge-file`, which leaves markers around both sides. Without the
-// configuration git falls back to its own line merge; CheckMergeDriver,
-// which every lore command runs, registers the driver in a fresh clone,
-// upgrades one that runs lore by name, a lore that is gone or one go run
-// built, and says once when it cannot. lore hooks uninstall leaves it: it
-// belongs to the store. The merge itself is package mdstore/merge.
+// configuration git falls back to its own line merge (lore resolve,
+// package mdstore/resolve, merges a file it left in conflict again while
+// git's index holds the file's stages; the driver's message names it when
+// it finds no lore); CheckMergeDriver, which every lore command runs,
+// registers the driver in a fresh clone, upgrades one that runs lore by
+// name, a lore that is gone, one go run built or lore's previous
+// command, and says once when it cannot. lore hooks uninstall leaves it:
+// it belongs to the store. The merge itself is package mdstore/merge.
 //
 // Claude Code: its .claude/settings.json gets lore's SessionStart and Stop
 // hooks spliced into the user's text, never written again lore's way. The

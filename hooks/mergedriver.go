@@ -35,15 +35,28 @@ const legacyDriverCommand = "lore merge-driver %O %A %B %P"
 // did not start, or failed before writing; 1 is a merge with conflicts
 // left), git merge-file merges by lines and leaves conflict markers
 // around both sides: a missing lore never leaves ours alone.
+// With git merge-file's markers in it, the file is left in conflict, and
+// the driver's message names lore resolve, which merges it again entry by
+// entry from git's stages once lore is there.
 func mergeDriverCommand(path string) string {
+	return driverCommand(path, "; lore resolve merges it entry by entry once lore is installed")
+}
+
+// driverCommand is mergeDriverCommand with what its message says after
+// "by lines" ("" in the command lore registered before lore resolve).
+func driverCommand(path, after string) string {
 	lines := findLoreLines(strings.ReplaceAll(path, "%", "%%")) // git expands % in the command
 	return strings.Join(lines, "; ") + "; " +
 		`if [ -n "$lore_bin" ]; then "$lore_bin" merge-driver %O %A %B %P; lore_status=$?; ` +
 		`[ $lore_status -le 1 ] && exit $lore_status; ` +
 		`echo "lore merge-driver failed (exit status $lore_status): git merge-file merges" %P "by lines" >&2; ` +
-		`else echo "no lore at ${lore_want:-a recorded path} nor on PATH to run lore merge-driver: git merge-file merges" %P "by lines" >&2; fi; ` +
+		`else echo "no lore at ${lore_want:-a recorded path} nor on PATH to run lore merge-driver: git merge-file merges" %P "by lines` + after + `" >&2; fi; ` +
 		`git merge-file -L ours -L base -L theirs %A %O %B`
 }
+
+// previousDriverCommand is the command lore registered before its message
+// named lore resolve: lore's own, updated by CheckMergeDriver.
+func previousDriverCommand(path string) string { return driverCommand(path, "") }
 
 // DriverLore reads a registered driver command: the lore it records, and
 // whether it is lore's current command at all (false for a command of
@@ -59,7 +72,7 @@ func DriverLore(command string) (string, bool) {
 	}
 	path, ok := shellUnquote(quoted)
 	path = strings.ReplaceAll(path, "%%", "%")
-	return path, ok && command == mergeDriverCommand(path)
+	return path, ok && (command == mergeDriverCommand(path) || command == previousDriverCommand(path))
 }
 
 // MergeAttributes are the .gitattributes lines for lore's files.
@@ -154,6 +167,7 @@ const (
 	DriverUpgraded DriverFix = "upgraded" // it ran lore by name (legacyDriverCommand)
 	DriverRepaired DriverFix = "repaired" // the lore it recorded is gone
 	DriverGoRun    DriverFix = "go run"   // the lore it recorded is a build of go run (GoRunBuild)
+	DriverUpdated  DriverFix = "updated"  // it was lore's previous command (previousDriverCommand)
 )
 
 // DriverCheck is what CheckMergeDriver did.
@@ -198,6 +212,8 @@ func CheckMergeDriver(s *mdstore.Store, lore func() string) DriverCheck {
 			c.Fix, c.Was = DriverGoRun, recorded
 		case recorded != "" && !LoreFound(recorded):
 			c.Fix, c.Was = DriverRepaired, recorded
+		case current == previousDriverCommand(recorded):
+			c.Fix, c.Was = DriverUpdated, recorded
 		default:
 			return DriverCheck{}
 		}
@@ -205,9 +221,16 @@ func CheckMergeDriver(s *mdstore.Store, lore func() string) DriverCheck {
 	if assigned, err := assignsMergeDriver(s); err != nil || !assigned {
 		return DriverCheck{} // no attributes, no driver needed; unreadable ones are validate's to report
 	}
-	running := lore()
-	if c.Fix == DriverRepaired && (running == "" || running == c.Was) {
-		return DriverCheck{} // nothing better to record
+	var running string
+	switch c.Fix {
+	case DriverUpdated:
+		running = c.Was // the same lore, a newer command
+	case DriverRepaired:
+		if running = lore(); running == "" || running == c.Was {
+			return DriverCheck{} // nothing better to record
+		}
+	default:
+		running = lore()
 	}
 	told := filepath.Join(s.StateDir(), "merge-driver-unregistered")
 	if _, err := RegisterMergeDriver(s.Repo(), running); err != nil {

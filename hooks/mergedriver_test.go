@@ -177,6 +177,7 @@ func TestCheckMergeDriver(t *testing.T) {
 		{"go run", func() {
 			r.Git("config", "merge.lore.driver", mergeDriverCommand("/tmp/go-build1/b001/exe/lore"))
 		}, DriverGoRun},
+		{"previous", func() { r.Git("config", "merge.lore.driver", previousDriverCommand(running)) }, DriverUpdated},
 		{"someone else's", func() { r.Git("config", "merge.lore.driver", "mytool %O %A %B") }, DriverKept},
 	} {
 		step.before()

@@ -10,6 +10,7 @@ import (
 	"lore/internal/gitx"
 	"lore/internal/words"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // OpenOptions say which store a command works on.
@@ -95,14 +96,33 @@ func checkMergeDriver(r Reporter, s *mdstore.Store, loreBinary func() string) {
 		r.Notice(fmt.Sprintf("lore's merge driver is not registered in this clone, and could not be: %v; "+
 			"until it is, git merges .agent/ files line by line and stops on conflicts in memories.md: run lore init here to register it", c.Err))
 	case c.Fix == hooks.DriverAdded:
-		r.Notice(did + " (it runs " + runs + "): .gitattributes sends .agent/ files to it, and this clone had none")
+		r.Notice(did + " (it runs " + runs + "): .gitattributes sends .agent/ files to it, and this clone had none" + conflictsLeft(s))
 	case c.Fix == hooks.DriverUpgraded:
 		r.Notice(did + " again, to run " + runs + ": it ran lore by name, which git does not find where lore is not on its PATH")
 	case c.Fix == hooks.DriverRepaired:
 		r.Notice(did + " again, to run " + runs + ": the lore it ran, " + c.Was + ", is gone")
+	case c.Fix == hooks.DriverUpdated:
+		runs = c.Was
+		if runs == "" {
+			runs = "lore on PATH"
+		}
+		r.Notice("updated lore's merge driver in .git/config (it runs " + runs + " as before): where it finds no lore, it now says that lore resolve merges the file entry by entry")
 	case c.Fix == hooks.DriverGoRun:
 		r.Notice(did + " again, to run " + runs + ": the lore it ran, " + c.Was + ", is a build of go run, which the go command removes or replaces")
 	}
+}
+
+// conflictsLeft says, for the notice of a driver registered in a fresh
+// clone, how many of the store's files git already merged line by line
+// and left in conflict, and which command merges them entry by entry.
+func conflictsLeft(s *mdstore.Store) string {
+	conflicts, err := s.Repo().Conflicts(s.GitPath(entry.Dir))
+	if err != nil || len(conflicts) == 0 {
+		return ""
+	}
+	n := len(conflicts)
+	return fmt.Sprintf("; git merged .agent/ line by line before it, and left %d %s in conflict: lore resolve merges %s entry by entry",
+		n, words.Plural(n, "file", "files"), words.Plural(n, "it", "them"))
 }
 
 // flushPending commits, first thing, the changes lore queued while git

@@ -125,10 +125,19 @@ func TestMergeDriverWithoutLoreOnPath(t *testing.T) {
 			t.Fatalf("memories.md lacks %q:\n%s\ngit merge said:\n%s", want, got, out)
 		}
 	}
-	if !strings.Contains(out, "no lore at "+installed+" nor on PATH") || !strings.Contains(out, "git merge-file") {
+	if !strings.Contains(out, "no lore at "+installed+" nor on PATH") || !strings.Contains(out, "git merge-file merges .agent/memories.md by lines; lore resolve merges it entry by entry once lore is installed") {
 		t.Errorf("git merge said:\n%s", out)
 	}
-	r.Git("merge", "--abort")
+	// With lore back, lore resolve merges it entry by entry, and the
+	// merge concludes.
+	r.Setenv("PATH", onPath+string(filepath.ListSeparator)+stripped)
+	mustLore(t, r, "", filepath.Join(onPath, "lore"), "resolve")
+	got = r.Read(entry.MemoriesPath)
+	if strings.Contains(got, "<<<<<<<") || !strings.Contains(got, "> "+side+"\n") || !strings.Contains(got, "> "+ours+"\n") {
+		t.Fatalf("after lore resolve:\n%s", got)
+	}
+	r.Git("commit", "-q", "--no-edit")
+	r.AssertClean()
 }
 
 // TestFreshCloneGetsTheMergeDriver: a fresh clone (a teammate, a CI

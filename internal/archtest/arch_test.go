@@ -57,7 +57,7 @@ var layers = [][]string{
 	{"lore/mdstore/config", "lore/mdstore/merge", "lore/mdstore/catalog"},
 	{"lore/mdstore"},
 	{"lore/usagelog", "lore/strategy", "lore/hooks", "lore/index", "lore/index/fresh", "lore/index/bleveindex", "lore/index/indextest"},
-	{"lore/mdstore/lifecycle", "lore/mdstore/history", "lore/prompt", "lore/stats", "lore/progressdb", "lore/remote"},
+	{"lore/mdstore/lifecycle", "lore/mdstore/history", "lore/mdstore/resolve", "lore/prompt", "lore/stats", "lore/progressdb", "lore/remote"},
 	{"lore/loop"},
 	{"lore/mcpserver"},
 }

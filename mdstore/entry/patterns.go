@@ -44,6 +44,17 @@ func isPlainFlowItem(s string) bool {
 	})
 }
 
+// HasConflictMarkers reports whether data holds a line git's merge
+// leaves around a conflict.
+func HasConflictMarkers(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		if isConflictMarker(strings.TrimSuffix(line, "\r")) {
+			return true
+		}
+	}
+	return false
+}
+
 // isConflictMarker matches ^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|)( |$)|^=======$:
 // a line git's merge leaves around a conflict.
 func isConflictMarker(line string) bool {

@@ -161,9 +161,19 @@ func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Lear
 	add := func(line int, sev Severity, format string, args ...any) {
 		out = append(out, Problem{Path: f.Path, Line: line, Severity: sev, Message: fmt.Sprintf(format, args...)})
 	}
+	// lore resolve merges again, entry by entry, a file of .agent/ that
+	// git merged by lines (a clone without lore's merge driver).
+	resolve := ""
+	if strings.HasPrefix(f.Path, Dir+"/") {
+		resolve = "lore resolve merges it entry by entry, or "
+	}
 	if f.Unmerged {
-		add(0, SeverityError, "unmerged: the merge left this file in conflict; resolve it and git add it")
+		add(0, SeverityError, "unmerged: the merge left this file in conflict; %sresolve it by hand and git add it", resolve)
 		return out, nil
+	}
+	markersHint := "resolve the conflict and remove the markers"
+	if resolve != "" {
+		markersHint += " (while git's merge is in progress, lore resolve merges the file entry by entry)"
 	}
 	if f.Unreadable != "" {
 		hint := ""
@@ -185,7 +195,7 @@ func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Lear
 	markers := false
 	for i, line := range strings.Split(text, "\n") {
 		if isConflictMarker(strings.TrimSuffix(line, "\r")) {
-			add(i+1, SeverityError, "leftover conflict marker %q: resolve the conflict and remove the markers", strings.Fields(line + " x")[0])
+			add(i+1, SeverityError, "leftover conflict marker %q: %s", strings.Fields(line + " x")[0], markersHint)
 			markers = true
 		}
 	}

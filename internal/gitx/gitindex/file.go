@@ -293,14 +293,37 @@ func (idx *File) find(path string) (int, bool) {
 	return i, i < idx.count && string(idx.path(i)) == path && idx.stage(i) == 0
 }
 
-// conflicted reports whether path has entries at stages 1 to 3.
+// conflicted reports whether path has entries at stages 1 to 3 (and no
+// pending change, which resolves it).
 func (idx *File) Conflicted(path string) bool {
+	if _, changed := idx.changes[path]; changed {
+		return false
+	}
 	for i := idx.search(path); i < idx.count && string(idx.path(i)) == path; i++ {
 		if idx.stage(i) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// Unmerged returns the entries at stages 1 to 3 (a path git left in
+// conflict) of the paths below prefix ("" for all; a directory ends with
+// a slash), in index order: by path, then by stage. A path with a pending
+// change is resolved and left out.
+func (idx *File) Unmerged(prefix string) []Entry {
+	var out []Entry
+	for i := idx.search(prefix); i < idx.count; i++ {
+		p := idx.path(i)
+		if !bytes.HasPrefix(p, []byte(prefix)) {
+			break
+		}
+		if _, changed := idx.changes[string(p)]; changed || idx.stage(i) == 0 {
+			continue
+		}
+		out = append(out, idx.entry(i))
+	}
+	return out
 }
 
 // sparseDirFor returns the sparse directory entry containing path, if any.
@@ -365,7 +388,8 @@ func (idx *File) Unchanged(path string, st fsx.Stamp) (plumbing.Hash, bool) {
 	return e.Hash, true
 }
 
-// set records e as path's new stage-0 entry.
+// set records e as path's new stage-0 entry; the path's conflict
+// stages, if any, go (the conflict is resolved, as by git add).
 func (idx *File) Set(e Entry) {
 	if idx.changes == nil {
 		idx.changes = map[string]*Entry{}
@@ -375,9 +399,10 @@ func (idx *File) Set(e Entry) {
 	idx.invalidateCacheTree(e.Path)
 }
 
-// remove records that path's stage-0 entry goes.
+// remove records that path's stage-0 entry goes, and its conflict
+// stages, if any (the conflict is resolved, as by git rm).
 func (idx *File) Remove(path string) {
-	if _, ok := idx.Lookup(path); !ok {
+	if _, ok := idx.Lookup(path); !ok && !idx.Conflicted(path) {
 		return
 	}
 	if idx.changes == nil {
@@ -431,11 +456,12 @@ func (idx *File) Write(w io.Writer) error {
 	version := idx.version
 	for p, e := range idx.changes {
 		changes = append(changes, change{p, e})
-		_, exists := idx.find(p)
-		switch {
-		case e == nil && exists:
+		// A change replaces every entry at its path: stage 0, or the
+		// stages of a conflict it resolves.
+		for i := idx.search(p); i < idx.count && string(idx.path(i)) == p; i++ {
 			count--
-		case e != nil && !exists:
+		}
+		if e != nil {
 			count++
 		}
 		if e != nil && e.ExtFlags != 0 && version == 2 {
@@ -481,11 +507,14 @@ func (idx *File) Write(w io.Writer) error {
 		if i == idx.count {
 			break
 		}
-		// Entry i replaced or removed.
-		if ci < len(changes) && changes[ci].path == string(p) && idx.stage(i) == 0 {
+		// Entry i replaced or removed, with the path's other stages.
+		if ci < len(changes) && changes[ci].path == string(p) {
 			flush(i)
 			if changes[ci].entry != nil {
 				emit(changes[ci].entry)
+			}
+			for i+1 < idx.count && string(idx.path(i+1)) == changes[ci].path {
+				i++
 			}
 			spanFrom = i + 1
 			ci++
