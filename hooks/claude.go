@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"lore/agentout"
 	"lore/mdstore"
 )
 
@@ -72,14 +73,10 @@ type transcriptLine struct {
 	} `json:"message"`
 }
 
-// contentBlock is one block of a message's content: text, or a tool use
-// (Input is decoded only for the tools that edit files, so that a block
-// lore does not know cannot hide the text beside it).
+// contentBlock is what personTyped reads of a block of a user message.
 type contentBlock struct {
-	Type  string          `json:"type"`
-	Text  string          `json:"text"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 // LastTurn reads a Claude Code transcript (JSON Lines) and returns its
@@ -113,7 +110,7 @@ func LastTurn(r io.Reader) (Turn, error) {
 				asked, answered = timestamp(line.Timestamp), time.Time{}
 			}
 		case "assistant":
-			text, files := assistantBlocks(line.Message.Content)
+			text, files := agentout.ClaudeAssistantContent(line.Message.Content)
 			texts = append(texts, text...)
 			for _, f := range files {
 				if !seen[f] {
@@ -164,61 +161,6 @@ func personTyped(content json.RawMessage) bool {
 		}
 	}
 	return false
-}
-
-// assistantBlocks returns an assistant message's text blocks, trimmed,
-// and the files its tool uses edit (editedFile).
-func assistantBlocks(content json.RawMessage) (texts, files []string) {
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		if s = strings.TrimSpace(s); s != "" {
-			return []string{s}, nil
-		}
-		return nil, nil
-	}
-	var blocks []contentBlock
-	json.Unmarshal(content, &blocks)
-	for _, b := range blocks {
-		switch b.Type {
-		case "text":
-			if text := strings.TrimSpace(b.Text); text != "" {
-				texts = append(texts, text)
-			}
-		case "tool_use":
-			if f := editedFile(b.Name, b.Input); f != "" {
-				files = append(files, f)
-			}
-		}
-	}
-	return texts, files
-}
-
-// editedFile is the file a tool use edits: input.file_path of Edit,
-// Write and MultiEdit, input.notebook_path (or file_path) of
-// NotebookEdit; "" for any other tool.
-func editedFile(tool string, input json.RawMessage) string {
-	var in struct {
-		FilePath     any `json:"file_path"`
-		NotebookPath any `json:"notebook_path"`
-	}
-	switch tool {
-	case "Edit", "Write", "MultiEdit", "NotebookEdit":
-	default:
-		return ""
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return ""
-	}
-	paths := []any{in.FilePath}
-	if tool == "NotebookEdit" {
-		paths = []any{in.NotebookPath, in.FilePath}
-	}
-	for _, p := range paths {
-		if s, ok := p.(string); ok && s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // FilesRelativeTo returns the turn's files that lie in the repository

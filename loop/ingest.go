@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"lore/agentout"
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/lifecycle"
@@ -18,6 +19,13 @@ type IngestRequest struct {
 	// Objective is the run's, for the end of the run's extraction ("":
 	// its tasks and first notes).
 	Objective string
+	// Format is the format of Output, the agent's output as its CLI wrote
+	// it: "" or agentout.Auto tells it from the output. Read in a JSON
+	// format (agentout.Read), the text the agent said is what the sigils
+	// are parsed from, and the format's model, duration, cost and files
+	// modified fill those Given does not name.
+	Format agentout.Format
+	Given  Given
 }
 
 // Ingested is what recording an iteration did.
@@ -30,15 +38,20 @@ type Ingested struct {
 	Merges []lifecycle.Merge
 	// End is what the end of the run did, with RunEnd.
 	End *RunEnd
+	// Format is the format the agent's output was read in.
+	Format agentout.Format
 }
 
-// Ingest records one iteration in one commit (mdstore.Store.Ingest),
-// says what it did not take as it was, summarizes the learnings when that
+// Ingest records one iteration in one commit (mdstore.Store.Ingest) from
+// the agent's output read in its format, says what it did not take as it
+// was, summarizes the learnings when that
 // is due, and ends the run when asked, each step its own commit. An error
 // after the iteration is recorded comes with the result: the iteration
 // stays recorded.
 func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) {
-	res, wr, err := s.Ingest(req.IngestInput)
+	in := req.IngestInput
+	format := readAgentOutput(s, &in, req.Format, req.Given, r)
+	res, wr, err := s.Ingest(in)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +61,7 @@ func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) 
 		key = j.Key()
 	}
 	ReportWrite(r, wr, "Iteration", key)
-	out := &Ingested{IngestResult: res, Write: wr}
+	out := &Ingested{IngestResult: res, Write: wr, Format: format}
 	lifecycle.NoteIteration(s)
 	if lifecycle.SummarizeDue(s, res.ShownLearnings) {
 		plan, err := lifecycle.PlanSummary(s)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"lore/agentout"
 	"lore/index"
 	"lore/internal/words"
 	"lore/mdstore"
@@ -57,6 +58,11 @@ type RunRequest struct {
 	Getenv func(string) string
 	// Recorded, when set, hears each iteration once it is recorded.
 	Recorded func(*Ingested)
+	// Format is the format of the agent's stdout (agentout): "" or
+	// agentout.Auto tells it from the output. The duration lore measured,
+	// the files it saw change and the model it knows win over the
+	// format's.
+	Format agentout.Format
 }
 
 // RunResult is how a run of iterations ended.
@@ -252,6 +258,7 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 	}
 	duration := s.Now().Sub(start).Seconds()
 	var files []string
+	listed := false // lore knows the files the iteration changed
 	if repo != nil {
 		after, err := repo.read()
 		if err == nil {
@@ -260,17 +267,19 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 		if err != nil {
 			r.Notice("cannot list the files the iteration changed: " + err.Error())
 		}
+		listed = err == nil
 	}
 
 	in := mdstore.IngestInput{Output: ran.output(), RunID: opts.Loop.Run, Iteration: number, TaskID: opts.Loop.TaskID,
 		FeatureID: opts.Task.Feature, Model: recorded, DurationSecs: math.Round(duration*1000) / 1000, Files: files,
 		ProcessEnd: ran.end(), Interrupted: ran.interrupted != nil, Rewound: restoreDropped(s, mark, r)}
-	res, err := Ingest(s, IngestRequest{IngestInput: in}, r)
+	given := Given{Model: recorded != "", Duration: true, Files: listed}
+	res, err := Ingest(s, IngestRequest{IngestInput: in, Format: req.Format, Given: given}, r)
 	if res == nil || res.Journal == nil {
 		if err == nil {
 			err = errors.New("no iteration was recorded")
 		}
-		return iteration{}, keepOutput(s, in, err)
+		return iteration{}, keepOutput(s, in, req.Format, err)
 	}
 	if req.Recorded != nil {
 		req.Recorded(res)
@@ -330,7 +339,7 @@ func failuresAfter(before int, outcome string) int {
 // keepOutput saves the agent's output when it could not be recorded,
 // under the clone's state directory (<git-dir>/lore), and says where and
 // how to record it later.
-func keepOutput(s *mdstore.Store, in mdstore.IngestInput, cause error) error {
+func keepOutput(s *mdstore.Store, in mdstore.IngestInput, format agentout.Format, cause error) error {
 	msg := "could not record the iteration: " + cause.Error()
 	dir := s.StateDir()
 	f, err := os.CreateTemp(dir, fmt.Sprintf("run-output-%s-%04d-*.txt", in.RunID, in.Iteration))
@@ -358,6 +367,9 @@ func keepOutput(s *mdstore.Store, in mdstore.IngestInput, cause error) error {
 	cmd = append(cmd, "--duration", fmt.Sprint(in.DurationSecs))
 	if len(in.Files) > 0 {
 		cmd = append(cmd, "--files", strings.Join(in.Files, ","))
+	}
+	if format != "" && format != agentout.Auto {
+		cmd = append(cmd, "--agent-format", string(format))
 	}
 	return fmt.Errorf("%s; the agent's output is kept in %s (%s records it)", msg, f.Name(), strings.Join(cmd, " "))
 }

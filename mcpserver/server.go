@@ -498,7 +498,10 @@ func (t tools) ingest(ctx context.Context, _ *mcp.CallToolRequest, in IngestInpu
 	}
 	defer sess.close()
 	res, err := loop.Ingest(sess.store, loop.IngestRequest{IngestInput: mdstore.IngestInput{Output: in.Output, RunID: in.Run,
-		TaskID: in.TaskID, Model: in.Model, DurationSecs: in.Duration, Files: in.Files}}, &sess.notes)
+		TaskID: in.TaskID, Model: in.Model, DurationSecs: in.Duration, Files: in.Files},
+		// An output in an agent CLI's JSON is read as what it is; what
+		// the caller gave wins over what the format says.
+		Given: loop.Given{Model: in.Model != "", Duration: in.Duration != 0, Files: len(in.Files) > 0}}, &sess.notes)
 	if res == nil {
 		return nil, nil, toolError(err)
 	}

@@ -427,6 +427,35 @@ func TestSearchHonoursLimit(t *testing.T) {
 	}
 }
 
+// TestIngestReadsAnAgentCLIsJSON: an output in Claude Code's json is read
+// as the text the agent said, with the model, cost and duration it
+// reports; what the caller gives wins over the format's.
+func TestIngestReadsAnAgentCLIsJSON(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	cs := connect(t, repo)
+	result := `{"type":"result","subtype":"success","is_error":false,"duration_ms":4047,"total_cost_usd":0.079,` +
+		`"modelUsage":{"claude-sonnet-4-5-20250929":{"costUSD":0.079}},` +
+		`"result":"Signed the URLs.\n<learning category=\"pitfall\" tags=\"upload\">Signed URLs expire after an hour.</learning>\n<task-done>T-9</task-done>"}`
+	_, st, isErr := call(t, cs, "ingest", map[string]any{"output": result, "run": "run-0000abcd", "files": []string{"src/sign.go"}})
+	if isErr {
+		t.Fatalf("ingest: %v", st)
+	}
+	j := st["journal"].(map[string]any)
+	if j["outcome"] != "done" || j["model"] != "claude-sonnet-4-5-20250929" || j["cost_usd"] != 0.079 || j["duration_secs"] != 4.047 {
+		t.Errorf("journal %v", j)
+	}
+	_, st, _ = call(t, cs, "ingest", map[string]any{"output": result, "run": "run-0000abcd", "model": "opus", "duration_secs": 12.5})
+	if j := st["journal"].(map[string]any); j["model"] != "opus" || j["duration_secs"] != 12.5 || j["cost_usd"] != 0.079 {
+		t.Errorf("what the caller gives wins: journal %v", j)
+	}
+	if files := j["files_modified"].([]any); len(files) != 1 || files[0] != "src/sign.go" {
+		t.Errorf("files %v", files)
+	}
+	if l := st["learnings"].([]any); len(l) != 1 || st["skipped"] != nil && len(st["skipped"].([]any)) > 0 {
+		t.Errorf("learnings %v, skipped %v", l, st["skipped"])
+	}
+}
+
 // TestEntryResourceServesEveryKind: lore://entry/{id} reads a memory, a
 // knowledge entry, a learning, an iteration (its id's "/" as it is or
 // escaped) and a skill; an id of nothing is a not-found error.

@@ -7,12 +7,38 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/agentout"
 	"lore/mdstore/entry"
 	"lore/strategy"
 )
 
 func formatFlag(def string, allowed ...string) *cli.StringFlag {
 	return &cli.StringFlag{Name: "format", Value: def, Usage: "output format: " + strings.Join(allowed, ", ")}
+}
+
+// agentFormatFlag is --agent-format: the format of the agent's output
+// that lore ingest reads and lore run ingests. It is not --format, which
+// every command has for its own output.
+func agentFormatFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "agent-format", Value: string(agentout.Auto),
+		Usage: "the format of the agent's output (auto: told from its first bytes): " + agentFormatNames()}
+}
+
+func agentFormatNames() string {
+	names := make([]string, len(agentout.Formats))
+	for i, f := range agentout.Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+// agentFormatFrom is --agent-format's format, or a usage error.
+func agentFormatFrom(c *cli.Context) (agentout.Format, error) {
+	f, err := agentout.ParseFormat(c.String("agent-format"))
+	if err != nil {
+		return "", usagef("invalid --agent-format %q (use %s)", c.String("agent-format"), agentFormatNames())
+	}
+	return f, nil
 }
 
 func checkFormat(format string, allowed ...string) error {

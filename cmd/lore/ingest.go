@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/agentout"
 	"lore/hooks"
 	"lore/internal/fsx"
 	"lore/internal/words"
@@ -22,11 +23,13 @@ type ingestOptions struct {
 	transcript  string
 	hook        string
 	format      string
+	agentFormat agentout.Format // the format of the agent's output
 	in          mdstore.IngestInput
 	setRun      bool
 	setIter     bool
 	setModel    bool
 	setDuration bool
+	setCost     bool
 	setFiles    bool
 	runEnd      bool   // prune once the iteration is recorded
 	objective   string // the run's objective, for learnings.auto_promote's extraction
@@ -37,7 +40,7 @@ func ingestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "ingest",
 		Usage: "record one iteration from the agent's output: journal, knowledge, learnings, failure report, in one commit",
-		UsageText: "lore ingest <FILE|-> [--run R] [--iteration N] [--task ID] [--feature F] [--model M] [--duration S] [--cost USD] [--files a,b] [--format table|json]\n" +
+		UsageText: "lore ingest <FILE|-> [--run R] [--iteration N] [--task ID] [--feature F] [--model M] [--duration S] [--cost USD] [--files a,b] [--agent-format F] [--format table|json]\n" +
 			"lore ingest --transcript PATH [flags]   the assistant's text since the last message the person typed\n" +
 			"lore ingest --hook claude               a Claude Code Stop hook: the payload on stdin names the transcript",
 		Description: `Records one iteration in exactly one commit, "lore: ingest <run>/<NNNN>-<tag>
@@ -50,6 +53,14 @@ func ingestCommand(e *env) *cli.Command {
   seed 002 describes;
 - every <knowledge tags="…" title="…">, deduplicated as lore knowledge add does;
 - every <learning category="…" tags="…">, unless it nearly repeats one.
+
+The output is read as what it is: plain text, or the JSON of Claude Code
+(claude -p --output-format json, or stream-json), Codex (codex exec --json)
+or Gemini CLI (--output-format json), told from its first bytes
+(--agent-format names it). From JSON the sigils are read in the text the
+agent said, and the model, duration, cost and files modified its CLI
+reports fill what the flags do not give (files inside the repository
+only).
 
 Sigils inside inline code or a fenced block, or copied from lore's own
 instructions, are ignored; a sigil that makes nothing is a "lore: skipped
@@ -75,6 +86,7 @@ each as a commit of its own.`,
 			&cli.StringFlag{Name: "files", Usage: "comma-separated files of the repository modified, relative to its top (default with a transcript: the files the turn edited)"},
 			&cli.StringFlag{Name: "transcript", Usage: "a Claude Code session transcript (JSON Lines)"},
 			&cli.StringFlag{Name: "hook", Usage: "read a hook payload on stdin: claude"},
+			agentFormatFlag(),
 			&cli.BoolFlag{Name: "run-end", Usage: "this is the run's last iteration: then lore prune, as its own commit (and lore extract and promote with learnings.auto_promote)"},
 			&cli.StringFlag{Name: "objective", Usage: "with --run-end: the run's objective, which names its task type for lore extract (default: its tasks and first notes)"},
 			formatFlag("table", formats...),
@@ -85,10 +97,14 @@ each as a commit of its own.`,
 				in: mdstore.IngestInput{RunID: c.String("run"), Iteration: c.Int("iteration"), TaskID: c.String("task"), FeatureID: c.String("feature"),
 					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files"))},
 				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setModel: c.IsSet("model"),
-				setDuration: c.IsSet("duration"), setFiles: c.IsSet("files"), runEnd: c.Bool("run-end"),
+				setDuration: c.IsSet("duration"), setCost: c.IsSet("cost"), setFiles: c.IsSet("files"), runEnd: c.Bool("run-end"),
 				objective: c.String("objective"),
 			}
-			if err := checkIngestOptions(c, opts); err != nil {
+			var err error
+			if opts.agentFormat, err = agentFormatFrom(c); err == nil {
+				err = checkIngestOptions(c, opts)
+			}
+			if err != nil {
 				if opts.hook != "" {
 					return hookExit(e, err) // a hook's usage errors too
 				}
@@ -121,6 +137,8 @@ func checkIngestOptions(c *cli.Context, opts ingestOptions) error {
 		return usagef("--iteration, --duration and --cost cannot be negative")
 	case opts.objective != "" && !opts.runEnd:
 		return usagef("--objective names the run's objective at its end: give --run-end with it")
+	case c.IsSet("agent-format") && opts.source == "":
+		return usagef("--agent-format is the format of an agent's output (a FILE, or -): a transcript is read as one")
 	}
 	return checkFormat(opts.format, "table", "json")
 }
@@ -153,6 +171,7 @@ func runIngest(e *env, g globals, opts ingestOptions) error {
 // recorded (a transcript's turn without text).
 func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error) {
 	in := opts.in
+	format := opts.agentFormat
 	var turn hooks.Turn
 	switch {
 	case opts.transcript != "":
@@ -174,7 +193,7 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 			fmt.Fprintln(e.stderr, "lore: the transcript's last turn has no assistant text; nothing recorded")
 			return nil, nil
 		}
-		in.Output = turn.Text
+		in.Output, format = turn.Text, agentout.Text
 		if !opts.setRun {
 			in.RunID = hooks.RunID(turn.SessionID)
 		}
@@ -208,7 +227,8 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 		in.Files = turn.FilesRelativeTo(s.Root())
 	}
 	p := g.printer(e)
-	res, err := loop.Ingest(s, loop.IngestRequest{IngestInput: in, RunEnd: opts.runEnd, Objective: opts.objective}, p)
+	res, err := loop.Ingest(s, loop.IngestRequest{IngestInput: in, RunEnd: opts.runEnd, Objective: opts.objective, Format: format,
+		Given: loop.Given{Model: opts.setModel, Duration: opts.setDuration, Cost: opts.setCost, Files: opts.setFiles}}, p)
 	if res == nil {
 		return nil, err
 	}
@@ -220,13 +240,18 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 		if res.End != nil {
 			end = *res.End
 		}
+		agentFormat := "" // said for an output that was not text
+		if res.Format != agentout.Text {
+			agentFormat = string(res.Format)
+		}
 		return res.IngestResult, writeJSON(p.out, struct {
 			*mdstore.IngestResult
-			Commit   string                  `json:"commit,omitempty"`
-			Merges   []lifecycle.Merge       `json:"summarized,omitempty"`
-			Promoted []lifecycle.Promotion   `json:"promoted,omitempty"`
-			Pruned   []lifecycle.PrunedEntry `json:"pruned,omitempty"`
-		}{res.IngestResult, commitOf(res.Write), res.Merges, end.Promoted, end.Pruned})
+			AgentFormat string                  `json:"agent_format,omitempty"`
+			Commit      string                  `json:"commit,omitempty"`
+			Merges      []lifecycle.Merge       `json:"summarized,omitempty"`
+			Promoted    []lifecycle.Promotion   `json:"promoted,omitempty"`
+			Pruned      []lifecycle.PrunedEntry `json:"pruned,omitempty"`
+		}{res.IngestResult, agentFormat, commitOf(res.Write), res.Merges, end.Promoted, end.Pruned})
 	}
 	printIngested(p, res, opts.runEnd)
 	return res.IngestResult, nil

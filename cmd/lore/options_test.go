@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/agentout"
 	"lore/index"
 	"lore/mdstore"
 	"lore/mdstore/entry"
@@ -131,28 +132,35 @@ func TestFlagsToOptions(t *testing.T) {
 
 		{args: []string{"ingest", "out.txt", "--run", "r1", "--iteration", "2", "--task", "T-1", "--feature", "F", "--model", "sonnet",
 			"--duration", "12.5", "--cost", "0.25", "--files", "a.go,b.go", "--format", "json"},
-			want: ingestOptions{source: "out.txt", format: "json", setRun: true, setIter: true, setModel: true, setDuration: true, setFiles: true,
+			want: ingestOptions{source: "out.txt", format: "json", agentFormat: agentout.Auto, setRun: true, setIter: true, setModel: true, setDuration: true, setCost: true, setFiles: true,
 				in: mdstore.IngestInput{RunID: "r1", Iteration: 2, TaskID: "T-1", FeatureID: "F", Model: "sonnet",
 					DurationSecs: 12.5, CostUSD: 0.25, Files: []string{"a.go", "b.go"}}}},
-		{args: []string{"ingest", "--transcript", "t.jsonl"}, want: ingestOptions{transcript: "t.jsonl", format: "table"}},
-		{args: []string{"ingest", "-"}, want: ingestOptions{source: "-", format: "table"}},
-		{args: []string{"ingest", "-", "--run-end"}, want: ingestOptions{source: "-", format: "table", runEnd: true}},
-		{args: []string{"ingest", "--hook", "claude"}, want: ingestOptions{hook: "claude", format: "table"}},
+		{args: []string{"ingest", "--transcript", "t.jsonl"}, want: ingestOptions{transcript: "t.jsonl", format: "table", agentFormat: agentout.Auto}},
+		{args: []string{"ingest", "-"}, want: ingestOptions{source: "-", format: "table", agentFormat: agentout.Auto}},
+		{args: []string{"ingest", "-", "--run-end"}, want: ingestOptions{source: "-", format: "table", agentFormat: agentout.Auto, runEnd: true}},
+		{args: []string{"ingest", "--hook", "claude"}, want: ingestOptions{hook: "claude", format: "table", agentFormat: agentout.Auto}},
+		{args: []string{"ingest", "out.json", "--agent-format", "claude-stream-json"}, want: ingestOptions{source: "out.json", format: "table", agentFormat: agentout.ClaudeStreamJSON}},
+		{args: []string{"ingest", "out.json", "--agent-format", "stream-json"}},
+		{args: []string{"ingest", "--transcript", "t.jsonl", "--agent-format", "text"}},
 		{args: []string{"ingest"}},
 		{args: []string{"ingest", "out.txt", "--cost", "-1"}},
 
 		{args: []string{"run", "--", "claude", "-p", "{prompt}"},
-			want: runOptions{command: []string{"claude", "-p", "{prompt}"}, repeat: 1,
+			want: runOptions{command: []string{"claude", "-p", "{prompt}"}, repeat: 1, format: agentout.Auto,
 				prime: primeOptions{headingLevel: 2, format: "markdown", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}}},
 		{args: []string{"run", "--task-id", "T-1", "--title", "Add migrations", "--run", "r1", "--model", "opus", "--budget", "2000",
 			"--repeat", "5", "--root", "sub", "--", "agent", "--root", "x", "--", "-t"}, g: globals{root: "sub", color: "auto"},
-			want: runOptions{command: []string{"agent", "--root", "x", "--", "-t"}, repeat: 5,
+			want: runOptions{command: []string{"agent", "--root", "x", "--", "-t"}, repeat: 5, format: agentout.Auto,
 				prime: primeOptions{budget: 2000, headingLevel: 2, format: "markdown", set: map[string]bool{"budget": true, "type": false, "tags": false, "recent": false},
 					task: prompt.Task{ID: "T-1", Title: "Add migrations", Run: "r1"},
 					loop: strategy.Input{TaskID: "T-1", Run: "r1", Model: "opus", Strategy: strategy.CostOptimized}}}},
 		{args: []string{"run", "--run-end", "--objective", "Fix the tests", "--", "claude"},
-			want: runOptions{command: []string{"claude"}, repeat: 1, runEnd: true, objective: "Fix the tests",
+			want: runOptions{command: []string{"claude"}, repeat: 1, runEnd: true, objective: "Fix the tests", format: agentout.Auto,
 				prime: primeOptions{headingLevel: 2, format: "markdown", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}}},
+		{args: []string{"run", "--agent-format", "codex-json", "--", "codex", "exec", "--json"},
+			want: runOptions{command: []string{"codex", "exec", "--json"}, repeat: 1, format: agentout.CodexJSON,
+				prime: primeOptions{headingLevel: 2, format: "markdown", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}}},
+		{args: []string{"run", "--agent-format", "json", "--", "claude"}},
 		{args: []string{"run", "--objective", "Fix the tests", "--", "claude"}},
 		{args: []string{"run"}},
 		{args: []string{"run", "--title", "T"}},

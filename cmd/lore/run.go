@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"lore/agentout"
 	"lore/loop"
 	"lore/mdstore/entry"
 )
@@ -29,6 +30,7 @@ type runOptions struct {
 	repeat    int
 	runEnd    bool   // the run ends with lore run's last iteration (endRun)
 	objective string // the run's objective, for its extraction
+	format    agentout.Format
 }
 
 func runAgentCommand(e *env) *cli.Command {
@@ -42,10 +44,12 @@ func runAgentCommand(e *env) *cli.Command {
 			"chooses for the task (or --model). The agent runs without a shell, in lore's directory. The\n" +
 			"agent's stdout and stderr are shown as they come; both are ingested (stdout, then stderr) with\n" +
 			"the files the iteration changed (.agent/ left out), its duration and how the agent exited: a\n" +
-			"non-zero exit without <task-done> or <task-failed> is a failed iteration. Ctrl-C stops the\n" +
-			"agent, and the iteration is recorded as interrupted. When the iteration cannot be recorded,\n" +
-			"the agent's output is kept under the git directory and lore names the lore ingest command\n" +
-			"that records it.\n\n" +
+			"non-zero exit without <task-done> or <task-failed> is a failed iteration. Its output is read as\n" +
+			"what it is (--agent-format, told from its first bytes by default): Claude Code's json or\n" +
+			"stream-json, Codex's or Gemini CLI's JSON as the text the agent said, with the model and cost\n" +
+			"its CLI reports. Ctrl-C stops the agent, and the iteration is recorded as interrupted. When\n" +
+			"the iteration cannot be recorded, the agent's output is kept under the git directory and lore\n" +
+			"names the lore ingest command that records it.\n\n" +
 			"Exit status: 0 done, 1 failed, 3 blocked (no task sigil), 4 stuck (3 consecutive failures),\n" +
 			"130 interrupted, 2 usage. --repeat N runs up to N iterations of the task, and stops at the first\n" +
 			"done or at its 4th consecutive failure, where seed 002 hands a task to a person.\n\n" +
@@ -55,6 +59,7 @@ func runAgentCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run up to N iterations, until the task is done or at its 4th consecutive failure"},
 			&cli.BoolFlag{Name: "run-end", Usage: "the run ends with the last iteration: then lore prune (and lore extract and promote with learnings.auto_promote), as lore ingest --run-end does"},
 			&cli.StringFlag{Name: "objective", Usage: "with --run-end: the run's objective, which names its task type for lore extract (default: the task's title and description)"},
+			agentFormatFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -67,13 +72,16 @@ func runAgentCommand(e *env) *cli.Command {
 				return usagef("no agent command after --: lore run [flags] -- claude -p {prompt}")
 			}
 			opts := runOptions{command: args[1:], repeat: c.Int("repeat"), runEnd: c.Bool("run-end"), objective: c.String("objective")}
+			var err error
+			if opts.format, err = agentFormatFrom(c); err != nil {
+				return err
+			}
 			if opts.repeat < 1 {
 				return usagef("--repeat must be 1 or more")
 			}
 			if opts.objective != "" && !opts.runEnd {
 				return usagef("--objective names the run's objective at its end: give --run-end with it")
 			}
-			var err error
 			if opts.prime, err = primeOptionsFrom(c); err != nil {
 				return err
 			}
@@ -112,7 +120,7 @@ func runAgent(e *env, g globals, opts runOptions) error {
 	ie := *e
 	ie.stdout = e.stderr
 	run := loop.RunRequest{Prime: req, Command: opts.command, Repeat: opts.repeat,
-		Dir: e.workDir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Signals: signals, Getenv: e.getenv,
+		Dir: e.workDir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Signals: signals, Getenv: e.getenv, Format: opts.format,
 		Recorded: func(res *loop.Ingested) { printIngested(g.printer(&ie), res, false) }}
 	res, err := loop.Run(s, run, p)
 	if err != nil {
