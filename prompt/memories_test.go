@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -236,5 +237,40 @@ func TestRuneLenCountsAsUTF8(t *testing.T) {
 		if s := b.String(); runeLen(s) != utf8.RuneCountInString(s) {
 			t.Fatalf("runeLen(%q) = %d, want %d", s, runeLen(s), utf8.RuneCountInString(s))
 		}
+	}
+}
+
+// TestNoEntryTakesMoreThanItsShare: one memory of 7,000 characters (a
+// whole skill pasted into a fix, from a real store) is shown as its first
+// lines and `lore show`, and leaves room for the others (issue 37); so is
+// a long knowledge entry.
+func TestNoEntryTakesMoreThanItsShare(t *testing.T) {
+	var long strings.Builder
+	for i := range 140 {
+		fmt.Fprintf(&long, "Step %d of the skill: run the command and check its output.\n", i)
+	}
+	ms := []entry.Memory{mem("mem-9-long", entry.Fix, long.String(), "skill")}
+	for i := range 30 {
+		ms = append(ms, mem(fmt.Sprintf("mem-%d-short", i), entry.Pattern, fmt.Sprintf("Short memory number %d.", i)))
+	}
+	sec, _ := memoriesSection(ms, 2000)
+	limit := 2000 * CharsPerToken
+	if !slices.Contains(sec.Entries, "memory:mem-9-long") || sec.Shown != len(ms) {
+		t.Fatalf("the long memory and the short ones are not all shown: %+v", sec)
+	}
+	block := sec.Markdown[strings.Index(sec.Markdown, "mem-9-long"):]
+	block = block[:strings.Index(block, "-->")]
+	if n := utf8.RuneCountInString(block); n > limit/EntryShare {
+		t.Fatalf("the long memory takes %d characters of %d", n, limit)
+	}
+	if !strings.Contains(block, "> Step 0 of the skill") || !strings.Contains(block, "> … (`lore show mem-9-long` for the rest)") {
+		t.Fatalf("the long memory is not its first lines and the way to the rest:\n%s", block)
+	}
+
+	k := entry.Knowledge{Slug: "long-skill", Title: "The whole skill", Tags: []string{"skill"}, Body: long.String(), CreatedAt: "2026-01-01T00:00:00Z"}
+	ctx := Prime(Input{Knowledge: []entry.Knowledge{k}}, Options{Budgets: config.Budgets{KnowledgeTokens: 1000}})
+	md := ctx.Markdown()
+	if n := utf8.RuneCountInString(md[strings.Index(md, "### The whole skill"):]); n > 1000*CharsPerToken/EntryShare || !strings.Contains(md, "Step 0 of the skill") || !strings.Contains(md, "`lore show long-skill`") {
+		t.Fatalf("the long knowledge entry (%d characters shown) is not capped:\n%s", n, md)
 	}
 }

@@ -313,7 +313,8 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 
 	add(SectionAttempts, b.AttemptsChars, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
 	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit int) part {
-		included, omitted := o.fitMemories(pl.memories, pl.memoryLens, limit)
+		memories, lens := o.capMemories(pl.memories, pl.memoryLens, limit)
+		included, omitted := o.fitMemories(memories, lens, limit)
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(entry.KindMemory, m.ID)

@@ -365,19 +365,21 @@ func (x examination) leftOut(n, shown int) int { return len(x.kept) - shown + n 
 // merged among the entries examined. It returns the walk and the places
 // (in x.kept) of the entries shown.
 func (pl *plan) examineKnowledge(limit, fixed int) (x examination, shown []int) {
-	ranked, o := &pl.knowledge, int(pl.o)
+	ranked, o, most := &pl.knowledge, int(pl.o), entryCap(limit)
+	// An entry's block is at most the entry cap (capKnowledge).
+	size := func(k int) int { return min(o+int(ranked.at(k).chars), most) }
 	merge := pl.in.Task.Given()
 	dups := neardup.New()
 	used, zone := fixed, -1 // zone: where the look-ahead ends, once the section is full
 	lens := func() []int {
 		out := make([]int, len(x.kept))
 		for i, k := range x.kept {
-			out[i] = o + int(ranked.at(k).chars)
+			out[i] = size(k)
 		}
 		return out
 	}
 	for i := range ranked.len() {
-		n := o + int(ranked.at(i).chars)
+		n := size(i)
 		if zone >= 0 && i >= zone && used+n > limit {
 			continue // past the look-ahead, no room: not examined
 		}
@@ -408,7 +410,7 @@ func (pl *plan) examineKnowledge(limit, fixed int) (x examination, shown []int) 
 			dups.Set(dup, "", text)
 			used = fixed
 			for _, k := range fit(lens(), fixed, limit) {
-				used += o + int(ranked.at(x.kept[k]).chars)
+				used += size(x.kept[k])
 			}
 		}
 	}
@@ -501,6 +503,7 @@ func (pl *plan) knowledgeSection(limit int) part {
 	o := pl.o
 	head := o.knowledgeHead()
 	x, shown := pl.examineKnowledge(limit, runeLen(head))
+	most := entryCap(limit)
 	leftOut := x.leftOut(pl.knowledge.len(), len(shown))
 	if len(shown) == 0 {
 		return part{omitted: leftOut}
@@ -510,7 +513,7 @@ func (pl *plan) knowledgeSection(limit int) part {
 	var keys []string
 	for _, k := range shown {
 		if e := pl.read.knowledge(int(pl.knowledge.at(x.kept[k]).place)); e != nil {
-			b.WriteString("\n" + o.knowledgeBlock(*e))
+			b.WriteString("\n" + o.knowledgeBlock(o.capKnowledge(*e, most)))
 			keys = append(keys, Key(entry.KindKnowledge, e.Slug))
 		}
 	}
