@@ -797,6 +797,9 @@ func best[T any](list []scored[T]) []T {
 // with the latest iteration break ties).
 type journalRanking struct {
 	this, others []*entry.JournalEntry
+	// earlier are the run's entries older than its RecentJournal newest
+	// that are relevant to the task, most relevant first (earlierInRun).
+	earlier []*entry.JournalEntry
 }
 
 func rankJournal(journal []entry.JournalEntry, t Task, kw keywords, rel map[string]float64) journalRanking {
@@ -819,6 +822,7 @@ func rankJournal(journal []entry.JournalEntry, t Task, kw keywords, rel map[stri
 	if !t.Given() {
 		return jr
 	}
+	jr.earlier = kw.earlierInRun(jr.this, t, rel)
 	var list []scored[*entry.JournalEntry]
 	for _, e := range others {
 		if s, tie := kw.journalScore(e.TaskID, e.FeatureID, e.FilesModified, t, rel[e.Path]); s > 0 {
@@ -876,81 +880,6 @@ func (m journalMatch) score(relevance float64) float64 {
 		s++
 	}
 	return s
-}
-
-// pick chooses the Run Journal in priority order: the last RecentJournal
-// entries of the run and up to RelevantJournal of other runs, leaving out
-// the entries already shown (Previous Attempts). The section shows the
-// run's entries oldest first.
-func (jr journalRanking) pick(shown map[string]bool) []journalPick {
-	var out []journalPick
-	take := func(list []*entry.JournalEntry, n int, recent bool) {
-		for _, e := range list {
-			if n == 0 {
-				return
-			}
-			if len(shown) == 0 || !shown[Key(entry.KindJournal, e.Key())] {
-				out = append(out, journalPick{*e, recent})
-				n--
-			}
-		}
-	}
-	take(jr.this, RecentJournal, true)
-	take(jr.others, RelevantJournal, false)
-	return out
-}
-
-type journalPick struct {
-	e      entry.JournalEntry
-	recent bool // of this run
-}
-
-func (o outline) journalSection(picks []journalPick, limit int) part {
-	if len(picks) == 0 {
-		return part{}
-	}
-	const others = "\n_From other runs:_\n"
-	blocks := make([]string, len(picks))
-	hasOthers := false
-	for i, p := range picks {
-		blocks[i] = "\n" + o.journalBlock(p.e)
-		if !p.recent {
-			hasOthers = true
-		}
-	}
-	head := o.journalHead()
-	fixed := runeLen(head)
-	if hasOthers {
-		fixed += runeLen(others)
-	}
-	kept := fit(runeLens(blocks), fixed, limit)
-	if len(kept) == 0 {
-		return part{omitted: len(picks)}
-	}
-	var recent, other []int
-	for _, i := range kept {
-		if picks[i].recent {
-			recent = append(recent, i)
-		} else {
-			other = append(other, i)
-		}
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	for k := len(recent) - 1; k >= 0; k-- { // oldest first
-		b.WriteString(blocks[recent[k]])
-	}
-	if len(other) > 0 {
-		b.WriteString(others)
-		for _, i := range other {
-			b.WriteString(blocks[i])
-		}
-	}
-	keys := make([]string, len(kept))
-	for k, i := range kept {
-		keys[k] = Key(entry.KindJournal, picks[i].e.Key())
-	}
-	return part{md: b.String(), shown: len(kept), omitted: len(picks) - len(kept), keys: keys}
 }
 
 // LoopStatus renders seed 002's Loop Status block, with the stuck-loop
