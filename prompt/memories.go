@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"lore/internal/neardup"
 	"lore/mdstore/entry"
 )
 
@@ -66,18 +67,23 @@ func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []*en
 }
 
 // fitMemories selects, in the order given, the memories whose rendering
-// (Render) fits in limit characters, and says how many were left out;
-// lens are their lengths (memoryLen). A memory that does not fit is
-// skipped whole and a smaller, later one may still fit.
-func (o outline) fitMemories(candidates []*entry.Memory, lens []int, limit int) ([]entry.Memory, int) {
+// (Render) fits in limit characters, and says how many were left out and
+// how many it asked about near-duplicates; lens are their lengths
+// (memoryLen). A memory that does not fit is skipped whole and a smaller,
+// later one may still fit. A memory that nearly duplicates one selected
+// before it (more than 80% of their words shared, internal/neardup, of
+// any type) is left out and counted in dups: the one ranked first (the
+// newest, among equally relevant ones) is shown. Only memories that fit
+// are asked about, so the work grows with the budget, not the store.
+func (o outline) fitMemories(candidates []*entry.Memory, lens []int, limit int) (included []entry.Memory, omitted, dups, compared int) {
 	if limit <= 0 {
-		return nil, len(candidates)
+		return nil, len(candidates), 0, 0
 	}
+	seen := neardup.New()
 
 	// The rendered length is a sum of parts: the title once, each used
 	// section's header once, and each memory's block.
 	var sectionUsed []entry.MemoryType // a few types, asked of every memory
-	var included []entry.Memory
 	total := 0
 	for i, m := range candidates {
 		c := 1 + lens[i] // "\n" + the block
@@ -89,6 +95,12 @@ func (o outline) fitMemories(candidates []*entry.Memory, lens []int, limit int) 
 			c += 1 + runeLen(o.entry(m.Type.Section()))
 		}
 		if total+c <= limit {
+			compared++
+			if seen.Of("", m.Content) >= 0 {
+				dups++
+				continue
+			}
+			seen.Add("", m.Content)
 			total += c
 			if !used {
 				sectionUsed = append(sectionUsed, m.Type)
@@ -96,7 +108,7 @@ func (o outline) fitMemories(candidates []*entry.Memory, lens []int, limit int) 
 			included = append(included, *m)
 		}
 	}
-	return included, len(candidates) - len(included)
+	return included, len(candidates) - len(included) - dups, dups, compared
 }
 
 const memoriesTitle = "Memories"

@@ -251,7 +251,7 @@ func TestNoEntryTakesMoreThanItsShare(t *testing.T) {
 	}
 	ms := []entry.Memory{mem("mem-9-long", entry.Fix, long.String(), "skill")}
 	for i := range 30 {
-		ms = append(ms, mem(fmt.Sprintf("mem-%d-short", i), entry.Pattern, fmt.Sprintf("Short memory number %d.", i)))
+		ms = append(ms, mem(fmt.Sprintf("mem-%d-short", i), entry.Pattern, fmt.Sprintf("Short memory about w%03dx and v%03dy.", i, i)))
 	}
 	sec, _ := memoriesSection(ms, 2000)
 	limit := 2000 * CharsPerToken
@@ -272,5 +272,23 @@ func TestNoEntryTakesMoreThanItsShare(t *testing.T) {
 	md := ctx.Markdown()
 	if n := utf8.RuneCountInString(md[strings.Index(md, "### The whole skill"):]); n > 1000*CharsPerToken/EntryShare || !strings.Contains(md, "Step 0 of the skill") || !strings.Contains(md, "`lore show long-skill`") {
 		t.Fatalf("the long knowledge entry (%d characters shown) is not capped:\n%s", n, md)
+	}
+}
+
+// TestNearDuplicateMemoriesShownOnce: memories an agent wrote down again
+// and again (common in real stores) are shown once, the newest; the
+// others are counted as left out for that, not for the budget.
+func TestNearDuplicateMemoriesShownOnce(t *testing.T) {
+	text := "Run the migrations with `make migrate` before the integration tests, or they fail on a missing table"
+	ms := []entry.Memory{
+		mem("mem-1737400000-0003", entry.Fix, text+" again.", "db"),
+		mem("mem-1737300000-0002", entry.Pattern, text+".", "db"),
+		mem("mem-1737200000-0001", entry.Fix, text+" (seen twice).", "db"),
+		mem("mem-1737100000-0004", entry.Pattern, "Chose JSONL over SQLite for event storage.", "storage"),
+	}
+	sec, omitted := memoriesSection(ms, 100000)
+	want := []string{"memory:mem-1737400000-0003", "memory:mem-1737100000-0004"}
+	if !slices.Equal(sec.Entries, want) || sec.Omitted != 0 || sec.Capped != 2 || !strings.Contains(omitted, "2 memories that repeat those shown") {
+		t.Fatalf("section shows %v (%d left out, %d merged: %q), want %v", sec.Entries, sec.Omitted, sec.Capped, omitted, want)
 	}
 }

@@ -314,12 +314,17 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 	add(SectionAttempts, b.AttemptsChars, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
 	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit int) part {
 		memories, lens := o.capMemories(pl.memories, pl.memoryLens, limit)
-		included, omitted := o.fitMemories(memories, lens, limit)
+		included, omitted, dups, compared := o.fitMemories(memories, lens, limit)
+		pl.compared += compared
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(entry.KindMemory, m.ID)
 		}
-		return part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
+		p := part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
+		if dups > 0 {
+			p.capped, p.capNote = dups, plural(dups, [2]string{"memory that repeats one shown", "memories that repeat those shown"})
+		}
+		return p
 	})
 	add(SectionKnowledge, b.KnowledgeTokens*CharsPerToken, pl.knowledgeSection)
 	add(SectionLearnings, b.LearningsChars, func(limit int) part {

@@ -33,7 +33,8 @@ func TestPrimeHookStaysUnderClaudesLimit(t *testing.T) {
 			var b strings.Builder
 			b.WriteString("# Memories\n\n## Patterns\n")
 			for i := range n {
-				fmt.Fprintf(&b, "\n### mem-17373%05d-%04x\n> Pattern number %d: \"quoted\" text\twith a tab, ünïcode, and a <tag> to escape in JSON.\n<!-- tags: t%d | created: 2025-01-20 -->\n", i, i, i, i%7)
+				// Words of its own (a%05dx…), so that no two are near-duplicates.
+				fmt.Fprintf(&b, "\n### mem-17373%05d-%04x\n> Pattern number %d: \"quoted\" text\twith a tab, ünïcode, and a <tag> to escape in JSON, about a%05dx b%05dx c%05dx d%05dx.\n<!-- tags: t%d | created: 2025-01-20 -->\n", i, i, i, i, i, i, i, i%7)
 			}
 			os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
 			os.WriteFile(filepath.Join(dir, ".agent", "memories.md"), []byte(b.String()), 0o644)
