@@ -579,6 +579,9 @@ type keywords struct {
 	feature string
 	// taskType is the task's type in seed 004's table (strategy.TaskType).
 	taskType string
+	// textTags weighs the knowledge tags found in the task's text by
+	// their rarity (weighTextTags).
+	textTags tagWeights
 }
 
 // keywordSets are sets of a task's keywords.

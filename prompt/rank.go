@@ -112,8 +112,9 @@ func seed004Kind(kind string) uint8 {
 }
 
 // knowledgeCandidate is the candidate of the knowledge entry of head h at
-// place, for task t: with a task, seed 000's score of its tags (+2 per tag
-// found in the title or description, +2 per tag matching the feature, +1
+// place, for task t: with a task, seed 000's score of its tags (+2 per rare
+// tag found in the title or description, less for a common one
+// (weighTextTags), +2 per tag matching the feature, +1
 // per tag found in the words of the task's files) and the tie-breaker of
 // its tags found in the latest iteration's files; its time (updated, else
 // created) and its length.
@@ -125,7 +126,7 @@ func (kw keywords) knowledgeCandidate(place int, h *catalog.Head, t Task) candid
 			tag = strings.ToLower(tag)
 			in := kw.in[tag]
 			if in&inText != 0 {
-				c.tags += 2
+				c.tags += kw.textTags.of(tag)
 			}
 			if kw.feature != "" && tag == kw.feature {
 				c.tags += 2
@@ -170,6 +171,13 @@ func (kw keywords) learningCandidate(place int, h *catalog.Head, t Task) (candid
 // learnings, made from their heads.
 func (kw keywords) candidatesOf(ks []entry.Knowledge, ls []entry.Learning, t Task) (knowledge, learnings []candidate) {
 	knowledge = make([]candidate, len(ks))
+	if t.Given() {
+		kw.textTags = kw.weighTextTags(len(ks), func(fn func(tags []string)) {
+			for i := range ks {
+				fn(ks[i].Tags)
+			}
+		})
+	}
 	for i := range ks {
 		h := catalog.KnowledgeHead(&ks[i])
 		knowledge[i] = kw.knowledgeCandidate(i, &h, t)

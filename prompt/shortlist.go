@@ -150,10 +150,18 @@ func NewShortlist(c *catalog.Catalog, t Task, now time.Time) *Shortlist {
 	// The knowledge on another core, while the journal and the learnings
 	// are walked here.
 	var knowledge sync.WaitGroup
+	var textTags tagWeights
 	knowledge.Go(func() {
 		sl.knowledge = make([]candidate, 0, c.Len(entry.KindKnowledge))
+		kk := files
+		if t.Given() {
+			kk.textTags = files.weighTextTags(c.Len(entry.KindKnowledge), func(fn func(tags []string)) {
+				c.Heads(entry.KindKnowledge, func(_ int, h *catalog.Head) { fn(h.Tags) })
+			})
+			textTags = kk.textTags
+		}
 		c.Heads(entry.KindKnowledge, func(i int, h *catalog.Head) {
-			if k := files.knowledgeCandidate(i, h, t); !t.Given() || k.tags > 0 {
+			if k := kk.knowledgeCandidate(i, h, t); !t.Given() || k.tags > 0 {
 				sl.knowledge = append(sl.knowledge, k)
 			}
 		})
@@ -194,6 +202,7 @@ func NewShortlist(c *catalog.Catalog, t Task, now time.Time) *Shortlist {
 	})
 	sl.learningsSorted = learningsOrder(t, now).sorted([2][]candidate{sl.learnings}, nil, nil)
 	knowledge.Wait()
+	sl.kw.textTags = textTags
 	return sl
 }
 
