@@ -1,7 +1,8 @@
 // Package prompt assembles what lore hands an agent before an iteration:
 // the context block of `lore prime`. It decides what fits in a budget and
-// renders it; it never cuts an entry in half or a UTF-8 character, and it
-// says in one line what it left out.
+// renders it; it never cuts a UTF-8 character, shows an entry longer than
+// a third of its section as its first lines and `lore show ID` (cap.go),
+// never cuts one otherwise, and says in one line what it left out.
 //
 // Prime ranks the knowledge and learnings by their heads (catalog.Head:
 // tags, times, a knowledge entry's length, a learning's seed-004 figures)
