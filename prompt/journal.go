@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"lore/internal/words"
@@ -47,10 +48,10 @@ func (kw keywords) textHits(e *entry.JournalEntry) int {
 	if f := e.Failure; f != nil {
 		text += "\n" + f.WhatTried + "\n" + f.WhyFailed
 	}
-	seen := map[string]bool{}
+	var seen []string // a task's title has a few words
 	words.EachKeyword(text, func(w string) {
-		if kw.in[w]&inText != 0 {
-			seen[w] = true
+		if kw.in[w]&inText != 0 && !slices.Contains(seen, w) {
+			seen = append(seen, w)
 		}
 	})
 	return len(seen)
