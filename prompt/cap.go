@@ -7,7 +7,7 @@ import (
 )
 
 // No entry takes more than a fixed share of its section: one longer than
-// entryCap of the section's limit is shown as its first lines and the
+// entryCap of the section's budget is shown as its first lines and the
 // command that shows the rest (restLine). A real store holds memories of
 // several kilobytes (a whole skill pasted into a fix); without the cap one
 // of them fills a section and leaves out every other.
@@ -22,9 +22,9 @@ const (
 	shortEllipsis = "…"
 )
 
-// entryCap is the most characters one entry may take in a section of
-// limit characters.
-func entryCap(limit int) int { return max(limit/EntryShare, MinEntryCap) }
+// entryCap is the most characters one entry may take in a section whose
+// budget is share characters.
+func entryCap(share int) int { return max(share/EntryShare, MinEntryCap) }
 
 // restLine is the line that ends a shortened entry.
 func restLine(id string) string { return shortEllipsis + " (`lore show " + id + "` for the rest)" }
@@ -91,11 +91,10 @@ func (o outline) capMemory(m entry.Memory, length, limit int) entry.Memory {
 	return short
 }
 
-// capMemories is candidates with each memory longer than limit's entry
-// cap shortened (capMemory), and their lengths; the lists given when
-// none is.
-func (o outline) capMemories(candidates []*entry.Memory, lens []int, limit int) ([]*entry.Memory, []int) {
-	most := entryCap(limit)
+// capMemories is candidates with each memory longer than most
+// characters shortened (capMemory), and their lengths; the lists given
+// when none is.
+func (o outline) capMemories(candidates []*entry.Memory, lens []int, most int) ([]*entry.Memory, []int) {
 	var out []*entry.Memory
 	var outLens []int
 	for i, n := range lens {
@@ -132,4 +131,16 @@ func (o outline) capKnowledge(k entry.Knowledge, limit int) entry.Knowledge {
 		short.Body = rest
 	}
 	return short
+}
+
+// capLine is a one-line entry (a learning's "- **[category]** text\n")
+// shortened to its first words and restLine when it is longer than limit
+// characters; line itself when it is not.
+func capLine(line, id string, limit int) string {
+	if runeLen(line) <= limit {
+		return line
+	}
+	rest := " " + restLine(id) + "\n"
+	short := firstLines(strings.TrimSuffix(line, "\n"), limit-runeLen(rest)+runeLen(shortEllipsis), runeLen)
+	return strings.TrimSuffix(short, shortEllipsis) + rest
 }

@@ -98,14 +98,13 @@ func (jr journalRanking) pick(shown map[string]bool) []journalPick {
 }
 
 // journalSection renders the picks that fit in limit, in priority order,
-// each no longer than the entry cap: the run's recent iterations oldest
+// each no longer than most characters: the run's recent iterations oldest
 // first, then its earlier ones and other runs', most relevant first.
-func (o outline) journalSection(picks []journalPick, limit int) part {
+func (o outline) journalSection(picks []journalPick, limit, most int) part {
 	if len(picks) == 0 {
 		return part{}
 	}
 	notes := [...]string{groupEarlier: "\n_Earlier in this run:_\n", groupOthers: "\n_From other runs:_\n"}
-	most := entryCap(limit)
 	blocks := make([]string, len(picks))
 	head := o.journalHead()
 	fixed := runeLen(head)

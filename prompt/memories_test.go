@@ -292,3 +292,23 @@ func TestNearDuplicateMemoriesShownOnce(t *testing.T) {
 		t.Fatalf("section shows %v (%d left out, %d merged: %q), want %v", sec.Entries, sec.Omitted, sec.Capped, omitted, want)
 	}
 }
+
+// TestALongLearningIsCapped: a learning of a whole page shows its first
+// words and `lore show`, and leaves room for the others.
+func TestALongLearningIsCapped(t *testing.T) {
+	ls := []entry.Learning{
+		{ID: "l-00000a", Category: "pitfall", Body: strings.Repeat("Check the generated code before committing it. ", 60), Status: "active", CreatedAt: "2026-01-02T00:00:00Z"},
+		{ID: "l-00000b", Category: "testing_strategy", Body: "Run the golden tests with -update and read the diff.", Status: "active", CreatedAt: "2026-01-01T00:00:00Z"},
+	}
+	ctx := Prime(Input{Learnings: ls}, Options{Budgets: config.DefaultBudgets()})
+	md := ctx.Markdown()
+	if !strings.Contains(md, "- **[pitfall]** Check the generated code") || !strings.Contains(md, "… (`lore show l-00000a` for the rest)\n") ||
+		!strings.Contains(md, "Run the golden tests") {
+		t.Fatalf("the long learning is not capped, or the short one is left out:\n%s", md)
+	}
+	for _, line := range strings.Split(md, "\n") {
+		if n := utf8.RuneCountInString(line); n > config.DefaultBudgets().LearningsChars/EntryShare {
+			t.Fatalf("a line of %d characters:\n%s", n, line)
+		}
+	}
+}

@@ -286,12 +286,15 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 		remaining = 0 // nothing is shown in its place
 	}
 
-	add := func(name string, share int, render func(limit int) part) {
+	add := func(name string, share int, render func(limit, most int) part) {
 		limit := share + carry
 		if hard {
 			limit = min(limit, remaining-1)
 		}
-		p := render(max(0, limit))
+		// No entry takes more than a share of the section's own budget
+		// (or of its limit, when that is less): what earlier sections
+		// left unused is for more entries, not longer ones.
+		p := render(max(0, limit), entryCap(max(0, min(share, limit))))
 		used := runeLen(p.md)
 		carry = max(0, limit-used)
 		if p.md != "" {
@@ -311,9 +314,9 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 		}
 	}
 
-	add(SectionAttempts, b.AttemptsChars, func(limit int) part { return o.attemptsSection(pl.attempts, limit) })
-	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit int) part {
-		memories, lens := o.capMemories(pl.memories, pl.memoryLens, limit)
+	add(SectionAttempts, b.AttemptsChars, func(limit, _ int) part { return o.attemptsSection(pl.attempts, limit) })
+	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit, most int) part {
+		memories, lens := o.capMemories(pl.memories, pl.memoryLens, most)
 		included, omitted, dups, compared := o.fitMemories(memories, lens, limit)
 		pl.compared += compared
 		keys := make([]string, len(included))
@@ -327,11 +330,11 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 		return p
 	})
 	add(SectionKnowledge, b.KnowledgeTokens*CharsPerToken, pl.knowledgeSection)
-	add(SectionLearnings, b.LearningsChars, func(limit int) part {
-		return o.learningsSection(pl.learningsKept, pl.learningsCapped, limit)
+	add(SectionLearnings, b.LearningsChars, func(limit, most int) part {
+		return o.learningsSection(pl.learningsKept, pl.learningsCapped, limit, most)
 	})
-	add(SectionJournal, b.JournalTokens*CharsPerToken, func(limit int) part {
-		return o.journalSection(pl.journal.pick(shown), limit)
+	add(SectionJournal, b.JournalTokens*CharsPerToken, func(limit, most int) part {
+		return o.journalSection(pl.journal.pick(shown), limit, most)
 	})
 	if loop != "" {
 		ctx.Sections = append(ctx.Sections, Section{Name: SectionLoopStatus, Markdown: loop, Shown: 1, Budget: runeLen(loop)})
@@ -342,7 +345,7 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 	case loop != pl.loop:
 		budget = append(budget, "the loop's figures")
 	}
-	add(SectionSkills, b.SkillsChars, func(limit int) part { return o.skillsSection(in.Skills, limit) })
+	add(SectionSkills, b.SkillsChars, func(limit, _ int) part { return o.skillsSection(in.Skills, limit) })
 
 	ctx.Omitted = leftOutLine(budget, capped)
 	return ctx

@@ -372,8 +372,8 @@ func (x examination) leftOut(n, shown int) int { return len(x.kept) - shown + n 
 // characters beside fixed ones (its heading): with a task, near-duplicates
 // merged among the entries examined. It returns the walk and the places
 // (in x.kept) of the entries shown.
-func (pl *plan) examineKnowledge(limit, fixed int) (x examination, shown []int) {
-	ranked, o, most := &pl.knowledge, int(pl.o), entryCap(limit)
+func (pl *plan) examineKnowledge(limit, fixed, most int) (x examination, shown []int) {
+	ranked, o := &pl.knowledge, int(pl.o)
 	// An entry's block is at most the entry cap (capKnowledge).
 	size := func(k int) int { return min(o+int(ranked.at(k).chars), most) }
 	merge := pl.in.Task.Given()
@@ -507,11 +507,10 @@ func kindsTakeTurns(ranked []entry.Learning) []entry.Learning {
 
 // knowledgeSection renders the knowledge that fits in limit characters:
 // only the blocks shown are written.
-func (pl *plan) knowledgeSection(limit int) part {
+func (pl *plan) knowledgeSection(limit, most int) part {
 	o := pl.o
 	head := o.knowledgeHead()
-	x, shown := pl.examineKnowledge(limit, runeLen(head))
-	most := entryCap(limit)
+	x, shown := pl.examineKnowledge(limit, runeLen(head), most)
 	leftOut := x.leftOut(pl.knowledge.len(), len(shown))
 	if len(shown) == 0 {
 		return part{omitted: leftOut}
@@ -528,11 +527,16 @@ func (pl *plan) knowledgeSection(limit int) part {
 	return part{md: b.String(), shown: len(keys), omitted: leftOut, keys: keys}
 }
 
-// learningsSection shows at most MaxLearnings learnings (seed 002); the
-// rest are left out by that cap, not the budget.
-func (o outline) learningsSection(ls []entry.Learning, capped int, limit int) part {
+// learningsSection shows at most MaxLearnings learnings (seed 002), each
+// no longer than the entry cap; the rest are left out by that cap, not
+// the budget.
+func (o outline) learningsSection(ls []entry.Learning, capped, limit, most int) part {
 	ls = ls[:min(len(ls), MaxLearnings)]
-	p := fitSection(o.learningsHead(), learningLines(ls), limit, func(i int) string { return Key(entry.KindLearning, ls[i].ID) })
+	lines := learningLines(ls)
+	for i, line := range lines {
+		lines[i] = capLine(line, ls[i].ID, most)
+	}
+	p := fitSection(o.learningsHead(), lines, limit, func(i int) string { return Key(entry.KindLearning, ls[i].ID) })
 	if capped > 0 {
 		p.capped = capped
 		p.capNote = fmt.Sprintf("%s beyond the %d prime shows", plural(capped, sectionNouns[SectionLearnings]), MaxLearnings)
