@@ -46,6 +46,9 @@ type Turn struct {
 	Number int
 	// SessionID is the session the transcript belongs to.
 	SessionID string
+	// PromptID is the uuid of the message the person typed that began
+	// the turn ("" in a transcript that has none).
+	PromptID string
 	// Model is the model of the turn's last assistant message.
 	Model string
 	// DurationSecs is the time from the message the person typed to the
@@ -66,6 +69,7 @@ type transcriptLine struct {
 	IsSidechain bool   `json:"isSidechain"`
 	IsMeta      bool   `json:"isMeta"`
 	SessionID   string `json:"sessionId"`
+	UUID        string `json:"uuid"`
 	Timestamp   string `json:"timestamp"`
 	Message     struct {
 		Model   string          `json:"model"`
@@ -103,6 +107,7 @@ func LastTurn(r io.Reader) (Turn, error) {
 		case "user":
 			if personTyped(line.Message.Content) {
 				t.Number++
+				t.PromptID = line.UUID
 				texts = nil
 				t.Model = ""
 				t.Files = nil
@@ -132,6 +137,16 @@ func LastTurn(r io.Reader) (Turn, error) {
 		t.DurationSecs = answered.Sub(asked).Seconds()
 	}
 	return t, nil
+}
+
+// Key is the turn's ingest key (mdstore.IngestInput.Key), the same
+// every time the turn is read: claude-<session>-<the uuid of the
+// person's message>, or its number when the transcript has no uuid.
+func (t Turn) Key() string {
+	if t.PromptID != "" {
+		return "claude-" + t.SessionID + "-" + t.PromptID
+	}
+	return fmt.Sprintf("claude-%s-turn-%d", t.SessionID, t.Number)
 }
 
 // timestamp is a transcript line's time; zero when it has none that

@@ -13,6 +13,7 @@ import (
 	"lore/index"
 	"lore/internal/words"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 	"lore/prompt"
 	"lore/strategy"
 )
@@ -26,6 +27,7 @@ const (
 	Blocked                    // the agent did not say how the task went
 	Stuck                      // the task failed strategy.StuckThreshold times in a row, or more
 	Interrupted                // a signal stopped it
+	AgentError                 // the agent did not run to the end (entry.JournalEntry.AgentError)
 )
 
 // HumanEscalation is the consecutive failure at which seed 002 stops
@@ -100,7 +102,8 @@ func Run(s *mdstore.Store, req RunRequest, r Reporter) (RunResult, error) {
 	res := RunResult{Run: loop.Run}
 
 	sigs := hear(req.Signals)
-	failures := 0 // consecutive, of this run of iterations: a task-less iteration's count
+	failures := 0    // consecutive, of this run of iterations: a task-less iteration's count
+	agentErrors := 0 // in a row, likewise
 	for n := 1; ; n++ {
 		it, err := runIteration(s, req, sigs, r)
 		if errors.Is(err, errInterruptedBeforeStart) {
@@ -110,13 +113,18 @@ func Run(s *mdstore.Store, req RunRequest, r Reporter) (RunResult, error) {
 			return res, err
 		}
 		switch {
+		case it.agentError:
+			agentErrors++
 		case it.outcome == "done":
-			failures = 0
+			failures, agentErrors = 0, 0
 		case strategy.FailedOutcome(it.outcome):
 			failures++
+			agentErrors = 0
+		default:
+			agentErrors = 0
 		}
 		if it.task == "" {
-			it.failures = failures
+			it.failures, it.agentErrors = failures, agentErrors
 		}
 		res.Outcome, res.Summary = it.result(), it.summary()
 		switch {
@@ -128,6 +136,8 @@ func Run(s *mdstore.Store, req RunRequest, r Reporter) (RunResult, error) {
 		case res.Outcome == Done && req.Repeat > 1:
 			res.Summary += fmt.Sprintf(", at iteration %d of %d", n, req.Repeat)
 		case res.Outcome == Done:
+		case it.agentError && it.agentErrors >= strategy.StuckThreshold && req.Repeat > 1:
+			res.Summary += fmt.Sprintf("; stopping after iteration %d: the agent has not run to the end %d times in a row: check the agent", n, it.agentErrors)
 		case it.failures >= HumanEscalation && req.Repeat > 1:
 			res.Summary += fmt.Sprintf("; stopping after iteration %d: seed 002 hands a task that failed %d times in a row to a person "+
 				"(decompose it, fix the code by hand, or end the run)", n, it.failures)
@@ -166,6 +176,8 @@ type iteration struct {
 	why                string // the agent's end, or why there is no outcome, or the failure
 	failures           int    // the task's consecutive failures, this iteration included
 	interrupted        bool
+	agentError         bool // the agent did not run to the end: no attempt at the task
+	agentErrors        int  // the agent errors in a row, this iteration included
 }
 
 // result is the iteration's outcome, as lore run ends with it.
@@ -173,6 +185,8 @@ func (it iteration) result() Outcome {
 	switch {
 	case it.interrupted:
 		return Interrupted
+	case it.agentError:
+		return AgentError
 	case it.outcome == "done":
 		return Done
 	case it.failures >= strategy.StuckThreshold:
@@ -198,6 +212,11 @@ func (it iteration) summary() string {
 		line += fmt.Sprintf("; stuck, %d consecutive failures", it.failures)
 	case Failed, Blocked:
 		line += fmt.Sprintf("; %d consecutive %s", it.failures, words.Plural(it.failures, "failure", "failures"))
+	case AgentError:
+		line += fmt.Sprintf("; not counted as an attempt: the agent has not run to the end %d %s in a row", it.agentErrors, words.Plural(it.agentErrors, "time", "times"))
+		if it.agentErrors >= strategy.StuckThreshold {
+			line += ": check the agent"
+		}
 	}
 	return line
 }
@@ -270,7 +289,14 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 		listed = err == nil
 	}
 
-	in := mdstore.IngestInput{Output: ran.output(), RunID: opts.Loop.Run, Iteration: number, TaskID: opts.Loop.TaskID,
+	// One invocation, one iteration: a new one in the run (the number
+	// prime announced, unless another writer took it meanwhile), found
+	// again by its key when its output is recorded later (keepOutput).
+	key, err := s.NewIngestKey("lore-run-")
+	if err != nil {
+		return iteration{}, err
+	}
+	in := mdstore.IngestInput{Output: ran.output(), RunID: opts.Loop.Run, Iteration: opts.Loop.Iteration, Key: key, TaskID: opts.Loop.TaskID,
 		FeatureID: opts.Task.Feature, Model: recorded, DurationSecs: math.Round(duration*1000) / 1000, Files: files,
 		ProcessEnd: ran.end(), Interrupted: ran.interrupted != nil, Rewound: restoreDropped(s, mark, r)}
 	given := Given{Model: recorded != "", Duration: true, Files: listed}
@@ -279,7 +305,7 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 		if err == nil {
 			err = errors.New("no iteration was recorded")
 		}
-		return iteration{}, keepOutput(s, in, req.Format, err)
+		return iteration{}, keepOutput(s, in, number, req.Format, err)
 	}
 	if req.Recorded != nil {
 		req.Recorded(res)
@@ -288,8 +314,10 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 		r.Notice(err.Error())
 	}
 	j := res.Journal
-	it := iteration{key: j.Key(), task: j.TaskID, outcome: j.Outcome, interrupted: ran.interrupted != nil}
+	it := iteration{key: j.Key(), task: j.TaskID, outcome: j.Outcome, interrupted: ran.interrupted != nil, agentError: j.AgentError()}
 	switch {
+	case it.agentError:
+		it.why = words.FirstLine(j.Failure.WhyFailed, 120)
 	case in.ProcessEnd != "":
 		it.why = "the agent " + in.ProcessEnd
 	case res.NoOutcome != "":
@@ -302,13 +330,17 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 		// this one, when prime counted this task's; else read again
 		// (reading a store's whole journal costs a large store 40 ms).
 		if it.task == opts.Loop.TaskID && !res.JournalReplaced {
-			it.failures = failuresAfter(pr.Input.Loop.Task.ConsecutiveFailures, j.Outcome)
+			before := pr.Input.Loop.Task
+			it.failures = failuresAfter(before.ConsecutiveFailures, *j)
+			if it.agentError {
+				it.agentErrors = before.AgentErrors + 1
+			}
 		} else {
 			st, _, err := Status(s, strategy.Input{TaskID: it.task, Run: j.RunID}, r)
 			if err != nil {
 				return it, err
 			}
-			it.failures = st.Task.ConsecutiveFailures
+			it.failures, it.agentErrors = st.Task.ConsecutiveFailures, st.Task.AgentErrors
 		}
 	}
 	return it, nil
@@ -324,13 +356,13 @@ func SearcherFor(task prompt.Task, getenv func(string) string) *index.Searcher {
 	return index.NewSearcher(getenv, io.Discard)
 }
 
-// failuresAfter is a task's consecutive failures once an attempt ends
-// with outcome, given those before it: strategy.TaskFigures' rule.
-func failuresAfter(before int, outcome string) int {
+// failuresAfter is a task's consecutive failures once iteration e is
+// recorded, given those before it: strategy.TaskFigures' rule.
+func failuresAfter(before int, e entry.JournalEntry) int {
 	switch {
-	case outcome == "done":
+	case e.Outcome == "done":
 		return 0
-	case strategy.FailedOutcome(outcome):
+	case strategy.Failed(e):
 		return before + 1
 	}
 	return before
@@ -339,13 +371,13 @@ func failuresAfter(before int, outcome string) int {
 // keepOutput saves the agent's output when it could not be recorded,
 // under the clone's state directory (<git-dir>/lore), and says where and
 // how to record it later.
-func keepOutput(s *mdstore.Store, in mdstore.IngestInput, format agentout.Format, cause error) error {
+func keepOutput(s *mdstore.Store, in mdstore.IngestInput, number int, format agentout.Format, cause error) error {
 	msg := "could not record the iteration: " + cause.Error()
 	dir := s.StateDir()
-	f, err := os.CreateTemp(dir, fmt.Sprintf("run-output-%s-%04d-*.txt", in.RunID, in.Iteration))
+	f, err := os.CreateTemp(dir, fmt.Sprintf("run-output-%s-%04d-*.txt", in.RunID, number))
 	if errors.Is(err, os.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o755); err == nil {
-			f, err = os.CreateTemp(dir, fmt.Sprintf("run-output-%s-%04d-*.txt", in.RunID, in.Iteration))
+			f, err = os.CreateTemp(dir, fmt.Sprintf("run-output-%s-%04d-*.txt", in.RunID, number))
 		}
 	}
 	if err == nil {
@@ -357,7 +389,13 @@ func keepOutput(s *mdstore.Store, in mdstore.IngestInput, format agentout.Format
 	if err != nil {
 		return errors.New(msg + "; nor could its output be kept (" + err.Error() + "); it was shown above")
 	}
-	cmd := []string{"lore ingest", f.Name(), "--run", in.RunID, "--iteration", fmt.Sprint(in.Iteration)}
+	cmd := []string{"lore ingest", f.Name(), "--run", in.RunID, "--key", in.Key}
+	if in.Iteration != 0 {
+		cmd = append(cmd, "--iteration", fmt.Sprint(in.Iteration))
+	}
+	if code, ok := strings.CutPrefix(in.ProcessEnd, "exited with status "); ok {
+		cmd = append(cmd, "--exit-code", code)
+	}
 	if in.TaskID != "" {
 		cmd = append(cmd, "--task", in.TaskID)
 	}

@@ -27,6 +27,11 @@ type IngestInput struct {
 	DurationSecs float64
 	CostUSD      float64
 	Files        []string
+	// Key is the caller's idempotency key: an ingest that repeats the key
+	// of an iteration of the run records that iteration again (a retry),
+	// instead of a new one. "": every ingest is a new iteration unless
+	// Iteration names one.
+	Key string
 	// OutcomeOnly records a journal iteration only when the output
 	// reports how a task ended: without a task sigil, only its knowledge
 	// and learnings are recorded, and with no sigil at all nothing (a
@@ -102,9 +107,9 @@ const MinimalFailureReason = "Task failed (no structured report)"
 // from the task sigil that counts, the <journal> notes, the failure report
 // and retry suggestion, the difficulty), the knowledge entries (through
 // seed 000's dedup, within the output as across outputs) and the
-// learnings (skipping near-duplicates). Recording the same iteration
-// again — the same run and iteration, or with no iteration given the same
-// content as the run's last one — changes nothing.
+// learnings (skipping near-duplicates). One call is one new iteration,
+// unless it names one the run has: by Iteration, or by Key. Recording the
+// same iteration again that way, with the same content, changes nothing.
 func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	// Secrets never reach git or the terminal through ingest. The output
 	// is redacted before its sigils are read, for what is taken from it
@@ -186,7 +191,7 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	}
 
 	now := s.now()
-	jplan := journalPlan{byContent: true}
+	var jplan journalPlan
 	kplans := make([]knowledgePlan, len(knowledge))
 	lplans := make([]learningPlan, len(learnings))
 	bodies := make([]string, len(learnings))
@@ -284,7 +289,7 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 	e := entry.JournalEntry{
 		RunID: in.RunID, Iteration: in.Iteration, TaskID: strings.TrimSpace(in.TaskID), FeatureID: in.FeatureID,
 		Model: in.Model, NextModel: sig.NextModel, DurationSecs: in.DurationSecs, CostUSD: in.CostUSD,
-		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal,
+		FilesModified: in.Files, Difficulty: sig.Difficulty, Notes: sig.Journal, IngestKey: in.Key,
 	}
 	if in.Rewound != "" { // first, where the notes' limit cannot cut it
 		e.Notes = strings.TrimSpace(in.Rewound + "\n\n" + e.Notes)
@@ -313,7 +318,12 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 	if e.Outcome == "blocked" && in.ProcessEnd != "" {
 		e.Outcome = "failed"
 	}
-	if e.Outcome == "done" {
+	if why := sig.AgentError(output, in.ProcessEnd); why != "" && !in.Interrupted {
+		// The agent did not run to the end: no attempt at the task.
+		e.Outcome = "failed"
+		e.Failure = &entry.Failure{WhyFailed: why, ErrorCategory: entry.AgentErrorCategory, RelevantFiles: []string{},
+			StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
+	} else if e.Outcome == "done" {
 		if fr := sig.FailureReport; fr != nil {
 			out.skip("failure-report", fr.Line, "the task is done: a failure report is kept only for an iteration that did not succeed")
 		}

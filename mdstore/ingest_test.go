@@ -74,8 +74,9 @@ func TestIngestFailedWithoutReportGetsTheMinimalOne(t *testing.T) {
 }
 
 // TestIngestHowTheAgentEnded: what lore run saw of the agent's process.
-// A bad end without a task sigil is a failure that says how the agent
-// ended; with one, the sigil counts. An interruption wins over both.
+// A bad end without a task sigil, an empty output or a known crash
+// message is an agent error that says how the agent ended; with a task
+// sigil and no crash message, the sigil counts. An interruption wins.
 func TestIngestHowTheAgentEnded(t *testing.T) {
 	t.Parallel()
 	dir, _ := gitRepo(t)
@@ -86,7 +87,11 @@ func TestIngestHowTheAgentEnded(t *testing.T) {
 		why     string // "": no failure report
 		warning string
 	}{
-		{IngestInput{Output: "fatal: no such file", ProcessEnd: "exited with status 7"}, "failed", MinimalFailureReason + ": the agent exited with status 7", ""},
+		{IngestInput{Output: "fatal: no such file", ProcessEnd: "exited with status 7"}, "failed", "Agent error: the agent exited with status 7", ""},
+		{IngestInput{Output: "", ProcessEnd: "exited with status 1"}, "failed", "Agent error: the agent exited with status 1: the output is empty", ""},
+		{IngestInput{Output: ""}, "failed", "Agent error: the output is empty", ""},
+		{IngestInput{Output: "API Error: 529 {\"type\":\"error\"}\n<task-failed>T-1</task-failed>"}, "failed", "Agent error (overload): API Error: 529 {\"type\":\"error\"}", ""},
+		{IngestInput{Output: "<task-failed>T-1</task-failed>", ProcessEnd: "exited with status 1"}, "failed", MinimalFailureReason + ": the agent exited with status 1", ""},
 		{IngestInput{Output: "<task-done>T-1</task-done>", ProcessEnd: "exited with status 1"}, "done", "", ""},
 		{IngestInput{Output: "<failure-report>\nwhat_tried: a\nwhy_failed: b\n</failure-report>\n<task-failed>T-1</task-failed>", ProcessEnd: "exited with status 1"}, "failed", "b", ""},
 		{IngestInput{Output: "half done", ProcessEnd: "was interrupted with SIGINT (Ctrl-C)", Interrupted: true}, "interrupted", "Interrupted: the agent was interrupted with SIGINT (Ctrl-C)", ""},
@@ -182,32 +187,39 @@ func TestLongNotesAreCut(t *testing.T) {
 	}
 }
 
-// TestIngestAgainWithoutIteration: the same output for the same run, with
-// no iteration given, is the run's last iteration again — while another
-// output, or the same one after a different iteration, is a new one.
-func TestIngestAgainWithoutIteration(t *testing.T) {
+// TestIngestAgainIsANewIteration: one ingest, one iteration — the same
+// output byte for byte again, without an iteration or a key, is a new
+// iteration (the agent failed the same way twice); with the key of an
+// iteration of the run, it is that iteration again, and changes nothing.
+func TestIngestAgainIsANewIteration(t *testing.T) {
 	t.Parallel()
 	dir, git := gitRepo(t)
 	s, _ := Open(dir, testOptions(t.TempDir()))
-	ingest := func(output string) *IngestResult {
+	ingest := func(output, key string) *IngestResult {
 		t.Helper()
-		res, _, err := s.Ingest(IngestInput{Output: output, RunID: "run-1", DurationSecs: 12})
+		res, _, err := s.Ingest(IngestInput{Output: output, RunID: "run-1", DurationSecs: 12, Key: key})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	first := ingest("<task-failed>t-1</task-failed>")
+	const failed = "<task-failed>t-1</task-failed>"
+	for i := 1; i <= 3; i++ {
+		if res := ingest(failed, ""); res.Journal.Iteration != i || res.JournalReplaced {
+			t.Fatalf("ingest %d: iteration %d, replaced %v", i, res.Journal.Iteration, res.JournalReplaced)
+		}
+	}
+	keyed := ingest(failed, "lore-run-1a2b")
 	count := git("rev-list", "--count", "HEAD")
-	again := ingest("<task-failed>t-1</task-failed>")
-	if again.Journal.Path != first.Journal.Path || !again.JournalReplaced || git("rev-list", "--count", "HEAD") != count {
-		t.Fatalf("again: %+v, %s commits (was %s)", again.Journal, git("rev-list", "--count", "HEAD"), count)
+	again := ingest(failed, "lore-run-1a2b")
+	if keyed.Journal.Iteration != 4 || again.Journal.Path != keyed.Journal.Path || !again.JournalReplaced || git("rev-list", "--count", "HEAD") != count {
+		t.Fatalf("the key again: %+v, %s commits (was %s)", again.Journal, git("rev-list", "--count", "HEAD"), count)
 	}
-	if other := ingest("<task-done>t-1</task-done>"); other.Journal.Iteration != 2 {
-		t.Fatalf("another output: iteration %d", other.Journal.Iteration)
+	if got := git("show", "HEAD:"+keyed.Journal.Path); !strings.Contains(got, `ingest_key: "lore-run-1a2b"`) {
+		t.Fatalf("the key is not in the file:\n%s", got)
 	}
-	if third := ingest("<task-failed>t-1</task-failed>"); third.Journal.Iteration != 3 {
-		t.Fatalf("the first output after another: iteration %d", third.Journal.Iteration)
+	if other := ingest(failed, "lore-run-3c4d"); other.Journal.Iteration != 5 {
+		t.Fatalf("another key: iteration %d", other.Journal.Iteration)
 	}
 }
 

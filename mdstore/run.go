@@ -51,6 +51,12 @@ func (s *Store) StartRun(name string) (string, error) {
 	return name, nil
 }
 
+// NewIngestKey makes an idempotency key for one invocation's iteration
+// (IngestInput.Key): prefix and 8 random bytes in hex.
+func (s *Store) NewIngestKey(prefix string) (string, error) {
+	return entry.NewID(s.random, prefix, 8, nil, "")
+}
+
 // currentOrNewRun returns the current run, starting one if there is none.
 func (s *Store) currentOrNewRun() (string, bool, error) {
 	run, err := s.CurrentRun()

@@ -1,6 +1,8 @@
 package mdstore
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,22 +17,19 @@ import (
 type journalPlan struct {
 	decided  bool
 	entry    entry.JournalEntry
-	replaced bool // an entry for this run and iteration existed
-	// unchanged: the entry is recorded already, word for word; nothing
-	// is written.
-	unchanged bool
-	// byContent, set by the caller: an entry without an iteration that
-	// says word for word what the run's last one says is that one (an
-	// ingest retried), not a new iteration.
-	byContent bool
+	replaced bool // an entry for this run and iteration (or ingest key) existed
 }
 
 // planJournal fills in the run, the iteration and the file, and registers
-// the edit. A new iteration gets a file of its own (JournalPath, with a
-// new tag). One given by number that the run already has replaces it,
-// keeping its creation time, so recording an iteration twice changes
-// nothing; where two branches recorded that number, the one it is the
-// same as, else a file of its own.
+// the edit. Every call without an iteration records a new one — one
+// invocation, one iteration — unless the entry carries an ingest key
+// that an iteration of the run was recorded with: then it is that
+// iteration again. A new iteration gets a file of its own (JournalPath;
+// its tag is made from the ingest key when there is one, so that the key
+// is found by name). One given by number or key that the run already has
+// replaces it, keeping its creation time, so recording an iteration twice
+// changes nothing; where two branches recorded that number, the one it is
+// the same as, else a file of its own.
 func planJournal(tx *Tx, s *Store, in entry.JournalEntry, now time.Time, plan *journalPlan) error {
 	if !plan.decided {
 		e := in
@@ -47,22 +46,17 @@ func planJournal(tx *Tx, s *Store, in entry.JournalEntry, now time.Time, plan *j
 			return err
 		}
 		e.CreatedAt = now.UTC().Format(time.RFC3339)
-		if e.Iteration == 0 && plan.byContent {
-			last := 0
-			for _, f := range files {
-				last = max(last, f.iteration)
-			}
-			// The same iteration recorded again (an orchestrator retrying
-			// an ingest) is the run's last one, word for word.
-			again, err := sameAsIteration(tx, e, files, last)
+		if e.Iteration == 0 && e.IngestKey != "" {
+			old, err := keyedIteration(tx, e.RunID, e.IngestKey, files)
 			if err != nil {
 				return err
 			}
-			if again != nil {
-				*plan = journalPlan{entry: *again, replaced: true, decided: true, unchanged: true}
-				return nil
+			if old != nil {
+				e.Iteration, e.Path, plan.replaced = old.Iteration, old.Path, true
+				if old.CreatedAt != "" {
+					e.CreatedAt = old.CreatedAt
+				}
 			}
-			e.Iteration = last + 1
 		}
 		if e.Iteration == 0 {
 			e.Iteration = 1
@@ -72,7 +66,7 @@ func planJournal(tx *Tx, s *Store, in entry.JournalEntry, now time.Time, plan *j
 		}
 		var same []entry.JournalEntry
 		for _, f := range files {
-			if f.iteration != e.Iteration {
+			if f.iteration != e.Iteration || e.Path != "" {
 				continue
 			}
 			p := entry.JournalDir + "/" + e.RunID + "/" + f.name
@@ -99,6 +93,14 @@ func planJournal(tx *Tx, s *Store, in entry.JournalEntry, now time.Time, plan *j
 				break
 			}
 		}
+		if e.Path == "" && e.IngestKey != "" {
+			p := entry.JournalPath(e.RunID, e.Iteration, keyTag(e.IngestKey))
+			if exists, err := tx.Exists(p); err != nil {
+				return err
+			} else if !exists {
+				e.Path = p
+			}
+		}
 		if e.Path == "" {
 			tag, err := entry.NewID(s.random, "", entry.JournalTagBytes, func(tag string) bool {
 				exists, _ := tx.Exists(entry.JournalPath(e.RunID, e.Iteration, tag)) // committed, or left on disk
@@ -111,34 +113,33 @@ func planJournal(tx *Tx, s *Store, in entry.JournalEntry, now time.Time, plan *j
 		}
 		plan.entry, plan.decided = e, true
 	}
-	if plan.unchanged {
-		return nil
-	}
 	e := plan.entry
 	tx.Apply(Edit{Path: e.Path, Op: OpPut, Content: string(entry.RenderJournal(e))})
 	return nil
 }
 
-// sameAsIteration returns the run's entry numbered iteration that records
-// exactly what e does — e's content, whatever its number, file and time —
-// or nil.
-func sameAsIteration(tx *Tx, e entry.JournalEntry, files []runFile, iteration int) (*entry.JournalEntry, error) {
+// keyTag is the tag of the file of an iteration recorded with an ingest
+// key: the first JournalTagBytes of the key's SHA-256, in hex.
+func keyTag(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:entry.JournalTagBytes])
+}
+
+// keyedIteration returns the run's entry recorded with the ingest key,
+// or nil. Only the files whose tag is the key's are read.
+func keyedIteration(tx *Tx, run, key string, files []runFile) (*entry.JournalEntry, error) {
+	tag := keyTag(key)
 	for _, f := range files {
-		if f.iteration != iteration || iteration == 0 {
+		if _, t, _ := entry.JournalFileName(f.name); t != tag {
 			continue
 		}
-		p := entry.JournalDir + "/" + e.RunID + "/" + f.name
+		p := entry.JournalDir + "/" + run + "/" + f.name
 		data, ok, err := tx.Read(p)
 		if err != nil {
 			return nil, err
 		}
 		old, err := entry.ParseJournal(data, p)
-		if !ok || err != nil {
-			continue
-		}
-		mine := e
-		mine.Iteration, mine.CreatedAt, mine.Path = old.Iteration, old.CreatedAt, old.Path
-		if string(entry.RenderJournal(mine)) == string(entry.RenderJournal(old)) {
+		if ok && err == nil && old.IngestKey == key {
 			return &old, nil
 		}
 	}

@@ -227,7 +227,9 @@ type plan struct {
 }
 
 func newPlan(in Input, o outline) *plan {
-	attempts := strategy.Attempts(in.Journal, in.Task.ID)
+	// An agent error is no attempt: nothing in it is an approach not to
+	// repeat. Loop Status says how many there were.
+	attempts := slices.DeleteFunc(strategy.Attempts(in.Journal, in.Task.ID), entry.JournalEntry.AgentError)
 	kw := taskKeywords(in.Task, attempts, in.Journal)
 	pl := &plan{in: in, o: o, attempts: attempts}
 	var knowledge, learnings candidates
@@ -249,7 +251,7 @@ func newPlan(in Input, o outline) *plan {
 		pl.memoryLens[i] = o.memoryLen(*pl.memories[i])
 	}
 	pl.journal = rankJournal(in.Journal, in.Task, kw, in.Relevance)
-	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 {
+	if in.Loop.Run.Total > 0 || in.Loop.Task.Attempts > 0 || in.Loop.Run.AgentErrors > 0 || in.Loop.Task.AgentErrors > 0 {
 		pl.loop = o.loopStatus(in.Loop, in.Task.ID)
 		if in.Loop.Stuck {
 			pl.stuck = o.section("Loop Status") + "\n" + stuckWarning
@@ -913,6 +915,9 @@ func (o outline) loopStatus(st strategy.Status, taskID string) string {
 	if st.Run.Total > 0 {
 		fmt.Fprintf(&b, "- **Run success rate:** %d/%d iterations succeeded (%d%%)\n", st.Run.Successes, st.Run.Total, st.Run.SuccessPercent())
 	}
+	if n, last := agentErrors(st, taskID); n > 0 {
+		b.WriteString(agentErrorLine(n, last))
+	}
 	if st.Model.Model != "" {
 		fmt.Fprintf(&b, "- **Current model:** %s (%s)\n", st.Model.Model, st.Model.Reason)
 	}
@@ -920,6 +925,28 @@ func (o outline) loopStatus(st strategy.Status, taskID string) string {
 		b.WriteString("\n" + stuckWarning)
 	}
 	return b.String()
+}
+
+// agentErrors are the latest iterations in a row in which the agent did
+// not run to the end — the task's, or with no task (or none for it) the
+// run's — and the last one's why_failed.
+func agentErrors(st strategy.Status, taskID string) (int, string) {
+	if taskID != "" && st.Task.AgentErrors > 0 {
+		return st.Task.AgentErrors, st.Task.LastAgentError
+	}
+	if taskID == "" || st.Task.AgentErrors == 0 && st.Task.Attempts == 0 {
+		return st.Run.AgentErrorsInARow, st.Run.LastAgentError
+	}
+	return 0, ""
+}
+
+// agentErrorLine is Loop Status' line on n agent errors in a row.
+func agentErrorLine(n int, last string) string {
+	advice := "not counted as attempts"
+	if n >= strategy.StuckThreshold {
+		advice = "check the agent"
+	}
+	return fmt.Sprintf("- **Agent errors:** the agent has not run to the end %d time(s) in a row: %s (last: %s)\n", n, advice, words.FirstLine(last, 160))
 }
 
 // stuckWarning is seed 002's stuck-loop warning.

@@ -20,6 +20,12 @@ type TaskStats struct {
 	Difficulty          string `json:"difficulty,omitempty"`     // the latest estimate
 	SucceededWith       string `json:"succeeded_with,omitempty"` // the model of the latest success, as its family
 	LastOutcome         string `json:"last_outcome,omitempty"`
+	// AgentErrors are the task's latest iterations, in a row, in which
+	// the agent did not run to the end (entry.JournalEntry.AgentError):
+	// no attempts, they are neither counted as attempts or failures nor
+	// reset the failures; LastAgentError is the last one's why_failed.
+	AgentErrors    int    `json:"agent_errors"`
+	LastAgentError string `json:"last_agent_error,omitempty"`
 }
 
 // FailedOutcome reports whether an outcome counts as a failed attempt.
@@ -27,6 +33,13 @@ type TaskStats struct {
 // neither counts nor resets.
 func FailedOutcome(outcome string) bool {
 	return outcome == "failed" || outcome == "retried" || outcome == "blocked"
+}
+
+// Failed reports whether an iteration is a failed attempt at its task:
+// a failed outcome that is not an agent error (the agent did not run to
+// the end: a crash, a rate limit, an empty output), which is no attempt.
+func Failed(e entry.JournalEntry) bool {
+	return FailedOutcome(e.Outcome) && !e.AgentError()
 }
 
 // TaskFigures computes the figures of every task in the journal, in the
@@ -43,6 +56,13 @@ func TaskFigures(entries []entry.JournalEntry, models []string) map[string]TaskS
 		}
 		s := stats[e.TaskID]
 		s.TaskID = e.TaskID
+		if e.AgentError() {
+			s.AgentErrors++
+			s.LastAgentError = e.Failure.WhyFailed
+			stats[e.TaskID] = s
+			continue
+		}
+		s.AgentErrors, s.LastAgentError = 0, ""
 		s.Attempts++
 		s.LastAttemptAt = e.CreatedAt
 		s.LastOutcome = e.Outcome
@@ -51,7 +71,7 @@ func TaskFigures(entries []entry.JournalEntry, models []string) map[string]TaskS
 			s.ConsecutiveFailures = 0
 			s.LastSuccessAt = e.CreatedAt
 			s.SucceededWith, _ = family(e.Model, models)
-		case FailedOutcome(e.Outcome):
+		case Failed(e):
 			s.ConsecutiveFailures++
 		}
 		if e.Difficulty != "" {

@@ -73,9 +73,16 @@ const RunWindow = 2 * time.Hour
 // Run is how the iterations of the current run went.
 type Run struct {
 	ID        string `json:"run_id,omitempty"`
-	Total     int    `json:"iterations"`
+	Total     int    `json:"iterations"` // the attempts: agent errors left out
 	Successes int    `json:"successes"`
 	Failures  int    `json:"failures"`
+	// AgentErrors are the iterations in which the agent did not run to
+	// the end (entry.JournalEntry.AgentError); AgentErrorsInARow the
+	// latest of them in a row, and LastAgentError the last one's
+	// why_failed.
+	AgentErrors       int    `json:"agent_errors"`
+	AgentErrorsInARow int    `json:"agent_errors_in_a_row"`
+	LastAgentError    string `json:"last_agent_error,omitempty"`
 }
 
 // SuccessPercent is the share of iterations that succeeded, rounded.
@@ -98,6 +105,7 @@ func RunOf(entries []entry.JournalEntry, id string) Run {
 			}
 		}
 	}
+	var in []entry.JournalEntry
 	for _, e := range entries {
 		if id != "" && e.RunID != id {
 			continue
@@ -105,11 +113,22 @@ func RunOf(entries []entry.JournalEntry, id string) Run {
 		if id == "" && (latest.IsZero() || entry.ParseTimestamp(e.CreatedAt).Before(latest.Add(-RunWindow))) {
 			continue
 		}
+		in = append(in, e)
+	}
+	entry.SortChronological(in)
+	for _, e := range in {
+		if e.AgentError() {
+			r.AgentErrors++
+			r.AgentErrorsInARow++
+			r.LastAgentError = e.Failure.WhyFailed
+			continue
+		}
+		r.AgentErrorsInARow, r.LastAgentError = 0, ""
 		r.Total++
 		switch {
 		case e.Outcome == "done":
 			r.Successes++
-		case FailedOutcome(e.Outcome):
+		case Failed(e):
 			r.Failures++
 		}
 	}
@@ -247,7 +266,7 @@ func Compute(entries []entry.JournalEntry, in Input) Status {
 // it; without a run id, one after the iterations of the RunWindow.
 func nextIteration(entries []entry.JournalEntry, id string, run Run) int {
 	if id == "" {
-		return run.Total + 1
+		return run.Total + run.AgentErrors + 1
 	}
 	highest := 0
 	for _, e := range entries {

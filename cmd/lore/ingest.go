@@ -27,6 +27,7 @@ type ingestOptions struct {
 	in          mdstore.IngestInput
 	setRun      bool
 	setIter     bool
+	setKey      bool
 	setModel    bool
 	setDuration bool
 	setCost     bool
@@ -40,7 +41,7 @@ func ingestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "ingest",
 		Usage: "record one iteration from the agent's output: journal, knowledge, learnings, failure report, in one commit",
-		UsageText: "lore ingest <FILE|-> [--run R] [--iteration N] [--task ID] [--feature F] [--model M] [--duration S] [--cost USD] [--files a,b] [--agent-format F] [--format table|json]\n" +
+		UsageText: "lore ingest <FILE|-> [--run R] [--iteration N] [--key K] [--exit-code N] [--task ID] [--feature F] [--model M] [--duration S] [--cost USD] [--files a,b] [--agent-format F] [--format table|json]\n" +
 			"lore ingest --transcript PATH [flags]   the assistant's text since the last message the person typed\n" +
 			"lore ingest --hook claude               a Claude Code Stop hook: the payload on stdin names the transcript",
 		Description: `Records one iteration in exactly one commit, "lore: ingest <run>/<NNNN>-<tag>
@@ -65,9 +66,18 @@ only).
 Sigils inside inline code or a fenced block, or copied from lore's own
 instructions, are ignored; a sigil that makes nothing is a "lore: skipped
 <sigil> at line N: reason" line on stderr ("skipped" in JSON). A secret is
-recorded as [REDACTED:<rule>]. The same run and iteration again changes
-nothing, and so does the same output again when it records word for word
-what the run's last iteration says: a retry is safe.
+recorded as [REDACTED:<rule>]. Every ingest records a new iteration,
+even of an output the run's last one had, unless it names one the run
+has: --iteration, or --key (an idempotency key: lore run and the Stop
+hook pass one). Recorded again that way it changes nothing: a retry with
+the same key is safe.
+
+An agent error is an iteration in which the agent did not run to the
+end: an empty output, an infrastructure failure its CLI reported (a rate
+limit, an overload, authentication, the network, a timeout, its own
+crash), or --exit-code other than 0 without a task sigil. It is recorded
+as failed with error_category agent_error and the agent's message, and
+counts toward neither the task's consecutive failures nor its model.
 
 --transcript reads the assistant's text since the last message the person
 typed (run claude-<session>, iteration the turn's number); --hook claude
@@ -78,6 +88,8 @@ each as a commit of its own.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "run", Usage: "run id (default: the current run; with a transcript, claude-<session>)"},
 			&cli.IntFlag{Name: "iteration", Usage: "iteration (default: the next in the run; with a transcript, the turn number)"},
+			&cli.StringFlag{Name: "key", Usage: "idempotency key: an ingest that repeats the key of an iteration of the run records that iteration again, not a new one (with a transcript: the turn's)"},
+			&cli.IntFlag{Name: "exit-code", Usage: "the agent's exit status: other than 0 without a task sigil, the iteration is an agent error"},
 			&cli.StringFlag{Name: "task", Aliases: []string{"task-id"}, Usage: "task id (default: the one in <task-done> or <task-failed>)"},
 			&cli.StringFlag{Name: "feature", Usage: "feature id"},
 			&cli.StringFlag{Name: "model", Usage: "model used (default with a transcript: the one it names)"},
@@ -95,8 +107,9 @@ each as a commit of its own.`,
 			opts := ingestOptions{
 				source: c.Args().First(), transcript: c.String("transcript"), hook: c.String("hook"), format: c.String("format"),
 				in: mdstore.IngestInput{RunID: c.String("run"), Iteration: c.Int("iteration"), TaskID: c.String("task"), FeatureID: c.String("feature"),
-					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files"))},
-				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setModel: c.IsSet("model"),
+					Model: c.String("model"), DurationSecs: c.Float64("duration"), CostUSD: c.Float64("cost"), Files: splitList(c.String("files")),
+					Key: c.String("key"), ProcessEnd: exitEnd(c.Int("exit-code"))},
+				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setKey: c.IsSet("key"), setModel: c.IsSet("model"),
 				setDuration: c.IsSet("duration"), setCost: c.IsSet("cost"), setFiles: c.IsSet("files"), runEnd: c.Bool("run-end"),
 				objective: c.String("objective"),
 			}
@@ -117,6 +130,15 @@ each as a commit of its own.`,
 			return runWith(e, globalsFrom(c), opts, run)
 		},
 	}
+}
+
+// exitEnd is how an agent that exited with code ended, as lore run says
+// it (mdstore.IngestInput.ProcessEnd): "" for 0.
+func exitEnd(code int) string {
+	if code == 0 {
+		return ""
+	}
+	return fmt.Sprintf("exited with status %d", code)
 }
 
 func checkIngestOptions(c *cli.Context, opts ingestOptions) error {
@@ -200,6 +222,9 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 		if !opts.setIter {
 			in.Iteration = turn.Number
 		}
+		if !opts.setKey {
+			in.Key = turn.Key()
+		}
 		if !opts.setModel {
 			in.Model = turn.Model
 		}
@@ -276,7 +301,9 @@ func printIngested(p *printer, res *loop.Ingested, runEnd bool) {
 		if j.TaskID != "" {
 			title += " (" + j.TaskID + ")"
 		}
-		if res.NoOutcome != "" {
+		if j.AgentError() { // no attempt at the task: say what the agent's end was
+			title += ": " + words.FirstLine(j.Failure.WhyFailed, 100)
+		} else if res.NoOutcome != "" {
 			title += ": " + res.NoOutcome
 		}
 		verb := "Recorded"

@@ -21,6 +21,7 @@ const runCommandName = "run"
 const (
 	exitBlocked     = 3   // the agent did not say how the task went
 	exitStuck       = 4   // the task failed strategy.StuckThreshold times in a row, or more
+	exitAgentError  = 5   // the agent did not run to the end: it crashed, was rate-limited, said nothing
 	exitInterrupted = 130 // 128 + SIGINT, as a shell says it
 )
 
@@ -149,4 +150,5 @@ var runExitCodes = map[loop.Outcome]int{
 	loop.Blocked:     exitBlocked,
 	loop.Stuck:       exitStuck,
 	loop.Interrupted: exitInterrupted,
+	loop.AgentError:  exitAgentError,
 }

@@ -33,8 +33,27 @@ type JournalEntry struct {
 	Difficulty    string   `json:"difficulty,omitempty"`
 	CreatedAt     string   `json:"created_at"`
 	Failure       *Failure `json:"failure,omitempty"`
-	Notes         string   `json:"notes"` // the <journal> notes: the file's body
-	Path          string   `json:"path"`
+	// IngestKey is the caller's idempotency key (lore ingest --key; lore
+	// run and the Claude Code Stop hook pass one): an ingest that repeats
+	// it in the run records this iteration again instead of a new one.
+	IngestKey string `json:"ingest_key,omitempty"`
+	Notes     string `json:"notes"` // the <journal> notes: the file's body
+	Path      string `json:"path"`
+}
+
+// AgentErrorCategory is the error_category of an iteration in which the
+// agent did not run to the end — it exited with a status other than 0
+// without saying how its task went, or its CLI reported an
+// infrastructure failure (a rate limit, an overload, authentication, the
+// network, its own crash, a timeout, an empty output). Such an iteration
+// is recorded as failed (the outcomes older lore reads) with this
+// category and the agent's message; it is no attempt at the task: it
+// counts toward neither stuck detection nor model escalation.
+const AgentErrorCategory = "agent_error"
+
+// AgentError reports whether e is an agent error (AgentErrorCategory).
+func (e JournalEntry) AgentError() bool {
+	return e.Outcome == "failed" && e.Failure != nil && e.Failure.ErrorCategory == AgentErrorCategory
 }
 
 // Failure is what a failed attempt reports (seed 002's failure_reports).
@@ -118,6 +137,7 @@ func ParseJournal(data []byte, path string) (JournalEntry, error) {
 	}
 	e.Difficulty = d.enum("difficulty", sigils.Difficulties)
 	e.CreatedAt = d.timestamp("created_at", false)
+	e.IngestKey = d.str("ingest_key", false)
 	if f := d.sub("failure"); f != nil {
 		e.Failure = &Failure{
 			WhatTried:       f.str("what_tried", false),
@@ -153,6 +173,7 @@ func RenderJournal(e JournalEntry) []byte {
 	w.list("files_modified", e.FilesModified, true)
 	w.plain("difficulty", e.Difficulty)
 	w.str("created_at", e.CreatedAt)
+	w.str("ingest_key", e.IngestKey)
 	if f := e.Failure; f != nil {
 		w.mapping("failure")
 		w.str("what_tried", f.WhatTried)
@@ -237,6 +258,9 @@ func (in JournalEntry) Normalize(check *SecretCheck) (JournalEntry, error) {
 	if in.Difficulty != "" && !slices.Contains(sigils.Difficulties, in.Difficulty) {
 		return in, &InputError{Field: "difficulty", Msg: fmt.Sprintf("difficulty %q must be one of %s", in.Difficulty, strings.Join(sigils.Difficulties, ", "))}
 	}
+	if in.IngestKey = strings.TrimSpace(in.IngestKey); strings.ContainsAny(in.IngestKey, "\n\r") || len(in.IngestKey) > MaxIngestKey {
+		return in, &InputError{Field: "key", Msg: fmt.Sprintf("an ingest key is one line of at most %d bytes", MaxIngestKey)}
+	}
 	if in.RunID != "" && !ValidRunID(in.RunID) {
 		return in, &InputError{Field: "run", Msg: fmt.Sprintf("run id %q may only hold lowercase letters, digits, '.', '_' and '-'", in.RunID)}
 	}
@@ -248,7 +272,7 @@ func (in JournalEntry) Normalize(check *SecretCheck) (JournalEntry, error) {
 	}
 	in.FilesModified = capFiles(in.FilesModified)
 	in.Notes = TruncateNotes(strings.TrimSpace(strings.ReplaceAll(in.Notes, "\r\n", "\n")), MaxJournalNotes)
-	fields := []string{"task_id", in.TaskID, "feature_id", in.FeatureID, "model", in.Model, "next_model", in.NextModel, "run_id", in.RunID}
+	fields := []string{"ingest_key", in.IngestKey, "task_id", in.TaskID, "feature_id", in.FeatureID, "model", in.Model, "next_model", in.NextModel, "run_id", in.RunID}
 	if f := in.Failure; f != nil {
 		f.RelevantFiles = capFiles(f.RelevantFiles)
 		for _, t := range []*string{&f.WhatTried, &f.WhyFailed, &f.ErrorCategory, &f.RetrySuggestion} {
@@ -258,6 +282,9 @@ func (in JournalEntry) Normalize(check *SecretCheck) (JournalEntry, error) {
 	}
 	return in, tooLarge("journal entry", RenderJournal(in), fields...)
 }
+
+// MaxIngestKey caps an ingest key, in bytes.
+const MaxIngestKey = 200
 
 // MaxJournalNotes caps an iteration's notes, in characters, so that one
 // note cannot fill a prime.

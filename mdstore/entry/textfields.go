@@ -73,6 +73,7 @@ func (e *JournalEntry) TextFields() []TextField {
 		{Name: "next_model", Value: &e.NextModel},
 		{Name: "difficulty", Value: &e.Difficulty},
 		{Name: "created_at", Value: &e.CreatedAt},
+		{Name: "ingest_key", Value: &e.IngestKey},
 		{Name: "notes", Value: &e.Notes},
 		{Name: "files_modified", List: &e.FilesModified},
 	}
