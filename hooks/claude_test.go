@@ -34,6 +34,11 @@ func TestLastTurnOfATranscript(t *testing.T) {
 	if RunID(turn.SessionID) != "claude-686f0296" {
 		t.Fatalf("run = %s", RunID(turn.SessionID))
 	}
+	// The turn's ingest key: the uuid of the message the person typed,
+	// not of a tool result or a meta message after it.
+	if k := turn.Key(); k != "claude-686f0296-e115-4596-81e5-c65fba6ab2ef-u2" {
+		t.Fatalf("key = %s", k)
+	}
 }
 
 func TestReadClaudeStop(t *testing.T) {

@@ -522,3 +522,28 @@ func TestMomentsCompareAsTheirTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestPrimeAgentErrors: three iterations in which the agent did not run
+// to the end (issue 37) are no previous attempts — nothing to "not
+// repeat" — and no stuck loop or escalation; Loop Status says how many
+// in a row, what the last one said, and to check the agent.
+func TestPrimeAgentErrors(t *testing.T) {
+	const why = `Agent error (overload): API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`
+	var journal []entry.JournalEntry
+	for i := 1; i <= 3; i++ {
+		journal = append(journal, entry.JournalEntry{RunID: "r1", Iteration: i, TaskID: "T-1", Outcome: "failed",
+			CreatedAt: fmt.Sprintf("2026-11-24T06:0%d:00Z", i), Failure: &entry.Failure{WhyFailed: why, ErrorCategory: entry.AgentErrorCategory}})
+	}
+	in := Input{Task: Task{ID: "T-1", Title: "Fix the upload step", Run: "r1"}, Journal: journal}
+	in.Loop = strategy.Compute(journal, strategy.Input{TaskID: "T-1", Run: "r1"})
+	md := Prime(in, Options{Budgets: config.DefaultBudgets()}).Markdown()
+	for _, bad := range []string{"Previous Attempts", "Do not repeat", "Stuck loop", "escalated"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("prime says %q of agent errors:\n%s", bad, md)
+		}
+	}
+	want := "- **Agent errors:** the agent has not run to the end 3 time(s) in a row: check the agent (last: " + why + ")\n"
+	if !strings.Contains(md, want) || !strings.Contains(md, "attempt #1, 0 consecutive failure(s)") {
+		t.Errorf("Loop Status does not say what the agent errors are:\n%s", md)
+	}
+}

@@ -17,9 +17,9 @@ type AgentFailure struct {
 const MaxAgentFailureMessage = 300
 
 // agentFailures are the messages agent CLIs print when they, not the
-// agent, failed, each found at the start of a line (after the CLI's
-// decoration: ⎿, ■, ⚠️, └, •, [System Error]). The fixtures in
-// testdata/agent-errors name where each was seen.
+// agent, failed, each found at the start of the output's last line
+// (after the CLI's decoration: ⎿, ⏺, ■, ⚠️, └, •, [System Error]). The
+// fixtures in testdata/agent-errors.txtar name where each was seen.
 var agentFailures = []struct{ prefix, kind string }{
 	// Claude Code
 	{"API Error: 529", "overload"},
@@ -37,6 +37,7 @@ var agentFailures = []struct{ prefix, kind string }{
 	{"Invalid API key", "authentication"},
 	{"Error: No messages returned", "crash"},
 	{"Claude Code cannot be launched inside another Claude Code session", "crash"},
+	{"Error: Claude Code cannot be launched inside another Claude Code session", "crash"},
 	{"Claude usage limit reached", "rate limit"},
 	{"Error: 429 {", "rate limit"},
 	{"Error: 529 {", "overload"},
@@ -49,35 +50,47 @@ var agentFailures = []struct{ prefix, kind string }{
 	{"Error: getaddrinfo ENOTFOUND", "network"},
 }
 
-// FindAgentFailure returns the first line of text, outside code, that is
-// a known agent CLI's infrastructure failure, or ok false.
+// FindAgentFailure reports whether text ends with a known agent CLI's
+// infrastructure failure: its last line outside fenced code — a task
+// sigil, a stack frame ("at …") and blank lines after it left aside —
+// starts with one of agentFailures. A message earlier in the output
+// (quoted, or a retry the CLI went on from) is not its end.
 func FindAgentFailure(text string) (AgentFailure, bool) {
 	spans := codeSpans(text)
-	start, n := 0, 0
-	for start <= len(text) {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
+	lines := strings.Split(text, "\n")
+	offsets := make([]int, len(lines))
+	for i, at := 1, 0; i < len(lines); i++ {
+		at += len(lines[i-1]) + 1
+		offsets[i] = at
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || strings.HasPrefix(line, "at ") || taskSigilLine(line) {
+			continue
 		}
-		n++
-		if !inFencedCode(spans, start) {
-			line := strings.TrimSpace(text[start:end])
-			bare := strings.TrimSpace(strings.TrimLeft(line, "⎿■⚠️└•>*- \t"))
-			bare = strings.TrimSpace(strings.TrimPrefix(bare, "[System Error]"))
-			for _, f := range agentFailures {
-				if strings.HasPrefix(bare, f.prefix) {
-					return AgentFailure{Kind: f.kind, Message: cutRunes(bare, MaxAgentFailureMessage), Line: n}, true
-				}
+		if inFencedCode(spans, offsets[i]) {
+			return AgentFailure{}, false
+		}
+		bare := strings.TrimSpace(strings.TrimLeft(line, "⎿⏺●■⚠️└•> \t"))
+		bare = strings.TrimSpace(strings.TrimPrefix(bare, "[System Error]"))
+		for _, f := range agentFailures {
+			if strings.HasPrefix(bare, f.prefix) {
+				return AgentFailure{Kind: f.kind, Message: cutRunes(bare, MaxAgentFailureMessage), Line: i + 1}, true
 			}
 		}
-		if end == len(text) {
-			break
-		}
-		start = end + 1
+		return AgentFailure{}, false
 	}
 	return AgentFailure{}, false
+}
+
+// taskSigilLine reports whether line is a task sigil alone.
+func taskSigilLine(line string) bool {
+	for _, s := range []string{"task-done", "task-failed"} {
+		if strings.HasPrefix(line, "<"+s+">") && strings.HasSuffix(line, "</"+s+">") {
+			return true
+		}
+	}
+	return false
 }
 
 func inFencedCode(spans []span, at int) bool {

@@ -142,8 +142,9 @@ func referencePages(app *cli.App) map[string]string {
 		"| %d | usage: an unknown command or flag, a bad flag value, a missing argument, input lore refuses (nothing is written) |\n"+
 		"| %d | `lore run`: blocked, the agent said neither `<task-done>` nor `<task-failed>` |\n"+
 		"| %d | `lore run`: stuck, the task's third consecutive failure or more |\n"+
+		"| %d | `lore run`: agent error, the agent did not run to the end (a crash, a rate limit, an empty output, a non-zero exit without a task sigil) |\n"+
 		"| %d | `lore run`: interrupted (Ctrl-C or SIGTERM while the agent ran) |\n\n",
-		exitOK, exitFailure, exitUsage, exitBlocked, exitStuck, exitInterrupted)
+		exitOK, exitFailure, exitUsage, exitBlocked, exitStuck, exitAgentError, exitInterrupted)
 	b.WriteString("Errors go to stderr as `Error: …`, naming the file and line when there is one " +
 		"(`.agent/memories.md:14: tags contain '|'`) and never echoing a secret. " +
 		"A problem lore can read past is a warning (`warning: .agent/memories.md:14: …`, " +

@@ -45,15 +45,17 @@ func runAgentCommand(e *env) *cli.Command {
 			"chooses for the task (or --model). The agent runs without a shell, in lore's directory. The\n" +
 			"agent's stdout and stderr are shown as they come; both are ingested (stdout, then stderr) with\n" +
 			"the files the iteration changed (.agent/ left out), its duration and how the agent exited: a\n" +
-			"non-zero exit without <task-done> or <task-failed> is a failed iteration. Its output is read as\n" +
+			"non-zero exit without <task-done> or <task-failed>, an empty output or the agent CLI's crash,\n" +
+			"rate limit or overload is an agent error (no attempt at the task). Its output is read as\n" +
 			"what it is (--agent-format, told from its first bytes by default): Claude Code's json or\n" +
 			"stream-json, Codex's or Gemini CLI's JSON as the text the agent said, with the model and cost\n" +
 			"its CLI reports. Ctrl-C stops the agent, and the iteration is recorded as interrupted. When\n" +
 			"the iteration cannot be recorded, the agent's output is kept under the git directory and lore\n" +
 			"names the lore ingest command that records it.\n\n" +
 			"Exit status: 0 done, 1 failed, 3 blocked (no task sigil), 4 stuck (3 consecutive failures),\n" +
-			"130 interrupted, 2 usage. --repeat N runs up to N iterations of the task, and stops at the first\n" +
-			"done or at its 4th consecutive failure, where seed 002 hands a task to a person.\n\n" +
+			"5 agent error, 130 interrupted, 2 usage. --repeat N runs up to N iterations of the task, and stops\n" +
+			"at the first done, at its 4th consecutive failure, where seed 002 hands a task to a person, or at\n" +
+			"the 3rd agent error in a row.\n\n" +
 			"  lore run --title 'Add the login form' -- claude -p {prompt}\n" +
 			"  lore run --task-id T-1 --repeat 5 -- my-agent --model {model}",
 		Flags: primeFlags(
