@@ -206,6 +206,9 @@ func (t tools) prime(ctx context.Context, _ *mcp.CallToolRequest, in PrimeInput)
 		if l.Task.Stuck {
 			b.WriteString(" (stuck: change approach)")
 		}
+		if n := l.Task.AgentErrors; n > 0 {
+			fmt.Fprintf(&b, "; the agent has not run to the end %d time(s) in a row (agent errors, not attempts)", n)
+		}
 	}
 	if l.Model.Model != "" {
 		fmt.Fprintf(&b, "; model %s (%s)", l.Model.Model, l.Model.Reason)
@@ -479,6 +482,17 @@ type IngestInput struct {
 	Model    string   `json:"model,omitempty"`
 	Duration float64  `json:"duration_secs,omitempty"`
 	Files    []string `json:"files,omitempty" jsonschema:"files of the repository the iteration modified, relative to its top"`
+	Key      string   `json:"key,omitempty" jsonschema:"idempotency key: the key of an iteration of the run again records that iteration again"`
+	ExitCode int      `json:"exit_code,omitempty" jsonschema:"the agent's exit status: not 0 without a task sigil is an agent error"`
+}
+
+// exitEnd is how an agent that exited with code ended, as lore run says
+// it (mdstore.IngestInput.ProcessEnd): "" for 0.
+func exitEnd(code int) string {
+	if code == 0 {
+		return ""
+	}
+	return fmt.Sprintf("exited with status %d", code)
 }
 
 // IngestOutput is what recording the iteration did, and its commit.
@@ -498,7 +512,7 @@ func (t tools) ingest(ctx context.Context, _ *mcp.CallToolRequest, in IngestInpu
 	}
 	defer sess.close()
 	res, err := loop.Ingest(sess.store, loop.IngestRequest{IngestInput: mdstore.IngestInput{Output: in.Output, RunID: in.Run,
-		TaskID: in.TaskID, Model: in.Model, DurationSecs: in.Duration, Files: in.Files},
+		TaskID: in.TaskID, Model: in.Model, DurationSecs: in.Duration, Files: in.Files, Key: in.Key, ProcessEnd: exitEnd(in.ExitCode)},
 		// An output in an agent CLI's JSON is read as what it is; what
 		// the caller gave wins over what the format says.
 		Given: loop.Given{Model: in.Model != "", Duration: in.Duration != 0, Files: len(in.Files) > 0}}, &sess.notes)

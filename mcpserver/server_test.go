@@ -127,9 +127,14 @@ func TestToolsWriteCommitsAndReadBack(t *testing.T) {
 	if isErr || !strings.HasPrefix(text, "Added learning l-") {
 		t.Fatalf("add_learning: %q %v", text, st)
 	}
-	text, st, isErr = call(t, cs, "ingest", map[string]any{"output": "Fixed it.\n<journal>Started the S3 fake first; the upload tests pass.</journal>\n<task-done>T-7</task-done>", "run": "run-0000abcd", "files": []string{"src/upload.go"}, "duration_secs": 12.5})
+	text, st, isErr = call(t, cs, "ingest", map[string]any{"output": "Fixed it.\n<journal>Started the S3 fake first; the upload tests pass.</journal>\n<task-done>T-7</task-done>", "run": "run-0000abcd", "files": []string{"src/upload.go"}, "duration_secs": 12.5, "key": "k-1"})
 	if isErr || !strings.Contains(text, "Recorded run-0000abcd iteration 1: done") {
 		t.Fatalf("ingest: %q %v", text, st)
+	}
+	// The same key again is the same iteration: nothing new, no commit.
+	text, st, isErr = call(t, cs, "ingest", map[string]any{"output": "Fixed it.\n<journal>Started the S3 fake first; the upload tests pass.</journal>\n<task-done>T-7</task-done>", "run": "run-0000abcd", "files": []string{"src/upload.go"}, "duration_secs": 12.5, "key": "k-1"})
+	if isErr || !strings.Contains(text, "iteration 1: done") || st["journal_replaced"] != true {
+		t.Fatalf("ingest again: %q %v", text, st)
 	}
 
 	// Four writes, four commits, nothing else touched.

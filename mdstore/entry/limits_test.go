@@ -68,7 +68,7 @@ func TestCheckSize(t *testing.T) {
 
 // TestCapFiles: a list of files is kept to MaxJournalFilesBytes, the
 // rest counted, and capping it again changes nothing (an ingest retried
-// is the same iteration, word for word).
+// with its key or iteration records the same entry, word for word).
 func TestCapFiles(t *testing.T) {
 	few := []string{"a.go", "b.go"}
 	if got := capFiles(few); len(got) != 2 {
