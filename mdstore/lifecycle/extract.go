@@ -157,7 +157,7 @@ func PlanExtraction(s *mdstore.Store, run, objective string) (*ExtractionPlan, e
 	var categories []string
 	for _, j := range its {
 		f := j.Failure
-		if j.Outcome == "done" || f == nil || f.ErrorCategory == "" {
+		if j.Outcome == "done" || j.AgentError() || f == nil || f.ErrorCategory == "" { // an agent error is no approach
 			continue
 		}
 		if failures[f.ErrorCategory] == nil {
