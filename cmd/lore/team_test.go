@@ -27,9 +27,18 @@ import (
 // no conflict marker, and fsck is clean everywhere; no merge or rebase is
 // left half done. 6 writes a clone (40
 // with LORE_TEST_LONG=1).
+//
+// .ci/run runs it alone, after the suite (teamLaterEnv): beside the whole
+// suite on two cores it has failed rarely in ways still open in issue 36
+// (a person's clone left with a stale memories.md; a sync that stopped on
+// conflicts; writes of the rebasing clone missing), which this test prints
+// when they happen.
 func TestTeamSharingOneRemote(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lore and runs hundreds of processes")
+	}
+	if os.Getenv(teamLaterEnv) != "" {
+		t.Skip(teamLaterEnv + " is set: .ci/run runs this test alone, after the suite")
 	}
 	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -221,6 +230,10 @@ func share(t *testing.T, dir string, plain bool, run func(string, string, string
 	}
 	run(dir, "", "git", "push", "-q")
 }
+
+// teamLaterEnv, set, skips TestTeamSharingOneRemote in a run of the whole
+// suite; .ci/run then runs it on its own.
+const teamLaterEnv = "LORE_TEST_TEAM_LATER"
 
 // stuckPlain says why the person's clone no longer shares: what git
 // status says of the store, and what git pull says.
