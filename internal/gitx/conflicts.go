@@ -85,87 +85,59 @@ type Resolution struct {
 // it writes no resolve-undo record: git checkout --merge cannot bring a
 // conflict it resolved back.
 func (r *Repo) Resolve(resolutions []Resolution, timeout time.Duration) ([]string, error) {
-	indexPath := filepath.Join(r.GitDir, "index")
-	lock, err := acquireLock(indexPath, timeout)
-	if err != nil {
-		return nil, err
-	}
-	done := false
-	defer func() {
-		if !done {
-			lock.rollback()
-		}
-	}()
-	idx, err := gitindex.Open(indexPath)
-	if err != nil {
-		return nil, err
-	}
-	defer idx.Close()
-	if err := idx.CheckSum(); err != nil {
-		return nil, err
-	}
-	defer r.discardObjects() // those not flushed
 	var written []string
-	staged := false
-	for _, res := range resolutions {
-		if !res.Regular() || !sameConflict(idx, res.Conflict) || checkWritable(r.WorkTree, res.Path) != nil {
-			continue
+	err := r.editIndex(timeout, func(idx *gitindex.File) (bool, error) {
+		if err := idx.CheckSum(); err != nil {
+			return false, err
 		}
-		full := filepath.Join(r.WorkTree, filepath.FromSlash(res.Path))
-		if res.Data == nil {
+		staged := false
+		for _, res := range resolutions {
+			if !res.Regular() || !sameConflict(idx, res.Conflict) || checkWritable(r.WorkTree, res.Path) != nil {
+				continue
+			}
+			full := filepath.Join(r.WorkTree, filepath.FromSlash(res.Path))
+			if res.Data == nil {
+				if !res.Stage {
+					continue
+				}
+				if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return false, err
+				}
+				idx.Remove(res.Path)
+				written, staged = append(written, res.Path), true
+				continue
+			}
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				return false, err
+			}
+			if err := fsx.WriteFile(full, res.Data, fsx.SyncAll); err != nil {
+				return false, err
+			}
+			if err := os.Chmod(full, os.FileMode(res.Mode&0o777)); err != nil {
+				return false, err
+			}
+			written = append(written, res.Path)
 			if !res.Stage {
 				continue
 			}
-			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
+			h, err := r.writeObject(plumbing.BlobObject, res.Data)
+			if err != nil {
+				return false, err
 			}
-			idx.Remove(res.Path)
-			written, staged = append(written, res.Path), true
-			continue
+			st, err := fsx.Lstat(full)
+			if err != nil {
+				return false, fmt.Errorf("stat %s: %w", res.Path, err)
+			}
+			e := gitindex.Entry{Mode: res.Mode, Hash: h, Path: res.Path}
+			e.SetStat(st)
+			idx.Set(e)
+			staged = true
 		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return nil, err
-		}
-		if err := fsx.WriteFile(full, res.Data, fsx.SyncAll); err != nil {
-			return nil, err
-		}
-		if err := os.Chmod(full, os.FileMode(res.Mode&0o777)); err != nil {
-			return nil, err
-		}
-		written = append(written, res.Path)
-		if !res.Stage {
-			continue
-		}
-		h, err := r.writeObject(plumbing.BlobObject, res.Data)
-		if err != nil {
-			return nil, err
-		}
-		st, err := fsx.Lstat(full)
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", res.Path, err)
-		}
-		e := gitindex.Entry{Mode: res.Mode, Hash: h, Path: res.Path}
-		e.SetStat(st)
-		idx.Set(e)
-		staged = true
-	}
-	if !staged {
-		return written, nil // the lock is rolled back: the index is as it was
-	}
-	// The blobs in place before the index names them.
-	if err := r.flushObjects(); err != nil {
+		return staged, nil // unstaged: the index is left as it was
+	})
+	if err != nil {
 		return nil, err
 	}
-	if err := lock.writeWith(idx.Write); err != nil {
-		return nil, err
-	}
-	if err := lock.prepare(false); err != nil {
-		return nil, err
-	}
-	if err := lock.publish(); err != nil {
-		return nil, err
-	}
-	done = true
 	return written, nil
 }
 

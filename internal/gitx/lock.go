@@ -6,7 +6,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"time"
+
+	"lore/internal/gitx/gitindex"
 )
 
 // LockError reports a lock file that stayed in place for the whole wait.
@@ -153,4 +156,38 @@ func HoldLock(target string, timeout time.Duration) (release func(), err error) 
 		return nil, err
 	}
 	return l.rollback, nil
+}
+
+// editIndex changes git's index under index.lock: edit is given the index
+// as the file holds it and says whether it changed it. A change is
+// written back, the objects it names flushed first; none (or an error)
+// leaves the index as it was.
+func (r *Repo) editIndex(timeout time.Duration, edit func(idx *gitindex.File) (changed bool, err error)) error {
+	indexPath := filepath.Join(r.GitDir, "index")
+	lock, err := acquireLock(indexPath, timeout)
+	if err != nil {
+		return err
+	}
+	defer lock.rollback() // a no-op once published
+	idx, err := gitindex.Open(indexPath)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	defer r.discardObjects() // those not flushed
+	changed, err := edit(idx)
+	if err != nil || !changed {
+		return err
+	}
+	// The blobs in place before the index names them.
+	if err := r.flushObjects(); err != nil {
+		return err
+	}
+	if err := lock.writeWith(idx.Write); err != nil {
+		return err
+	}
+	if err := lock.prepare(false); err != nil {
+		return err
+	}
+	return lock.publish()
 }

@@ -110,71 +110,49 @@ func (r *Repo) RestageHead(paths []string, timeout time.Duration) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	lock, err := acquireLock(filepath.Join(r.GitDir, "index"), timeout)
-	if err != nil {
-		return nil, err
-	}
-	done := false
-	defer func() {
-		if !done {
-			lock.rollback()
-		}
-	}()
-	idx, err := gitindex.Open(filepath.Join(r.GitDir, "index"))
-	if err != nil {
-		return nil, err
-	}
-	defer idx.Close()
 	var restaged []string
-	for _, p := range paths {
-		h, inHead, err := r.lookupPath(root, p)
-		if err != nil {
-			return nil, err
-		}
-		inHead = inHead && !h.isTree()
-		wt, ok, err := r.WorktreeBlob(p, 1<<62)
-		if err != nil {
-			return nil, err
-		}
-		if !ok || idx.Conflicted(p) || (inHead && wt != h.hash) || (!inHead && !wt.IsZero()) {
-			continue // the worktree is not HEAD's: a person's change
-		}
-		if !inHead {
-			if _, staged := idx.Lookup(p); staged {
-				idx.Remove(p)
-				restaged = append(restaged, p)
+	err = r.editIndex(timeout, func(idx *gitindex.File) (bool, error) {
+		for _, p := range paths {
+			h, inHead, err := r.lookupPath(root, p)
+			if err != nil {
+				return false, err
 			}
-			continue
-		}
-		entry := gitindex.Entry{Mode: parseOctalMode(h.mode), Hash: h.hash, Path: p}
-		if old, ok := idx.Lookup(p); ok {
-			if old.Hash == h.hash {
+			inHead = inHead && !h.isTree()
+			wt, ok, err := r.WorktreeBlob(p, 1<<62)
+			if err != nil {
+				return false, err
+			}
+			if !ok || idx.Conflicted(p) || (inHead && wt != h.hash) || (!inHead && !wt.IsZero()) {
+				continue // the worktree is not HEAD's: a person's change
+			}
+			if !inHead {
+				if _, staged := idx.Lookup(p); staged {
+					idx.Remove(p)
+					restaged = append(restaged, p)
+				}
 				continue
 			}
-			entry.Flags = old.Flags & gitindex.FlagAssumeValid
-			entry.ExtFlags = old.ExtFlags &^ gitindex.ExtFlagIntentToAdd
+			entry := gitindex.Entry{Mode: parseOctalMode(h.mode), Hash: h.hash, Path: p}
+			if old, ok := idx.Lookup(p); ok {
+				if old.Hash == h.hash {
+					continue
+				}
+				entry.Flags = old.Flags & gitindex.FlagAssumeValid
+				entry.ExtFlags = old.ExtFlags &^ gitindex.ExtFlagIntentToAdd
+			}
+			st, err := fsx.Lstat(filepath.Join(r.WorkTree, filepath.FromSlash(p)))
+			if err != nil {
+				return false, fmt.Errorf("stat %s: %w", p, err)
+			}
+			entry.SetStat(st)
+			idx.Set(entry)
+			restaged = append(restaged, p)
 		}
-		st, err := fsx.Lstat(filepath.Join(r.WorkTree, filepath.FromSlash(p)))
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", p, err)
-		}
-		entry.SetStat(st)
-		idx.Set(entry)
-		restaged = append(restaged, p)
-	}
-	if len(restaged) == 0 {
-		return nil, nil
-	}
-	if err := lock.writeWith(idx.Write); err != nil {
+		return len(restaged) > 0, nil
+	})
+	if err != nil || len(restaged) == 0 {
 		return nil, err
 	}
-	if err := lock.prepare(false); err != nil {
-		return nil, err
-	}
-	if err := lock.publish(); err != nil {
-		return nil, err
-	}
-	done = true
 	return restaged, nil
 }
 
@@ -237,85 +215,58 @@ type Restage struct {
 // that changed since, is in conflict, or is not a regular file is left as
 // it is. It returns the paths written.
 func (r *Repo) RestageFiles(files []Restage, timeout time.Duration) ([]string, error) {
-	lock, err := acquireLock(filepath.Join(r.GitDir, "index"), timeout)
-	if err != nil {
-		return nil, err
-	}
-	done := false
-	defer func() {
-		if !done {
-			lock.rollback()
-		}
-	}()
-	idx, err := gitindex.Open(filepath.Join(r.GitDir, "index"))
-	if err != nil {
-		return nil, err
-	}
-	defer idx.Close()
-	defer r.discardObjects() // those not flushed
 	var written []string
-	for _, f := range files {
-		staged := ZeroHash
-		old, inIndex := idx.Lookup(f.Path)
-		if inIndex {
-			staged = old.Hash
-		}
-		if idx.Conflicted(f.Path) || staged != f.Index {
-			continue
-		}
-		want := hashObject(plumbing.BlobObject, f.Data)
-		wt, ok, err := r.WorktreeBlob(f.Path, 1<<62)
-		if err != nil {
-			return nil, err
-		}
-		if !ok || (wt != f.Worktree && wt != want) {
-			continue
-		}
-		if err := checkWritable(r.WorkTree, f.Path); err != nil {
-			continue
-		}
-		h, err := r.writeObject(plumbing.BlobObject, f.Data)
-		if err != nil {
-			return nil, err
-		}
-		full := filepath.Join(r.WorkTree, filepath.FromSlash(f.Path))
-		if wt != want {
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				return nil, err
+	err := r.editIndex(timeout, func(idx *gitindex.File) (bool, error) {
+		for _, f := range files {
+			staged := ZeroHash
+			old, inIndex := idx.Lookup(f.Path)
+			if inIndex {
+				staged = old.Hash
 			}
-			if err := fsx.WriteFile(full, f.Data, fsx.SyncAll); err != nil {
-				return nil, err
+			if idx.Conflicted(f.Path) || staged != f.Index {
+				continue
 			}
+			want := hashObject(plumbing.BlobObject, f.Data)
+			wt, ok, err := r.WorktreeBlob(f.Path, 1<<62)
+			if err != nil {
+				return false, err
+			}
+			if !ok || (wt != f.Worktree && wt != want) {
+				continue
+			}
+			if err := checkWritable(r.WorkTree, f.Path); err != nil {
+				continue
+			}
+			h, err := r.writeObject(plumbing.BlobObject, f.Data)
+			if err != nil {
+				return false, err
+			}
+			full := filepath.Join(r.WorkTree, filepath.FromSlash(f.Path))
+			if wt != want {
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					return false, err
+				}
+				if err := fsx.WriteFile(full, f.Data, fsx.SyncAll); err != nil {
+					return false, err
+				}
+			}
+			st, err := fsx.Lstat(full)
+			if err != nil {
+				return false, fmt.Errorf("stat %s: %w", f.Path, err)
+			}
+			entry := gitindex.Entry{Mode: 0o100644, Hash: h, Path: f.Path}
+			if inIndex {
+				entry.Mode, entry.Flags, entry.ExtFlags = old.Mode, old.Flags&gitindex.FlagAssumeValid, old.ExtFlags&^gitindex.ExtFlagIntentToAdd
+			}
+			entry.SetStat(st)
+			idx.Set(entry)
+			written = append(written, f.Path)
 		}
-		st, err := fsx.Lstat(full)
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", f.Path, err)
-		}
-		entry := gitindex.Entry{Mode: 0o100644, Hash: h, Path: f.Path}
-		if inIndex {
-			entry.Mode, entry.Flags, entry.ExtFlags = old.Mode, old.Flags&gitindex.FlagAssumeValid, old.ExtFlags&^gitindex.ExtFlagIntentToAdd
-		}
-		entry.SetStat(st)
-		idx.Set(entry)
-		written = append(written, f.Path)
-	}
-	if len(written) == 0 {
-		return nil, nil
-	}
-	// The blobs in place before the index names them.
-	if err := r.flushObjects(); err != nil {
+		return len(written) > 0, nil
+	})
+	if err != nil || len(written) == 0 {
 		return nil, err
 	}
-	if err := lock.writeWith(idx.Write); err != nil {
-		return nil, err
-	}
-	if err := lock.prepare(false); err != nil {
-		return nil, err
-	}
-	if err := lock.publish(); err != nil {
-		return nil, err
-	}
-	done = true
 	return written, nil
 }
 
