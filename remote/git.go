@@ -41,6 +41,13 @@ func newGit(dir string, env []string) (*git, error) {
 // when git fails, stdout and stderr together, and an error that quotes
 // stderr's last lines.
 func (g *git) output(args ...string) (string, error) {
+	out, _, err := g.run(args...)
+	return out, err
+}
+
+// run is output that also returns what git wrote on stderr when it
+// succeeded (a merge driver's notices).
+func (g *git) run(args ...string) (string, string, error) {
 	cmd := exec.Command(g.path, args...)
 	cmd.Dir, cmd.Env = g.dir, g.env
 	ownProcessGroup(cmd)
@@ -56,7 +63,7 @@ func (g *git) output(args ...string) (string, error) {
 		if msg == "" {
 			msg = out
 		}
-		return strings.TrimSpace(out + "\n" + stderr.String()), fmt.Errorf("git %s: %v: %s", args[0], err, msg)
+		return strings.TrimSpace(out + "\n" + stderr.String()), "", fmt.Errorf("git %s: %v: %s", args[0], err, msg)
 	}
-	return out, nil
+	return out, stderr.String(), nil
 }

@@ -277,7 +277,12 @@ func (sy *syncer) pull() error {
 	} else {
 		args = []string{"merge", "--quiet", "--no-edit", "--no-autostash", "--ff", sy.res.Upstream}
 	}
-	out, err := sy.g.output(args...)
+	out, notices, err := sy.g.run(args...)
+	for _, l := range strings.Split(notices, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "lore merge-driver:") {
+			sy.r.Notice(strings.TrimPrefix(l, "lore ")) // said as "lore: merge-driver: …"
+		}
+	}
 	if err == nil && !sy.opts.Interrupted() {
 		os.Remove(sy.marker)
 		sy.res.Pulled += behind

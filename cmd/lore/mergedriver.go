@@ -61,6 +61,9 @@ func runMergeDriver(e *env, _ globals, opts mergeDriverOptions) error {
 	if err := fsx.WriteFile(e.abs(opts.ours), res.Data, fsx.Unsynced); err != nil {
 		return fmt.Errorf("merge-driver: %w", err)
 	}
+	for _, r := range res.Renamed {
+		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, r)
+	}
 	if res.Conflicts > 0 && res.Note != "" {
 		fmt.Fprintf(e.stderr, "lore merge-driver: %s: %s\n", opts.path, res.Note)
 		return &reportedError{code: exitFailure}

@@ -123,6 +123,9 @@ func printResolved(p *printer, plan *resolve.Plan, dryRun bool) {
 			what = "left as it is: " + f.Reason
 		}
 		fmt.Fprintf(p.out, "%s: %s\n", f.Path, what)
+		for _, r := range f.Renamed {
+			fmt.Fprintf(p.out, "  %s\n", r)
+		}
 	}
 	n := len(plan.Files) - plan.Unsettled()
 	fmt.Fprintf(p.out, "%s %d of %d conflicted %s of .agent/.", staged, n, len(plan.Files), words.Plural(len(plan.Files), "file", "files"))

@@ -96,7 +96,7 @@ func TestTeamSharingOneRemote(t *testing.T) {
 
 	writes := loretest.Rounds(6, 40)
 	var mu sync.Mutex
-	acked := map[string]string{} // memory id or journal path → the clone that wrote it
+	acked := map[string]string{} // memory text or journal path → the clone that wrote it
 	var failures []string
 	var syncs, syncErrors, plainMerges, plainConcluded atomic.Int64
 	journalPath := regexp.MustCompile(`"path": "(\.agent/journal/[^"]+)"`)
@@ -116,8 +116,13 @@ func TestTeamSharingOneRemote(t *testing.T) {
 						key = m[1]
 					}
 				} else {
-					out, errOut, err = run(c.dir, "", bin, "add", fmt.Sprintf("%s memory %d", c.name, i), "-t", "fix", "--format", "quiet")
-					key = out
+					text := fmt.Sprintf("%s memory %d", c.name, i)
+					out, errOut, err = run(c.dir, "", bin, "add", text, "-t", "fix", "--format", "quiet")
+					if out != "" {
+						// By its text: two clones can draw one id in a
+						// second, and the merge then renames one.
+						key = "> " + text + "\n"
+					}
 				}
 				mu.Lock()
 				switch {
@@ -168,7 +173,7 @@ func TestTeamSharingOneRemote(t *testing.T) {
 		if strings.HasPrefix(key, ".agent/") {
 			return strings.Contains(files, key)
 		}
-		return strings.Contains(memories, "### "+key)
+		return strings.Contains(memories, key)
 	}
 	plainDir := clones[len(clones)-1].dir
 	plainMemories, _, _ := run(plainDir, "", "git", "show", "HEAD:.agent/memories.md")
@@ -188,6 +193,13 @@ func TestTeamSharingOneRemote(t *testing.T) {
 	}
 	if len(unshared) > 0 {
 		t.Logf("the person's %d writes are in their HEAD, not in the remote's: their git pull stopped sharing (%s)", len(unshared), stuckPlain(plainDir, run))
+	}
+	ids := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^### (mem-\S+)`).FindAllStringSubmatch(memories, -1) {
+		if ids[m[1]] {
+			t.Errorf("memory id %s twice in the remote's memories.md", m[1])
+		}
+		ids[m[1]] = true
 	}
 	if out, _, err := run(tmp, "", "git", "--git-dir", remote, "grep", "-l", "^<<<<<<<", "main", "--", ".agent"); err == nil {
 		t.Errorf("conflict markers in the remote's main:\n%s", out)
@@ -216,7 +228,7 @@ func share(t *testing.T, dir string, plain bool, run func(string, string, string
 		if _, errOut, err := run(dir, "", bin, "sync", "--format", "quiet"); err != nil {
 			syncErrors.Add(1)
 			if !strings.Contains(errOut, "rejected the push") && !strings.Contains(errOut, "waits for lore's writes") {
-				t.Logf("lore sync in %s: %v: %s", filepath.Base(dir), err, errOut)
+				t.Logf("lore sync in %s: %v: %s", filepath.Base(dir), err, strings.ReplaceAll(strings.TrimSpace(errOut), "\n", " / "))
 			}
 		}
 		return

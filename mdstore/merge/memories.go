@@ -2,6 +2,8 @@ package merge
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -106,11 +108,67 @@ func merge3[T comparable](base, ours, theirs T, inBase bool) (v T, fromTheirs, c
 	return ours, false, true
 }
 
+// Renamed is a memory the merge gave a new id: both branches added a
+// memory with one id (4 random hex digits a second: clones writing at
+// once can draw the same) and different texts. Both are kept; the one
+// whose block sorts after the other's gets ID, made from its text, so
+// that the merge in either direction, on any clone, renames the same
+// memory to the same id.
+type Renamed struct {
+	Was, ID string
+	Side    string // "ours" or "theirs"
+}
+
+func (r Renamed) String() string {
+	return r.Was + " was added on both branches with different texts; both are kept, " + r.Side + "' as " + r.ID
+}
+
+// renameCollisions gives a new id to one of each pair of memories added
+// on both sides under one id with different type or text (Renamed), in
+// the side's layout, so that the merge sees two additions.
+func renameCollisions(lb, lo, lt *memLayout) []Renamed {
+	taken := func(id string) bool { return lb.byID[id] != nil || lo.byID[id] != nil || lt.byID[id] != nil }
+	var renamed []Renamed
+	for _, o := range slices.Clone(lo.units) {
+		t := lt.byID[o.id]
+		if t == nil || lb.byID[o.id] != nil || (o.typ == t.typ && o.text() == t.text()) {
+			continue
+		}
+		side, l, u := "theirs", lt, t
+		if string(o.typ)+o.text() > string(t.typ)+t.text() {
+			side, l, u = "ours", lo, o
+		}
+		id := collisionID(u, taken)
+		renamed = append(renamed, Renamed{Was: u.id, ID: id, Side: side})
+		delete(l.byID, u.id)
+		u.block = strings.Replace(u.block, u.id, id, 1) // in its heading, the block's first line
+		u.id = id
+		l.byID[id] = u
+	}
+	return renamed
+}
+
+// collisionID is a new id for u in u's second: the first free suffix
+// from one made of a hash of u's type and text (the next second's when
+// all 65,536 are taken).
+func collisionID(u *memUnit, taken func(string) bool) string {
+	sum := sha256.Sum256([]byte(string(u.typ) + "\n" + u.text()))
+	start := int(sum[0])<<8 | int(sum[1])
+	for unix := memoryUnix(u.id); ; unix++ {
+		for k := 0; k < 1<<16; k++ {
+			if id := fmt.Sprintf("mem-%d-%04x", unix, (start+k)&0xffff); !taken(id) {
+				return id
+			}
+		}
+	}
+}
+
 // mergeMemories merges memories.md by memory id. The result is ours' file
 // with theirs' changes applied: theirs' new memories go into their sections,
 // newest first; the prose outside the blocks merges line by line.
-func mergeMemories(base, ours, theirs []byte, labels Labels) ([]byte, int) {
+func mergeMemories(base, ours, theirs []byte, labels Labels) ([]byte, int, []Renamed) {
 	lb, lo, lt := layoutMemories(base), layoutMemories(ours), layoutMemories(theirs)
+	renamed := renameCollisions(lb, lo, lt)
 	conflicts := 0
 	conflictText := func(o, t *memUnit) string {
 		var b strings.Builder
@@ -260,7 +318,7 @@ func mergeMemories(base, ours, theirs []byte, labels Labels) ([]byte, int) {
 			w.Add(p.line)
 		}
 	}
-	return []byte(w.String()), conflicts
+	return []byte(w.String()), conflicts, renamed
 }
 
 // insertMemoryPiece puts a memory into its section, newest first: before

@@ -9,7 +9,8 @@
 //     that side; both alike: it; both differently: one conflict, markers
 //     around that block only); additions from either side go into their
 //     section, newest first; a deletion with no change on the other side is
-//     honoured. Prose merges by lines (diff3). Repair passes keep one
+//     honoured. One id added on both sides with different texts is two
+//     memories, one of them renamed (Renamed). Prose merges by lines (diff3). Repair passes keep one
 //     heading per section and every memory under its own type's heading.
 //   - Files with frontmatter merge field by field by YAML value; set-like
 //     lists (tags, sources, files_modified, source_runs, relevant_files) as
@@ -48,6 +49,9 @@ type Result struct {
 	// Note says why the conflicts are there when it is not the usual
 	// reason (both sides changed one entry differently).
 	Note string
+	// Renamed are the memories given a new id because the other side
+	// added another under theirs (memories.md only).
+	Renamed []Renamed
 }
 
 // MergeFile merges ours and theirs, both descended from base, for the store
@@ -92,8 +96,8 @@ func File(path string, base, ours, theirs []byte, labels Labels) (res Result, er
 	}()
 	switch kind := entry.KindOf(path); kind {
 	case entry.KindMemory:
-		data, n := mergeMemories(base, ours, theirs, labels)
-		return Result{Data: data, Conflicts: n}, nil
+		data, n, renamed := mergeMemories(base, ours, theirs, labels)
+		return Result{Data: data, Conflicts: n, Renamed: renamed}, nil
 	case entry.KindJournal, entry.KindKnowledge, entry.KindLearning, entry.KindSkill:
 		if kind == entry.KindJournal && len(base) == 0 {
 			return twoIterations(ours, theirs, labels), nil

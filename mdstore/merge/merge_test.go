@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -251,12 +252,14 @@ func TestMergeMemories(t *testing.T) {
 			conflicts: 1,
 		},
 		{
-			name:      "the same id added with different text",
-			base:      memDoc(none, none, none, none),
-			ours:      memDoc([]string{A1}, none, none, none),
-			theirs:    memDoc([]string{A2}, none, none, none),
-			want:      memDoc([]string{conflictBlock(A1, A2)}, none, none, none),
-			conflicts: 1,
+			// Two clones drew the same id in one second: both memories
+			// are kept, the one that sorts after gets an id of its text's
+			// (TestMergeMemoriesIDCollision).
+			name:   "the same id added with different text",
+			base:   memDoc(none, none, none, none),
+			ours:   memDoc([]string{A1}, none, none, none),
+			theirs: memDoc([]string{A2}, none, none, none),
+			want:   memDoc([]string{A1, blk("mem-1000-9759", "A, as theirs edited it")}, none, none, none),
 		},
 		{
 			name:   "theirs retitles the file, ours adds a memory",
@@ -354,6 +357,62 @@ func TestMergeMemories(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMergeMemoriesIDCollision: memories added on two branches under one
+// id with different texts (4 random hex digits a second: clones writing
+// at once draw the same) are both kept, whichever way the branches are
+// merged, with the same ids either way; the new id avoids every id the
+// three sides hold; Renamed names it.
+func TestMergeMemoriesIDCollision(t *testing.T) {
+	ours := memDoc([]string{blk(idA, "ours' memory"), blk(idB, "B")}, nil, []string{blk(idX, "an id taken")}, nil)
+	theirs := memDoc([]string{blk(idA, "theirs' memory")}, nil, nil, nil)
+	// The id theirs' memory would get first is taken in ours.
+	first := collisionIDFor(t, "theirs' memory")
+	ours = strings.Replace(ours, idX, first, 1)
+	base := memDoc(nil, nil, nil, nil)
+
+	one := mergeOK(t, entry.MemoriesPath, base, ours, theirs)
+	other := mergeOK(t, entry.MemoriesPath, base, theirs, ours)
+	if one.Conflicts != 0 || other.Conflicts != 0 {
+		t.Fatalf("conflicts: %d and %d:\n%s", one.Conflicts, other.Conflicts, one.Data)
+	}
+	ids := func(data []byte) map[string]string {
+		m := map[string]string{}
+		for _, mem := range parseMemories(data, "").memories {
+			if _, dup := m[mem.ID]; dup {
+				t.Fatalf("id %s twice in\n%s", mem.ID, data)
+			}
+			m[mem.ID] = mem.Content
+		}
+		return m
+	}
+	a, b := ids(one.Data), ids(other.Data)
+	if !maps.Equal(a, b) || len(a) != 4 {
+		t.Fatalf("the two directions differ or lose a memory:\n%v\n%v", a, b)
+	}
+	if a[idA] != "ours' memory" {
+		t.Errorf("%s is %q, want ours' memory (it sorts first)", idA, a[idA])
+	}
+	if len(one.Renamed) != 1 || one.Renamed[0].Was != idA || one.Renamed[0].Side != "theirs" || a[one.Renamed[0].ID] != "theirs' memory" || one.Renamed[0].ID == first {
+		t.Errorf("Renamed = %+v", one.Renamed)
+	}
+	if len(other.Renamed) != 1 || other.Renamed[0].Side != "ours" || other.Renamed[0].ID != one.Renamed[0].ID {
+		t.Errorf("the other way, Renamed = %+v", other.Renamed)
+	}
+	// The same memory added on both sides is one memory, renamed never.
+	same := mergeOK(t, entry.MemoriesPath, base, theirs, theirs)
+	if len(same.Renamed) != 0 || string(same.Data) != theirs {
+		t.Errorf("the same addition on both sides: %+v\n%s", same.Renamed, same.Data)
+	}
+}
+
+// collisionIDFor is the first id a colliding Pattern memory with text
+// gets under idA.
+func collisionIDFor(t *testing.T, text string) string {
+	t.Helper()
+	lo := layoutMemories([]byte(memDoc([]string{blk(idA, text)}, nil, nil, nil)))
+	return collisionID(lo.byID[idA], func(string) bool { return false })
 }
 
 func TestMergeMemoriesMatchesInsertMemory(t *testing.T) {

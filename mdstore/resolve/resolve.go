@@ -65,7 +65,9 @@ type File struct {
 	// (merge.Result's Note); Reason why a file is Left.
 	Note   string `json:"note,omitempty"`
 	Reason string `json:"reason,omitempty"`
-	res    gitx.Resolution
+	// Renamed says which memories the merge gave a new id (merge.Renamed).
+	Renamed []string `json:"renamed,omitempty"`
+	res     gitx.Resolution
 }
 
 // Plan is what lore resolve would do: the store's conflicted files, each
@@ -165,6 +167,9 @@ func planFile(s *mdstore.Store, c gitx.Conflict) (File, error) {
 		return f, err
 	}
 	f.Conflicts, f.Note = res.Conflicts, res.Note
+	for _, r := range res.Renamed {
+		f.Renamed = append(f.Renamed, r.String())
+	}
 	// git writes markers into a file whose content conflicts; one without
 	// them was settled by a person, unless it already is the merge's.
 	marked := entry.HasConflictMarkers(worktree)
