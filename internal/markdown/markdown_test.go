@@ -1,0 +1,79 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+const progress = `# Ralph Progress Log
+Started: 2026-01-10
+
+## Codebase Patterns
+- Use ` + "`sql<number>`" + ` for aggregations
+- Always run migrations
+  before the tests
+
+## 2026-01-10 - US-001
+- What was implemented: the login form
+- Files changed: src/login.tsx
+- **Learnings for future iterations:**
+  - The form library needs a key per field
+  - ` + "`npm test`" + ` needs the mock server
+---
+
+` + "```" + `
+## not a heading
+- not an item
+` + "```" + `
+`
+
+func TestSections(t *testing.T) {
+	d := Parse([]byte(progress))
+	var got []string
+	for _, s := range d.Sections() {
+		got = append(got, fmt.Sprintf("%d %q heading=%q body-starts=%q body-ends=%q", s.Level, s.Title,
+			s.Heading.Of(d.src), firstLine(string(s.Body.Of(d.src))), lastLine(string(s.Body.Of(d.src)))))
+	}
+	want := []string{
+		`1 "Ralph Progress Log" heading="# Ralph Progress Log\n" body-starts="Started: 2026-01-10" body-ends="` + "```" + `"`,
+		`2 "Codebase Patterns" heading="## Codebase Patterns\n" body-starts="- Use ` + "`sql<number>`" + ` for aggregations" body-ends=""`,
+		`2 "2026-01-10 - US-001" heading="## 2026-01-10 - US-001\n" body-starts="- What was implemented: the login form" body-ends="` + "```" + `"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestListItems(t *testing.T) {
+	d := Parse([]byte(progress))
+	secs := d.Sections()
+	var got []string
+	for _, it := range d.ListItems(secs[1].Body) {
+		got = append(got, string(it.Content.Of(d.src)))
+	}
+	want := []string{"Use `sql<number>` for aggregations\n", "Always run migrations\n  before the tests\n"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("items %q, want %q", got, want)
+	}
+	items := d.ListItems(secs[2].Body)
+	if len(items) != 3 {
+		t.Fatalf("%d items in the entry, want 3", len(items))
+	}
+	var nested []string
+	for _, it := range d.ListItems(items[2].Content) {
+		nested = append(nested, string(it.Content.Of(d.src)))
+	}
+	if want := []string{"The form library needs a key per field\n", "`npm test` needs the mock server\n"}; strings.Join(nested, "|") != strings.Join(want, "|") {
+		t.Errorf("nested items %q, want %q", nested, want)
+	}
+	if got := string(items[2].Range.Of(d.src)); !strings.HasPrefix(got, "- **Learnings") || !strings.HasSuffix(got, "mock server\n") {
+		t.Errorf("item 3 is %q", got)
+	}
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+func lastLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
