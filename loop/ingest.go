@@ -26,6 +26,10 @@ type IngestRequest struct {
 	// modified fill those Given does not name.
 	Format agentout.Format
 	Given  Given
+	// Progress is the progress log of a loop that speaks no task sigil
+	// (readConventions), relative to the repository's top: "" looks for
+	// one of ProgressLogs.
+	Progress string
 }
 
 // Ingested is what recording an iteration did.
@@ -40,6 +44,10 @@ type Ingested struct {
 	End *RunEnd
 	// Format is the format the agent's output was read in.
 	Format agentout.Format
+	// Complete: the output says the loop's work is complete
+	// (<promise>COMPLETE</promise>). Story: the task done is a story
+	// the agent chose from its progress log (readConventions).
+	Complete, Story bool
 }
 
 // Ingest records one iteration in one commit (mdstore.Store.Ingest) from
@@ -51,6 +59,10 @@ type Ingested struct {
 func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) {
 	in := req.IngestInput
 	format := readAgentOutput(s, &in, req.Format, req.Given, r)
+	complete, story := false, false
+	if !in.OutcomeOnly {
+		complete, story = readConventions(s, &in, req.Progress, req.Given, r)
+	}
 	res, wr, err := s.Ingest(in)
 	if err != nil {
 		return nil, err
@@ -61,7 +73,7 @@ func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) 
 		key = j.Key()
 	}
 	ReportWrite(r, wr, "Iteration", key)
-	out := &Ingested{IngestResult: res, Write: wr, Format: format}
+	out := &Ingested{IngestResult: res, Write: wr, Format: format, Complete: complete, Story: story}
 	lifecycle.NoteIteration(s)
 	if lifecycle.SummarizeDue(s, res.ShownLearnings) {
 		plan, err := lifecycle.PlanSummary(s)

@@ -28,6 +28,7 @@ const (
 	Stuck                      // the task failed strategy.StuckThreshold times in a row, or more
 	Interrupted                // a signal stopped it
 	AgentError                 // the agent did not run to the end (entry.JournalEntry.AgentError)
+	Unreported                 // the agent speaks no sigil and said nothing of how its task went
 )
 
 // HumanEscalation is the consecutive failure at which seed 002 stops
@@ -65,6 +66,9 @@ type RunRequest struct {
 	// the files it saw change and the model it knows win over the
 	// format's.
 	Format agentout.Format
+	// Progress is the progress log of an agent that speaks no task sigil
+	// (IngestRequest.Progress).
+	Progress string
 }
 
 // RunResult is how a run of iterations ended.
@@ -133,6 +137,13 @@ func Run(s *mdstore.Store, req RunRequest, r Reporter) (RunResult, error) {
 				res.Summary += "; interrupted, stopping"
 			}
 			res.Outcome = Interrupted
+		case it.complete && req.Repeat > 1:
+			res.Summary += fmt.Sprintf("; the agent says the work is complete, at iteration %d of %d", n, req.Repeat)
+		case res.Outcome == Done && it.ownTask && n < req.Repeat:
+			// A story of its own progress log: the loop goes on to the next.
+			r.Notice(fmt.Sprintf("%s; running iteration %d of %d", res.Summary, n+1, req.Repeat))
+			loop.Iteration = 0
+			continue
 		case res.Outcome == Done && req.Repeat > 1:
 			res.Summary += fmt.Sprintf(", at iteration %d of %d", n, req.Repeat)
 		case res.Outcome == Done:
@@ -178,6 +189,10 @@ type iteration struct {
 	interrupted        bool
 	agentError         bool // the agent did not run to the end: no attempt at the task
 	agentErrors        int  // the agent errors in a row, this iteration included
+	// complete: the agent said the loop's work is complete
+	// (<promise>COMPLETE</promise>); ownTask: it chose the task it did
+	// (a story of its progress log), so its done is not the run's.
+	complete, ownTask bool
 }
 
 // result is the iteration's outcome, as lore run ends with it.
@@ -193,6 +208,8 @@ func (it iteration) result() Outcome {
 		return Stuck
 	case it.outcome == "blocked":
 		return Blocked
+	case it.outcome == "unreported":
+		return Unreported
 	}
 	return Failed
 }
@@ -300,7 +317,7 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 		FeatureID: opts.Task.Feature, Model: recorded, DurationSecs: math.Round(duration*1000) / 1000, Files: files,
 		ProcessEnd: ran.end(), Interrupted: ran.interrupted != nil, Rewound: restoreDropped(s, mark, r)}
 	given := Given{Model: recorded != "", Duration: true, Files: listed}
-	res, err := Ingest(s, IngestRequest{IngestInput: in, Format: req.Format, Given: given}, r)
+	res, err := Ingest(s, IngestRequest{IngestInput: in, Format: req.Format, Given: given, Progress: req.Progress}, r)
 	if res == nil || res.Journal == nil {
 		if err == nil {
 			err = errors.New("no iteration was recorded")
@@ -314,7 +331,8 @@ func runIteration(s *mdstore.Store, req RunRequest, sigs *interrupts, r Reporter
 		r.Notice(err.Error())
 	}
 	j := res.Journal
-	it := iteration{key: j.Key(), task: j.TaskID, outcome: j.Outcome, interrupted: ran.interrupted != nil, agentError: j.AgentError()}
+	it := iteration{key: j.Key(), task: j.TaskID, outcome: j.Outcome, interrupted: ran.interrupted != nil, agentError: j.AgentError(),
+		complete: res.Complete, ownTask: opts.Loop.TaskID == "" && res.Story}
 	switch {
 	case it.agentError:
 		it.why = words.FirstLine(j.Failure.WhyFailed, 120)

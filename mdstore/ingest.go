@@ -46,6 +46,10 @@ type IngestInput struct {
 	// Interrupted records the iteration as interrupted (seed 000: the
 	// person stopped it), whatever its task sigil says.
 	Interrupted bool
+	// Sigils, when set, is what the output says, as the caller read it
+	// (sigils.Parse of the redacted output, with what a progress log
+	// adds); nil: ingest parses the output.
+	Sigils *sigils.Result
 	// Rewound is what the caller that ran the agent (lore run) saw the
 	// agent's git commands take off the branch of lore's commits, and did
 	// about it; the journal entry's notes begin with it.
@@ -119,6 +123,9 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	// (a token right against a tag, a tag split from its sigil).
 	output, found := secrets.Redact(in.Output)
 	sig := sigils.Parse(output)
+	if in.Sigils != nil {
+		sig = *in.Sigils
+	}
 	out := &IngestResult{Skipped: append([]sigils.Skip{}, sig.Skipped...), Ignored: sig.Ignored}
 	check := &entry.SecretCheck{Redact: true}
 	for _, o := range sig.Overruled {
@@ -312,18 +319,23 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 	case sig.Task.Outcome != "":
 	case strings.TrimSpace(in.Output) == "":
 		e.Outcome, out.NoOutcome = "blocked", "the output is empty"
+	case sig.Empty() && in.ProcessEnd == "": // an agent that speaks no sigil: what it said is the notes
+		e.Outcome, e.Notes = "unreported", strings.TrimSpace(output)
 	default:
 		e.Outcome, out.NoOutcome = "blocked", "no task sigil in the output"
 	}
-	if e.Outcome == "blocked" && in.ProcessEnd != "" {
+	if in.ProcessEnd != "" && (e.Outcome == "blocked" || e.Outcome == "unreported") {
 		e.Outcome = "failed"
+	}
+	if e.Outcome == "unreported" {
+		out.NoOutcome = "no sigil in the output: its text is the iteration's notes"
 	}
 	if why := sig.AgentError(output, in.ProcessEnd); why != "" && !in.Interrupted {
 		// The agent did not run to the end: no attempt at the task.
 		e.Outcome = "failed"
 		e.Failure = &entry.Failure{WhyFailed: why, ErrorCategory: entry.AgentErrorCategory, RelevantFiles: []string{},
 			StackTrace: sigils.TruncateTrace(strings.TrimSpace(output))}
-	} else if e.Outcome == "done" {
+	} else if e.Outcome == "done" || e.Outcome == "unreported" {
 		if fr := sig.FailureReport; fr != nil {
 			out.skip("failure-report", fr.Line, "the task is done: a failure report is kept only for an iteration that did not succeed")
 		}

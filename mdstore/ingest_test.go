@@ -63,13 +63,22 @@ func TestIngestFailedWithoutReportGetsTheMinimalOne(t *testing.T) {
 		f.RetrySuggestion != "Split it in two." || !strings.HasPrefix(f.StackTrace, "I could not get the migration to run.") {
 		t.Fatalf("%+v %+v", res.Journal, f)
 	}
-	// No task sigil at all: blocked, with the minimal report too.
-	res, _, err = s.Ingest(IngestInput{Output: "I ran out of turns.", RunID: "run-1"})
+	// Sigils but no task sigil: blocked, with the minimal report too.
+	res, _, err = s.Ingest(IngestInput{Output: "I ran out of turns.\n<journal>Half the migration.</journal>", RunID: "run-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Journal.Outcome != "blocked" || res.Journal.Iteration != 2 || res.Journal.Failure == nil {
 		t.Fatalf("%+v", res.Journal)
+	}
+	// No sigil at all (an agent that speaks none): unreported, what it
+	// said is the notes, and no failure.
+	res, _, err = s.Ingest(IngestInput{Output: "I ran out of turns.\n", RunID: "run-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := res.Journal; j.Outcome != "unreported" || j.Iteration != 3 || j.Failure != nil || j.Notes != "I ran out of turns." || res.NoOutcome == "" {
+		t.Fatalf("%+v %+v", res.Journal, res)
 	}
 }
 

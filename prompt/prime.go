@@ -915,6 +915,9 @@ func (o outline) loopStatus(st strategy.Status, taskID string) string {
 	if st.Run.Total > 0 {
 		fmt.Fprintf(&b, "- **Run success rate:** %d/%d iterations succeeded (%d%%)\n", st.Run.Successes, st.Run.Total, st.Run.SuccessPercent())
 	}
+	if n := st.Run.Unreported; n > 0 {
+		fmt.Fprintf(&b, "- **Not reported:** %d %s of this run said nothing of how %s task went\n", n, words.Plural(n, "iteration", "iterations"), words.Plural(n, "its", "their"))
+	}
 	if n, last := agentErrors(st, taskID); n > 0 {
 		b.WriteString(agentErrorLine(n, last))
 	}

@@ -18,7 +18,8 @@ const MaxAgentFailureMessage = 300
 
 // agentFailures are the messages agent CLIs print when they, not the
 // agent, failed, each found at the start of the output's last line
-// (after the CLI's decoration: ⎿, ⏺, ■, ⚠️, └, •, [System Error]). The
+// (after the CLI's decoration: ⎿, ⏺, ■, ⚠️, └, •, [System Error]; Claude
+// Code's "/login to switch …" hint under a usage limit aside). The
 // fixtures in testdata/agent-errors.txtar name where each was seen.
 var agentFailures = []struct{ prefix, kind string }{
 	// Claude Code
@@ -39,6 +40,10 @@ var agentFailures = []struct{ prefix, kind string }{
 	{"Claude Code cannot be launched inside another Claude Code session", "crash"},
 	{"Error: Claude Code cannot be launched inside another Claude Code session", "crash"},
 	{"Claude usage limit reached", "rate limit"},
+	{"Claude AI usage limit reached", "rate limit"},
+	{"You've hit your limit", "rate limit"},
+	{"You've hit your session limit", "rate limit"},
+	{"You've hit your weekly limit", "rate limit"},
 	{"Error: 429 {", "rate limit"},
 	{"Error: 529 {", "overload"},
 	// Codex
@@ -54,7 +59,10 @@ var agentFailures = []struct{ prefix, kind string }{
 // infrastructure failure: its last line outside fenced code — a task
 // sigil, a stack frame ("at …") and blank lines after it left aside —
 // starts with one of agentFailures. A message earlier in the output
-// (quoted, or a retry the CLI went on from) is not its end.
+// (quoted, or a retry the CLI went on from) is not its end — unless the
+// output is that message and at most two more lines (a loop script's
+// own error line after it, as a real loop's log had: "❌ Error on line
+// 79").
 func FindAgentFailure(text string) (AgentFailure, bool) {
 	spans := codeSpans(text)
 	lines := strings.Split(text, "\n")
@@ -65,20 +73,40 @@ func FindAgentFailure(text string) (AgentFailure, bool) {
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(lines[i])
-		if line == "" || strings.HasPrefix(line, "at ") || taskSigilLine(line) {
+		if line == "" || strings.HasPrefix(line, "at ") || taskSigilLine(line) || strings.HasPrefix(line, "/login to switch") {
 			continue
 		}
 		if inFencedCode(spans, offsets[i]) {
 			return AgentFailure{}, false
 		}
-		bare := strings.TrimSpace(strings.TrimLeft(line, "⎿⏺●■⚠️└•> \t"))
-		bare = strings.TrimSpace(strings.TrimPrefix(bare, "[System Error]"))
-		for _, f := range agentFailures {
-			if strings.HasPrefix(bare, f.prefix) {
-				return AgentFailure{Kind: f.kind, Message: cutRunes(bare, MaxAgentFailureMessage), Line: i + 1}, true
+		if f, ok := failureAt(line, i); ok {
+			return f, true
+		}
+		break
+	}
+	var said []int // the lines that are not blank
+	for i, line := range lines {
+		if strings.TrimSpace(line) != "" {
+			if said = append(said, i); len(said) > 3 {
+				return AgentFailure{}, false
 			}
 		}
-		return AgentFailure{}, false
+	}
+	if len(said) > 0 && !inFencedCode(spans, offsets[said[0]]) {
+		return failureAt(strings.TrimSpace(lines[said[0]]), said[0])
+	}
+	return AgentFailure{}, false
+}
+
+// failureAt reads line (the i-th, from 0) as one of agentFailures, after
+// the CLI's decoration.
+func failureAt(line string, i int) (AgentFailure, bool) {
+	bare := strings.TrimSpace(strings.TrimLeft(line, "⎿⏺●■⚠️└•> \t"))
+	bare = strings.TrimSpace(strings.TrimPrefix(bare, "[System Error]"))
+	for _, f := range agentFailures {
+		if strings.HasPrefix(bare, f.prefix) {
+			return AgentFailure{Kind: f.kind, Message: cutRunes(bare, MaxAgentFailureMessage), Line: i + 1}, true
+		}
 	}
 	return AgentFailure{}, false
 }

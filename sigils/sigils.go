@@ -44,6 +44,10 @@ type Result struct {
 	// Overruled are the task sigils a later one overruled; the reason
 	// names the one that counts.
 	Overruled []Skip
+	// Promise is the completion marker of a loop that does not speak
+	// lore's sigils (<promise>COMPLETE</promise>, on a line of its own;
+	// the last one counts).
+	Promise Promise
 	// Lines are the lines of the sigils that occur once and count
 	// (journal, next-model, retry-suggestion, difficulty-estimate,
 	// failure-report).
@@ -53,7 +57,25 @@ type Result struct {
 // Empty reports whether the output holds no sigil that counts.
 func (r Result) Empty() bool {
 	return r.Task.Outcome == "" && r.NextModel == "" && r.Journal == "" && len(r.Knowledge) == 0 &&
-		len(r.Learnings) == 0 && r.FailureReport == nil && r.RetrySuggestion == "" && r.Difficulty == ""
+		len(r.Learnings) == 0 && r.FailureReport == nil && r.RetrySuggestion == "" && r.Difficulty == "" && r.Promise.Value == ""
+}
+
+// Promise is a <promise>VALUE</promise>: the marker Ralph loops ask an
+// agent for when the work is over. Complete says it is (COMPLETE, DONE,
+// ITERATION_DONE: the iteration's task is done); "BLOCKED: why" is not.
+type Promise struct {
+	Value string
+	Line  int
+}
+
+// Complete reports whether the promise says the work it was asked for is
+// done.
+func (p Promise) Complete() bool {
+	switch strings.ToUpper(strings.TrimSpace(p.Value)) {
+	case "COMPLETE", "COMPLETED", "DONE", "ITERATION_DONE", "TASK_COMPLETE", "ALL_TASKS_COMPLETE":
+		return true
+	}
+	return false
 }
 
 // Task is a <task-done>ID</task-done> or <task-failed>ID</task-failed>.
@@ -103,7 +125,7 @@ var Difficulties = []string{"trivial", "easy", "moderate", "hard", "blocked"}
 
 // Names are the sigils lore reads.
 var Names = []string{"task-done", "task-failed", "next-model", "journal", "retry-suggestion",
-	"difficulty-estimate", "failure-report", "knowledge", "learning"}
+	"difficulty-estimate", "failure-report", "knowledge", "learning", "promise"}
 
 // Parse reads every sigil in text.
 func Parse(text string) Result {
@@ -162,6 +184,16 @@ func Parse(text string) Result {
 				r.skip(el, "empty")
 				continue
 			}
+			if el.name == "promise" {
+				// On a line of its own: in a sentence ("I will say
+				// <promise>COMPLETE</promise> once …") it is talk.
+				if !aloneOnLine(text, el) {
+					r.ignore(el, "not on a line of its own: a completion marker is said alone")
+					continue
+				}
+				r.Promise = Promise{Value: el.content, Line: el.line}
+				continue
+			}
 			if el.name == "task-done" || el.name == "task-failed" {
 				if strings.ContainsAny(el.content, "\n\r") {
 					r.skip(el, "a task id is one line")
@@ -203,6 +235,21 @@ func Parse(text string) Result {
 	sortSkips(r.Skipped)
 	sortSkips(r.Ignored)
 	return r
+}
+
+// aloneOnLine reports whether el's tags are all its lines hold.
+func aloneOnLine(text string, el element) bool {
+	lineStart := strings.LastIndexByte(text[:el.start], '\n') + 1
+	end := strings.Index(text[el.start:], "</promise>")
+	if end < 0 {
+		return false
+	}
+	end += el.start + len("</promise>")
+	lineEnd := strings.IndexByte(text[end:], '\n')
+	if lineEnd < 0 {
+		lineEnd = len(text) - end
+	}
+	return strings.TrimSpace(text[lineStart:el.start]) == "" && strings.TrimSpace(text[end:end+lineEnd]) == ""
 }
 
 // chooseTask keeps the last task sigil and says why each other one was

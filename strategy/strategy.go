@@ -73,7 +73,7 @@ const RunWindow = 2 * time.Hour
 // Run is how the iterations of the current run went.
 type Run struct {
 	ID        string `json:"run_id,omitempty"`
-	Total     int    `json:"iterations"` // the attempts: agent errors left out
+	Total     int    `json:"iterations"` // the attempts: agent errors and unreported iterations left out
 	Successes int    `json:"successes"`
 	Failures  int    `json:"failures"`
 	// AgentErrors are the iterations in which the agent did not run to
@@ -83,6 +83,10 @@ type Run struct {
 	AgentErrors       int    `json:"agent_errors"`
 	AgentErrorsInARow int    `json:"agent_errors_in_a_row"`
 	LastAgentError    string `json:"last_agent_error,omitempty"`
+	// Unreported are the iterations whose agent said nothing of how its
+	// task went (no sigil, no progress entry): neither successes nor
+	// failures.
+	Unreported int `json:"unreported,omitempty"`
 }
 
 // SuccessPercent is the share of iterations that succeeded, rounded.
@@ -124,6 +128,10 @@ func RunOf(entries []entry.JournalEntry, id string) Run {
 			continue
 		}
 		r.AgentErrorsInARow, r.LastAgentError = 0, ""
+		if e.Outcome == "unreported" {
+			r.Unreported++
+			continue
+		}
 		r.Total++
 		switch {
 		case e.Outcome == "done":

@@ -34,6 +34,7 @@ type ingestOptions struct {
 	setFiles    bool
 	runEnd      bool   // prune once the iteration is recorded
 	objective   string // the run's objective, for learnings.auto_promote's extraction
+	progress    string // the loop's progress log
 }
 
 func ingestCommand(e *env) *cli.Command {
@@ -48,7 +49,7 @@ func ingestCommand(e *env) *cli.Command {
 (<outcome> <task>)" with Run-Id, Iteration and Task-Id trailers:
 
 - a journal entry: the outcome from <task-done> or <task-failed> (no task
-  sigil: blocked), the <journal> notes, <difficulty-estimate>, <next-model>
+  sigil: blocked; no sigil at all: unreported), the <journal> notes, <difficulty-estimate>, <next-model>
   (only one of config.yaml's models), and for a failed or blocked iteration
   its <failure-report> and <retry-suggestion>, or else the minimal report
   seed 002 describes;
@@ -79,6 +80,15 @@ crash), or --exit-code other than 0 without a task sigil. It is recorded
 as failed with error_category agent_error and the agent's message, and
 counts toward neither the task's consecutive failures nor its model.
 
+An agent that speaks no task sigil is read in the conventions of the
+loops people run: the entries its progress log gained since lore last
+recorded one (--progress, else progress.txt, scripts/ralph/progress.txt
+or .ralph/progress.md) are done, the story its heading names, with their
+learnings and files changed, and the log's Codebase Patterns a knowledge
+entry; <promise>COMPLETE</promise> on a line of its own is done. Output
+with no sigil at all is unreported: its text is the notes, and it is
+neither a success nor a failure.
+
 --transcript reads the assistant's text since the last message the person
 typed (run claude-<session>, iteration the turn's number); --hook claude
 does the same with a Stop hook's payload, records only a turn that carries
@@ -89,6 +99,7 @@ each as a commit of its own.`,
 			&cli.StringFlag{Name: "run", Usage: "run id (default: the current run; with a transcript, claude-<session>)"},
 			&cli.IntFlag{Name: "iteration", Usage: "iteration (default: the next in the run; with a transcript, the turn number)"},
 			&cli.StringFlag{Name: "key", Usage: "idempotency key: an ingest that repeats the key of an iteration of the run records that iteration again, not a new one (with a transcript: the turn's)"},
+			&cli.StringFlag{Name: "progress", Usage: "the loop's progress log (progress.txt convention), read when the output has no task sigil", DefaultText: "progress.txt, scripts/ralph/progress.txt or .ralph/progress.md if there is one"},
 			&cli.IntFlag{Name: "exit-code", Usage: "the agent's exit status: other than 0 without a task sigil, the iteration is an agent error"},
 			&cli.StringFlag{Name: "task", Aliases: []string{"task-id"}, Usage: "task id (default: the one in <task-done> or <task-failed>)"},
 			&cli.StringFlag{Name: "feature", Usage: "feature id"},
@@ -111,7 +122,7 @@ each as a commit of its own.`,
 					Key: c.String("key"), ProcessEnd: exitEnd(c.Int("exit-code"))},
 				setRun: c.IsSet("run"), setIter: c.IsSet("iteration"), setKey: c.IsSet("key"), setModel: c.IsSet("model"),
 				setDuration: c.IsSet("duration"), setCost: c.IsSet("cost"), setFiles: c.IsSet("files"), runEnd: c.Bool("run-end"),
-				objective: c.String("objective"),
+				objective: c.String("objective"), progress: c.String("progress"),
 			}
 			var err error
 			if opts.agentFormat, err = agentFormatFrom(c); err == nil {
@@ -253,7 +264,7 @@ func ingest(e *env, g globals, opts ingestOptions) (*mdstore.IngestResult, error
 	}
 	p := g.printer(e)
 	res, err := loop.Ingest(s, loop.IngestRequest{IngestInput: in, RunEnd: opts.runEnd, Objective: opts.objective, Format: format,
-		Given: loop.Given{Model: opts.setModel, Duration: opts.setDuration, Cost: opts.setCost, Files: opts.setFiles}}, p)
+		Given: loop.Given{Model: opts.setModel, Duration: opts.setDuration, Cost: opts.setCost, Files: opts.setFiles}, Progress: opts.progress}, p)
 	if res == nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ const runCommandName = "run"
 
 // lore run's exit statuses beyond 0 (done), 1 (failed) and 2 (usage).
 const (
-	exitBlocked     = 3   // the agent did not say how the task went
+	exitBlocked     = 3   // the agent did not say how the task went (blocked, or unreported: no sigil at all)
 	exitStuck       = 4   // the task failed strategy.StuckThreshold times in a row, or more
 	exitAgentError  = 5   // the agent did not run to the end: it crashed, was rate-limited, said nothing
 	exitInterrupted = 130 // 128 + SIGINT, as a shell says it
@@ -32,6 +32,7 @@ type runOptions struct {
 	runEnd    bool   // the run ends with lore run's last iteration (endRun)
 	objective string // the run's objective, for its extraction
 	format    agentout.Format
+	progress  string // the agent's progress log
 }
 
 func runAgentCommand(e *env) *cli.Command {
@@ -51,11 +52,13 @@ func runAgentCommand(e *env) *cli.Command {
 			"stream-json, Codex's or Gemini CLI's JSON as the text the agent said, with the model and cost\n" +
 			"its CLI reports. Ctrl-C stops the agent, and the iteration is recorded as interrupted. When\n" +
 			"the iteration cannot be recorded, the agent's output is kept under the git directory and lore\n" +
-			"names the lore ingest command that records it.\n\n" +
-			"Exit status: 0 done, 1 failed, 3 blocked (no task sigil), 4 stuck (3 consecutive failures),\n" +
-			"5 agent error, 130 interrupted, 2 usage. --repeat N runs up to N iterations of the task, and stops\n" +
-			"at the first done, at its 4th consecutive failure, where seed 002 hands a task to a person, or at\n" +
-			"the 3rd agent error in a row.\n\n" +
+			"names the lore ingest command that records it. An agent that speaks no task sigil is read as\n" +
+			"lore ingest reads it: its progress log (--progress) and <promise>COMPLETE</promise>.\n\n" +
+			"Exit status: 0 done, 1 failed, 3 blocked (no task sigil) or unreported (no sigil at all), 4 stuck\n" +
+			"(3 consecutive failures), 5 agent error, 130 interrupted, 2 usage. --repeat N runs up to N\n" +
+			"iterations of the task, and stops at the first done, at its 4th consecutive failure, where seed\n" +
+			"002 hands a task to a person, or at the 3rd agent error in a row. Without a task, a story done\n" +
+			"from the agent's progress log goes on to the next iteration; <promise>COMPLETE</promise> stops.\n\n" +
 			"  lore run --title 'Add the login form' -- claude -p {prompt}\n" +
 			"  lore run --task-id T-1 --repeat 5 -- my-agent --model {model}",
 		Flags: primeFlags(
@@ -63,6 +66,7 @@ func runAgentCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "run-end", Usage: "the run ends with the last iteration: then lore prune (and lore extract and promote with learnings.auto_promote), as lore ingest --run-end does"},
 			&cli.StringFlag{Name: "objective", Usage: "with --run-end: the run's objective, which names its task type for lore extract (default: the task's title and description)"},
 			agentFormatFlag(),
+			&cli.StringFlag{Name: "progress", Usage: "the loop's progress log (progress.txt convention), read when the agent says no task sigil", DefaultText: "progress.txt, scripts/ralph/progress.txt or .ralph/progress.md if there is one"},
 		),
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -74,7 +78,7 @@ func runAgentCommand(e *env) *cli.Command {
 			case len(args) == 1:
 				return usagef("no agent command after --: lore run [flags] -- claude -p {prompt}")
 			}
-			opts := runOptions{command: args[1:], repeat: c.Int("repeat"), runEnd: c.Bool("run-end"), objective: c.String("objective")}
+			opts := runOptions{command: args[1:], repeat: c.Int("repeat"), runEnd: c.Bool("run-end"), objective: c.String("objective"), progress: c.String("progress")}
 			var err error
 			if opts.format, err = agentFormatFrom(c); err != nil {
 				return err
@@ -123,7 +127,7 @@ func runAgent(e *env, g globals, opts runOptions) error {
 	ie := *e
 	ie.stdout = e.stderr
 	run := loop.RunRequest{Prime: req, Command: opts.command, Repeat: opts.repeat,
-		Dir: e.workDir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Signals: signals, Getenv: e.getenv, Format: opts.format,
+		Dir: e.workDir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Signals: signals, Getenv: e.getenv, Format: opts.format, Progress: opts.progress,
 		Recorded: func(res *loop.Ingested) { printIngested(g.printer(&ie), res, false) }}
 	res, err := loop.Run(s, run, p)
 	if err != nil {
@@ -153,4 +157,5 @@ var runExitCodes = map[loop.Outcome]int{
 	loop.Stuck:       exitStuck,
 	loop.Interrupted: exitInterrupted,
 	loop.AgentError:  exitAgentError,
+	loop.Unreported:  exitBlocked,
 }

@@ -47,7 +47,15 @@ type Section struct {
 
 // Sections are the document's headings, in order, each with its section.
 // Headings inside lists, block quotes or code are not sections.
-func (d *Doc) Sections() []Section {
+func (d *Doc) Sections() []Section { return d.sections(false) }
+
+// ATXSections are Sections of the headings written with #s alone: in a
+// log that separates its entries with "---", a paragraph right above one
+// is a setext heading to CommonMark, and an entry's last line, not a
+// section of its own.
+func (d *Doc) ATXSections() []Section { return d.sections(true) }
+
+func (d *Doc) sections(atxOnly bool) []Section {
 	var out []Section
 	for n := d.root.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
@@ -55,6 +63,9 @@ func (d *Doc) Sections() []Section {
 			continue
 		}
 		r := d.blockRange(h)
+		if atxOnly && !bytes.HasPrefix(bytes.TrimLeft(r.Of(d.src), " "), []byte("#")) {
+			continue
+		}
 		title := bytes.TrimSpace(d.linesText(h))
 		out = append(out, Section{Level: h.Level, Title: string(title), Heading: r, Body: Range{Start: r.End, End: len(d.src)}})
 	}
@@ -76,30 +87,49 @@ type Item struct {
 	Content Range
 }
 
-// ListItems are the items of the outermost lists that begin in r: for a
+// List is one list: its lines and its items.
+type List struct {
+	Range
+	Items []Item
+}
+
+// Lists are the outermost lists that begin in r, in order: for a
 // section's body, its lists (not those nested in their items); for an
 // item's Content, the lists nested in it.
-func (d *Doc) ListItems(r Range) []Item {
-	var out []Item
-	in := func(n ast.Node) bool { lr := d.blockRange(n); return lr.Start >= r.Start && lr.Start < r.End }
+func (d *Doc) Lists(r Range) []List {
+	var out []List
 	_ = ast.Walk(d.root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		l, ok := n.(*ast.List)
-		if !entering || !ok || !in(l) {
+		if !entering || !ok {
 			return ast.WalkContinue, nil
 		}
+		lr := d.blockRange(l)
+		if lr.Start < r.Start || lr.Start >= r.End {
+			return ast.WalkContinue, nil
+		}
+		lr.End = min(lr.End, r.End)
+		list := List{Range: lr}
 		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 			ir := d.blockRange(it)
-			if ir.End > r.End {
-				ir.End = r.End
-			}
+			ir.End = min(ir.End, r.End)
 			content := ir
 			if first := firstLines(it); first != nil {
 				content.Start = first.Lines().At(0).Start
 			}
-			out = append(out, Item{Range: ir, Content: content})
+			list.Items = append(list.Items, Item{Range: ir, Content: content})
 		}
+		out = append(out, list)
 		return ast.WalkSkipChildren, nil
 	})
+	return out
+}
+
+// ListItems are the items of Lists(r), in order.
+func (d *Doc) ListItems(r Range) []Item {
+	var out []Item
+	for _, l := range d.Lists(r) {
+		out = append(out, l.Items...)
+	}
 	return out
 }
 

@@ -77,3 +77,17 @@ func lastLine(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
 }
+
+// TestATXSections: a paragraph over "---" is a setext heading to
+// CommonMark; ATXSections leaves it in the section above.
+func TestATXSections(t *testing.T) {
+	src := []byte("## One\nTool: claude\n---\n## Two\ntext\n")
+	d := Parse(src)
+	if n := len(d.Sections()); n != 3 {
+		t.Errorf("%d sections, want 3 (one setext)", n)
+	}
+	atx := d.ATXSections()
+	if len(atx) != 2 || string(atx[0].Body.Of(src)) != "Tool: claude\n---\n" {
+		t.Errorf("ATX sections: %+v", atx)
+	}
+}

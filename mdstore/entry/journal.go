@@ -14,9 +14,11 @@ import (
 	"lore/sigils"
 )
 
-// Outcomes of an iteration (seed 000). An iteration without a task sigil
-// is blocked.
-var Outcomes = []string{"done", "failed", "retried", "blocked", "interrupted"}
+// Outcomes of an iteration (seed 000), and lore's unreported: an agent
+// that speaks no sigil at all (a loop with its own conventions) said
+// nothing of how its task went — neither a success nor a failure. An
+// iteration with sigils but no task sigil is blocked.
+var Outcomes = []string{"done", "failed", "retried", "blocked", "interrupted", "unreported"}
 
 // JournalEntry is one iteration of an agent loop.
 type JournalEntry struct {
