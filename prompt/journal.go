@@ -35,7 +35,7 @@ func (kw keywords) earlierInRun(this []*entry.JournalEntry, t Task, rel map[stri
 		s, tie := kw.journalScore(e.TaskID, e.FeatureID, e.FilesModified, t, rel[e.Path])
 		s += float64(kw.textHits(e))
 		if s > 0 {
-			list = append(list, scored[*entry.JournalEntry]{e, rank{s, tie, momentOf(e.CreatedAt)}})
+			list = append(list, scored[*entry.JournalEntry]{e, rank{score: s, tie: tie, time: momentOf(e.CreatedAt)}})
 		}
 	}
 	return best(list)

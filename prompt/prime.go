@@ -587,6 +587,9 @@ type keywords struct {
 	// textTags weighs the knowledge tags found in the task's text by
 	// their rarity (weighTextTags).
 	textTags tagWeights
+	// learningTags weighs the learnings' tags among the task's keywords
+	// by their rarity (weighLearningTags).
+	learningTags tagWeights
 }
 
 // keywordSets are sets of a task's keywords.
@@ -839,7 +842,7 @@ func rankJournal(journal []entry.JournalEntry, t Task, kw keywords, rel map[stri
 	var list []scored[*entry.JournalEntry]
 	for _, e := range others {
 		if s, tie := kw.journalScore(e.TaskID, e.FeatureID, e.FilesModified, t, rel[e.Path]); s > 0 {
-			list = append(list, scored[*entry.JournalEntry]{e, rank{s, tie, momentOf(e.CreatedAt)}})
+			list = append(list, scored[*entry.JournalEntry]{e, rank{score: s, tie: tie, time: momentOf(e.CreatedAt)}})
 		}
 	}
 	jr.others = best(list)

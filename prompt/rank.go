@@ -3,6 +3,7 @@ package prompt
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -22,18 +23,32 @@ import (
 const nearDuplicateLookAhead = 10
 
 // rank is what orders a section's entries: most relevant to the task
-// first, then the most tags or files shared with the latest iteration's
-// files, then the newest.
+// first — of two whose scores nearly tie (in one nearTieStep), the one
+// the full-text search finds more relevant (rel) — then the most tags or
+// files shared with the latest iteration's files, then the newest.
 type rank struct {
 	score float64
 	tie   int
 	time  moment
+	rel   float64 // the entry's full-text relevance (Input.Relevance), 0 for none
 }
+
+// nearTieStep is the width of the bands of scores within which full-text
+// relevance decides before the score does: an eighth of a rare knowledge
+// tag's 2, a quarter of a learning tag's 1. Bands, not a distance between
+// two scores, keep the order transitive.
+const nearTieStep = 0.25
 
 // compare is -1 when a ranks before b, 1 when after, 0 when rank cannot
 // tell them apart.
 func (a *rank) compare(b *rank) int {
 	if a.score != b.score {
+		if ba, bb := math.Floor(a.score/nearTieStep), math.Floor(b.score/nearTieStep); ba != bb {
+			return -cmp.Compare(ba, bb)
+		}
+		if a.rel != b.rel {
+			return -cmp.Compare(a.rel, b.rel)
+		}
 		return -cmp.Compare(a.score, b.score)
 	}
 	return a.compareTieAndTime(b)
@@ -126,7 +141,7 @@ func (kw keywords) knowledgeCandidate(place int, h *catalog.Head, t Task) candid
 			tag = strings.ToLower(tag)
 			in := kw.in[tag]
 			if in&inText != 0 {
-				c.tags += kw.textTags.of(tag)
+				c.tags += kw.textTags.of(tag, 2)
 			}
 			if kw.feature != "" && tag == kw.feature {
 				c.tags += 2
@@ -143,7 +158,8 @@ func (kw keywords) knowledgeCandidate(place int, h *catalog.Head, t Task) candid
 }
 
 // learningCandidate is the candidate of the learning of head h at place,
-// for task t: with a task, how many of its tags are the task's keywords;
+// for task t: with a task, its tags that are the task's keywords, +1 each
+// for a rare one, less for a common one (weighLearningTags);
 // the tie-breaker of its tags found in the latest iteration's files, its
 // time and its seed-004 figures. False when t does not show learnings of
 // its status.
@@ -161,7 +177,7 @@ func (kw keywords) learningCandidate(place int, h *catalog.Head, t Task) (candid
 			c.tie++
 		}
 		if given && in&inAll != 0 {
-			c.tags++
+			c.tags += kw.learningTags.of(strings.ToLower(tag), 1)
 		}
 	}
 	return c, true
@@ -181,6 +197,13 @@ func (kw keywords) candidatesOf(ks []entry.Knowledge, ls []entry.Learning, t Tas
 	for i := range ks {
 		h := catalog.KnowledgeHead(&ks[i])
 		knowledge[i] = kw.knowledgeCandidate(i, &h, t)
+	}
+	if t.Given() {
+		kw.learningTags = kw.weighLearningTags(len(ls), func(fn func(tags []string)) {
+			for i := range ls {
+				fn(ls[i].Tags)
+			}
+		})
 	}
 	for i := range ls {
 		h := catalog.LearningHead(&ls[i])
@@ -265,7 +288,7 @@ func (o order) sorted(cs [2][]candidate, rel map[string]float64, places []int32)
 	add := func(i int32) {
 		c := of(cs, int(i))
 		if s, ok := o.score(c, rel); ok {
-			keys = append(keys, rankKey{i, rank{s, int(c.tie), c.time}})
+			keys = append(keys, rankKey{i, rank{s, int(c.tie), c.time, rel[c.path]}})
 		}
 	}
 	if places == nil {

@@ -173,3 +173,26 @@ func TestPrimeWorkGrowsWithTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestNearTiesGoToRelevance: of two entries whose scores fall in one band
+// of nearTieStep, the one full-text search finds more relevant ranks
+// first; scores a band apart keep their order; without relevance the
+// score decides, as before.
+func TestNearTiesGoToRelevance(t *testing.T) {
+	for _, c := range []struct {
+		a, b rank
+		want int
+	}{
+		{rank{score: 2.1, rel: 0.05}, rank{score: 2.05, rel: 0.1}, 1},
+		{rank{score: 2.1}, rank{score: 2.05}, -1},
+		{rank{score: 3.0, rel: 0}, rank{score: 2.05, rel: 0.9}, -1},
+		{rank{score: 2.0, rel: 0.3}, rank{score: 2.0, rel: 0.1, tie: 1}, 1},
+	} {
+		if got := c.a.compare(&c.b); got != c.want {
+			t.Errorf("%+v vs %+v: %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := c.b.compare(&c.a); got != -c.want {
+			t.Errorf("%+v vs %+v: %d, want %d", c.b, c.a, got, -c.want)
+		}
+	}
+}

@@ -46,7 +46,31 @@ func TestCommonTagsWeighLess(t *testing.T) {
 			fn([]string{strings.Repeat("x", i%2), "UI", "ui"})
 		}
 	})
-	if got := w.of("ui"); got >= 1 || got <= 0 {
+	if got := w.of("ui", 2); got >= 1 || got <= 0 {
 		t.Errorf("a tag on every entry weighs %v, want between 0 and 1", got)
 	}
+}
+
+// TestCommonLearningTagsWeighLess: learnings are ranked by their tags
+// among the task's keywords too; two tags that most learnings carry
+// (api, test) no longer outrank one rare tag the title names.
+func TestCommonLearningTagsWeighLess(t *testing.T) {
+	var ls []entry.Learning
+	for i := range 40 {
+		id := fmt.Sprintf("l-%06x", i)
+		ls = append(ls, entry.Learning{ID: id, Category: "other", Tags: []string{"api", "test"}, Body: fmt.Sprintf("Generic lesson %d.", i),
+			CreatedAt: fmt.Sprintf("2026-02-01T00:%02d:00Z", i), Status: "active", Path: entry.LearningPath(id)})
+	}
+	ls = append(ls, entry.Learning{ID: "l-0000ff", Category: "pitfall", Tags: []string{"pagination"}, Body: "The cursor must be opaque.",
+		CreatedAt: "2026-01-01T00:00:00Z", Status: "active", Path: entry.LearningPath("l-0000ff")})
+	ctx := Prime(Input{Task: Task{Title: "Fix pagination in the api test"}, Learnings: ls}, Options{Budgets: config.DefaultBudgets()})
+	for _, s := range ctx.Sections {
+		if s.Name == SectionLearnings {
+			if s.Entries[0] != "learning:l-0000ff" {
+				t.Errorf("the learning the title is about is not first: %v", s.Entries)
+			}
+			return
+		}
+	}
+	t.Fatal("no learnings section")
 }

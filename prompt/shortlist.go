@@ -182,7 +182,7 @@ func NewShortlist(c *catalog.Catalog, t Task, now time.Time) *Shortlist {
 			if !timed {
 				at = momentOf(h.CreatedAt)
 			}
-			sl.best = keepBest(sl.best, scoredHead{rank{m.score(0), tie, at}, i}, RelevantJournal)
+			sl.best = keepBest(sl.best, scoredHead{rank{score: m.score(0), tie: tie, time: at}, i}, RelevantJournal)
 		}
 	})
 	// The keywords a prime ranks by: the task's, its attempts' error
@@ -192,6 +192,11 @@ func NewShortlist(c *catalog.Catalog, t Task, now time.Time) *Shortlist {
 	if t.Given() {
 		sl.journalRead = c.Journal(sl.journal)
 		kw = taskKeywords(t, strategy.Attempts(sl.journalRead, t.ID), sl.journalRead)
+	}
+	if t.Given() {
+		kw.learningTags = kw.weighLearningTags(c.Len(entry.KindLearning), func(fn func(tags []string)) {
+			c.Heads(entry.KindLearning, func(_ int, h *catalog.Head) { fn(h.Tags) })
+		})
 	}
 	sl.kw = kw
 	sl.learnings = make([]candidate, 0, c.Len(entry.KindLearning))

@@ -266,7 +266,7 @@ func TestShortlistPrimesAsEveryEntry(t *testing.T) {
 // every one as good as the last of those.
 func TestKeepBestKeepsTheBestAndTheirEquals(t *testing.T) {
 	at := func(place int, files int, time string) scoredHead {
-		return scoredHead{rank{journalMatch{files: files}.score(0), 0, momentOf(time)}, place}
+		return scoredHead{rank{score: journalMatch{files: files}.score(0), time: momentOf(time)}, place}
 	}
 	places := func(hs []scoredHead) []int {
 		var out []int
