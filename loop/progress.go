@@ -42,6 +42,7 @@ func readConventions(s *mdstore.Store, in *mdstore.IngestInput, path string, giv
 		return false, false // an agent error, whatever its log says
 	}
 	sig := sigils.Parse(output)
+	in.Sigils = &sig // parsed once: ingest reads what this adds, or the output's own
 	if sig.Task.Outcome != "" || sig.AgentError(output, in.ProcessEnd) != "" {
 		return false, false
 	}
@@ -104,7 +105,6 @@ func readConventions(s *mdstore.Store, in *mdstore.IngestInput, path string, giv
 			from = name
 		}
 		r.Notice("read the loop's own conventions from " + from + ": " + strings.Join(said, "; "))
-		in.Sigils = &sig
 	}
 	return complete, len(entries) > 0
 }

@@ -122,9 +122,11 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 	// command's input is, redacting what the first pass could not see
 	// (a token right against a tag, a tag split from its sigil).
 	output, found := secrets.Redact(in.Output)
-	sig := sigils.Parse(output)
+	var sig sigils.Result
 	if in.Sigils != nil {
 		sig = *in.Sigils
+	} else {
+		sig = sigils.Parse(output)
 	}
 	out := &IngestResult{Skipped: append([]sigils.Skip{}, sig.Skipped...), Ignored: sig.Ignored}
 	check := &entry.SecretCheck{Redact: true}
