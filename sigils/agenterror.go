@@ -2,6 +2,8 @@ package sigils
 
 import (
 	"strings"
+
+	"lore/internal/markdown"
 )
 
 // AgentFailure is an infrastructure failure an agent CLI reported in
@@ -93,9 +95,9 @@ func taskSigilLine(line string) bool {
 	return false
 }
 
-func inFencedCode(spans []span, at int) bool {
+func inFencedCode(spans []markdown.Code, at int) bool {
 	for _, s := range spans {
-		if s.fenced && at >= s.start && at < s.end {
+		if s.Block && at >= s.Start && at < s.End {
 			return true
 		}
 	}

@@ -42,10 +42,10 @@ func scan(text string, lines lineIndex) (elements []element, skipped, ignored []
 		}
 		at := pos + i
 		pos = at + 1
-		for c < len(code) && code[c].end <= at {
+		for c < len(code) && code[c].End <= at {
 			c++
 		}
-		inCode := c < len(code) && code[c].start <= at
+		inCode := c < len(code) && code[c].Start <= at
 		if text[pos:] != "" && text[pos] == '/' { // a closing tag
 			name := sigilAt(text[pos+1:])
 			if name == "" {
@@ -75,7 +75,7 @@ func scan(text string, lines lineIndex) (elements []element, skipped, ignored []
 		}
 		if inCode {
 			why := "in inline code"
-			if code[c].fenced {
+			if code[c].Block {
 				why = "in a fenced code block"
 			}
 			ignored = append(ignored, Skip{Sigil: name, Line: lines.at(at), Reason: why + ": shown, not said"})

@@ -8,10 +8,12 @@ package markdown
 
 import (
 	"bytes"
+	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Range is a stretch of the source: [Start, End).
@@ -26,13 +28,32 @@ type Doc struct {
 	root ast.Node
 }
 
-// md is goldmark's CommonMark parser, without extensions: lore reads
-// headings, lists and code, which CommonMark defines.
-var md = goldmark.New()
+// newParser is goldmark's CommonMark parser, without extensions (lore
+// reads headings, lists and code, which CommonMark defines), with the
+// leniencies agents need: fences read as fenceParser says, no indented
+// code blocks (indentedText), no HTML blocks of CommonMark's seventh
+// kind (htmlBlocks). It is made on first use: a command that reads no
+// Markdown pays nothing for it.
+var newParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers( // parser.DefaultBlockParsers, but
+			util.Prioritized(parser.NewSetextHeadingParser(), 100),
+			util.Prioritized(parser.NewThematicBreakParser(), 200),
+			util.Prioritized(parser.NewListParser(), 300),
+			util.Prioritized(parser.NewListItemParser(), 400),
+			// no NewCodeBlockParser (indented code), 500
+			util.Prioritized(parser.NewATXHeadingParser(), 600),
+			util.Prioritized(fenceParser{}, 700),
+			util.Prioritized(parser.NewBlockquoteParser(), 800),
+			util.Prioritized(htmlBlocks{parser.NewHTMLBlockParser()}, 900),
+			util.Prioritized(indentedText{parser.NewParagraphParser()}, 1000)),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
 
 // Parse parses src; it never fails (every text is Markdown).
 func Parse(src []byte) *Doc {
-	return &Doc{src: src, root: md.Parser().Parse(text.NewReader(src))}
+	return &Doc{src: src, root: newParser().Parse(text.NewReader(src))}
 }
 
 // Section is a heading and what follows it up to the next heading of the
