@@ -89,6 +89,7 @@ type fenceParser struct{}
 type openFence struct {
 	char   byte
 	length int
+	node   ast.Node
 }
 
 var (
@@ -108,8 +109,9 @@ func (fenceParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) 
 	if n == 0 || !closers(pc, reader.Source()).after(segment.Stop, char, n) {
 		return nil, parser.NoChildren
 	}
-	pc.Set(openFenceKey, &openFence{char: char, length: n})
-	return ast.NewFencedCodeBlock(nil), parser.NoChildren
+	node := ast.NewFencedCodeBlock(nil)
+	pc.Set(openFenceKey, &openFence{char: char, length: n, node: node})
+	return node, parser.NoChildren
 }
 
 func (fenceParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
@@ -127,8 +129,12 @@ func (fenceParser) Continue(node ast.Node, reader text.Reader, pc parser.Context
 	return parser.Continue | parser.NoChildren
 }
 
+// Close forgets the fence, unless a fence opened since (on the line that
+// ended this one's container) is the one being read.
 func (fenceParser) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	pc.Set(openFenceKey, nil)
+	if f, ok := pc.Get(openFenceKey).(*openFence); ok && f.node == node {
+		pc.Set(openFenceKey, nil)
+	}
 }
 
 func (fenceParser) CanInterruptParagraph() bool { return true }
@@ -194,18 +200,130 @@ type indentedText struct{ parser.BlockParser }
 func (indentedText) CanAcceptIndentedLine() bool { return true }
 
 // htmlBlocks is goldmark's HTML block parser without CommonMark's
-// seventh kind: a line that is only a tag of any other name than HTML's
+// seventh kind: a line that is only a tag of another name than HTML's
 // block elements (<journal>, <instructions>) starts no HTML block, so
-// the Markdown after it, up to the next blank line, is read as Markdown.
-// Agents and CLAUDE.md files wrap Markdown in such tags.
+// the Markdown after it is read as Markdown (agents and CLAUDE.md files
+// wrap Markdown in such tags). Only a line that can start one of the
+// other kinds — a comment, a declaration, an instruction, or a tag of
+// blockTags — reaches goldmark's regular expressions, which would cost a
+// megabyte-long line of tags more than the rest of the parse.
 type htmlBlocks struct{ parser.BlockParser }
 
 func (h htmlBlocks) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	line, pos := reader.Position()
+	line, _ := reader.PeekLine()
+	if pos := pc.BlockOffset(); pos < 0 || !blockTagAt(line[pos:]) {
+		return nil, parser.NoChildren
+	}
+	at, pos := reader.Position()
 	n, state := h.BlockParser.Open(parent, reader, pc)
-	if b, ok := n.(*ast.HTMLBlock); ok && b.HTMLBlockType == ast.HTMLBlockType7 {
-		reader.SetPosition(line, pos)
+	if b, ok := n.(*ast.HTMLBlock); ok && b.HTMLBlockType == ast.HTMLBlockType7 { // </textarea>
+		reader.SetPosition(at, pos)
 		return nil, parser.NoChildren
 	}
 	return n, state
+}
+
+// blockTagAt reports whether line (from its '<') can start an HTML block
+// of CommonMark's kinds 1 to 6: "<!", "<?", or an opening or closing tag
+// of blockTags.
+func blockTagAt(line []byte) bool {
+	if len(line) < 2 || line[0] != '<' {
+		return false
+	}
+	if line[1] == '!' || line[1] == '?' {
+		return true
+	}
+	name := line[1:]
+	if name[0] == '/' {
+		name = name[1:]
+	}
+	n := 0
+	for n < len(name) && n <= 10 && (name[n] >= 'a' && name[n] <= 'z' || name[n] >= 'A' && name[n] <= 'Z' || name[n] >= '0' && name[n] <= '9') {
+		n++
+	}
+	return blockTags[string(bytes.ToLower(name[:n]))]
+}
+
+// blockTags are the HTML elements whose tags start an HTML block in
+// CommonMark (kinds 1 and 6).
+var blockTags = map[string]bool{
+	"script": true, "pre": true, "style": true, "textarea": true,
+	"address": true, "article": true, "aside": true, "base": true, "basefont": true, "blockquote": true,
+	"body": true, "caption": true, "center": true, "col": true, "colgroup": true, "dd": true,
+	"details": true, "dialog": true, "dir": true, "div": true, "dl": true, "dt": true,
+	"fieldset": true, "figcaption": true, "figure": true, "footer": true, "form": true, "frame": true,
+	"frameset": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"head": true, "header": true, "hr": true, "html": true, "iframe": true, "legend": true,
+	"li": true, "link": true, "main": true, "menu": true, "menuitem": true, "meta": true,
+	"nav": true, "noframes": true, "ol": true, "optgroup": true, "option": true, "p": true,
+	"param": true, "search": true, "section": true, "summary": true, "table": true, "tbody": true,
+	"td": true, "tfoot": true, "th": true, "thead": true, "title": true, "tr": true,
+	"track": true, "ul": true,
+}
+
+// codeSpans is goldmark's code span parser made linear. An opening run
+// of n backticks is closed by the next run of exactly n in its block;
+// goldmark looks for it by reading the rest of the block, so a block of
+// runs that close nothing, each of another length, costs the square
+// root of its length times its length (seconds for a megabyte). Here the
+// block's runs are indexed by length once, an opener that nothing closes
+// is text at once, and goldmark reads only up to the closer it will find:
+// spans do not overlap, so it reads each byte at most once.
+type codeSpans struct{ parser.InlineParser }
+
+// blockRuns are the runs of backticks of one block: for each length, the
+// offsets in the source where runs of that length start, ascending.
+type blockRuns struct {
+	first int // the offset of the block's first line: which block
+	byLen map[int][]int
+}
+
+var blockRunsKey = parser.NewContextKey()
+
+func (c codeSpans) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, segment := block.PeekLine()
+	n := 0
+	for n < len(line) && line[n] == '`' {
+		n++
+	}
+	starts := runsOf(block, pc).byLen[n]
+	if i := sort.SearchInts(starts, segment.Start+1); i == len(starts) {
+		block.Advance(n)
+		return ast.NewTextSegment(segment.WithStop(segment.Start + n))
+	}
+	return c.InlineParser.Parse(parent, block, pc)
+}
+
+// runsOf indexes the runs of the block being read, once per block.
+func runsOf(block text.Reader, pc parser.Context) *blockRuns {
+	at, pos := block.Position()
+	block.ResetPosition()
+	_, first := block.PeekLine()
+	if r, ok := pc.Get(blockRunsKey).(*blockRuns); ok && r.first == first.Start {
+		block.SetPosition(at, pos)
+		return r
+	}
+	r := &blockRuns{first: first.Start, byLen: map[int][]int{}}
+	for {
+		line, seg := block.PeekLine()
+		if line == nil {
+			break
+		}
+		for i := 0; i < len(line); {
+			if line[i] != '`' {
+				i++
+				continue
+			}
+			j := i
+			for j < len(line) && line[j] == '`' {
+				j++
+			}
+			r.byLen[j-i] = append(r.byLen[j-i], seg.Start+i)
+			i = j
+		}
+		block.AdvanceLine()
+	}
+	block.SetPosition(at, pos)
+	pc.Set(blockRunsKey, r)
+	return r
 }

@@ -32,9 +32,15 @@ type Doc struct {
 // reads headings, lists and code, which CommonMark defines), with the
 // leniencies agents need: fences read as fenceParser says, no indented
 // code blocks (indentedText), no HTML blocks of CommonMark's seventh
-// kind (htmlBlocks). It is made on first use: a command that reads no
+// kind (htmlBlocks), and no inline HTML: lore reads no HTML, and a tag
+// in a paragraph is text (CommonMark lets a tag hide the backticks in
+// its attributes from code spans; lore's sigils are found outside of
+// Markdown, and a backtick in one's attribute does not hide the tag).
+// It is made on first use: a command that reads no
 // Markdown pays nothing for it.
-var newParser = sync.OnceValue(func() parser.Parser {
+var newParser = sync.OnceValue(buildParser)
+
+func buildParser() parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers( // parser.DefaultBlockParsers, but
 			util.Prioritized(parser.NewSetextHeadingParser(), 100),
@@ -47,9 +53,14 @@ var newParser = sync.OnceValue(func() parser.Parser {
 			util.Prioritized(parser.NewBlockquoteParser(), 800),
 			util.Prioritized(htmlBlocks{parser.NewHTMLBlockParser()}, 900),
 			util.Prioritized(indentedText{parser.NewParagraphParser()}, 1000)),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithInlineParsers( // parser.DefaultInlineParsers, but
+			util.Prioritized(codeSpans{parser.NewCodeSpanParser()}, 100),
+			util.Prioritized(parser.NewLinkParser(), 200),
+			util.Prioritized(parser.NewAutoLinkParser(), 300),
+			// no NewRawHTMLParser (inline HTML), 400
+			util.Prioritized(parser.NewEmphasisParser(), 500)),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
-})
+}
 
 // Parse parses src; it never fails (every text is Markdown).
 func Parse(src []byte) *Doc {

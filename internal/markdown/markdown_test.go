@@ -77,3 +77,10 @@ func lastLine(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
 }
+
+// BenchmarkBuildParser is what the first Parse of a process pays once.
+func BenchmarkBuildParser(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		buildParser()
+	}
+}
