@@ -2,8 +2,6 @@ package sigils
 
 import (
 	"strings"
-
-	"lore/internal/markdown"
 )
 
 // AgentFailure is an infrastructure failure an agent CLI reported in
@@ -53,25 +51,17 @@ var agentFailures = []struct{ prefix, kind string }{
 }
 
 // FindAgentFailure reports whether text ends with a known agent CLI's
-// infrastructure failure: its last line outside fenced code — a task
-// sigil, a stack frame ("at …") and blank lines after it left aside —
-// starts with one of agentFailures. A message earlier in the output
-// (quoted, or a retry the CLI went on from) is not its end.
+// infrastructure failure: its last line — a task sigil, a stack frame
+// ("at …") and blank lines after it left aside — starts with one of
+// agentFailures. A message earlier in the output (quoted, in a fenced
+// block whose closing fence is then the last line, or a retry the CLI
+// went on from) is not its end.
 func FindAgentFailure(text string) (AgentFailure, bool) {
-	spans := codeSpans(text)
 	lines := strings.Split(text, "\n")
-	offsets := make([]int, len(lines))
-	for i, at := 1, 0; i < len(lines); i++ {
-		at += len(lines[i-1]) + 1
-		offsets[i] = at
-	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(lines[i])
 		if line == "" || strings.HasPrefix(line, "at ") || taskSigilLine(line) {
 			continue
-		}
-		if inFencedCode(spans, offsets[i]) {
-			return AgentFailure{}, false
 		}
 		bare := strings.TrimSpace(strings.TrimLeft(line, "⎿⏺●■⚠️└•> \t"))
 		bare = strings.TrimSpace(strings.TrimPrefix(bare, "[System Error]"))
@@ -89,15 +79,6 @@ func FindAgentFailure(text string) (AgentFailure, bool) {
 func taskSigilLine(line string) bool {
 	for _, s := range []string{"task-done", "task-failed"} {
 		if strings.HasPrefix(line, "<"+s+">") && strings.HasSuffix(line, "</"+s+">") {
-			return true
-		}
-	}
-	return false
-}
-
-func inFencedCode(spans []markdown.Code, at int) bool {
-	for _, s := range spans {
-		if s.Block && at >= s.Start && at < s.End {
 			return true
 		}
 	}
