@@ -1,9 +1,13 @@
 // Package markdown locates the structure of Markdown that lore reads but
 // does not own — an agent's output, a progress.txt, a CLAUDE.md, a
 // MEMORY.md — with goldmark, CommonMark's parser: its sections under
-// their headings and the items of its lists, as byte offsets into the
-// source. Nothing is rendered: callers cut what they need out of the
-// source as it was written.
+// their headings, the items of its lists and its code, as byte offsets
+// into the source. Nothing is rendered: callers cut what they need out
+// of the source as it was written. Where agents write what CommonMark
+// reads otherwise (an unclosed fence, indented sigils, Markdown inside a
+// tag), lore reads what they mean (newParser). Fence, Closes and
+// FenceFor are the same rule for a line, for those who read a line
+// format holding fences or write a fence around text they quote.
 package markdown
 
 import (
