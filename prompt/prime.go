@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"lore/internal/markdown"
 	"lore/internal/words"
 	"lore/mdstore/catalog"
 	"lore/mdstore/config"
@@ -564,7 +565,7 @@ func (o outline) attemptBlock(n int, e entry.JournalEntry) string {
 	line("Error type", f.ErrorCategory)
 	line("Files involved", strings.Join(f.RelevantFiles, ", "))
 	if trace := strings.TrimSpace(sigils.TruncateTrace(f.StackTrace)); trace != "" {
-		fence := sigils.FenceFor(trace)
+		fence := markdown.FenceFor(trace)
 		b.WriteString("- **Error output:**\n  " + fence + "\n")
 		for _, l := range strings.Split(trace, "\n") {
 			b.WriteString(strings.TrimRight("  "+l, " ") + "\n")

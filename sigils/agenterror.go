@@ -56,28 +56,19 @@ var agentFailures = []struct{ prefix, kind string }{
 }
 
 // FindAgentFailure reports whether text ends with a known agent CLI's
-// infrastructure failure: its last line outside fenced code — a task
-// sigil, a stack frame ("at …") and blank lines after it left aside —
-// starts with one of agentFailures. A message earlier in the output
-// (quoted, or a retry the CLI went on from) is not its end — unless the
-// output is that message and at most two more lines (a loop script's
-// own error line after it, as a real loop's log had: "❌ Error on line
-// 79").
+// infrastructure failure: its last line — a task sigil, a stack frame
+// ("at …") and blank lines after it left aside — starts with one of
+// agentFailures. A message earlier in the output (quoted, in a fenced
+// block whose closing fence is then the last line, or a retry the CLI
+// went on from) is not its end — unless the output is that message and
+// at most two more lines (a loop script's own error line after it, as a
+// real loop's log had: "❌ Error on line 79").
 func FindAgentFailure(text string) (AgentFailure, bool) {
-	spans := codeSpans(text)
 	lines := strings.Split(text, "\n")
-	offsets := make([]int, len(lines))
-	for i, at := 1, 0; i < len(lines); i++ {
-		at += len(lines[i-1]) + 1
-		offsets[i] = at
-	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(lines[i])
 		if line == "" || strings.HasPrefix(line, "at ") || taskSigilLine(line) || strings.HasPrefix(line, "/login to switch") {
 			continue
-		}
-		if inFencedCode(spans, offsets[i]) {
-			return AgentFailure{}, false
 		}
 		if f, ok := failureAt(line, i); ok {
 			return f, true
@@ -92,7 +83,7 @@ func FindAgentFailure(text string) (AgentFailure, bool) {
 			}
 		}
 	}
-	if len(said) > 0 && !inFencedCode(spans, offsets[said[0]]) {
+	if len(said) > 0 {
 		return failureAt(strings.TrimSpace(lines[said[0]]), said[0])
 	}
 	return AgentFailure{}, false
@@ -115,15 +106,6 @@ func failureAt(line string, i int) (AgentFailure, bool) {
 func taskSigilLine(line string) bool {
 	for _, s := range []string{"task-done", "task-failed"} {
 		if strings.HasPrefix(line, "<"+s+">") && strings.HasSuffix(line, "</"+s+">") {
-			return true
-		}
-	}
-	return false
-}
-
-func inFencedCode(spans []span, at int) bool {
-	for _, s := range spans {
-		if s.fenced && at >= s.start && at < s.end {
 			return true
 		}
 	}

@@ -2,6 +2,8 @@ package sigils
 
 import (
 	"strings"
+
+	"lore/internal/markdown"
 )
 
 // FailureReport is the content of <failure-report>: one "key: value" per
@@ -55,14 +57,14 @@ func parseFailureReport(content string) FailureReport {
 	for _, line := range strings.Split(content, "\n") {
 		line = strings.TrimRight(line, " \t\r")
 		if fence != "" {
-			if Closes(line, fence) {
+			if markdown.Closes(line, fence) {
 				fence = ""
 			} else if current != "" {
 				fields[current] = append(fields[current], line)
 			}
 			continue
 		}
-		if f, _ := Fence(line); f != "" {
+		if f, _ := markdown.Fence(line); f != "" {
 			fence = f
 			continue
 		}
@@ -76,7 +78,7 @@ func parseFailureReport(content string) FailureReport {
 					case "|", ">", "|-", ">-": // YAML block markers
 						value = ""
 					}
-					if f, _ := Fence(value); f != "" {
+					if f, _ := markdown.Fence(value); f != "" {
 						fence, value = f, ""
 					}
 					if value != "" {

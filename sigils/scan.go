@@ -3,6 +3,8 @@ package sigils
 import (
 	"sort"
 	"strings"
+
+	"lore/internal/markdown"
 )
 
 // element is one well-formed <name attrs>content</name> outside code.
@@ -29,12 +31,27 @@ type openTag struct {
 // once, and an opening tag's attributes at most maxOpenTag bytes, so the
 // scan is linear.
 func scan(text string, lines lineIndex) (elements []element, skipped, ignored []Skip) {
-	code := codeSpans(text)
 	pending := map[string]*openTag{}
 	unclosed := func(name string, o *openTag) {
 		skipped = append(skipped, Skip{Sigil: name, Line: lines.at(o.start), Reason: "never closed: no </" + name + "> after it"})
 	}
-	c := 0 // the first code span that does not end before pos
+	// codeAt is the code span that holds offset at, or nil; at grows from
+	// call to call. The text's code is found at the first tag that needs
+	// it: an output without a sigil tag is not parsed as Markdown.
+	var code []markdown.Code
+	parsed, c := false, 0 // c: the first code span that does not end before at
+	codeAt := func(at int) *markdown.Code {
+		if !parsed {
+			code, parsed = codeSpans(text), true
+		}
+		for c < len(code) && code[c].End <= at {
+			c++
+		}
+		if c < len(code) && code[c].Start <= at {
+			return &code[c]
+		}
+		return nil
+	}
 	for pos := 0; pos < len(text); {
 		i := strings.IndexByte(text[pos:], '<')
 		if i < 0 {
@@ -42,10 +59,6 @@ func scan(text string, lines lineIndex) (elements []element, skipped, ignored []
 		}
 		at := pos + i
 		pos = at + 1
-		for c < len(code) && code[c].end <= at {
-			c++
-		}
-		inCode := c < len(code) && code[c].start <= at
 		if text[pos:] != "" && text[pos] == '/' { // a closing tag
 			name := sigilAt(text[pos+1:])
 			if name == "" {
@@ -55,7 +68,7 @@ func scan(text string, lines lineIndex) (elements []element, skipped, ignored []
 			for end < len(text) && isSpace(text[end]) {
 				end++
 			}
-			if end >= len(text) || text[end] != '>' || inCode {
+			if end >= len(text) || text[end] != '>' || codeAt(at) != nil {
 				continue
 			}
 			if o := pending[name]; o != nil {
@@ -73,9 +86,9 @@ func scan(text string, lines lineIndex) (elements []element, skipped, ignored []
 		if rest == "" || !(rest[0] == '>' || isSpace(rest[0])) { // <knowledge-base> is not <knowledge>
 			continue
 		}
-		if inCode {
+		if in := codeAt(at); in != nil {
 			why := "in inline code"
-			if code[c].fenced {
+			if in.Block {
 				why = "in a fenced code block"
 			}
 			ignored = append(ignored, Skip{Sigil: name, Line: lines.at(at), Reason: why + ": shown, not said"})

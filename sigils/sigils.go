@@ -3,7 +3,8 @@
 // <failure-report>, embedded anywhere in its output (seeds 000 and 002).
 //
 // Only real sigils count. A tag inside inline code or a fenced code
-// block is text the agent is showing, not saying (code.go); a sigil that
+// block is text the agent is showing, not saying (code.go: the code is
+// CommonMark's, found by internal/markdown); a sigil that
 // is one of the examples of lore's own instructions, or a task sigil whose
 // id is a placeholder such as ID, is an echo of the prompt (echo.go).
 // These are Ignored, each with its line and why.
@@ -15,7 +16,7 @@
 // the task sigils (<task-done>, <task-failed>) the last one counts; of the
 // other sigils that occur once the first valid one does (seed 002);
 // <knowledge> and <learning> are all returned in order. Content is
-// trimmed. The package uses the standard library only.
+// trimmed.
 package sigils
 
 import (

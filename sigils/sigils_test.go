@@ -253,6 +253,39 @@ func BenchmarkParsePathological(b *testing.B) {
 	}
 }
 
+// BenchmarkParseOutput reads a megabyte of agent output: the outputs of
+// testdata (prose, lists, fences, inline code, sigils), one after another.
+func BenchmarkParseOutput(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sb.Write(data)
+			sb.WriteString("\n")
+		}
+	}
+	text := sb.String()
+	b.SetBytes(int64(len(text)))
+	for i := 0; i < b.N; i++ {
+		Parse(text)
+	}
+}
+
+// BenchmarkParseBackticks reads a megabyte of backtick runs and fences
+// that do not pair, then a sigil (without one the code is not looked
+// for): the code finder's worst case.
+func BenchmarkParseBackticks(b *testing.B) {
+	text := strings.Repeat("a `` b ``` c ` d\n```go\n~~~\n", 1<<20/28) + "<task-done>t-1</task-done>"
+	b.SetBytes(int64(len(text)))
+	for i := 0; i < b.N; i++ {
+		Parse(text)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	for _, file := range files {

@@ -1,17 +1,23 @@
 // Package markdown locates the structure of Markdown that lore reads but
 // does not own — an agent's output, a progress.txt, a CLAUDE.md, a
 // MEMORY.md — with goldmark, CommonMark's parser: its sections under
-// their headings and the items of its lists, as byte offsets into the
-// source. Nothing is rendered: callers cut what they need out of the
-// source as it was written.
+// their headings, the items of its lists and its code, as byte offsets
+// into the source. Nothing is rendered: callers cut what they need out
+// of the source as it was written. Where agents write what CommonMark
+// reads otherwise (an unclosed fence, indented sigils, Markdown inside a
+// tag), lore reads what they mean (newParser). Fence, Closes and
+// FenceFor are the same rule for a line, for those who read a line
+// format holding fences or write a fence around text they quote.
 package markdown
 
 import (
 	"bytes"
+	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Range is a stretch of the source: [Start, End).
@@ -26,13 +32,43 @@ type Doc struct {
 	root ast.Node
 }
 
-// md is goldmark's CommonMark parser, without extensions: lore reads
-// headings, lists and code, which CommonMark defines.
-var md = goldmark.New()
+// newParser is goldmark's CommonMark parser, without extensions (lore
+// reads headings, lists and code, which CommonMark defines), with the
+// leniencies agents need: fences read as fenceParser says, no indented
+// code blocks (indentedText), no HTML blocks of CommonMark's seventh
+// kind (htmlBlocks), and no inline HTML: lore reads no HTML, and a tag
+// in a paragraph is text (CommonMark lets a tag hide the backticks in
+// its attributes from code spans; lore's sigils are found outside of
+// Markdown, and a backtick in one's attribute does not hide the tag).
+// It is made on first use: a command that reads no
+// Markdown pays nothing for it.
+var newParser = sync.OnceValue(buildParser)
+
+func buildParser() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers( // parser.DefaultBlockParsers, but
+			util.Prioritized(parser.NewSetextHeadingParser(), 100),
+			util.Prioritized(parser.NewThematicBreakParser(), 200),
+			util.Prioritized(parser.NewListParser(), 300),
+			util.Prioritized(parser.NewListItemParser(), 400),
+			// no NewCodeBlockParser (indented code), 500
+			util.Prioritized(parser.NewATXHeadingParser(), 600),
+			util.Prioritized(fenceParser{}, 700),
+			util.Prioritized(parser.NewBlockquoteParser(), 800),
+			util.Prioritized(htmlBlocks{parser.NewHTMLBlockParser()}, 900),
+			util.Prioritized(indentedText{parser.NewParagraphParser()}, 1000)),
+		parser.WithInlineParsers( // parser.DefaultInlineParsers, but
+			util.Prioritized(codeSpans{parser.NewCodeSpanParser()}, 100),
+			util.Prioritized(parser.NewLinkParser(), 200),
+			util.Prioritized(parser.NewAutoLinkParser(), 300),
+			// no NewRawHTMLParser (inline HTML), 400
+			util.Prioritized(parser.NewEmphasisParser(), 500)),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+}
 
 // Parse parses src; it never fails (every text is Markdown).
 func Parse(src []byte) *Doc {
-	return &Doc{src: src, root: md.Parser().Parse(text.NewReader(src))}
+	return &Doc{src: src, root: newParser().Parse(text.NewReader(src))}
 }
 
 // Section is a heading and what follows it up to the next heading of the

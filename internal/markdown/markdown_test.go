@@ -91,3 +91,10 @@ func TestATXSections(t *testing.T) {
 		t.Errorf("ATX sections: %+v", atx)
 	}
 }
+
+// BenchmarkBuildParser is what the first Parse of a process pays once.
+func BenchmarkBuildParser(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		buildParser()
+	}
+}

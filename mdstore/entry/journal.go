@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"lore/internal/markdown"
 	"lore/sigils"
 )
 
@@ -317,8 +318,8 @@ func TruncateNotes(notes string, max int) string {
 	fence := ""
 	for _, line := range strings.Split(kept, "\n") {
 		if fence == "" {
-			fence, _ = sigils.Fence(line)
-		} else if sigils.Closes(line, fence) {
+			fence, _ = markdown.Fence(line)
+		} else if markdown.Closes(line, fence) {
 			fence = ""
 		}
 	}
