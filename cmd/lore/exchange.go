@@ -60,7 +60,8 @@ func runExport(e *env, g globals, opts exportOptions) error {
 			if ok {
 				bad = "skill"
 			}
-			return usagef("unknown kind %q (use memory, knowledge, learning or journal)", bad)
+			return usagef("unknown kind %q%s (use memory, knowledge, learning or journal)", bad,
+				didYouMean(bad, kindNames(entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal)))
 		}
 		kinds = ks
 	}
