@@ -107,7 +107,9 @@ func importCommand(e *env) *cli.Command {
 			".ralph/progress.db (read by lore-sqlite, installed beside lore), aiwg's\n" +
 			".aiwg/knowledge/ralph-learnings.json (its checksum verified), beads' memories (bd remember, in\n" +
 			".beads/backup/config.jsonl: knowledge named by their keys), a CLAUDE.md (each section a knowledge\n" +
-			"entry) and Claude Code's memory folder (MEMORY.md's sections and its topic files, as knowledge).\n\n" +
+			"entry) and Claude Code's memory folder (MEMORY.md's sections and its topic files, as knowledge).\n" +
+			"Any of CLAUDE.md, MEMORY.md (with its folder's topic files), decisions.md or beads' config.jsonl\n" +
+			"may be given by itself.\n\n" +
 			"Entries the store has (the same id or file, created at the same time, or a learning that nearly\n" +
 			"duplicates one) are kept as the store has them; importing twice changes nothing the second time.\n" +
 			"One the source has changed is reported (\"1 differs\", and which) and kept; --update takes the\n" +
@@ -213,6 +215,18 @@ func readImport(e *env, p *printer, source string) (lifecycle.Export, error) {
 				}
 			}
 			return x, nil
+		}
+	}
+	if source != "-" {
+		x, found, warnings, ok, err := lifecycle.ReadSourceFile(e.abs(source))
+		if ok {
+			p.Warnings(warnings)
+			if err == nil && e.stderrTerminal {
+				for _, f := range found {
+					p.Notice("read " + displayPath(e.workDir, f))
+				}
+			}
+			return x, err
 		}
 	}
 	var data []byte

@@ -245,3 +245,51 @@ func uniqueSlugs(ks []entry.Knowledge, from int) {
 		taken[slug] = true
 	}
 }
+
+// ReadSourceFile reads one file of the stores ReadSeedStores knows, given
+// by itself, by its name: a CLAUDE.md, Claude Code's MEMORY.md (with the
+// topic files of its folder), ralph-orchestrator's decisions.md, or the
+// config.jsonl of beads' backup. ok is false for any other name (lore's
+// export, which the caller reads). The file is read as a directory's is:
+// a regular file, through no link.
+func ReadSourceFile(p string) (x Export, found []string, warnings []entry.Warning, ok bool, err error) {
+	x = Export{Version: ExportVersion, bySlug: true}
+	dir, name := filepath.Split(filepath.Clean(p))
+	dir = filepath.Clean(dir)
+	read := func(limit int64) ([]byte, error) {
+		data, _, err := readSeedFile(dir, name, limit)
+		return data, err
+	}
+	switch name {
+	case claudeProjectFile:
+		data, err := read(entry.FileReadLimit)
+		if err != nil {
+			return x, nil, nil, true, err
+		}
+		x.Knowledge = readMarkdownSections(p, data, claudeProjectTag)
+		uniqueSlugs(x.Knowledge, 0)
+	case claudeMemoryIndex:
+		found, warnings, err = readOtherStores(dir, &x, nil, nil)
+		return x, found, warnings, true, err
+	case filepath.Base(ralphDecisionsPath):
+		data, err := read(MaxSeedFileSize)
+		if err != nil {
+			return x, nil, nil, true, err
+		}
+		if x.Memories, err = readRalphDecisions(p, data); err != nil {
+			return x, nil, nil, true, err
+		}
+	case filepath.Base(beadsConfigPath):
+		data, err := read(MaxSeedFileSize)
+		if err != nil {
+			return x, nil, nil, true, err
+		}
+		if x.Knowledge, warnings, err = readBeadsMemories(p, data); err != nil {
+			return x, nil, nil, true, err
+		}
+		uniqueSlugs(x.Knowledge, 0)
+	default:
+		return x, nil, nil, false, nil
+	}
+	return x, []string{p}, warnings, true, nil
+}
