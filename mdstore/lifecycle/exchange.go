@@ -278,15 +278,26 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 				seed, reid := x.reid[origin]
 				for n := 1; ; {
 					l.Path = entry.LearningPath(l.ID)
+					var had entry.Learning
 					exists, same, err := stored(l.Path, func(data []byte) bool {
-						had, err := entry.ParseLearning(data, l.Path)
+						var err error
+						had, err = entry.ParseLearning(data, l.Path)
 						return err == nil && sameCreation(had.CreatedAt, l.CreatedAt, had.Body, l.Body)
 					})
 					if err != nil {
 						return err
 					}
-					if same {
+					if same && sameLearning(had, l) {
 						kept[entry.KindLearning]++
+						break
+					}
+					if same {
+						if differs(entry.KindLearning, l.ID) {
+							// The source's text and figures; the store's
+							// place in its lifecycle (status, supersession).
+							l.Status, l.StatusReason, l.SupersededBy = had.Status, had.StatusReason, had.SupersededBy
+							tx.Apply(mdstore.Edit{Path: l.Path, Op: mdstore.OpPut, Content: string(entry.RenderLearning(l))})
+						}
 						break
 					}
 					if exists || have.Taken(l.ID) { // another's, in the store or in this import
@@ -362,6 +373,19 @@ func sameKnowledge(had, k entry.Knowledge) bool {
 	return had.Title == k.Title && had.Feature == k.Feature && slices.Equal(had.Tags, k.Tags) &&
 		strings.TrimSpace(had.Body) == strings.TrimSpace(k.Body)
 }
+
+// sameLearning reports whether the store's learning had says what l, the
+// same learning from its source, says: its text, category, tags and seed
+// 004's figures. Its status and supersession are the store's own (lore
+// learning status, supersede), not the source's.
+func sameLearning(had, l entry.Learning) bool {
+	return had.Category == l.Category && had.Kind == l.Kind && had.TaskType == l.TaskType && had.Task == l.Task &&
+		slices.Equal(had.Tags, l.Tags) && slices.Equal(had.SourceRuns, l.SourceRuns) &&
+		sameFloat(had.Confidence, l.Confidence) && sameFloat(had.SuccessRate, l.SuccessRate) &&
+		strings.TrimSpace(had.Body) == strings.TrimSpace(l.Body)
+}
+
+func sameFloat(a, b *float64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 // sameCreation reports whether an entry in the store (created at had,
 // its body hadBody) is the one an import brings (at want, body): the same
