@@ -64,7 +64,7 @@ func readBeadsMemories(p string, data []byte) ([]entry.Knowledge, []entry.Warnin
 		if !ok {
 			continue
 		}
-		slug := entry.Slugify(key)
+		slug := sourceSlug(key, "")
 		body := strings.TrimSpace(row.Value)
 		if slug == "" || body == "" {
 			warnings = append(warnings, entry.Warning{Path: p, Line: line, Message: fmt.Sprintf("memory %q left out: no name lore can keep, or nothing in it", key)})
@@ -158,7 +158,8 @@ func readMarkdownSections(p string, data []byte, tag string) []entry.Knowledge {
 			continue
 		}
 		title := words.Shorten(s.Title, maxSourceTitleChars)
-		out = append(out, entry.Knowledge{Slug: entry.Slugify(s.Title), Title: title, Tags: []string{tag}, Body: body})
+		slug := sourceSlug(s.Title, tag+"-section") // "## ???" has no letters to make one of
+		out = append(out, entry.Knowledge{Slug: slug, Title: title, Tags: []string{tag}, Body: body})
 	}
 	return out
 }
@@ -220,7 +221,30 @@ func readClaudeTopic(p string, data []byte) (entry.Knowledge, error) {
 	if t := entry.Slugify(meta.Type); t != "" {
 		tags = []string{t, claudeMemoryTag}
 	}
-	return entry.Knowledge{Slug: entry.Slugify(name), Title: words.Shorten(title, maxSourceTitleChars), Tags: tags, Body: body}, nil
+	return entry.Knowledge{Slug: sourceSlug(name, claudeMemoryTag+"-topic"), Title: words.Shorten(title, maxSourceTitleChars), Tags: tags, Body: body}, nil
+}
+
+// sourceSlug is the slug made from a name another system gives an entry:
+// entry.Slugify's, of ASCII letters and digits only (a slug lore keeps;
+// "Développement" makes "d-veloppement"), or fallback when nothing is left.
+func sourceSlug(name, fallback string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range entry.Slugify(name) {
+		if r < 0x80 && r != '-' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return fallback
+	}
+	return b.String()
 }
 
 // uniqueSlugs gives each knowledge entry from ks[from:] that shares its
