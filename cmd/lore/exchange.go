@@ -120,7 +120,7 @@ func importCommand(e *env) *cli.Command {
 			"regular files are read, through no symbolic link: a link, a FIFO or a device is refused, naming it.\n\n" +
 			"One commit, \"lore: import N entries from SOURCE\" (its path in the repository, or else its base\n" +
 			"name: never an absolute path), its body counting each kind; each entry keeps its id, times and\n" +
-			"status. On a terminal, stderr names the files read and what is written; otherwise it holds only\n" +
+			"status. On a terminal, stderr names the files read and counts the entries weighed; otherwise it holds only\n" +
 			"warnings (a file left out because it does not parse).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "update", Usage: "take the source's version of the entries the store has from it that differ"},
@@ -159,8 +159,7 @@ func runImport(e *env, g globals, opts importOptions) error {
 	}
 	plan.Update = opts.update
 	if e.stderrTerminal {
-		n := len(x.Memories) + len(x.Knowledge) + len(x.Learnings) + len(x.Journal)
-		p.Notice(fmt.Sprintf("importing %d %s…", n, words.Plural(n, "entry", "entries")))
+		plan.Progress = importProgress(e.stderr) // the raw stream: its \r is meant
 	}
 	res, wr, err := plan.Apply(s)
 	if err != nil {
@@ -279,6 +278,19 @@ func evalSymlinks(p string) string {
 		return r
 	}
 	return p
+}
+
+// importProgress shows on a terminal how many entries an import has
+// weighed, on one line rewritten about a hundred times at most.
+func importProgress(w io.Writer) func(done, total int) {
+	return func(done, total int) {
+		if done == total || done%max(1, total/100) == 0 {
+			fmt.Fprintf(w, "\rlore: importing %d/%d %s", done, total, words.Plural(total, "entry", "entries"))
+		}
+		if done == total {
+			fmt.Fprintln(w)
+		}
+	}
 }
 
 // displayPath is p relative to dir when it lies below it.

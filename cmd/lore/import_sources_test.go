@@ -40,7 +40,7 @@ func TestImportProgressOnlyOnATerminal(t *testing.T) {
 		switch {
 		case !terminal && stderr.Len() > 0:
 			t.Errorf("stderr is not a terminal, yet lore import wrote there:\n%s", stderr.String())
-		case terminal && (!strings.Contains(stderr.String(), "read "+filepath.Join(src, "CLAUDE.md")) || !strings.Contains(stderr.String(), "importing 2 entries")):
+		case terminal && (!strings.Contains(stderr.String(), "read "+filepath.Join(src, "CLAUDE.md")) || !strings.Contains(stderr.String(), "\rlore: importing 2/2 entries\n")):
 			t.Errorf("on a terminal, lore import named neither what it read nor what it writes:\n%s", stderr.String())
 		}
 	}

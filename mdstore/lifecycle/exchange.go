@@ -155,6 +155,10 @@ type ImportPlan struct {
 	// Update takes the source's version of an entry the store has from
 	// it whose content differs (ImportResult.Differs otherwise).
 	Update bool
+	// Progress, when set, is told after each entry is weighed how many
+	// of the plan's entries have been (a terminal shows it; nil is
+	// silent).
+	Progress func(done, total int)
 }
 
 // PlanImport checks x for import from source: an entry that is not valid,
@@ -182,6 +186,13 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 	wr, err := s.Write(func(tx *mdstore.Tx) error {
 		res = ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}, Collided: map[entry.Kind][]string{}}
 		added, kept := res.Added, res.Kept
+		done, total := 0, len(x.Memories)+len(x.Knowledge)+len(x.Learnings)+len(x.Journal)
+		step := func() {
+			done++
+			if plan.Progress != nil {
+				plan.Progress(done, total)
+			}
+		}
 		collided := func(kind entry.Kind, id string) { res.Collided[kind] = append(res.Collided[kind], id) }
 		// differs reports whether the import takes the source's version
 		// of id, which the store has otherwise.
@@ -208,6 +219,7 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 			}
 			var add []entry.Memory
 			for _, m := range x.Memories {
+				step()
 				had, ok := have[m.ID]
 				switch {
 				case !ok:
@@ -236,6 +248,7 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 			return true, same(data), nil
 		}
 		for _, k := range x.Knowledge {
+			step()
 			k.Path = entry.KnowledgePath(k.Slug)
 			var had entry.Knowledge
 			exists, same, err := stored(k.Path, func(data []byte) bool {
@@ -274,6 +287,7 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 				return err
 			}
 			for _, l := range x.Learnings {
+				step()
 				origin := l.ID
 				seed, reid := x.reid[origin]
 				for n := 1; ; {
@@ -328,6 +342,7 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 			}
 		}
 		for _, j := range x.Journal {
+			step()
 			exists, err := tx.Exists(j.Path)
 			switch {
 			case err != nil:
