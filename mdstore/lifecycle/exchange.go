@@ -34,10 +34,12 @@ type Export struct {
 	// (aiwg's), the seed of that id (aiwgID): an import that finds its id
 	// taken by another learning gives it the seed's next id.
 	reid map[string]string
-	// bySlug says the knowledge entries were read from another system's
-	// store, which keeps no creation time: the store's entry of a slug is
-	// the one the source has, whatever its time.
-	bySlug bool
+	// sourceTag names, for a knowledge entry read from another system's
+	// store that keeps no creation time (beads, a CLAUDE.md, Claude
+	// Code's memory folder), the tag every entry lore made from that
+	// source has: the store's entry of its slug with that tag is the one
+	// the source has, whatever its time; one without is another's.
+	sourceTag map[string]string
 }
 
 // ExportFrom reads the entries of the kinds asked for (every kind when none
@@ -254,7 +256,8 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 			exists, same, err := stored(k.Path, func(data []byte) bool {
 				var err error
 				had, err = entry.ParseKnowledge(data, k.Path)
-				return err == nil && (x.bySlug || sameCreation(had.CreatedAt, k.CreatedAt, had.Body, k.Body))
+				tag := x.sourceTag[k.Slug]
+				return err == nil && (tag != "" && slices.Contains(had.Tags, tag) || sameCreation(had.CreatedAt, k.CreatedAt, had.Body, k.Body))
 			})
 			switch {
 			case err != nil:

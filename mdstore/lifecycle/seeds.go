@@ -151,7 +151,7 @@ func readSeedStores(dir string, readDB func(path string) ([]entry.JournalEntry, 
 // sections and its topic files. Each becomes knowledge (or, for
 // ralph-orchestrator's decisions, memories: ReadSeedStores), named by a
 // slug the source gives it, so that an entry the store has from the same
-// source is that entry whatever its time (Export.bySlug).
+// source is that entry whatever its time (Export.sourceTag).
 func readOtherStores(top string, x *Export, found []string, warnings []entry.Warning) ([]string, []entry.Warning, error) {
 	from := len(x.Knowledge)
 	if data, p, err := readSeedFile(top, beadsConfigPath, MaxSeedFileSize); err == nil {
@@ -202,7 +202,7 @@ func readOtherStores(top string, x *Export, found []string, warnings []entry.War
 		return found, warnings, err
 	}
 	uniqueSlugs(x.Knowledge, from)
-	x.bySlug = true
+	x.markSource(from)
 	return found, warnings, nil
 }
 

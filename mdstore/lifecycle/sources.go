@@ -247,6 +247,18 @@ func sourceSlug(name, fallback string) string {
 	return b.String()
 }
 
+// markSource notes, for each knowledge entry from x.Knowledge[from:],
+// the tag that marks its source: the last of its tags (claude-md,
+// claude-memory, beads).
+func (x *Export) markSource(from int) {
+	for _, k := range x.Knowledge[from:] {
+		if x.sourceTag == nil {
+			x.sourceTag = map[string]string{}
+		}
+		x.sourceTag[k.Slug] = k.Tags[len(k.Tags)-1]
+	}
+}
+
 // uniqueSlugs gives each knowledge entry from ks[from:] that shares its
 // slug with one before it the slug's next free form (slug-2, slug-3…), in
 // order, so that an import of the same files gives the same slugs.
@@ -277,7 +289,8 @@ func uniqueSlugs(ks []entry.Knowledge, from int) {
 // export, which the caller reads). The file is read as a directory's is:
 // a regular file, through no link.
 func ReadSourceFile(p string) (x Export, found []string, warnings []entry.Warning, ok bool, err error) {
-	x = Export{Version: ExportVersion, bySlug: true}
+	x = Export{Version: ExportVersion}
+	defer x.markSource(0)
 	dir, name := filepath.Split(filepath.Clean(p))
 	dir = filepath.Clean(dir)
 	read := func(limit int64) ([]byte, error) {
