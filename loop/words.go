@@ -2,6 +2,7 @@ package loop
 
 import (
 	"errors"
+	"fmt"
 
 	"lore/mdstore/entry"
 	"lore/secrets"
@@ -21,6 +22,9 @@ func ErrorText(err error) string {
 		msg = input.Msg
 	case errors.As(err, &missing):
 		msg = KindNoun(missing.Kind) + " not found: " + missing.ID
+		if missing.Near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", missing.Near)
+		}
 	}
 	msg, _ = secrets.Redact(msg)
 	return msg

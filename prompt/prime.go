@@ -913,7 +913,11 @@ func (o outline) loopStatus(st strategy.Status, taskID string) string {
 		limit = fmt.Sprint(st.Limit)
 	}
 	fmt.Fprintf(&b, "- **Iteration:** %d of %s\n", st.Iteration, limit)
-	if taskID != "" {
+	switch {
+	case taskID != "" && st.Task.LastOutcome == "done":
+		// Its last attempt finished it: say so, not only how many came before.
+		fmt.Fprintf(&b, "- **This task:** done (its last attempt, %s, succeeded); another would be attempt #%d\n", st.Task.LastSuccessAt, st.Attempt)
+	case taskID != "":
 		fmt.Fprintf(&b, "- **This task:** attempt #%d, %d consecutive failure(s)\n", st.Attempt, st.Task.ConsecutiveFailures)
 	}
 	if st.Run.Total > 0 {

@@ -8,6 +8,7 @@ import (
 
 	"lore/loop"
 	"lore/mdstore"
+	"lore/mdstore/entry"
 )
 
 // version, when set at build time with -ldflags "-X main.version=…",
@@ -101,7 +102,41 @@ func runWith[O any](e *env, g globals, opts O, run func(*env, globals, O) error)
 	if e.runCommand != nil {
 		return e.runCommand(g, opts)
 	}
-	return run(e, g, opts)
+	// A missing entry's error names the id nearest to the one asked for.
+	return withNearID(run(e, g, opts), func(k entry.Kind) []string { return storeIDs(e, g, k) })
+}
+
+// storeIDs are the ids of the store's entries of kind k (none when the
+// store does not open).
+func storeIDs(e *env, g globals, k entry.Kind) []string {
+	s, err := g.openStore(e)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	if k == entry.KindMemory {
+		ms, _, _ := s.Memories()
+		for _, m := range ms {
+			ids = append(ids, m.ID)
+		}
+		return ids
+	}
+	es, _, _ := s.Entries()
+	switch k {
+	case entry.KindKnowledge:
+		for _, x := range es.Knowledge {
+			ids = append(ids, x.Slug)
+		}
+	case entry.KindLearning:
+		for _, x := range es.Learnings {
+			ids = append(ids, x.ID)
+		}
+	case entry.KindJournal:
+		for _, x := range es.Journal {
+			ids = append(ids, x.Key())
+		}
+	}
+	return ids
 }
 
 // openStore opens the store named by --root or, by default, the one of
@@ -161,12 +196,12 @@ func newApp(e *env) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return usagef("unknown command %q", c.Args().First())
+				return usagef("unknown command %q%s", c.Args().First(), didYouMean(c.Args().First(), commandNames(c.App.Commands)))
 			}
 			return cli.ShowAppHelp(c)
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usagef("%s", err)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usagef("%s", unknownFlag(c, err))
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // exit codes are decided in run
 	}
@@ -191,7 +226,7 @@ func newApp(e *env) *cli.App {
 func unknownSubcommand(path string) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if c.Args().Present() {
-			return usagef("unknown command %q for %s", c.Args().First(), path)
+			return usagef("unknown command %q for %s%s", c.Args().First(), path, didYouMean(c.Args().First(), commandNames(c.Command.Subcommands)))
 		}
 		return cli.ShowSubcommandHelp(c)
 	}

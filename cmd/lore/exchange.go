@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"lore/index"
 	"lore/internal/fsx"
 	"lore/internal/sibling"
+	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
 )
@@ -58,7 +60,8 @@ func runExport(e *env, g globals, opts exportOptions) error {
 			if ok {
 				bad = "skill"
 			}
-			return usagef("unknown kind %q (use memory, knowledge, learning or journal)", bad)
+			return usagef("unknown kind %q%s (use memory, knowledge, learning or journal)", bad,
+				didYouMean(bad, kindNames(entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal)))
 		}
 		kinds = ks
 	}
@@ -96,23 +99,33 @@ func runExport(e *env, g globals, opts exportOptions) error {
 func importCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
-		Usage:     "add the entries of a lore export the store does not have, as one commit",
-		UsageText: "lore import <FILE|-|DIR> [--format table|json]",
-		Description: "Reads what lore export wrote, or in a directory the seed systems' stores:\n" +
-			"ralph-orchestrator's .ralph/agent/memories.md, RefoundAI ralph's\n" +
-			".ralph/knowledge/*.md and the journal of its .ralph/progress.db (read by\n" +
-			"lore-sqlite, installed beside lore), and aiwg's\n" +
-			".aiwg/knowledge/ralph-learnings.json (its checksum verified). Entries the store has (the same id or file,\n" +
-			"created at the same time, or a learning that nearly duplicates one) are kept as the store has them;\n" +
-			"importing twice changes nothing the second time. An entry whose id the store has for another is\n" +
-			"reported and not imported (a learning made from aiwg's takes the next id made from aiwg's).\n" +
-			"Every text of every field is checked for secrets; an entry lore would not write (as lore validate\n" +
-			"judges it), or one the export holds twice, refuses the whole import. Only regular files are read,\n" +
-			"through no symbolic link: a link, a FIFO or a device is refused, naming it.\n\n" +
-			"One commit, \"lore: import N entries from FILE\", its body counting each kind; each entry keeps\n" +
-			"its id, times and status. A directory's files are named on stderr as they are read, and a file\n" +
-			"that does not parse is a warning.",
-		Flags: []cli.Flag{formatFlag("table", "table", "json")},
+		Usage:     "add the entries of a lore export, or of another system's store, the store does not have, as one commit",
+		UsageText: "lore import <FILE|-|DIR> [--update] [--format table|json]",
+		Description: "Reads what lore export wrote, or in a directory the stores people keep their agents' memory in:\n" +
+			"ralph-orchestrator's .ralph/agent/memories.md and its decision journal .ralph/agent/decisions.md\n" +
+			"(each DEC-NNN a decision memory), RefoundAI ralph's .ralph/knowledge/*.md and the journal of its\n" +
+			".ralph/progress.db (read by lore-sqlite, installed beside lore), aiwg's\n" +
+			".aiwg/knowledge/ralph-learnings.json (its checksum verified), beads' memories (bd remember, in\n" +
+			".beads/backup/config.jsonl: knowledge named by their keys), a CLAUDE.md (each section a knowledge\n" +
+			"entry) and Claude Code's memory folder (MEMORY.md's sections and its topic files, as knowledge).\n" +
+			"Any of CLAUDE.md, MEMORY.md (with its folder's topic files), decisions.md or beads' config.jsonl\n" +
+			"may be given by itself.\n\n" +
+			"Entries the store has (the same id or file, created at the same time, or a learning that nearly\n" +
+			"duplicates one) are kept as the store has them; importing twice changes nothing the second time.\n" +
+			"One the source has changed is reported (\"1 differs\", and which) and kept; --update takes the\n" +
+			"source's version. An entry whose id the store has for another is reported and not imported (a\n" +
+			"learning made from aiwg's takes the next id made from aiwg's). Every text of every field is\n" +
+			"checked for secrets; an entry lore would not write (as lore validate judges it), one the export\n" +
+			"holds twice, or a file that does not read (named with its line) refuses the whole import. Only\n" +
+			"regular files are read, through no symbolic link: a link, a FIFO or a device is refused, naming it.\n\n" +
+			"One commit, \"lore: import N entries from SOURCE\" (its path in the repository, or else its base\n" +
+			"name: never an absolute path), its body counting each kind; each entry keeps its id, times and\n" +
+			"status. On a terminal, stderr names the files read and counts the entries weighed; otherwise it holds only\n" +
+			"warnings (a file left out because it does not parse).",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "update", Usage: "take the source's version of the entries the store has from it that differ"},
+			formatFlag("table", "table", "json"),
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("import needs exactly one file (- for stdin)")
@@ -120,12 +133,15 @@ func importCommand(e *env) *cli.Command {
 			if err := checkFormat(c.String("format"), "table", "json"); err != nil {
 				return err
 			}
-			return runWith(e, globalsFrom(c), importOptions{source: c.Args().First(), format: c.String("format")}, runImport)
+			return runWith(e, globalsFrom(c), importOptions{source: c.Args().First(), format: c.String("format"), update: c.Bool("update")}, runImport)
 		},
 	}
 }
 
-type importOptions struct{ source, format string }
+type importOptions struct {
+	source, format string
+	update         bool
+}
 
 func runImport(e *env, g globals, opts importOptions) error {
 	p := g.printer(e)
@@ -133,13 +149,17 @@ func runImport(e *env, g globals, opts importOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := lifecycle.PlanImport(x, importSource(opts.source))
-	if err != nil {
-		return err
-	}
 	s, err := g.openStore(e)
 	if err != nil {
 		return err
+	}
+	plan, err := lifecycle.PlanImport(x, importSource(e, s.Root(), opts.source))
+	if err != nil {
+		return err
+	}
+	plan.Update = opts.update
+	if e.stderrTerminal {
+		plan.Progress = importProgress(e.stderr) // the raw stream: its \r is meant
 	}
 	res, wr, err := plan.Apply(s)
 	if err != nil {
@@ -154,14 +174,21 @@ func runImport(e *env, g globals, opts importOptions) error {
 		}{res, commit})
 	}
 	for _, k := range []entry.Kind{entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal} {
-		if res.Added[k]+res.Kept[k]+len(res.Collided[k]) > 0 {
+		if res.Any(k) {
 			fmt.Fprintf(p.out, "%-10s %s\n", string(k)+":", res.Summary(k))
 		}
 	}
 	for _, r := range res.Reidentified {
 		fmt.Fprintf(p.out, "learning %s: its id was another's in the store\n", r)
 	}
-	if res.Total() == 0 {
+	differ := 0
+	for _, d := range res.Differs {
+		differ += len(d)
+	}
+	switch {
+	case res.Total() == 0 && differ > 0:
+		fmt.Fprintf(p.out, "Nothing imported: %d %s from the source; lore import --update takes the source's version\n", differ, words.Plural(differ, "entry differs", "entries differ"))
+	case res.Total() == 0:
 		fmt.Fprintln(p.out, "Nothing to import: the store has every entry")
 	}
 	return nil
@@ -179,12 +206,26 @@ func readImport(e *env, p *printer, source string) (lifecycle.Export, error) {
 				return x, err
 			}
 			if len(found) == 0 {
-				return x, &entry.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/knowledge/*.md, .ralph/progress.db, .aiwg/knowledge/ralph-learnings.json)"}
+				return x, &entry.InputError{Field: "dir", Msg: source + ": no store lore can import there (.ralph/agent/memories.md, .ralph/agent/decisions.md, .ralph/knowledge/*.md, .ralph/progress.db, .aiwg/knowledge/ralph-learnings.json, .beads/backup/config.jsonl, CLAUDE.md, or Claude Code's memory folder with its MEMORY.md)"}
 			}
-			for _, f := range found {
-				p.Notice("read " + f)
+			if e.stderrTerminal { // progress for a person; a script's stderr stays quiet
+				for _, f := range found {
+					p.Notice("read " + displayPath(e.workDir, f))
+				}
 			}
 			return x, nil
+		}
+	}
+	if source != "-" {
+		x, found, warnings, ok, err := lifecycle.ReadSourceFile(e.abs(source))
+		if ok {
+			p.Warnings(warnings)
+			if err == nil && e.stderrTerminal {
+				for _, f := range found {
+					p.Notice("read " + displayPath(e.workDir, f))
+				}
+			}
+			return x, err
 		}
 	}
 	var data []byte
@@ -215,12 +256,49 @@ func readImport(e *env, p *printer, source string) (lifecycle.Export, error) {
 	return x, nil
 }
 
-// importSource names what an import read, for its commit message.
-func importSource(source string) string {
+// importSource names what an import read, for its commit message: its
+// path relative to the repository when it is inside it, else its base
+// name — never an absolute path, which would put a user's home directory
+// in the shared history.
+func importSource(e *env, root, source string) string {
 	if source == "-" {
 		return "stdin"
 	}
-	return source
+	p := filepath.Clean(e.abs(source))
+	for _, r := range []string{root, evalSymlinks(root)} {
+		if rel, err := filepath.Rel(evalSymlinks(r), evalSymlinks(p)); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(p)
+}
+
+func evalSymlinks(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// importProgress shows on a terminal how many entries an import has
+// weighed, on one line rewritten about a hundred times at most.
+func importProgress(w io.Writer) func(done, total int) {
+	return func(done, total int) {
+		if done == total || done%max(1, total/100) == 0 {
+			fmt.Fprintf(w, "\rlore: importing %d/%d %s", done, total, words.Plural(total, "entry", "entries"))
+		}
+		if done == total {
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// displayPath is p relative to dir when it lies below it.
+func displayPath(dir, p string) string {
+	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
 }
 
 // SQLiteHelperName is the program that reads a SQLite store for lore

@@ -249,7 +249,8 @@ func showCommand(e *env) *cli.Command {
 memory; l- and six hex digits a learning; <run>/<NNNN>[-<tag>], or
 <run>/<iteration>, an iteration; anything else a knowledge slug. It is the
 same as lore knowledge, learning or journal show. An unknown id prints
-"Error: Memory not found: <id>" (or the kind its shape names) and exits 1.
+"Error: Memory not found: <id>" (or the kind its shape names), with the
+nearest id there is when it is a typo away ("did you mean …?"), and exits 1.
 A memory shown counts as used (see lore usage).`,
 		Flags: []cli.Flag{formatFlag("table", formats...)},
 		Action: func(c *cli.Context) error {

@@ -71,8 +71,10 @@ func showEntry(e *env, g globals, kind entry.Kind, id, format string) error {
 		fmt.Fprintf(p.out, "\n%s\n", k.Body)
 	case sh.Learning != nil:
 		l := sh.Learning
+		// Every field the file holds (seed 004's too), as it holds it.
 		p.fields([][2]string{{"ID", p.paint(ansiYellow, l.ID)}, {"Category", l.Category}, {"Status", l.Status}, {"Reason", l.StatusReason}, {"Tags", strings.Join(l.Tags, ", ")},
-			{"Task", l.Task}, {"Kind", l.Kind}, {"Created", l.CreatedAt}, {"Superseded by", l.SupersededBy}, {"File", l.Path}})
+			{"Task", l.Task}, {"Kind", l.Kind}, {"Task type", l.TaskType}, {"Confidence", optionalFloat(l.Confidence)}, {"Success rate", optionalFloat(l.SuccessRate)},
+			{"Source runs", strings.Join(l.SourceRuns, ", ")}, {"Created", l.CreatedAt}, {"Superseded by", l.SupersededBy}, {"File", l.Path}})
 		fmt.Fprintf(p.out, "\n%s\n", l.Body)
 	case sh.Journal != nil:
 		printJournalDetail(p, *sh.Journal)
@@ -103,4 +105,12 @@ func printJournalDetail(p *printer, je entry.JournalEntry) {
 	if je.Notes != "" {
 		fmt.Fprintf(p.out, "\n%s\n", je.Notes)
 	}
+}
+
+// optionalFloat is a number a file may leave out, as the file has it.
+func optionalFloat(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64)
 }

@@ -95,7 +95,9 @@ func (d *Doc) sections(atxOnly bool) []Section {
 	var out []Section
 	for n := d.root.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
-		if !ok {
+		if !ok || h.Lines().Len() == 0 {
+			// An empty heading ("#" alone) has no lines to place it by:
+			// it titles nothing, and stays in the section before it.
 			continue
 		}
 		r := d.blockRange(h)

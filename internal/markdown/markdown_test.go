@@ -98,3 +98,21 @@ func BenchmarkBuildParser(b *testing.B) {
 		buildParser()
 	}
 }
+
+// TestEmptyHeading: a heading with no text ("#" alone) has no lines in
+// goldmark's tree; it ended the section before it at offset 0, a range
+// that ran backwards (found by lifecycle's FuzzMarkdownSections).
+func TestEmptyHeading(t *testing.T) {
+	src := []byte("# 0\n#\n\n## A\n\ntext\n")
+	d := Parse(src)
+	var got []string
+	for _, s := range d.Sections() {
+		if s.Body.Start > s.Body.End || s.Heading.Start > s.Heading.End {
+			t.Fatalf("section %q runs backwards: %+v", s.Title, s)
+		}
+		got = append(got, fmt.Sprintf("%q=%q", s.Title, s.Body.Of(src)))
+	}
+	if want := []string{`"0"="#\n\n## A\n\ntext\n"`, `"A"="\ntext\n"`}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sections %v, want %v", got, want)
+	}
+}

@@ -206,3 +206,34 @@ func TestKeywordsAreLongerThanTwoRunes(t *testing.T) {
 		}
 	}
 }
+
+func TestNearestIDs(t *testing.T) {
+	ids := []string{"sprint-1/0001-250d11", "mem-1795825581-1d62"}
+	if got, ok := Nearest("sprint-1/99", ids, 2); ok {
+		t.Errorf("Nearest(sprint-1/99) = %q: an id is not a typo of another's start", got)
+	}
+	if got, _ := Nearest("mem-1795825581-1d6x", ids, 2); got != "mem-1795825581-1d62" {
+		t.Errorf("Nearest(mem-1795825581-1d6x) = %q", got)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	known := []string{"learning", "list", "knowledge", "import", "init"}
+	for _, c := range []struct {
+		word, want string
+		ok         bool
+	}{
+		{"lern", "learning", true}, // a typo of its start
+		{"lrn", "", false},
+		{"learnig", "learning", true},
+		{"lst", "list", true},
+		{"imprt", "import", true},
+		{"int", "init", true},
+		{"list", "", false}, // a word it knows needs no suggestion
+		{"zzzz", "", false},
+	} {
+		if got, ok := NearestName(c.word, known, 2); got != c.want || ok != c.ok {
+			t.Errorf("NearestName(%q) = %q, %v; want %q, %v", c.word, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -12,6 +12,9 @@ var ErrNotFound = errors.New("not found")
 type NotFoundError struct {
 	Kind Kind
 	ID   string
+	// Near is an id of that kind a few edits away, when a front end
+	// looked for one: the "did you mean" of a typo.
+	Near string
 }
 
 func (e *NotFoundError) Error() string { return string(e.Kind) + " not found: " + e.ID }

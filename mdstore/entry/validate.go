@@ -388,13 +388,12 @@ func unknownFields(d *frontmatterDoc, known map[string]map[string]bool) []Proble
 
 // didYouMean names the known field closest to a misspelt one.
 func didYouMean(k string, known map[string]map[string]bool) string {
-	best, bestD := "", 2 // at most two edits away
+	names := make([]string, 0, len(known))
 	for name := range known {
-		if d, ok := words.EditDistance(k, name, bestD); ok && (best == "" || d < bestD || (d == bestD && name < best)) {
-			best, bestD = name, d
-		}
+		names = append(names, name)
 	}
-	if best == "" {
+	best, ok := words.Nearest(k, names, 2) // at most two edits away
+	if !ok {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)

@@ -34,6 +34,12 @@ type Export struct {
 	// (aiwg's), the seed of that id (aiwgID): an import that finds its id
 	// taken by another learning gives it the seed's next id.
 	reid map[string]string
+	// sourceTag names, for a knowledge entry read from another system's
+	// store that keeps no creation time (beads, a CLAUDE.md, Claude
+	// Code's memory folder), the tag every entry lore made from that
+	// source has: the store's entry of its slug with that tag is the one
+	// the source has, whatever its time; one without is another's.
+	sourceTag map[string]string
 }
 
 // ExportFrom reads the entries of the kinds asked for (every kind when none
@@ -96,25 +102,44 @@ type ImportResult struct {
 	Added    map[entry.Kind]int      `json:"added"`
 	Kept     map[entry.Kind]int      `json:"kept"`
 	Collided map[entry.Kind][]string `json:"collided,omitempty"`
+	// Differs names the entries the store has from the source whose
+	// content the source has changed: kept as the store has them, unless
+	// the import updates, when they are Updated instead.
+	Differs map[entry.Kind][]string `json:"differs,omitempty"`
+	Updated map[entry.Kind][]string `json:"updated,omitempty"`
 	// Reidentified are the learnings made from another system's ids whose
 	// id the store had for another learning, each with the id it was given
 	// instead ("l-1a2b3c -> l-4d5e6f").
 	Reidentified []string `json:"reidentified,omitempty"`
 }
 
-// Total is how many entries the import added.
+// Total is how many entries the import added or updated.
 func (r ImportResult) Total() int {
 	n := 0
 	for _, c := range r.Added {
 		n += c
 	}
+	for _, u := range r.Updated {
+		n += len(u)
+	}
 	return n
+}
+
+// Any reports whether the import met an entry of kind.
+func (r ImportResult) Any(kind entry.Kind) bool {
+	return r.Added[kind]+r.Kept[kind]+len(r.Collided[kind])+len(r.Differs[kind])+len(r.Updated[kind]) > 0
 }
 
 // Summary says, for kind, what the import did: "3 added, 1 already there,
 // 1 not imported: the store has another entry of that id (l-1a2b3c)".
 func (r ImportResult) Summary(kind entry.Kind) string {
 	s := fmt.Sprintf("%d added, %d already there", r.Added[kind], r.Kept[kind])
+	if d := r.Differs[kind]; len(d) > 0 {
+		s += fmt.Sprintf(", %d differs (%s)", len(d), strings.Join(d, ", "))
+	}
+	if u := r.Updated[kind]; len(u) > 0 {
+		s += fmt.Sprintf(", %d updated (%s)", len(u), strings.Join(u, ", "))
+	}
 	if c := r.Collided[kind]; len(c) > 0 {
 		s += fmt.Sprintf(", %d not imported: the store has another entry of %s (%s)", len(c),
 			words.Plural(len(c), "that id", "those ids"), strings.Join(c, ", "))
@@ -129,6 +154,13 @@ type ImportPlan struct {
 	Export Export
 	// Source names where the entries came from, in the commit's subject.
 	Source string
+	// Update takes the source's version of an entry the store has from
+	// it whose content differs (ImportResult.Differs otherwise).
+	Update bool
+	// Progress, when set, is told after each entry is weighed how many
+	// of the plan's entries have been (a terminal shows it; nil is
+	// silent).
+	Progress func(done, total int)
 }
 
 // PlanImport checks x for import from source: an entry that is not valid,
@@ -156,27 +188,56 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 	wr, err := s.Write(func(tx *mdstore.Tx) error {
 		res = ImportResult{Added: map[entry.Kind]int{}, Kept: map[entry.Kind]int{}, Collided: map[entry.Kind][]string{}}
 		added, kept := res.Added, res.Kept
+		done, total := 0, len(x.Memories)+len(x.Knowledge)+len(x.Learnings)+len(x.Journal)
+		step := func() {
+			done++
+			if plan.Progress != nil {
+				plan.Progress(done, total)
+			}
+		}
 		collided := func(kind entry.Kind, id string) { res.Collided[kind] = append(res.Collided[kind], id) }
+		// differs reports whether the import takes the source's version
+		// of id, which the store has otherwise.
+		differs := func(kind entry.Kind, id string) bool {
+			m := &res.Differs
+			if plan.Update {
+				m = &res.Updated
+			}
+			if *m == nil {
+				*m = map[entry.Kind][]string{}
+			}
+			(*m)[kind] = append((*m)[kind], id)
+			return plan.Update
+		}
 		// Memories: by id, which holds its creation time.
 		if len(x.Memories) > 0 {
 			data, _, err := tx.Read(entry.MemoriesPath)
 			if err != nil {
 				return err
 			}
-			have := entry.ParseMemoriesFile(data, entry.MemoriesPath).IDs()
+			have := map[string]entry.Memory{}
+			for _, m := range entry.ParseMemoriesFile(data, entry.MemoriesPath).Memories {
+				have[m.ID] = m
+			}
 			var add []entry.Memory
 			for _, m := range x.Memories {
-				if have[m.ID] {
+				step()
+				had, ok := have[m.ID]
+				switch {
+				case !ok:
+					add = append(add, m)
+				case sameMemory(had, m):
 					kept[entry.KindMemory]++
-					continue
+				case differs(entry.KindMemory, m.ID):
+					tx.Apply(mdstore.Edit{Path: entry.MemoriesPath, Op: mdstore.OpRemoveMemory, ID: m.ID})
+					add = append(add, m)
 				}
-				add = append(add, m)
 			}
 			if len(add) > 0 {
 				// On top of their sections, in the export's order, in one
 				// edit of the file.
 				tx.Apply(mdstore.Edit{Path: entry.MemoriesPath, Op: mdstore.OpAddMemories, Memories: add})
-				added[entry.KindMemory] += len(add)
+				added[entry.KindMemory] += len(add) - len(res.Updated[entry.KindMemory])
 			}
 		}
 		// stored reads the file at p if there is one, and reports whether
@@ -189,16 +250,27 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 			return true, same(data), nil
 		}
 		for _, k := range x.Knowledge {
+			step()
 			k.Path = entry.KnowledgePath(k.Slug)
+			var had entry.Knowledge
 			exists, same, err := stored(k.Path, func(data []byte) bool {
-				had, err := entry.ParseKnowledge(data, k.Path)
-				return err == nil && sameCreation(had.CreatedAt, k.CreatedAt, had.Body, k.Body)
+				var err error
+				had, err = entry.ParseKnowledge(data, k.Path)
+				tag := x.sourceTag[k.Slug]
+				return err == nil && (tag != "" && slices.Contains(had.Tags, tag) || sameCreation(had.CreatedAt, k.CreatedAt, had.Body, k.Body))
 			})
 			switch {
 			case err != nil:
 				return err
-			case same:
+			case same && sameKnowledge(had, k):
 				kept[entry.KindKnowledge]++
+			case same:
+				if differs(entry.KindKnowledge, k.Slug) {
+					if k.CreatedAt == "" {
+						k.CreatedAt = had.CreatedAt
+					}
+					tx.Apply(mdstore.Edit{Path: k.Path, Op: mdstore.OpPut, Content: string(entry.RenderKnowledge(k))})
+				}
 			case exists:
 				collided(entry.KindKnowledge, k.Slug)
 			default:
@@ -218,19 +290,31 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 				return err
 			}
 			for _, l := range x.Learnings {
+				step()
 				origin := l.ID
 				seed, reid := x.reid[origin]
 				for n := 1; ; {
 					l.Path = entry.LearningPath(l.ID)
+					var had entry.Learning
 					exists, same, err := stored(l.Path, func(data []byte) bool {
-						had, err := entry.ParseLearning(data, l.Path)
+						var err error
+						had, err = entry.ParseLearning(data, l.Path)
 						return err == nil && sameCreation(had.CreatedAt, l.CreatedAt, had.Body, l.Body)
 					})
 					if err != nil {
 						return err
 					}
-					if same {
+					if same && sameLearning(had, l) {
 						kept[entry.KindLearning]++
+						break
+					}
+					if same {
+						if differs(entry.KindLearning, l.ID) {
+							// The source's text and figures; the store's
+							// place in its lifecycle (status, supersession).
+							l.Status, l.StatusReason, l.SupersededBy = had.Status, had.StatusReason, had.SupersededBy
+							tx.Apply(mdstore.Edit{Path: l.Path, Op: mdstore.OpPut, Content: string(entry.RenderLearning(l))})
+						}
 						break
 					}
 					if exists || have.Taken(l.ID) { // another's, in the store or in this import
@@ -261,6 +345,7 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 			}
 		}
 		for _, j := range x.Journal {
+			step()
 			exists, err := tx.Exists(j.Path)
 			switch {
 			case err != nil:
@@ -277,7 +362,7 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 		}
 		var body []string
 		for _, k := range []entry.Kind{entry.KindMemory, entry.KindKnowledge, entry.KindLearning, entry.KindJournal} {
-			if added[k] > 0 || kept[k] > 0 || len(res.Collided[k]) > 0 {
+			if res.Any(k) {
 				body = append(body, fmt.Sprintf("%s: %s", k, res.Summary(k)))
 			}
 		}
@@ -293,6 +378,32 @@ func (plan *ImportPlan) Apply(s *mdstore.Store) (ImportResult, *mdstore.WriteRes
 	}
 	return res, wr, err
 }
+
+// sameMemory reports whether the store's memory had says what m says.
+func sameMemory(had, m entry.Memory) bool {
+	return had.Type == m.Type && had.Created == m.Created && strings.TrimSpace(had.Content) == strings.TrimSpace(m.Content) &&
+		slices.Equal(had.Tags, m.Tags)
+}
+
+// sameKnowledge reports whether the store's entry had says what k says
+// (its times aside).
+func sameKnowledge(had, k entry.Knowledge) bool {
+	return had.Title == k.Title && had.Feature == k.Feature && slices.Equal(had.Tags, k.Tags) &&
+		strings.TrimSpace(had.Body) == strings.TrimSpace(k.Body)
+}
+
+// sameLearning reports whether the store's learning had says what l, the
+// same learning from its source, says: its text, category, tags and seed
+// 004's figures. Its status and supersession are the store's own (lore
+// learning status, supersede), not the source's.
+func sameLearning(had, l entry.Learning) bool {
+	return had.Category == l.Category && had.Kind == l.Kind && had.TaskType == l.TaskType && had.Task == l.Task &&
+		slices.Equal(had.Tags, l.Tags) && slices.Equal(had.SourceRuns, l.SourceRuns) &&
+		sameFloat(had.Confidence, l.Confidence) && sameFloat(had.SuccessRate, l.SuccessRate) &&
+		strings.TrimSpace(had.Body) == strings.TrimSpace(l.Body)
+}
+
+func sameFloat(a, b *float64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 // sameCreation reports whether an entry in the store (created at had,
 // its body hadBody) is the one an import brings (at want, body): the same

@@ -41,7 +41,23 @@ const MaxSeedFileSize = 64 << 20
 // a store that is a link, a FIFO, a device or too large is an error, as is
 // a progress.db that readDB cannot read or aiwg's file when it is damaged;
 // a knowledge file or memory that does not parse is a warning, and left out.
+// ralph-orchestrator's decisions.md, beads' memories, a CLAUDE.md and
+// Claude Code's memory folder are read too (readRalphDecisions,
+// readOtherStores).
 func ReadSeedStores(dir string, readDB func(path string) ([]entry.JournalEntry, error)) (x Export, found []string, warnings []entry.Warning, err error) {
+	x, found, warnings, err = readSeedStores(dir, readDB)
+	if err != nil || filepath.Base(filepath.Clean(dir)) == ".aiwg" {
+		return x, found, warnings, err
+	}
+	top := filepath.Clean(dir)
+	if filepath.Base(top) == ".ralph" {
+		top = filepath.Dir(top)
+	}
+	found, warnings, err = readOtherStores(top, &x, found, warnings)
+	return x, found, warnings, err
+}
+
+func readSeedStores(dir string, readDB func(path string) ([]entry.JournalEntry, error)) (x Export, found []string, warnings []entry.Warning, err error) {
 	x = Export{Version: ExportVersion}
 	// top is the project: the stores are read as paths below it, so that
 	// no directory on the way is a link (fsx.CheckDirs).
@@ -85,6 +101,16 @@ func ReadSeedStores(dir string, readDB func(path string) ([]entry.JournalEntry, 
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return x, found, warnings, err
 	}
+	if data, p, err := readSeedFile(top, ralphDecisionsPath, MaxSeedFileSize); err == nil {
+		ms, err := readRalphDecisions(p, data)
+		if err != nil {
+			return x, found, warnings, err
+		}
+		x.Memories = append(x.Memories, ms...)
+		found = append(found, p)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return x, found, warnings, err
+	}
 	kdir := filepath.Join(top, ralphKnowledgeDir)
 	var entries []os.DirEntry
 	if err = fsx.CheckDirs(top, ralphKnowledgeDir); err == nil {
@@ -116,6 +142,68 @@ func ReadSeedStores(dir string, readDB func(path string) ([]entry.JournalEntry, 
 		found = append(found, p)
 	}
 	return x, found, warnings, nil
+}
+
+// readOtherStores reads, in the project top, the stores of the systems
+// people keep their agents' memory in today: beads' memories (its
+// config table's backup, .beads/backup/config.jsonl), a CLAUDE.md's
+// sections, and when top is Claude Code's memory folder, its MEMORY.md's
+// sections and its topic files. Each becomes knowledge (or, for
+// ralph-orchestrator's decisions, memories: ReadSeedStores), named by a
+// slug the source gives it, so that an entry the store has from the same
+// source is that entry whatever its time (Export.sourceTag).
+func readOtherStores(top string, x *Export, found []string, warnings []entry.Warning) ([]string, []entry.Warning, error) {
+	from := len(x.Knowledge)
+	if data, p, err := readSeedFile(top, beadsConfigPath, MaxSeedFileSize); err == nil {
+		ks, ws, err := readBeadsMemories(p, data)
+		if err != nil {
+			return found, warnings, err
+		}
+		x.Knowledge, warnings = append(x.Knowledge, ks...), append(warnings, ws...)
+		found = append(found, p)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return found, warnings, err
+	}
+	if data, p, err := readSeedFile(top, claudeProjectFile, entry.FileReadLimit); err == nil {
+		x.Knowledge = append(x.Knowledge, readMarkdownSections(p, data, claudeProjectTag)...)
+		found = append(found, p)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return found, warnings, err
+	}
+	if data, p, err := readSeedFile(top, claudeMemoryIndex, entry.FileReadLimit); err == nil {
+		x.Knowledge = append(x.Knowledge, readMarkdownSections(p, data, claudeMemoryTag)...)
+		found = append(found, p)
+		entries, err := fsx.ReadDir(top)
+		if err != nil {
+			return found, warnings, seedError(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".md") || name == claudeMemoryIndex || name == claudeProjectFile || strings.HasPrefix(name, ".") || e.IsDir() {
+				continue
+			}
+			data, p, err := readSeedFile(top, name, entry.FileReadLimit)
+			if err != nil {
+				return found, warnings, err
+			}
+			k, err := readClaudeTopic(p, data)
+			if err != nil || k.Slug == "" || k.Body == "" {
+				msg := "left out: nothing lore can keep in it"
+				if err != nil {
+					msg = "left out: " + err.Error()
+				}
+				warnings = append(warnings, entry.Warning{Path: p, Message: msg})
+				continue
+			}
+			x.Knowledge = append(x.Knowledge, k)
+			found = append(found, p)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return found, warnings, err
+	}
+	uniqueSlugs(x.Knowledge, from)
+	x.markSource(from)
+	return found, warnings, nil
 }
 
 // readSeedFile reads the regular file rel (slash-separated) below top,
