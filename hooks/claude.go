@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"lore/agentout"
-	"lore/mdstore"
+	"lore/internal/fsx"
 )
 
 // ClaudeStop is the JSON a Claude Code Stop hook receives on stdin.
@@ -180,7 +180,7 @@ func personTyped(content json.RawMessage) bool {
 
 // FilesRelativeTo returns the turn's files that lie in the repository
 // whose top is root (an absolute directory), relative to it with forward
-// slashes (mdstore.RepoPath: through the links of root and of the file's
+// slashes (fsx.RepoPath: through the links of root and of the file's
 // directory, for Claude Code names files under the directory the system
 // resolved, /private/tmp where lore was started in /tmp, or the other way
 // round). A file outside the repository is left out: lore records only
@@ -189,7 +189,7 @@ func (t Turn) FilesRelativeTo(root string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, f := range t.Files {
-		if rel, ok := mdstore.RepoPath(root, f); ok && !seen[rel] {
+		if rel, ok := fsx.RepoPath(root, f); ok && !seen[rel] {
 			seen[rel] = true
 			out = append(out, rel)
 		}
