@@ -11,6 +11,7 @@ import (
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 	"lore/prompt"
+	"lore/provenance"
 	"lore/strategy"
 	"lore/usagelog"
 )
@@ -82,6 +83,15 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 		}
 		catalogDone <- r
 	}()
+	// What cited files changed under: read while the catalog is.
+	staleDone := make(chan *provenance.Report, 1)
+	go func() {
+		report, err := provenance.Read(s)
+		if err != nil {
+			r.Notice("cannot tell which entries are stale: " + err.Error())
+		}
+		staleDone <- report
+	}()
 	if cfg.Memories.Inject == config.InjectAuto {
 		all, warnings, err := s.Memories()
 		r.Warnings(warnings)
@@ -102,6 +112,7 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 	}
 	in.Skills = skills
 	r.Warnings(warnings)
+	in.Stale, in.Mark = staleMarks(<-staleDone)
 	in.Relevance = <-relevance
 	// Of the knowledge and learnings, only those prime examines are read
 	// whole, when it renders the prime (Context, ClaudeHook).
@@ -216,4 +227,26 @@ func memoryFilter(cfg config.MemoriesFilter, req PrimeRequest, now time.Time) pr
 		f.Since = today.AddDate(0, 0, -recent)
 	}
 	return f
+}
+
+// staleMarks are the stale entries of report by memory id and entry file
+// path, as prompt.Input takes them, and the mark of each.
+func staleMarks(report *provenance.Report) (map[string]bool, func(string) string) {
+	if report == nil {
+		return nil, nil
+	}
+	stale := map[string]bool{}
+	for key, checks := range report.Entries {
+		for _, c := range checks {
+			if c.Stale() {
+				if strings.HasPrefix(key, "mem-") {
+					stale[key] = true
+				} else {
+					stale[entry.Dir+"/"+key] = true
+				}
+				break
+			}
+		}
+	}
+	return stale, report.Mark
 }

@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"lore/internal/gitx"
 	"lore/internal/words"
 	"lore/mdstore/catalog"
+	"lore/mdstore/cites"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 )
@@ -199,6 +201,14 @@ type Tx struct {
 	// err is the first edit refused (a name lore does not make), for
 	// the build function's caller to return.
 	err error
+}
+
+// cite records cs as what the entry key (cites.KeyOf) cites, in the same
+// commit; nothing when cs is empty.
+func (t *Tx) cite(key string, cs []cites.Cite) {
+	if len(cs) > 0 {
+		t.Apply(Edit{Path: cites.Path, Op: OpCite, ID: cites.KeyOf(key), Cites: cs})
+	}
 }
 
 // Learnings reads the learnings the change builds on, once, for deciding
@@ -428,3 +438,20 @@ func applyEdits(tx *Tx, edits []FileEdit) ([]FileEdit, error) {
 
 // ErrUnchanged ends a write that has nothing to change: no commit.
 var ErrUnchanged = errors.New("unchanged")
+
+// Recite records, as one commit, what each entry of set (by cites.KeyOf
+// key) cites now: lore verify's re-stamp.
+func (s *Store) Recite(set map[string][]cites.Cite, subject string) (*WriteResult, error) {
+	return s.Write(func(tx *Tx) error {
+		keys := make([]string, 0, len(set))
+		for k := range set {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			tx.Apply(Edit{Path: cites.Path, Op: OpCite, ID: k, Cites: set[k]})
+		}
+		tx.SetMessage(CommitMessage(subject, strings.Join(keys, "\n"), "Lore-Kind", "citations"))
+		return nil
+	})
+}

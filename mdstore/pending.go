@@ -16,6 +16,7 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/gitx"
+	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -42,6 +43,7 @@ const (
 	OpRemove       = "remove"        // the file goes
 	OpKnowledge    = "knowledge"     // Knowledge, created or merged into the entry there
 	OpFields       = "fields"        // Fields set in the frontmatter there, the rest kept
+	OpCite         = "cite"          // Cites as what entry ID cites, in the citations file
 )
 
 // Edit is one edit of a store file, decided: applying it twice
@@ -56,11 +58,12 @@ type Edit struct {
 	Knowledge *entry.Knowledge         `json:"knowledge,omitempty"`
 	Create    bool                     `json:"create,omitempty"` // a new knowledge entry
 	Fields    []entry.FrontmatterField `json:"fields,omitempty"`
+	Cites     []cites.Cite             `json:"cites,omitempty"`
 }
 
 // makesFile says whether e puts content in its file (and may make it).
 func (e Edit) makesFile() bool {
-	return e.Op == OpPut || e.Op == OpKnowledge || e.Op == OpAddMemory || e.Op == OpAddMemories
+	return e.Op == OpPut || e.Op == OpKnowledge || e.Op == OpAddMemory || e.Op == OpAddMemories || e.Op == OpCite
 }
 
 // checked is apply held to lore's limits: a file the edit makes or grows
@@ -93,6 +96,8 @@ func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 		return out, exists, nil
 	case OpPut:
 		return []byte(e.Content), true, nil
+	case OpCite:
+		return cites.Set(old, e.ID, e.Cites), true, nil
 	case OpRemove:
 		return nil, false, nil
 	case OpKnowledge:

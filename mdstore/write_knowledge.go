@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lore/mdstore/catalog"
+	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -166,7 +167,8 @@ func freeSlug(taken func(string) (bool, error), slug string) (string, error) {
 // AddKnowledge writes a knowledge entry following seed 000's dedup rules:
 // the same title replaces the entry's body and merges its tags; a similar
 // title with mostly the same tags updates that entry; otherwise a new file.
-func (s *Store) AddKnowledge(in entry.NewKnowledge) (entry.Knowledge, entry.KnowledgeAction, *WriteResult, error) {
+// cs are the files it cites.
+func (s *Store) AddKnowledge(in entry.NewKnowledge, cs ...cites.Cite) (entry.Knowledge, entry.KnowledgeAction, *WriteResult, error) {
 	in, err := in.Normalize(&entry.SecretCheck{})
 	if err != nil {
 		return entry.Knowledge{}, "", nil, err
@@ -178,6 +180,7 @@ func (s *Store) AddKnowledge(in entry.NewKnowledge) (entry.Knowledge, entry.Know
 		if err := planKnowledge(tx, in, now, &plan, &storedKnowledge{}); err != nil {
 			return err
 		}
+		tx.cite(plan.entry.Path, cs)
 		verb := "add"
 		if plan.action != entry.KnowledgeCreated {
 			verb = "update"

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"lore/mdstore/catalog"
+	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -45,8 +46,9 @@ func (in *NewMemory) textFields() []entry.TextField {
 }
 
 // AddMemory validates m, gives it an id and the creation date and adds it
-// under its section in memories.md, as one commit.
-func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
+// under its section in memories.md, as one commit, with the files it
+// cites.
+func (s *Store) AddMemory(in NewMemory, cs ...cites.Cite) (entry.Memory, *WriteResult, error) {
 	in, err := in.normalize(&entry.SecretCheck{})
 	if err != nil {
 		return entry.Memory{}, nil, err
@@ -82,6 +84,7 @@ func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
 		}
 		added := m
 		tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemory, Memory: &added})
+		tx.cite(m.ID, cs)
 		tx.SetMessage(CommitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
 			"Lore-Id", m.ID, "Lore-Kind", "memory"))
 		return nil

@@ -23,11 +23,12 @@ func MemoryRelevanceKey(id string) string { return entry.MemoriesPath + "#" + id
 // most relevant to it first (full-text relevance), newest first among
 // equals; without one, newest first (seed 001). It returns pointers into
 // memories: ten thousand memories are a megabyte to copy.
-func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []*entry.Memory {
+func rankMemories(memories []entry.Memory, t Task, rel map[string]float64, stale map[string]bool) []*entry.Memory {
 	// One sort of keys. Memories of the same second keep their file
 	// order (entry.SortNewestFirst).
 	type key struct {
 		score float64
+		stale bool // a file it cites changed: below a fresh one of the same score
 		unix  int64
 		pos   int
 	}
@@ -45,7 +46,7 @@ func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []*en
 		}
 	}
 	for i, m := range memories {
-		keys[i] = key{unix: m.Unix(), pos: i}
+		keys[i] = key{unix: m.Unix(), pos: i, stale: stale[m.ID]}
 		if byID != nil {
 			keys[i].score = byID[m.ID]
 		}
@@ -53,6 +54,9 @@ func rankMemories(memories []entry.Memory, t Task, rel map[string]float64) []*en
 	slices.SortFunc(keys, func(a, b key) int {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)
+		}
+		if a.stale != b.stale {
+			return boolCompare(a.stale, b.stale)
 		}
 		if a.unix != b.unix {
 			return cmp.Compare(b.unix, a.unix)
@@ -116,12 +120,13 @@ const memoriesTitle = "Memories"
 // Render writes memories grouped by type in seed 001's format (memories.md's:
 // "# Memories", "## Patterns", "### mem-…"), keeping their order within each
 // type; "" when there are none.
-func Render(memories []entry.Memory) string { return outline(1).renderMemories(memories) }
+func Render(memories []entry.Memory) string { return outline(1).renderMemories(memories, nil) }
 
 // renderMemories writes memories grouped by type, as Render does, with the
 // title at the sections' level, each type one level below and each memory
-// under its type.
-func (o outline) renderMemories(memories []entry.Memory) string {
+// under its type; a memory with a mark (Input.Mark) has it under its
+// block.
+func (o outline) renderMemories(memories []entry.Memory, marks map[string]string) string {
 	if len(memories) == 0 {
 		return ""
 	}
@@ -137,7 +142,7 @@ func (o outline) renderMemories(memories []entry.Memory) string {
 				b.WriteString("\n" + o.entry(t.Section()))
 				first = false
 			}
-			b.WriteString("\n" + o.memoryBlock(m))
+			b.WriteString("\n" + o.memoryBlock(m) + marks[m.ID])
 		}
 	}
 	return b.String()
@@ -197,4 +202,61 @@ func (o outline) memoryLen(m entry.Memory) int {
 		n += runeLen(t)
 	}
 	return n
+}
+
+// staleLine is the line prime writes under an entry a cited file changed
+// under.
+func staleLine(mark string) string { return "_⚠ Stale: " + mark + "_\n" }
+
+// boolCompare orders false before true.
+func boolCompare(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// marks are the stale lines of the stale memories of ms, their lengths
+// added to lens. Saying what changed walks git's history, so only the
+// memories ranked within limit are marked; a stale one further down is
+// left out of this prime (its length set past limit).
+func (pl *plan) marks(ms []*entry.Memory, lens []int, limit int) map[string]string {
+	if len(pl.in.Stale) == 0 || pl.in.Mark == nil {
+		return nil
+	}
+	out := map[string]string{}
+	total := 0
+	for i, m := range ms {
+		if pl.in.Stale[m.ID] {
+			if total > limit {
+				lens[i] = limit + 1
+				continue
+			}
+			line := staleLine(pl.in.Mark(m.ID))
+			out[m.ID] = line
+			lens[i] += runeLen(line)
+		}
+		total += lens[i]
+	}
+	return out
+}
+
+// mark is the stale line of the entry of a memory id or file path, ""
+// for a fresh one; each is asked of Input.Mark once.
+func (pl *plan) mark(key string) string {
+	if !pl.in.Stale[key] || pl.in.Mark == nil {
+		return ""
+	}
+	if m, ok := pl.markOf[key]; ok {
+		return m
+	}
+	if pl.markOf == nil {
+		pl.markOf = map[string]string{}
+	}
+	m := staleLine(pl.in.Mark(key))
+	pl.markOf[key] = m
+	return m
 }

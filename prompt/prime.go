@@ -64,6 +64,13 @@ type Input struct {
 	// keyed by the store path of the entry's file — for a memory,
 	// memories.md's path, '#' and its id (MemoryRelevanceKey).
 	Relevance map[string]float64
+	// Stale are the entries a file they cite has changed under, by
+	// memory id or entry file path (package provenance); Mark says what
+	// prime writes under one it shows ("cites `a.go`, changed in 3
+	// commits since — …"). A stale entry ranks below a fresh one of the
+	// same relevance.
+	Stale map[string]bool
+	Mark  func(idOrPath string) string
 	// Now is when the prime is made: the recency of seed 004's learnings
 	// (the zero time leaves it out).
 	Now time.Time
@@ -225,6 +232,8 @@ type plan struct {
 	// loop and stuck are the Loop Status whole and reduced to its
 	// stuck-loop warning ("" when not stuck or not shown).
 	loop, stuck string
+	// markOf are the stale lines written (mark).
+	markOf map[string]string
 }
 
 func newPlan(in Input, o outline) *plan {
@@ -246,7 +255,7 @@ func newPlan(in Input, o outline) *plan {
 	var x examination
 	x, pl.learningsKept = pl.examineLearnings()
 	pl.learningsCapped = x.leftOut(pl.learnings.len(), min(len(pl.learningsKept), MaxLearnings))
-	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance)
+	pl.memories = rankMemories(in.Memories, in.Task, in.Relevance, in.Stale)
 	pl.memoryLens = make([]int, len(pl.memories))
 	for i := range pl.memories {
 		pl.memoryLens[i] = o.memoryLen(*pl.memories[i])
@@ -320,13 +329,14 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 	add(SectionAttempts, b.AttemptsChars, func(limit, _ int) part { return o.attemptsSection(pl.attempts, limit) })
 	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit, most int) part {
 		memories, lens := o.capMemories(pl.memories, pl.memoryLens, most)
+		marks := pl.marks(memories, lens, limit)
 		included, omitted, dups, compared := o.fitMemories(memories, lens, limit)
 		pl.compared += compared
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(entry.KindMemory, m.ID)
 		}
-		p := part{md: o.renderMemories(included), shown: len(included), omitted: omitted, keys: keys}
+		p := part{md: o.renderMemories(included, marks), shown: len(included), omitted: omitted, keys: keys}
 		if dups > 0 {
 			p.capped, p.capNote = dups, plural(dups, [2]string{"memory that repeats one shown", "memories that repeat those shown"})
 		}

@@ -397,8 +397,12 @@ func (x examination) leftOut(n, shown int) int { return len(x.kept) - shown + n 
 // (in x.kept) of the entries shown.
 func (pl *plan) examineKnowledge(limit, fixed, most int) (x examination, shown []int) {
 	ranked, o := &pl.knowledge, int(pl.o)
-	// An entry's block is at most the entry cap (capKnowledge).
-	size := func(k int) int { return min(o+int(ranked.at(k).chars), most) }
+	// An entry's block is at most the entry cap (capKnowledge), its
+	// stale line included.
+	size := func(k int) int {
+		m := runeLen(pl.mark(ranked.at(k).path))
+		return min(o+int(ranked.at(k).chars)+m, most)
+	}
 	merge := pl.in.Task.Given()
 	dups := neardup.New()
 	used, zone := fixed, -1 // zone: where the look-ahead ends, once the section is full
@@ -543,7 +547,8 @@ func (pl *plan) knowledgeSection(limit, most int) part {
 	var keys []string
 	for _, k := range shown {
 		if e := pl.read.knowledge(int(pl.knowledge.at(x.kept[k]).place)); e != nil {
-			b.WriteString("\n" + o.knowledgeBlock(o.capKnowledge(*e, most)))
+			mark := pl.mark(e.Path)
+			b.WriteString("\n" + o.knowledgeBlock(o.capKnowledge(*e, most-runeLen(mark))) + mark)
 			keys = append(keys, Key(entry.KindKnowledge, e.Slug))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/prompt"
+	"lore/provenance"
 )
 
 func knowledgeCommand(e *env) *cli.Command {
@@ -32,6 +33,7 @@ a new file. Every field is checked for secrets (exit status 2).`,
 					&cli.StringFlag{Name: "title", Usage: "short descriptive title (names the file)"},
 					&cli.StringFlag{Name: "tags", Usage: "comma-separated lowercase keywords (at least one)"},
 					&cli.StringFlag{Name: "feature", Usage: "the feature this knowledge belongs to"},
+					citeFlag(),
 					formatFlag("table", "table", "json", "quiet"),
 				},
 				Action: func(c *cli.Context) error {
@@ -42,7 +44,7 @@ a new file. Every field is checked for secrets (exit status 2).`,
 					if err != nil {
 						return err
 					}
-					opts := knowledgeAddOptions{title: c.String("title"), tags: c.String("tags"), feature: c.String("feature"), body: body, format: c.String("format")}
+					opts := knowledgeAddOptions{title: c.String("title"), tags: c.String("tags"), feature: c.String("feature"), body: body, format: c.String("format"), cite: c.StringSlice("cite")}
 					return runWith(e, globalsFrom(c), opts, runKnowledgeAdd)
 				},
 			},
@@ -94,6 +96,7 @@ a new file. Every field is checked for secrets (exit status 2).`,
 
 type knowledgeAddOptions struct {
 	title, tags, feature, body, format string
+	cite                               []string // files it cites, file[:lines]
 }
 
 func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
@@ -102,7 +105,11 @@ func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	k, action, res, err := s.AddKnowledge(entry.NewKnowledge{Title: opts.title, Tags: entry.SplitTags(opts.tags), Feature: opts.feature, Body: opts.body})
+	cs, err := provenance.NewStamper(s).StampFound(opts.cite, opts.title+"\n"+opts.body)
+	if err != nil {
+		return err
+	}
+	k, action, res, err := s.AddKnowledge(entry.NewKnowledge{Title: opts.title, Tags: entry.SplitTags(opts.tags), Feature: opts.feature, Body: opts.body}, cs...)
 	if err != nil {
 		return err
 	}

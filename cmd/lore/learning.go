@@ -9,6 +9,7 @@ import (
 	"lore/internal/words"
 	"lore/mdstore/entry"
 	"lore/prompt"
+	"lore/provenance"
 )
 
 func learningCommand(e *env) *cli.Command {
@@ -30,13 +31,15 @@ so what a person wrote in the file stays.`,
 stdin. Unknown categories are kept as written. A learning of the same
 category sharing more than 80% of its words with an existing one is not
 added: the existing id is printed. Every field is checked for secrets
-(exit status 2).`,
+(exit status 2). Files it names that exist, and --cite's, are recorded
+as its citations (see lore add).`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "category", Usage: strings.Join(entry.LearningCategories, ", ") + " (others are kept as written)"},
 					&cli.StringFlag{Name: "tags", Usage: "comma-separated keywords: files, tools, error types (at least one)"},
 					&cli.StringFlag{Name: "task", Usage: "the task it came from"},
 					&cli.StringFlag{Name: "status", Value: "active", Usage: strings.Join(entry.LearningStatuses, ", ")},
 					&cli.StringFlag{Name: "kind", Usage: strings.Join(entry.LearningKinds, ", ") + " (optional)"},
+					citeFlag(),
 					formatFlag("table", "table", "json", "quiet"),
 				},
 				Action: func(c *cli.Context) error {
@@ -47,7 +50,7 @@ added: the existing id is printed. Every field is checked for secrets
 					if err != nil {
 						return err
 					}
-					opts := learningAddOptions{format: c.String("format"), learning: entry.NewLearning{Category: c.String("category"),
+					opts := learningAddOptions{format: c.String("format"), cite: c.StringSlice("cite"), learning: entry.NewLearning{Category: c.String("category"),
 						Tags: entry.SplitTags(c.String("tags")), Task: c.String("task"), Status: c.String("status"), Kind: c.String("kind"), Body: body}}
 					return runWith(e, globalsFrom(c), opts, runLearningAdd)
 				},
@@ -196,6 +199,7 @@ had replaced, in the same commit.`,
 type learningAddOptions struct {
 	learning entry.NewLearning
 	format   string
+	cite     []string // files it cites, file[:lines]
 }
 
 func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
@@ -204,7 +208,11 @@ func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	l, duplicate, res, err := s.AddLearning(opts.learning)
+	cs, err := provenance.NewStamper(s).StampFound(opts.cite, opts.learning.Body)
+	if err != nil {
+		return err
+	}
+	l, duplicate, res, err := s.AddLearning(opts.learning, cs...)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"lore/mdstore"
 	"lore/mdstore/entry"
 	"lore/prompt"
+	"lore/provenance"
 )
 
 // readMemories opens the store and reads its memories, reporting the
@@ -96,6 +97,7 @@ type addOptions struct {
 	typ     string
 	tags    string
 	format  string
+	cite    []string // files the memory cites, file[:lines]
 }
 
 func addCommand(e *env) *cli.Command {
@@ -114,11 +116,17 @@ Tags are lowercased and trimmed. An unknown type, empty content, a tag that
 is empty or holds |, "," or --> , or content holding a secret is refused
 (exit status 2) and nothing is written.
 
+Files the memory names that exist in the worktree (src/auth.go,
+src/auth.go:40-60), and those --cite names, are recorded with their
+content as it is now (.agent/citations.tsv): when one changes, prime and
+lore stale say the memory may no longer hold.
+
 --format table prints "Memory stored: <id>", quiet only the id, json the
 memory and the commit.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "pattern", Usage: "memory type: pattern, decision, fix or context"},
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
+			citeFlag(),
 			formatFlag("table", formats...),
 		},
 		Action: func(c *cli.Context) error {
@@ -126,7 +134,7 @@ memory and the commit.`,
 			if err != nil {
 				return err
 			}
-			opts := addOptions{content: content, typ: c.String("type"), tags: c.String("tags"), format: c.String("format")}
+			opts := addOptions{content: content, typ: c.String("type"), tags: c.String("tags"), format: c.String("format"), cite: c.StringSlice("cite")}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
@@ -141,7 +149,11 @@ func runAdd(e *env, g globals, opts addOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	m, res, err := s.AddMemory(mdstore.NewMemory{Type: entry.MemoryType(opts.typ), Content: opts.content, Tags: entry.SplitTags(opts.tags)})
+	cs, err := provenance.NewStamper(s).StampFound(opts.cite, opts.content)
+	if err != nil {
+		return err
+	}
+	m, res, err := s.AddMemory(mdstore.NewMemory{Type: entry.MemoryType(opts.typ), Content: opts.content, Tags: entry.SplitTags(opts.tags)}, cs...)
 	if err != nil {
 		return err
 	}

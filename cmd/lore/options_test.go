@@ -119,6 +119,14 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"usage", "extra"}},
 		{args: []string{"usage", "--format", "text"}},
 
+		{args: []string{"stale"}, want: "table"},
+		{args: []string{"stale", "--format", "json"}, want: "json"},
+		{args: []string{"stale", "extra"}},
+		{args: []string{"verify", "mem-1-aaaa", "l-abcdef"}, want: verifyOptions{ids: []string{"mem-1-aaaa", "l-abcdef"}}},
+		{args: []string{"verify", "--stale"}, want: verifyOptions{ids: []string{}, stale: true}},
+		{args: []string{"verify"}},
+		{args: []string{"add", "x", "--cite", "a.go:3", "--cite", "b.go"}, want: addOptions{content: "x", typ: "pattern", format: "table", cite: []string{"a.go:3", "b.go"}}},
+
 		{args: []string{"validate"}, want: validateOptions{paths: []string{}, format: "text"}},
 		{args: []string{"sync"}, want: syncOptions{retries: 5, format: "text"}},
 		{args: []string{"sync", "--retries", "2", "--format", "json"}, want: syncOptions{retries: 2, format: "json"}},

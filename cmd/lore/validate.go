@@ -10,6 +10,7 @@ import (
 	"lore/internal/gitx"
 	"lore/internal/words"
 	"lore/mdstore"
+	"lore/mdstore/cites"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
 )
@@ -82,7 +83,7 @@ func runValidate(e *env, g globals, opts validateOptions) error {
 		return err
 	}
 	var problems []entry.Problem
-	for _, p := range entry.Validate(files, config.Validate) {
+	for _, p := range entry.Validate(files, validateOther) {
 		if only(p.Path) {
 			problems = append(problems, p)
 		}
@@ -200,4 +201,12 @@ func setAsideProblems(s *mdstore.Store) ([]entry.Problem, error) {
 		out = append(out, entry.Problem{Path: rel(r.Path), Severity: entry.SeverityError, Message: msg})
 	}
 	return out, nil
+}
+
+// validateOther judges the store files whose formats are not entries'.
+func validateOther(f entry.File) []entry.Problem {
+	if f.Path == cites.Path {
+		return cites.Validate(f)
+	}
+	return config.Validate(f)
 }

@@ -103,7 +103,7 @@ func CheckName(p string) error {
 			return &InputError{Field: "name", Msg: msg}
 		}
 	}
-	if KindOf(p) == "" && p != ConfigPath {
+	if KindOf(p) == "" && p != ConfigPath && p != CitesPath {
 		return &InputError{Field: "name", Msg: fmt.Sprintf("%s is not where lore keeps an entry: lore would not read it back", p)}
 	}
 	return nil

@@ -73,9 +73,9 @@ const (
 // conflict markers and secrets — and what holds across them (a learning
 // superseded by one that does not exist). Files outside the store
 // (neither under .agent/ nor a skill) are not looked at. Problems come in
-// path and line order. config.yaml is judged by validateConfig, which
-// the package that owns its format provides (nil: not judged).
-func Validate(files []File, validateConfig func(File) []Problem) []Problem {
+// path and line order. config.yaml and citations.tsv are judged by
+// validateOther, which the packages that own their formats provide.
+func Validate(files []File, validateOther func(File) []Problem) []Problem {
 	var out []Problem
 	learningIDs := map[string]bool{}
 	type supersede struct {
@@ -87,7 +87,7 @@ func Validate(files []File, validateConfig func(File) []Problem) []Problem {
 		if !InStore(f.Path) && f.Unreadable == "" {
 			continue
 		}
-		ps, l := validateFile(f, validateConfig)
+		ps, l := validateFile(f, validateOther)
 		out = append(out, ps...)
 		if l != nil {
 			learningIDs[l.ID] = true
@@ -156,7 +156,7 @@ func HasErrors(ps []Problem) bool {
 
 // validateFile checks one file; for a learning that parses it also
 // returns the learning, for the checks across files.
-func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Learning) {
+func validateFile(f File, validateOther func(File) []Problem) ([]Problem, *Learning) {
 	var out []Problem
 	add := func(line int, sev Severity, format string, args ...any) {
 		out = append(out, Problem{Path: f.Path, Line: line, Severity: sev, Message: fmt.Sprintf(format, args...)})
@@ -208,9 +208,9 @@ func validateFile(f File, validateConfig func(File) []Problem) ([]Problem, *Lear
 	}
 	kind := KindOf(f.Path)
 	switch {
-	case f.Path == ConfigPath:
-		if validateConfig != nil {
-			out = append(out, validateConfig(f)...)
+	case f.Path == ConfigPath || f.Path == CitesPath:
+		if validateOther != nil {
+			out = append(out, validateOther(f)...)
 		}
 		return out, nil
 	case kind == "":

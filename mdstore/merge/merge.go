@@ -22,6 +22,8 @@
 //     the field merge cannot take apart (anchors, flow roots, duplicate
 //     keys) merges by lines; a conflict-free result that the kind's parser
 //     refuses falls back to the line merge or one whole-file conflict.
+//   - citations.tsv merges as a set of lines (package cites): never a
+//     conflict.
 //   - Everything else merges by diff3 (package internal/diff3).
 //
 // If one side equals the base (or both sides are equal) the other is
@@ -34,6 +36,7 @@ import (
 	"strings"
 
 	"lore/internal/diff3"
+	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -94,11 +97,13 @@ func File(path string, base, ours, theirs []byte, labels Labels) (res Result, er
 			res, err = Result{}, fmt.Errorf("merge %s: %v", path, r)
 		}
 	}()
-	switch kind := entry.KindOf(path); kind {
-	case entry.KindMemory:
+	switch kind := entry.KindOf(path); {
+	case path == cites.Path:
+		return Result{Data: cites.Merge(base, ours, theirs)}, nil
+	case kind == entry.KindMemory:
 		data, n, renamed := mergeMemories(base, ours, theirs, labels)
 		return Result{Data: data, Conflicts: n, Renamed: renamed}, nil
-	case entry.KindJournal, entry.KindKnowledge, entry.KindLearning, entry.KindSkill:
+	case kind == entry.KindJournal || kind == entry.KindKnowledge || kind == entry.KindLearning || kind == entry.KindSkill:
 		if kind == entry.KindJournal && len(base) == 0 {
 			return twoIterations(ours, theirs, labels), nil
 		}

@@ -1,0 +1,192 @@
+// Package cites is the store's citations file, .agent/citations.tsv:
+// which files each entry cites, with the blob each file had when it was
+// cited and the commit the store was at. Staleness is computed from it
+// by git (package provenance). It is a file of its own, not a field of
+// the entries, because seed 001's memories.md must stay readable by
+// ralph-orchestrator, which has no place for it; one file for every kind
+// keeps one mechanism.
+//
+// A line is one citation: the entry (a memory's id, or the path of an
+// entry's file under .agent/), the file cited, relative to the top of the
+// repository, with its lines when given ("src/a.go:10-40"), its blob and
+// the commit, tab-separated. Lines are facts, so three versions merge as
+// sets: a line both sides keep stays, one either side added comes in,
+// one either side removed goes.
+package cites
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"lore/mdstore/entry"
+)
+
+// Path is the citations file.
+const Path = entry.CitesPath
+
+// header is the file's first line, for a person reading it.
+const header = "# lore citations: entry, file[:lines], the file's blob and the commit it was cited at (docs/file-formats.md)\n"
+
+// Cite is one file an entry cites.
+type Cite struct {
+	File   string `json:"file"`            // relative to the repository's top, '/'-separated
+	Lines  string `json:"lines,omitempty"` // "12" or "10-40"; "" for the whole file
+	Blob   string `json:"blob"`            // the file's blob when it was cited (40 hex)
+	Commit string `json:"commit"`          // HEAD when it was cited (40 hex), "" before the first commit
+}
+
+// Ref is the citation as a person writes it: file[:lines].
+func (c Cite) Ref() string {
+	if c.Lines == "" {
+		return c.File
+	}
+	return c.File + ":" + c.Lines
+}
+
+// linesRef is a file reference's lines: ":12" or ":10-40" at its end.
+var linesRef = regexp.MustCompile(`:([0-9]+(?:-[0-9]+)?)$`)
+
+// ParseRef reads file[:lines].
+func ParseRef(ref string) (file, lines string) {
+	if m := linesRef.FindStringSubmatchIndex(ref); m != nil {
+		return ref[:m[0]], ref[m[2]:m[3]]
+	}
+	return ref, ""
+}
+
+// Line is one line of the file: an entry's citation.
+type Line struct {
+	Key string // a memory's id, or the entry file's path under .agent/
+	Cite
+}
+
+func (l Line) String() string {
+	return l.Key + "\t" + l.Ref() + "\t" + l.Blob + "\t" + l.Commit
+}
+
+// KeyOf is the key of the entry whose file (a store path) or memory id
+// is given: ".agent/knowledge/x.md" → "knowledge/x.md", "mem-…" as is.
+func KeyOf(pathOrID string) string {
+	return strings.TrimPrefix(pathOrID, entry.Dir+"/")
+}
+
+// Problem is a line the file cannot be read at.
+type Problem struct {
+	Line int
+	Msg  string
+}
+
+var hex40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// Parse reads the file: its lines, and the lines it cannot read. Blank
+// lines and lines starting with # are comments.
+func Parse(data []byte) ([]Line, []Problem) {
+	var out []Line
+	var problems []Problem
+	for i, raw := range strings.Split(string(data), "\n") {
+		text := strings.TrimSuffix(raw, "\r")
+		if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		switch {
+		case len(f) != 4:
+			problems = append(problems, Problem{i + 1, fmt.Sprintf("a citation is 4 tab-separated fields (entry, file[:lines], blob, commit), not %d", len(f))})
+			continue
+		case f[0] == "" || f[1] == "":
+			problems = append(problems, Problem{i + 1, "a citation names an entry and a file"})
+			continue
+		case !hex40.MatchString(f[2]):
+			problems = append(problems, Problem{i + 1, fmt.Sprintf("the blob %q is not 40 hex digits", f[2])})
+			continue
+		case f[3] != "" && !hex40.MatchString(f[3]):
+			problems = append(problems, Problem{i + 1, fmt.Sprintf("the commit %q is not 40 hex digits", f[3])})
+			continue
+		}
+		file, lines := ParseRef(f[1])
+		out = append(out, Line{Key: f[0], Cite: Cite{File: file, Lines: lines, Blob: f[2], Commit: f[3]}})
+	}
+	return out, problems
+}
+
+// Format writes lines as the file: the header, then each line once,
+// sorted by entry, file and lines.
+func Format(lines []Line) []byte {
+	slices.SortFunc(lines, func(a, b Line) int {
+		if c := strings.Compare(a.Key, b.Key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.String(), b.String())
+	})
+	lines = slices.Compact(lines)
+	var b bytes.Buffer
+	b.WriteString(header)
+	for _, l := range lines {
+		b.WriteString(l.String())
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// Of is what the file says entry key cites.
+func Of(data []byte, key string) []Cite {
+	lines, _ := Parse(data)
+	var out []Cite
+	for _, l := range lines {
+		if l.Key == key {
+			out = append(out, l.Cite)
+		}
+	}
+	return out
+}
+
+// Set is the file with entry key citing cs (and nothing else it cited
+// before). A line it cannot read is kept out of the way, as a comment.
+func Set(data []byte, key string, cs []Cite) []byte {
+	lines, _ := Parse(data)
+	lines = slices.DeleteFunc(lines, func(l Line) bool { return l.Key == key })
+	for _, c := range cs {
+		lines = append(lines, Line{Key: key, Cite: c})
+	}
+	return Format(lines)
+}
+
+// Merge merges three versions as sets of lines: a line both sides have
+// stays, one that a side added comes in, one that a side removed goes.
+// Never a conflict.
+func Merge(base, ours, theirs []byte) []byte {
+	set := func(data []byte) map[Line]bool {
+		lines, _ := Parse(data)
+		m := make(map[Line]bool, len(lines))
+		for _, l := range lines {
+			m[l] = true
+		}
+		return m
+	}
+	b, o, t := set(base), set(ours), set(theirs)
+	var out []Line
+	for l := range o {
+		if t[l] || !b[l] {
+			out = append(out, l)
+		}
+	}
+	for l := range t {
+		if !o[l] && !b[l] {
+			out = append(out, l)
+		}
+	}
+	return Format(out)
+}
+
+// Validate judges the citations file for lore validate.
+func Validate(f entry.File) []entry.Problem {
+	_, problems := Parse(f.Data)
+	out := make([]entry.Problem, 0, len(problems))
+	for _, p := range problems {
+		out = append(out, entry.Problem{Path: f.Path, Line: p.Line, Severity: entry.SeverityError, Message: p.Msg})
+	}
+	return out
+}

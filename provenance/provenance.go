@@ -1,0 +1,129 @@
+// Package provenance is what an entry cites and whether it still holds:
+// the files an entry names (given, found in its text, or the files the
+// iteration that wrote it modified), each stamped with its blob and the
+// commit the store was at (package mdstore/cites keeps them), and, for
+// each, whether git's HEAD still has that content there. An entry is
+// stale when a file it cites changed or is gone; a file moved unchanged
+// is followed. Nothing is guessed: git says what changed, and which
+// commits changed it.
+package provenance
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"lore/internal/fsx"
+	"lore/internal/gitx"
+	"lore/mdstore"
+	"lore/mdstore/cites"
+	"lore/mdstore/entry"
+)
+
+// maxCitedFile bounds the file read to stamp a citation.
+const maxCitedFile = 64 << 20
+
+// fileRef is a path-like word with an extension, and its lines:
+// "internal/auth/login.go", "login.go:42", "src/a.ts:10-40".
+var fileRef = regexp.MustCompile("(?:^|[\\s(`'\"\\[])((?:\\.{0,2}/)?[A-Za-z0-9_.-][A-Za-z0-9_./-]*\\.[A-Za-z0-9]{1,10}(?::[0-9]+(?:-[0-9]+)?)?)")
+
+// Refs are the files text names that exist in the worktree at top, as
+// file[:lines], each once: what an entry's text cites without saying so.
+// Files of the store itself (.agent/) are no citation.
+func Refs(top, text string) []string {
+	var out []string
+	for _, m := range fileRef.FindAllStringSubmatch(text, -1) {
+		ref := strings.TrimRight(m[1], ".,;:")
+		file, _ := cites.ParseRef(ref)
+		rel, ok := fsx.RepoPath(top, file)
+		if !ok || rel == "" || strings.HasPrefix(rel, entry.Dir+"/") {
+			continue
+		}
+		if info, err := os.Lstat(filepath.Join(top, filepath.FromSlash(rel))); err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if _, lines := cites.ParseRef(ref); lines != "" {
+			rel += ":" + lines
+		}
+		if !slices.Contains(out, rel) {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+// Stamper stamps citations in one repository.
+type Stamper struct {
+	repo *gitx.Repo
+	top  string
+}
+
+// NewStamper is the stamper of s's repository; nil outside git (nothing
+// is cited there).
+func NewStamper(s *mdstore.Store) *Stamper {
+	if s.Repo() == nil {
+		return nil
+	}
+	return &Stamper{repo: s.Repo(), top: s.Repo().WorkTree}
+}
+
+// Stamp makes refs (file[:lines], relative to the repository's top or
+// absolute inside it) citations: each file's blob as the worktree holds
+// it now, and HEAD. A ref that is no regular file of the repository, or
+// one of the store's own, is an error naming it.
+func (st *Stamper) Stamp(refs []string) ([]cites.Cite, error) {
+	if st == nil || len(refs) == 0 {
+		return nil, nil
+	}
+	head, _ := st.repo.HeadCommit()
+	commit := ""
+	if !head.IsZero() {
+		commit = head.String()
+	}
+	var out []cites.Cite
+	for _, ref := range refs {
+		file, lines := cites.ParseRef(strings.TrimSpace(ref))
+		rel, ok := fsx.RepoPath(st.top, file)
+		switch {
+		case !ok || rel == "":
+			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s is outside the repository: lore cites the repository's files", ref)}
+		case strings.HasPrefix(rel, entry.Dir+"/"):
+			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s is a file of the store itself: cite the code or the documents an entry is about", ref)}
+		}
+		data, err := fsx.ReadRegular(filepath.Join(st.top, filepath.FromSlash(rel)), maxCitedFile)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s: no such file in the worktree", ref)}
+		}
+		if err != nil {
+			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s: %v", ref, err)}
+		}
+		c := cites.Cite{File: rel, Lines: lines, Blob: gitx.BlobHash(data).String(), Commit: commit}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// StampFound stamps what Refs finds in text and the refs given, leaving
+// out a found one that cannot be stamped (given ones are errors).
+func (st *Stamper) StampFound(given []string, text string) ([]cites.Cite, error) {
+	if st == nil {
+		return nil, nil
+	}
+	out, err := st.Stamp(given)
+	if err != nil {
+		return nil, err
+	}
+	for _, ref := range Refs(st.top, text) {
+		if c, err := st.Stamp([]string{ref}); err == nil && !slices.Contains(out, c[0]) {
+			out = append(out, c...)
+		}
+	}
+	return out, nil
+}

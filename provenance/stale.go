@@ -1,0 +1,283 @@
+package provenance
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"lore/internal/fsx"
+	"lore/internal/gitx"
+	"lore/internal/words"
+	"lore/mdstore"
+	"lore/mdstore/cites"
+	"lore/mdstore/entry"
+)
+
+// State is what became of a cited file at HEAD.
+type State string
+
+const (
+	Fresh   State = ""        // HEAD has the cited content at the cited path
+	Changed State = "changed" // HEAD has other content there
+	Gone    State = "gone"    // HEAD has no file there, nor the content elsewhere
+	Moved   State = "moved"   // HEAD has the cited content at another path
+)
+
+// Check is a citation as HEAD sees it.
+type Check struct {
+	cites.Cite
+	State   State
+	MovedTo string // with Moved: where the content is now
+}
+
+// Stale reports whether the citation no longer holds.
+func (c Check) Stale() bool { return c.State == Changed || c.State == Gone }
+
+// Report is every cited entry of a store as HEAD sees it: by entry key
+// (cites.KeyOf).
+type Report struct {
+	Head    gitx.Hash
+	Entries map[string][]Check
+	repo    *gitx.Repo
+}
+
+// Of is the checks of the entry whose memory id or store path is given.
+func (r *Report) Of(idOrPath string) []Check {
+	if r == nil {
+		return nil
+	}
+	return r.Entries[cites.KeyOf(idOrPath)]
+}
+
+// StaleOf is the checks of idOrPath that no longer hold.
+func (r *Report) StaleOf(idOrPath string) []Check {
+	var out []Check
+	for _, c := range r.Of(idOrPath) {
+		if c.Stale() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Read checks every citation of s against HEAD: one read of the
+// citations file, one lookup per cited file in HEAD's tree, and, only
+// when some file is gone from its path, one walk of HEAD's tree for where
+// its content went. A store outside git, or without citations, has an
+// empty report.
+func Read(s *mdstore.Store) (*Report, error) {
+	r := &Report{Entries: map[string][]Check{}}
+	if s.Repo() == nil {
+		return r, nil
+	}
+	r.repo = s.Repo()
+	data, err := fsx.ReadRegular(s.Root()+"/"+cites.Path, entry.MaxMemoriesFileBytes)
+	if err != nil {
+		return r, nil // no citations
+	}
+	lines, _ := cites.Parse(data)
+	if len(lines) == 0 {
+		return r, nil
+	}
+	var files []string
+	for _, l := range lines {
+		files = append(files, l.File)
+	}
+	head, blobs, err := s.Repo().HeadBlobs(files)
+	if err != nil {
+		return nil, err
+	}
+	r.Head = head
+	gone := map[gitx.Hash]bool{}
+	for _, l := range lines {
+		c := Check{Cite: l.Cite}
+		switch now := blobs[l.File]; {
+		case now.IsZero():
+			c.State = Gone
+			gone[gitx.ParseHash(l.Blob)] = true
+		case now.String() != l.Blob:
+			c.State = Changed
+		}
+		r.Entries[l.Key] = append(r.Entries[l.Key], c)
+	}
+	if len(gone) > 0 {
+		moved, err := s.Repo().HeadPathsOf(gone)
+		if err != nil {
+			return nil, err
+		}
+		for _, checks := range r.Entries {
+			for i := range checks {
+				if to := moved[gitx.ParseHash(checks[i].Blob)]; checks[i].State == Gone && to != "" {
+					checks[i].State, checks[i].MovedTo = Moved, to
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+// Since is what happened to a cited file since it was cited: the commits
+// along HEAD's first parents that changed it after the cited content,
+// newest first (at most max), and how many there were.
+type Since struct {
+	Commits int
+	Last    gitx.Version // the newest
+	First   gitx.Version // the oldest, the change that made the entry stale
+}
+
+// Changes walks the history of c's file back to the cited content.
+func (r *Report) Changes(c Check, max int) (Since, error) {
+	var out Since
+	if r == nil || r.repo == nil {
+		return out, nil
+	}
+	err := r.repo.History(c.File, func(v gitx.Version) bool {
+		if v.Blob.String() == c.Blob {
+			return false
+		}
+		if out.Commits == 0 {
+			out.Last = v
+		}
+		out.First = v
+		out.Commits++
+		return v.Before.String() != c.Blob && out.Commits < max
+	})
+	return out, err
+}
+
+// Mark is what prime, search and the MCP tools say of a stale entry, from
+// its first stale citation: "cites `a.go`, changed in 3 commits since —
+// last a1b2c3d "Switch sessions to JWT": check before relying on it".
+func (r *Report) Mark(idOrPath string) string {
+	stale := r.StaleOf(idOrPath)
+	if len(stale) == 0 {
+		return ""
+	}
+	c := stale[0]
+	what := fmt.Sprintf("cites `%s`", c.Ref())
+	if c.State == Gone {
+		what += ", gone since"
+	} else if since, err := r.Changes(c, 100); err == nil && since.Commits > 0 {
+		n := fmt.Sprint(since.Commits)
+		if since.Commits >= 100 {
+			n = "100 or more"
+		}
+		what += fmt.Sprintf(", changed in %s %s since — last %s %q", n, words.Plural(since.Commits, "commit", "commits"),
+			since.Last.Commit.String()[:7], since.Last.Subject)
+	} else {
+		what += ", changed since"
+	}
+	if len(stale) > 1 {
+		what += fmt.Sprintf(" (and %d more %s)", len(stale)-1, words.Plural(len(stale)-1, "file", "files"))
+	}
+	return what + ": check before relying on it"
+}
+
+// StaleEntry is one stale entry for lore stale: its key, what it cites
+// that no longer holds, and when the oldest of those changes was.
+type StaleEntry struct {
+	Key    string    `json:"entry"`
+	Checks []Check   `json:"-"`
+	Since  time.Time `json:"since"` // the oldest change since a citation, zero when unknown
+	Mark   string    `json:"mark"`
+}
+
+// Stale lists the stale entries, the oldest change first (an entry
+// whose file is gone, with no change found, last).
+func (r *Report) Stale() ([]StaleEntry, error) {
+	var out []StaleEntry
+	when := map[string]time.Time{} // file and cited blob → its first change
+	for key := range r.Entries {
+		stale := r.StaleOf(key)
+		if len(stale) == 0 {
+			continue
+		}
+		e := StaleEntry{Key: key, Checks: stale, Mark: r.Mark(key)}
+		for _, c := range stale {
+			k := c.File + "\x00" + c.Blob
+			t, ok := when[k]
+			if !ok {
+				since, err := r.Changes(c, 1<<20)
+				if err != nil {
+					return nil, err
+				}
+				t = since.First.When
+				when[k] = t
+			}
+			if !t.IsZero() && (e.Since.IsZero() || t.Before(e.Since)) {
+				e.Since = t
+			}
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Since, out[j].Since
+		switch {
+		case a.IsZero() != b.IsZero():
+			return b.IsZero()
+		case !a.Equal(b):
+			return a.Before(b)
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out, nil
+}
+
+// ID is the id a person names an entry by, from its key: a memory's id,
+// a knowledge slug, a learning's id, run/NNNN-tag for an iteration.
+func ID(key string) string {
+	switch {
+	case strings.HasPrefix(key, "knowledge/"):
+		return strings.TrimSuffix(strings.TrimPrefix(key, "knowledge/"), ".md")
+	case strings.HasPrefix(key, "learnings/"):
+		return strings.TrimSuffix(strings.TrimPrefix(key, "learnings/"), ".md")
+	case strings.HasPrefix(key, "journal/"):
+		return strings.TrimSuffix(strings.TrimPrefix(key, "journal/"), ".md")
+	}
+	return key
+}
+
+// KeyOfID is the key of the entry a person names: a memory's id, a
+// knowledge slug, a learning's id, or run/NNNN-tag; "" for none of these.
+func KeyOfID(id string) string {
+	switch kind, id := entry.KindOfID(id); kind {
+	case entry.KindMemory:
+		return id
+	case entry.KindLearning:
+		return cites.KeyOf(entry.LearningPath(id))
+	case entry.KindJournal:
+		return "journal/" + strings.TrimSuffix(id, ".md") + ".md"
+	case entry.KindKnowledge:
+		return cites.KeyOf(entry.KnowledgePath(strings.TrimSuffix(id, ".md")))
+	}
+	return ""
+}
+
+// Restamp is what entry key cites, stamped at HEAD: a moved file at its
+// new path, a changed one with HEAD's content; a file gone is left out
+// (dropped names it).
+func (r *Report) Restamp(key string) (cs []cites.Cite, dropped []string, err error) {
+	checks := r.Entries[key]
+	files := make([]string, 0, len(checks))
+	for _, c := range checks {
+		f := c.File
+		if c.State == Moved {
+			f = c.MovedTo
+		}
+		files = append(files, f)
+	}
+	head, blobs, err := r.repo.HeadBlobs(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, c := range checks {
+		b := blobs[files[i]]
+		if b.IsZero() {
+			dropped = append(dropped, c.Ref())
+			continue
+		}
+		cs = append(cs, cites.Cite{File: files[i], Lines: c.Lines, Blob: b.String(), Commit: head.String()})
+	}
+	return cs, dropped, nil
+}
