@@ -8,6 +8,7 @@ import (
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/lifecycle"
+	"lore/provenance"
 )
 
 // IngestRequest is one iteration to record, and whether the run ends
@@ -63,6 +64,7 @@ func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) 
 	if !in.OutcomeOnly {
 		complete, story = readConventions(s, &in, req.Progress, req.Given, r)
 	}
+	in.Cites = provenance.NewStamper(s).StampEach(in.Files)
 	res, wr, err := s.Ingest(in)
 	if err != nil {
 		return nil, err

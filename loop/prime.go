@@ -236,8 +236,8 @@ func staleMarks(report *provenance.Report) (map[string]bool, func(string) string
 		return nil, nil
 	}
 	stale := map[string]bool{}
-	for key, checks := range report.Entries {
-		for _, c := range checks {
+	for key := range report.Entries {
+		for _, c := range report.StaleOf(key) {
 			if c.Stale() {
 				if strings.HasPrefix(key, "mem-") {
 					stale[key] = true

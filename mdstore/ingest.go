@@ -9,6 +9,7 @@ import (
 
 	"lore/internal/neardup"
 	"lore/internal/words"
+	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 	"lore/secrets"
 	"lore/sigils"
@@ -46,6 +47,9 @@ type IngestInput struct {
 	// Interrupted records the iteration as interrupted (seed 000: the
 	// person stopped it), whatever its task sigil says.
 	Interrupted bool
+	// Cites are the iteration's files, stamped (package provenance): what
+	// its journal entry, knowledge and learnings cite.
+	Cites []cites.Cite
 	// Sigils, when set, is what the output says, as the caller read it
 	// (sigils.Parse of the redacted output, with what a progress log
 	// adds); nil: ingest parses the output.
@@ -243,6 +247,17 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 				return err
 			}
 		}
+		if e != nil {
+			tx.cite(e.Path, in.Cites)
+		}
+		for _, p := range kplans {
+			tx.cite(p.entry.Path, in.Cites)
+		}
+		for _, p := range lplans {
+			if !p.duplicate {
+				tx.cite(p.entry.Path, in.Cites)
+			}
+		}
 		out.ShownLearnings = -1
 		if storedL.loaded {
 			out.ShownLearnings = 0
@@ -383,7 +398,7 @@ func (s *Store) journalOf(in IngestInput, sig sigils.Result, output string, out 
 	}
 	// After the secret check, so that a warning cannot show a secret.
 	var warning string
-	if e.NextModel, warning = s.checkNextModel(e.NextModel); warning != "" {
+	if e.NextModel, warning = s.config.CheckNextModel(e.NextModel); warning != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
 	if otherTask { // quoting the task as recorded: a secret in it is redacted

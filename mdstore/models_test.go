@@ -61,13 +61,13 @@ func TestCheckNextModel(t *testing.T) {
 			`<next-model> "a-very-long-model-name-that-goes-on-and…" is not one of the models in .agent/config.yaml (haiku, sonnet, opus): not recorded`},
 		{"\x1b[2Jwipe", "", `<next-model> "\x1b[2Jwipe" is not one of the models in .agent/config.yaml (haiku, sonnet, opus): not recorded`},
 	} {
-		recorded, warning := s.checkNextModel(c.name)
+		recorded, warning := s.config.CheckNextModel(c.name)
 		if recorded != c.recorded || warning != c.warning {
 			t.Errorf("checkNextModel(%q) = %q, %q; want %q, %q", c.name, recorded, warning, c.recorded, c.warning)
 		}
 	}
 	s.config.Models = []string{"gpt-4o-mini", "gpt-4o"}
-	if recorded, warning := s.checkNextModel("opus"); recorded != "" || warning != `<next-model> "opus" is not one of the models in .agent/config.yaml (gpt-4o-mini, gpt-4o): not recorded` {
+	if recorded, warning := s.config.CheckNextModel("opus"); recorded != "" || warning != `<next-model> "opus" is not one of the models in .agent/config.yaml (gpt-4o-mini, gpt-4o): not recorded` {
 		t.Errorf("with a custom list: %q, %q", recorded, warning)
 	}
 }

@@ -177,9 +177,9 @@ func (s *Store) AddJournal(in entry.JournalEntry) (entry.JournalEntry, bool, *Wr
 	if err != nil {
 		return entry.JournalEntry{}, false, nil, err
 	}
-	if _, unknown := s.checkNextModel(in.NextModel); unknown != "" {
+	if _, unknown := s.config.CheckNextModel(in.NextModel); unknown != "" {
 		return entry.JournalEntry{}, false, nil, &entry.InputError{Field: "next-model", Msg: fmt.Sprintf("--next-model %s is not one of the models in %s (%s)",
-			strconv.Quote(words.Shorten(in.NextModel, 40)), entry.ConfigPath, strings.Join(s.models(), ", "))}
+			strconv.Quote(words.Shorten(in.NextModel, 40)), entry.ConfigPath, strings.Join(s.config.ModelsOf(), ", "))}
 	}
 	now := s.now()
 	var plan journalPlan

@@ -110,6 +110,18 @@ func (st *Stamper) Stamp(refs []string) ([]cites.Cite, error) {
 	return out, nil
 }
 
+// StampEach stamps each ref that is a file of the worktree now, leaving
+// out the others (a file the iteration deleted): an iteration's files.
+func (st *Stamper) StampEach(refs []string) []cites.Cite {
+	var out []cites.Cite
+	for _, ref := range refs {
+		if c, err := st.Stamp([]string{ref}); err == nil {
+			out = append(out, c...)
+		}
+	}
+	return out
+}
+
 // StampFound stamps what Refs finds in text and the refs given, leaving
 // out a found one that cannot be stamped (given ones are errors).
 func (st *Stamper) StampFound(given []string, text string) ([]cites.Cite, error) {

@@ -1,7 +1,11 @@
 package config
 
 import (
+	"fmt"
 	"strings"
+
+	"lore/internal/words"
+	"lore/mdstore/entry"
 )
 
 // DefaultModels are the models lore knows without a "models" setting,
@@ -62,4 +66,29 @@ func containsRun(parts, run []string) bool {
 		}
 	}
 	return false
+}
+
+// ModelsOf are the models c lists, or the default ones.
+func (c Config) ModelsOf() []string {
+	if len(c.Models) == 0 {
+		return DefaultModels()
+	}
+	return c.Models
+}
+
+// CheckNextModel is what ingest records of an agent's <next-model>: the
+// name as written when it is one of the configured models (or a full id
+// of one), else nothing and a warning, so that a strategy never
+// recommends a model the orchestrator does not have. name has been
+// through the secret check already.
+func (c Config) CheckNextModel(name string) (recorded, warning string) {
+	if name == "" {
+		return "", ""
+	}
+	models := c.ModelsOf()
+	if _, ok := ModelFamily(name, models); ok {
+		return name, ""
+	}
+	return "", fmt.Sprintf("<next-model> %q is not one of the models in %s (%s): not recorded",
+		words.Shorten(name, 40), entry.ConfigPath, strings.Join(models, ", "))
 }
