@@ -77,7 +77,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|ingest|ingest-store|recall|scale|lifecycle|run [-sizes …] [-runs N] [-write BENCHMARKS.md]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench add|search|prime|stale|ingest|ingest-store|recall|scale|lifecycle|run [-sizes …] [-runs N] [-write BENCHMARKS.md]")
 		os.Exit(2)
 	}
 	var err error
@@ -88,6 +88,8 @@ func main() {
 		err = benchSearch(os.Args[2:])
 	case "prime":
 		err = benchPrime(os.Args[2:])
+	case "stale":
+		err = benchStale(os.Args[2:])
 	case "ingest":
 		err = benchIngest(os.Args[2:])
 	case "recall":

@@ -45,6 +45,7 @@ import (
 	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
 	"lore/prompt"
+	"lore/provenance"
 	"lore/strategy"
 )
 
@@ -231,6 +232,9 @@ type SearchOutput struct {
 	Results    []index.Hit `json:"results"`
 	Total      int         `json:"total"`
 	Suggestion string      `json:"suggestion,omitempty"`
+	// Stale says, by entry id, what a cited file's change since means
+	// for a hit (lore stale).
+	Stale map[string]string `json:"stale,omitempty"`
 }
 
 // searchDefault is how many results a search gives unless asked.
@@ -274,6 +278,19 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	}
 	res := answer.Result
 	out := SearchOutput{Results: res.Hits, Total: res.Total, Suggestion: res.Suggestion}
+	report, err := provenance.Read(sess.store)
+	if err != nil {
+		sess.notes.Notice("cannot tell which entries are stale: " + err.Error())
+	}
+	mark := func(h index.Hit) string {
+		if report == nil || len(report.Entries) == 0 {
+			return ""
+		}
+		if h.Kind == entry.KindMemory {
+			return report.Mark(h.EntryID)
+		}
+		return report.Mark(h.Path)
+	}
 	if out.Results == nil {
 		out.Results = []index.Hit{}
 	}
@@ -295,6 +312,13 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 			fmt.Fprintf(&b, " (tags: %s)", strings.Join(h.Tags, ", "))
 		}
 		fmt.Fprintf(&b, ": %s\n", h.Snippet)
+		if m := mark(h); m != "" {
+			fmt.Fprintf(&b, "  ⚠ stale: %s\n", m)
+			if out.Stale == nil {
+				out.Stale = map[string]string{}
+			}
+			out.Stale[h.EntryID] = m
+		}
 	}
 	b.WriteString("show gives an entry in full")
 	if res.Total > len(res.Hits) {

@@ -532,3 +532,36 @@ func TestErrorsAreWordedByType(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchMarksStaleEntries: a memory whose cited file changed since
+// is marked in the search tool's text and structured answer, as lore
+// search marks it (issue 38); the prime tool marks it too.
+func TestSearchMarksStaleEntries(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	repo.Commit("code", map[string]string{"src/login.go": "package auth\n"})
+	runLore(t, repo, "init")
+	runLore(t, repo, "add", "Sessions are cookies, set in src/login.go", "-t", "decision")
+	repo.Commit("Switch sessions to JWT", map[string]string{"src/login.go": "package auth // jwt\n"})
+	cs := connect(t, repo)
+	text, structured, isErr := call(t, cs, "search", map[string]any{"query": "sessions cookies"})
+	if isErr || !strings.Contains(text, "⚠ stale: cites `src/login.go`, changed in 1 commit since") {
+		t.Fatalf("search text:\n%s", text)
+	}
+	if stale, _ := structured["stale"].(map[string]any); len(stale) != 1 {
+		t.Errorf("structured stale: %v", structured["stale"])
+	}
+	text, _, _ = call(t, cs, "prime", map[string]any{"title": "Fix the session cookies"})
+	if !strings.Contains(text, "_⚠ Stale: cites `src/login.go`") {
+		t.Errorf("prime:\n%s", text)
+	}
+}
+
+// runLore runs the lore binary in repo, failing the test on an error.
+func runLore(t *testing.T, repo *loretest.Repo, args ...string) {
+	t.Helper()
+	cmd := exec.Command(loreBin, args...)
+	cmd.Dir, cmd.Env = repo.Dir, repo.Environ()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("lore %v: %v\n%s", args, err, out)
+	}
+}

@@ -40,6 +40,7 @@ type Report struct {
 	Head    gitx.Hash
 	Entries map[string][]Check
 	repo    *gitx.Repo
+	since   map[string]Since // Changes' answers, by file and cited blob
 }
 
 // Of is the checks of the entry whose memory id or store path is given.
@@ -129,14 +130,22 @@ type Since struct {
 	Commits int
 	Last    gitx.Version // the newest
 	First   gitx.Version // the oldest, the change that made the entry stale
+	whole   bool         // the walk reached the cited content (not max)
 }
 
-// Changes walks the history of c's file back to the cited content.
+// Changes walks the history of c's file back to the cited content (once
+// for a file and cited content: the answer is kept).
 func (r *Report) Changes(c Check, max int) (Since, error) {
 	var out Since
 	if r == nil || r.repo == nil {
 		return out, nil
 	}
+	key := c.File + "\x00" + c.Blob
+	if since, ok := r.since[key]; ok && (since.whole || since.Commits >= max) {
+		since.Commits = min(since.Commits, max)
+		return since, nil
+	}
+	defer r.repo.KeepObjects()()
 	err := r.repo.History(c.File, func(v gitx.Version) bool {
 		if v.Blob.String() == c.Blob {
 			return false
@@ -148,6 +157,13 @@ func (r *Report) Changes(c Check, max int) (Since, error) {
 		out.Commits++
 		return v.Before.String() != c.Blob && out.Commits < max
 	})
+	if err == nil {
+		if r.since == nil {
+			r.since = map[string]Since{}
+		}
+		out.whole = out.Commits < max
+		r.since[key] = out
+	}
 	return out, err
 }
 
@@ -191,25 +207,23 @@ type StaleEntry struct {
 // Stale lists the stale entries, the oldest change first (an entry
 // whose file is gone, with no change found, last).
 func (r *Report) Stale() ([]StaleEntry, error) {
+	if r.repo != nil {
+		defer r.repo.KeepObjects()()
+	}
 	var out []StaleEntry
-	when := map[string]time.Time{} // file and cited blob → its first change
 	for key := range r.Entries {
 		stale := r.StaleOf(key)
 		if len(stale) == 0 {
 			continue
 		}
+		for _, c := range stale {
+			if _, err := r.Changes(c, 1<<20); err != nil { // walked once, whole: Mark reads the answer
+				return nil, err
+			}
+		}
 		e := StaleEntry{Key: key, Checks: stale, Mark: r.Mark(key)}
 		for _, c := range stale {
-			k := c.File + "\x00" + c.Blob
-			t, ok := when[k]
-			if !ok {
-				since, err := r.Changes(c, 1<<20)
-				if err != nil {
-					return nil, err
-				}
-				t = since.First.When
-				when[k] = t
-			}
+			t := r.since[c.File+"\x00"+c.Blob].First.When
 			if !t.IsZero() && (e.Since.IsZero() || t.Before(e.Since)) {
 				e.Since = t
 			}

@@ -13,6 +13,7 @@ import (
 	"lore/index"
 	"lore/internal/words"
 	"lore/mdstore/entry"
+	"lore/provenance"
 )
 
 // searchOptions are lore search's flags.
@@ -178,7 +179,25 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 	if err != nil {
 		return err
 	}
-	return printHits(p, answer.Result, q, opts.format)
+	report, err := provenance.Read(s)
+	if err != nil {
+		p.Notice("cannot tell which entries are stale: " + err.Error())
+	}
+	return printHits(p, answer.Result, q, opts.format, staleMark(report))
+}
+
+// staleMark is what a search says of a hit a cited file changed under
+// (provenance.Report.Mark), "" for a fresh one.
+func staleMark(report *provenance.Report) func(index.Hit) string {
+	return func(h index.Hit) string {
+		if report == nil || len(report.Entries) == 0 {
+			return ""
+		}
+		if h.Kind == entry.KindMemory {
+			return report.Mark(h.EntryID)
+		}
+		return report.Mark(h.Path)
+	}
 }
 
 // hitJSON is a search hit as lore prints it in JSON: a memory keeps the
@@ -198,6 +217,7 @@ type hitJSON struct {
 	Path    string     `json:"path"`
 	Snippet string     `json:"snippet"`
 	Score   float64    `json:"score"`
+	Stale   string     `json:"stale,omitempty"` // what a cited file's change since says (lore stale)
 }
 
 func toHitJSON(h index.Hit) hitJSON {
@@ -223,12 +243,14 @@ func createdText(t time.Time) string {
 
 // printHits prints a search's answer in the chosen format, with one line
 // on how many matched and, when nothing did, the "did you mean".
-func printHits(p *printer, res index.Result, q index.Query, format string) error {
+func printHits(p *printer, res index.Result, q index.Query, format string, mark func(index.Hit) string) error {
 	switch format {
 	case "json":
 		out := make([]hitJSON, 0, len(res.Hits))
 		for _, h := range res.Hits {
-			out = append(out, toHitJSON(h))
+			j := toHitJSON(h)
+			j.Stale = mark(h)
+			out = append(out, j)
 		}
 		if err := writeJSON(p.out, out); err != nil {
 			return err
@@ -238,6 +260,13 @@ func printHits(p *printer, res index.Result, q index.Query, format string) error
 	default:
 		if len(res.Hits) > 0 {
 			p.hitTable(res.Hits, index.Tokens(q.Text))
+		}
+	}
+	if format != "json" {
+		for _, h := range res.Hits {
+			if m := mark(h); m != "" {
+				fmt.Fprintf(p.out, "⚠ stale: %s %s\n", h.EntryID, m)
+			}
 		}
 	}
 	msg := ""

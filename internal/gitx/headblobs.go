@@ -80,3 +80,8 @@ func ParseHash(s string) Hash {
 	}
 	return plumbing.NewHash(s)
 }
+
+// KeepObjects keeps the objects read and the trees parsed until release
+// is called (or an outer keep's release): for many lookups in the same
+// commits, such as the histories of many files.
+func (r *Repo) KeepObjects() (release func()) { return r.cacheObjects() }
