@@ -27,13 +27,18 @@ func benchStale(args []string) error {
 	runs := fs.Int("runs", 5, "timed runs of each command")
 	files := fs.Int("files", 2000, "source files in the repository")
 	write := fs.String("write", "", "replace the stale section of this Markdown file with the results")
+	keep := fs.Bool("keep", false, "keep the stores (their directory is printed)")
 	fs.Parse(args)
 
 	work, err := os.MkdirTemp("", "lore-bench-stale-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(work)
+	if *keep {
+		fmt.Fprintln(os.Stderr, "stores in", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
 	lore, err := buildLore(filepath.Join(work, "bin"))
 	if err != nil {
 		return err

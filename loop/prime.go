@@ -83,15 +83,6 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 		}
 		catalogDone <- r
 	}()
-	// What cited files changed under: read while the catalog is.
-	staleDone := make(chan *provenance.Report, 1)
-	go func() {
-		report, err := provenance.Read(s)
-		if err != nil {
-			r.Notice("cannot tell which entries are stale: " + err.Error())
-		}
-		staleDone <- report
-	}()
 	if cfg.Memories.Inject == config.InjectAuto {
 		all, warnings, err := s.Memories()
 		r.Warnings(warnings)
@@ -112,7 +103,13 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 	}
 	in.Skills = skills
 	r.Warnings(warnings)
-	in.Stale, in.Mark = staleMarks(<-staleDone)
+	// What cited files changed under (after the catalog: a repository is
+	// read by one goroutine at a time).
+	report, err := provenance.Read(s)
+	if err != nil {
+		r.Notice("cannot tell which entries are stale: " + err.Error())
+	}
+	in.Stale, in.Mark = staleMarks(report)
 	in.Relevance = <-relevance
 	// Of the knowledge and learnings, only those prime examines are read
 	// whole, when it renders the prime (Context, ClaudeHook).

@@ -90,15 +90,20 @@ func Read(s *mdstore.Store) (*Report, error) {
 	for _, l := range lines {
 		files = append(files, l.File)
 	}
-	head, blobs, err := s.Repo().HeadBlobs(files)
+	// git's index, not HEAD's tree: one sorted, mapped file to look every
+	// path up in (HEAD's content, unless a change is staged: then what
+	// the next commit holds).
+	staged, err := s.Repo().StagedOf(files)
 	if err != nil {
 		return nil, err
 	}
-	r.Head = head
+	if r.Head, err = s.Repo().HeadCommit(); err != nil {
+		return nil, err
+	}
 	gone := map[gitx.Hash]bool{}
 	for _, l := range lines {
 		c := Check{Cite: l.Cite}
-		switch now := blobs[l.File]; {
+		switch now := staged[l.File].Blob; {
 		case now.IsZero():
 			c.State = Gone
 			gone[gitx.ParseHash(l.Blob)] = true

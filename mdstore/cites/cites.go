@@ -17,7 +17,6 @@ package cites
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -46,15 +45,30 @@ func (c Cite) Ref() string {
 	return c.File + ":" + c.Lines
 }
 
-// linesRef is a file reference's lines: ":12" or ":10-40" at its end.
-var linesRef = regexp.MustCompile(`:([0-9]+(?:-[0-9]+)?)$`)
-
-// ParseRef reads file[:lines].
+// ParseRef reads file[:lines], lines being ":12" or ":10-40" at its end.
 func ParseRef(ref string) (file, lines string) {
-	if m := linesRef.FindStringSubmatchIndex(ref); m != nil {
-		return ref[:m[0]], ref[m[2]:m[3]]
+	i := strings.LastIndexByte(ref, ':')
+	if i < 0 {
+		return ref, ""
 	}
-	return ref, ""
+	l := ref[i+1:]
+	from, to, isRange := strings.Cut(l, "-")
+	if !digits(from) || isRange && !digits(to) {
+		return ref, ""
+	}
+	return ref[:i], l
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Line is one line of the file: an entry's citation.
@@ -79,7 +93,18 @@ type Problem struct {
 	Msg  string
 }
 
-var hex40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+// isHex40 reports whether s is 40 lowercase hex digits (an object id).
+func isHex40(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // Parse reads the file: its lines, and the lines it cannot read. Blank
 // lines and lines starting with # are comments.
@@ -99,10 +124,10 @@ func Parse(data []byte) ([]Line, []Problem) {
 		case f[0] == "" || f[1] == "":
 			problems = append(problems, Problem{i + 1, "a citation names an entry and a file"})
 			continue
-		case !hex40.MatchString(f[2]):
+		case !isHex40(f[2]):
 			problems = append(problems, Problem{i + 1, fmt.Sprintf("the blob %q is not 40 hex digits", f[2])})
 			continue
-		case f[3] != "" && !hex40.MatchString(f[3]):
+		case f[3] != "" && !isHex40(f[3]):
 			problems = append(problems, Problem{i + 1, fmt.Sprintf("the commit %q is not 40 hex digits", f[3])})
 			continue
 		}
