@@ -44,7 +44,7 @@ func benchStale(args []string) error {
 		return err
 	}
 	var out strings.Builder
-	fmt.Fprintf(&out, "Staleness (issue 38) on the stores of the prime bench, with %d source files committed beside them; half the entries (memories, knowledge, learnings) cite two of those files each in .agent/citations.tsv, and a tenth of the cited files changed since, in a later commit. Prime for a task most entries match, with the citations and with the file moved aside, alternating; `lore stale` against `git ls-tree -r HEAD` (C git reading the tree any check must read); %d runs after a warm-up, medians (%s, %d cores, %s).\n\n",
+	fmt.Fprintf(&out, "Staleness (issue 38) on the stores of the prime bench, with %d source files committed beside them; half the entries (memories, knowledge, learnings) cite two of those files each in .agent/citations.md, and a tenth of the cited files changed since, in a later commit. Prime for a task most entries match, with the citations and with the file moved aside, alternating; `lore stale` against `git ls-tree -r HEAD` (C git reading the tree any check must read); %d runs after a warm-up, medians (%s, %d cores, %s).\n\n",
 		*files, *runs, runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&out, "Command: `go run ./bench stale -sizes %s -runs %d -write BENCHMARKS.md`\n\n", *sizes, *runs)
 	out.WriteString("| entries | citations | stale entries | prime with | prime without | with / without | lore stale | git ls-tree -r | stale / git |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
@@ -66,7 +66,7 @@ func benchStale(args []string) error {
 		loads.look()
 		args := primeVariants[2].args(c)
 		var with, without, stale, tree []time.Duration
-		citations := filepath.Join(c.dir, ".agent", "citations.tsv")
+		citations := filepath.Join(c.dir, ".agent", "citations.md")
 		for i := -1; i < *runs; i++ {
 			tWith, err := timeRun(c.dir, env, lore, args...)
 			if err != nil {
@@ -168,24 +168,24 @@ func citeHalf(dir string, env []string, files int, seed int64) (citedStore, erro
 		_ = i
 	}
 	var b strings.Builder
-	b.WriteString("# lore citations: entry, file[:lines], the file's blob and the commit it was cited at (docs/file-formats.md)\n")
+	b.WriteString("# Citations\n\n| entry | file | blob | commit |\n| --- | --- | --- | --- |\n")
 	for i, key := range keys {
 		if i%2 == 1 {
 			continue
 		}
 		a, c := rng.Intn(files), rng.Intn(files)
 		for _, f := range []int{a, c} {
-			fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", key, path(f), blobs[f], head)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", key, path(f), blobs[f], head)
 			out.lines++
 		}
 		if changed[a] || changed[c] {
 			out.stale++
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, ".agent", "citations.tsv"), []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".agent", "citations.md"), []byte(b.String()), 0o644); err != nil {
 		return out, err
 	}
-	if err := runIn(dir, env, "git", "add", ".agent/citations.tsv"); err != nil {
+	if err := runIn(dir, env, "git", "add", ".agent/citations.md"); err != nil {
 		return out, err
 	}
 	if err := runIn(dir, env, "git", "commit", "-q", "-m", "citations"); err != nil {

@@ -79,7 +79,6 @@ func DriverLore(command string) (string, bool) {
 var MergeAttributes = []string{
 	entry.MemoriesPath + " merge=" + MergeDriver,
 	entry.Dir + "/**/*.md merge=" + MergeDriver,
-	entry.CitesPath + " merge=" + MergeDriver,
 }
 
 const attributesComment = "# lore: merge memory files entry by entry (lore merge-driver)"

@@ -15,7 +15,7 @@ import (
 func TestAttributesAreAddedOnceAndTheRestKept(t *testing.T) {
 	old := "*.png binary\n# mine\n.agent/memories.md   merge=lore"
 	got := string(addAttributes([]byte(old)))
-	want := old + "\n\n" + attributesComment + "\n.agent/**/*.md merge=lore\n.agent/citations.tsv merge=lore\n"
+	want := old + "\n\n" + attributesComment + "\n.agent/**/*.md merge=lore\n"
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}

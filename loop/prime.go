@@ -49,6 +49,7 @@ type Primed struct {
 	Options prompt.Options
 	store   *mdstore.Store
 	report  Reporter
+	stale   *provenance.Report // what Input.Mark asks
 }
 
 // Prime reads what a prime for req shows from s: the memories, the
@@ -110,6 +111,7 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 		r.Notice("cannot tell which entries are stale: " + err.Error())
 	}
 	in.Stale, in.Mark = staleMarks(report)
+	stale := report
 	in.Relevance = <-relevance
 	// Of the knowledge and learnings, only those prime examines are read
 	// whole, when it renders the prime (Context, ClaudeHook).
@@ -129,12 +131,13 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 		Learn:        !req.NoLearn && cfg.Learn,
 		MemoriesOff:  cfg.Memories.Inject == config.InjectNone,
 		Models:       cfg.Models}
-	return &Primed{Input: in, Options: opts, store: s, report: r}, nil
+	return &Primed{Input: in, Options: opts, store: s, report: r, stale: stale}, nil
 }
 
 // Context renders the prime and counts the entries it shows in the
 // clone's usage log (for pruning).
 func (p *Primed) Context() prompt.Context {
+	defer p.stale.Keep()() // the marks walk cited files' histories: their trees read once
 	ctx := prompt.Prime(p.Input, p.Options)
 	p.recordUse(ctx)
 	return ctx
@@ -145,6 +148,7 @@ func (p *Primed) Context() prompt.Context {
 // largest total budget whose JSON (escapes included) fits. The entries
 // it shows are counted in the usage log.
 func (p *Primed) ClaudeHook() ([]byte, prompt.Context) {
+	defer p.stale.Keep()()
 	opts := p.Options
 	ranked := prompt.Rank(p.Input, opts.HeadingLevel) // once, primed under each budget tried
 	render := func(total int) ([]byte, prompt.Context) {

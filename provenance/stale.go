@@ -138,6 +138,15 @@ type Since struct {
 	whole   bool         // the walk reached the cited content (not max)
 }
 
+// Keep keeps the objects git reads until release is called: for the
+// marks of one prime, each of which walks a file's history.
+func (r *Report) Keep() (release func()) {
+	if r == nil || r.repo == nil {
+		return func() {}
+	}
+	return r.repo.KeepObjects()
+}
+
 // Changes walks the history of c's file back to the cited content (once
 // for a file and cited content: the answer is kept).
 func (r *Report) Changes(c Check, max int) (Since, error) {

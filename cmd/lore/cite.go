@@ -23,7 +23,7 @@ func staleCommand(e *env) *cli.Command {
 		Usage:     "list the entries a cited file has changed under since they were written, the oldest change first",
 		UsageText: "lore stale [--format table|json]",
 		Description: "An entry cites the files it names (and those --cite gave, and for an iteration the files it\n" +
-			"modified), each with its content when the entry was written (.agent/citations.tsv). It is stale\n" +
+			"modified), each with its content when the entry was written (.agent/citations.md). It is stale\n" +
 			"when HEAD holds other content at a cited path, or no file there (a file moved unchanged is\n" +
 			"followed): git says which commits changed it since. lore verify ID re-stamps an entry once\n" +
 			"someone has checked it still holds.",

@@ -118,7 +118,7 @@ is empty or holds |, "," or --> , or content holding a secret is refused
 
 Files the memory names that exist in the worktree (src/auth.go,
 src/auth.go:40-60), and those --cite names, are recorded with their
-content as it is now (.agent/citations.tsv): when one changes, prime and
+content as it is now (.agent/citations.md): when one changes, prime and
 lore stale say the memory may no longer hold.
 
 --format table prints "Memory stored: <id>", quiet only the id, json the

@@ -1,4 +1,4 @@
-// Package cites is the store's citations file, .agent/citations.tsv:
+// Package cites is the store's citations file, .agent/citations.md:
 // which files each entry cites, with the blob each file had when it was
 // cited and the commit the store was at. Staleness is computed from it
 // by git (package provenance). It is a file of its own, not a field of
@@ -6,12 +6,14 @@
 // ralph-orchestrator, which has no place for it; one file for every kind
 // keeps one mechanism.
 //
-// A line is one citation: the entry (a memory's id, or the path of an
-// entry's file under .agent/), the file cited, relative to the top of the
-// repository, with its lines when given ("src/a.go:10-40"), its blob and
-// the commit, tab-separated. Lines are facts, so three versions merge as
-// sets: a line both sides keep stays, one either side added comes in,
-// one either side removed goes.
+// It is a Markdown table, one row a citation: the entry (a memory's id,
+// or the path of an entry's file under .agent/), the file cited, relative
+// to the top of the repository, with its lines when given
+// ("src/a.go:10-40"), its blob and the commit — readable where a pull
+// request shows it, and a .md file under .agent/, which the merge
+// attributes every lore clone has already send to lore's merge driver.
+// Rows are facts, so three versions merge as sets: a row both sides keep
+// stays, one either side added comes in, one either side removed goes.
 package cites
 
 import (
@@ -26,8 +28,8 @@ import (
 // Path is the citations file.
 const Path = entry.CitesPath
 
-// header is the file's first line, for a person reading it.
-const header = "# lore citations: entry, file[:lines], the file's blob and the commit it was cited at (docs/file-formats.md)\n"
+// header is the file's title, what it is, and the table's head.
+const header = "# Citations\n\nThe files each entry cites, with the content (blob) each had and the commit the store was at; written by lore (docs/file-formats.md).\n\n| entry | file | blob | commit |\n| --- | --- | --- | --- |\n"
 
 // Cite is one file an entry cites.
 type Cite struct {
@@ -78,7 +80,32 @@ type Line struct {
 }
 
 func (l Line) String() string {
-	return l.Key + "\t" + l.Ref() + "\t" + l.Blob + "\t" + l.Commit
+	return "| " + cell(l.Key) + " | " + cell(l.Ref()) + " | " + l.Blob + " | " + l.Commit + " |"
+}
+
+// cell writes a value in a table cell: a | escaped.
+func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// cells splits a table row into its cells, an escaped \| kept as |.
+func cells(row string) []string {
+	row = strings.TrimSpace(row)
+	row = strings.TrimPrefix(row, "|")
+	row = strings.TrimSuffix(row, "|")
+	var out []string
+	var b strings.Builder
+	for i := 0; i < len(row); i++ {
+		switch {
+		case row[i] == '\\' && i+1 < len(row) && row[i+1] == '|':
+			b.WriteByte('|')
+			i++
+		case row[i] == '|':
+			out = append(out, strings.TrimSpace(b.String()))
+			b.Reset()
+		default:
+			b.WriteByte(row[i])
+		}
+	}
+	return append(out, strings.TrimSpace(b.String()))
 }
 
 // KeyOf is the key of the entry whose file (a store path) or memory id
@@ -106,20 +133,21 @@ func isHex40(s string) bool {
 	return true
 }
 
-// Parse reads the file: its lines, and the lines it cannot read. Blank
-// lines and lines starting with # are comments.
+// Parse reads the file: its rows, and the lines it cannot read. Lines
+// that are not table rows (the title, the text), the head and its
+// separator row are not citations.
 func Parse(data []byte) ([]Line, []Problem) {
 	var out []Line
 	var problems []Problem
 	for i, raw := range strings.Split(string(data), "\n") {
-		text := strings.TrimSuffix(raw, "\r")
-		if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
+		text := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		if !strings.HasPrefix(text, "|") || strings.HasPrefix(text, "| entry |") || strings.HasPrefix(text, "| ---") {
 			continue
 		}
-		f := strings.Split(text, "\t")
+		f := cells(text)
 		switch {
 		case len(f) != 4:
-			problems = append(problems, Problem{i + 1, fmt.Sprintf("a citation is 4 tab-separated fields (entry, file[:lines], blob, commit), not %d", len(f))})
+			problems = append(problems, Problem{i + 1, fmt.Sprintf("a citation is a row of 4 cells (entry, file[:lines], blob, commit), not %d", len(f))})
 			continue
 		case f[0] == "" || f[1] == "":
 			problems = append(problems, Problem{i + 1, "a citation names an entry and a file"})
@@ -169,7 +197,7 @@ func Of(data []byte, key string) []Cite {
 }
 
 // Set is the file with entry key citing cs (and nothing else it cited
-// before). A line it cannot read is kept out of the way, as a comment.
+// before). A row it cannot read is dropped (lore validate names it).
 func Set(data []byte, key string, cs []Cite) []byte {
 	lines, _ := Parse(data)
 	lines = slices.DeleteFunc(lines, func(l Line) bool { return l.Key == key })

@@ -20,7 +20,7 @@ func TestSetAndOf(t *testing.T) {
 		t.Fatalf("Of: %+v\n%s", got, data)
 	}
 	data = Set(data, "mem-1-aaaa", []Cite{{File: "c.go", Blob: blobB, Commit: head}})
-	want := header + "knowledge/k.md\tb.go\t" + blobB + "\t\n" + "mem-1-aaaa\tc.go\t" + blobB + "\t" + head + "\n"
+	want := header + "| knowledge/k.md | b.go | " + blobB + " |  |\n" + "| mem-1-aaaa | c.go | " + blobB + " | " + head + " |\n"
 	if string(data) != want {
 		t.Errorf("got\n%s\nwant\n%s", data, want)
 	}
@@ -29,7 +29,9 @@ func TestSetAndOf(t *testing.T) {
 // TestMergeAsSets: three versions merge as sets of lines, never in
 // conflict, the same whichever side is ours.
 func TestMergeAsSets(t *testing.T) {
-	l := func(key, file, blob string) string { return key + "\t" + file + "\t" + blob + "\t" + head + "\n" }
+	l := func(key, file, blob string) string {
+		return "| " + key + " | " + file + " | " + blob + " | " + head + " |\n"
+	}
 	base := header + l("mem-1", "a.go", blobA) + l("mem-2", "b.go", blobA)
 	ours := header + l("mem-1", "a.go", blobB) + l("mem-2", "b.go", blobA) + l("mem-3", "c.go", blobA) // re-stamped mem-1, added mem-3
 	theirs := header + l("mem-1", "a.go", blobA) + l("mem-4", "d.go", blobA)                           // removed mem-2, added mem-4
@@ -44,8 +46,12 @@ func TestMergeAsSets(t *testing.T) {
 
 // TestParseProblems: a line lore cannot read is named with its number.
 func TestParseProblems(t *testing.T) {
-	_, problems := Parse([]byte(header + "mem-1\ta.go\n" + "mem-2\ta.go\tnothex\t\n"))
-	if len(problems) != 2 || problems[0].Line != 2 || problems[1].Line != 3 || !strings.Contains(problems[1].Msg, "40 hex") {
+	_, problems := Parse([]byte(header + "| mem-1 | a.go |\n" + "| mem-2 | a.go | nothex |  |\n" + "| mem-3 | a\\|b.go | " + blobA + " |  |\n"))
+	lines, _ := Parse([]byte(header + "| mem-3 | a\\|b.go | " + blobA + " |  |\n"))
+	if len(lines) != 1 || lines[0].File != "a|b.go" {
+		t.Errorf("an escaped |: %+v", lines)
+	}
+	if len(problems) != 2 || problems[0].Line != 7 || problems[1].Line != 8 || !strings.Contains(problems[1].Msg, "40 hex") {
 		t.Errorf("%+v", problems)
 	}
 }

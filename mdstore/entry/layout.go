@@ -16,7 +16,7 @@ const (
 	Dir          = ".agent"
 	MemoriesPath = ".agent/memories.md"
 	ConfigPath   = ".agent/config.yaml"
-	CitesPath    = ".agent/citations.tsv" // what entries cite (package mdstore/cites)
+	CitesPath    = ".agent/citations.md" // what entries cite (package mdstore/cites)
 	// KnowledgeDir holds one file per knowledge entry, <slug>.md (seed 000).
 	KnowledgeDir = ".agent/knowledge"
 	// LearningsDir holds one file per learning, <id>.md (seeds 002, 004).

@@ -73,7 +73,7 @@ const (
 // conflict markers and secrets — and what holds across them (a learning
 // superseded by one that does not exist). Files outside the store
 // (neither under .agent/ nor a skill) are not looked at. Problems come in
-// path and line order. config.yaml and citations.tsv are judged by
+// path and line order. config.yaml and citations.md are judged by
 // validateOther, which the packages that own their formats provide.
 func Validate(files []File, validateOther func(File) []Problem) []Problem {
 	var out []Problem

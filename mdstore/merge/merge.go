@@ -22,7 +22,7 @@
 //     the field merge cannot take apart (anchors, flow roots, duplicate
 //     keys) merges by lines; a conflict-free result that the kind's parser
 //     refuses falls back to the line merge or one whole-file conflict.
-//   - citations.tsv merges as a set of lines (package cites): never a
+//   - citations.md merges as a set of lines (package cites): never a
 //     conflict.
 //   - Everything else merges by diff3 (package internal/diff3).
 //
