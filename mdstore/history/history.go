@@ -1,9 +1,11 @@
 // Package history is lore history and lore restore. Every change to the
 // store is a commit, so nothing lore deletes, prunes or supersedes is
 // gone: Versions reads an entry's versions back from git — along the
-// branch, and from the commits a reset or a rebase took off it that only
-// the reflog holds — and Restore commits the last one that had it again
-// (seed 002's "Cross-Run Persistence", with git as the archive).
+// branch, through deletes, restores, edits by hand and renames by hand,
+// and from the commits a reset or a rebase took off it that only the
+// reflog holds — WithPatches says what each changed of the entry alone,
+// and Restore commits the last one that had it again (seed 002's
+// "Cross-Run Persistence", with git as the archive).
 package history
 
 import (
