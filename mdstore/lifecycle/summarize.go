@@ -297,6 +297,7 @@ func mergeOf(category string, members []*entry.Learning) (Merge, string) {
 	text := b.String()
 	if len(text) > summaryMaxLen {
 		text = largeSummary(theme, members, bodies)
+		tags = summaryTags(theme, tags)
 	}
 	return Merge{Category: category, Members: idsOf(members), Learning: entry.Learning{
 		Category: category, Tags: tags, Status: "active", Body: text,

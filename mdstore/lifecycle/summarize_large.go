@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -111,6 +112,28 @@ func largeSummary(theme []string, members []*entry.Learning, bodies []string) st
 	}
 	b.WriteString(restLine(members, picked, summaryMaxLen-b.Len()))
 	return b.String()
+}
+
+// summaryTags is a large cluster's summary's tags: the theme, then the
+// others in order while they take at most summaryMaxLen bytes, so that
+// the union of thousands of members' tags stays within what an entry's
+// file may hold.
+func summaryTags(theme, all []string) []string {
+	out := slices.Clone(theme)
+	n := 0
+	for _, t := range out {
+		n += len(t) + len(", ")
+	}
+	for _, t := range all {
+		if slices.Contains(theme, t) {
+			continue
+		}
+		if n += len(t) + len(", "); n > summaryMaxLen {
+			break
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // examplesLine announces n examples of total.

@@ -144,6 +144,38 @@ func TestSummarizeLargeClusters(t *testing.T) {
 	}
 }
 
+// A cluster of thousands, each with a tag of its own: its summary's text
+// and tags stay within 2,000 characters each (the union of every tag would
+// pass what an entry's file may hold), the theme's tags first, and every
+// member is named (past the room, counted).
+func TestSummarizeHugeCluster(t *testing.T) {
+	t.Parallel()
+	var ls []entry.Learning
+	for j := range 4000 {
+		ls = append(ls, entry.Learning{ID: fmt.Sprintf("l-%06x", j), Category: "pitfall", Status: "active",
+			Tags: []string{"ci", "flaky", fmt.Sprintf("flaky-test-number-%d", j)},
+			Body: fmt.Sprintf("The CI job %d is flaky when the cache is cold; rerun it once before looking.", j)})
+	}
+	merges, skipped := planMerges(ls)
+	if len(merges) != 1 || len(skipped) != 0 {
+		t.Fatalf("%d merges, skipped %+v", len(merges), skipped)
+	}
+	l := merges[0].Learning
+	tags := strings.Join(l.Tags, ", ")
+	if len(l.Body) > summaryMaxLen || len(tags) > summaryMaxLen || !strings.HasPrefix(tags, "ci, flaky, flaky-test-number-0, ") {
+		t.Fatalf("%d bytes of text, %d of tags: %s", len(l.Body), len(tags), tags)
+	}
+	if len(merges[0].Members) != 4000 || !strings.Contains(l.Body, " others (their superseded_by names this summary)") {
+		t.Fatalf("%d members:\n%s", len(merges[0].Members), l.Body)
+	}
+	l.ID, l.CreatedAt = "l-abcdef", "2027-01-01T00:00:00Z"
+	if data := entry.RenderLearning(l); len(data) > entry.MaxEntryFileBytes {
+		t.Fatalf("the summary's file takes %d bytes", len(data))
+	} else if back, err := entry.ParseLearning(data, entry.LearningPath(l.ID)); err != nil || back.Body != l.Body {
+		t.Fatalf("%+v %v", back, err)
+	}
+}
+
 // A cluster summarize leaves as it is is said, with why: never a silent
 // skip.
 func TestSummarizeSaysWhatItSkips(t *testing.T) {
