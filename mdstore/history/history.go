@@ -112,6 +112,7 @@ func versionsAt(s *mdstore.Store, kind entry.Kind, id, p string) ([]EntryVersion
 	// with every other memory too: the walk ends a day before the time
 	// its id was made at (no commit before can have it).
 	cutoff := memoryCutoff(kind, id)
+	texts := &entryTexts{s: s, kind: kind, id: id}
 	var all []EntryVersion
 	var err error
 	at, from := p, gitx.ZeroHash
@@ -121,7 +122,7 @@ func versionsAt(s *mdstore.Store, kind entry.Kind, id, p string) ([]EntryVersion
 			if !cutoff.IsZero() && v.When.Before(cutoff) {
 				return false
 			}
-			text, _, rerr := versionText(s, kind, id, v.Blob)
+			text, _, rerr := texts.read(v.Blob)
 			if rerr != nil {
 				err = rerr
 				return false
@@ -261,13 +262,14 @@ func byOf(subject string) string {
 func offBranchVersions(s *mdstore.Store, kind entry.Kind, id, p string) ([]EntryVersion, error) {
 	var out []EntryVersion
 	var err error
+	texts := &entryTexts{s: s, kind: kind, id: id}
 	walkErr := s.Repo().OffBranchHistory(s.GitPath(p), func(v gitx.Version) bool {
-		text, _, rerr := versionText(s, kind, id, v.Blob)
+		text, _, rerr := texts.read(v.Blob)
 		if rerr != nil {
 			err = rerr
 			return false
 		}
-		older, _, rerr := versionText(s, kind, id, v.Before)
+		older, _, rerr := texts.read(v.Before)
 		if rerr != nil {
 			err = rerr
 			return false
@@ -454,28 +456,56 @@ func historyPaths(s *mdstore.Store, id string) (entry.Kind, string, []located, e
 	return kind, id, paths, nil
 }
 
-// versionText is entry id as blob b holds it (a memory: its block), and
-// whether it is there.
-func versionText(s *mdstore.Store, kind entry.Kind, id string, b gitx.Hash) (string, bool, error) {
+// entryTexts reads entry id of kind out of its file's versions.
+type entryTexts struct {
+	s    *mdstore.Store
+	kind entry.Kind
+	id   string
+	// closed is the last memory block read when its metadata comment
+	// closes it: a version that holds the same bytes at a line's start,
+	// and the id nowhere else, holds the same block (the parser reads a
+	// block from its heading to that comment, whatever is around it), and
+	// is not parsed again. memories.md changes with every memory: a walk
+	// of its history would parse every version of the whole file.
+	closed string
+}
+
+// read is entry id as blob b holds it (a memory: its block), and whether
+// it is there.
+func (t *entryTexts) read(b gitx.Hash) (string, bool, error) {
 	if b.IsZero() {
 		return "", false, nil
 	}
-	data, err := s.Repo().ReadBlob(b)
+	data, err := t.s.Repo().ReadBlob(b)
 	if err != nil {
 		return "", false, err
 	}
-	if kind != entry.KindMemory {
+	if t.kind != entry.KindMemory {
 		return string(data), true, nil
 	}
-	if !bytes.Contains(data, []byte(id)) {
+	id := []byte(t.id)
+	at := bytes.Index(data, id)
+	if at < 0 {
 		return "", false, nil
 	}
+	if t.closed != "" && bytes.Index(data[at+len(id):], id) < 0 {
+		if start := bytes.LastIndexByte(data[:at], '\n') + 1; bytes.HasPrefix(data[start:], []byte(t.closed)) {
+			return t.closed, true, nil
+		}
+	}
 	f := entry.ParseMemoriesFile(data, entry.MemoriesPath)
-	block, ok := f.ShownBlock(id)
+	block, ok := f.ShownBlock(t.id)
 	if !ok {
 		return "", false, nil
 	}
-	return string(data[block.Start:block.End]), true, nil
+	text := string(data[block.Start:block.End])
+	// Closed: the block alone parses without a word (one without its
+	// metadata comment, or with a bad one, is warned about).
+	t.closed = ""
+	if alone := entry.ParseMemoriesText(text, entry.MemoriesPath); len(alone.Warnings) == 0 && len(alone.Memories) == 1 {
+		t.closed = text
+	}
+	return text, true, nil
 }
 
 // short is a commit's abbreviated name.
