@@ -84,6 +84,9 @@ func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) 
 			return out, fmt.Errorf("the iteration is recorded; summarizing the learnings failed: %w", err)
 		}
 		out.Merges = plan.Merges
+		for _, sk := range plan.Skipped {
+			r.Notice(fmt.Sprintf("Summary of learnings: skipped %s, %d learnings (%s): %s", sk.Category, len(sk.Members), strings.Join(sk.Members, ", "), sk.Reason))
+		}
 		lifecycle.NoteSummarized(s)
 		ReportWrite(r, sr, "Summary of learnings", "")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,14 +14,19 @@ func historyCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "history",
 		Usage:     "list every version of an entry in git's history, newest first",
-		UsageText: "lore history <id> [--format table|json]",
-		Description: "The id of a memory, a knowledge entry (its slug), a learning or a journal\n" +
-			"entry (<run>/<file name>), there or deleted. Each version is a commit:\n" +
-			"when, by whom, and what it did to the entry (added, changed, removed, a\n" +
-			"learning's new status). A commit a git reset, a rebase or an amend took\n" +
-			"off the branch, which only the reflog still holds, is listed too (\"off\n" +
-			"the branch\"), and lore restore brings its version back.",
-		Flags: []cli.Flag{formatFlag("table", "table", "json")},
+		UsageText: "lore history <id> [--patch] [--format table|json]",
+		Description: "The id of a memory, a knowledge entry (its slug), a learning, a journal\n" +
+			"entry (<run>/<file name>) or a skill (its name), there or deleted. Each\n" +
+			"version is a commit, through deletes, restores and edits by hand: when,\n" +
+			"who, whether lore or a hand made it (lore's commits say \"lore: \"), and\n" +
+			"what it did to the entry (added, changed, deleted, restored, renamed from\n" +
+			"a file git's history shows it moved from, a learning's new status).\n" +
+			"--patch shows what each version changed of the entry alone (a memory's\n" +
+			"block, an entry's file) as a unified diff. A commit a git reset, a rebase\n" +
+			"or an amend took off the branch, which only the reflog still holds, is\n" +
+			"listed too (\"off the branch\"), and lore restore brings its version back.",
+		Flags: []cli.Flag{formatFlag("table", "table", "json"),
+			&cli.BoolFlag{Name: "patch", Aliases: []string{"p"}, Usage: "show what each version changed of the entry, as a unified diff"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("history needs exactly one id")
@@ -28,13 +34,14 @@ func historyCommand(e *env) *cli.Command {
 			if err := checkFormat(c.String("format"), "table", "json"); err != nil {
 				return err
 			}
-			return runWith(e, globalsFrom(c), historyOptions{id: c.Args().First(), format: c.String("format")}, runHistory)
+			return runWith(e, globalsFrom(c), historyOptions{id: c.Args().First(), format: c.String("format"), patch: c.Bool("patch")}, runHistory)
 		},
 	}
 }
 
 type historyOptions struct {
 	id, format string
+	patch      bool
 }
 
 func runHistory(e *env, g globals, opts historyOptions) error {
@@ -46,19 +53,37 @@ func runHistory(e *env, g globals, opts historyOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.patch {
+		history.WithPatches(versions)
+	}
 	p := g.printer(e)
 	if opts.format == "json" {
 		return writeJSON(p.out, versions)
 	}
-	rows := make([][]string, len(versions))
-	for i, v := range versions {
+	header := []string{"COMMIT", "DATE", "AUTHOR", "BY", "CHANGE", "SUBJECT"}
+	row := func(v history.EntryVersion) []string {
 		change := v.Change
 		if v.OffBranch {
 			change += " (off the branch)"
 		}
-		rows[i] = []string{v.Commit[:12], v.When.Format(time.DateTime), v.Author, change, v.Subject}
+		return []string{v.Commit[:12], v.When.Format(time.DateTime), v.Author, v.By, change, v.Subject}
 	}
-	p.table([]string{"COMMIT", "DATE", "AUTHOR", "CHANGE", "SUBJECT"}, rows)
+	if !opts.patch {
+		rows := make([][]string, len(versions))
+		for i, v := range versions {
+			rows[i] = row(v)
+		}
+		p.table(header, rows)
+		return nil
+	}
+	// git log -p's shape: each version's line, then its diff.
+	for i, v := range versions {
+		if i > 0 {
+			fmt.Fprintln(p.out)
+		}
+		fmt.Fprintln(p.out, p.paint(ansiYellow, "commit "+v.Commit)+" "+strings.Join(row(v)[1:], "  "))
+		fmt.Fprint(p.out, v.Patch)
+	}
 	return nil
 }
 

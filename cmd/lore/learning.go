@@ -154,9 +154,12 @@ body; only the status and status_reason lines of the file change.`,
 					"become one: \"Common pattern: <shared tags>. Examples: <each one>\", with\n" +
 					"every tag; all but the newest are pruned and superseded by it. lore ingest\n" +
 					"does it past learnings.summarize_threshold (200), once in ten iterations.\n\n" +
-					"The newest member is kept as it is. A merge longer than 2,000 characters,\n" +
-					"or with no shared tag, is skipped, and a summary is not summarized again.\n" +
-					"One commit (\"lore: summarize N clusters of learnings\") lists every merge.",
+					"The newest member is kept as it is. A cluster whose examples would pass\n" +
+					"2,000 characters gets its recurring words, its most representative\n" +
+					"examples (those whose words the others use most) and the rest by id. A\n" +
+					"cluster left as it is is named, with why; a summary is not summarized\n" +
+					"again. One commit (\"lore: summarize N clusters of learnings\") lists\n" +
+					"every merge.",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "dry-run", Usage: "say which learnings would be merged, change nothing"},
 					formatFlag("table", "table", "json"),

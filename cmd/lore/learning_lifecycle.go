@@ -103,19 +103,28 @@ func runLearningSummarize(e *env, g globals, opts learningSummarizeOptions) erro
 	if opts.format == "json" {
 		commit := commitOf(res)
 		return writeJSON(p.out, struct {
-			Merges []lifecycle.Merge `json:"merges"`
-			DryRun bool              `json:"dry_run,omitempty"`
-			Commit string            `json:"commit,omitempty"`
-		}{append([]lifecycle.Merge{}, merges...), opts.dryRun, commit})
+			Merges  []lifecycle.Merge          `json:"merges"`
+			Skipped []lifecycle.SkippedCluster `json:"skipped,omitempty"`
+			DryRun  bool                       `json:"dry_run,omitempty"`
+			Commit  string                     `json:"commit,omitempty"`
+		}{append([]lifecycle.Merge{}, merges...), plan.Skipped, opts.dryRun, commit})
 	}
-	printMerges(p, merges, opts.dryRun)
+	printMerges(p, merges, plan.Skipped, opts.dryRun)
 	return nil
 }
 
-// printMerges lists a summarization's merges, or what it would merge.
-func printMerges(p *printer, merges []lifecycle.Merge, dryRun bool) {
+// printMerges lists a summarization's merges, or what it would merge, and
+// the clusters it skipped and why.
+func printMerges(p *printer, merges []lifecycle.Merge, skipped []lifecycle.SkippedCluster, dryRun bool) {
+	for _, sk := range skipped {
+		fmt.Fprintf(p.out, "Skipped: %s, %d learnings (%s): %s\n", sk.Category, len(sk.Members), strings.Join(sk.Members, ", "), sk.Reason)
+	}
 	if len(merges) == 0 {
-		fmt.Fprintln(p.out, "Nothing to summarize: no learnings of a category share half their tags")
+		if len(skipped) == 0 {
+			fmt.Fprintln(p.out, "Nothing to summarize: no learnings of a category share half their tags")
+		} else {
+			fmt.Fprintf(p.out, "Nothing to summarize: %d %s skipped\n", len(skipped), words.Plural(len(skipped), "cluster", "clusters"))
+		}
 		return
 	}
 	for _, m := range merges {

@@ -219,6 +219,7 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"learning", "promote", "--all", "--dry-run"}, want: learningPromoteOptions{ids: []string{}, dryRun: true, format: "table"}},
 		{args: []string{"learning", "promote"}},
 		{args: []string{"history", "l-0a1b2c", "--format", "json"}, want: historyOptions{id: "l-0a1b2c", format: "json"}},
+		{args: []string{"history", "mem-1-abcd", "--patch"}, want: historyOptions{id: "mem-1-abcd", format: "table", patch: true}},
 		{args: []string{"history"}},
 		{args: []string{"resolve"}, want: resolveOptions{format: "text"}},
 		{args: []string{"resolve", ".agent/memories.md", "sub", "--dry-run", "--format", "json"},

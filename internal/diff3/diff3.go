@@ -3,7 +3,8 @@
 // subsequence (Myers' algorithm in linear space), and what only one side
 // changed is taken from it; what both changed differently is a conflict,
 // marked in git's default style. It is what lore's merge driver falls
-// back to for anything it cannot merge entry by entry.
+// back to for anything it cannot merge entry by entry. Unified is the
+// two-way diff on the same subsequence (lore history --patch).
 package diff3
 
 import (

@@ -3,6 +3,7 @@ package gitx
 import (
 	"bytes"
 	"fmt"
+	pathpkg "path"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ type Version struct {
 	Commit  Hash
 	Blob    Hash
 	Before  Hash   // the blob the first parent has at the path
+	Parent  Hash   // the first parent, ZeroHash for none
 	Author  string // "Name <email>"
 	When    time.Time
 	Subject string
@@ -33,6 +35,12 @@ func (r *Repo) History(path string, fn func(Version) bool) error {
 	if err != nil || hd.Commit.IsZero() {
 		return err
 	}
+	return r.HistoryFrom(hd.Commit, path, fn)
+}
+
+// HistoryFrom is History from commit start instead of HEAD (a rename's
+// old path is followed from the parent of the commit that renamed it).
+func (r *Repo) HistoryFrom(start Hash, path string, fn func(Version) bool) error {
 	blobAt := func(tree Hash) (Hash, error) {
 		e, ok, err := r.lookupPath(tree, path)
 		if err != nil || !ok || e.isTree() {
@@ -42,7 +50,7 @@ func (r *Repo) History(path string, fn func(Version) bool) error {
 	}
 	// Nothing is cached: each commit's trees are read once (the parent's
 	// carried to the next step), and a long history must not hold them all.
-	c := hd.Commit
+	c := start
 	info, err := r.commitInfo(c)
 	if err != nil {
 		return err
@@ -62,14 +70,60 @@ func (r *Repo) History(path string, fn func(Version) bool) error {
 				return err
 			}
 		}
-		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Before: parentBlob, Author: info.author, When: info.when, Subject: info.subject}) {
+		if len(info.parents) == 0 {
+			if blob != parentBlob {
+				fn(Version{Commit: c, Blob: blob, Author: info.author, When: info.when, Subject: info.subject})
+			}
 			return nil
 		}
-		if len(info.parents) == 0 {
+		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Before: parentBlob, Parent: info.parents[0], Author: info.author, When: info.when, Subject: info.subject}) {
 			return nil
 		}
 		c, info, blob = info.parents[0], parent, parentBlob
 	}
+}
+
+// RemovedFile is a file a commit removed.
+type RemovedFile struct {
+	Path string
+	Blob Hash
+}
+
+// RemovedBeside lists the files of path's directory that commit's first
+// parent has and commit does not: where a file commit added may have
+// come from (a rename, as git log --follow looks for it).
+func (r *Repo) RemovedBeside(commit Hash, path string) ([]RemovedFile, error) {
+	info, err := r.commitInfo(commit)
+	if err != nil || len(info.parents) == 0 {
+		return nil, err
+	}
+	parent, err := r.commitInfo(info.parents[0])
+	if err != nil {
+		return nil, err
+	}
+	dir := pathpkg.Dir(path)
+	if dir == "." {
+		dir = ""
+	}
+	before, err := r.listTree(parent.tree, dir)
+	if err != nil {
+		return nil, err
+	}
+	after, err := r.listTree(info.tree, dir)
+	if err != nil {
+		return nil, err
+	}
+	kept := map[string]bool{}
+	for _, e := range after {
+		kept[e.name] = true
+	}
+	var out []RemovedFile
+	for _, e := range before {
+		if !e.isTree() && !kept[e.name] {
+			out = append(out, RemovedFile{Path: pathpkg.Join(dir, e.name), Blob: e.hash})
+		}
+	}
+	return out, nil
 }
 
 // ReadBlob returns the content of blob h.

@@ -22,9 +22,12 @@ import (
 // smaller set; a cluster is every learning linked to another so) are
 // merged into a new learning — "Common pattern: {recurring theme}.
 // Examples: {bulleted list}", with the union of their tags — and all but
-// the newest of them are pruned and superseded by it. A merge whose text
-// would be empty or too long is skipped, and a summary is not summarized
-// again. One commit lists every merge.
+// the newest of them are pruned and superseded by it. A cluster whose
+// examples would not all fit in summaryMaxLen gets its recurring words
+// too, its most representative examples (largeSummary) and the rest by
+// id. A cluster with no shared tag or a member with no text is skipped,
+// and said so (SummaryPlan.Skipped); a summary is not summarized again.
+// One commit lists every merge.
 
 // Merge is one cluster of learnings summarized into a new one.
 type Merge struct {
@@ -36,15 +39,25 @@ type Merge struct {
 // summaryPrefix starts the body of a summary (seed 002's template).
 const summaryPrefix = "Common pattern: "
 
-// summaryMaxLen is the longest summary body written; a longer one is a
-// sign the cluster is not one theme, and its merge is skipped.
+// summaryMaxLen is the longest summary body written: a cluster whose
+// examples would not all fit gets its most representative ones and the
+// rest by id.
 const summaryMaxLen = 2000
 
 // SummaryPlan is the clusters of similar shown learnings a summary
 // merges, each with its merged learning (its id, path and time given when
-// applied).
+// applied), and the clusters it leaves as they are, and why.
 type SummaryPlan struct {
-	Merges []Merge
+	Merges  []Merge
+	Skipped []SkippedCluster
+}
+
+// SkippedCluster is a cluster of similar learnings a summary does not
+// merge, and why.
+type SkippedCluster struct {
+	Category string   `json:"category"`
+	Members  []string `json:"members"` // oldest first
+	Reason   string   `json:"reason"`
 }
 
 // PlanSummary finds the clusters of similar shown learnings (see above);
@@ -61,7 +74,8 @@ func PlanSummary(s *mdstore.Store) (*SummaryPlan, error) {
 			at = append(at, i)
 		}
 	})
-	return &SummaryPlan{Merges: planMerges(cat.Learnings(at))}, nil
+	merges, skipped := planMerges(cat.Learnings(at))
+	return &SummaryPlan{Merges: merges, Skipped: skipped}, nil
 }
 
 // Apply writes each merge's learning, prunes and supersedes its members
@@ -101,8 +115,8 @@ func (plan *SummaryPlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error) {
 }
 
 // planMerges finds the clusters of shown learnings to merge, and their
-// merged learnings (without id, path or time).
-func planMerges(ls []entry.Learning) []Merge {
+// merged learnings (without id, path or time), and those it skips.
+func planMerges(ls []entry.Learning) ([]Merge, []SkippedCluster) {
 	byCategory := map[string][]*entry.Learning{}
 	var categories []string
 	for i := range ls {
@@ -117,6 +131,7 @@ func planMerges(ls []entry.Learning) []Merge {
 	}
 	sort.Strings(categories)
 	var out []Merge
+	var skipped []SkippedCluster
 	for _, c := range categories {
 		group := byCategory[c]
 		sort.SliceStable(group, func(i, j int) bool { return entry.CompareLearnings(group[i], group[j]) < 0 })
@@ -145,13 +160,25 @@ func planMerges(ls []entry.Learning) []Merge {
 		}
 		for _, r := range roots {
 			if members := clusters[r]; len(members) >= 2 {
-				if m, ok := mergeOf(c, members); ok {
-					out = append(out, m)
+				m, why := mergeOf(c, members)
+				if why != "" {
+					skipped = append(skipped, SkippedCluster{Category: c, Members: idsOf(members), Reason: why})
+					continue
 				}
+				out = append(out, m)
 			}
 		}
 	}
-	return out
+	return out, skipped
+}
+
+// idsOf is the ids of ls, in order.
+func idsOf(ls []*entry.Learning) []string {
+	ids := make([]string, len(ls))
+	for i, l := range ls {
+		ids[i] = l.ID
+	}
+	return ids
 }
 
 // linkSimilar calls link(i, j) for enough of the pairs of group whose tags
@@ -232,8 +259,10 @@ func linkSimilar(group []*entry.Learning, link func(i, j int)) {
 
 // mergeOf is the merged learning of members (oldest first): the recurring
 // theme is the tags more than one of them has, in the order they first
-// appear; false when the text would be empty or too long.
-func mergeOf(category string, members []*entry.Learning) (Merge, bool) {
+// appear, then each one's text; a cluster whose text would be longer than
+// summaryMaxLen is summarized by largeSummary. The reason it is skipped
+// instead, "" when it is not: no shared tag, or a member with no text.
+func mergeOf(category string, members []*entry.Learning) (Merge, string) {
 	count := map[string]int{}
 	var tags []string
 	for _, l := range members {
@@ -250,24 +279,29 @@ func mergeOf(category string, members []*entry.Learning) (Merge, bool) {
 			theme = append(theme, t)
 		}
 	}
+	if len(theme) == 0 {
+		return Merge{}, "no tag more than one of them has"
+	}
+	bodies := make([]string, len(members))
+	for i, l := range members {
+		bodies[i] = strings.Join(strings.Fields(l.Body), " ")
+		if bodies[i] == "" {
+			return Merge{}, l.ID + " has no text"
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%s. Examples:", summaryPrefix, strings.Join(theme, ", "))
-	ids := make([]string, len(members))
-	for i, l := range members {
-		ids[i] = l.ID
-		body := strings.Join(strings.Fields(l.Body), " ")
-		if body == "" {
-			return Merge{}, false
-		}
+	for _, body := range bodies {
 		b.WriteString("\n- " + body)
 	}
 	text := b.String()
-	if len(theme) == 0 || len(text) > summaryMaxLen {
-		return Merge{}, false
+	if len(text) > summaryMaxLen {
+		text = largeSummary(theme, members, bodies)
+		tags = summaryTags(theme, tags)
 	}
-	return Merge{Category: category, Members: ids, Learning: entry.Learning{
+	return Merge{Category: category, Members: idsOf(members), Learning: entry.Learning{
 		Category: category, Tags: tags, Status: "active", Body: text,
-	}}, true
+	}}, ""
 }
 
 // summarizeEvery is how many iterations pass at least between two
