@@ -164,7 +164,7 @@ func planLearning(tx *Tx, s *Store, in entry.NewLearning, now time.Time, plan *l
 // AddLearning stores a learning, unless a near-duplicate (same category,
 // more than 80% of the words in common) exists: then that one is returned
 // with duplicate set and nothing is written.
-func (s *Store) AddLearning(in entry.NewLearning) (l entry.Learning, duplicate bool, res *WriteResult, err error) {
+func (s *Store) AddLearning(in entry.NewLearning, also ...Also) (l entry.Learning, duplicate bool, res *WriteResult, err error) {
 	if in, err = in.Normalize(&entry.SecretCheck{}); err != nil {
 		return entry.Learning{}, false, nil, err
 	}
@@ -175,8 +175,13 @@ func (s *Store) AddLearning(in entry.NewLearning) (l entry.Learning, duplicate b
 		if err := planLearning(tx, s, in, now, &plan, &StoredLearnings{expect: []string{in.Body}}); err != nil {
 			return err
 		}
-		tx.SetMessage(CommitMessage("lore: add learning "+plan.entry.ID, plan.entry.Body,
-			"Lore-Id", plan.entry.ID, "Lore-Kind", "learning"))
+		trailers := []string{"Lore-Id", plan.entry.ID, "Lore-Kind", "learning"}
+		if !plan.duplicate { // nothing is written: nothing else is
+			if trailers, err = withAlso(tx, plan.entry.ID, also, trailers...); err != nil {
+				return err
+			}
+		}
+		tx.SetMessage(CommitMessage("lore: add learning "+plan.entry.ID, plan.entry.Body, trailers...))
 		return nil
 	})
 	if err != nil {

@@ -45,8 +45,8 @@ func (in *NewMemory) textFields() []entry.TextField {
 }
 
 // AddMemory validates m, gives it an id and the creation date and adds it
-// under its section in memories.md, as one commit.
-func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
+// under its section in memories.md, as one commit, with what also adds.
+func (s *Store) AddMemory(in NewMemory, also ...Also) (entry.Memory, *WriteResult, error) {
 	in, err := in.normalize(&entry.SecretCheck{})
 	if err != nil {
 		return entry.Memory{}, nil, err
@@ -82,9 +82,9 @@ func (s *Store) AddMemory(in NewMemory) (entry.Memory, *WriteResult, error) {
 		}
 		added := m
 		tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemory, Memory: &added})
-		tx.SetMessage(CommitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
-			"Lore-Id", m.ID, "Lore-Kind", "memory"))
-		return nil
+		trailers, err := withAlso(tx, m.ID, also, "Lore-Id", m.ID, "Lore-Kind", "memory")
+		tx.SetMessage(CommitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content, trailers...))
+		return err
 	})
 	if err != nil {
 		return entry.Memory{}, nil, err

@@ -20,6 +20,7 @@ type Version struct {
 	Author  string // "Name <email>"
 	When    time.Time
 	Subject string
+	Message string // the whole message, trailers and all
 }
 
 // History calls fn with each commit, newest first along first parents
@@ -62,7 +63,7 @@ func (r *Repo) History(path string, fn func(Version) bool) error {
 				return err
 			}
 		}
-		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Before: parentBlob, Author: info.author, When: info.when, Subject: info.subject}) {
+		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Before: parentBlob, Author: info.author, When: info.when, Subject: info.subject, Message: info.message}) {
 			return nil
 		}
 		if len(info.parents) == 0 {
