@@ -96,6 +96,9 @@ type addOptions struct {
 	typ     string
 	tags    string
 	format  string
+	// supersedes is the memory the new one replaces: its block leaves
+	// memories.md in the same commit.
+	supersedes string
 }
 
 func addCommand(e *env) *cli.Command {
@@ -114,11 +117,19 @@ Tags are lowercased and trimmed. An unknown type, empty content, a tag that
 is empty or holds |, "," or --> , or content holding a secret is refused
 (exit status 2) and nothing is written.
 
+A memory of the same type that the new one nearly repeats (more than 80%
+of its words in common) is named on stderr: "similar: mem-… — use
+--supersedes mem-… to replace it"; the memory is added all the same.
+--supersedes ID removes memory ID's block in the same commit, which gets a
+"Supersedes: ID" trailer: the old memory leaves prime, search and list, and
+lore show and lore history ID still find it in git's history.
+
 --format table prints "Memory stored: <id>", quiet only the id, json the
 memory and the commit.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "pattern", Usage: "memory type: pattern, decision, fix or context"},
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
+			supersedesFlag(),
 			formatFlag("table", formats...),
 		},
 		Action: func(c *cli.Context) error {
@@ -126,7 +137,7 @@ memory and the commit.`,
 			if err != nil {
 				return err
 			}
-			opts := addOptions{content: content, typ: c.String("type"), tags: c.String("tags"), format: c.String("format")}
+			opts := addOptions{content: content, typ: c.String("type"), tags: c.String("tags"), format: c.String("format"), supersedes: c.String("supersedes")}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
@@ -141,11 +152,14 @@ func runAdd(e *env, g globals, opts addOptions) error {
 		return err
 	}
 	p := g.printer(e)
-	m, res, err := s.AddMemory(mdstore.NewMemory{Type: entry.MemoryType(opts.typ), Content: opts.content, Tags: entry.SplitTags(opts.tags)})
+	similar := similarTo(s, entry.KindMemory, opts.typ, opts.content, opts.supersedes)
+	m, res, err := s.AddMemory(mdstore.NewMemory{Type: entry.MemoryType(opts.typ), Content: opts.content, Tags: entry.SplitTags(opts.tags)},
+		superseding(entry.KindMemory, opts.supersedes)...)
 	if err != nil {
 		return err
 	}
 	printWrite(p, res, "Memory", m.ID)
+	noteSimilar(p, similar, m.ID)
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {
