@@ -49,6 +49,11 @@ func Edit(s *mdstore.Store, id string, c Change) (Edited, *mdstore.WriteResult, 
 	if kind == entry.KindJournal {
 		return ed, nil, fmt.Errorf("lifecycle: an iteration (%s) is %w: the journal records what happened", id, ErrNotEditable)
 	}
+	for field, set := range map[string]bool{"type": c.Type != "", "title": c.Title != "", "category": c.Category != ""} {
+		if set && field != map[entry.Kind]string{entry.KindMemory: "type", entry.KindKnowledge: "title", entry.KindLearning: "category"}[kind] {
+			return ed, nil, &entry.InputError{Field: field, Msg: fmt.Sprintf("a %s has no %s to edit", kind, field)}
+		}
+	}
 	var build func(tx *mdstore.Tx) (mdstore.Edit, error)
 	switch kind {
 	case entry.KindMemory:

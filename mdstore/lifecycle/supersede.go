@@ -122,7 +122,13 @@ func FindRetired(s *mdstore.Store, id string) (r Retired, ok bool, err error) {
 	case kind != entry.KindMemory:
 		return r, false, nil
 	}
+	// A memory's id holds when it was made: a commit a day older than
+	// that cannot have retired it, and a mistyped id ends the walk there.
+	born := (entry.Memory{ID: id}).Unix() - 86400
 	walkErr := s.Repo().History(s.GitPath(p), func(v gitx.Version) bool {
+		if kind == entry.KindMemory && born > 0 && v.When.Unix() < born {
+			return false
+		}
 		if !slices.Contains(trailers(v.Message, "Supersedes"), id) || v.Before.IsZero() {
 			return true
 		}
