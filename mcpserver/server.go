@@ -397,9 +397,10 @@ func detail(sh loop.Shown) string {
 
 // MemoryInput is a new memory.
 type MemoryInput struct {
-	Content string   `json:"content"`
-	Type    string   `json:"type,omitempty" jsonschema:"pattern (default), decision, fix or context"`
-	Tags    []string `json:"tags,omitempty"`
+	Content    string   `json:"content"`
+	Type       string   `json:"type,omitempty" jsonschema:"pattern (default), decision, fix or context"`
+	Tags       []string `json:"tags,omitempty"`
+	Supersedes string   `json:"supersedes,omitempty" jsonschema:"the id of an entry of the same kind that this one replaces: retired in the same commit"`
 }
 
 // MemoryOutput is the memory added, and its commit.
@@ -418,7 +419,7 @@ func (t tools) addMemory(ctx context.Context, _ *mcp.CallToolRequest, in MemoryI
 	if typ == "" {
 		typ = entry.Pattern
 	}
-	m, res, err := sess.store.AddMemory(mdstore.NewMemory{Type: typ, Content: in.Content, Tags: in.Tags})
+	m, res, err := sess.store.AddMemory(mdstore.NewMemory{Type: typ, Content: in.Content, Tags: in.Tags}, superseding(entry.KindMemory, in.Supersedes)...)
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -427,9 +428,10 @@ func (t tools) addMemory(ctx context.Context, _ *mcp.CallToolRequest, in MemoryI
 
 // KnowledgeInput is a new knowledge entry.
 type KnowledgeInput struct {
-	Title string   `json:"title"`
-	Body  string   `json:"body"`
-	Tags  []string `json:"tags"`
+	Title      string   `json:"title"`
+	Body       string   `json:"body"`
+	Tags       []string `json:"tags"`
+	Supersedes string   `json:"supersedes,omitempty" jsonschema:"the id of an entry of the same kind that this one replaces: retired in the same commit"`
 }
 
 // KnowledgeOutput is the knowledge entry written, what was done to it,
@@ -446,7 +448,7 @@ func (t tools) addKnowledge(ctx context.Context, _ *mcp.CallToolRequest, in Know
 		return nil, nil, err
 	}
 	defer sess.close()
-	k, action, res, err := sess.store.AddKnowledge(entry.NewKnowledge{Title: in.Title, Body: in.Body, Tags: in.Tags})
+	k, action, res, err := sess.store.AddKnowledge(entry.NewKnowledge{Title: in.Title, Body: in.Body, Tags: in.Tags}, superseding(entry.KindKnowledge, in.Supersedes)...)
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -455,9 +457,10 @@ func (t tools) addKnowledge(ctx context.Context, _ *mcp.CallToolRequest, in Know
 
 // LearningInput is a new learning.
 type LearningInput struct {
-	Body     string   `json:"body"`
-	Category string   `json:"category" jsonschema:"success_pattern, pitfall, tool_usage, code_structure, testing_strategy, debugging_technique or other"`
-	Tags     []string `json:"tags"`
+	Body       string   `json:"body"`
+	Category   string   `json:"category" jsonschema:"success_pattern, pitfall, tool_usage, code_structure, testing_strategy, debugging_technique or other"`
+	Tags       []string `json:"tags"`
+	Supersedes string   `json:"supersedes,omitempty" jsonschema:"the id of an entry of the same kind that this one replaces: retired in the same commit"`
 }
 
 // LearningOutput is the learning added — or the one it nearly duplicates,
@@ -474,7 +477,7 @@ func (t tools) addLearning(ctx context.Context, _ *mcp.CallToolRequest, in Learn
 		return nil, nil, err
 	}
 	defer sess.close()
-	l, dup, res, err := sess.store.AddLearning(entry.NewLearning{Category: in.Category, Tags: in.Tags, Body: in.Body})
+	l, dup, res, err := sess.store.AddLearning(entry.NewLearning{Category: in.Category, Tags: in.Tags, Body: in.Body}, superseding(entry.KindLearning, in.Supersedes)...)
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -483,6 +486,15 @@ func (t tools) addLearning(ctx context.Context, _ *mcp.CallToolRequest, in Learn
 		out.Commit = res.Commit
 	}
 	return sess.wrote(res, "learning", l.ID), out, nil
+}
+
+// superseding is what an add of kind also does to retire entry old, as
+// lore add --supersedes does ("": nothing).
+func superseding(kind entry.Kind, old string) []mdstore.Also {
+	if old == "" {
+		return nil
+	}
+	return []mdstore.Also{lifecycle.Supersedes(kind, old)}
 }
 
 // wrote says what a write of one entry did: its commit, that it is

@@ -565,3 +565,28 @@ func runLore(t *testing.T, repo *loretest.Repo, args ...string) {
 		t.Fatalf("lore %v: %v\n%s", args, err, out)
 	}
 }
+
+// TestAddSupersedes: supersedes on an add tool retires the old entry in
+// the new one's commit, as lore add --supersedes does.
+func TestAddSupersedes(t *testing.T) {
+	repo := loretest.NewRepo(t)
+	cs := connect(t, repo)
+	_, st, isErr := call(t, cs, "add_memory", map[string]any{"content": "Uploads go to the S3 fake on port 9000.", "type": "fix"})
+	if isErr {
+		t.Fatalf("add_memory: %v", st)
+	}
+	old := st["id"].(string)
+	text, st, isErr := call(t, cs, "add_memory", map[string]any{"content": "Uploads go to minio on port 9100 now.", "type": "fix", "supersedes": old})
+	if isErr {
+		t.Fatalf("add_memory --supersedes: %q", text)
+	}
+	if got := repo.Git("log", "-1", "--format=%B"); !strings.Contains(got, "Supersedes: "+old) || !strings.Contains(got, "Lore-Id: "+st["id"].(string)) {
+		t.Errorf("commit:\n%s", got)
+	}
+	if strings.Contains(repo.Read(".agent/memories.md"), old) {
+		t.Errorf("the old memory stayed:\n%s", repo.Read(".agent/memories.md"))
+	}
+	if text, _, isErr := call(t, cs, "add_learning", map[string]any{"body": "b", "category": "pitfall", "tags": []string{"x"}, "supersedes": old}); !isErr || !strings.Contains(text, "not a learning") {
+		t.Errorf("a memory superseded by a learning: %q", text)
+	}
+}

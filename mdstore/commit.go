@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -438,20 +437,3 @@ func applyEdits(tx *Tx, edits []FileEdit) ([]FileEdit, error) {
 
 // ErrUnchanged ends a write that has nothing to change: no commit.
 var ErrUnchanged = errors.New("unchanged")
-
-// Recite records, as one commit, what each entry of set (by cites.KeyOf
-// key) cites now: lore verify's re-stamp.
-func (s *Store) Recite(set map[string][]cites.Cite, subject string) (*WriteResult, error) {
-	return s.Write(func(tx *Tx) error {
-		keys := make([]string, 0, len(set))
-		for k := range set {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			tx.Apply(Edit{Path: cites.Path, Op: OpCite, ID: k, Cites: set[k]})
-		}
-		tx.SetMessage(CommitMessage(subject, strings.Join(keys, "\n"), "Lore-Kind", "citations"))
-		return nil
-	})
-}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,11 +40,15 @@ const (
 	OpAddMemory    = "add-memory"    // Memory under its section, unless a block has its id
 	OpAddMemories  = "add-memories"  // Memories, each as add-memory, in one pass over the file
 	OpRemoveMemory = "remove-memory" // the block of memory ID that list and show read
-	OpPut          = "put"           // Content, whatever was there
-	OpRemove       = "remove"        // the file goes
-	OpKnowledge    = "knowledge"     // Knowledge, created or merged into the entry there
-	OpFields       = "fields"        // Fields set in the frontmatter there, the rest kept
-	OpCite         = "cite"          // Cites as what entry ID cites, in the citations file
+	// Memory's block over the one of its id that list and show read, in
+	// place (under Memory's section when its type changed); nothing when
+	// no block has the id (deleted since).
+	OpReplaceMemory = "replace-memory"
+	OpPut           = "put"       // Content, whatever was there
+	OpRemove        = "remove"    // the file goes
+	OpKnowledge     = "knowledge" // Knowledge, created or merged into the entry there
+	OpFields        = "fields"    // Fields set in the frontmatter there, the rest kept
+	OpCite          = "cite"      // Cites as what entry ID cites, in the citations file
 )
 
 // Edit is one edit of a store file, decided: applying it twice
@@ -94,6 +99,10 @@ func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 	case OpRemoveMemory:
 		out, _ := entry.RemoveMemory(old, e.ID)
 		return out, exists, nil
+	case OpReplaceMemory:
+		if e.Memory != nil {
+			return replaceMemory(old, *e.Memory), exists, nil
+		}
 	case OpPut:
 		return []byte(e.Content), true, nil
 	case OpCite:
@@ -115,6 +124,21 @@ func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 		return out, true, nil
 	}
 	return nil, false, fmt.Errorf("%s: %w (%q)", e.Path, errUnknownEdit, e.Op)
+}
+
+func replaceMemory(old []byte, m entry.Memory) []byte {
+	return entry.KeepingCRLF(old, func(src []byte) []byte {
+		f := entry.ParseMemoriesFile(src, "")
+		b, ok := f.ShownBlock(m.ID)
+		if !ok {
+			return src
+		}
+		if i := slices.IndexFunc(f.Memories, func(o entry.Memory) bool { return o.Line == b.Line }); i < 0 || f.Memories[i].Type != m.Type {
+			out, _ := entry.RemoveMemory(src, m.ID)
+			return entry.AddMemory(out, m)
+		}
+		return slices.Concat(src[:b.Start], []byte(entry.FormatMemory(m)), src[b.End:])
+	})
 }
 
 // applyKnowledge writes k over old. A new entry replaces what is there,

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"lore/mdstore/catalog"
-	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -167,8 +166,7 @@ func freeSlug(taken func(string) (bool, error), slug string) (string, error) {
 // AddKnowledge writes a knowledge entry following seed 000's dedup rules:
 // the same title replaces the entry's body and merges its tags; a similar
 // title with mostly the same tags updates that entry; otherwise a new file.
-// cs are the files it cites.
-func (s *Store) AddKnowledge(in entry.NewKnowledge, cs ...cites.Cite) (entry.Knowledge, entry.KnowledgeAction, *WriteResult, error) {
+func (s *Store) AddKnowledge(in entry.NewKnowledge, also ...Also) (entry.Knowledge, entry.KnowledgeAction, *WriteResult, error) {
 	in, err := in.Normalize(&entry.SecretCheck{})
 	if err != nil {
 		return entry.Knowledge{}, "", nil, err
@@ -180,14 +178,13 @@ func (s *Store) AddKnowledge(in entry.NewKnowledge, cs ...cites.Cite) (entry.Kno
 		if err := planKnowledge(tx, in, now, &plan, &storedKnowledge{}); err != nil {
 			return err
 		}
-		tx.cite(plan.entry.Path, cs)
 		verb := "add"
 		if plan.action != entry.KnowledgeCreated {
 			verb = "update"
 		}
-		tx.SetMessage(CommitMessage("lore: "+verb+" knowledge "+plan.entry.Slug, plan.entry.Title,
-			"Lore-Id", plan.entry.Slug, "Lore-Kind", "knowledge"))
-		return nil
+		trailers, err := withAlso(tx, plan.entry.Slug, also, "Lore-Id", plan.entry.Slug, "Lore-Kind", "knowledge")
+		tx.SetMessage(CommitMessage("lore: "+verb+" knowledge "+plan.entry.Slug, plan.entry.Title, trailers...))
+		return err
 	})
 	if err != nil {
 		return entry.Knowledge{}, "", nil, err

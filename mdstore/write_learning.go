@@ -8,7 +8,6 @@ import (
 
 	"lore/internal/neardup"
 	"lore/mdstore/catalog"
-	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -164,8 +163,8 @@ func planLearning(tx *Tx, s *Store, in entry.NewLearning, now time.Time, plan *l
 
 // AddLearning stores a learning, unless a near-duplicate (same category,
 // more than 80% of the words in common) exists: then that one is returned
-// with duplicate set and nothing is written. cs are the files it cites.
-func (s *Store) AddLearning(in entry.NewLearning, cs ...cites.Cite) (l entry.Learning, duplicate bool, res *WriteResult, err error) {
+// with duplicate set and nothing is written.
+func (s *Store) AddLearning(in entry.NewLearning, also ...Also) (l entry.Learning, duplicate bool, res *WriteResult, err error) {
 	if in, err = in.Normalize(&entry.SecretCheck{}); err != nil {
 		return entry.Learning{}, false, nil, err
 	}
@@ -176,11 +175,13 @@ func (s *Store) AddLearning(in entry.NewLearning, cs ...cites.Cite) (l entry.Lea
 		if err := planLearning(tx, s, in, now, &plan, &StoredLearnings{expect: []string{in.Body}}); err != nil {
 			return err
 		}
-		if !plan.duplicate {
-			tx.cite(plan.entry.Path, cs)
+		trailers := []string{"Lore-Id", plan.entry.ID, "Lore-Kind", "learning"}
+		if !plan.duplicate { // nothing is written: nothing else is
+			if trailers, err = withAlso(tx, plan.entry.ID, also, trailers...); err != nil {
+				return err
+			}
 		}
-		tx.SetMessage(CommitMessage("lore: add learning "+plan.entry.ID, plan.entry.Body,
-			"Lore-Id", plan.entry.ID, "Lore-Kind", "learning"))
+		tx.SetMessage(CommitMessage("lore: add learning "+plan.entry.ID, plan.entry.Body, trailers...))
 		return nil
 	})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"lore/mdstore/catalog"
-	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -46,9 +45,8 @@ func (in *NewMemory) textFields() []entry.TextField {
 }
 
 // AddMemory validates m, gives it an id and the creation date and adds it
-// under its section in memories.md, as one commit, with the files it
-// cites.
-func (s *Store) AddMemory(in NewMemory, cs ...cites.Cite) (entry.Memory, *WriteResult, error) {
+// under its section in memories.md, as one commit, with what also adds.
+func (s *Store) AddMemory(in NewMemory, also ...Also) (entry.Memory, *WriteResult, error) {
 	in, err := in.normalize(&entry.SecretCheck{})
 	if err != nil {
 		return entry.Memory{}, nil, err
@@ -84,10 +82,9 @@ func (s *Store) AddMemory(in NewMemory, cs ...cites.Cite) (entry.Memory, *WriteR
 		}
 		added := m
 		tx.Apply(Edit{Path: entry.MemoriesPath, Op: OpAddMemory, Memory: &added})
-		tx.cite(m.ID, cs)
-		tx.SetMessage(CommitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content,
-			"Lore-Id", m.ID, "Lore-Kind", "memory"))
-		return nil
+		trailers, err := withAlso(tx, m.ID, also, "Lore-Id", m.ID, "Lore-Kind", "memory")
+		tx.SetMessage(CommitMessage("lore: add "+string(m.Type)+" "+m.ID, m.Content, trailers...))
+		return err
 	})
 	if err != nil {
 		return entry.Memory{}, nil, err

@@ -139,3 +139,40 @@ func (st *Stamper) StampFound(given []string, text string) ([]cites.Cite, error)
 	}
 	return out, nil
 }
+
+// Also is an mdstore.Also that records cs as what the entry an add
+// writes (a memory, a learning or a knowledge entry, by its new id)
+// cites, in the add's commit.
+func Also(cs []cites.Cite) mdstore.Also {
+	return func(tx *mdstore.Tx, newID string) ([]string, error) {
+		if len(cs) == 0 {
+			return nil, nil
+		}
+		key := newID
+		switch kind, id := entry.KindOfID(newID); kind {
+		case entry.KindLearning:
+			key = entry.LearningPath(id)
+		case entry.KindKnowledge:
+			key = entry.KnowledgePath(id)
+		}
+		tx.Apply(mdstore.Edit{Path: cites.Path, Op: mdstore.OpCite, ID: cites.KeyOf(key), Cites: cs})
+		return nil, nil
+	}
+}
+
+// Recite records, as one commit, what each entry of set (by cites.KeyOf
+// key) cites now: lore verify's re-stamp.
+func Recite(s *mdstore.Store, set map[string][]cites.Cite, subject string) (*mdstore.WriteResult, error) {
+	return s.Write(func(tx *mdstore.Tx) error {
+		keys := make([]string, 0, len(set))
+		for k := range set {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			tx.Apply(mdstore.Edit{Path: cites.Path, Op: mdstore.OpCite, ID: k, Cites: set[k]})
+		}
+		tx.SetMessage(mdstore.CommitMessage(subject, strings.Join(keys, "\n"), "Lore-Kind", "citations"))
+		return nil
+	})
+}

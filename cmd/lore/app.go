@@ -184,7 +184,7 @@ func newApp(e *env) *cli.App {
 		ErrWriter: e.stderr,
 		Flags:     globalFlags,
 		Commands: []*cli.Command{
-			initCommand(e), addCommand(e), listCommand(e), showCommand(e),
+			initCommand(e), addCommand(e), editCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e), runAgentCommand(e),
 			historyCommand(e), restoreCommand(e), statsCommand(e), exportCommand(e), importCommand(e), pruneCommand(e), extractCommand(e),

@@ -154,7 +154,7 @@ func runVerify(e *env, g globals, opts verifyOptions) error {
 			p.Notice(fmt.Sprintf("%s no longer cites %s: no such file at HEAD", provenance.ID(key), strings.Join(dropped, ", ")))
 		}
 	}
-	res, err := s.Recite(set, fmt.Sprintf("lore: verify citations of %d %s", len(set), words.Plural(len(set), "entry", "entries")))
+	res, err := provenance.Recite(s, set, fmt.Sprintf("lore: verify citations of %d %s", len(set), words.Plural(len(set), "entry", "entries")))
 	if err != nil {
 		return err
 	}

@@ -28,8 +28,15 @@ characters. The body is cut at about 500 words, marked [truncated]; - reads
 it from stdin. The same title (in any case) replaces the body and merges the
 tags; a title containing the other, or contained in it, with more than half
 of the tags in common (over the smaller set) updates that entry; otherwise
-a new file. Every field is checked for secrets (exit status 2).`,
+a new file. Every field is checked for secrets (exit status 2).
+
+Another entry that the new one nearly repeats (more than 80% of the words
+of title and body in common) is named on stderr ("similar: <slug> — use
+--supersedes <slug> to replace it"). --supersedes SLUG removes that entry's
+file in the same commit, with a "Supersedes: SLUG" trailer; lore show and
+lore history still find it in git's history.`,
 				Flags: []cli.Flag{
+					supersedesFlag(),
 					&cli.StringFlag{Name: "title", Usage: "short descriptive title (names the file)"},
 					&cli.StringFlag{Name: "tags", Usage: "comma-separated lowercase keywords (at least one)"},
 					&cli.StringFlag{Name: "feature", Usage: "the feature this knowledge belongs to"},
@@ -44,7 +51,8 @@ a new file. Every field is checked for secrets (exit status 2).`,
 					if err != nil {
 						return err
 					}
-					opts := knowledgeAddOptions{title: c.String("title"), tags: c.String("tags"), feature: c.String("feature"), body: body, format: c.String("format"), cite: c.StringSlice("cite")}
+					opts := knowledgeAddOptions{title: c.String("title"), tags: c.String("tags"), feature: c.String("feature"), body: body, format: c.String("format"),
+						supersedes: c.String("supersedes"), cite: c.StringSlice("cite")}
 					return runWith(e, globalsFrom(c), opts, runKnowledgeAdd)
 				},
 			},
@@ -96,6 +104,7 @@ a new file. Every field is checked for secrets (exit status 2).`,
 
 type knowledgeAddOptions struct {
 	title, tags, feature, body, format string
+	supersedes                         string   // the slug of the entry the new one replaces
 	cite                               []string // files it cites, file[:lines]
 }
 
@@ -109,11 +118,14 @@ func runKnowledgeAdd(e *env, g globals, opts knowledgeAddOptions) error {
 	if err != nil {
 		return err
 	}
-	k, action, res, err := s.AddKnowledge(entry.NewKnowledge{Title: opts.title, Tags: entry.SplitTags(opts.tags), Feature: opts.feature, Body: opts.body}, cs...)
+	similar := similarTo(s, entry.KindKnowledge, "", opts.title+"\n"+opts.body, opts.supersedes)
+	k, action, res, err := s.AddKnowledge(entry.NewKnowledge{Title: opts.title, Tags: entry.SplitTags(opts.tags), Feature: opts.feature, Body: opts.body},
+		append(superseding(entry.KindKnowledge, opts.supersedes), provenance.Also(cs))...)
 	if err != nil {
 		return err
 	}
 	printWrite(p, res, "Knowledge", k.Slug)
+	noteSimilar(p, similar, k.Slug)
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {

@@ -32,8 +32,11 @@ stdin. Unknown categories are kept as written. A learning of the same
 category sharing more than 80% of its words with an existing one is not
 added: the existing id is printed. Every field is checked for secrets
 (exit status 2). Files it names that exist, and --cite's, are recorded
-as its citations (see lore add).`,
+as its citations (see lore add). --supersedes ID sets learning ID's
+superseded_by to the new one in the same commit (a "Supersedes: ID"
+trailer), as lore learning supersede would in a second one.`,
 				Flags: []cli.Flag{
+					supersedesFlag(),
 					&cli.StringFlag{Name: "category", Usage: strings.Join(entry.LearningCategories, ", ") + " (others are kept as written)"},
 					&cli.StringFlag{Name: "tags", Usage: "comma-separated keywords: files, tools, error types (at least one)"},
 					&cli.StringFlag{Name: "task", Usage: "the task it came from"},
@@ -50,7 +53,7 @@ as its citations (see lore add).`,
 					if err != nil {
 						return err
 					}
-					opts := learningAddOptions{format: c.String("format"), cite: c.StringSlice("cite"), learning: entry.NewLearning{Category: c.String("category"),
+					opts := learningAddOptions{format: c.String("format"), cite: c.StringSlice("cite"), supersedes: c.String("supersedes"), learning: entry.NewLearning{Category: c.String("category"),
 						Tags: entry.SplitTags(c.String("tags")), Task: c.String("task"), Status: c.String("status"), Kind: c.String("kind"), Body: body}}
 					return runWith(e, globalsFrom(c), opts, runLearningAdd)
 				},
@@ -58,10 +61,13 @@ as its citations (see lore add).`,
 			{
 				Name:      "list",
 				Usage:     "list learnings, oldest first",
-				UsageText: "lore learning list [--category C] [--status S] [--tags a,b] [--format table|json|markdown]",
+				UsageText: "lore learning list [--category C] [--status S] [--all] [--tags a,b] [--format table|json|markdown]",
+				Description: `Every learning but the superseded ones (whatever their status), which
+--all or --status superseded lists.`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "category", Usage: "only this category"},
-					&cli.StringFlag{Name: "status", Usage: "only this status"},
+					&cli.StringFlag{Name: "status", Usage: "only this status (superseded: the learnings another replaced)"},
+					&cli.BoolFlag{Name: "all", Usage: "the superseded learnings too"},
 					&cli.StringFlag{Name: "tags", Usage: "only learnings with any of these tags (comma-separated)"},
 					formatFlag("table", listFormats...),
 				},
@@ -69,7 +75,7 @@ as its citations (see lore add).`,
 					if err := checkFormat(c.String("format"), listFormats...); err != nil {
 						return err
 					}
-					opts := learningListOptions{category: c.String("category"), status: c.String("status"), tags: c.String("tags"), format: c.String("format")}
+					opts := learningListOptions{category: c.String("category"), status: c.String("status"), tags: c.String("tags"), format: c.String("format"), all: c.Bool("all")}
 					return runWith(e, globalsFrom(c), opts, runLearningList)
 				},
 			},
@@ -200,9 +206,10 @@ had replaced, in the same commit.`,
 }
 
 type learningAddOptions struct {
-	learning entry.NewLearning
-	format   string
-	cite     []string // files it cites, file[:lines]
+	learning   entry.NewLearning
+	format     string
+	supersedes string   // the learning the new one replaces
+	cite       []string // files it cites, file[:lines]
 }
 
 func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
@@ -215,7 +222,7 @@ func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
 	if err != nil {
 		return err
 	}
-	l, duplicate, res, err := s.AddLearning(opts.learning, cs...)
+	l, duplicate, res, err := s.AddLearning(opts.learning, append(superseding(entry.KindLearning, opts.supersedes), provenance.Also(cs))...)
 	if err != nil {
 		return err
 	}
@@ -241,6 +248,7 @@ func runLearningAdd(e *env, g globals, opts learningAddOptions) error {
 
 type learningListOptions struct {
 	category, status, tags, format string
+	all                            bool // superseded learnings too
 }
 
 func runLearningList(e *env, g globals, opts learningListOptions) error {
@@ -257,7 +265,9 @@ func runLearningList(e *env, g globals, opts learningListOptions) error {
 	tags := parseTagFilter(opts.tags)
 	ls := []entry.Learning{}
 	for _, l := range all {
-		if (opts.category == "" || l.Category == opts.category) && (opts.status == "" || l.Status == opts.status) &&
+		superseded := l.State() == entry.StateSuperseded
+		status := opts.status == "" && (opts.all || !superseded) || opts.status == l.Status || opts.status == entry.StateSuperseded && superseded
+		if (opts.category == "" || l.Category == opts.category) && status &&
 			(len(tags) == 0 || prompt.HasAnyTag(l.Tags, tags)) {
 			ls = append(ls, l)
 		}

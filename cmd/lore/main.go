@@ -42,6 +42,7 @@ type env struct {
 	random         io.Reader
 	getenv         func(string) string
 	workDir        string
+	stdinTerminal  bool // lore edit opens $EDITOR only on a terminal
 	stdoutTerminal bool
 	stderrTerminal bool
 	// buildInfo reads how the binary was built, for lore --version; nil
@@ -72,6 +73,7 @@ func systemEnv() *env {
 		random:         rand.Reader,
 		getenv:         os.Getenv,
 		workDir:        wd,
+		stdinTerminal:  isTTY(os.Stdin),
 		stdoutTerminal: isTerminal(os.Stdout),
 		stderrTerminal: isTerminal(os.Stderr),
 		buildInfo:      debug.ReadBuildInfo,

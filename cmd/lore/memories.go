@@ -98,6 +98,9 @@ type addOptions struct {
 	tags    string
 	format  string
 	cite    []string // files the memory cites, file[:lines]
+	// supersedes is the memory the new one replaces: its block leaves
+	// memories.md in the same commit.
+	supersedes string
 }
 
 func addCommand(e *env) *cli.Command {
@@ -121,12 +124,20 @@ src/auth.go:40-60), and those --cite names, are recorded with their
 content as it is now (.agent/citations.md): when one changes, prime and
 lore stale say the memory may no longer hold.
 
+A memory of the same type that the new one nearly repeats (more than 80%
+of its words in common) is named on stderr: "similar: mem-… — use
+--supersedes mem-… to replace it"; the memory is added all the same.
+--supersedes ID removes memory ID's block in the same commit, which gets a
+"Supersedes: ID" trailer: the old memory leaves prime, search and list, and
+lore show and lore history ID still find it in git's history.
+
 --format table prints "Memory stored: <id>", quiet only the id, json the
 memory and the commit.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Value: "pattern", Usage: "memory type: pattern, decision, fix or context"},
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
 			citeFlag(),
+			supersedesFlag(),
 			formatFlag("table", formats...),
 		},
 		Action: func(c *cli.Context) error {
@@ -134,7 +145,7 @@ memory and the commit.`,
 			if err != nil {
 				return err
 			}
-			opts := addOptions{content: content, typ: c.String("type"), tags: c.String("tags"), format: c.String("format"), cite: c.StringSlice("cite")}
+			opts := addOptions{content: content, typ: c.String("type"), tags: c.String("tags"), format: c.String("format"), cite: c.StringSlice("cite"), supersedes: c.String("supersedes")}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
@@ -153,11 +164,14 @@ func runAdd(e *env, g globals, opts addOptions) error {
 	if err != nil {
 		return err
 	}
-	m, res, err := s.AddMemory(mdstore.NewMemory{Type: entry.MemoryType(opts.typ), Content: opts.content, Tags: entry.SplitTags(opts.tags)}, cs...)
+	similar := similarTo(s, entry.KindMemory, opts.typ, opts.content, opts.supersedes)
+	m, res, err := s.AddMemory(mdstore.NewMemory{Type: entry.MemoryType(opts.typ), Content: opts.content, Tags: entry.SplitTags(opts.tags)},
+		append(superseding(entry.KindMemory, opts.supersedes), provenance.Also(cs))...)
 	if err != nil {
 		return err
 	}
 	printWrite(p, res, "Memory", m.ID)
+	noteSimilar(p, similar, m.ID)
 	switch opts.format {
 	case "json":
 		return writeJSON(p.out, struct {

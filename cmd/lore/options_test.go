@@ -49,6 +49,15 @@ func TestFlagsToOptions(t *testing.T) {
 			want: addOptions{content: "x", typ: "pattern", format: "table"}},
 		{args: []string{"add", "-t", "fix"}},
 		{args: []string{"add", "x", "--format", "yaml"}},
+		{args: []string{"add", "new", "--supersedes", "mem-1-abcd"}, want: addOptions{content: "new", typ: "pattern", format: "table", supersedes: "mem-1-abcd"}},
+
+		{args: []string{"edit", "mem-1-abcd", "new", "text", "--tags", "a,b", "-t", "fix", "--format", "json"},
+			want: editOptions{id: "mem-1-abcd", content: ptr("new text"), tags: ptr("a,b"), typ: "fix", format: "json"}},
+		{args: []string{"edit", "l-0a1b2c", "-", "--category", "pitfall"}, stdin: "from stdin\n",
+			want: editOptions{id: "l-0a1b2c", content: ptr("from stdin\n"), category: "pitfall", format: "table"}},
+		{args: []string{"edit", "some-slug", "--title", "New title"}, want: editOptions{id: "some-slug", title: "New title", format: "table"}},
+		{args: []string{"edit"}},
+		{args: []string{"edit", "x", "--format", "markdown"}},
 
 		{args: []string{"list"}, want: listOptions{format: "table"}},
 		{args: []string{"list", "-t", "fix,pattern", "--last", "3", "--format", "json"}, want: listOptions{types: "fix,pattern", last: 3, format: "json"}},
@@ -181,6 +190,7 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"knowledge", "add", "One schema per service.", "--title", "Database layout", "--tags", "db,schema", "--feature", "F", "--format", "quiet"},
 			want: knowledgeAddOptions{title: "Database layout", tags: "db,schema", feature: "F", body: "One schema per service.", format: "quiet"}},
 		{args: []string{"knowledge", "add", "--title", "T"}},
+		{args: []string{"knowledge", "add", "b", "--title", "T", "--supersedes", "old-slug"}, want: knowledgeAddOptions{title: "T", body: "b", format: "table", supersedes: "old-slug"}},
 		{args: []string{"knowledge", "list"}, want: knowledgeListOptions{format: "table"}},
 		{args: []string{"knowledge", "list", "--tags", "db", "--format", "json"}, want: knowledgeListOptions{tags: "db", format: "json"}},
 		{args: []string{"knowledge", "list", "--format", "quiet"}},
@@ -195,9 +205,11 @@ func TestFlagsToOptions(t *testing.T) {
 			want: learningAddOptions{format: "quiet", learning: entry.NewLearning{Category: "pitfall", Tags: []string{"go", "vet"}, Task: "T-1",
 				Status: "staged", Kind: "tool", Body: "Run go vet first."}}},
 		{args: []string{"learning", "add", "--category", "pitfall"}},
+		{args: []string{"learning", "add", "x", "--supersedes", "l-0a1b2c"}, want: learningAddOptions{format: "table", supersedes: "l-0a1b2c", learning: entry.NewLearning{Status: "active", Body: "x"}}},
 		{args: []string{"learning", "add", "x", "--format", "markdown"}},
 
 		{args: []string{"learning", "list"}, want: learningListOptions{format: "table"}},
+		{args: []string{"learning", "list", "--all"}, want: learningListOptions{format: "table", all: true}},
 		{args: []string{"learnings", "list", "--category", "pitfall", "--status", "active", "--tags", "db", "--format", "markdown"},
 			want: learningListOptions{category: "pitfall", status: "active", tags: "db", format: "markdown"}},
 		{args: []string{"learning", "list", "--format", "quiet"}},
@@ -373,3 +385,6 @@ func runnableCommands(prefix string, cmds []*cli.Command) []string {
 	}
 	return out
 }
+
+// ptr is a pointer to v, for an option a flag sets or leaves nil.
+func ptr[T any](v T) *T { return &v }

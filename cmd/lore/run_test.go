@@ -58,7 +58,7 @@ func TestRunFunctionsInProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := stdout.String(); got != "mem-1737374460-a1b2\nmem-1737374580-c3d4\nmem-1737374700-a1b2\n" {
+	if got := stdout.String(); got != "mem-1737374460-a1b2\nmem-1737374640-c3d4\nmem-1737374820-a1b2\n" {
 		t.Fatalf("ids:\n%s", got)
 	}
 	stdout.Reset()

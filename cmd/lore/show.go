@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"lore/loop"
 	"lore/mdstore/entry"
+	"lore/mdstore/lifecycle"
 )
 
 // lore show, lore knowledge show, lore learning show and lore journal
@@ -38,6 +40,13 @@ func showEntry(e *env, g globals, kind entry.Kind, id, format string) error {
 	}
 	p := g.printer(e)
 	sh, err := loop.Show(s, kind, id, p)
+	if errors.Is(err, entry.ErrNotFound) && kind != entry.KindLearning {
+		// A memory or knowledge entry another superseded: its block or
+		// file went in that commit, which says so in a trailer.
+		if r, ok, ferr := lifecycle.FindRetired(s, id); ferr == nil && ok {
+			return showRetired(p, r, format)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -81,6 +90,33 @@ func showEntry(e *env, g globals, kind entry.Kind, id, format string) error {
 	case sh.Skill != nil:
 		p.fields([][2]string{{"Skill", p.paint(ansiYellow, sh.Skill.Name)}, {"Description", sh.Skill.Description}, {"File", sh.Skill.Path}})
 	}
+	return nil
+}
+
+// showRetired prints a memory or knowledge entry another superseded, as
+// it was, and what replaced it in which commit.
+func showRetired(p *printer, r lifecycle.Retired, format string) error {
+	if format == "json" {
+		var v any = r.Knowledge
+		if r.Memory != nil {
+			v = toJSON(*r.Memory)
+		}
+		return writeJSON(p.out, struct {
+			Entry        any    `json:"entry"`
+			SupersededBy string `json:"superseded_by"`
+			Commit       string `json:"commit"`
+		}{v, r.By, r.Commit})
+	}
+	note := fmt.Sprintf("Superseded by %s in %s", r.By, r.Commit[:12])
+	if r.Memory != nil {
+		p.memoryDetail(*r.Memory)
+		fmt.Fprintf(p.out, "\n%s\n", note)
+		return nil
+	}
+	k := r.Knowledge
+	p.fields([][2]string{{"Slug", p.paint(ansiYellow, k.Slug)}, {"Title", k.Title}, {"Tags", strings.Join(k.Tags, ", ")},
+		{"Created", k.CreatedAt}, {"Updated", k.UpdatedAt}, {"Superseded by", r.By + " in " + r.Commit[:12]}})
+	fmt.Fprintf(p.out, "\n%s\n", k.Body)
 	return nil
 }
 

@@ -22,6 +22,7 @@ type Version struct {
 	Author  string // "Name <email>"
 	When    time.Time
 	Subject string
+	Message string // the whole message, trailers and all
 }
 
 // History calls fn with each commit, newest first along first parents
@@ -72,11 +73,11 @@ func (r *Repo) HistoryFrom(start Hash, path string, fn func(Version) bool) error
 		}
 		if len(info.parents) == 0 {
 			if blob != parentBlob {
-				fn(Version{Commit: c, Blob: blob, Author: info.author, When: info.when, Subject: info.subject})
+				fn(Version{Commit: c, Blob: blob, Author: info.author, When: info.when, Subject: info.subject, Message: info.message})
 			}
 			return nil
 		}
-		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Before: parentBlob, Parent: info.parents[0], Author: info.author, When: info.when, Subject: info.subject}) {
+		if blob != parentBlob && !fn(Version{Commit: c, Blob: blob, Before: parentBlob, Parent: info.parents[0], Author: info.author, When: info.when, Subject: info.subject, Message: info.message}) {
 			return nil
 		}
 		c, info, blob = info.parents[0], parent, parentBlob

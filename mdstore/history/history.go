@@ -53,6 +53,7 @@ type EntryVersion struct {
 	before    string    // the entry as the commit's first parent had it
 	beforeAt  string    // and where, when elsewhere (a rename)
 	blob      gitx.Hash // the file that holds it
+	message   string    // the commit's whole message (a Supersedes trailer)
 }
 
 // Versions lists every version of entry id (a memory, a knowledge slug, a
@@ -127,7 +128,7 @@ func versionsAt(s *mdstore.Store, kind entry.Kind, id, p string) ([]EntryVersion
 				err = rerr
 				return false
 			}
-			all = append(all, EntryVersion{Commit: v.Commit.String(), When: v.When, Author: v.Author, Subject: v.Subject, Path: at, Text: text, blob: v.Blob})
+			all = append(all, EntryVersion{Commit: v.Commit.String(), When: v.When, Author: v.Author, Subject: v.Subject, Path: at, Text: text, blob: v.Blob, message: v.Message})
 			if kind != entry.KindMemory && v.Before.IsZero() && !v.Parent.IsZero() {
 				if renamed, rerr = renamedFrom(s, v, at, text); rerr != nil {
 					err = rerr
@@ -173,6 +174,9 @@ func versionsAt(s *mdstore.Store, kind entry.Kind, id, p string) ([]EntryVersion
 		}
 		v.By = byOf(v.Subject)
 		v.Change = changeOf(v.Text, v.before, existed && v.before == "", learningOf(kind, v.Text, p), learningOf(kind, v.before, p))
+		if by := supersededBy(v.message, id); v.Change == "deleted" && by != "" {
+			v.Change = "superseded by " + by
+		}
 		if v.beforeAt != "" {
 			v.Change = "renamed from " + v.beforeAt
 			if v.Text != v.before {
@@ -319,6 +323,26 @@ func learningOf(kind entry.Kind, text, p string) *entry.Learning {
 		return nil
 	}
 	return &l
+}
+
+// supersededBy is the entry a commit (its message) wrote to replace id:
+// its Lore-Id, when it has a "Supersedes: id" trailer; "" otherwise.
+func supersededBy(message, id string) string {
+	supersedes, by := false, ""
+	for _, line := range strings.Split(message, "\n") {
+		k, v, ok := strings.Cut(line, ": ")
+		switch {
+		case !ok:
+		case k == "Supersedes" && strings.TrimSpace(v) == id:
+			supersedes = true
+		case k == "Lore-Id":
+			by = strings.TrimSpace(v)
+		}
+	}
+	if !supersedes {
+		return ""
+	}
+	return by
 }
 
 // changeOf says what a version (newer) did to the one before it (older,
@@ -488,7 +512,7 @@ func (t *entryTexts) read(b gitx.Hash) (string, bool, error) {
 	if at < 0 {
 		return "", false, nil
 	}
-	if t.closed != "" && bytes.Index(data[at+len(id):], id) < 0 {
+	if t.closed != "" && !bytes.Contains(data[at+len(id):], id) {
 		if start := bytes.LastIndexByte(data[:at], '\n') + 1; bytes.HasPrefix(data[start:], []byte(t.closed)) {
 			return t.closed, true, nil
 		}
