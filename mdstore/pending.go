@@ -106,6 +106,9 @@ func (e Edit) apply(old []byte, exists bool) ([]byte, bool, error) {
 	case OpPut:
 		return []byte(e.Content), true, nil
 	case OpCite:
+		if !exists && len(e.Cites) == 0 {
+			return nil, false, nil // nothing cited, no file made for it
+		}
 		return cites.Set(old, e.ID, e.Cites), true, nil
 	case OpRemove:
 		return nil, false, nil

@@ -11,8 +11,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"lore/mdstore"
+	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 	"lore/mdstore/lifecycle"
+	"lore/provenance"
 )
 
 // --- edit ---
@@ -25,6 +27,7 @@ type editOptions struct {
 	title    string
 	category string
 	format   string
+	cite     []string // files it cites now (with those its new text names)
 }
 
 func editCommand(e *env) *cli.Command {
@@ -32,7 +35,7 @@ func editCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "edit",
 		Usage:     "change a memory, knowledge entry or learning in place",
-		UsageText: "lore edit <id> [content|-] [--tags a,b] [--type T] [--title T] [--category C] [--format table|json|quiet]",
+		UsageText: "lore edit <id> [content|-] [--tags a,b] [--type T] [--title T] [--category C] [--cite file[:lines]]… [--format table|json|quiet]",
 		Description: `Changes one entry in place, as one commit "lore: edit <kind> <id>" with
 Lore-Id and Lore-Kind trailers; the old version stays in git's history
 (lore history <id>). The content comes from the arguments after the id, from
@@ -47,6 +50,10 @@ title, not its file name. A learning keeps its id and its frontmatter but
 the body, --tags and --category. Journal iterations are records of what
 happened and are not edited; skills are files of their own, edited by hand.
 
+New content, or --cite, makes the entry's citations anew in the same commit:
+the files the new text names and --cite's, stamped as they are now
+(.agent/citations.md; see lore stale).
+
 Content that is empty, a bad tag or a secret is refused (exit status 2) as
 lore add refuses it. An edit that changes nothing prints "unchanged" and
 commits nothing.`,
@@ -55,13 +62,15 @@ commits nothing.`,
 			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "a memory's new type: pattern, decision, fix or context"},
 			&cli.StringFlag{Name: "title", Usage: "a knowledge entry's new title"},
 			&cli.StringFlag{Name: "category", Usage: "a learning's new category"},
+			citeFlag(),
 			formatFlag("table", formats...),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() < 1 {
 				return usagef("edit needs the id of the entry to change")
 			}
-			opts := editOptions{id: c.Args().First(), typ: c.String("type"), title: c.String("title"), category: c.String("category"), format: c.String("format")}
+			opts := editOptions{id: c.Args().First(), typ: c.String("type"), title: c.String("title"), category: c.String("category"), format: c.String("format"),
+				cite: c.StringSlice("cite")}
 			if err := checkFormat(opts.format, formats...); err != nil {
 				return err
 			}
@@ -93,7 +102,7 @@ func runEdit(e *env, g globals, opts editOptions) error {
 	if err != nil {
 		return err
 	}
-	if ch.Content == nil && ch.Tags == nil && ch.Type == "" && ch.Title == "" && ch.Category == "" {
+	if ch.Content == nil && ch.Tags == nil && ch.Type == "" && ch.Title == "" && ch.Category == "" && len(opts.cite) == 0 {
 		if !e.stdinTerminal {
 			return usagef("edit needs the new content (as arguments, or - to read stdin), a flag, or a terminal to run $EDITOR on")
 		}
@@ -102,6 +111,10 @@ func runEdit(e *env, g globals, opts editOptions) error {
 			return err
 		}
 		ch.Content = &content
+	}
+	if ch.Content != nil || len(opts.cite) > 0 {
+		stamper := provenance.NewStamper(s)
+		ch.Cite = func(text string) ([]cites.Cite, error) { return stamper.StampFound(opts.cite, text) }
 	}
 	ed, res, err := lifecycle.Edit(s, opts.id, ch)
 	if errors.Is(err, lifecycle.ErrNotEditable) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lore/mdstore"
+	"lore/mdstore/cites"
 	"lore/mdstore/entry"
 )
 
@@ -21,6 +22,10 @@ type Change struct {
 	Type     string
 	Title    string
 	Category string
+	// Cite, when set, makes the entry's citations anew from its text as
+	// the edit leaves it (lore edit --cite, and the files the new text
+	// names): what it cites is replaced in the edit's commit.
+	Cite func(text string) ([]cites.Cite, error)
 }
 
 // Edited is the entry an edit wrote, as it is now; Unchanged when the
@@ -66,18 +71,39 @@ func Edit(s *mdstore.Store, id string, c Change) (Edited, *mdstore.WriteResult, 
 	}
 	res, err := s.Write(func(tx *mdstore.Tx) error {
 		e, err := build(tx)
-		if err != nil {
+		unchanged := errors.Is(err, mdstore.ErrUnchanged)
+		if err != nil && (!unchanged || c.Cite == nil) {
 			return err
 		}
-		tx.Apply(e)
-		body := ""
+		if !unchanged {
+			tx.Apply(e)
+		}
+		body, text, key := "", "", id
 		switch {
 		case ed.Memory != nil:
-			body = ed.Memory.Content
+			body, text = ed.Memory.Content, ed.Memory.Content
 		case ed.Learning != nil:
-			body = ed.Learning.Body
+			body, text, key = ed.Learning.Body, ed.Learning.Body, cites.KeyOf(entry.LearningPath(id))
 		case ed.Knowledge != nil:
-			body = ed.Knowledge.Title
+			body, text, key = ed.Knowledge.Title, ed.Knowledge.Title+"\n"+ed.Knowledge.Body, cites.KeyOf(entry.KnowledgePath(id))
+		}
+		if c.Cite != nil {
+			cs, err := c.Cite(text)
+			if err != nil {
+				return err
+			}
+			data, _, err := tx.Read(cites.Path)
+			if err != nil {
+				return err
+			}
+			was := cites.Of(data, key)
+			same := func(c cites.Cite) bool { // the same file and content, whatever commit stamped it
+				return slices.ContainsFunc(was, func(w cites.Cite) bool { return w.File == c.File && w.Lines == c.Lines && w.Blob == c.Blob })
+			}
+			if unchanged && len(was) == len(cs) && !slices.ContainsFunc(cs, func(c cites.Cite) bool { return !same(c) }) {
+				return mdstore.ErrUnchanged // the entry and what it cites, as they were
+			}
+			tx.Apply(mdstore.Edit{Path: cites.Path, Op: mdstore.OpCite, ID: key, Cites: cs})
 		}
 		tx.SetMessage(mdstore.CommitMessage("lore: edit "+string(kind)+" "+id, body, "Lore-Id", id, "Lore-Kind", string(kind)))
 		return nil
