@@ -7,6 +7,7 @@ import (
 	"lore/agentout"
 	"lore/internal/words"
 	"lore/mdstore"
+	"lore/mdstore/cites"
 	"lore/mdstore/lifecycle"
 	"lore/provenance"
 )
@@ -64,7 +65,9 @@ func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) 
 	if !in.OutcomeOnly {
 		complete, story = readConventions(s, &in, req.Progress, req.Given, r)
 	}
-	in.Cites = provenance.NewStamper(s).StampEach(in.Files)
+	stamper := provenance.NewStamper(s)
+	in.Cites = stamper.StampEach(in.Files)
+	in.CitesOf = func(text string) []cites.Cite { return stamper.Named(text, in.Cites) }
 	res, wr, err := s.Ingest(in)
 	if err != nil {
 		return nil, err

@@ -48,8 +48,10 @@ type IngestInput struct {
 	// person stopped it), whatever its task sigil says.
 	Interrupted bool
 	// Cites are the iteration's files, stamped (package provenance): what
-	// its journal entry, knowledge and learnings cite.
-	Cites []cites.Cite
+	// its journal entry cites. CitesOf, when set, is what a knowledge
+	// entry or learning it writes cites, given its text.
+	Cites   []cites.Cite
+	CitesOf func(text string) []cites.Cite
 	// Sigils, when set, is what the output says, as the caller read it
 	// (sigils.Parse of the redacted output, with what a progress log
 	// adds); nil: ingest parses the output.
@@ -251,11 +253,13 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 			tx.cite(e.Path, in.Cites)
 		}
 		for _, p := range kplans {
-			tx.cite(p.entry.Path, in.Cites)
+			if in.CitesOf != nil {
+				tx.cite(p.entry.Path, in.CitesOf(p.entry.Title+"\n"+p.entry.Body))
+			}
 		}
 		for _, p := range lplans {
-			if !p.duplicate {
-				tx.cite(p.entry.Path, in.Cites)
+			if !p.duplicate && in.CitesOf != nil {
+				tx.cite(p.entry.Path, in.CitesOf(p.entry.Body))
 			}
 		}
 		out.ShownLearnings = -1

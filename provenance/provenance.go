@@ -122,6 +122,25 @@ func (st *Stamper) StampEach(refs []string) []cites.Cite {
 	return out
 }
 
+// Named is what an entry an iteration wrote cites: the files its text
+// names (Refs), and those of the iteration's (files) whose name its text
+// holds ("login.go" for src/auth/login.go). Not every file the iteration
+// changed: a loop's own files (its progress log, its task list) change in
+// every iteration, and would make every entry stale at the next.
+func (st *Stamper) Named(text string, files []cites.Cite) []cites.Cite {
+	if st == nil {
+		return nil
+	}
+	out, _ := st.StampFound(nil, text)
+	for _, f := range files {
+		base := f.File[strings.LastIndexByte(f.File, '/')+1:]
+		if strings.Contains(text, base) && !slices.ContainsFunc(out, func(c cites.Cite) bool { return c.File == f.File }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // StampFound stamps what Refs finds in text and the refs given, leaving
 // out a found one that cannot be stamped (given ones are errors).
 func (st *Stamper) StampFound(given []string, text string) ([]cites.Cite, error) {
