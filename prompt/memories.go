@@ -120,13 +120,16 @@ const memoriesTitle = "Memories"
 // Render writes memories grouped by type in seed 001's format (memories.md's:
 // "# Memories", "## Patterns", "### mem-…"), keeping their order within each
 // type; "" when there are none.
-func Render(memories []entry.Memory) string { return outline(1).renderMemories(memories, nil) }
+func Render(memories []entry.Memory) string { return outline(1).renderMemories(memories, noMark) }
+
+// noMark marks nothing.
+func noMark(string) string { return "" }
 
 // renderMemories writes memories grouped by type, as Render does, with the
 // title at the sections' level, each type one level below and each memory
 // under its type; a memory with a mark (Input.Mark) has it under its
 // block.
-func (o outline) renderMemories(memories []entry.Memory, marks map[string]string) string {
+func (o outline) renderMemories(memories []entry.Memory, mark func(id string) string) string {
 	if len(memories) == 0 {
 		return ""
 	}
@@ -142,7 +145,7 @@ func (o outline) renderMemories(memories []entry.Memory, marks map[string]string
 				b.WriteString("\n" + o.entry(t.Section()))
 				first = false
 			}
-			b.WriteString("\n" + o.memoryBlock(m) + marks[m.ID])
+			b.WriteString("\n" + o.memoryBlock(m) + mark(m.ID))
 		}
 	}
 	return b.String()
@@ -205,8 +208,21 @@ func (o outline) memoryLen(m entry.Memory) int {
 }
 
 // staleLine is the line prime writes under an entry a cited file changed
-// under.
-func staleLine(mark string) string { return "_⚠ Stale: " + mark + "_\n" }
+// under, its mark cut to maxStaleMark characters.
+func staleLine(mark string) string {
+	if r := []rune(mark); len(r) > maxStaleMark {
+		mark = string(r[:maxStaleMark-1]) + "…"
+	}
+	return "_⚠ Stale: " + mark + "_\n"
+}
+
+// maxStaleMark bounds a stale entry's mark, so that a section can count
+// the line before the mark is made (making it walks a file's history).
+const maxStaleMark = 240
+
+// staleRoom is the most a stale line takes: what a section counts for a
+// stale entry it may show.
+var staleRoom = runeLen(staleLine(strings.Repeat("x", maxStaleMark)))
 
 // boolCompare orders false before true.
 func boolCompare(a, b bool) int {
@@ -219,29 +235,17 @@ func boolCompare(a, b bool) int {
 	return -1
 }
 
-// marks are the stale lines of the stale memories of ms, their lengths
-// added to lens. Saying what changed walks git's history, so only the
-// memories ranked within limit are marked; a stale one further down is
-// left out of this prime (its length set past limit).
-func (pl *plan) marks(ms []*entry.Memory, lens []int, limit int) map[string]string {
+// marks counts staleRoom in lens for the stale memories of ms: their
+// lines are made (pl.mark) only for those shown.
+func (pl *plan) marks(ms []*entry.Memory, lens []int) {
 	if len(pl.in.Stale) == 0 || pl.in.Mark == nil {
-		return nil
+		return
 	}
-	out := map[string]string{}
-	total := 0
 	for i, m := range ms {
 		if pl.in.Stale[m.ID] {
-			if total > limit {
-				lens[i] = limit + 1
-				continue
-			}
-			line := staleLine(pl.in.Mark(m.ID))
-			out[m.ID] = line
-			lens[i] += runeLen(line)
+			lens[i] += staleRoom
 		}
-		total += lens[i]
 	}
-	return out
 }
 
 // mark is the stale line of the entry of a memory id or file path, ""

@@ -83,11 +83,11 @@ func TestTheShareCutsBetweenWholeMemoriesNewestFirst(t *testing.T) {
 func TestExactFit(t *testing.T) {
 	one := []entry.Memory{mem("mem-1-aaaa", entry.Fix, "abcd")}
 	o := outline(DefaultHeadingLevel)
-	text := o.renderMemories(one, nil)
+	text := o.renderMemories(one, noMark)
 	n := utf8.RuneCountInString(text)
 	if n%CharsPerToken != 0 {
 		one[0].Content += strings.Repeat("x", CharsPerToken-n%CharsPerToken)
-		text = o.renderMemories(one, nil)
+		text = o.renderMemories(one, noMark)
 		n = utf8.RuneCountInString(text)
 	}
 	if sec, _ := memoriesSection(one, n/CharsPerToken); sec.Markdown != text || sec.Omitted != 0 {
@@ -103,7 +103,7 @@ func TestExactFit(t *testing.T) {
 func TestMultibyteTextCountsCharacters(t *testing.T) {
 	// 3-byte characters: a byte-counting budget would keep a third.
 	m := mem("mem-1-aaaa", entry.Context, strings.Repeat("日", 100))
-	text := outline(DefaultHeadingLevel).renderMemories([]entry.Memory{m}, nil)
+	text := outline(DefaultHeadingLevel).renderMemories([]entry.Memory{m}, noMark)
 	budget := (utf8.RuneCountInString(text) + CharsPerToken - 1) / CharsPerToken
 	if sec, _ := memoriesSection([]entry.Memory{m}, budget); sec.Markdown != text || !utf8.ValidString(sec.Markdown) {
 		t.Fatalf("cut: %q", sec.Markdown)

@@ -329,14 +329,14 @@ func (pl *plan) assemble(b config.Budgets, total int) Context {
 	add(SectionAttempts, b.AttemptsChars, func(limit, _ int) part { return o.attemptsSection(pl.attempts, limit) })
 	add(SectionMemories, b.MemoriesTokens*CharsPerToken, func(limit, most int) part {
 		memories, lens := o.capMemories(pl.memories, pl.memoryLens, most)
-		marks := pl.marks(memories, lens, limit)
+		pl.marks(memories, lens)
 		included, omitted, dups, compared := o.fitMemories(memories, lens, limit)
 		pl.compared += compared
 		keys := make([]string, len(included))
 		for i, m := range included {
 			keys[i] = Key(entry.KindMemory, m.ID)
 		}
-		p := part{md: o.renderMemories(included, marks), shown: len(included), omitted: omitted, keys: keys}
+		p := part{md: o.renderMemories(included, pl.mark), shown: len(included), omitted: omitted, keys: keys}
 		if dups > 0 {
 			p.capped, p.capNote = dups, plural(dups, [2]string{"memory that repeats one shown", "memories that repeat those shown"})
 		}

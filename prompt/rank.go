@@ -400,8 +400,11 @@ func (pl *plan) examineKnowledge(limit, fixed, most int) (x examination, shown [
 	// An entry's block is at most the entry cap (capKnowledge), its
 	// stale line included.
 	size := func(k int) int {
-		m := runeLen(pl.mark(ranked.at(k).path))
-		return min(o+int(ranked.at(k).chars)+m, most)
+		n := o + int(ranked.at(k).chars)
+		if pl.in.Stale[ranked.at(k).path] {
+			n += staleRoom // the line itself is made only for an entry shown
+		}
+		return min(n, most)
 	}
 	merge := pl.in.Task.Given()
 	dups := neardup.New()
