@@ -44,7 +44,7 @@ func benchStale(args []string) error {
 		return err
 	}
 	var out strings.Builder
-	fmt.Fprintf(&out, "Staleness (issue 38) on the stores of the prime bench, with %d source files committed beside them; half the entries (memories, knowledge, learnings) cite two of those files each in .agent/citations.md, and a tenth of the cited files changed since, in a later commit. Prime for a task most entries match, with the citations and with the file moved aside, alternating; `lore stale` against `git ls-tree -r HEAD` (C git reading the tree any check must read); %d runs after a warm-up, medians (%s, %d cores, %s).\n\n",
+	fmt.Fprintf(&out, "Staleness (issue 38) on the stores of the prime bench, with %d source files committed beside them; half the entries (memories, knowledge, learnings) cite two of those files each in .agent/citations.md, and a tenth of the cited files changed since, in a later commit. Prime for a task most entries match, with the citations and in a twin of the store whose citations a last commit removed, alternating; `lore stale` against `git ls-tree -r HEAD` (C git reading the tree any check must read); %d runs after a warm-up, medians (%s, %d cores, %s).\n\n",
 		*files, *runs, runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&out, "Command: `go run ./bench stale -sizes %s -runs %d -write BENCHMARKS.md`\n\n", *sizes, *runs)
 	out.WriteString("| entries | citations | stale entries | prime with | prime without | with / without | lore stale | git ls-tree -r | stale / git |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
@@ -63,20 +63,27 @@ func benchStale(args []string) error {
 		if err != nil {
 			return err
 		}
+		// The twin: the same repository, its citations removed in one more
+		// commit, each store keeping its own warm caches.
+		twin := c.dir + "-twin"
+		if err := runIn(filepath.Dir(c.dir), env, "cp", "-a", c.dir, twin); err != nil {
+			return err
+		}
+		if err := runIn(twin, env, "git", "rm", "-q", ".agent/citations.md"); err != nil {
+			return err
+		}
+		if err := runIn(twin, env, "git", "commit", "-q", "-m", "no citations"); err != nil {
+			return err
+		}
 		loads.look()
 		args := primeVariants[2].args(c)
 		var with, without, stale, tree []time.Duration
-		citations := filepath.Join(c.dir, ".agent", "citations.md")
 		for i := -1; i < *runs; i++ {
 			tWith, err := timeRun(c.dir, env, lore, args...)
 			if err != nil {
 				return err
 			}
-			if err := os.Rename(citations, citations+".aside"); err != nil {
-				return err
-			}
-			tWithout, err := timeRun(c.dir, env, lore, args...)
-			os.Rename(citations+".aside", citations)
+			tWithout, err := timeRun(twin, env, lore, args...)
 			if err != nil {
 				return err
 			}

@@ -1,7 +1,10 @@
 package provenance
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -78,9 +81,12 @@ func Read(s *mdstore.Store) (*Report, error) {
 		return r, nil
 	}
 	r.repo = s.Repo()
-	data, err := fsx.ReadRegular(s.Root()+"/"+cites.Path, entry.MaxMemoriesFileBytes)
+	data, err := fsx.ReadRegular(filepath.Join(s.Root(), filepath.FromSlash(cites.Path)), int64(entry.WriteLimit(cites.Path)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil // nothing cited
+	}
 	if err != nil {
-		return r, nil // no citations
+		return nil, fmt.Errorf("read %s: %w", cites.Path, err)
 	}
 	lines, _ := cites.Parse(data)
 	if len(lines) == 0 {

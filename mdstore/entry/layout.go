@@ -49,7 +49,7 @@ const (
 // ReadLimit is how much of store file p lore reads: a larger file is
 // skipped with a warning.
 func ReadLimit(p string) int64 {
-	if p == MemoriesPath {
+	if p == MemoriesPath || p == CitesPath {
 		return MemoriesReadLimit
 	}
 	return FileReadLimit

@@ -38,10 +38,10 @@ const MaxJournalFilesBytes = 16 << 10
 // what lore reads of it (16 MiB), an entry's file what validation accepts
 // (64 KiB), any other file what lore reads (1 MiB).
 func WriteLimit(p string) int {
-	switch KindOf(p) {
-	case KindMemory:
+	switch k := KindOf(p); {
+	case k == KindMemory || p == CitesPath: // every memory, every citation
 		return MemoriesReadLimit
-	case "":
+	case k == "":
 		return FileReadLimit
 	}
 	return MaxEntryFileBytes
