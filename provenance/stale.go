@@ -92,9 +92,13 @@ func Read(s *mdstore.Store) (*Report, error) {
 	if len(lines) == 0 {
 		return r, nil
 	}
-	var files []string
+	var files []string // each cited file once: many entries cite the same ones
+	seen := map[string]bool{}
 	for _, l := range lines {
-		files = append(files, l.File)
+		if !seen[l.File] {
+			seen[l.File] = true
+			files = append(files, l.File)
+		}
 	}
 	// git's index, not HEAD's tree: one sorted, mapped file to look every
 	// path up in (HEAD's content, unless a change is staged: then what

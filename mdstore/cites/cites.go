@@ -91,6 +91,13 @@ func cells(row string) []string {
 	row = strings.TrimSpace(row)
 	row = strings.TrimPrefix(row, "|")
 	row = strings.TrimSuffix(row, "|")
+	if !strings.Contains(row, "\\|") { // no escape: the cells are substrings of the row
+		out := strings.Split(row, "|")
+		for i := range out {
+			out[i] = strings.TrimSpace(out[i])
+		}
+		return out
+	}
 	var out []string
 	var b strings.Builder
 	for i := 0; i < len(row); i++ {
@@ -137,9 +144,10 @@ func isHex40(s string) bool {
 // that are not table rows (the title, the text), the head and its
 // separator row are not citations.
 func Parse(data []byte) ([]Line, []Problem) {
-	var out []Line
+	text := string(data)
+	out := make([]Line, 0, strings.Count(text, "\n"))
 	var problems []Problem
-	for i, raw := range strings.Split(string(data), "\n") {
+	for i, raw := range strings.Split(text, "\n") {
 		text := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
 		if !strings.HasPrefix(text, "|") || strings.HasPrefix(text, "| entry |") || strings.HasPrefix(text, "| ---") {
 			continue
