@@ -10,6 +10,7 @@ import (
 	"lore/mdstore/cites"
 	"lore/mdstore/lifecycle"
 	"lore/provenance"
+	"lore/sigils"
 )
 
 // IngestRequest is one iteration to record, and whether the run ends
@@ -67,7 +68,16 @@ func Ingest(s *mdstore.Store, req IngestRequest, r Reporter) (*Ingested, error) 
 	}
 	stamper := provenance.NewStamper(s)
 	in.Cites = stamper.StampEach(in.Files)
-	in.CitesOf = func(text string) []cites.Cite { return stamper.Named(text, in.Cites) }
+	given := sigilCites(in.Sigils)
+	in.CitesOf = func(text string) []cites.Cite {
+		cs := stamper.Named(text, in.Cites)
+		for _, g := range given {
+			if strings.Contains(text, g.text) {
+				cs = append(cs, stamper.StampEach(g.refs)...)
+			}
+		}
+		return cs
+	}
 	res, wr, err := s.Ingest(in)
 	if err != nil {
 		return nil, err
@@ -133,4 +143,30 @@ func reportIngest(r Reporter, res *mdstore.IngestResult) {
 	if shown := len(res.Ignored); shown > 0 {
 		r.Notice(fmt.Sprintf("ignored %d %s in code, echoing lore's instructions or holding a placeholder (--format json lists them)", shown, words.Plural(shown, "tag", "tags")))
 	}
+}
+
+// givenCites are the files a knowledge or learning sigil's cites="…"
+// names, and the start of its text, by which the entry it makes is known.
+type givenCites struct {
+	text string
+	refs []string
+}
+
+func sigilCites(sig *sigils.Result) []givenCites {
+	if sig == nil {
+		return nil
+	}
+	var out []givenCites
+	start := func(body string) string { line, _, _ := strings.Cut(strings.TrimSpace(body), "\n"); return line }
+	for _, k := range sig.Knowledge {
+		if len(k.Cites) > 0 {
+			out = append(out, givenCites{start(k.Body), k.Cites})
+		}
+	}
+	for _, l := range sig.Learnings {
+		if len(l.Cites) > 0 {
+			out = append(out, givenCites{start(l.Body), l.Cites})
+		}
+	}
+	return out
 }

@@ -104,6 +104,7 @@ type Knowledge struct {
 	Tags  []string // lowercased, trimmed, without empties
 	Body  string
 	Line  int
+	Cites []string // its cites="a.go,b.go:10-20" (or files="…"): what it is about
 }
 
 // Learning is one <learning category="…" tags="…">body</learning>.
@@ -112,6 +113,12 @@ type Learning struct {
 	Tags     []string
 	Body     string
 	Line     int
+	Cites    []string // as Knowledge's
+}
+
+// cited is a sigil's cites="…" or files="…" attribute, as a list.
+func cited(el element) []string {
+	return append(splitList(el.attrs["cites"], false), splitList(el.attrs["files"], false)...)
 }
 
 // MaxStackTrace is how many characters of a stack trace are kept.
@@ -150,14 +157,14 @@ func Parse(text string) Result {
 				r.skip(el, why)
 				continue
 			}
-			r.Knowledge = append(r.Knowledge, Knowledge{Title: title, Tags: tags, Body: el.content, Line: el.line})
+			r.Knowledge = append(r.Knowledge, Knowledge{Title: title, Tags: tags, Body: el.content, Line: el.line, Cites: cited(el)})
 		case "learning":
 			category, tags := strings.TrimSpace(el.attrs["category"]), splitList(el.attrs["tags"], false)
 			if why := missing(part{"category", category == ""}, part{"tags", len(tags) == 0}, part{"body", el.content == ""}); why != "" {
 				r.skip(el, why)
 				continue
 			}
-			r.Learnings = append(r.Learnings, Learning{Category: category, Tags: tags, Body: el.content, Line: el.line})
+			r.Learnings = append(r.Learnings, Learning{Category: category, Tags: tags, Body: el.content, Line: el.line, Cites: cited(el)})
 		case "failure-report":
 			if line, ok := once[el.name]; ok {
 				r.skip(el, fmt.Sprintf("only the first complete <failure-report> counts (line %d)", line))
