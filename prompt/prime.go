@@ -250,8 +250,9 @@ func newPlan(in Input, o outline) *plan {
 		knowledge.cs[0], learnings.cs[0] = kw.candidatesOf(in.Knowledge, in.Learnings, in.Task)
 		pl.read = &wholeEntries{input: catalog.Entries{Knowledge: in.Knowledge, Learnings: in.Learnings}}
 	}
-	pl.knowledge = knowledgeOrder(in.Task).rank(knowledge, in.Relevance)
-	pl.learnings = learningsOrder(in.Task, in.Now).rank(learnings, in.Relevance)
+	ko, lo := knowledgeOrder(in.Task), learningsOrder(in.Task, in.Now)
+	pl.knowledge = ko.rank(knowledge, in.Relevance).freshFirst(ko, in.Relevance, in.Stale)
+	pl.learnings = lo.rank(learnings, in.Relevance).freshFirst(lo, in.Relevance, in.Stale)
 	var x examination
 	x, pl.learningsKept = pl.examineLearnings()
 	pl.learningsCapped = x.leftOut(pl.learnings.len(), min(len(pl.learningsKept), MaxLearnings))

@@ -105,6 +105,31 @@ type ranking struct {
 func (r ranking) len() int            { return len(r.order) }
 func (r ranking) at(k int) *candidate { return of(r.cs, int(r.order[k])) }
 
+// freshFirst moves, within each run of entries of the same score, those
+// a cited file changed under (stale, by path) after the fresh ones, in
+// their order: a stale entry ranks below a fresh one of the same
+// relevance.
+func (r ranking) freshFirst(o order, rel map[string]float64, stale map[string]bool) ranking {
+	if len(stale) == 0 {
+		return r
+	}
+	score := func(k int) float64 { s, _ := o.score(r.at(k), rel); return s }
+	for start := 0; start < r.len(); {
+		end := start + 1
+		for end < r.len() && score(end) == score(start) {
+			end++
+		}
+		if end-start > 1 {
+			run := r.order[start:end]
+			slices.SortStableFunc(run, func(a, b int32) int {
+				return boolCompare(stale[of(r.cs, int(a)).path], stale[of(r.cs, int(b)).path])
+			})
+		}
+		start = end
+	}
+	return r
+}
+
 // of is the candidate at place i of two lists.
 func of(cs [2][]candidate, i int) *candidate {
 	if i < len(cs[0]) {

@@ -196,3 +196,30 @@ func TestNearTiesGoToRelevance(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleRanksBelowFresh: of two knowledge entries of the same score,
+// the one a cited file changed under comes after the fresh one, though it
+// is newer, and is marked; of different scores, the better one stays
+// first, stale or not.
+func TestStaleRanksBelowFresh(t *testing.T) {
+	k := func(slug, created string, tags ...string) entry.Knowledge {
+		return entry.Knowledge{Slug: slug, Title: "About " + slug, Tags: tags, Body: "Body of " + slug + ".", CreatedAt: created, Path: entry.KnowledgePath(slug)}
+	}
+	ks := []entry.Knowledge{k("fresh", "2026-01-01T00:00:00Z", "auth"), k("stale", "2026-02-01T00:00:00Z", "auth"), k("better", "2026-01-15T00:00:00Z", "auth", "login")}
+	in := Input{Task: Task{Title: "Fix the auth login"}, Knowledge: ks,
+		Stale: map[string]bool{entry.KnowledgePath("stale"): true, entry.KnowledgePath("better"): true},
+		Mark:  func(string) string { return "cites `a.go`, changed since" }}
+	ctx := Prime(in, Options{Budgets: config.DefaultBudgets()})
+	for _, s := range ctx.Sections {
+		if s.Name == SectionKnowledge {
+			if got := strings.Join(s.Entries, " "); got != "knowledge:better knowledge:fresh knowledge:stale" {
+				t.Errorf("order %s", got)
+			}
+			if strings.Count(s.Markdown, "_⚠ Stale: cites `a.go`, changed since_") != 2 {
+				t.Errorf("marks:\n%s", s.Markdown)
+			}
+			return
+		}
+	}
+	t.Fatal("no knowledge section")
+}
