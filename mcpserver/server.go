@@ -282,15 +282,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if err != nil {
 		sess.notes.Notice("cannot tell which entries are stale: " + err.Error())
 	}
-	mark := func(h index.Hit) string {
-		if report == nil || len(report.Entries) == 0 {
-			return ""
-		}
-		if h.Kind == entry.KindMemory {
-			return report.Mark(h.EntryID)
-		}
-		return report.Mark(h.Path)
-	}
+
 	if out.Results == nil {
 		out.Results = []index.Hit{}
 	}
@@ -312,7 +304,7 @@ func (t tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInpu
 			fmt.Fprintf(&b, " (tags: %s)", strings.Join(h.Tags, ", "))
 		}
 		fmt.Fprintf(&b, ": %s\n", h.Snippet)
-		if m := mark(h); m != "" {
+		if m := report.MarkOf(h.Kind, h.EntryID, h.Path); m != "" {
 			fmt.Fprintf(&b, "  ⚠ stale: %s\n", m)
 			if out.Stale == nil {
 				out.Stale = map[string]string{}

@@ -80,29 +80,13 @@ func (st *Stamper) Stamp(refs []string) ([]cites.Cite, error) {
 	if st == nil || len(refs) == 0 {
 		return nil, nil
 	}
-	head, _ := st.repo.HeadCommit()
-	commit := ""
-	if !head.IsZero() {
-		commit = head.String()
-	}
+	commit := st.head()
 	var out []cites.Cite
 	for _, ref := range refs {
-		file, lines := cites.ParseRef(strings.TrimSpace(ref))
-		rel, ok := fsx.RepoPath(st.top, file)
-		switch {
-		case !ok || rel == "":
-			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s is outside the repository: lore cites the repository's files", ref)}
-		case strings.HasPrefix(rel, entry.Dir+"/"):
-			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s is a file of the store itself: cite the code or the documents an entry is about", ref)}
-		}
-		data, err := fsx.ReadRegular(filepath.Join(st.top, filepath.FromSlash(rel)), maxCitedFile)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s: no such file in the worktree", ref)}
-		}
+		c, err := st.stamp(ref, commit)
 		if err != nil {
-			return nil, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s: %v", ref, err)}
+			return nil, err
 		}
-		c := cites.Cite{File: rel, Lines: lines, Blob: gitx.BlobHash(data).String(), Commit: commit}
 		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
@@ -110,13 +94,45 @@ func (st *Stamper) Stamp(refs []string) ([]cites.Cite, error) {
 	return out, nil
 }
 
+// head is HEAD as a citation records it, "" before the first commit.
+func (st *Stamper) head() string {
+	if h, _ := st.repo.HeadCommit(); !h.IsZero() {
+		return h.String()
+	}
+	return ""
+}
+
+// stamp is Stamp of one ref at commit.
+func (st *Stamper) stamp(ref, commit string) (cites.Cite, error) {
+	file, lines := cites.ParseRef(strings.TrimSpace(ref))
+	rel, ok := fsx.RepoPath(st.top, file)
+	switch {
+	case !ok || rel == "":
+		return cites.Cite{}, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s is outside the repository: lore cites the repository's files", ref)}
+	case strings.HasPrefix(rel, entry.Dir+"/"):
+		return cites.Cite{}, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s is a file of the store itself: cite the code or the documents an entry is about", ref)}
+	}
+	data, err := fsx.ReadRegular(filepath.Join(st.top, filepath.FromSlash(rel)), maxCitedFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cites.Cite{}, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s: no such file in the worktree", ref)}
+	}
+	if err != nil {
+		return cites.Cite{}, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s: %v", ref, err)}
+	}
+	return cites.Cite{File: rel, Lines: lines, Blob: gitx.BlobHash(data).String(), Commit: commit}, nil
+}
+
 // StampEach stamps each ref that is a file of the worktree now, leaving
 // out the others (a file the iteration deleted): an iteration's files.
 func (st *Stamper) StampEach(refs []string) []cites.Cite {
+	if st == nil || len(refs) == 0 {
+		return nil
+	}
+	commit := st.head()
 	var out []cites.Cite
 	for _, ref := range refs {
-		if c, err := st.Stamp([]string{ref}); err == nil {
-			out = append(out, c...)
+		if c, err := st.stamp(ref, commit); err == nil && !slices.Contains(out, c) {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -131,7 +147,7 @@ func (st *Stamper) Named(text string, files []cites.Cite) []cites.Cite {
 	if st == nil {
 		return nil
 	}
-	out, _ := st.StampFound(nil, text)
+	out := st.StampEach(Refs(st.top, text))
 	for _, f := range files {
 		base := f.File[strings.LastIndexByte(f.File, '/')+1:]
 		if strings.Contains(text, base) && !slices.ContainsFunc(out, func(c cites.Cite) bool { return c.File == f.File }) {
@@ -141,7 +157,7 @@ func (st *Stamper) Named(text string, files []cites.Cite) []cites.Cite {
 	return out
 }
 
-// StampFound stamps what Refs finds in text and the refs given, leaving
+// StampFound stamps the refs given and what Refs finds in text, leaving
 // out a found one that cannot be stamped (given ones are errors).
 func (st *Stamper) StampFound(given []string, text string) ([]cites.Cite, error) {
 	if st == nil {
@@ -151,9 +167,9 @@ func (st *Stamper) StampFound(given []string, text string) ([]cites.Cite, error)
 	if err != nil {
 		return nil, err
 	}
-	for _, ref := range Refs(st.top, text) {
-		if c, err := st.Stamp([]string{ref}); err == nil && !slices.Contains(out, c[0]) {
-			out = append(out, c...)
+	for _, c := range st.StampEach(Refs(st.top, text)) {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
 		}
 	}
 	return out, nil

@@ -54,6 +54,18 @@ func (r *Report) Of(idOrPath string) []Check {
 	return r.Entries[cites.KeyOf(idOrPath)]
 }
 
+// MarkOf is Mark of a search hit: a memory by its id, any other entry
+// by its file (path), "" for a fresh one or an empty report.
+func (r *Report) MarkOf(kind entry.Kind, id, path string) string {
+	if r == nil || len(r.Entries) == 0 {
+		return ""
+	}
+	if kind == entry.KindMemory {
+		return r.Mark(id)
+	}
+	return r.Mark(path)
+}
+
 // StaleOf is the checks of idOrPath that no longer hold. An iteration's
 // are none: it records the files it changed, and is history, which the
 // code going on does not make wrong.

@@ -187,17 +187,9 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 }
 
 // staleMark is what a search says of a hit a cited file changed under
-// (provenance.Report.Mark), "" for a fresh one.
+// (provenance.Report.MarkOf), "" for a fresh one.
 func staleMark(report *provenance.Report) func(index.Hit) string {
-	return func(h index.Hit) string {
-		if report == nil || len(report.Entries) == 0 {
-			return ""
-		}
-		if h.Kind == entry.KindMemory {
-			return report.Mark(h.EntryID)
-		}
-		return report.Mark(h.Path)
-	}
+	return func(h index.Hit) string { return report.MarkOf(h.Kind, h.EntryID, h.Path) }
 }
 
 // hitJSON is a search hit as lore prints it in JSON: a memory keeps the

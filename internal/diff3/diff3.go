@@ -55,23 +55,26 @@ type Diff struct {
 	Chunks             []Chunk
 }
 
+// numberLines gives each distinct line one number, the same for the same
+// line in every version numbered with ids: lines are compared as ints.
+func numberLines(ids map[string]int, lines []string) []int {
+	out := make([]int, len(lines))
+	for i, l := range lines {
+		id, ok := ids[l]
+		if !ok {
+			id = len(ids)
+			ids[l] = id
+		}
+		out[i] = id
+	}
+	return out
+}
+
 // New lines up the lines of three versions (SplitLines).
 func New(base, ours, theirs []string) *Diff {
 	d := &Diff{base: base, ours: ours, theirs: theirs}
 	ids := map[string]int{}
-	number := func(lines []string) []int {
-		out := make([]int, len(lines))
-		for i, l := range lines {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ids)
-				ids[l] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
-	d.b, d.o, d.t = number(base), number(ours), number(theirs)
+	d.b, d.o, d.t = numberLines(ids, base), numberLines(ids, ours), numberLines(ids, theirs)
 	mo, mt := lineMatches(d.b, d.o), lineMatches(d.b, d.t)
 	i, j, k := 0, 0, 0
 	for {

@@ -16,19 +16,7 @@ func Unified(a, b, from, to string, context int) string {
 	}
 	al, bl := SplitLines(a), SplitLines(b)
 	ids := map[string]int{}
-	number := func(lines []string) []int {
-		out := make([]int, len(lines))
-		for i, l := range lines {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ids)
-				ids[l] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
-	m := lineMatches(number(al), number(bl))
+	m := lineMatches(numberLines(ids, al), numberLines(ids, bl))
 	// The edit script: ' ' keeps a line of both, '-' drops one of a, '+'
 	// adds one of b.
 	type op struct {
