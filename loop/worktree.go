@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -49,21 +48,7 @@ type worktreeState struct {
 	dirty map[string]string
 }
 
-func (w *worktree) git(args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = w.top
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, fmt.Errorf("git %s: %s", args[0], msg)
-		}
-		return nil, fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return out, nil
-}
+func (w *worktree) git(args ...string) ([]byte, error) { return runGit(w.top, args...) }
 
 func (w *worktree) read() (worktreeState, error) {
 	st := worktreeState{dirty: map[string]string{}}

@@ -150,7 +150,13 @@ func (g globals) openStore(e *env) (*mdstore.Store, error) {
 // reports its problems).
 func (g globals) open(e *env, lenient bool) (*mdstore.Store, error) {
 	return loop.Open(loop.OpenOptions{Dir: e.workDir, Root: g.root, LoreBinary: e.loreBinary, Bare: lenient,
-		Store: mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv, IgnoreBadConfig: lenient}}, g.printer(e))
+		Store: g.storeOptions(e, lenient)}, g.printer(e))
+}
+
+// storeOptions are the options a store is opened with: the env's clock,
+// random source and environment.
+func (g globals) storeOptions(e *env, lenient bool) mdstore.Options {
+	return mdstore.Options{Now: e.now, Random: e.random, Getenv: e.getenv, IgnoreBadConfig: lenient}
 }
 
 func (g globals) printer(e *env) *printer {

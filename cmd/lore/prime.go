@@ -10,6 +10,7 @@ import (
 	"lore/hooks"
 	"lore/index"
 	"lore/loop"
+	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/prompt"
 	"lore/strategy"
@@ -24,6 +25,7 @@ type primeOptions struct {
 	set            map[string]bool // the flags given: they win over config.yaml
 	format         string
 	hook           string // "claude": print a SessionStart hook's JSON
+	at             string // a revision: prime as the store was at that commit
 	task           prompt.Task
 	loop           strategy.Input
 	noInstructions bool
@@ -37,7 +39,7 @@ func primeCommand(e *env) *cli.Command {
 		Usage: "print the context for the next iteration, within a token budget",
 		UsageText: "lore prime [--task-id ID --title T --description D --feature F --files a,b --run R --iteration N --limit N --model M]\n" +
 			"           [--budget TOKENS] [--heading-level N] [-t types] [--tags a,b] [--recent DAYS] [--no-instructions] [--no-learn]\n" +
-			"           [--format markdown|json]\n" +
+			"           [--format markdown|json] [--at REV]\n" +
 			"lore prime --hook claude    a Claude Code SessionStart hook (the payload on stdin names the session)",
 		Description: `Sections, in priority order, each only when it has content: Previous
 Attempts, Memories, Project Knowledge, Learnings, Run Journal, Loop Status,
@@ -62,10 +64,19 @@ sections as data, with the loop status and the keys of the entries shown.
 --hook claude prints {"hookSpecificOutput":{"hookEventName":"SessionStart",
 "additionalContext":"…"}}, the largest prime whose JSON stays under the
 10,000 characters Claude Code adds to the context whole; with no payload,
-or one that is not JSON, it still prints the context and exits 0.`,
+or one that is not JSON, it still prints the context and exits 0.
+
+--at REV prints what prime gave at commit REV (a hash, HEAD~3, a tag):
+the store as REV holds it, ranked by the same code, as of REV's commit
+time, with a search index built for it; the run is the one of REV's
+newest journal entry unless --run names one. Nothing of this clone's
+state takes part (its usage log, its caches). It answers "what did the
+agent see at iteration 14": give it the commit before that iteration's
+and the task's flags as they were.`,
 		Flags: primeFlags(
 			formatFlag("markdown", formats...),
 			&cli.StringFlag{Name: "hook", Usage: "print what an agent's session-start hook prints: claude"},
+			&cli.StringFlag{Name: "at", Usage: "prime as the store was at commit REV (a hash, HEAD~3, a tag)"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
@@ -78,13 +89,16 @@ or one that is not JSON, it still prints the context and exits 0.`,
 			if err != nil {
 				return err
 			}
-			opts.format, opts.hook = c.String("format"), c.String("hook")
+			opts.format, opts.hook, opts.at = c.String("format"), c.String("hook"), c.String("at")
 			run := runPrime
 			switch opts.hook {
 			case "":
 			case "claude":
 				if c.IsSet("format") {
 					return usagef("--hook claude prints the hook's JSON; leave out --format")
+				}
+				if opts.at != "" {
+					return usagef("--hook claude primes the session now; leave out --at")
 				}
 				run = runPrimeHook
 			default:
@@ -148,13 +162,24 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	search := loop.SearcherFor(req.Task, e.getenv) // lore-index starts up while the store is opened
-	defer search.Close()
-	s, err := g.openStore(e)
-	if err != nil {
-		return err
-	}
 	p := g.printer(e)
+	var s *mdstore.Store
+	var search *index.Searcher
+	if opts.at != "" {
+		past, err := openPast(e, g, opts.at)
+		if err != nil {
+			return err
+		}
+		defer past.Close()
+		s, search = past.Store, loop.SearcherFor(req.Task, e.getenv)
+	} else {
+		search = loop.SearcherFor(req.Task, e.getenv) // lore-index starts up while the store is opened
+		if s, err = g.openStore(e); err != nil {
+			search.Close()
+			return err
+		}
+	}
+	defer search.Close()
 	pr, err := loop.Prime(s, search, req, p)
 	if err != nil {
 		return err
@@ -222,4 +247,23 @@ func runPrimeHook(e *env, g globals, opts primeOptions) error {
 		opts.task.Run = opts.loop.Run
 	}
 	return hookExit(e, runPrime(e, g, opts))
+}
+
+// openPast opens the store as commit rev held it, its search index built
+// (lore prime --at).
+func openPast(e *env, g globals, rev string) (*loop.PastStore, error) {
+	s, err := g.openStore(e)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	past, err := loop.OpenAt(s, rev, g.storeOptions(e, false))
+	if err != nil {
+		return nil, err
+	}
+	if err := past.BuildIndex(e.getenv); err != nil {
+		past.Close()
+		return nil, err
+	}
+	return past, nil
 }
