@@ -15,6 +15,7 @@ import (
 	"lore/index"
 	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/usagelog"
 )
 
 // A prime at a past commit (lore prime --at REV) is made by the code that
@@ -22,9 +23,9 @@ import (
 // .agent/ is checked out into a repository of its own under the clone's
 // state directory — which borrows the clone's objects (alternates), so
 // cited files' histories read as they did — its search index is built
-// whole, and prime runs there as of the commit's time. Nothing of the
-// clone's own state takes part: its usage log, its caches, its search
-// index. The repository is removed afterwards; one a crash left behind is
+// whole, and prime runs there as of the commit's time, with what the
+// clone's usage log had recorded by then. Nothing else of the clone's own
+// state takes part: its caches, its search index. The repository is removed afterwards; one a crash left behind is
 // removed by the next --at after a day.
 
 // atDir is where past stores are checked out, in the clone's state.
@@ -35,7 +36,10 @@ type PastStore struct {
 	*mdstore.Store
 	Commit string    // the commit's full hash
 	When   time.Time // its committer time: the past store's clock
-	dir    string
+	// Notices say where the past store may differ from the one prime
+	// read then.
+	Notices []string
+	dir     string
 }
 
 // Close closes the past store and removes its checkout.
@@ -94,6 +98,16 @@ func OpenAt(s *mdstore.Store, rev string, opts mdstore.Options) (*PastStore, err
 	if err := p.startNewestRun(); err != nil {
 		p.Close()
 		return nil, err
+	}
+	// What the clone's usage log had recorded by then (unverified marks).
+	partial, err := usagelog.Open(s.StateDir()).CopyUntil(usagelog.Open(past.StateDir()), when)
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("read the usage log: %w", err)
+	}
+	if partial {
+		p.Notices = append(p.Notices, "this clone's usage log was compacted after "+short(commit)+
+			": an entry used both before it and since counts as unused then, which may mark it unverified where prime did not")
 	}
 	return p, nil
 }

@@ -70,6 +70,7 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 	// and the search index asked: each takes tens of milliseconds in a
 	// large store.
 	type catalogRead struct {
+		catalog   *catalog.Catalog
 		shortlist *prompt.Shortlist
 		warnings  []entry.Warning
 		err       error
@@ -77,15 +78,17 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 	catalogDone := make(chan catalogRead, 1)
 	go func() {
 		var r catalogRead
-		var c *catalog.Catalog
-		c, r.warnings, r.err = s.Catalog() // through the per-clone cache of parsed files
+		r.catalog, r.warnings, r.err = s.Catalog() // through the per-clone cache of parsed files
 		if r.err == nil {
-			r.shortlist = prompt.NewShortlist(c, in.Task, in.Now)
+			r.shortlist = prompt.NewShortlist(r.catalog, in.Task, in.Now)
 		}
 		catalogDone <- r
 	}()
+	var all []entry.Memory
 	if cfg.Memories.Inject == config.InjectAuto {
-		all, warnings, err := s.Memories()
+		var warnings []entry.Warning
+		var err error
+		all, warnings, err = s.Memories()
 		r.Warnings(warnings)
 		if err != nil {
 			<-catalogDone
@@ -110,7 +113,7 @@ func Prime(s *mdstore.Store, search *index.Searcher, req PrimeRequest, r Reporte
 	if err != nil {
 		r.Notice("cannot tell which entries are stale: " + err.Error())
 	}
-	in.Stale, in.Mark = staleMarks(report)
+	in.Stale, in.Unverified, in.Mark = marks(report, newUnverified(s, cfg.UnverifiedDays, in.Now, all, read.catalog, report))
 	stale := report
 	in.Relevance = <-relevance
 	// Of the knowledge and learnings, only those prime examines are read
@@ -230,24 +233,34 @@ func memoryFilter(cfg config.MemoriesFilter, req PrimeRequest, now time.Time) pr
 	return f
 }
 
-// staleMarks are the stale entries of report by memory id and entry file
-// path, as prompt.Input takes them, and the mark of each.
-func staleMarks(report *provenance.Report) (map[string]bool, func(string) string) {
-	if report == nil {
-		return nil, nil
-	}
+// marks are the stale entries of report by memory id and entry file
+// path, as prompt.Input takes them, the unverified ones (u), and the mark
+// of each.
+func marks(report *provenance.Report, u *unverified) (map[string]bool, func(string) bool, func(string) string) {
 	stale := map[string]bool{}
-	for key := range report.Entries {
-		for _, c := range report.StaleOf(key) {
-			if c.Stale() {
-				if strings.HasPrefix(key, "mem-") {
-					stale[key] = true
-				} else {
-					stale[entry.Dir+"/"+key] = true
-				}
-				break
+	if report != nil {
+		for key := range report.Entries {
+			if len(report.StaleOf(key)) == 0 {
+				continue
+			}
+			if strings.HasPrefix(key, "mem-") {
+				stale[key] = true
+			} else {
+				stale[entry.Dir+"/"+key] = true
 			}
 		}
 	}
-	return stale, report.Mark
+	mark := func(key string) string {
+		switch {
+		case stale[key]:
+			return report.Mark(key)
+		case u.is(key):
+			return u.mark(key)
+		}
+		return ""
+	}
+	if u == nil {
+		return stale, nil, mark
+	}
+	return stale, u.is, mark
 }

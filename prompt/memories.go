@@ -207,22 +207,28 @@ func (o outline) memoryLen(m entry.Memory) int {
 	return n
 }
 
-// staleLine is the line prime writes under an entry a cited file changed
-// under, its mark cut to maxStaleMark characters.
-func staleLine(mark string) string {
-	if r := []rune(mark); len(r) > maxStaleMark {
-		mark = string(r[:maxStaleMark-1]) + "…"
+// markLine is the line prime writes under a stale or unverified entry,
+// label and text, the text cut to maxMark characters.
+func markLine(label, text string) string {
+	if r := []rune(text); len(r) > maxMark {
+		text = string(r[:maxMark-1]) + "…"
 	}
-	return "_⚠ Stale: " + mark + "_\n"
+	return "_⚠ " + label + ": " + text + "_\n"
 }
 
-// maxStaleMark bounds a stale entry's mark, so that a section can count
-// the line before the mark is made (making it walks a file's history).
-const maxStaleMark = 240
+// The labels of markLine.
+const (
+	staleLabel      = "Stale"
+	unverifiedLabel = "Unverified"
+)
 
-// staleRoom is the most a stale line takes: what a section counts for a
-// stale entry it may show.
-var staleRoom = runeLen(staleLine(strings.Repeat("x", maxStaleMark)))
+// maxMark bounds a mark's text, so that a section can count the line
+// before the mark is made (making a stale one walks a file's history).
+const maxMark = 240
+
+// markRoom is the most a mark's line takes: what a section counts for a
+// stale or unverified entry it may show.
+var markRoom = runeLen(markLine(unverifiedLabel, strings.Repeat("x", maxMark)))
 
 // boolCompare orders false before true.
 func boolCompare(a, b bool) int {
@@ -235,23 +241,30 @@ func boolCompare(a, b bool) int {
 	return -1
 }
 
-// marks counts staleRoom in lens for the stale memories of ms: their
-// lines are made (pl.mark) only for those shown.
+// marks counts markRoom in lens for the stale or unverified memories of
+// ms: their lines are made (pl.mark) only for those shown.
 func (pl *plan) marks(ms []*entry.Memory, lens []int) {
-	if len(pl.in.Stale) == 0 || pl.in.Mark == nil {
+	if pl.in.Mark == nil || (len(pl.in.Stale) == 0 && pl.in.Unverified == nil) {
 		return
 	}
 	for i, m := range ms {
-		if pl.in.Stale[m.ID] {
-			lens[i] += staleRoom
+		if pl.flagged(m.ID) {
+			lens[i] += markRoom
 		}
 	}
 }
 
-// mark is the stale line of the entry of a memory id or file path, ""
-// for a fresh one; each is asked of Input.Mark once.
+// flagged reports whether the entry of a memory id or file path is
+// stale or unverified: shown with a mark.
+func (pl *plan) flagged(key string) bool {
+	return pl.in.Stale[key] || (pl.in.Unverified != nil && pl.in.Unverified(key))
+}
+
+// mark is the line under the entry of a memory id or file path: what
+// Input.Mark says of a stale or unverified one, "" for any other; each is
+// asked of Input.Mark once.
 func (pl *plan) mark(key string) string {
-	if !pl.in.Stale[key] || pl.in.Mark == nil {
+	if pl.in.Mark == nil || !pl.flagged(key) {
 		return ""
 	}
 	if m, ok := pl.markOf[key]; ok {
@@ -260,7 +273,14 @@ func (pl *plan) mark(key string) string {
 	if pl.markOf == nil {
 		pl.markOf = map[string]string{}
 	}
-	m := staleLine(pl.in.Mark(key))
+	label := unverifiedLabel
+	if pl.in.Stale[key] {
+		label = staleLabel
+	}
+	m := ""
+	if text := pl.in.Mark(key); text != "" {
+		m = markLine(label, text)
+	}
 	pl.markOf[key] = m
 	return m
 }

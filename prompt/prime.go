@@ -70,7 +70,15 @@ type Input struct {
 	// commits since — …"). A stale entry ranks below a fresh one of the
 	// same relevance.
 	Stale map[string]bool
-	Mark  func(idOrPath string) string
+	// Unverified, when set, says whether an entry that is not stale (by
+	// memory id or entry file path) is unverified: not tied to the code
+	// by a citation, and neither written nor shown by a prime for a
+	// while. Mark then says so under it, as under a stale one; it ranks
+	// as it would.
+	Unverified func(idOrPath string) bool
+	// Mark is the text of the line under a stale or unverified entry
+	// shown ("" for none).
+	Mark func(idOrPath string) string
 	// Now is when the prime is made: the recency of seed 004's learnings
 	// (the zero time leaves it out).
 	Now time.Time

@@ -426,8 +426,8 @@ func (pl *plan) examineKnowledge(limit, fixed, most int) (x examination, shown [
 	// stale line included.
 	size := func(k int) int {
 		n := o + int(ranked.at(k).chars)
-		if pl.in.Stale[ranked.at(k).path] {
-			n += staleRoom // the line itself is made only for an entry shown
+		if pl.flagged(ranked.at(k).path) {
+			n += markRoom // the line itself is made only for an entry shown
 		}
 		return min(n, most)
 	}

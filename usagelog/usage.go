@@ -97,6 +97,45 @@ func clean(k string) string {
 
 func (l *Log) sincePath() string { return filepath.Join(l.dir, "usage.since") }
 
+func (l *Log) compactedPath() string { return filepath.Join(l.dir, "usage.compacted") }
+
+// CopyUntil writes to dst the uses l recorded before t, as the log was
+// then: for a prime of the past (lore prime --at). partial says that the
+// log was compacted since t, which kept only each entry's last use: an
+// entry used both before t and after looks unused at t.
+func (l *Log) CopyUntil(dst *Log, t time.Time) (partial bool, err error) {
+	data, err := os.ReadFile(l.path())
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var b bytes.Buffer
+	for line := range strings.Lines(string(data)) {
+		at, _, ok := strings.Cut(line, " ")
+		if n, err := strconv.ParseInt(at, 10, 64); ok && err == nil && n < t.Unix() && strings.HasSuffix(line, "\n") {
+			b.WriteString(line)
+		}
+	}
+	if err := os.MkdirAll(dst.dir, 0o755); err != nil {
+		return false, err
+	}
+	if err := fsx.WriteFile(dst.path(), b.Bytes(), fsx.Unsynced); err != nil {
+		return false, err
+	}
+	if since, err := os.ReadFile(l.sincePath()); err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(since)), 10, 64); err == nil && n <= t.Unix() {
+			fsx.WriteFile(dst.sincePath(), since, fsx.Unsynced)
+		}
+	}
+	if compacted, err := os.ReadFile(l.compactedPath()); err == nil {
+		n, err := strconv.ParseInt(strings.TrimSpace(string(compacted)), 10, 64)
+		partial = err == nil && n > t.Unix()
+	}
+	return partial, nil
+}
+
 // Since is when this clone's log began recording (zero: it has recorded
 // nothing): what it says of entries not used covers only the time since
 // (a fresh clone has seen nothing used). stats are what Read gave: a log
@@ -170,12 +209,19 @@ func (l *Log) compact() error {
 			return 0, err
 		}
 		var b bytes.Buffer
+		var last time.Time
 		for _, s := range stats {
 			fmt.Fprintf(&b, "%d %d %s\n", s.Last.Unix(), s.Count, s.Key)
+			if s.Last.After(last) {
+				last = s.Last
+			}
 		}
 		if err := fsx.WriteFile(l.path(), b.Bytes(), fsx.Unsynced); err != nil {
 			return 0, err
 		}
+		// What a copy of the past (CopyUntil) must know: before this,
+		// each entry's uses are its last.
+		fsx.WriteFile(l.compactedPath(), []byte(strconv.FormatInt(last.Unix(), 10)+"\n"), fsx.Unsynced)
 		return int64(b.Len()), nil
 	})
 	return err

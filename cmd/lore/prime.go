@@ -69,8 +69,8 @@ or one that is not JSON, it still prints the context and exits 0.
 --at REV prints what prime gave at commit REV (a hash, HEAD~3, a tag):
 the store as REV holds it, ranked by the same code, as of REV's commit
 time, with a search index built for it; the run is the one of REV's
-newest journal entry unless --run names one. Nothing of this clone's
-state takes part (its usage log, its caches). It answers "what did the
+newest journal entry unless --run names one; the usage log is this
+clone's as it was then (unverified marks). It answers "what did the
 agent see at iteration 14": give it the commit before that iteration's
 and the task's flags as they were.`,
 		Flags: primeFlags(
@@ -260,6 +260,9 @@ func openPast(e *env, g globals, rev string) (*loop.PastStore, error) {
 	past, err := loop.OpenAt(s, rev, g.storeOptions(e, false))
 	if err != nil {
 		return nil, err
+	}
+	for _, n := range past.Notices {
+		g.printer(e).Notice(n)
 	}
 	if err := past.BuildIndex(e.getenv); err != nil {
 		past.Close()

@@ -103,6 +103,17 @@ func TestPrimeAtReplaysTheLoop(t *testing.T) {
 	l.git("add", "src")
 	l.git("commit", "-q", "-m", "the code")
 	l.lore("", "init")
+	// Entries that cite nothing become unverified once two days pass
+	// without a prime showing them.
+	l.write(".agent/config.yaml", "unverified_days: 2\n")
+	l.git("add", ".agent/config.yaml")
+	l.git("commit", "-q", "-m", "unverified after two days")
+	// One of them every task finds: shown at every prime, so used, never
+	// unverified.
+	l.lore("", "knowledge", "add", "--title", "Every module", "--tags", "module", "Every module code change needs a fix entry in the changelog.", "--format", "quiet")
+	for _, a := range areas {
+		l.lore("", "knowledge", "add", "--title", "Release notes for "+a, "--tags", a+",release", "Write the release notes of "+a+" by hand.", "--format", "quiet")
+	}
 	type recorded struct {
 		iteration int
 		commit    string
@@ -140,16 +151,17 @@ func TestPrimeAtReplaysTheLoop(t *testing.T) {
 	if len(seen) != 5 {
 		t.Fatalf("recorded %d primes", len(seen))
 	}
-	stale := 0
+	stale, unverified := 0, 0
 	for _, r := range seen {
 		got := l.lore("", append(r.args, "--at", r.commit)...)
 		if got != r.prime {
 			t.Errorf("prime --at %s (before iteration %d) differs from what prime printed then:\n--- then\n%s\n--- --at\n%s", r.commit[:12], r.iteration, r.prime, got)
 		}
 		stale += strings.Count(r.prime, "_⚠ Stale")
+		unverified += strings.Count(r.prime, "_⚠ Unverified")
 	}
-	if stale == 0 {
-		t.Errorf("no recorded prime marks a stale entry: the loop does not test the marks")
+	if stale == 0 || unverified == 0 {
+		t.Errorf("the recorded primes mark %d stale and %d unverified entries: the loop does not test the marks", stale, unverified)
 	}
 	if last := l.lore("", append(seen[0].args, "--at", "HEAD")...); last == seen[0].prime {
 		t.Errorf("prime --at HEAD equals the prime before iteration %d: --at does not read the past", seen[0].iteration)
@@ -182,5 +194,46 @@ func TestPrimeAtRefusesWhatIsNoCommit(t *testing.T) {
 		if code := run([]string{"prime", "--at", c.rev}, l.e); code == 0 || !strings.Contains(l.stderr.String(), c.msg) {
 			t.Errorf("prime --at %s: exit %d, stderr %q, want %q", c.rev, code, l.stderr.String(), c.msg)
 		}
+	}
+}
+
+// TestUnverifiedMarks (issue 38): an entry that cites no file, written
+// more than unverified_days ago (90 by default) and not shown since, is
+// shown marked unverified; showing it is a use; one that cites a file is
+// checked by git instead; 0 turns the mark off.
+func TestUnverifiedMarks(t *testing.T) {
+	l := newAtLoop(t)
+	l.write("src/gate.go", "package gate\n")
+	l.git("add", "src")
+	l.git("commit", "-q", "-m", "the code")
+	l.lore("", "init")
+	l.lore("", "add", "Deploys wait for the staging gate", "-t", "context", "--format", "quiet")
+	l.lore("", "add", "The gate lives in src/gate.go", "-t", "pattern", "--format", "quiet")
+	l.lore("", "knowledge", "add", "--title", "Gate", "--tags", "deploy", "The gate opens at nine.", "--format", "quiet")
+	// The clone's first prime, 100 days on: its usage log has watched
+	// nothing yet, so it cannot tell what lay unused.
+	l.now = l.now.AddDate(0, 0, 100)
+	if out := l.lore("", "prime", "--title", "weekly report"); strings.Contains(out, "Unverified") {
+		t.Errorf("a clone with a fresh usage log marks entries unverified:\n%s", out)
+	}
+	l.now = l.now.AddDate(0, 0, 89)
+	if out := l.lore("", "prime", "--title", "deploy gate"); strings.Contains(out, "Unverified") {
+		t.Errorf("marked unverified 89 days after a prime showed it:\n%s", out)
+	}
+	l.now = l.now.AddDate(0, 0, 91)
+	out := l.lore("", "prime", "--title", "deploy gate")
+	if n := strings.Count(out, "_⚠ Unverified: written 2026-03-02, cites no file git could check, and not shown in 90 days"); n != 2 {
+		t.Errorf("%d unverified marks, want 2 (the uncited memory and the knowledge):\n%s", n, out)
+	}
+	if i := strings.Index(out, "The gate lives in src/gate.go"); i < 0 || strings.Contains(out[i:strings.Index(out[i:], "####")+i+1], "Unverified") {
+		t.Errorf("the memory that cites src/gate.go is missing or marked:\n%s", out)
+	}
+	if out := l.lore("", "prime", "--title", "deploy gate"); strings.Contains(out, "Unverified") {
+		t.Errorf("marked again right after a prime showed it:\n%s", out)
+	}
+	l.now = l.now.AddDate(0, 0, 200)
+	l.write(".agent/config.yaml", "unverified_days: 0\n")
+	if out := l.lore("", "prime", "--title", "deploy gate"); strings.Contains(out, "Unverified") {
+		t.Errorf("marked with unverified_days: 0:\n%s", out)
 	}
 }

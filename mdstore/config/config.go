@@ -52,6 +52,10 @@ type Config struct {
 	// --run-end), lore extracts the run's learnings and promotes every
 	// staged one (seed 004's automatic promotion).
 	AutoPromote bool
+	// UnverifiedDays is unverified_days: prime marks an entry that cites
+	// no file, was written longer ago and was not shown by a prime in
+	// this clone since as unverified (0: never).
+	UnverifiedDays int
 	// Warnings are problems that did not stop lore, such as unknown keys.
 	Warnings []entry.Warning
 }
@@ -165,7 +169,8 @@ func DefaultBudgets() Budgets {
 // Default is the configuration without a config.yaml.
 func Default() Config {
 	return Config{Commit: CommitAuto, LockTimeout: 10 * time.Second, Learn: true,
-		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels(), Prune: DefaultPruneConfig(), SummarizeThreshold: 200}
+		Memories: MemoriesConfig{Inject: InjectAuto, SkillInjection: true}, Budgets: DefaultBudgets(), Models: DefaultModels(), Prune: DefaultPruneConfig(), SummarizeThreshold: 200,
+		UnverifiedDays: 90}
 }
 
 // loadConfig reads the config file at path (relPath names it in messages).
@@ -312,6 +317,11 @@ func (r *configReader) top(key string, value *yaml.Node, bad func(string, ...any
 		err = r.models(value, bad)
 	case "prune":
 		err = r.mapping(value, "prune.", bad, r.prune)
+	case "unverified_days":
+		var n int
+		if n, err = countSetting(value, bad, "days"); err == nil {
+			cfg.UnverifiedDays = n
+		}
 	case "learnings":
 		err = r.mapping(value, "learnings.", bad, func(key string, value *yaml.Node, bad func(string, ...any) error) (bool, error) {
 			switch key {
