@@ -41,8 +41,12 @@ type JournalEntry struct {
 	// run and the Claude Code Stop hook pass one): an ingest that repeats
 	// it in the run records this iteration again instead of a new one.
 	IngestKey string `json:"ingest_key,omitempty"`
-	Notes     string `json:"notes"` // the <journal> notes: the file's body
-	Path      string `json:"path"`
+	// RevertedAt is when lore revert undid what the iteration wrote to
+	// the store (RFC 3339); the entry itself is kept. The attempt still
+	// happened: stuck detection and the loop's figures count it as it was.
+	RevertedAt string `json:"reverted_at,omitempty"`
+	Notes      string `json:"notes"` // the <journal> notes: the file's body
+	Path       string `json:"path"`
 }
 
 // AgentErrorCategory is the error_category of an iteration in which the
@@ -142,6 +146,7 @@ func ParseJournal(data []byte, path string) (JournalEntry, error) {
 	e.Difficulty = d.Enum("difficulty", sigils.Difficulties)
 	e.CreatedAt = d.Timestamp("created_at", false)
 	e.IngestKey = d.Str("ingest_key", false)
+	e.RevertedAt = d.Timestamp("reverted_at", false)
 	if f := d.Sub("failure"); f != nil {
 		e.Failure = &Failure{
 			WhatTried:       f.Str("what_tried", false),
@@ -178,6 +183,7 @@ func RenderJournal(e JournalEntry) []byte {
 	w.Plain("difficulty", e.Difficulty)
 	w.Str("created_at", e.CreatedAt)
 	w.Str("ingest_key", e.IngestKey)
+	w.Str("reverted_at", e.RevertedAt)
 	if f := e.Failure; f != nil {
 		w.Mapping("failure")
 		w.Str("what_tried", f.WhatTried)

@@ -345,7 +345,7 @@ var knownFields = map[Kind]map[string]map[string]bool{
 		"kind", "task_type", "confidence", "success_rate", "source_runs"),
 	KindJournal: func() map[string]map[string]bool {
 		f := fieldSet("run_id", "iteration", "task_id", "feature_id", "outcome", "model", "next_model",
-			"duration_secs", "cost_usd", "files_modified", "difficulty", "created_at", "ingest_key", "failure")
+			"duration_secs", "cost_usd", "files_modified", "difficulty", "created_at", "ingest_key", "reverted_at", "failure")
 		f["failure"] = map[string]bool{"what_tried": true, "why_failed": true, "error_category": true,
 			"relevant_files": true, "stack_trace": true, "retry_suggestion": true}
 		return f
