@@ -11,6 +11,7 @@ import (
 
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
+	"lore/mdstore/entry/yamlfm"
 
 	"gopkg.in/yaml.v3"
 )
@@ -213,7 +214,7 @@ func TestBudgetKeysNameEveryShare(t *testing.T) {
 
 // yaml.v3 says where a syntax error is only in its message: yamlProblem
 // must read the messages yaml.v3 really writes.
-func TestYAMLProblem(t *testing.T) {
+func TestErrorLine(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		doc  string
@@ -231,11 +232,11 @@ func TestYAMLProblem(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%q parsed", c.doc)
 		}
-		if line, msg := entry.YAMLProblem(err); line != c.line || !strings.Contains(msg, c.msg) {
+		if line, msg := yamlfm.ErrorLine(err); line != c.line || !strings.Contains(msg, c.msg) {
 			t.Errorf("%q: yamlProblem(%q) = %d, %q; want %d, %q", c.doc, err, line, msg, c.line, c.msg)
 		}
 	}
-	if line, msg := entry.YAMLProblem(errors.New("yaml: unknown anchor 'x' referenced")); line != 0 || msg != "unknown anchor 'x' referenced" {
+	if line, msg := yamlfm.ErrorLine(errors.New("yaml: unknown anchor 'x' referenced")); line != 0 || msg != "unknown anchor 'x' referenced" {
 		t.Errorf("no line: %d, %q", line, msg)
 	}
 }

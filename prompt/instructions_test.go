@@ -40,6 +40,21 @@ func TestMultiLineNotesStayABlock(t *testing.T) {
 	}
 }
 
+// TestARevertedIterationIsMarked: an iteration lore revert undid keeps
+// its line in the Run Journal, marked, in full and shortened.
+func TestARevertedIterationIsMarked(t *testing.T) {
+	e := entry.JournalEntry{Iteration: 2, Outcome: "done", Notes: "Did it.", RevertedAt: "2027-01-15T10:00:00Z"}
+	for _, got := range []string{JournalBlock(e), outline(DefaultHeadingLevel).shortJournalBlock(e, 200)} {
+		if !strings.Contains(got, "Iteration 2 [done] (reverted)\n") {
+			t.Errorf("got:\n%s", got)
+		}
+	}
+	e.RevertedAt = ""
+	if got := JournalBlock(e); strings.Contains(got, "reverted") {
+		t.Errorf("an iteration not reverted: %s", got)
+	}
+}
+
 // TestNoLearnKeepsTaskControl: --no-learn stops asking for new memory but
 // keeps the sigils the loop needs to know how the task went.
 func TestNoLearnKeepsTaskControl(t *testing.T) {

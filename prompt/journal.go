@@ -154,7 +154,7 @@ func (o outline) journalSection(picks []journalPick, limit, most int) part {
 // duration and files are left out.
 func (o outline) shortJournalBlock(e entry.JournalEntry, limit int) string {
 	var b strings.Builder
-	b.WriteString(o.entry(fmt.Sprintf("Iteration %d [%s]", e.Iteration, e.Outcome)))
+	b.WriteString(o.entry(iterationHeading(e)))
 	if e.TaskID != "" {
 		fmt.Fprintf(&b, "- **Task**: %s\n", e.TaskID)
 	}

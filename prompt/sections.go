@@ -111,9 +111,19 @@ func JournalBlock(e entry.JournalEntry) string {
 	return outline(DefaultHeadingLevel).journalBlock(e)
 }
 
+// iterationHeading is an iteration's number and outcome, marked when lore
+// revert undid what it wrote to the store.
+func iterationHeading(e entry.JournalEntry) string {
+	h := fmt.Sprintf("Iteration %d [%s]", e.Iteration, e.Outcome)
+	if e.RevertedAt != "" {
+		h += " (reverted)"
+	}
+	return h
+}
+
 func (o outline) journalBlock(e entry.JournalEntry) string {
 	var b strings.Builder
-	b.WriteString(o.entry(fmt.Sprintf("Iteration %d [%s]", e.Iteration, e.Outcome)))
+	b.WriteString(o.entry(iterationHeading(e)))
 	if e.TaskID != "" {
 		fmt.Fprintf(&b, "- **Task**: %s\n", e.TaskID)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"runtime/debug"
 	"strings"
 
@@ -132,8 +133,8 @@ func storeIDs(e *env, g globals, k entry.Kind) []string {
 			ids = append(ids, x.ID)
 		}
 	case entry.KindJournal:
-		for _, x := range es.Journal {
-			ids = append(ids, x.Key())
+		for _, x := range es.Journal { // its key, and "<run>/<NNNN>" as people type it
+			ids = append(ids, x.Key(), fmt.Sprintf("%s/%04d", x.RunID, x.Iteration))
 		}
 	}
 	return ids
@@ -193,7 +194,7 @@ func newApp(e *env) *cli.App {
 			initCommand(e), addCommand(e), editCommand(e), listCommand(e), showCommand(e),
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e), runAgentCommand(e),
-			historyCommand(e), restoreCommand(e), statsCommand(e), exportCommand(e), importCommand(e), pruneCommand(e), extractCommand(e),
+			historyCommand(e), restoreCommand(e), statsCommand(e), exportCommand(e), importCommand(e), pruneCommand(e), revertCommand(e), extractCommand(e),
 			statusCommand(e), modelCommand(e), usageCommand(e), staleCommand(e), verifyCommand(e), validateCommand(e), syncCommand(e), resolveCommand(e), hooksCommand(e), mcpCommand(e), mergeDriverCommand(e),
 		},
 		HideHelpCommand: true,

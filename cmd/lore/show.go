@@ -129,7 +129,7 @@ func printJournalDetail(p *printer, je entry.JournalEntry) {
 	}
 	p.fields([][2]string{{"Entry", p.paint(ansiYellow, je.Key())}, {"Outcome", outcomeColour(p, je.Outcome)}, {"Task", je.TaskID}, {"Feature", je.FeatureID},
 		{"Model", je.Model}, {"Next model", je.NextModel}, {"Duration", strconv.FormatFloat(je.DurationSecs, 'f', 1, 64) + "s"}, {"Cost", cost},
-		{"Files", strings.Join(je.FilesModified, ", ")}, {"Difficulty", je.Difficulty}, {"Created", je.CreatedAt}})
+		{"Files", strings.Join(je.FilesModified, ", ")}, {"Difficulty", je.Difficulty}, {"Created", je.CreatedAt}, {"Reverted", je.RevertedAt}})
 	if f := je.Failure; f != nil {
 		fmt.Fprintln(p.out)
 		p.fields([][2]string{{"What was tried", f.WhatTried}, {"Why it failed", f.WhyFailed}, {"Category", f.ErrorCategory},

@@ -53,6 +53,7 @@ func lines(t *testing.T, path string) int {
 var layers = [][]string{
 	{"lore/internal/fsx", "lore/internal/words", "lore/internal/diff3", "lore/internal/markdown", "lore/internal/sibling", "lore/internal/loretest", "lore/secrets", "lore/sigils", "lore/agentout", "lore/progress"},
 	{"lore/internal/gitx/gitindex", "lore/internal/gitx/gitconfig", "lore/internal/gitx", "lore/internal/storewatch", "lore/internal/neardup"},
+	{"lore/mdstore/entry/yamlfm"},
 	{"lore/mdstore/entry"},
 	{"lore/mdstore/config", "lore/mdstore/merge", "lore/mdstore/catalog", "lore/mdstore/cites"},
 	{"lore/mdstore"},

@@ -84,6 +84,27 @@ func (r *Repo) HistoryFrom(start Hash, path string, fn func(Version) bool) error
 	}
 }
 
+// FirstParents calls fn with each commit, newest first along first
+// parents from start, until fn returns false or the first commit is
+// passed: git log --first-parent. A Version's Blob and Before are zero.
+func (r *Repo) FirstParents(start Hash, fn func(Version) bool) error {
+	for c := start; !c.IsZero(); {
+		info, err := r.commitInfo(c)
+		if err != nil {
+			return err
+		}
+		v := Version{Commit: c, Author: info.author, When: info.when, Subject: info.subject, Message: info.message}
+		if len(info.parents) > 0 {
+			v.Parent = info.parents[0]
+		}
+		if !fn(v) {
+			return nil
+		}
+		c = v.Parent
+	}
+	return nil
+}
+
 // RemovedFile is a file a commit removed.
 type RemovedFile struct {
 	Path string

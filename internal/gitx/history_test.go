@@ -50,3 +50,44 @@ func TestHistoryFollowsAFileAsGitLogDoes(t *testing.T) {
 	// A path that never was has no history.
 	repo.History("notes/never.md", func(v Version) bool { t.Errorf("a version of a file that never was: %+v", v); return true })
 }
+
+func TestFirstParentsIsGitLogFirstParent(t *testing.T) {
+	t.Parallel()
+	r := newTestRepoWithCommit(t)
+	r.Commit("one", map[string]string{"a.md": "one\n"})
+	r.Git("checkout", "-q", "-b", "side")
+	r.Commit("side", map[string]string{"b.md": "b\n"})
+	r.Git("checkout", "-q", "-")
+	r.Commit("two", map[string]string{"a.md": "two\n"})
+	r.Git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+	r.Commit("three", map[string]string{"a.md": "three\n"})
+	repo := r.open()
+	head, err := repo.HeadCommit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := repo.FirstParents(head, func(v Version) bool {
+		got = append(got, v.Commit.String()+" "+v.Parent.String()+" "+v.Subject)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var wantLines []string
+	for _, l := range strings.Split(r.Git("log", "--first-parent", "--format=%H%x00%P%x00%s"), "\n") {
+		f := strings.Split(l, "\x00")
+		parent, _, _ := strings.Cut(f[1], " ") // the first of them; a root commit has none
+		if parent == "" {
+			parent = ZeroHash.String()
+		}
+		wantLines = append(wantLines, f[0]+" "+parent+" "+f[2])
+	}
+	if strings.Join(got, "\n") != strings.Join(wantLines, "\n") {
+		t.Fatalf("FirstParents:\n%s\ngit log --first-parent:\n%s", strings.Join(got, "\n"), strings.Join(wantLines, "\n"))
+	}
+	n := 0
+	repo.FirstParents(head, func(Version) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("fn returned false and was called %d times", n)
+	}
+}

@@ -598,7 +598,7 @@ type entryCache struct {
 // are little-endian; strings are a length and bytes.
 const (
 	cacheMagic   = "LORECACH"
-	cacheVersion = 10 // bump whenever an entry type, its parsing or Head changes
+	cacheVersion = 11 // bump whenever an entry type, its parsing or Head changes
 	cacheTrailer = 6 * 8
 )
 
@@ -1287,7 +1287,7 @@ func (e *encoder) learning(l *entry.Learning) {
 }
 
 func (e *encoder) journal(j *entry.JournalEntry) {
-	e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.IngestKey, j.Notes, j.Path)
+	e.strs(j.RunID, j.TaskID, j.FeatureID, j.Outcome, j.Model, j.NextModel, j.Difficulty, j.CreatedAt, j.IngestKey, j.RevertedAt, j.Notes, j.Path)
 	e.int(int64(j.Iteration))
 	e.float(j.DurationSecs)
 	e.float(j.CostUSD)
@@ -1321,7 +1321,7 @@ func (d *decoder) learning(l *entry.Learning) {
 }
 
 func (d *decoder) journal(j *entry.JournalEntry) {
-	d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.IngestKey, &j.Notes, &j.Path)
+	d.strs(&j.RunID, &j.TaskID, &j.FeatureID, &j.Outcome, &j.Model, &j.NextModel, &j.Difficulty, &j.CreatedAt, &j.IngestKey, &j.RevertedAt, &j.Notes, &j.Path)
 	j.Iteration = int(d.int())
 	j.DurationSecs = d.float()
 	j.CostUSD = d.float()

@@ -13,6 +13,7 @@ import (
 
 	"lore/internal/fsx"
 	"lore/mdstore/entry"
+	"lore/mdstore/entry/yamlfm"
 )
 
 // CommitMode is config.yaml's "commit" setting.
@@ -221,7 +222,7 @@ func Parse(data []byte, relPath string) (Config, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := entry.YAMLProblem(err)
+		line, msg := yamlfm.ErrorLine(err)
 		return cfg, &entry.FileError{Path: relPath, Line: line, Msg: "not valid YAML: " + msg}
 	}
 	if len(doc.Content) == 0 {

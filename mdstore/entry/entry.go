@@ -2,6 +2,8 @@ package entry
 
 import (
 	"path"
+
+	"lore/mdstore/entry/yamlfm"
 )
 
 // Kind names what an entry is: the five kinds a store holds.
@@ -83,9 +85,9 @@ func ParsesAs(path string, data []byte) bool {
 	case KindJournal:
 		_, err = ParseJournal(data, path)
 	default:
-		var d *frontmatterDoc
+		var d *yamlfm.Doc
 		if d, err = parseFrontmatter(data, path); err == nil {
-			err = d.err()
+			err = docErr(d, path)
 		}
 	}
 	return err == nil

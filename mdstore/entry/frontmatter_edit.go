@@ -8,7 +8,7 @@ import (
 )
 
 // FrontmatterField is a frontmatter line to set: Value is written as it
-// is (a plain word, or a quoted string from YAMLQuote); "" removes the
+// is (a plain word, or a quoted string from yamlfm.Quote); "" removes the
 // key.
 type FrontmatterField struct {
 	Key   string `json:"key"`

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"lore/internal/markdown"
+	"lore/mdstore/entry/yamlfm"
 	"lore/sigils"
 )
 
@@ -40,8 +41,12 @@ type JournalEntry struct {
 	// run and the Claude Code Stop hook pass one): an ingest that repeats
 	// it in the run records this iteration again instead of a new one.
 	IngestKey string `json:"ingest_key,omitempty"`
-	Notes     string `json:"notes"` // the <journal> notes: the file's body
-	Path      string `json:"path"`
+	// RevertedAt is when lore revert undid what the iteration wrote to
+	// the store (RFC 3339); the entry itself is kept. The attempt still
+	// happened: stuck detection and the loop's figures count it as it was.
+	RevertedAt string `json:"reverted_at,omitempty"`
+	Notes      string `json:"notes"` // the <journal> notes: the file's body
+	Path       string `json:"path"`
 }
 
 // AgentErrorCategory is the error_category of an iteration in which the
@@ -111,83 +116,85 @@ func ParseJournal(data []byte, path string) (JournalEntry, error) {
 		return JournalEntry{}, err
 	}
 	e := JournalEntry{Path: path}
-	e.RunID = d.str("run_id", true)
+	e.RunID = d.Str("run_id", true)
 	if e.RunID != "" && !ValidRunID(e.RunID) {
-		d.problem(d.fieldLine("run_id"), "run_id %q may only hold lowercase letters, digits, '.', '_' and '-'", e.RunID)
+		d.Problem(d.FieldLine("run_id"), "run_id %q may only hold lowercase letters, digits, '.', '_' and '-'", e.RunID)
 	}
-	e.Iteration = d.integer("iteration", true)
+	e.Iteration = d.Integer("iteration", true)
 	if parts := strings.Split(path, "/"); len(parts) >= 2 && e.RunID != "" {
 		if dir := parts[len(parts)-2]; dir != e.RunID {
-			d.problem(d.fieldLine("run_id"), "run_id %q does not match its directory %s", e.RunID, dir)
+			d.Problem(d.FieldLine("run_id"), "run_id %q does not match its directory %s", e.RunID, dir)
 		}
 		if n, _, ok := JournalFileName(parts[len(parts)-1]); ok && n != e.Iteration &&
-			strconv.Itoa(e.Iteration) == d.str("iteration", false) { // a bad number is said once
-			d.problem(d.fieldLine("iteration"), "iteration %d does not match the file name %s", e.Iteration, parts[len(parts)-1])
+			strconv.Itoa(e.Iteration) == d.Str("iteration", false) { // a bad number is said once
+			d.Problem(d.FieldLine("iteration"), "iteration %d does not match the file name %s", e.Iteration, parts[len(parts)-1])
 		}
 	}
-	e.TaskID = d.str("task_id", false)
-	e.FeatureID = d.str("feature_id", false)
-	if d.str("outcome", true) != "" {
-		e.Outcome = d.enum("outcome", Outcomes)
+	e.TaskID = d.Str("task_id", false)
+	e.FeatureID = d.Str("feature_id", false)
+	if d.Str("outcome", true) != "" {
+		e.Outcome = d.Enum("outcome", Outcomes)
 	}
-	e.Model = d.str("model", false)
-	e.NextModel = d.str("next_model", false)
-	e.DurationSecs = d.number("duration_secs")
-	e.CostUSD = d.number("cost_usd")
-	e.FilesModified = d.list("files_modified")
+	e.Model = d.Str("model", false)
+	e.NextModel = d.Str("next_model", false)
+	e.DurationSecs = d.Number("duration_secs")
+	e.CostUSD = d.Number("cost_usd")
+	e.FilesModified = d.List("files_modified")
 	if e.FilesModified == nil {
 		e.FilesModified = []string{}
 	}
-	e.Difficulty = d.enum("difficulty", sigils.Difficulties)
-	e.CreatedAt = d.timestamp("created_at", false)
-	e.IngestKey = d.str("ingest_key", false)
-	if f := d.sub("failure"); f != nil {
+	e.Difficulty = d.Enum("difficulty", sigils.Difficulties)
+	e.CreatedAt = d.Timestamp("created_at", false)
+	e.IngestKey = d.Str("ingest_key", false)
+	e.RevertedAt = d.Timestamp("reverted_at", false)
+	if f := d.Sub("failure"); f != nil {
 		e.Failure = &Failure{
-			WhatTried:       f.str("what_tried", false),
-			WhyFailed:       f.str("why_failed", false),
-			ErrorCategory:   f.str("error_category", false),
-			RelevantFiles:   f.list("relevant_files"),
-			StackTrace:      f.str("stack_trace", false),
-			RetrySuggestion: f.str("retry_suggestion", false),
+			WhatTried:       f.Str("what_tried", false),
+			WhyFailed:       f.Str("why_failed", false),
+			ErrorCategory:   f.Str("error_category", false),
+			RelevantFiles:   f.List("relevant_files"),
+			StackTrace:      f.Str("stack_trace", false),
+			RetrySuggestion: f.Str("retry_suggestion", false),
 		}
 		if e.Failure.RelevantFiles == nil {
 			e.Failure.RelevantFiles = []string{}
 		}
-		d.problems = append(d.problems, f.problems...)
+		d.Problems = append(d.Problems, f.Problems...)
 	}
-	e.Notes = strings.TrimSpace(d.body)
-	if err := d.err(); err != nil {
+	e.Notes = strings.TrimSpace(d.Body())
+	if err := docErr(d, path); err != nil {
 		return JournalEntry{}, err
 	}
 	return e, nil
 }
 
 func RenderJournal(e JournalEntry) []byte {
-	w := newFrontmatterWriter()
-	w.plain("run_id", e.RunID)
-	w.plain("iteration", strconv.Itoa(e.Iteration))
-	w.str("task_id", e.TaskID)
-	w.str("feature_id", e.FeatureID)
-	w.plain("outcome", e.Outcome)
-	w.str("model", e.Model)
-	w.str("next_model", e.NextModel)
-	w.plain("duration_secs", strconv.FormatFloat(e.DurationSecs, 'f', -1, 64))
-	w.plain("cost_usd", strconv.FormatFloat(e.CostUSD, 'f', -1, 64))
-	w.list("files_modified", e.FilesModified, true)
-	w.plain("difficulty", e.Difficulty)
-	w.str("created_at", e.CreatedAt)
-	w.str("ingest_key", e.IngestKey)
+	w := yamlfm.NewWriter()
+	w.Plain("run_id", e.RunID)
+	w.Plain("iteration", strconv.Itoa(e.Iteration))
+	w.Str("task_id", e.TaskID)
+	w.Str("feature_id", e.FeatureID)
+	w.Plain("outcome", e.Outcome)
+	w.Str("model", e.Model)
+	w.Str("next_model", e.NextModel)
+	w.Plain("duration_secs", strconv.FormatFloat(e.DurationSecs, 'f', -1, 64))
+	w.Plain("cost_usd", strconv.FormatFloat(e.CostUSD, 'f', -1, 64))
+	w.List("files_modified", e.FilesModified, true)
+	w.Plain("difficulty", e.Difficulty)
+	w.Str("created_at", e.CreatedAt)
+	w.Str("ingest_key", e.IngestKey)
+	w.Str("reverted_at", e.RevertedAt)
 	if f := e.Failure; f != nil {
-		w.mapping("failure")
-		w.str("what_tried", f.WhatTried)
-		w.str("why_failed", f.WhyFailed)
-		w.str("error_category", f.ErrorCategory)
-		w.list("relevant_files", f.RelevantFiles, true)
-		w.str("stack_trace", f.StackTrace)
-		w.str("retry_suggestion", f.RetrySuggestion)
-		w.endMapping()
+		w.Mapping("failure")
+		w.Str("what_tried", f.WhatTried)
+		w.Str("why_failed", f.WhyFailed)
+		w.Str("error_category", f.ErrorCategory)
+		w.List("relevant_files", f.RelevantFiles, true)
+		w.Str("stack_trace", f.StackTrace)
+		w.Str("retry_suggestion", f.RetrySuggestion)
+		w.EndMapping()
 	}
-	return w.done(e.Notes)
+	return w.Done(e.Notes)
 }
 
 // CompareIterations orders two entries of one run: by iteration, then,

@@ -1,6 +1,7 @@
 package entry
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -90,6 +91,26 @@ func TestJournalFileGolden(t *testing.T) {
 	back, err := ParseJournal(data, e.Path)
 	if err != nil || !reflect.DeepEqual(back, e) {
 		t.Fatalf("round trip: %v\n%+v\n%+v", err, back, e)
+	}
+}
+
+// TestJournalRevertedAt: lore revert's mark is written after ingest_key,
+// read back, and held to RFC 3339 like the other times.
+func TestJournalRevertedAt(t *testing.T) {
+	t.Parallel()
+	e := JournalEntry{RunID: "run-0a1b2c3d", Iteration: 2, Outcome: "done", FilesModified: []string{}, CreatedAt: "2026-02-17T12:00:00Z",
+		IngestKey: "k", RevertedAt: "2026-02-18T09:30:00Z", Path: JournalPath("run-0a1b2c3d", 2, "")}
+	data := RenderJournal(e)
+	if !strings.Contains(string(data), "ingest_key: \"k\"\nreverted_at: \"2026-02-18T09:30:00Z\"\n") {
+		t.Fatalf("written:\n%s", data)
+	}
+	if back, err := ParseJournal(data, e.Path); err != nil || !reflect.DeepEqual(back, e) {
+		t.Fatalf("round trip: %v\n%+v", err, back)
+	}
+	bad := strings.Replace(string(data), "2026-02-18T09:30:00Z", "yesterday", 1)
+	var fe *FileError
+	if _, err := ParseJournal([]byte(bad), e.Path); !errors.As(err, &fe) || !strings.Contains(fe.Msg, "reverted_at must be an RFC 3339 time") {
+		t.Fatalf("a reverted_at that is no time: %v", err)
 	}
 }
 

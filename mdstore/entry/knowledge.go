@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"lore/mdstore/entry/yamlfm"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -140,12 +142,12 @@ func ParseKnowledge(data []byte, path string) (Knowledge, error) {
 		return Knowledge{}, err
 	}
 	k := Knowledge{Path: path, Slug: strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".md")}
-	k.Title = d.str("title", true)
-	k.Tags = d.tags("tags", true, true)
-	k.Feature = d.str("feature", false)
-	k.CreatedAt = d.timestamp("created_at", false)
-	k.UpdatedAt = d.timestamp("updated_at", false)
-	if n, ok := d.field("sources"); ok && n.Kind == yaml.SequenceNode {
+	k.Title = d.Str("title", true)
+	k.Tags = docTags(d, "tags", true, true)
+	k.Feature = d.Str("feature", false)
+	k.CreatedAt = d.Timestamp("created_at", false)
+	k.UpdatedAt = d.Timestamp("updated_at", false)
+	if n, ok := d.Field("sources"); ok && n.Kind == yaml.SequenceNode {
 		for _, item := range n.Content {
 			switch {
 			case item.Kind == yaml.ScalarNode: // a bare path
@@ -161,19 +163,19 @@ func ParseKnowledge(data []byte, path string) (Knowledge, error) {
 					}
 				}
 				if s.Path == "" {
-					d.problem(item.Line, "sources: an entry has no path")
+					d.Problem(item.Line, "sources: an entry has no path")
 				}
 				k.Sources = append(k.Sources, s)
 			default:
-				d.problem(item.Line, "sources must be a list of paths or {path, blob} mappings")
+				d.Problem(item.Line, "sources must be a list of paths or {path, blob} mappings")
 			}
 		}
 	}
-	k.Body = strings.TrimSpace(d.body)
+	k.Body = strings.TrimSpace(d.Body())
 	if k.Body == "" {
-		d.problems = append(d.problems, Warning{Path: path, Line: 1, Message: "knowledge entry has no body"})
+		d.Problems = append(d.Problems, yamlfm.Problem{Line: 1, Message: "knowledge entry has no body"})
 	}
-	if err := d.err(); err != nil {
+	if err := docErr(d, path); err != nil {
 		return Knowledge{}, err
 	}
 	if k.Tags == nil {
@@ -184,23 +186,23 @@ func ParseKnowledge(data []byte, path string) (Knowledge, error) {
 
 // RenderKnowledge writes a knowledge file in seed 000's format.
 func RenderKnowledge(k Knowledge) []byte {
-	w := newFrontmatterWriter()
-	w.str("title", k.Title)
-	w.list("tags", k.Tags, true)
-	w.str("feature", k.Feature)
-	w.str("created_at", k.CreatedAt)
-	w.str("updated_at", k.UpdatedAt)
+	w := yamlfm.NewWriter()
+	w.Str("title", k.Title)
+	w.List("tags", k.Tags, true)
+	w.Str("feature", k.Feature)
+	w.Str("created_at", k.CreatedAt)
+	w.Str("updated_at", k.UpdatedAt)
 	if len(k.Sources) > 0 {
-		w.b.WriteString("sources:\n")
+		w.Raw("sources:\n")
 		for _, s := range k.Sources {
 			if s.Blob == "" {
-				w.b.WriteString("  - path: " + YAMLQuote(s.Path) + "\n")
+				w.Raw("  - path: " + yamlfm.Quote(s.Path) + "\n")
 			} else {
-				w.b.WriteString("  - path: " + YAMLQuote(s.Path) + "\n    blob: " + s.Blob + "\n")
+				w.Raw("  - path: " + yamlfm.Quote(s.Path) + "\n    blob: " + s.Blob + "\n")
 			}
 		}
 	}
-	return w.done(k.Body)
+	return w.Done(k.Body)
 }
 
 // KnowledgeAction says what adding knowledge did.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"lore/mdstore/entry/yamlfm"
 )
 
 // Learning categories of seed 002. Others are kept as written.
@@ -103,68 +105,68 @@ func ParseLearning(data []byte, path string) (Learning, error) {
 		return Learning{}, err
 	}
 	l := Learning{Path: path}
-	l.ID = d.str("id", true)
+	l.ID = d.Str("id", true)
 	if l.ID != "" && !ValidLearningID(l.ID) {
-		d.problem(d.fieldLine("id"), "id %q must be l- and 6 hex digits", l.ID)
+		d.Problem(d.FieldLine("id"), "id %q must be l- and 6 hex digits", l.ID)
 	}
 	if want := strings.TrimSuffix(path[strings.LastIndexByte(path, '/')+1:], ".md"); l.ID != "" && l.ID != want {
-		d.problem(d.fieldLine("id"), "id %q does not match the file name %s.md", l.ID, want)
+		d.Problem(d.FieldLine("id"), "id %q does not match the file name %s.md", l.ID, want)
 	}
-	l.Category = d.str("category", true)
+	l.Category = d.Str("category", true)
 	if l.Category != "" && !isCategory(l.Category) {
-		d.problem(d.fieldLine("category"), "category %q must be a lowercase word", l.Category)
+		d.Problem(d.FieldLine("category"), "category %q must be a lowercase word", l.Category)
 	}
-	l.Tags = d.tags("tags", true, false)
-	l.Task = d.str("task", false)
-	l.CreatedAt = d.timestamp("created_at", false)
-	l.Status = d.enum("status", LearningStatuses)
+	l.Tags = docTags(d, "tags", true, false)
+	l.Task = d.Str("task", false)
+	l.CreatedAt = d.Timestamp("created_at", false)
+	l.Status = d.Enum("status", LearningStatuses)
 	if l.Status == "" {
 		l.Status = "active"
 	}
-	l.StatusReason = d.str("status_reason", false)
-	l.SupersededBy = d.str("superseded_by", false)
+	l.StatusReason = d.Str("status_reason", false)
+	l.SupersededBy = d.Str("superseded_by", false)
 	if l.SupersededBy != "" && !ValidLearningID(l.SupersededBy) {
-		d.problem(d.fieldLine("superseded_by"), "superseded_by %q must be a learning id (l- and 6 hex digits)", l.SupersededBy)
+		d.Problem(d.FieldLine("superseded_by"), "superseded_by %q must be a learning id (l- and 6 hex digits)", l.SupersededBy)
 	}
-	l.Kind = d.enum("kind", LearningKinds)
-	l.TaskType = d.str("task_type", false)
-	if f, ok := d.fraction("confidence"); ok {
+	l.Kind = d.Enum("kind", LearningKinds)
+	l.TaskType = d.Str("task_type", false)
+	if f, ok := d.Fraction("confidence"); ok {
 		l.Confidence = &f
 	}
-	if f, ok := d.fraction("success_rate"); ok {
+	if f, ok := d.Fraction("success_rate"); ok {
 		l.SuccessRate = &f
 	}
-	l.SourceRuns = d.list("source_runs")
-	l.Body = strings.TrimSpace(d.body)
+	l.SourceRuns = d.List("source_runs")
+	l.Body = strings.TrimSpace(d.Body())
 	if l.Body == "" {
-		d.problems = append(d.problems, Warning{Path: path, Line: 1, Message: "learning has no body"})
+		d.Problems = append(d.Problems, yamlfm.Problem{Line: 1, Message: "learning has no body"})
 	}
-	if err := d.err(); err != nil {
+	if err := docErr(d, path); err != nil {
 		return Learning{}, err
 	}
 	return l, nil
 }
 
 func RenderLearning(l Learning) []byte {
-	w := newFrontmatterWriter()
-	w.plain("id", l.ID)
-	w.plain("category", l.Category)
-	w.list("tags", l.Tags, true)
-	w.str("task", l.Task)
-	w.str("created_at", l.CreatedAt)
-	w.plain("status", l.Status)
-	w.str("status_reason", l.StatusReason)
-	w.plain("superseded_by", l.SupersededBy)
-	w.plain("kind", l.Kind)
-	w.str("task_type", l.TaskType)
+	w := yamlfm.NewWriter()
+	w.Plain("id", l.ID)
+	w.Plain("category", l.Category)
+	w.List("tags", l.Tags, true)
+	w.Str("task", l.Task)
+	w.Str("created_at", l.CreatedAt)
+	w.Plain("status", l.Status)
+	w.Str("status_reason", l.StatusReason)
+	w.Plain("superseded_by", l.SupersededBy)
+	w.Plain("kind", l.Kind)
+	w.Str("task_type", l.TaskType)
 	if l.Confidence != nil {
-		w.plain("confidence", strconv.FormatFloat(*l.Confidence, 'f', -1, 64))
+		w.Plain("confidence", strconv.FormatFloat(*l.Confidence, 'f', -1, 64))
 	}
 	if l.SuccessRate != nil {
-		w.plain("success_rate", strconv.FormatFloat(*l.SuccessRate, 'f', -1, 64))
+		w.Plain("success_rate", strconv.FormatFloat(*l.SuccessRate, 'f', -1, 64))
 	}
-	w.list("source_runs", l.SourceRuns, false)
-	return w.done(l.Body)
+	w.List("source_runs", l.SourceRuns, false)
+	return w.Done(l.Body)
 }
 
 // Shown reports whether prime, search and stats show the learning when

@@ -10,6 +10,7 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/words"
+	"lore/mdstore/entry/yamlfm"
 )
 
 // Limits. lore never writes what it will not read back: every file a
@@ -141,7 +142,7 @@ func capFiles(files []string) []string {
 	size := make([]int, len(files))
 	total := 0
 	for i, f := range files {
-		size[i] = len(YAMLFlowItem(f)) + len(", ")
+		size[i] = len(yamlfm.FlowItem(f)) + len(", ")
 		total += size[i]
 	}
 	if total <= MaxJournalFilesBytes {

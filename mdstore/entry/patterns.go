@@ -33,17 +33,6 @@ func IsSlug(s string) bool {
 	return all(s, func(c byte) bool { return isLowerAlnum(c) || c == '-' })
 }
 
-// isPlainFlowItem matches ^[a-z0-9][a-z0-9_./+-]*( [a-z0-9_./+-]+)*$: a
-// list item YAML reads as written without quotes.
-func isPlainFlowItem(s string) bool {
-	if s == "" || !isLowerAlnum(s[0]) || s[len(s)-1] == ' ' || strings.Contains(s, "  ") {
-		return false
-	}
-	return all(s, func(c byte) bool {
-		return isLowerAlnum(c) || c == '_' || c == '.' || c == '/' || c == '+' || c == '-' || c == ' '
-	})
-}
-
 // HasConflictMarkers reports whether data holds a line git's merge
 // leaves around a conflict.
 func HasConflictMarkers(data []byte) bool {
@@ -79,6 +68,4 @@ func all(s string, ok func(byte) bool) bool {
 }
 
 func isLowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
-func isLetter(c byte) bool     { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
 func isLowerHex(c byte) bool   { return 'a' <= c && c <= 'f' || '0' <= c && c <= '9' }

@@ -15,7 +15,6 @@ var patternOracles = []struct {
 	{"run id", isRunID, regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)},
 	{"category", isCategory, regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)},
 	{"slug", IsSlug, regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)},
-	{"plain flow item", isPlainFlowItem, regexp.MustCompile(`^[a-z0-9][a-z0-9_./+-]*( [a-z0-9_./+-]+)*$`)},
 	{"conflict marker", isConflictMarker, regexp.MustCompile(`^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|)( |$)|^=======$`)},
 }
 

@@ -23,11 +23,11 @@ func ParseSkill(data []byte, path, dirName string) Skill {
 	if err != nil {
 		return sk
 	}
-	if name := d.str("name", false); name != "" && len(d.problems) == 0 {
+	if name := d.Str("name", false); name != "" && len(d.Problems) == 0 {
 		sk.Name = name
 	}
-	d.problems = nil
-	if desc := strings.Join(strings.Fields(d.str("description", false)), " "); desc != "" && len(d.problems) == 0 {
+	d.Problems = nil
+	if desc := strings.Join(strings.Fields(d.Str("description", false)), " "); desc != "" && len(d.Problems) == 0 {
 		sk.Description = desc
 	}
 	return sk

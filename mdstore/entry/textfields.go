@@ -74,6 +74,7 @@ func (e *JournalEntry) TextFields() []TextField {
 		{Name: "difficulty", Value: &e.Difficulty},
 		{Name: "created_at", Value: &e.CreatedAt},
 		{Name: "ingest_key", Value: &e.IngestKey},
+		{Name: "reverted_at", Value: &e.RevertedAt},
 		{Name: "notes", Value: &e.Notes},
 		{Name: "files_modified", List: &e.FilesModified},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"lore/internal/fsx"
 	"lore/internal/words"
+	"lore/mdstore/entry/yamlfm"
 	"lore/secrets"
 )
 
@@ -244,7 +245,7 @@ func validateFile(f File, validateOther func(File) []Problem) ([]Problem, *Learn
 	}
 	if fields := knownFields[kind]; fields != nil {
 		if d, err := parseFrontmatter(f.Data, f.Path); err == nil {
-			out = append(out, unknownFields(d, fields)...)
+			out = append(out, unknownFields(d, f.Path, fields)...)
 		}
 	}
 	switch kind {
@@ -283,7 +284,7 @@ func validateFile(f File, validateOther func(File) []Problem) ([]Problem, *Learn
 			break
 		}
 		for _, key := range []string{"name", "description"} {
-			if d.str(key, false) == "" {
+			if d.Str(key, false) == "" {
 				add(1, SeverityWarning, "the skill has no %s in its frontmatter (prime lists skills by name and description)", key)
 			}
 		}
@@ -344,7 +345,7 @@ var knownFields = map[Kind]map[string]map[string]bool{
 		"kind", "task_type", "confidence", "success_rate", "source_runs"),
 	KindJournal: func() map[string]map[string]bool {
 		f := fieldSet("run_id", "iteration", "task_id", "feature_id", "outcome", "model", "next_model",
-			"duration_secs", "cost_usd", "files_modified", "difficulty", "created_at", "ingest_key", "failure")
+			"duration_secs", "cost_usd", "files_modified", "difficulty", "created_at", "ingest_key", "reverted_at", "failure")
 		f["failure"] = map[string]bool{"what_tried": true, "why_failed": true, "error_category": true,
 			"relevant_files": true, "stack_trace": true, "retry_suggestion": true}
 		return f
@@ -362,22 +363,22 @@ func fieldSet(names ...string) map[string]map[string]bool {
 // unknownFields warns of fields lore does not read (a typo, most likely:
 // "tgas" leaves the entry without tags), and of unknown keys of the known
 // nested maps.
-func unknownFields(d *frontmatterDoc, known map[string]map[string]bool) []Problem {
+func unknownFields(d *yamlfm.Doc, path string, known map[string]map[string]bool) []Problem {
 	var out []Problem
-	fields := slices.Clone(d.fields)
-	sort.SliceStable(fields, func(i, j int) bool { return fields[i].line < fields[j].line })
+	fields := slices.Clone(d.Fields())
+	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Line < fields[j].Line })
 	for _, f := range fields {
-		k := f.key
+		k := f.Key
 		sub, ok := known[k]
 		if !ok {
-			out = append(out, Problem{Path: d.path, Line: f.line, Severity: SeverityWarning,
+			out = append(out, Problem{Path: path, Line: f.Line, Severity: SeverityWarning,
 				Message: fmt.Sprintf("unknown field %q: lore does not read it%s", k, didYouMean(k, known))})
 			continue
 		}
-		if n := f.value; sub != nil && n.Kind == yaml.MappingNode {
+		if n := f.Value; sub != nil && n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if key := n.Content[i]; !sub[key.Value] {
-					out = append(out, Problem{Path: d.path, Line: key.Line + 1, Severity: SeverityWarning,
+					out = append(out, Problem{Path: path, Line: key.Line + 1, Severity: SeverityWarning,
 						Message: fmt.Sprintf("unknown field %q in %s: lore does not read it", key.Value, k)})
 				}
 			}

@@ -8,6 +8,7 @@ import (
 
 	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/mdstore/entry/yamlfm"
 )
 
 // A learning's lifecycle (seed 002, "Lifecycle"): its status (active,
@@ -40,7 +41,7 @@ func SetStatus(s *mdstore.Store, id, status, reason string) (l entry.Learning, r
 		l.Status, l.StatusReason = status, reason
 		quoted := ""
 		if reason != "" {
-			quoted = entry.YAMLQuote(reason)
+			quoted = yamlfm.Quote(reason)
 		}
 		tx.Apply(mdstore.Edit{Path: cur.Path, Op: mdstore.OpFields, Fields: []entry.FrontmatterField{{Key: "status", Value: status}, {Key: "status_reason", Value: quoted}}})
 		body := reason

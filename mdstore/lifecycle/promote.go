@@ -8,6 +8,7 @@ import (
 	"lore/internal/words"
 	"lore/mdstore"
 	"lore/mdstore/entry"
+	"lore/mdstore/entry/yamlfm"
 )
 
 // Promotion (seed 004's MemoryPromotion): a staged learning is validated
@@ -107,7 +108,7 @@ func (plan *PromotionPlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error)
 		for _, p := range out {
 			reason := ""
 			if p.Reason != "" {
-				reason = entry.YAMLQuote(p.Reason)
+				reason = yamlfm.Quote(p.Reason)
 				body = append(body, fmt.Sprintf("- %s: rejected (%s)", p.ID, p.Reason))
 			} else {
 				active++

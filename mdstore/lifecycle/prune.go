@@ -10,6 +10,7 @@ import (
 	"lore/mdstore"
 	"lore/mdstore/config"
 	"lore/mdstore/entry"
+	"lore/mdstore/entry/yamlfm"
 )
 
 // Pruning (seed 002's table, on files): what no iteration needs any more
@@ -144,7 +145,7 @@ func (plan *PrunePlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error) {
 		for _, p := range out {
 			switch p.Action {
 			case "status pruned":
-				tx.Apply(mdstore.Edit{Path: p.Path, Op: mdstore.OpFields, Fields: []entry.FrontmatterField{{Key: "status", Value: "pruned"}, {Key: "status_reason", Value: entry.YAMLQuote("pruned: " + p.Why)}}})
+				tx.Apply(mdstore.Edit{Path: p.Path, Op: mdstore.OpFields, Fields: []entry.FrontmatterField{{Key: "status", Value: "pruned"}, {Key: "status_reason", Value: yamlfm.Quote("pruned: " + p.Why)}}})
 			case "failure report trimmed":
 				tx.Apply(mdstore.Edit{Path: p.Path, Op: mdstore.OpFields, Fields: []entry.FrontmatterField{{Key: "failure", Value: ""}}})
 			case "removed":

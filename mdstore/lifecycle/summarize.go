@@ -15,6 +15,7 @@ import (
 	"lore/mdstore"
 	"lore/mdstore/catalog"
 	"lore/mdstore/entry"
+	"lore/mdstore/entry/yamlfm"
 )
 
 // Summarization (seed 002): past a number of shown learnings, the
@@ -103,7 +104,7 @@ func (plan *SummaryPlan) Apply(s *mdstore.Store) (*mdstore.WriteResult, error) {
 			tx.Apply(mdstore.Edit{Path: m.Learning.Path, Op: mdstore.OpPut, Content: string(entry.RenderLearning(m.Learning))})
 			for _, member := range m.Members[:len(m.Members)-1] {
 				tx.Apply(mdstore.Edit{Path: entry.LearningPath(member), Op: mdstore.OpFields, Fields: []entry.FrontmatterField{
-					{Key: "status", Value: "pruned"}, {Key: "status_reason", Value: entry.YAMLQuote("summarized into " + id)}, {Key: "superseded_by", Value: id}}})
+					{Key: "status", Value: "pruned"}, {Key: "status_reason", Value: yamlfm.Quote("summarized into " + id)}, {Key: "superseded_by", Value: id}}})
 			}
 			body = append(body, fmt.Sprintf("- %s (%s): %s; kept as it is: %s", id, m.Category,
 				strings.Join(m.Members[:len(m.Members)-1], ", "), m.Members[len(m.Members)-1]))

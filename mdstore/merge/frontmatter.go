@@ -7,6 +7,7 @@ import (
 
 	"lore/internal/diff3"
 	"lore/mdstore/entry"
+	"lore/mdstore/entry/yamlfm"
 
 	"gopkg.in/yaml.v3"
 )
@@ -430,7 +431,7 @@ func flowYAML(n *yaml.Node) string {
 		items := make([]string, len(n.Content))
 		for i, c := range n.Content {
 			if c.Kind == yaml.ScalarNode && c.ShortTag() == "!!str" {
-				items[i] = entry.YAMLFlowItem(c.Value)
+				items[i] = yamlfm.FlowItem(c.Value)
 			} else {
 				items[i] = flowYAML(c)
 			}
@@ -451,10 +452,10 @@ func flowYAML(n *yaml.Node) string {
 func scalarYAML(n *yaml.Node) string {
 	switch n.ShortTag() {
 	case "!!str":
-		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && entry.YAMLFlowItem(n.Value) == n.Value {
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && yamlfm.FlowItem(n.Value) == n.Value {
 			return n.Value
 		}
-		return entry.YAMLQuote(n.Value)
+		return yamlfm.Quote(n.Value)
 	case "!!null":
 		return "null"
 	case "!!int", "!!float", "!!bool", "!!timestamp":
@@ -462,15 +463,15 @@ func scalarYAML(n *yaml.Node) string {
 			return n.Value
 		}
 	}
-	return n.ShortTag() + " " + entry.YAMLQuote(n.Value)
+	return n.ShortTag() + " " + yamlfm.Quote(n.Value)
 }
 
 // yamlKey writes a mapping key, quoted when it is not a simple word.
 func yamlKey(k string) string {
-	if entry.YAMLFlowItem(k) == k {
+	if yamlfm.FlowItem(k) == k {
 		return k
 	}
-	return entry.YAMLQuote(k)
+	return yamlfm.Quote(k)
 }
 
 // mergeEntryFile merges a file with YAML frontmatter (mergeFrontmatter).

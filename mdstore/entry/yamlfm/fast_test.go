@@ -1,4 +1,4 @@
-package entry
+package yamlfm
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// slowFrontmatter is what parseFrontmatter reads without the fast path.
+// slowFrontmatter is what Parse reads without the fast path.
 func slowFrontmatter(data []byte) (yaml.Node, []byte, error) {
 	var node yaml.Node
 	body, err := frontmatter.MustParse(bytes.NewReader(data), &node, yamlFrontmatter)
@@ -53,12 +53,12 @@ func dumpNode(n *yaml.Node) string {
 }
 
 // TestFastFrontmatterReadsAsYAML reads every Markdown file of the
-// repository's own store and test data, and generated frontmatter near
+// repository's own store and entry's test data, and generated frontmatter near
 // the edges of the subset, both ways.
 func TestFastFrontmatterReadsAsYAML(t *testing.T) {
 	t.Parallel()
 	accepted := 0
-	for _, glob := range []string{"../.agent/*/*.md", "../.agent/*/*/*.md", "testdata/*.md", "testdata/*/*.md", "../cmd/lore/testdata/*/*.md"} {
+	for _, glob := range []string{"../../../.agent/*/*.md", "../../../.agent/*/*/*.md", "../testdata/*.md", "../testdata/*/*.md"} {
 		files, _ := filepath.Glob(glob)
 		for _, f := range files {
 			data, err := os.ReadFile(f)

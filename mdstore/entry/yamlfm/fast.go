@@ -1,4 +1,4 @@
-package entry
+package yamlfm
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // (the first search in a fresh clone, an index build). fastFrontmatter
 // reads exactly that subset into the nodes yaml.v3 would make — checked
 // against yaml.v3 by FuzzFastFrontmatter — and declines anything else,
-// which parseFrontmatter then reads with yaml.v3 as before.
+// which Parse then reads with yaml.v3 as before.
 
 // fastFrontmatter returns the frontmatter of text (which starts with the
 // "---" line) as yaml.v3 decodes it, and the body after the closing
