@@ -288,6 +288,15 @@ func TestServerWritesBesideCLIAndGit(t *testing.T) {
 func TestTypeScriptClient(t *testing.T) {
 	node, dir := tsClient(t)
 	repo := loretest.NewRepo(t)
+	// A memory citing a file that a later commit changed: search and
+	// prime must mark it stale for this client too.
+	repo.Commit("the code", map[string]string{"src/login.go": "package login\n\n// cookies\n"})
+	add := exec.Command(loreBin, "add", "Sessions are cookies: src/login.go sets them", "--format", "quiet")
+	add.Dir, add.Env = repo.Dir, repo.Environ()
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("lore add: %v\n%s", err, out)
+	}
+	repo.Commit("Switch sessions to JWT", map[string]string{"src/login.go": "package login\n\n// JWT\n"})
 	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), loreBin, repo.Dir)
 	cmd.Env = repo.Environ()
 	var stderr strings.Builder
@@ -339,8 +348,14 @@ func TestTypeScriptClient(t *testing.T) {
 	if !strings.Contains(steps["prime"].Text, "fake S3 server") {
 		t.Errorf("prime does not carry the memory: %q", steps["prime"].Text)
 	}
-	// Four writes, four commits; the secret is nowhere.
-	if got := repo.Git("rev-list", "--count", "HEAD"); got != "4" {
+	for _, step := range []string{"search-stale", "prime-stale"} {
+		if s := steps[step]; s.IsError || !strings.Contains(s.Text, "tale: cites `src/login.go`, changed in 1 commit since") || !strings.Contains(s.Text, "Switch sessions to JWT") {
+			t.Errorf("%s does not mark the memory whose cited file changed: %+v", step, s)
+		}
+	}
+	// Four writes, four commits (after the test's three); the secret is
+	// nowhere.
+	if got := repo.Git("rev-list", "--count", "HEAD"); got != "7" {
 		t.Errorf("commits: %s", got)
 	}
 	repo.AssertClean()

@@ -35,4 +35,9 @@ for (const [name, args] of calls) {
 }
 const shown = await client.callTool({ name: "show", arguments: { id: memory } });
 say("show-added", { isError: !!shown.isError, text: text(shown) });
+// A memory the test wrote before, whose cited file changed since.
+const stale = await client.callTool({ name: "search", arguments: { query: "sessions cookies", limit: 3 } });
+say("search-stale", { isError: !!stale.isError, text: text(stale), structured: stale.structuredContent ?? null });
+const primed = await client.callTool({ name: "prime", arguments: { title: "Sessions and cookies" } });
+say("prime-stale", { isError: !!primed.isError, text: text(primed) });
 await client.close();
