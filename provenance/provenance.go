@@ -37,22 +37,39 @@ var fileRef = regexp.MustCompile("(?:^|[\\s(`'\"\\[])((?:\\.{0,2}/)?[A-Za-z0-9_.
 // Files of the store itself (.agent/) are no citation.
 func Refs(top, text string) []string {
 	var out []string
+	for _, r := range refsIn(top, text) {
+		if info, err := os.Lstat(filepath.Join(top, filepath.FromSlash(r.file))); err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if !slices.Contains(out, r.String()) {
+			out = append(out, r.String())
+		}
+	}
+	return out
+}
+
+// ref is a file a text names, relative to the repository's top, and
+// the lines it names of it ("" for all).
+type ref struct{ file, lines string }
+
+func (r ref) String() string {
+	if r.lines == "" {
+		return r.file
+	}
+	return r.file + ":" + r.lines
+}
+
+// refsIn are the path-like words of text inside the repository at top
+// and outside the store, in order, whether or not a file is there.
+func refsIn(top, text string) []ref {
+	var out []ref
 	for _, m := range fileRef.FindAllStringSubmatch(text, -1) {
-		ref := strings.TrimRight(m[1], ".,;:")
-		file, _ := cites.ParseRef(ref)
+		file, lines := cites.ParseRef(strings.TrimRight(m[1], ".,;:"))
 		rel, ok := fsx.RepoPath(top, file)
 		if !ok || rel == "" || strings.HasPrefix(rel, entry.Dir+"/") {
 			continue
 		}
-		if info, err := os.Lstat(filepath.Join(top, filepath.FromSlash(rel))); err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		if _, lines := cites.ParseRef(ref); lines != "" {
-			rel += ":" + lines
-		}
-		if !slices.Contains(out, rel) {
-			out = append(out, rel)
-		}
+		out = append(out, ref{rel, lines})
 	}
 	return out
 }
@@ -120,6 +137,70 @@ func (st *Stamper) stamp(ref, commit string) (cites.Cite, error) {
 		return cites.Cite{}, &entry.InputError{Field: "cite", Msg: fmt.Sprintf("cite: %s: %v", ref, err)}
 	}
 	return cites.Cite{File: rel, Lines: lines, Blob: gitx.BlobHash(data).String(), Commit: commit}, nil
+}
+
+// At is what text cites as commit held the files it names: each path
+// of text that is a file in commit's tree, and each bare file name
+// ("login.go") that names exactly one file there, stamped with that
+// file's blob in commit and with commit — for an entry written before
+// lore kept citations, by the commit that wrote it (lore cite).
+func (st *Stamper) At(commit gitx.Hash, text string) ([]cites.Cite, error) {
+	if st == nil || commit.IsZero() {
+		return nil, nil
+	}
+	refs := refsIn(st.top, text)
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	paths := make([]string, len(refs))
+	for i, r := range refs {
+		paths[i] = r.file
+	}
+	blobs, err := st.repo.BlobsAt(commit, paths)
+	if err != nil {
+		return nil, err
+	}
+	bare := map[string]bool{}
+	for _, r := range refs {
+		if blobs[r.file].IsZero() && !strings.Contains(r.file, "/") {
+			bare[r.file] = true
+		}
+	}
+	named, err := st.repo.PathsNamed(commit, bare)
+	if err != nil {
+		return nil, err
+	}
+	if len(named) > 0 {
+		var found []string
+		for _, ps := range named {
+			if len(ps) == 1 {
+				found = append(found, ps[0])
+			}
+		}
+		more, err := st.repo.BlobsAt(commit, found)
+		if err != nil {
+			return nil, err
+		}
+		for p, b := range more {
+			blobs[p] = b
+		}
+	}
+	var out []cites.Cite
+	for _, r := range refs {
+		file := r.file
+		if blobs[file].IsZero() {
+			if ps := named[file]; len(ps) == 1 && !strings.HasPrefix(ps[0], entry.Dir+"/") {
+				file = ps[0]
+			} else {
+				continue
+			}
+		}
+		c := cites.Cite{File: file, Lines: r.lines, Blob: blobs[file].String(), Commit: commit.String()}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // StampEach stamps each ref that is a file of the worktree now, leaving

@@ -43,7 +43,8 @@ type Report struct {
 	Head    gitx.Hash
 	Entries map[string][]Check
 	repo    *gitx.Repo
-	since   map[string]Since // Changes' answers, by file and cited blob
+	since   map[string]Since   // Changes' answers, by file and cited blob
+	follow  map[string]Renamed // Follow's answers, by file and cited blob
 }
 
 // Of is the checks of the entry whose memory id or store path is given.
@@ -214,7 +215,7 @@ func (r *Report) Mark(idOrPath string) string {
 	c := stale[0]
 	what := fmt.Sprintf("cites `%s`", c.Ref())
 	if c.State == Gone {
-		what += ", gone since"
+		what += r.goneSince(c)
 	} else if since, err := r.Changes(c, 100); err == nil && since.Commits > 0 {
 		n := fmt.Sprint(since.Commits)
 		if since.Commits >= 100 {
@@ -229,6 +230,19 @@ func (r *Report) Mark(idOrPath string) string {
 		what += fmt.Sprintf(" (and %d more %s)", len(stale)-1, words.Plural(len(stale)-1, "file", "files"))
 	}
 	return what + ": check before relying on it"
+}
+
+// goneSince says where c's gone file went: ", moved to `b.go` with
+// changes by a1b2c3d "Split the parser"", or ", gone since a1b2c3d
+// "Drop the old parser"".
+func (r *Report) goneSince(c Check) string {
+	if m, err := r.Follow(c); err == nil && m.To != "" {
+		return fmt.Sprintf(", moved to `%s` with changes by %s %q", m.To, m.Via.Commit.String()[:7], m.Via.Subject)
+	}
+	if v, err := r.removal(c.File); err == nil && !v.Commit.IsZero() {
+		return fmt.Sprintf(", gone since %s %q", v.Commit.String()[:7], v.Subject)
+	}
+	return ", gone since"
 }
 
 // StaleEntry is one stale entry for lore stale: its key, what it cites
@@ -310,15 +324,22 @@ func KeyOfID(id string) string {
 }
 
 // Restamp is what entry key cites, stamped at HEAD: a moved file at its
-// new path, a changed one with HEAD's content; a file gone is left out
-// (dropped names it).
+// new path (moved with changes too: Follow), a changed one with HEAD's
+// content; a file gone is left out (dropped names it).
 func (r *Report) Restamp(key string) (cs []cites.Cite, dropped []string, err error) {
 	checks := r.Entries[key]
 	files := make([]string, 0, len(checks))
 	for _, c := range checks {
 		f := c.File
-		if c.State == Moved {
+		switch c.State {
+		case Moved:
 			f = c.MovedTo
+		case Gone:
+			if m, err := r.Follow(c); err != nil {
+				return nil, nil, err
+			} else if m.To != "" {
+				f = m.To
+			}
 		}
 		files = append(files, f)
 	}

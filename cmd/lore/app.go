@@ -195,7 +195,7 @@ func newApp(e *env) *cli.App {
 			deleteCommand(e), searchCommand(e), indexCommand(e), primeCommand(e),
 			knowledgeCommand(e), learningCommand(e), journalCommand(e), skillsCommand(e), ingestCommand(e), runAgentCommand(e),
 			historyCommand(e), restoreCommand(e), statsCommand(e), exportCommand(e), importCommand(e), pruneCommand(e), revertCommand(e), extractCommand(e),
-			statusCommand(e), modelCommand(e), usageCommand(e), staleCommand(e), verifyCommand(e), validateCommand(e), syncCommand(e), resolveCommand(e), hooksCommand(e), mcpCommand(e), mergeDriverCommand(e),
+			statusCommand(e), modelCommand(e), usageCommand(e), staleCommand(e), verifyCommand(e), citeCommand(e), validateCommand(e), syncCommand(e), resolveCommand(e), hooksCommand(e), mcpCommand(e), mergeDriverCommand(e),
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {

@@ -8,6 +8,7 @@ import (
 
 	"lore/internal/words"
 	"lore/mdstore/cites"
+	"lore/mdstore/history"
 	"lore/provenance"
 )
 
@@ -160,6 +161,86 @@ func runVerify(e *env, g globals, opts verifyOptions) error {
 	}
 	printWrite(p, res, "Citations", "")
 	fmt.Fprintf(p.out, "Verified %d %s at %s.\n", len(set), words.Plural(len(set), "entry", "entries"), shortHash(report.Head.String()))
+	return nil
+}
+
+func citeCommand(e *env) *cli.Command {
+	formats := []string{"table", "json"}
+	return &cli.Command{
+		Name:      "cite",
+		Usage:     "cite the files entries written before lore kept citations name, as the commit that wrote each held them",
+		UsageText: "lore cite [ID…] [--dry-run] [--format table|json]",
+		Description: "A memory, knowledge entry or learning written before lore kept citations (or imported) cites\n" +
+			"nothing, so git cannot tell when it goes stale. lore cite reads, for each that cites nothing (or\n" +
+			"those named), the commit that wrote its text (lore history's newest version), and cites the files\n" +
+			"its text names as that commit held them: paths, and bare file names (\"login.go\") that name one\n" +
+			"file of that commit's tree. From then on lore stale and prime mark it when those files change, and\n" +
+			"show what changed since it was written. One commit, \"lore: cite N entries from history\";\n" +
+			"--dry-run prints what it would cite.",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be cited, change nothing"}, formatFlag("table", formats...)},
+		Action: func(c *cli.Context) error {
+			if err := checkFormat(c.String("format"), formats...); err != nil {
+				return err
+			}
+			return runWith(e, globalsFrom(c), citeOptions{ids: c.Args().Slice(), dryRun: c.Bool("dry-run"), format: c.String("format")}, runCite)
+		},
+	}
+}
+
+type citeOptions struct {
+	ids    []string
+	dryRun bool
+	format string
+}
+
+func runCite(e *env, g globals, opts citeOptions) error {
+	s, err := g.openStore(e)
+	if err != nil {
+		return err
+	}
+	p := g.printer(e)
+	found, err := history.CiteFromHistory(s, opts.ids)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		if found == nil {
+			found = []history.Cited{}
+		}
+		if err := writeJSON(p.out, found); err != nil || opts.dryRun || len(found) == 0 {
+			return err
+		}
+	} else {
+		if len(found) == 0 {
+			fmt.Fprintln(p.out, "No entry to cite: every entry cites files already, or names none its commit held.")
+			return nil
+		}
+		rows := make([][]string, 0, len(found))
+		for _, f := range found {
+			refs := make([]string, len(f.Cites))
+			for i, c := range f.Cites {
+				refs[i] = c.Ref()
+			}
+			rows = append(rows, []string{f.ID, shortHash(f.Commit), strings.Join(refs, ", ")})
+		}
+		p.table([]string{"ENTRY", "WRITTEN AT", "CITES"}, rows)
+		if opts.dryRun {
+			fmt.Fprintf(p.out, "Would cite files for %d %s (--dry-run: nothing written).\n", len(found), words.Plural(len(found), "entry", "entries"))
+			return nil
+		}
+	}
+	set := make(map[string][]cites.Cite, len(found))
+	for _, f := range found {
+		set[provenance.KeyOfID(f.ID)] = f.Cites
+	}
+	res, err := provenance.Recite(s, set, fmt.Sprintf("lore: cite %d %s from history", len(set), words.Plural(len(set), "entry", "entries")))
+	if err != nil {
+		return err
+	}
+	if opts.format != "json" {
+		printWrite(p, res, "Citations", "")
+		fmt.Fprintf(p.out, "Cited files for %d %s; lore stale lists those the code has changed under since.\n", len(set), words.Plural(len(set), "entry", "entries"))
+	}
 	return nil
 }
 

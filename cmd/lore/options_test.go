@@ -134,6 +134,8 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"verify", "mem-1-aaaa", "l-abcdef"}, want: verifyOptions{ids: []string{"mem-1-aaaa", "l-abcdef"}}},
 		{args: []string{"verify", "--stale"}, want: verifyOptions{ids: []string{}, stale: true}},
 		{args: []string{"verify"}},
+		{args: []string{"cite", "--dry-run", "--format", "json", "mem-1-aaaa"}, want: citeOptions{ids: []string{"mem-1-aaaa"}, dryRun: true, format: "json"}},
+		{args: []string{"cite"}, want: citeOptions{ids: []string{}, format: "table"}},
 		{args: []string{"add", "x", "--cite", "a.go:3", "--cite", "b.go"}, want: addOptions{content: "x", typ: "pattern", format: "table", cite: []string{"a.go:3", "b.go"}}},
 
 		{args: []string{"validate"}, want: validateOptions{paths: []string{}, format: "text"}},

@@ -10,23 +10,36 @@ import (
 // up in HEAD's tree: each one's blob, ZeroHash for a path HEAD has no
 // file at (or an unborn branch). The trees are parsed once for the call.
 func (r *Repo) HeadBlobs(paths []string) (head Hash, blobs map[string]Hash, err error) {
-	defer r.cacheObjects()()
-	blobs = make(map[string]Hash, len(paths))
 	hd, err := r.readHead()
-	if err != nil || hd.Commit.IsZero() {
+	if err != nil {
+		return ZeroHash, nil, err
+	}
+	blobs, err = r.BlobsAt(hd.Commit, paths)
+	if err != nil {
+		return ZeroHash, nil, err
+	}
+	return hd.Commit, blobs, nil
+}
+
+// BlobsAt is HeadBlobs in the tree of commit (ZeroHash: no commit, no
+// file).
+func (r *Repo) BlobsAt(commit Hash, paths []string) (map[string]Hash, error) {
+	defer r.cacheObjects()()
+	blobs := make(map[string]Hash, len(paths))
+	if commit.IsZero() {
 		for _, p := range paths {
 			blobs[p] = ZeroHash
 		}
-		return ZeroHash, blobs, err
+		return blobs, nil
 	}
-	info, err := r.commitInfo(hd.Commit)
+	info, err := r.commitInfo(commit)
 	if err != nil {
-		return ZeroHash, nil, err
+		return nil, err
 	}
 	for _, p := range paths {
 		e, ok, err := r.lookupPath(info.tree, p)
 		if err != nil {
-			return ZeroHash, nil, err
+			return nil, err
 		}
 		if ok && !e.isTree() {
 			blobs[p] = e.hash
@@ -34,7 +47,47 @@ func (r *Repo) HeadBlobs(paths []string) (head Hash, blobs map[string]Hash, err 
 			blobs[p] = ZeroHash
 		}
 	}
-	return hd.Commit, blobs, nil
+	return blobs, nil
+}
+
+// PathsNamed lists, for each file name of names, the paths of commit's
+// tree whose last element it is (submodules left out), walking the tree
+// once: where a file a text names without its directory may be.
+func (r *Repo) PathsNamed(commit Hash, names map[string]bool) (map[string][]string, error) {
+	defer r.cacheObjects()()
+	out := map[string][]string{}
+	if commit.IsZero() || len(names) == 0 {
+		return out, nil
+	}
+	info, err := r.commitInfo(commit)
+	if err != nil {
+		return nil, err
+	}
+	return out, r.walkFiles(info.tree, "", func(p string, e treeEntry) {
+		if names[e.name] {
+			out[e.name] = append(out[e.name], p)
+		}
+	})
+}
+
+// walkFiles calls fn for every file of tree (not a submodule), with its
+// path under prefix, in git's order.
+func (r *Repo) walkFiles(tree Hash, prefix string, fn func(p string, e treeEntry)) error {
+	t, err := r.readTree(tree)
+	if err != nil {
+		return err
+	}
+	for _, e := range t.entries {
+		switch {
+		case e.isTree():
+			if err := r.walkFiles(e.hash, prefix+e.name+"/", fn); err != nil {
+				return err
+			}
+		case !strings.HasPrefix(e.mode, "16"): // not a submodule
+			fn(prefix+e.name, e)
+		}
+	}
+	return nil
 }
 
 // HeadPathsOf finds, in HEAD's tree, a path holding each of blobs (the
@@ -51,25 +104,11 @@ func (r *Repo) HeadPathsOf(blobs map[Hash]bool) (map[Hash]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var walk func(tree Hash, prefix string) error
-	walk = func(tree Hash, prefix string) error {
-		t, err := r.readTree(tree)
-		if err != nil {
-			return err
+	return out, r.walkFiles(info.tree, "", func(p string, e treeEntry) {
+		if blobs[e.hash] && out[e.hash] == "" {
+			out[e.hash] = p
 		}
-		for _, e := range t.entries {
-			switch {
-			case e.isTree():
-				if err := walk(e.hash, prefix+e.name+"/"); err != nil {
-					return err
-				}
-			case blobs[e.hash] && out[e.hash] == "" && !strings.HasPrefix(e.mode, "16"): // not a submodule
-				out[e.hash] = prefix + e.name
-			}
-		}
-		return nil
-	}
-	return out, walk(info.tree, "")
+	})
 }
 
 // ParseHash reads a hash written as 40 hex digits (ZeroHash for anything

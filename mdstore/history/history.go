@@ -225,32 +225,11 @@ func renamedFrom(s *mdstore.Store, v gitx.Version, p, text string) (string, erro
 		if err != nil {
 			return "", err
 		}
-		if score := lineSimilarity(string(data), text); score >= bestScore {
+		if score := diff3.LineSimilarity(string(data), text); score >= bestScore {
 			best, bestScore = name, score
 		}
 	}
 	return best, nil
-}
-
-// lineSimilarity is the share of lines a and b have in common (each line
-// counted as often as both have it), from 0 to 1.
-func lineSimilarity(a, b string) float64 {
-	al, bl := diff3.SplitLines(a), diff3.SplitLines(b)
-	if len(al)+len(bl) == 0 {
-		return 1
-	}
-	count := map[string]int{}
-	for _, l := range al {
-		count[l]++
-	}
-	common := 0
-	for _, l := range bl {
-		if count[l] > 0 {
-			count[l]--
-			common++
-		}
-	}
-	return 2 * float64(common) / float64(len(al)+len(bl))
 }
 
 // byOf is who made a commit with this subject: "lore" or "hand".
