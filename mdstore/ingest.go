@@ -252,8 +252,8 @@ func (s *Store) Ingest(in IngestInput) (*IngestResult, *WriteResult, error) {
 		if e != nil {
 			tx.cite(e.Path, in.Cites)
 		}
-		for _, p := range kplans {
-			if in.CitesOf != nil {
+		for _, p := range kplans { // an entry unchanged is no new word on the code: its citations stand
+			if in.CitesOf != nil && p.action != entry.KnowledgeUnchanged {
 				tx.cite(p.entry.Path, in.CitesOf(p.entry.Title+"\n"+p.entry.Body))
 			}
 		}
