@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -114,8 +115,8 @@ func OpenAt(s *mdstore.Store, rev string, opts mdstore.Options) (*PastStore, err
 
 // checkoutStore makes dir a repository whose HEAD and index are commit
 // (its objects those of the clone's objects directory) and checks out
-// the store's .agent/ at prefix from it. A commit without the store is
-// an error.
+// the store's .agent/ at prefix from it, and .claude/skills beside it. A
+// commit without the store is an error.
 func checkoutStore(dir, objects, commit, prefix string) error {
 	if _, err := runGit(dir, "init", "-q", "--template=", "."); err != nil {
 		return err
@@ -133,12 +134,16 @@ func checkoutStore(dir, objects, commit, prefix string) error {
 	if _, err := runGit(dir, "read-tree", commit); err != nil {
 		return err
 	}
-	store := entry.Dir
-	if prefix != "" {
-		store = prefix + "/" + entry.Dir
-	}
+	store := path.Join(prefix, entry.Dir)
 	if _, err := runGit(dir, "checkout", commit, "--", store); err != nil {
 		return fmt.Errorf("commit %s has no %s", short(commit), store)
+	}
+	// The skills lore shows from beside the store, if the commit has them.
+	skills := path.Join(prefix, entry.ClaudeSkillsDir)
+	if _, err := runGit(dir, "cat-file", "-e", commit+":"+skills); err == nil {
+		if _, err := runGit(dir, "checkout", commit, "--", skills); err != nil {
+			return err
+		}
 	}
 	return nil
 }

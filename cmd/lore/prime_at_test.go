@@ -106,7 +106,9 @@ func TestPrimeAtReplaysTheLoop(t *testing.T) {
 	// Entries that cite nothing become unverified once two days pass
 	// without a prime showing them.
 	l.write(".agent/config.yaml", "unverified_days: 2\n")
-	l.git("add", ".agent/config.yaml")
+	// A skill beside the store, where Claude Code keeps them.
+	l.write(".claude/skills/release/SKILL.md", "---\nname: release\ndescription: Cut a release of a module.\n---\n\nTag it.\n")
+	l.git("add", ".agent/config.yaml", ".claude")
 	l.git("commit", "-q", "-m", "unverified after two days")
 	// One of them every task finds: shown at every prime, so used, never
 	// unverified.
@@ -159,6 +161,9 @@ func TestPrimeAtReplaysTheLoop(t *testing.T) {
 		}
 		stale += strings.Count(r.prime, "_⚠ Stale")
 		unverified += strings.Count(r.prime, "_⚠ Unverified")
+	}
+	if !strings.Contains(seen[0].prime, "**release**: Cut a release") {
+		t.Errorf("the primes do not show the skill beside the store:\n%s", seen[0].prime)
 	}
 	if stale == 0 || unverified == 0 {
 		t.Errorf("the recorded primes mark %d stale and %d unverified entries: the loop does not test the marks", stale, unverified)
