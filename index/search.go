@@ -136,46 +136,65 @@ func unsaid(s *mdstore.Store, ws []entry.Warning) []entry.Warning {
 // of.
 const RelevantHits = 100
 
-// Relevance asks the index, in the background, how relevant the entries
-// of kinds are to text (learnings of statuses, Query.Statuses): for each kind, the best hits by their document id
-// (the store path of their file; for a memory, memories.md's path, '#'
-// and the memory's id), scored 0 to 1 (the best of its kind 1). It asks
-// strictly (Query.Strict): an entry that shares only common words or stop
-// words with text is not in the answer, and when every word of text is
-// common the answer is empty — not nil: nothing is relevant. The answer
-// is nil without a text, a Searcher or a usable index; the caller then
-// ranks without it. It says nothing of why: the ranking stands without
-// it.
+// Relevance asks, in the background, how relevant the entries of kinds
+// are to text (learnings of statuses, Query.Statuses): for each kind, the
+// best hits by their document id (the store path of their file; for a
+// memory, memories.md's path, '#' and the memory's id), scored 0 to 1
+// (the best of its kind 1). It asks the index, or scans the files when
+// there is no lore-index or it fails — the fallback Search makes, so
+// that prime ranks by relevance on every machine. It asks strictly
+// (Query.Strict): an entry that shares only common words or stop words
+// with text is not in the answer, and when every word of text is common
+// the answer is empty — not nil: nothing is relevant. The answer is nil
+// without a text, or when neither engine answers; the caller then ranks
+// without it. It says nothing of why: the ranking stands without it.
 func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, kinds ...entry.Kind) <-chan map[string]float64 {
 	out := make(chan map[string]float64, 1)
-	if text == "" || sr == nil || sr.helper == nil || !s.Exists() {
+	if text == "" || !s.Exists() {
 		out <- nil
 		return out
 	}
+	q := Query{Text: text, Kinds: kinds, Statuses: statuses, Limit: RelevantHits, LimitPerKind: true, Bare: true, Strict: true}
 	go func() {
-		req := StoreRequest(s, OpSearch)
-		req.Query = Query{Text: text, Kinds: kinds, Statuses: statuses, Limit: RelevantHits, LimitPerKind: true, Bare: true, Strict: true}
-		req.TimeoutMS = int(Timeout / time.Millisecond)
-		resp, err := sr.helper.Ask(req)
-		if err != nil || resp.Error != "" || resp.Result == nil {
+		if sr != nil && sr.helper != nil {
+			req := StoreRequest(s, OpSearch)
+			req.Query = q
+			req.TimeoutMS = int(Timeout / time.Millisecond)
+			if resp, err := sr.helper.Ask(req); err == nil && resp.Error == "" && resp.Result != nil {
+				out <- relevanceOf(resp.Result.Hits)
+				return
+			}
+		}
+		files, err := ListFiles(s.Root())
+		if err != nil {
 			out <- nil
 			return
 		}
-		best := map[entry.Kind]float64{}
-		for _, h := range resp.Result.Hits {
-			best[h.Kind] = max(best[h.Kind], h.Score)
+		res, _, err := files.Scan(q)
+		if err != nil {
+			out <- nil
+			return
 		}
-		rel := make(map[string]float64, len(resp.Result.Hits))
-		for _, h := range resp.Result.Hits {
-			if best[h.Kind] > 0 {
-				key := h.Path // h.ID does not cross the wire
-				if h.Kind == entry.KindMemory {
-					key += "#" + h.EntryID
-				}
-				rel[key] = h.Score / best[h.Kind]
-			}
-		}
-		out <- rel
+		out <- relevanceOf(res.Hits)
 	}()
 	return out
+}
+
+// relevanceOf is Relevance's answer from a search's hits.
+func relevanceOf(hits []Hit) map[string]float64 {
+	best := map[entry.Kind]float64{}
+	for _, h := range hits {
+		best[h.Kind] = max(best[h.Kind], h.Score)
+	}
+	rel := make(map[string]float64, len(hits))
+	for _, h := range hits {
+		if best[h.Kind] > 0 {
+			key := h.Path // h.ID does not cross the wire
+			if h.Kind == entry.KindMemory {
+				key += "#" + h.EntryID
+			}
+			rel[key] = h.Score / best[h.Kind]
+		}
+	}
+	return rel
 }
