@@ -50,13 +50,17 @@ func TestSearchFallsBackToScanning(t *testing.T) {
 		case c.notice != "" && (len(a.Notices) != 1 || !strings.Contains(a.Notices[0], c.notice) || !strings.HasSuffix(a.Notices[0], "searched by scanning the files")):
 			t.Errorf("LORE_INDEX=%s: notices %q, want one saying %q and that the files were scanned", c.loreIndex, a.Notices, c.notice)
 		}
-		if rel := <-sr.Relevance(s, "gondola", nil, entry.KindMemory); rel != nil {
+		// Relevance falls back to a scan of the files too.
+		if rel := <-sr.Relevance(s, "gondola", nil, entry.KindMemory); len(rel) != 1 || rel[".agent/memories.md#"+m.ID] != 1 {
 			t.Errorf("LORE_INDEX=%s: relevance without an index: %v", c.loreIndex, rel)
 		}
 	}
 	var none *index.Searcher
 	none.Close()
-	if rel := <-none.Relevance(s, "gondola", nil); rel != nil {
+	if rel := <-none.Relevance(s, "gondola", nil); len(rel) != 1 {
 		t.Errorf("relevance without a searcher: %v", rel)
+	}
+	if rel := <-none.Relevance(s, "", nil); rel != nil {
+		t.Errorf("relevance of no text: %v", rel)
 	}
 }
