@@ -63,16 +63,25 @@ func Stem(term string) string {
 }
 
 // QueryTokens are the words a query looks for: its Tokens, each once, so
-// that a word repeated in a query is not worth more. (A word's stem is
-// another way to match that word, not another word.)
+// that a word repeated in a query is not worth more (a word's stem is
+// another way to match that word, not another word), without the words
+// of a question that carry no topic (words.QuestionWords) when it has
+// another: "how do we rotate the signing key" looks for rotate, signing
+// and key.
 func QueryTokens(s string) []string {
-	var out []string
+	var all, topic []string
 	for _, w := range Tokens(s) {
-		if !slices.Contains(out, w) {
-			out = append(out, w)
+		if !slices.Contains(all, w) {
+			all = append(all, w)
+			if !words.QuestionWords[w] {
+				topic = append(topic, w)
+			}
 		}
 	}
-	return out
+	if len(topic) == 0 {
+		return all
+	}
+	return topic
 }
 
 // Fuzziness is how many edits a query word that may be a typo

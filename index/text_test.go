@@ -93,6 +93,23 @@ func TestQueryTokensCountAWordOnce(t *testing.T) {
 	}
 }
 
+// TestQueryTokensDropQuestionWords (issue 39): a question looks for its
+// topic words; one made only of question words looks for them; the words
+// of state, time, comparison and "too many" are kept.
+func TestQueryTokensDropQuestionWords(t *testing.T) {
+	for q, want := range map[string][]string{
+		"why does the nightly export email sometimes arrive twice": {"nightly", "export", "email", "arrive", "twice"},
+		"how do we know when the API is down":                      {"api", "down"},
+		"too many connections after we added more pods":            {"too", "many", "connections", "after", "added", "more", "pods"},
+		"what is it":  {"what"},
+		"i/o timeout": {"i/o", "i", "o", "timeout"},
+	} {
+		if got := QueryTokens(q); !slices.Equal(got, want) {
+			t.Errorf("QueryTokens(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
 // TestJournalStackTraceIsSearched: a pasted error line finds the
 // iteration whose failure report's stack trace holds it.
 func TestJournalStackTraceIsSearched(t *testing.T) {
