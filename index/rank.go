@@ -71,7 +71,34 @@ func QueryWords(text string, n int, docFreq func(term string, stem bool) int) []
 		}
 		out[i] = w
 	}
+	topicOf(out, n)
 	return out
+}
+
+// topicOf keeps the rule relative to the query: when every word of ws is
+// common in a store of n entries, its rarest word (and any as rare) is
+// what the query is about, and counts as rare — unless more than half the
+// entries hold it. In a large store the words of a team's own topics
+// ("database", "connections") pass 15%, and a task made of them would
+// otherwise find nothing relevant.
+func topicOf(ws []QueryWord, n int) {
+	rarest := -1
+	for _, w := range ws {
+		if !w.Common {
+			return
+		}
+		if rarest < 0 || w.Docs < rarest {
+			rarest = w.Docs
+		}
+	}
+	if rarest < 0 || 2*rarest > n {
+		return
+	}
+	for i := range ws {
+		if ws[i].Docs == rarest {
+			ws[i].Common = false
+		}
+	}
 }
 
 // SplitRare divides a query's words into its rare and common ones. A

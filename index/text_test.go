@@ -1,6 +1,7 @@
 package index
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -181,5 +182,38 @@ func TestStemKeepsFirstLetterAndIsNoLonger(t *testing.T) {
 	}
 	if n < 10000 {
 		t.Fatalf("only %d words stemmed", n)
+	}
+}
+
+// TestQueryWordsKeepATopic (issue 39): when every word of a query is
+// common, its rarest counts as rare — the query is about it — unless
+// more than half the entries hold it; a query with a rare word keeps the
+// rule as it was.
+func TestQueryWordsKeepATopic(t *testing.T) {
+	held := map[string]int{"database": 3000, "connections": 2000, "pods": 40, "the": 9000, "service": 6000, "system": 7000}
+	docFreq := func(term string, stem bool) int {
+		if stem {
+			return 0
+		}
+		return held[term]
+	}
+	common := func(ws []QueryWord) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range ws {
+			out[w.Term] = w.Common
+		}
+		return out
+	}
+	for _, c := range []struct {
+		query string
+		want  map[string]bool
+	}{
+		{"database connections", map[string]bool{"database": true, "connections": false}},
+		{"database connections pods", map[string]bool{"database": true, "connections": true, "pods": false}},
+		{"service system", map[string]bool{"service": true, "system": true}},
+	} {
+		if got := common(QueryWords(c.query, 10000, docFreq)); !maps.Equal(got, c.want) {
+			t.Errorf("%q: common %v, want %v", c.query, got, c.want)
+		}
 	}
 }
