@@ -29,10 +29,11 @@ const Protocol = 4
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, the manifest of what it holds and the seal of its files (5: the
 // seal; 6: stack traces; 7: identifiers whole and by their parts; 8:
-// English stems beside the words; 9: stems in a field of their own). An
-// index written with another version is rebuilt. Bump it whenever any of
-// them changes.
-const FormatVersion = 10
+// English stems beside the words; 9: stems in a field of their own; 11:
+// the identifiers inside an identifier, customer_id of
+// orders.customer_id). An index written with another version is
+// rebuilt. Bump it whenever any of them changes.
+const FormatVersion = 11
 
 // HelperName is the name of the index binary.
 const HelperName = "lore-index"

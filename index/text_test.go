@@ -217,3 +217,17 @@ func TestQueryWordsKeepATopic(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifiersInsideIdentifiers (issue 39): a dotted or slashed
+// identifier is found whole, by its words, and by the identifiers inside
+// it — customer_id of orders.customer_id, daily_orders.py of a path.
+func TestIdentifiersInsideIdentifiers(t *testing.T) {
+	doc := Tokens("the join on orders.customer_id in dags/daily_orders.py")
+	for _, q := range []string{"customer_id", "orders.customer_id", "daily_orders.py", "daily_orders", "customer"} {
+		for _, w := range QueryTokens(q) {
+			if !slices.Contains(doc, w) {
+				t.Errorf("%q: the entry does not hold %q (it holds %q)", q, w, doc)
+			}
+		}
+	}
+}

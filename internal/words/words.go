@@ -7,6 +7,7 @@
 package words
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -164,6 +165,9 @@ func EachTerm(s string, fn func(start, end int) bool) {
 		if len(group) > 1 && !fn(group[0][0], group[len(group)-1][1]) {
 			return false
 		}
+		if len(group) > 2 && !eachSubIdentifier(s, group, fn) {
+			return false
+		}
 		for _, w := range group {
 			if !fn(w[0], w[1]) || !eachPart(s, w[0], w[1], fn) {
 				return false
@@ -185,6 +189,37 @@ func EachTerm(s string, fn func(start, end int) bool) {
 	if ok {
 		flush()
 	}
+}
+
+// eachSubIdentifier calls fn with the identifiers inside the identifier
+// whose words are group: the segments of a path (daily_orders.py in
+// dags/daily_orders.py), and the runs joined by '_' or '-' between dots
+// and slashes (customer_id in orders.customer_id, daily_orders), each
+// that has more than one word, once. It reports whether fn wants more.
+func eachSubIdentifier(s string, group [][2]int, fn func(start, end int) bool) bool {
+	var seen [][2]int
+	for _, cut := range []func(c byte) bool{
+		func(c byte) bool { return c == '/' },
+		func(c byte) bool { return c == '/' || c == '.' },
+	} {
+		first := 0
+		for i := 1; i <= len(group); i++ {
+			if i < len(group) && !cut(s[group[i][0]-1]) {
+				continue
+			}
+			if i-first > 1 && i-first < len(group) {
+				r := [2]int{group[first][0], group[i-1][1]}
+				if !slices.Contains(seen, r) {
+					seen = append(seen, r)
+					if !fn(r[0], r[1]) {
+						return false
+					}
+				}
+			}
+			first = i
+		}
+	}
+	return true
 }
 
 // eachPart calls fn with the parts of the word s[start:end] when it has
