@@ -6,7 +6,7 @@
 //	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
-//	go run ./bench recall [-sizes corpus,10000] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
+//	go run ./bench recall [-corpus bench/recall|bench/recall-pipeline] [-sizes corpus,10000] [-engines index,scan] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
 //	go run ./bench ingest-store [-sizes 1000,100000] [-runs 9 | -runs 41,3] [-write BENCHMARKS.md]
 //	go run ./bench scale [-sizes 1000,10000,100000] [-runs 5] [-memories 0,1000,10000] [-write BENCHMARKS.md]
 //	go run ./bench lifecycle [-runs 3] [-learnings 10000] [-entries 100000] [-write BENCHMARKS.md]
@@ -28,8 +28,10 @@
 // the files it wrote and committing them with git (ingest.go).
 //
 // "recall" measures whether search and prime find the right entry: a
-// labelled store and labelled queries of seven kinds (bench/recall),
-// recall@1/5/10 and MRR of lore search, the share of queries whose
+// labelled store and labelled queries of several kinds (bench/recall, a
+// Go web service's; bench/recall-pipeline, a data pipeline team's),
+// recall@1/5/10 and MRR of lore search with its index and scanning the
+// files, the share of queries whose
 // relevant entry lore prime shows, and a grep baseline, in the labelled
 // store alone and inside 10,000 generated entries (recall.go), by
 // default realistic ones that share its words (distractors.go).

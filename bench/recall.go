@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,27 +20,40 @@ import (
 )
 
 // benchRecall measures whether lore finds the right entry: a labelled
-// store (bench/recall/store, a Go web service's memory written as agents
-// and people write it) and labelled queries (bench/recall/queries.json)
-// of seven kinds. For each query it runs the whole process `lore search
-// <query> --format json` (the best 10) and `lore prime --title <query>
-// --format json`, and ranks the same entries with a grep baseline. It
-// does so in the labelled store alone and inside a store of -sizes
-// entries filled with -filler: realistic (distractors.go: prose about
-// other services in the words of software work, none of it an answer to
-// a labelled query) or madeup (corpus.go: made-up words, which no query
-// shares). Issue 17.
+// store (-corpus: bench/recall/store, a Go web service's memory written
+// as agents and people write it, or bench/recall-pipeline/store, a data
+// pipeline team's) and labelled queries (queries.json beside it) of
+// several kinds. For each query it runs the whole process `lore search
+// <query> --format json` (the best 10) once for each of -engines: index
+// (through lore-index) and scan (LORE_INDEX=off, lore reads every file);
+// with the index also `lore prime --title <query> --format json`; and it
+// ranks the same entries with a grep baseline. It does so in the
+// labelled store alone and inside a store of -sizes entries filled with
+// -filler: realistic (distractors.go: prose about the other services of
+// bench/recall's company in the words of software work, none of it an
+// answer to a labelled query) or madeup (corpus.go: made-up words, which
+// no query shares). Issues 17 and 39.
 func benchRecall(args []string) error {
 	fs := flag.NewFlagSet("recall", flag.ExitOnError)
 	sizes := fs.String("sizes", "corpus,10000", "stores to measure (comma-separated): corpus is the labelled store alone, a number the labelled store inside that many entries")
-	dir := fs.String("corpus", "bench/recall", "directory holding store/.agent and queries.json")
-	write := fs.String("write", "", "replace the recall section of this Markdown file with the results")
-	details := fs.String("details", "", "write every query's results (lore's, grep's and prime's) to this JSON file")
-	verbose := fs.Bool("v", false, "print each query lore misses at 5")
+	dir := fs.String("corpus", "bench/recall", "directory holding store/.agent and queries.json; -write replaces the section named after its last element (bench:recall, bench:recall-pipeline)")
+	engineList := fs.String("engines", "index,scan", "lore's engines to measure (comma-separated): index (lore search through lore-index) and scan (LORE_INDEX=off: lore reads every file); grep is always measured")
+	write := fs.String("write", "", "replace this corpus's recall section of this Markdown file with the results")
+	details := fs.String("details", "", "write every query's results (each engine's, grep's and prime's) to this JSON file")
+	verbose := fs.Bool("v", false, "print each query a lore engine misses at 5")
 	keep := fs.Bool("keep", false, "keep the generated repositories")
-	filler := fs.String("filler", "realistic", "what fills the stores of -sizes around the labelled store: realistic (distractors.go: English notes on other services, with the common and topical words of the labelled store) or madeup (corpus.go: made-up words and tags)")
+	filler := fs.String("filler", "realistic", "what fills the stores of -sizes around the labelled store: realistic (distractors.go: English notes on the other services of bench/recall's company, in the common words of software work) or madeup (corpus.go: made-up words and tags)")
 	fs.Parse(args)
 
+	var engines []string
+	for _, e := range strings.Split(*engineList, ",") {
+		switch e = strings.TrimSpace(e); e {
+		case "index", "scan":
+			engines = append(engines, e)
+		default:
+			return fmt.Errorf("-engines: %q is not index or scan", e)
+		}
+	}
 	queries, err := readQueries(filepath.Join(*dir, "queries.json"))
 	if err != nil {
 		return err
@@ -73,7 +87,7 @@ func benchRecall(args []string) error {
 			return err
 		}
 		fill = func(dir string, n int, seed int64) error { return generateRealistic(dir, n, seed, guard) }
-		fillerLabel = "distractors.go: realistic filler, notes of every kind on other services of the same company in the words of software work, near the labelled store's topics and far from them, none answering a labelled query; dated after the labelled store"
+		fillerLabel = "distractors.go: realistic filler, notes of every kind on the other services of bench/recall's company (a Go web shop) in the words of software work, none answering a labelled query; dated after the labelled store"
 	case "madeup":
 		fill = func(dir string, n int, seed int64) error {
 			_, err := generateCorpus(dir, n, seed)
@@ -98,17 +112,33 @@ func benchRecall(args []string) error {
 		return err
 	}
 
+	section := filepath.Base(filepath.Clean(*dir))
+	rel := filepath.ToSlash(filepath.Clean(*dir))
 	var out strings.Builder
 	counts := map[string]int{}
+	runs := map[string]bool{}
 	for _, e := range own {
 		counts[e.kind]++
+		if e.kind == "journal" {
+			run, _, _ := strings.Cut(e.id, "/")
+			runs[run] = true
+		}
 	}
-	fmt.Fprintf(&out, "Labelled store bench/recall/store: %d entries (%d memories, %d knowledge, %d learnings, %d journal entries in 3 runs) of a Go web service with Postgres, Redis, a React front end, GitHub Actions and Docker; %d labelled queries in bench/recall/queries.json (%s). %s, %d cores, %s.\n\n",
-		len(own), counts["memory"], counts["knowledge"], counts["learning"], counts["journal"], len(queries), kindCounts(queries),
+	fmt.Fprintf(&out, "Labelled store %s/store: %d entries (%d memories, %d knowledge, %d learnings, %d journal entries in %d runs), described in %s/README.md; %d labelled queries in %s/queries.json (%s). %s, %d cores, %s.\n\n",
+		rel, len(own), counts["memory"], counts["knowledge"], counts["learning"], counts["journal"], len(runs), rel, len(queries), rel, kindCounts(queries),
 		runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
-	fmt.Fprintf(&out, "Command: `go run ./bench recall -sizes %s -filler %s -write BENCHMARKS.md`\n\n", *sizes, *filler)
-	out.WriteString("For each query, whole processes: `lore search --format json -- <query>` (its best 10) and `lore prime --title=<query> --format json` (the entries of every section, as `entries` lists them; no current run, default budgets). A query is a hit at k when any of its relevant entries is among the first k; MRR is the mean of 1/rank of the first relevant entry (0 past 10). \"prime shown\": a relevant entry is in prime's output. The grep baseline ranks every entry (a memory block of memories.md, or a whole file with its frontmatter) by the number of distinct query words — the query lowercased and split on every character that is not a letter or a digit — that occur in the entry's lowercased text as substrings (as `grep -i` finds them), ties broken by file order (paths in lexical order, memories in file order); entries with none are not ranked.\n\n")
+	command := "go run ./bench recall"
+	if rel != "bench/recall" {
+		command += " -corpus " + rel
+	}
+	command += fmt.Sprintf(" -sizes %s -filler %s", *sizes, *filler)
+	if *engineList != "index,scan" {
+		command += " -engines " + *engineList
+	}
+	fmt.Fprintf(&out, "Command: `%s -write BENCHMARKS.md`\n\n", command)
+	out.WriteString("For each query, whole processes: `lore search --format json -- <query>` (its best 10), by lore's two engines: **index** (through lore-index, the default) and **scan** (`LORE_INDEX=off`: lore reads and ranks every file itself); and `lore prime --title=<query> --format json` with the index (the entries of every section, as `entries` lists them; no current run, default budgets). A query is a hit at k when any of its relevant entries is among the first k; MRR is the mean of 1/rank of the first relevant entry (0 past 10). \"prime shown\": a relevant entry is in prime's output. The **grep** baseline ranks every entry (a memory block of memories.md, or a whole file with its frontmatter) by the number of distinct query words — the query lowercased and split on every character that is not a letter or a digit — that occur in the entry's lowercased text as substrings (as `grep -i` finds them), ties broken by file order (paths in lexical order, memories in file order); entries with none are not ranked.\n\n")
 
+	withPrime := slices.Contains(engines, "index")
 	var all []queryResult
 	for _, s := range strings.Split(*sizes, ",") {
 		s = strings.TrimSpace(s)
@@ -129,6 +159,7 @@ func benchRecall(args []string) error {
 			return err
 		}
 		env := benchEnv(filepath.Dir(repo))
+		envOf := map[string][]string{"index": env, "scan": append(slices.Clip(env), "LORE_INDEX=off")}
 		if err := runIn(repo, env, lore, "index", "rebuild"); err != nil {
 			return err
 		}
@@ -141,19 +172,28 @@ func benchRecall(args []string) error {
 		}
 		fmt.Fprintf(os.Stderr, "recall: store of %d entries built in %s\n", total, time.Since(start).Round(time.Millisecond))
 		var results []queryResult
+		spent := map[string]time.Duration{}
 		for i, q := range queries {
-			r := queryResult{Query: q, Store: total}
-			if r.Lore, err = searchIDs(repo, env, lore, q.Query); err != nil {
-				return err
+			r := queryResult{Query: q, Store: total, Ranked: map[string][]string{}}
+			for _, e := range engines {
+				t := time.Now()
+				if r.Ranked[e], err = searchIDs(repo, envOf[e], lore, q.Query); err != nil {
+					return err
+				}
+				spent[e] += time.Since(t)
 			}
-			if r.Prime, err = primeKeys(repo, env, lore, q.Query); err != nil {
-				return err
+			if withPrime {
+				if r.Prime, err = primeKeys(repo, env, lore, q.Query); err != nil {
+					return err
+				}
 			}
-			r.Grep = grepRank(entries, q.Query, 10)
+			r.Ranked["grep"] = grepRank(entries, q.Query, 10)
 			r.score()
 			results = append(results, r)
-			if *verbose && (r.LoreRank == 0 || r.LoreRank > 5) {
-				fmt.Fprintf(os.Stderr, "miss@5 [%s] %q: rank %d; lore: %s\n", q.Kind, q.Query, r.LoreRank, strings.Join(r.Lore, " "))
+			for _, e := range engines {
+				if *verbose && (r.Rank[e] == 0 || r.Rank[e] > 5) {
+					fmt.Fprintf(os.Stderr, "miss@5 %s [%s] %q: rank %d; lore: %s\n", e, q.Kind, q.Query, r.Rank[e], strings.Join(r.Ranked[e], " "))
+				}
 			}
 			if (i+1)%50 == 0 {
 				fmt.Fprintf(os.Stderr, "recall: %d of %d queries\n", i+1, len(queries))
@@ -164,11 +204,18 @@ func benchRecall(args []string) error {
 		if s != "corpus" {
 			label = fmt.Sprintf("%d entries: the labelled store inside %d generated ones (%s)", total, total-len(own), fillerLabel)
 		}
-		table := recallTable(label, results)
+		var took []string
+		for _, e := range engines {
+			took = append(took, fmt.Sprintf("%s %.0f ms", e, float64(spent[e].Milliseconds())/float64(len(queries))))
+		}
+		label += fmt.Sprintf("; one lore search took on average (whole process, 2 cores shared): %s", strings.Join(took, ", "))
+		table := recallTable(label, results, engines, withPrime)
 		fmt.Fprint(os.Stderr, table)
 		out.WriteString(table)
 	}
-	out.WriteString("Targets (issue 17, R@5 of lore search): exact ≥ 0.98, typo ≥ 0.95, word form ≥ 0.90, task ≥ 0.85, tag ≥ 0.98, paraphrase ≥ 0.60, error ≥ 0.95; overall at least 0.10 above grep's R@5; prime shows a relevant entry for ≥ 85% of queries, at 10k entries too.\n")
+	if hasTargets(queries) {
+		out.WriteString("Targets (issue 17, R@5 of lore search): exact ≥ 0.98, typo ≥ 0.95, word form ≥ 0.90, task ≥ 0.85, tag ≥ 0.98, paraphrase ≥ 0.60, error ≥ 0.95; overall at least 0.10 above grep's R@5; prime shows a relevant entry for ≥ 85% of queries, at 10k entries too.\n")
+	}
 	fmt.Print(out.String())
 	if *details != "" {
 		data, err := json.MarshalIndent(all, "", " ")
@@ -180,7 +227,7 @@ func benchRecall(args []string) error {
 		}
 	}
 	if *write != "" {
-		return replaceSection(*write, "recall", out.String())
+		return replaceSection(*write, section, out.String())
 	}
 	return nil
 }
@@ -191,11 +238,23 @@ type recallQuery struct {
 	Relevant []string `json:"relevant"`
 }
 
-// recallKinds are the query kinds in the order the tables list them.
-var recallKinds = []string{"exact", "typo", "wordform", "task", "tag", "paraphrase", "error"}
+// recallKinds are the query kinds in the order the tables list them: the
+// first set's seven (issue 17), and question and identifier, which the
+// second set adds (issue 39).
+var recallKinds = []string{"exact", "question", "typo", "wordform", "identifier", "task", "tag", "paraphrase", "error"}
 
 // recallTargets are issue 17's targets for lore's recall@5.
 var recallTargets = map[string]string{"exact": "0.98", "typo": "0.95", "wordform": "0.90", "task": "0.85", "tag": "0.98", "paraphrase": "0.60", "error": "0.95"}
+
+// hasTargets reports whether issue 17 set a target for every kind of qs.
+func hasTargets(qs []recallQuery) bool {
+	for _, q := range qs {
+		if recallTargets[q.Kind] == "" {
+			return false
+		}
+	}
+	return true
+}
 
 func readQueries(path string) ([]recallQuery, error) {
 	data, err := os.ReadFile(path)
@@ -218,13 +277,28 @@ func readQueries(path string) ([]recallQuery, error) {
 	return qs, nil
 }
 
+// kindsOf lists the kinds that rs's queries have, in recallKinds' order.
+func kindsOf(qs []recallQuery) []string {
+	have := map[string]bool{}
+	for _, q := range qs {
+		have[q.Kind] = true
+	}
+	var kinds []string
+	for _, k := range recallKinds {
+		if have[k] {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
 func kindCounts(qs []recallQuery) string {
 	n := map[string]int{}
 	for _, q := range qs {
 		n[q.Kind]++
 	}
 	var parts []string
-	for _, k := range recallKinds {
+	for _, k := range kindsOf(qs) {
 		parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
 	}
 	return strings.Join(parts, ", ")
@@ -526,18 +600,17 @@ func runOut(dir string, env []string, name string, args ...string) ([]byte, erro
 type queryResult struct {
 	Query recallQuery `json:"query"`
 	Store int         `json:"store"`
-	Lore  []string    `json:"lore"`
-	Grep  []string    `json:"grep"`
-	Prime []string    `json:"prime"`
-	// LoreRank and GrepRank are the 1-based rank of the first relevant
-	// entry in the best 10, 0 when none is there.
-	LoreRank   int  `json:"lore_rank"`
-	GrepRank   int  `json:"grep_rank"`
-	PrimeShown bool `json:"prime_shown"`
-	// LoreFound and GrepFound are how many of the relevant entries are
-	// in the best 10.
-	LoreFound int `json:"lore_found"`
-	GrepFound int `json:"grep_found"`
+	// Ranked holds each engine's best 10 ids, best first: "index" and
+	// "scan" (lore search with lore-index and without it) and "grep".
+	Ranked map[string][]string `json:"ranked"`
+	Prime  []string            `json:"prime,omitempty"`
+	// Rank is the 1-based rank of the first relevant entry in each
+	// engine's best 10, 0 when none is there.
+	Rank map[string]int `json:"rank"`
+	// Found is how many of the relevant entries are in each engine's
+	// best 10.
+	Found      map[string]int `json:"found"`
+	PrimeShown bool           `json:"prime_shown"`
 }
 
 func countRelevant(ids []string, relevant map[string]bool) int {
@@ -564,10 +637,11 @@ func (r *queryResult) score() {
 	for _, id := range r.Query.Relevant {
 		relevant[id] = true
 	}
-	r.LoreRank = firstRelevant(r.Lore, relevant)
-	r.GrepRank = firstRelevant(r.Grep, relevant)
-	r.LoreFound = countRelevant(r.Lore, relevant)
-	r.GrepFound = countRelevant(r.Grep, relevant)
+	r.Rank, r.Found = map[string]int{}, map[string]int{}
+	for e, ids := range r.Ranked {
+		r.Rank[e] = firstRelevant(ids, relevant)
+		r.Found[e] = countRelevant(ids, relevant)
+	}
 	for _, k := range r.Prime {
 		if _, id, ok := strings.Cut(k, ":"); ok && relevant[id] {
 			r.PrimeShown = true
@@ -575,18 +649,23 @@ func (r *queryResult) score() {
 	}
 }
 
-// recallFigures sums a set of query results.
+// engineFigures sums one engine's results over a set of queries.
+type engineFigures struct {
+	r1, r5, r10, mrr float64
+	// cover is the mean share of a query's relevant entries that are in
+	// the best 10 (at most 10 of them count).
+	cover float64
+}
+
+// recallFigures sums a set of query results, by engine.
 type recallFigures struct {
-	n                                  int
-	r1, r5, r10, mrr                   float64
-	grep1, grep5, grep10, grepMRR, pri float64
-	// loreCover and grepCover are the mean share of a query's relevant
-	// entries that are in the best 10 (at most 10 of them count).
-	loreCover, grepCover float64
+	n      int
+	engine map[string]engineFigures
+	pri    float64
 }
 
 func sumRecall(rs []queryResult) recallFigures {
-	var f recallFigures
+	f := recallFigures{engine: map[string]engineFigures{}}
 	at := func(rank, k int) float64 {
 		if rank > 0 && rank <= k {
 			return 1
@@ -601,31 +680,35 @@ func sumRecall(rs []queryResult) recallFigures {
 	}
 	for _, r := range rs {
 		f.n++
-		f.r1 += at(r.LoreRank, 1)
-		f.r5 += at(r.LoreRank, 5)
-		f.r10 += at(r.LoreRank, 10)
-		f.mrr += rr(r.LoreRank)
-		f.grep1 += at(r.GrepRank, 1)
-		f.grep5 += at(r.GrepRank, 5)
-		f.grep10 += at(r.GrepRank, 10)
-		f.grepMRR += rr(r.GrepRank)
+		want := float64(min(len(r.Query.Relevant), 10))
+		for e, rank := range r.Rank {
+			g := f.engine[e]
+			g.r1 += at(rank, 1)
+			g.r5 += at(rank, 5)
+			g.r10 += at(rank, 10)
+			g.mrr += rr(rank)
+			g.cover += float64(r.Found[e]) / want
+			f.engine[e] = g
+		}
 		if r.PrimeShown {
 			f.pri++
 		}
-		want := float64(min(len(r.Query.Relevant), 10))
-		f.loreCover += float64(r.LoreFound) / want
-		f.grepCover += float64(r.GrepFound) / want
 	}
 	if f.n > 0 {
 		n := float64(f.n)
-		f.r1, f.r5, f.r10, f.mrr = f.r1/n, f.r5/n, f.r10/n, f.mrr/n
-		f.grep1, f.grep5, f.grep10, f.grepMRR, f.pri = f.grep1/n, f.grep5/n, f.grep10/n, f.grepMRR/n, f.pri/n
-		f.loreCover, f.grepCover = f.loreCover/n, f.grepCover/n
+		for e, g := range f.engine {
+			f.engine[e] = engineFigures{g.r1 / n, g.r5 / n, g.r10 / n, g.mrr / n, g.cover / n}
+		}
+		f.pri /= n
 	}
 	return f
 }
 
-func recallTable(label string, rs []queryResult) string {
+// recallTable writes the tables of one store: R@1, R@5, R@10 and MRR of
+// each engine and grep, per kind of query (with prime's "shown" and
+// issue 17's target where there is one), then each engine's MRR against
+// grep's and the share of relevant entries in its best 10.
+func recallTable(label string, rs []queryResult, engines []string, withPrime bool) string {
 	byKind := func(k string) []queryResult {
 		var sub []queryResult
 		for _, r := range rs {
@@ -635,30 +718,79 @@ func recallTable(label string, rs []queryResult) string {
 		}
 		return sub
 	}
+	var qs []recallQuery
+	for _, r := range rs {
+		qs = append(qs, r.Query)
+	}
+	kinds := kindsOf(qs)
+	cols := append(slices.Clip(engines), "grep")
+	targets := hasTargets(qs)
 	all := sumRecall(rs)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**\n\n", label)
-	b.WriteString("| queries | n | lore R@1 | lore R@5 | lore R@10 | lore MRR | grep R@5 | prime shown | target R@5 |\n")
-	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	row := func(name string, f recallFigures, target string) {
-		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s |\n", name, f.n, f.r1, f.r5, f.r10, f.mrr, f.grep5, f.pri, target)
+	b.WriteString("| queries | n |")
+	align := "| --- | ---: |"
+	for _, e := range cols {
+		fmt.Fprintf(&b, " %s R@1 | %s R@5 | %s R@10 | %s MRR |", e, e, e, e)
+		align += " ---: | ---: | ---: | ---: |"
 	}
-	for _, k := range recallKinds {
+	if withPrime {
+		b.WriteString(" prime shown |")
+		align += " ---: |"
+	}
+	if targets {
+		b.WriteString(" target R@5 |")
+		align += " ---: |"
+	}
+	b.WriteString("\n" + align + "\n")
+	row := func(name string, f recallFigures, target string) {
+		fmt.Fprintf(&b, "| %s | %d |", name, f.n)
+		for _, e := range cols {
+			g := f.engine[e]
+			fmt.Fprintf(&b, " %.2f | %.2f | %.2f | %.2f |", g.r1, g.r5, g.r10, g.mrr)
+		}
+		if withPrime {
+			fmt.Fprintf(&b, " %.2f |", f.pri)
+		}
+		if targets {
+			fmt.Fprintf(&b, " %s |", target)
+		}
+		b.WriteString("\n")
+	}
+	for _, k := range kinds {
 		row(k, sumRecall(byKind(k)), "≥ "+recallTargets[k])
 	}
-	row("**overall**", all, fmt.Sprintf("grep + 0.10 = %.2f", all.grep5+0.10))
-	b.WriteString("\nThe grep baseline in full, and the share of each query's relevant entries (up to 10) that are among the best 10:\n\n")
-	b.WriteString("| queries | grep R@1 | grep R@5 | grep R@10 | grep MRR | lore MRR − grep MRR | lore: relevant in top 10 | grep: relevant in top 10 |\n")
-	b.WriteString("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	row2 := func(name string, f recallFigures) {
-		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f | %.2f | %+.2f | %.2f | %.2f |\n", name, f.grep1, f.grep5, f.grep10, f.grepMRR, f.mrr-f.grepMRR, f.loreCover, f.grepCover)
+	row("**overall**", all, fmt.Sprintf("grep + 0.10 = %.2f", all.engine["grep"].r5+0.10))
+	b.WriteString("\nEach engine's MRR against grep's, and the share of each query's relevant entries (up to 10) that are among the best 10:\n\n")
+	b.WriteString("| queries |")
+	align = "| --- |"
+	for _, e := range engines {
+		fmt.Fprintf(&b, " %s MRR − grep MRR |", e)
+		align += " ---: |"
 	}
-	for _, k := range recallKinds {
+	for _, e := range cols {
+		fmt.Fprintf(&b, " %s: relevant in top 10 |", e)
+		align += " ---: |"
+	}
+	b.WriteString("\n" + align + "\n")
+	row2 := func(name string, f recallFigures) {
+		fmt.Fprintf(&b, "| %s |", name)
+		for _, e := range engines {
+			fmt.Fprintf(&b, " %+.2f |", f.engine[e].mrr-f.engine["grep"].mrr)
+		}
+		for _, e := range cols {
+			fmt.Fprintf(&b, " %.2f |", f.engine[e].cover)
+		}
+		b.WriteString("\n")
+	}
+	for _, k := range kinds {
 		row2(k, sumRecall(byKind(k)))
 	}
 	row2("**overall**", all)
 	b.WriteString("\n")
-	b.WriteString(primeBreakdown(rs))
+	if withPrime {
+		b.WriteString(primeBreakdown(rs))
+	}
 	return b.String()
 }
 
