@@ -84,7 +84,7 @@ func (u *unverified) judge(key string) bool {
 		written = max(h.CreatedAt, h.UpdatedAt)
 		useKey = prompt.Key(kind, strings.TrimSuffix(path.Base(key), ".md"))
 	}
-	if len(written) < 10 || written[:10] > u.cutoff || len(u.report.Of(key)) > 0 {
+	if len(written) < 10 || written[:10] > u.cutoff || u.report.Cites(key) {
 		return false
 	}
 	used := u.used()
