@@ -115,15 +115,22 @@ func (r ranking) freshFirst(o order, rel map[string]float64, stale map[string]bo
 	}
 	score := func(k int) float64 { s, _ := o.score(r.at(k), rel); return s }
 	for start := 0; start < r.len(); {
-		end := start + 1
-		for end < r.len() && score(end) == score(start) {
+		end, first := start+1, score(start) // each entry scored once
+		for end < r.len() && score(end) == first {
 			end++
 		}
-		if end-start > 1 {
+		if end-start > 1 { // a stable partition: each entry asked of stale once
 			run := r.order[start:end]
-			slices.SortStableFunc(run, func(a, b int32) int {
-				return boolCompare(stale[of(r.cs, int(a)).path], stale[of(r.cs, int(b)).path])
-			})
+			var after []int32
+			fresh := run[:0]
+			for _, k := range run {
+				if stale[of(r.cs, int(k)).path] {
+					after = append(after, k)
+				} else {
+					fresh = append(fresh, k)
+				}
+			}
+			copy(run[len(fresh):], after)
 		}
 		start = end
 	}
@@ -442,6 +449,9 @@ func (pl *plan) examineKnowledge(limit, fixed, most int) (x examination, shown [
 		return out
 	}
 	for i := range ranked.len() {
+		if zone >= 0 && i >= zone && used+min(o+int(ranked.at(i).chars), most) > limit {
+			continue // past the look-ahead, no room even without a mark: not examined (nor flagged)
+		}
 		n := size(i)
 		if zone >= 0 && i >= zone && used+n > limit {
 			continue // past the look-ahead, no room: not examined

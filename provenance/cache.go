@@ -128,6 +128,10 @@ func (c *cache) write(r *Report, in inputs) {
 		keys = append(keys, key)
 	}
 	sort.Strings(keys)
+	var stale, checks bytes.Buffer
+	for _, key := range r.StaleKeys() {
+		stale.WriteString(key + "\n")
+	}
 	for _, key := range keys {
 		for _, ch := range r.marked[key] {
 			fields := []string{key, string(ch.State), ch.MovedTo, ch.File, ch.Lines, ch.Blob, ch.Commit}
@@ -137,9 +141,13 @@ func (c *cache) write(r *Report, in inputs) {
 					return
 				}
 			}
-			body.WriteString("check " + strings.Join(fields, "\x00") + "\n")
+			checks.WriteString(strings.Join(fields, "\x00") + "\n")
 		}
 	}
+	fmt.Fprintf(&body, "stale %d\n", stale.Len())
+	body.Write(stale.Bytes())
+	fmt.Fprintf(&body, "checks %d\n", checks.Len())
+	body.Write(checks.Bytes())
 	body.WriteString("keys\n")
 	for _, key := range keys {
 		if strings.ContainsAny(key, "\x00\n") {
@@ -172,8 +180,9 @@ type cached struct {
 	inputs
 	files  []string // the cited files, in staged
 	body   []byte
-	keys   []byte
-	marked map[string][]Check
+	stale  []string // the stale entries' keys, sorted
+	checks []byte   // the check lines of the entries not all fresh, by key
+	keys   []byte   // every cited entry's key, sorted, a line each
 }
 
 // load reads the cache file: nil, with its stamp, when there is none or
@@ -205,8 +214,7 @@ func parseCache(data []byte) *cached {
 	if string(rest[:8]) != fmt.Sprintf("%08x", crc32.Checksum(rest[9:], castagnoli)) {
 		return nil
 	}
-	out := &cached{inputs: inputs{staged: map[string]gitx.Staged{}, gone: map[gitx.Hash]bool{}, moved: map[gitx.Hash]string{}},
-		marked: map[string][]Check{}}
+	out := &cached{inputs: inputs{staged: map[string]gitx.Staged{}, gone: map[gitx.Hash]bool{}, moved: map[gitx.Hash]string{}}}
 	rest = rest[9:]
 	stamp := func(f []string) (fsx.Stamp, bool) {
 		var n [4]int64
@@ -274,13 +282,18 @@ func parseCache(data []byte) *cached {
 			if path != "" {
 				out.moved[h] = path
 			}
-		case word == "check" && seen == 3:
-			f := strings.Split(arg, "\x00")
-			if len(f) != 7 {
+		case (word == "stale" || word == "checks") && seen == 3:
+			n, err := strconv.Atoi(arg)
+			if err != nil || n < 0 || n > len(rest) || n > 0 && rest[n-1] != '\n' {
 				return nil
 			}
-			ch := Check{Cite: cites.Cite{File: f[3], Lines: f[4], Blob: f[5], Commit: f[6]}, State: State(f[1]), MovedTo: f[2]}
-			out.marked[f[0]] = append(out.marked[f[0]], ch)
+			if word == "stale" {
+				out.stale = strings.Split(string(rest[:n]), "\n")
+				out.stale = out.stale[:len(out.stale)-1]
+			} else {
+				out.checks = rest[:n:n]
+			}
+			rest = rest[n:]
 		case line == "keys" && seen == 3:
 			out.body = data[bodyAt:]
 			out.keys = rest
@@ -360,7 +373,7 @@ func (c *cache) report(r *Report, citesPath string) *Report {
 	if now.cites != k.cites || now.index != k.index || now.head != k.head {
 		c.save(now, k.body)
 	}
-	r.Head, r.marked, r.keys, r.all, r.fromCache = head, k.marked, k.keys, nil, true
+	r.Head, r.stale, r.checks, r.keys, r.all, r.fromCache = head, k.stale, k.checks, k.keys, nil, true
 	r.load = func() (map[string][]Check, error) {
 		full, err := read(c.s, false)
 		if err != nil {
@@ -372,27 +385,57 @@ func (c *cache) report(r *Report, citesPath string) *Report {
 }
 
 // hasLine reports whether key is a line of block, whose lines are sorted
-// (each ended by a newline): a binary search.
+// (each ended by a newline).
 func hasLine(block []byte, key string) bool {
 	k := []byte(key)
+	at := firstLine(block, func(line []byte) bool { return bytes.Compare(line, k) >= 0 })
+	return at < len(block) && bytes.Equal(lineAt(block, at), k)
+}
+
+// findChecks is the checks of entry key in block, check lines sorted by
+// key (key, state, moved to, file, lines, blob and commit, separated by
+// NULs); nil for none.
+func findChecks(block []byte, key string) []Check {
+	k := []byte(key)
+	keyOf := func(line []byte) []byte { return line[:max(bytes.IndexByte(line, 0), 0)] }
+	var out []Check
+	for at := firstLine(block, func(line []byte) bool { return bytes.Compare(keyOf(line), k) >= 0 }); at < len(block); {
+		line := lineAt(block, at)
+		if !bytes.Equal(keyOf(line), k) {
+			break
+		}
+		f := strings.Split(string(line), "\x00")
+		if len(f) == 7 {
+			out = append(out, Check{Cite: cites.Cite{File: f[3], Lines: f[4], Blob: f[5], Commit: f[6]}, State: State(f[1]), MovedTo: f[2]})
+		}
+		at += len(line) + 1
+	}
+	return out
+}
+
+// firstLine is where the first line of block (lines sorted, each ended
+// by a newline) that geq holds for starts, len(block) for none: a binary
+// search, geq holding from some line on.
+func firstLine(block []byte, geq func(line []byte) bool) int {
 	lo, hi := 0, len(block) // each the start of a line (or the end)
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		start := lo + bytes.LastIndexByte(block[lo:mid], '\n') + 1
-		end := bytes.IndexByte(block[start:], '\n')
-		if end < 0 {
-			end = len(block)
-		} else {
-			end += start
-		}
-		switch cmp := bytes.Compare(block[start:end], k); {
-		case cmp == 0:
-			return true
-		case cmp < 0:
-			lo = end + 1
-		default:
+		if line := lineAt(block, start); geq(line) {
 			hi = start
+		} else {
+			lo = start + len(line) + 1
 		}
 	}
-	return false
+	return min(lo, len(block))
+}
+
+// lineAt is the line of block that starts at offset at, without its
+// newline.
+func lineAt(block []byte, at int) []byte {
+	line := block[at:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return line
 }

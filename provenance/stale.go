@@ -47,8 +47,12 @@ type Report struct {
 	Head gitx.Hash
 	repo *gitx.Repo
 	// marked is each entry with a citation that is not fresh (changed,
-	// gone or moved), with all its checks.
+	// gone or moved), with all its checks; from the cache, those looked
+	// up so far in checks (a nil value: none), and stale is the keys of
+	// the stale entries.
 	marked map[string][]Check
+	checks []byte // check lines, sorted by key (cache.go)
+	stale  []string
 	// all is every entry's checks, once read (at first from the cache it
 	// is nil: keys tells the cited entries, load reads all).
 	all   map[string][]Check
@@ -65,7 +69,7 @@ func (r *Report) Of(idOrPath string) []Check {
 		return nil
 	}
 	key := cites.KeyOf(idOrPath)
-	if checks, ok := r.marked[key]; ok {
+	if checks := r.markedOf(key); checks != nil {
 		return checks
 	}
 	if r.all == nil && hasLine(r.keys, key) && r.load != nil {
@@ -84,7 +88,7 @@ func (r *Report) Cites(idOrPath string) bool {
 		return false
 	}
 	key := cites.KeyOf(idOrPath)
-	if _, ok := r.marked[key]; ok {
+	if r.markedOf(key) != nil {
 		return true
 	}
 	if r.all != nil {
@@ -98,20 +102,36 @@ func (r *Report) StaleKeys() []string {
 	if r == nil {
 		return nil
 	}
-	var out []string
-	for key := range r.marked {
-		if len(r.StaleOf(key)) > 0 {
-			out = append(out, key)
+	if r.stale == nil {
+		r.stale = []string{}
+		for key := range r.marked {
+			if len(r.StaleOf(key)) > 0 {
+				r.stale = append(r.stale, key)
+			}
 		}
+		sort.Strings(r.stale)
 	}
-	sort.Strings(out)
-	return out
+	return r.stale
+}
+
+// markedOf is the checks of entry key when one is not fresh, else nil.
+func (r *Report) markedOf(key string) []Check {
+	checks, ok := r.marked[key]
+	if ok || r.checks == nil {
+		return checks
+	}
+	checks = findChecks(r.checks, key)
+	if r.marked == nil {
+		r.marked = map[string][]Check{}
+	}
+	r.marked[key] = checks
+	return checks
 }
 
 // MarkOf is Mark of a search hit: a memory by its id, any other entry
 // by its file (path), "" for a fresh one or an empty report.
 func (r *Report) MarkOf(kind entry.Kind, id, path string) string {
-	if r == nil || len(r.marked) == 0 {
+	if r == nil || len(r.marked) == 0 && len(r.stale) == 0 {
 		return ""
 	}
 	if kind == entry.KindMemory {
@@ -129,7 +149,7 @@ func (r *Report) StaleOf(idOrPath string) []Check {
 		return nil
 	}
 	var out []Check
-	for _, c := range r.marked[key] {
+	for _, c := range r.markedOf(key) {
 		if c.Stale() {
 			out = append(out, c)
 		}
