@@ -113,26 +113,30 @@ func (r ranking) freshFirst(o order, rel map[string]float64, stale map[string]bo
 	if len(stale) == 0 {
 		return r
 	}
+	// From each run's first stale entry to the run's end (the fresh ones
+	// before it stay where they are), partitioned stably: the fresh ones
+	// first. Only the entries from there on are scored.
 	score := func(k int) float64 { s, _ := o.score(r.at(k), rel); return s }
-	for start := 0; start < r.len(); {
-		end, first := start+1, score(start) // each entry scored once
-		for end < r.len() && score(end) == first {
+	for k := 0; k < r.len(); k++ {
+		if !stale[r.at(k).path] {
+			continue
+		}
+		s, end := score(k), k+1
+		for end < r.len() && score(end) == s {
 			end++
 		}
-		if end-start > 1 { // a stable partition: each entry asked of stale once
-			run := r.order[start:end]
-			var after []int32
-			fresh := run[:0]
-			for _, k := range run {
-				if stale[of(r.cs, int(k)).path] {
-					after = append(after, k)
-				} else {
-					fresh = append(fresh, k)
-				}
+		run := r.order[k:end]
+		var after []int32
+		fresh := run[:0]
+		for _, e := range run {
+			if stale[of(r.cs, int(e)).path] {
+				after = append(after, e)
+			} else {
+				fresh = append(fresh, e)
 			}
-			copy(run[len(fresh):], after)
 		}
-		start = end
+		copy(run[len(fresh):], after)
+		k = end - 1
 	}
 	return r
 }
