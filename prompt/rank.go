@@ -98,8 +98,9 @@ type candidate struct {
 // lists (cs), the places of those ranked, best first, counted through
 // both lists.
 type ranking struct {
-	cs    [2][]candidate
-	order []int32
+	cs     [2][]candidate
+	order  []int32
+	scores []float64 // each place's score, as it was ranked
 }
 
 func (r ranking) len() int            { return len(r.order) }
@@ -116,7 +117,13 @@ func (r ranking) freshFirst(o order, rel map[string]float64, stale map[string]bo
 	// From each run's first stale entry to the run's end (the fresh ones
 	// before it stay where they are), partitioned stably: the fresh ones
 	// first. Only the entries from there on are scored.
-	score := func(k int) float64 { s, _ := o.score(r.at(k), rel); return s }
+	score := func(k int) float64 {
+		if r.scores != nil {
+			return r.scores[k]
+		}
+		s, _ := o.score(r.at(k), rel)
+		return s
+	}
 	for k := 0; k < r.len(); k++ {
 		if !stale[r.at(k).path] {
 			continue
@@ -370,27 +377,34 @@ func (o order) rank(cands candidates, rel map[string]float64) ranking {
 		moved[i] = true
 	}
 	liftedKeys := o.sorted(cs, rel, lifted)
+	// An entry relevance does not lift has none: its score is the
+	// presorted one.
 	r := ranking{cs: cs, order: make([]int32, 0, len(cands.presorted)+len(liftedKeys))}
+	r.scores = make([]float64, 0, cap(r.order))
+	add := func(k *rankKey) {
+		r.order, r.scores = append(r.order, k.entry), append(r.scores, k.score)
+	}
 	for _, k := range cands.presorted {
 		if moved[k.entry] {
 			continue
 		}
 		for len(liftedKeys) > 0 && o.compare(cs, &liftedKeys[0], &k) < 0 {
-			r.order, liftedKeys = append(r.order, liftedKeys[0].entry), liftedKeys[1:]
+			add(&liftedKeys[0])
+			liftedKeys = liftedKeys[1:]
 		}
-		r.order = append(r.order, k.entry)
+		add(&k)
 	}
-	for _, k := range liftedKeys {
-		r.order = append(r.order, k.entry)
+	for i := range liftedKeys {
+		add(&liftedKeys[i])
 	}
 	return r
 }
 
 // rankingOf is the ranking of cs in the order of keys.
 func rankingOf(cs [2][]candidate, keys []rankKey) ranking {
-	r := ranking{cs: cs, order: make([]int32, len(keys))}
+	r := ranking{cs: cs, order: make([]int32, len(keys)), scores: make([]float64, len(keys))}
 	for k, key := range keys {
-		r.order[k] = key.entry
+		r.order[k], r.scores[k] = key.entry, key.score
 	}
 	return r
 }
