@@ -44,7 +44,7 @@ func benchStale(args []string) error {
 		return err
 	}
 	var out strings.Builder
-	fmt.Fprintf(&out, "Staleness (issue 38) on the stores of the prime bench, with %d source files committed beside them; half the entries (memories, knowledge, learnings) cite two of those files each in .agent/citations.md, and a tenth of the cited files changed since, in a later commit. Prime for a task most entries match, with the citations and in a twin of the store whose citations a last commit removed, alternating; `lore stale` against `git ls-tree -r HEAD` (C git reading the tree any check must read); %d runs after a warm-up, medians (%s, %d cores, %s).\n\n",
+	fmt.Fprintf(&out, "Staleness (issue 38) on the stores of the prime bench, with %d source files committed beside them; half the entries (memories, knowledge, learnings) cite two of those files each in .agent/citations.md, and a tenth of the cited files changed since, in a later commit. Prime for a task most entries match (each store's search index built first: `lore index rebuild`), with the citations and in a twin of the store whose citations a last commit removed, alternating; `lore stale` against `git ls-tree -r HEAD` (C git reading the tree any check must read); %d runs after a warm-up, medians (%s, %d cores, %s).\n\n",
 		*files, *runs, runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&out, "Command: `go run ./bench stale -sizes %s -runs %d -write BENCHMARKS.md`\n\n", *sizes, *runs)
 	out.WriteString("| entries | citations | stale entries | prime with | prime without | with / without | lore stale | git ls-tree -r | stale / git |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
@@ -75,8 +75,18 @@ func benchStale(args []string) error {
 		if err := runIn(twin, env, "git", "commit", "-q", "-m", "no citations"); err != nil {
 			return err
 		}
+		// Each store's search index built before anything is timed: the
+		// first prime in a clone builds it in the background, and primes
+		// scan every file until it is done (0.5 s at 10k entries), which
+		// is what made an earlier run's 10k row 569 ms with citations.
+		for _, dir := range []string{c.dir, twin} {
+			if err := runIn(dir, env, lore, "index", "rebuild"); err != nil {
+				return err
+			}
+		}
 		loads.look()
 		args := primeVariants[2].args(c)
+		fmt.Fprintf(os.Stderr, "%d entries: lore %s\n", n, strings.Join(args, " "))
 		var with, without, stale, tree []time.Duration
 		for i := -1; i < *runs; i++ {
 			tWith, err := timeRun(c.dir, env, lore, args...)

@@ -239,10 +239,7 @@ func memoryFilter(cfg config.MemoriesFilter, req PrimeRequest, now time.Time) pr
 func marks(report *provenance.Report, u *unverified) (map[string]bool, func(string) bool, func(string) string) {
 	stale := map[string]bool{}
 	if report != nil {
-		for key := range report.Entries {
-			if len(report.StaleOf(key)) == 0 {
-				continue
-			}
+		for _, key := range report.StaleKeys() {
 			if strings.HasPrefix(key, "mem-") {
 				stale[key] = true
 			} else {

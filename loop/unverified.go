@@ -84,11 +84,11 @@ func (u *unverified) judge(key string) bool {
 		written = max(h.CreatedAt, h.UpdatedAt)
 		useKey = prompt.Key(kind, strings.TrimSuffix(path.Base(key), ".md"))
 	}
-	if len(written) < 10 || written[:10] > u.cutoff || len(u.report.Of(key)) > 0 {
+	if len(written) < 10 || written[:10] > u.cutoff {
 		return false
 	}
 	used := u.used()
-	if used == nil {
+	if used == nil || u.report.Cites(key) {
 		return false
 	}
 	last, ok := used[useKey]

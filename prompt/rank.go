@@ -98,8 +98,9 @@ type candidate struct {
 // lists (cs), the places of those ranked, best first, counted through
 // both lists.
 type ranking struct {
-	cs    [2][]candidate
-	order []int32
+	cs     [2][]candidate
+	order  []int32
+	scores []float64 // each place's score, as it was ranked
 }
 
 func (r ranking) len() int            { return len(r.order) }
@@ -113,19 +114,36 @@ func (r ranking) freshFirst(o order, rel map[string]float64, stale map[string]bo
 	if len(stale) == 0 {
 		return r
 	}
-	score := func(k int) float64 { s, _ := o.score(r.at(k), rel); return s }
-	for start := 0; start < r.len(); {
-		end := start + 1
-		for end < r.len() && score(end) == score(start) {
+	// From each run's first stale entry to the run's end (the fresh ones
+	// before it stay where they are), partitioned stably: the fresh ones
+	// first. Only the entries from there on are scored.
+	score := func(k int) float64 {
+		if r.scores != nil {
+			return r.scores[k]
+		}
+		s, _ := o.score(r.at(k), rel)
+		return s
+	}
+	for k := 0; k < r.len(); k++ {
+		if !stale[r.at(k).path] {
+			continue
+		}
+		s, end := score(k), k+1
+		for end < r.len() && score(end) == s {
 			end++
 		}
-		if end-start > 1 {
-			run := r.order[start:end]
-			slices.SortStableFunc(run, func(a, b int32) int {
-				return boolCompare(stale[of(r.cs, int(a)).path], stale[of(r.cs, int(b)).path])
-			})
+		run := r.order[k:end]
+		var after []int32
+		fresh := run[:0]
+		for _, e := range run {
+			if stale[of(r.cs, int(e)).path] {
+				after = append(after, e)
+			} else {
+				fresh = append(fresh, e)
+			}
 		}
-		start = end
+		copy(run[len(fresh):], after)
+		k = end - 1
 	}
 	return r
 }
@@ -359,27 +377,34 @@ func (o order) rank(cands candidates, rel map[string]float64) ranking {
 		moved[i] = true
 	}
 	liftedKeys := o.sorted(cs, rel, lifted)
+	// An entry relevance does not lift has none: its score is the
+	// presorted one.
 	r := ranking{cs: cs, order: make([]int32, 0, len(cands.presorted)+len(liftedKeys))}
+	r.scores = make([]float64, 0, cap(r.order))
+	add := func(k *rankKey) {
+		r.order, r.scores = append(r.order, k.entry), append(r.scores, k.score)
+	}
 	for _, k := range cands.presorted {
 		if moved[k.entry] {
 			continue
 		}
 		for len(liftedKeys) > 0 && o.compare(cs, &liftedKeys[0], &k) < 0 {
-			r.order, liftedKeys = append(r.order, liftedKeys[0].entry), liftedKeys[1:]
+			add(&liftedKeys[0])
+			liftedKeys = liftedKeys[1:]
 		}
-		r.order = append(r.order, k.entry)
+		add(&k)
 	}
-	for _, k := range liftedKeys {
-		r.order = append(r.order, k.entry)
+	for i := range liftedKeys {
+		add(&liftedKeys[i])
 	}
 	return r
 }
 
 // rankingOf is the ranking of cs in the order of keys.
 func rankingOf(cs [2][]candidate, keys []rankKey) ranking {
-	r := ranking{cs: cs, order: make([]int32, len(keys))}
+	r := ranking{cs: cs, order: make([]int32, len(keys)), scores: make([]float64, len(keys))}
 	for k, key := range keys {
-		r.order[k] = key.entry
+		r.order[k], r.scores[k] = key.entry, key.score
 	}
 	return r
 }
@@ -442,6 +467,9 @@ func (pl *plan) examineKnowledge(limit, fixed, most int) (x examination, shown [
 		return out
 	}
 	for i := range ranked.len() {
+		if zone >= 0 && i >= zone && used+min(o+int(ranked.at(i).chars), most) > limit {
+			continue // past the look-ahead, no room even without a mark: not examined (nor flagged)
+		}
 		n := size(i)
 		if zone >= 0 && i >= zone && used+n > limit {
 			continue // past the look-ahead, no room: not examined

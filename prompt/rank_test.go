@@ -223,3 +223,43 @@ func TestStaleRanksBelowFresh(t *testing.T) {
 	}
 	t.Fatal("no knowledge section")
 }
+
+// TestFreshFirstMovesStaleEntriesWithinTheirRun holds freshFirst, which
+// finds only the runs that hold a stale entry, to the plain rule: every
+// run of equal scores sorted stably, fresh entries before stale ones.
+func TestFreshFirstMovesStaleEntriesWithinTheirRun(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	o := order{score: func(c *candidate, _ map[string]float64) (float64, bool) { return float64(c.tie), true }}
+	for round := range 500 {
+		n := rng.IntN(30)
+		var cs [2][]candidate
+		stale := map[string]bool{}
+		for i := range n {
+			c := candidate{tie: int32(rng.IntN(4)), path: fmt.Sprint("p", i)}
+			if rng.IntN(3) == 0 {
+				stale[c.path] = true
+			}
+			cs[i%2] = append(cs[i%2], c)
+		}
+		order := make([]int32, n)
+		for i, p := range rng.Perm(n) {
+			order[i] = int32(p)
+		}
+		want := slices.Clone(order)
+		for start := 0; start < n; {
+			end := start + 1
+			for end < n && of(cs, int(want[end])).tie == of(cs, int(want[start])).tie {
+				end++
+			}
+			slices.SortStableFunc(want[start:end], func(a, b int32) int {
+				return boolCompare(stale[of(cs, int(a)).path], stale[of(cs, int(b)).path])
+			})
+			start = end
+		}
+		got := ranking{cs: cs, order: order}.freshFirst(o, nil, stale)
+		if !slices.Equal(got.order, want) {
+			t.Fatalf("round %d: %v, want %v", round, got.order, want)
+		}
+	}
+}

@@ -47,8 +47,8 @@ func TestReadALargeCitationsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(report.Entries) != 20001 || len(stale) != 1 || stale[0].Key != "mem-1-bbbb" {
-		t.Fatalf("%d entries, stale %+v", len(report.Entries), stale)
+	if len(report.all) != 20001 || len(stale) != 1 || stale[0].Key != "mem-1-bbbb" {
+		t.Fatalf("%d entries, stale %+v", len(report.all), stale)
 	}
 	if err := os.Chmod(filepath.Join(r.Dir, ".agent", "citations.md"), 0); err == nil && os.Getuid() != 0 {
 		if _, err := Read(s); err == nil {

@@ -37,14 +37,31 @@ type Check struct {
 // Stale reports whether the citation no longer holds.
 func (c Check) Stale() bool { return c.State == Changed || c.State == Gone }
 
-// Report is every cited entry of a store as HEAD sees it: by entry key
-// (cites.KeyOf).
+// Report is every cited entry of a store as HEAD sees it, by entry key
+// (cites.KeyOf). What prime, search and lore stale ask of it — which
+// entries are stale, the checks of one, whether one cites anything — it
+// answers without holding every entry's checks: a report from the cache
+// (cache.go) holds those of the entries that are not all fresh, and the
+// keys of the others; their checks are read when one is asked (Of).
 type Report struct {
-	Head    gitx.Hash
-	Entries map[string][]Check
-	repo    *gitx.Repo
-	since   map[string]Since   // Changes' answers, by file and cited blob
-	follow  map[string]Renamed // Follow's answers, by file and cited blob
+	Head gitx.Hash
+	repo *gitx.Repo
+	// marked is each entry with a citation that is not fresh (changed,
+	// gone or moved), with all its checks; from the cache, those looked
+	// up so far in checks (a nil value: none), and stale is the keys of
+	// the stale entries.
+	marked map[string][]Check
+	checks []byte // check lines, sorted by key (cache.go)
+	stale  []string
+	// all is every entry's checks, once read (at first from the cache it
+	// is nil: keys tells the cited entries, load reads all).
+	all    map[string][]Check
+	keys   []byte // sorted, a line each
+	load   func() (map[string][]Check, error)
+	since  map[string]Since   // Changes' answers, by file and cited blob
+	follow map[string]Renamed // Follow's answers, by file and cited blob
+	// fromCache tells a report read from the cache (for the tests).
+	fromCache bool
 }
 
 // Of is the checks of the entry whose memory id or store path is given.
@@ -52,13 +69,70 @@ func (r *Report) Of(idOrPath string) []Check {
 	if r == nil {
 		return nil
 	}
-	return r.Entries[cites.KeyOf(idOrPath)]
+	key := cites.KeyOf(idOrPath)
+	if checks := r.markedOf(key); checks != nil {
+		return checks
+	}
+	if r.all == nil && hasLine(r.keys, key) && r.load != nil {
+		if all, err := r.load(); err == nil {
+			r.all = all
+		}
+		r.load = nil
+	}
+	return r.all[key]
+}
+
+// Cites reports whether the entry whose memory id or store path is given
+// cites any file.
+func (r *Report) Cites(idOrPath string) bool {
+	if r == nil {
+		return false
+	}
+	key := cites.KeyOf(idOrPath)
+	if r.markedOf(key) != nil {
+		return true
+	}
+	if r.all != nil {
+		return len(r.all[key]) > 0
+	}
+	return hasLine(r.keys, key)
+}
+
+// StaleKeys is the keys of the stale entries, sorted.
+func (r *Report) StaleKeys() []string {
+	if r == nil {
+		return nil
+	}
+	if r.stale == nil {
+		r.stale = []string{}
+		for key := range r.marked {
+			if len(r.StaleOf(key)) > 0 {
+				r.stale = append(r.stale, key)
+			}
+		}
+		sort.Strings(r.stale)
+	}
+	return r.stale
+}
+
+// markedOf is the checks of entry key when one is not fresh, else nil.
+func (r *Report) markedOf(key string) []Check {
+	checks, ok := r.marked[key]
+	if ok || r.checks == nil {
+		return checks
+	}
+	checks = findChecks(r.checks, key)
+	if r.marked == nil {
+		r.marked = map[string][]Check{}
+	}
+	r.marked[key] = checks
+	return checks
 }
 
 // MarkOf is Mark of a search hit: a memory by its id, any other entry
 // by its file (path), "" for a fresh one or an empty report.
 func (r *Report) MarkOf(kind entry.Kind, id, path string) string {
-	if r == nil || len(r.Entries) == 0 {
+	if r == nil || len(r.marked) == 0 && len(r.stale) == 0 {
 		return ""
 	}
 	if kind == entry.KindMemory {
@@ -71,11 +145,12 @@ func (r *Report) MarkOf(kind entry.Kind, id, path string) string {
 // are none: it records the files it changed, and is history, which the
 // code going on does not make wrong.
 func (r *Report) StaleOf(idOrPath string) []Check {
-	if strings.HasPrefix(cites.KeyOf(idOrPath), "journal/") {
+	key := cites.KeyOf(idOrPath)
+	if r == nil || strings.HasPrefix(key, "journal/") {
 		return nil
 	}
 	var out []Check
-	for _, c := range r.Of(idOrPath) {
+	for _, c := range r.markedOf(key) {
 		if c.Stale() {
 			out = append(out, c)
 		}
@@ -84,18 +159,33 @@ func (r *Report) StaleOf(idOrPath string) []Check {
 }
 
 // Read checks every citation of s against HEAD: one read of the
-// citations file, one lookup per cited file in HEAD's tree, and, only
+// citations file, one lookup per cited file in git's index, and, only
 // when some file is gone from its path, one walk of HEAD's tree for where
-// its content went. A store outside git, or without citations, has an
-// empty report.
+// its content went. What it found is kept in the clone's state directory
+// (cache.go), and read back while none of what it depends on changed. A
+// store outside git, or without citations, has an empty report.
 func Read(s *mdstore.Store) (*Report, error) {
-	r := &Report{Entries: map[string][]Check{}}
+	return read(s, true)
+}
+
+func read(s *mdstore.Store, cached bool) (*Report, error) {
+	r := &Report{all: map[string][]Check{}}
 	if s.Repo() == nil {
 		return r, nil
 	}
 	r.repo = s.Repo()
-	data, err := fsx.ReadRegular(filepath.Join(s.Root(), filepath.FromSlash(cites.Path)), int64(entry.WriteLimit(cites.Path)))
+	path := filepath.Join(s.Root(), filepath.FromSlash(cites.Path))
+	var c *cache
+	if cached {
+		c = openCache(s)
+		if hit := c.report(r, path); hit != nil {
+			return hit, nil
+		}
+	}
+	citesStamp, _ := fsx.Lstat(path)
+	data, err := fsx.ReadRegular(path, int64(entry.WriteLimit(cites.Path)))
 	if errors.Is(err, fs.ErrNotExist) {
+		c.remove()
 		return r, nil // nothing cited
 	}
 	if err != nil {
@@ -103,6 +193,7 @@ func Read(s *mdstore.Store) (*Report, error) {
 	}
 	lines, _ := cites.Parse(data)
 	if len(lines) == 0 {
+		c.remove()
 		return r, nil
 	}
 	var files []string // each cited file once: many entries cite the same ones
@@ -113,6 +204,7 @@ func Read(s *mdstore.Store) (*Report, error) {
 			files = append(files, l.File)
 		}
 	}
+	indexStamp, _ := fsx.Lstat(r.repo.IndexFile())
 	// git's index, not HEAD's tree: one sorted, mapped file to look every
 	// path up in (HEAD's content, unless a change is staged: then what
 	// the next commit holds).
@@ -133,14 +225,14 @@ func Read(s *mdstore.Store) (*Report, error) {
 		case now.String() != l.Blob:
 			c.State = Changed
 		}
-		r.Entries[l.Key] = append(r.Entries[l.Key], c)
+		r.all[l.Key] = append(r.all[l.Key], c)
 	}
+	var moved map[gitx.Hash]string
 	if len(gone) > 0 {
-		moved, err := s.Repo().HeadPathsOf(gone)
-		if err != nil {
+		if moved, err = s.Repo().HeadPathsOf(gone); err != nil {
 			return nil, err
 		}
-		for _, checks := range r.Entries {
+		for _, checks := range r.all {
 			for i := range checks {
 				if to := moved[gitx.ParseHash(checks[i].Blob)]; checks[i].State == Gone && to != "" {
 					checks[i].State, checks[i].MovedTo = Moved, to
@@ -148,6 +240,16 @@ func Read(s *mdstore.Store) (*Report, error) {
 			}
 		}
 	}
+	r.marked = map[string][]Check{}
+	for key, checks := range r.all {
+		for _, c := range checks {
+			if c.State != Fresh {
+				r.marked[key] = checks
+				break
+			}
+		}
+	}
+	c.write(r, inputs{cites: citesStamp, citesSum: sum(data), index: indexStamp, head: r.Head, staged: staged, gone: gone, moved: moved})
 	return r, nil
 }
 
@@ -261,11 +363,8 @@ func (r *Report) Stale() ([]StaleEntry, error) {
 		defer r.repo.KeepObjects()()
 	}
 	var out []StaleEntry
-	for key := range r.Entries {
+	for _, key := range r.StaleKeys() {
 		stale := r.StaleOf(key)
-		if len(stale) == 0 {
-			continue
-		}
 		for _, c := range stale {
 			if _, err := r.Changes(c, 1<<20); err != nil { // walked once, whole: Mark reads the answer
 				return nil, err
@@ -327,7 +426,7 @@ func KeyOfID(id string) string {
 // new path (moved with changes too: Follow), a changed one with HEAD's
 // content; a file gone is left out (dropped names it).
 func (r *Report) Restamp(key string) (cs []cites.Cite, dropped []string, err error) {
-	checks := r.Entries[key]
+	checks := r.Of(key)
 	files := make([]string, 0, len(checks))
 	for _, c := range checks {
 		f := c.File

@@ -126,7 +126,7 @@ func runVerify(e *env, g globals, opts verifyOptions) error {
 	var keys []string
 	for _, id := range opts.ids {
 		key := provenance.KeyOfID(id)
-		if len(report.Entries[key]) == 0 {
+		if !report.Cites(key) {
 			return usagef("%s cites no file: there is nothing to verify (lore stale lists the stale entries)", id)
 		}
 		keys = append(keys, key)

@@ -24,6 +24,10 @@ type StagedChange struct {
 	Index, Head Hash
 }
 
+// IndexFile is the index git reads (GIT_INDEX_FILE's when set): its
+// stamp tells whether anything was staged since.
+func (r *Repo) IndexFile() string { return r.indexFile() }
+
 // indexFile is the index git reads: GIT_INDEX_FILE when set (a
 // pre-commit hook of git commit -a or git commit <paths> sees the
 // temporary index), else the worktree's.

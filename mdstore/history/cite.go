@@ -43,7 +43,7 @@ func CiteFromHistory(s *mdstore.Store, ids []string) ([]Cited, error) {
 	defer release()
 	var out []Cited
 	for _, id := range ids {
-		if len(report.Entries[provenance.KeyOfID(id)]) > 0 {
+		if len(report.Of(provenance.KeyOfID(id))) > 0 {
 			continue
 		}
 		versions, err := Versions(s, id)
