@@ -171,6 +171,35 @@ func TestPrimeAtReplaysTheLoop(t *testing.T) {
 	if last := l.lore("", append(seen[0].args, "--at", "HEAD")...); last == seen[0].prime {
 		t.Errorf("prime --at HEAD equals the prime before iteration %d: --at does not read the past", seen[0].iteration)
 	}
+	// lore revert: an iteration whose entries later iterations changed is
+	// refused and changes nothing; the last one is undone as one commit.
+	runID, err := os.ReadFile(filepath.Join(l.dir, ".git", "lore", "current-run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runName := strings.TrimSpace(string(runID))
+	head := l.git("rev-parse", "HEAD")
+	l.stdout.Reset()
+	l.stderr.Reset()
+	if code := runLore(l, "revert", runName+"/0010"); code == 0 || !strings.Contains(l.stderr.String(), "was changed after the iteration by") {
+		t.Errorf("revert of iteration 10, which later iterations built on: exit %d\n%s", code, l.stderr.String())
+	}
+	if got := l.git("rev-parse", "HEAD"); got != head || l.git("status", "--porcelain") != "" {
+		t.Errorf("a refused revert changed the repository")
+	}
+	l.lore("", "revert", runName+"/0030")
+	if subject := l.git("log", "-1", "--format=%s"); subject != "lore: revert "+runName+"/0030" {
+		t.Errorf("the revert's commit: %q", subject)
+	}
+	if l.git("rev-parse", "HEAD~1") != head {
+		t.Errorf("the revert is not one commit")
+	}
+	if out := l.lore("", "search", "iteration 30", "--format", "json"); strings.Contains(out, "(iteration 30)") {
+		t.Errorf("what iteration 30 wrote is still found:\n%s", out)
+	}
+	if out := l.lore("", "journal", "show", runName+"/0030"); !strings.Contains(out, "Reverted") {
+		t.Errorf("iteration 30's journal entry is not marked reverted:\n%s", out)
+	}
 	// Nothing of the past stores is left, and the repository is as it was.
 	if entries, _ := os.ReadDir(filepath.Join(l.dir, ".git", "lore", "at")); len(entries) != 0 {
 		t.Errorf("past stores left in the state directory: %v", entries)
@@ -241,4 +270,13 @@ func TestUnverifiedMarks(t *testing.T) {
 	if out := l.lore("", "prime", "--title", "deploy gate"); strings.Contains(out, "Unverified") {
 		t.Errorf("marked with unverified_days: 0:\n%s", out)
 	}
+}
+
+// runLore runs lore in process and returns its exit code, its output in
+// l.stdout and l.stderr.
+func runLore(l *atLoop, args ...string) int {
+	l.stdout.Reset()
+	l.stderr.Reset()
+	l.e.stdin = strings.NewReader("")
+	return run(args, l.e)
 }
