@@ -139,6 +139,12 @@ func (st *Stamper) stamp(ref, commit string) (cites.Cite, error) {
 	return cites.Cite{File: rel, Lines: lines, Blob: gitx.BlobHash(data).String(), Commit: commit}, nil
 }
 
+// Names says whether text names something that may be a file of the
+// repository (a path-like word): what At looks for.
+func (st *Stamper) Names(text string) bool {
+	return st != nil && len(refsIn(st.top, text)) > 0
+}
+
 // At is what text cites as commit held the files it names: each path
 // of text that is a file in commit's tree, and each bare file name
 // ("login.go") that names exactly one file there, stamped with that
