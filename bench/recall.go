@@ -788,9 +788,53 @@ func recallTable(label string, rs []queryResult, engines []string, withPrime boo
 	}
 	row2("**overall**", all)
 	b.WriteString("\n")
+	if slices.Contains(engines, "index") && slices.Contains(engines, "scan") {
+		b.WriteString(engineAgreement(rs, kinds))
+	}
 	if withPrime {
 		b.WriteString(primeBreakdown(rs))
 	}
+	return b.String()
+}
+
+// engineAgreement says how often the index and the scan answer a query
+// alike (issue 39 asks for one scoring rule: the same top 5 for 95% of
+// the queries): the same first hit, the same five best as a set, and in
+// the same order.
+func engineAgreement(rs []queryResult, kinds []string) string {
+	var b strings.Builder
+	b.WriteString("How often the index and the scan answer alike: the same best hit, the same best five (as a set), and in the same order:\n\n")
+	b.WriteString("| queries | n | same best | same five | same five, same order |\n| --- | ---: | ---: | ---: | ---: |\n")
+	row := func(name string, sub []queryResult) {
+		var top1, set, order int
+		for _, r := range sub {
+			a, c := r.Ranked["index"], r.Ranked["scan"]
+			a5, c5 := a[:min(5, len(a))], c[:min(5, len(c))]
+			if len(a5) > 0 && len(c5) > 0 && a5[0] == c5[0] || len(a5) == 0 && len(c5) == 0 {
+				top1++
+			}
+			sa, sc := slices.Sorted(slices.Values(a5)), slices.Sorted(slices.Values(c5))
+			if slices.Equal(sa, sc) {
+				set++
+			}
+			if slices.Equal(a5, c5) {
+				order++
+			}
+		}
+		n := float64(max(1, len(sub)))
+		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %.2f |\n", name, len(sub), float64(top1)/n, float64(set)/n, float64(order)/n)
+	}
+	for _, k := range kinds {
+		var sub []queryResult
+		for _, r := range rs {
+			if r.Query.Kind == k {
+				sub = append(sub, r)
+			}
+		}
+		row(k, sub)
+	}
+	row("**overall**", rs)
+	b.WriteString("\n")
 	return b.String()
 }
 
