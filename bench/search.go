@@ -23,6 +23,7 @@ func benchSearch(args []string) error {
 	runs := fs.Int("runs", 7, "timed runs of each command")
 	write := fs.String("write", "", "replace the search section of this Markdown file with the results")
 	keep := fs.Bool("keep", false, "keep the generated repositories")
+	clones := fs.Int("clones", 3, "fresh clones for the first search at each size")
 	fs.Parse(args)
 
 	work, err := os.MkdirTemp("", "lore-bench-search-")
@@ -43,7 +44,8 @@ func benchSearch(args []string) error {
 		return err
 	}
 	lore := filepath.Join(bin, "lore")
-	var out strings.Builder
+	rg, rgErr := exec.LookPath("rg")
+	var out, side strings.Builder
 	fmt.Fprintf(&out, "Whole processes on generated stores (memories 10%%, knowledge 15%%, learnings 25%%, journal 50%%), %d runs each, alternating with the baseline: a program that reads every file under .agent/ and scans it for the word (%s, %d cores, %s).\n\n",
 		*runs, runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Fprintf(&out, "Command: `go run ./bench search -sizes %s -runs %d -write BENCHMARKS.md`\n\n", *sizes, *runs)
@@ -70,11 +72,22 @@ func benchSearch(args []string) error {
 		if err != nil {
 			return err
 		}
-		var scan, plain, fuzzy, filtered []time.Duration
+		load := loadAverage()
+		var scan, plain, fuzzy, filtered, grep, ripgrep []time.Duration
 		for i := -1; i < *runs; i++ {
 			tScan, err := timeRun(c.dir, env, self, "scan-baseline", c.dir, c.word)
 			if err != nil {
 				return err
+			}
+			tGrep, err := timeMatches(c.dir, env, "grep", "-ril", c.word, ".agent/")
+			if err != nil {
+				return err
+			}
+			var tRg time.Duration
+			if rgErr == nil {
+				if tRg, err = timeMatches(c.dir, env, rg, "-il", c.word, ".agent/"); err != nil {
+					return err
+				}
 			}
 			tPlain, err := timeRun(c.dir, env, lore, "search", c.word)
 			if err != nil {
@@ -90,8 +103,22 @@ func benchSearch(args []string) error {
 			}
 			if i >= 0 {
 				scan, plain, fuzzy, filtered = append(scan, tScan), append(plain, tPlain), append(fuzzy, tFuzzy), append(filtered, tFiltered)
+				grep, ripgrep = append(grep, tGrep), append(ripgrep, tRg)
 			}
 		}
+		first, plainScan, err := firstSearchInClone(c, env, lore, *clones)
+		if err != nil {
+			return err
+		}
+		rgCells := "– | –"
+		if rgErr == nil {
+			rgCells = fmt.Sprintf("%s | %.2f×", ms(median(ripgrep)), float64(median(plain))/float64(median(ripgrep)))
+		}
+		sideRow := fmt.Sprintf("| %d | %s | %s | %.2f× | %s | %s | %s | %.2f× | %s |\n", n,
+			ms(median(plain)), ms(median(grep)), float64(median(plain))/float64(median(grep)), rgCells,
+			ms(median(first)), ms(median(plainScan)), float64(median(first))/float64(median(plainScan)), load)
+		fmt.Fprint(os.Stderr, sideRow)
+		side.WriteString(sideRow)
 		edits, editsSettled, _, err := afterChanges(c, env, lore, *runs, handEdit)
 		if err != nil {
 			return err
@@ -108,6 +135,14 @@ func benchSearch(args []string) error {
 		fmt.Fprint(os.Stderr, row)
 		out.WriteString(row)
 	}
+	rgName := "`rg -il`"
+	if rgErr != nil {
+		rgName = "`rg -il` (not installed)"
+	}
+	fmt.Fprintf(&out, "\nSide by side with grep (issue 39): warm `lore search <word>` (the search column above) against `grep -ril <word> .agent/` and %s, in the same rounds, alternating; and the first `lore search` in a fresh `git clone` of the store (no index yet; the next clone once its index is built, %d clones) against `LORE_INDEX=off lore search` in the same clone just before it. Load average (1, 5, 15 min) when the size started.\n\n", rgName, *clones)
+	out.WriteString("| entries | lore search | grep -ril | lore / grep | rg -il | lore / rg | first search, fresh clone | plain scan | first / scan | load |\n")
+	out.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :--- |\n")
+	out.WriteString(side.String())
 	out.WriteString("\nTargets (DESIGN.md): search at 100k entries ≤ 50 ms and ≥ 20× faster than the scan; search right after 100 entries changed ≤ 2× a search with nothing changed; rebuild of 100k entries ≤ 20 s with peak memory ≤ 500 MB. \"100 edits\" rewrites 100 knowledge and learning files the way editors save (a new file renamed over the old); \"a pull\" fast-forwards to a commit from another clone that changes 100 entries.\n")
 	fmt.Print(out.String())
 	if *write != "" {
@@ -150,6 +185,60 @@ func afterChanges(c corpus, env []string, lore string, runs int, change func(c c
 		unchanged = append(unchanged, d)
 	}
 	return answered, settled, unchanged, nil
+}
+
+// firstSearchInClone times, in each of clones fresh clones of the store,
+// the scan lore does without an index (LORE_INDEX=off), then the first
+// lore search, which finds no index; the next clone is made once the
+// index the search left building is built.
+func firstSearchInClone(c corpus, env []string, lore string, clones int) (first, scan []time.Duration, err error) {
+	for i := 0; i < clones; i++ {
+		clone := fmt.Sprintf("%s-fresh-%d", c.dir, i)
+		if err := runIn(filepath.Dir(c.dir), env, "git", "clone", "-q", "-c", "gc.auto=0", "-c", "maintenance.auto=false", c.dir, clone); err != nil {
+			return nil, nil, err
+		}
+		tScan, err := timeRun(clone, append(env[:len(env):len(env)], "LORE_INDEX=off"), lore, "search", c.word)
+		if err != nil {
+			return nil, nil, err
+		}
+		tFirst, err := timeRun(clone, env, lore, "search", c.word)
+		if err != nil {
+			return nil, nil, err
+		}
+		// lore-index builds the index after lore has gone, holding the
+		// write lock lore took before it exited.
+		if err := waitForLock(filepath.Join(clone, ".git", "lore", "index", "write.lock")); err != nil {
+			return nil, nil, err
+		}
+		first, scan = append(first, tFirst), append(scan, tScan)
+		if err := os.RemoveAll(clone); err != nil {
+			return nil, nil, err
+		}
+	}
+	return first, scan, nil
+}
+
+// timeMatches times a grep-like command, whose exit status 1 says it
+// found nothing.
+func timeMatches(dir string, env []string, name string, args ...string) (time.Duration, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		err = nil
+	}
+	return d, err
+}
+
+// loadAverage is the machine's load average over 1, 5 and 15 minutes.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Join(strings.Fields(string(data))[:3], " ")
 }
 
 // waitForLock returns once nobody holds the flock on path.

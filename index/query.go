@@ -195,6 +195,14 @@ func sourcePaths(sources []entry.Source) []string {
 // worktree, never committed), or .agent/.lore/index outside git.
 func Dir(s *mdstore.Store) string { return filepath.Join(s.StateDir(), "index") }
 
+// Files of the index directory that lore reads without lore-index (the
+// layout is package fresh's): CurrentFile names the live generation,
+// LockFile is held by the one process writing the index.
+const (
+	CurrentFile = "current"
+	LockFile    = "write.lock"
+)
+
 // StatusActive is the status of a shown entry (Query.Statuses).
 const StatusActive = "active"
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -23,8 +24,8 @@ import (
 
 // Protocol is the version of Request and Response; lore and lore-index
 // must agree on it (2: Query.Strict; 3: Query.LimitPerKind; 4:
-// Report.Building).
-const Protocol = 4
+// Report.Building; 5: OpBuild).
+const Protocol = 5
 
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, the manifest of what it holds and the seal of its files (5: the
@@ -44,6 +45,15 @@ const (
 	OpStatus  = "status"
 	OpRefresh = "refresh"
 	OpRebuild = "rebuild"
+	// OpBuild builds the index of a store whose index was never built:
+	// lore answered the search by scanning (the answer comes first, see
+	// Searcher.Search) and does not wait for an answer (Tell). lore-index
+	// lowers its priority and builds the index if there is still none,
+	// holding the write lock it inherited (Request.LockFD), so that from
+	// before lore exits every other process waits for the build; without
+	// one it takes the lock without waiting (Busy when another process
+	// holds it).
+	OpBuild = "build"
 )
 
 // Request is what lore asks lore-index.
@@ -63,6 +73,9 @@ type Request struct {
 	TimeoutMS int `json:"timeout_ms,omitempty"`
 	// Progress asks for a progress bar on stderr during a rebuild.
 	Progress bool `json:"progress,omitempty"`
+	// LockFD, for OpBuild, is the descriptor lore-index inherits holding
+	// the index's write lock (0: none; lore-index takes the lock itself).
+	LockFD int `json:"lock_fd,omitempty"`
 }
 
 // Response is lore-index's answer.
@@ -252,6 +265,72 @@ func (h *Helper) Ask(req Request) (Response, error) {
 		return Response{}, fmt.Errorf("%s speaks protocol %d, this lore %d: install both from the same source (go install ./cmd/...)", h.name, resp.Protocol, Protocol)
 	}
 	return resp, nil
+}
+
+// Kill ends a helper that was not asked anything at once, before it has
+// finished starting up. Kill after Ask or Abandon does nothing.
+func (h *Helper) Kill() {
+	if h == nil || !h.claimed.CompareAndSwap(false, true) {
+		return
+	}
+	h.cmd.Process.Kill()
+	h.stdin.Close()
+	go func() {
+		io.Copy(io.Discard, h.stdout)
+		h.cmd.Wait()
+	}()
+}
+
+// Tell runs the helper with req and does not wait for it, nor read what
+// it says: its standard output and error are /dev/null, and nobody
+// collects its exit but the process that inherits it once lore has gone.
+// It is for a request that is answered by doing (index.OpBuild). lock,
+// when not nil, is handed to the helper as Request.LockFD, and closed
+// here: the helper then holds what lock held.
+func Tell(helper string, req Request, lock *os.File) error {
+	cmd := exec.Command(helper)
+	if lock != nil {
+		defer lock.Close()
+		if runtime.GOOS != "windows" { // no descriptors but the three there
+			cmd.ExtraFiles = []*os.File{lock}
+			req.LockFD = 3
+		}
+	}
+	req.Protocol = Protocol
+	in, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	// The request fits the pipe's buffer: it is written before the
+	// helper starts, and the helper reads it to its end.
+	_, err = w.Write(in)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	cmd.Stdin = r
+	// Started from a thread of the lowest priority, the helper has it
+	// from its start-up on, so that it does not compete with lore's
+	// last steps. The thread is never unlocked: it ends with its
+	// goroutine, and lore's other threads keep their priority.
+	started := make(chan error)
+	go func() {
+		runtime.LockOSThread()
+		lowerThread()
+		started <- cmd.Start()
+	}()
+	if err := <-started; err != nil {
+		return fmt.Errorf("%s failed: %v", helper, err)
+	}
+	go cmd.Wait()
+	return nil
 }
 
 // Abandon lets a helper that was not asked anything go: it reads the end

@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
+	"lore/internal/fsx"
 	"lore/mdstore"
 	"lore/mdstore/entry"
 )
@@ -22,11 +26,17 @@ const Timeout = 500 * time.Millisecond
 // store, and answers one question: Search, or Relevance; Close lets an
 // unasked lore-index go.
 type Searcher struct {
+	name   string // lore-index's path
 	helper *Helper
 	err    error // why there is no helper
 	// quiet: the environment asked for scanning (LORE_INDEX=off), so
 	// scanning is not worth a notice.
 	quiet bool
+	// build, when set, is what Close asks lore-index: to build the index
+	// of a store whose search was answered by scanning (OpBuild), with
+	// buildLock, the index's write lock, held meanwhile.
+	build     *Request
+	buildLock *os.File
 }
 
 // NewSearcher finds and starts lore-index (see FindHelper); progress
@@ -40,15 +50,26 @@ func NewSearcher(getenv func(string) string, progress io.Writer) *Searcher {
 		progress = io.Discard
 	}
 	h, err := Start(name, progress)
-	return &Searcher{helper: h, err: err}
+	return &Searcher{name: name, helper: h, err: err}
 }
 
-// Close lets lore-index go if it was not asked anything. A nil Searcher
-// (none was started) is closed too.
+// Close lets lore-index go if it was not asked anything, or, when a
+// search found that the index was never built (see Search), runs a
+// lore-index that builds it at a low priority and does not wait for it
+// (Tell): the build goes on after lore has gone. A nil Searcher (none was
+// started) is closed too.
 func (sr *Searcher) Close() {
-	if sr != nil {
-		sr.helper.Abandon()
+	if sr == nil {
+		return
 	}
+	if sr.build != nil {
+		// A helper of its own, started now: the one started with the
+		// Searcher was ended so as not to slow the scan down. What fails
+		// here, the next search tries again.
+		Tell(sr.name, *sr.build, sr.buildLock)
+		return
+	}
+	sr.helper.Abandon()
 }
 
 // Answer is a search's result with what the person should hear about how
@@ -94,6 +115,24 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 	case sr.err != nil:
 		return scan(fmt.Sprintf("the search index failed (%v)", sr.err))
 	}
+	if lock := unbuilt(Dir(s)); lock != nil {
+		// The first search of a fresh clone: the answer comes first, by
+		// the scan lore would do without lore-index, and the index is
+		// built after it (Close), so that it competes with nothing.
+		// Holding the write lock from now on, every other process waits
+		// for the build, as for any writer.
+		sr.helper.Kill() // its start-up would compete with the scan
+		a, err := scan("")
+		if err != nil {
+			lock.Close()
+			return a, err
+		}
+		a.Notices = append(a.Notices, "searched by scanning the files: the search index is being built in the background (there was no index)")
+		req := StoreRequest(s, OpBuild)
+		req.TimeoutMS = int(Timeout / time.Millisecond)
+		sr.build, sr.buildLock = &req, lock
+		return a, nil
+	}
 	req := StoreRequest(s, OpSearch)
 	req.Query, req.TimeoutMS = q, int(Timeout/time.Millisecond)
 	resp, err := sr.helper.Ask(req)
@@ -118,6 +157,35 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 	}
 	a.Result = *resp.Result
 	return a, nil
+}
+
+// unbuilt says whether the index in dir was never built and nobody is
+// building it: it has no current generation and its write lock is free.
+// It then returns the write lock, taken (exclusive), else nil. An index
+// of another format, or a damaged one, is not unbuilt: lore-index decides
+// what becomes of it. One that is being built is not either: lore-index
+// waits for the build as for any writer.
+func unbuilt(dir string) *os.File {
+	if _, err := os.Lstat(filepath.Join(dir, CurrentFile)); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil
+	}
+	if ok, err := fsx.TryLock(f, true); err != nil || !ok {
+		f.Close()
+		return nil
+	}
+	// A build that finished between the look and the lock.
+	if _, err := os.Lstat(filepath.Join(dir, CurrentFile)); !errors.Is(err, fs.ErrNotExist) {
+		f.Close()
+		return nil
+	}
+	return f
 }
 
 // unsaid is the warnings of ws that were not said when the store was

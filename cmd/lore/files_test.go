@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"lore/internal/fsx"
 	"lore/internal/loretest"
 )
 
@@ -50,7 +51,26 @@ func newFileRepo(t *testing.T) *fileRepo {
 	}
 	r := &fileRepo{Repo: loretest.NewRepo(t), t: t, lore: buildLore(t), index: buildLoreIndex(t)}
 	r.Commit("initial", map[string]string{"README.md": "# project\n"})
+	// Before the repository is removed: what lore-index does after lore
+	// has gone (a build, the rest of an update) is over.
+	t.Cleanup(r.waitForIndex)
 	return r
+}
+
+// waitForIndex returns once no process writes the search index: a
+// first search leaves lore-index building it, holding its write lock,
+// which lore took before it exited.
+func (r *fileRepo) waitForIndex() {
+	lock := r.Path(".git/lore/index/write.lock")
+	if _, err := os.Stat(lock); err != nil {
+		return
+	}
+	unlock, err := fsx.Lock(lock, true, 2*time.Minute)
+	if err != nil {
+		r.t.Errorf("waiting for the search index: %v", err)
+		return
+	}
+	unlock()
 }
 
 // result is what one run of lore did.

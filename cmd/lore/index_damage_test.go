@@ -93,6 +93,7 @@ func TestADamagedIndexIsNeverBelieved(t *testing.T) {
 	if got, res := r.searchIDs("walrus"); !slices.Equal(got, want["walrus"]) {
 		t.Fatalf("the first search: %v\n%s", got, res)
 	}
+	r.waitForIndex() // built after the first search's answer
 	genDir := func() string {
 		var dirs []string
 		found, _ := filepath.Glob(r.Path(".git/lore/index/gen-*"))

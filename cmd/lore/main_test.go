@@ -12,11 +12,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"lore/cmd/internal/detach"
 	"lore/index/bleveindex"
+	"lore/internal/fsx"
 	"lore/internal/loretest"
 	"lore/progressdb"
 )
@@ -116,6 +118,18 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("usage: envstdout NAME")
 				}
 				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+			},
+			// indexbuilt waits until the search index a first search left
+			// building in the background is built: lore-index holds the
+			// index's write lock, which lore took before it exited, until
+			// it is.
+			"indexbuilt": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 0 {
+					ts.Fatalf("usage: indexbuilt")
+				}
+				unlock, err := fsx.Lock(ts.MkAbs(".git/lore/index/write.lock"), true, time.Minute)
+				ts.Check(err)
+				unlock()
 			},
 			// bigfile FILE BYTES [TEXT] writes TEXT (default "word ")
 			// over and over into FILE until it holds BYTES bytes: inputs

@@ -451,6 +451,31 @@ func (ix *Index) Rebuild(reason string) (index.Report, error) {
 	return rep, err
 }
 
+// BuildUnbuilt builds the index when it was never built (index.OpBuild:
+// lore answered a search by scanning and asks for the index afterwards).
+// held, when not nil, holds the write lock already (lore took it and
+// handed it over), and is closed once the build is over; otherwise the
+// lock is taken without waiting — ErrBusy when another process holds it.
+// Holding it, it builds when there is still no index, and otherwise does
+// nothing: an index of another format or a damaged one is the next
+// search's to rebuild.
+func (ix *Index) BuildUnbuilt(held *os.File) (index.Report, error) {
+	var rep index.Report
+	build := func() error {
+		if _, err := ix.dir.Current(); !errors.Is(err, fresh.ErrNoIndex) {
+			return nil
+		}
+		var err error
+		rep, err = ix.rebuild(fresh.Reason(fresh.ErrNoIndex))
+		return err
+	}
+	if held != nil {
+		defer held.Close()
+		return rep, build()
+	}
+	return rep, ix.dir.Locked(0, build)
+}
+
 // rebuildAfterScan is Rebuild for a search, q: in a store of more than
 // SweepLimit entry files, where a build takes seconds, q is answered by
 // scanning the files (what lore would do without an index, in the same

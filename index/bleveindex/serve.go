@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -21,6 +23,12 @@ type ServeOptions struct {
 	// Trace, when set, is a file each phase of the work is appended to
 	// (see trace).
 	Trace string
+	// Lower, when set, lowers the process's priority: it runs after the
+	// caller was let go and before an index is built in the background
+	// (index.OpBuild, or a search of a large store whose index must be
+	// built afresh), so that the build does not slow down what the
+	// caller does with its answer.
+	Lower func()
 }
 
 // Serve answers one index.Request read from stdin with one index.Response
@@ -61,9 +69,24 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 			return answerErr == nil
 		}
 		trace("%s request read", req.Op)
+		if req.Op == index.OpBuild {
+			// lore does not wait for an answer (index.Tell): it has
+			// answered its search, and may be gone.
+			if opts.Detach != nil {
+				opts.Detach()
+			}
+			if opts.Lower != nil {
+				opts.Lower()
+			}
+		}
 		resp = serveRecovered(req, stderr, func(early index.Response) {
 			if answer(early) && opts.Detach != nil {
 				opts.Detach()
+			}
+			if early.Report.Building != "" && opts.Lower != nil {
+				opts.Lower()
+				trace("answered; building at a low priority")
+				return
 			}
 			trace("answered; finishing the update")
 		})
@@ -116,6 +139,18 @@ func serve(req index.Request, stderr io.Writer, early func(index.Response)) inde
 		}
 		resp.Result = &res
 		resp.Report.LastError = lastError
+	case index.OpBuild:
+		var held *os.File
+		if req.LockFD > 0 {
+			// Believed only if it is the lock file.
+			held = os.NewFile(uintptr(req.LockFD), index.LockFile)
+			got, err := held.Stat()
+			want, werr := os.Stat(filepath.Join(req.Dir, index.LockFile))
+			if err != nil || werr != nil || !os.SameFile(got, want) {
+				held = nil
+			}
+		}
+		resp.Report, err = ix.BuildUnbuilt(held)
 	case index.OpStatus:
 		var st index.Status
 		st, err = ix.Status()

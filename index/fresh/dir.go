@@ -63,7 +63,7 @@ type Dir string
 
 // Current names the live generation.
 func (d Dir) Current() (string, error) {
-	data, err := os.ReadFile(filepath.Join(string(d), "current"))
+	data, err := os.ReadFile(filepath.Join(string(d), index.CurrentFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", ErrNoIndex
 	}
@@ -82,7 +82,7 @@ func (d Dir) Current() (string, error) {
 
 // SetCurrent makes gen the live generation.
 func (d Dir) SetCurrent(gen string) error {
-	return fsx.WriteFile(filepath.Join(string(d), "current"), fmt.Appendf(nil, "lore-index %d %s\n", index.FormatVersion, gen), fsx.SyncAll)
+	return fsx.WriteFile(filepath.Join(string(d), index.CurrentFile), fmt.Appendf(nil, "lore-index %d %s\n", index.FormatVersion, gen), fsx.SyncAll)
 }
 
 // Generation is where generation gen's scorch index lives.
@@ -97,7 +97,7 @@ func (d Dir) Locked(timeout time.Duration, fn func() error) error {
 	if err := os.MkdirAll(string(d), 0o755); err != nil {
 		return err
 	}
-	unlock, err := fsx.Lock(filepath.Join(string(d), "write.lock"), true, timeout)
+	unlock, err := fsx.Lock(filepath.Join(string(d), index.LockFile), true, timeout)
 	if errors.Is(err, fsx.ErrLocked) {
 		return ErrBusy
 	}

@@ -2,6 +2,7 @@ package detach
 
 import (
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -18,5 +19,26 @@ func Detach() {
 	defer null.Close()
 	for _, fd := range []int{1, 2} {
 		syscall.Dup3(int(null.Fd()), fd, 0)
+	}
+}
+
+// lowNice is the nice value of a process that Lower lowered: the least
+// favoured, so that a build in the background takes the cores only when
+// nothing else wants them.
+const lowNice = 19
+
+// Lower gives the process the lowest priority: each of its threads, since
+// on Linux a nice value is a thread's; the threads the Go runtime starts
+// later inherit it from the thread that starts them.
+func Lower() {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		syscall.Setpriority(syscall.PRIO_PROCESS, 0, lowNice)
+		return
+	}
+	for _, t := range tasks {
+		if tid, err := strconv.Atoi(t.Name()); err == nil {
+			syscall.Setpriority(syscall.PRIO_PROCESS, tid, lowNice)
+		}
 	}
 }

@@ -4,3 +4,6 @@ package detach
 
 // Detach does nothing here: the caller waits until the process ends.
 func Detach() {}
+
+// Lower does nothing here.
+func Lower() {}
