@@ -286,8 +286,9 @@ func (h *Helper) Kill() {
 // collects its exit but the process that inherits it once lore has gone.
 // It is for a request that is answered by doing (index.OpBuild). lock,
 // when not nil, is handed to the helper as Request.LockFD, and closed
-// here: the helper then holds what lock held.
-func Tell(helper string, req Request, lock *os.File) error {
+// here: the helper then holds what lock held. wait waits for the helper
+// to end.
+func Tell(helper string, req Request, lock *os.File, wait bool) error {
 	cmd := exec.Command(helper)
 	if lock != nil {
 		defer lock.Close()
@@ -328,6 +329,9 @@ func Tell(helper string, req Request, lock *os.File) error {
 	}()
 	if err := <-started; err != nil {
 		return fmt.Errorf("%s failed: %v", helper, err)
+	}
+	if wait {
+		return cmd.Wait()
 	}
 	go cmd.Wait()
 	return nil

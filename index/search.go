@@ -37,6 +37,9 @@ type Searcher struct {
 	// buildLock, the index's write lock, held meanwhile.
 	build     *Request
 	buildLock *os.File
+	// waitBuild: LORE_INDEX_BUILD=wait asked Close to wait for that
+	// build (tests, and scripts that remove a clone right after a search).
+	waitBuild bool
 }
 
 // NewSearcher finds and starts lore-index (see FindHelper); progress
@@ -50,13 +53,15 @@ func NewSearcher(getenv func(string) string, progress io.Writer) *Searcher {
 		progress = io.Discard
 	}
 	h, err := Start(name, progress)
-	return &Searcher{name: name, helper: h, err: err}
+	return &Searcher{name: name, helper: h, err: err, waitBuild: getenv("LORE_INDEX_BUILD") == "wait"}
 }
 
 // Close lets lore-index go if it was not asked anything, or, when a
 // search found that the index was never built (see Search), runs a
 // lore-index that builds it at a low priority and does not wait for it
-// (Tell): the build goes on after lore has gone. A nil Searcher (none was
+// (Tell): the build goes on after lore has gone — unless
+// LORE_INDEX_BUILD=wait, for a test or a script that removes the clone
+// right after the search. A nil Searcher (none was
 // started) is closed too.
 func (sr *Searcher) Close() {
 	if sr == nil {
@@ -66,7 +71,7 @@ func (sr *Searcher) Close() {
 		// A helper of its own, started now: the one started with the
 		// Searcher was ended so as not to slow the scan down. What fails
 		// here, the next search tries again.
-		Tell(sr.name, *sr.build, sr.buildLock)
+		Tell(sr.name, *sr.build, sr.buildLock, sr.waitBuild)
 		return
 	}
 	sr.helper.Abandon()

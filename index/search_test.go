@@ -34,7 +34,7 @@ func TestSearchFallsBackToScanning(t *testing.T) {
 			if k == "LORE_INDEX" {
 				return c.loreIndex
 			}
-			return ""
+			return r.Getenv(k)
 		}, nil)
 		a, err := sr.Search(s, index.Query{Text: "gondla"})
 		sr.Close()

@@ -109,6 +109,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			env.Setenv("NO_COLOR", "")
+			// The index build a first search starts is waited for: it would
+			// write into $WORK while testscript removes it.
+			env.Setenv("LORE_INDEX_BUILD", "wait")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -45,6 +45,8 @@ func TestListShowsEscapeSequencesOfContent(t *testing.T) {
 			return "T"
 		case "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL":
 			return "t@example.com"
+		case "LORE_INDEX_BUILD":
+			return "wait"
 		}
 		return ""
 	}

@@ -46,6 +46,8 @@ func newAtLoop(t *testing.T) *atLoop {
 				return l.dir
 			case "LORE_INDEX":
 				return helper
+			case "LORE_INDEX_BUILD":
+				return "wait"
 			}
 			return ""
 		},

@@ -23,8 +23,11 @@ func testEnv(dir string) (*env, *bytes.Buffer, *bytes.Buffer) {
 		now:    func() time.Time { clock = clock.Add(time.Minute); return clock },
 		random: bytes.NewReader(bytes.Repeat([]byte{0xa1, 0xb2, 0xc3, 0xd4}, 16)),
 		getenv: func(k string) string {
-			if k == "HOME" {
+			switch k {
+			case "HOME":
 				return dir
+			case "LORE_INDEX_BUILD":
+				return "wait" // a search's index build ends before the test removes dir
 			}
 			return ""
 		},

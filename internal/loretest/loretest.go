@@ -85,6 +85,10 @@ func NewRepo(t testing.TB) *Repo {
 		"HOME":                r.Home,
 		"GIT_CONFIG_NOSYSTEM": "1",
 		"XDG_CONFIG_HOME":     filepath.Join(r.Home, ".config"),
+		// A search's index build, started after the answer, is waited
+		// for: it would write into the repository while the test's
+		// temporary directory is removed.
+		"LORE_INDEX_BUILD": "wait",
 	}
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		t.Fatal(err)
