@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"lore/internal/fsx"
@@ -37,6 +38,7 @@ type Searcher struct {
 	// buildLock, the index's write lock, held meanwhile.
 	build     *Request
 	buildLock *os.File
+	mu        sync.Mutex // build and buildLock: Relevance sets them from its goroutine
 	// waitBuild: LORE_INDEX_BUILD=wait asked Close to wait for that
 	// build (tests, and scripts that remove a clone right after a search).
 	waitBuild bool
@@ -67,11 +69,14 @@ func (sr *Searcher) Close() {
 	if sr == nil {
 		return
 	}
-	if sr.build != nil {
+	sr.mu.Lock()
+	build, lock := sr.build, sr.buildLock
+	sr.mu.Unlock()
+	if build != nil {
 		// A helper of its own, started now: the one started with the
 		// Searcher was ended so as not to slow the scan down. What fails
 		// here, the next search tries again.
-		Tell(sr.name, *sr.build, sr.buildLock, sr.waitBuild)
+		Tell(sr.name, *build, lock, sr.waitBuild)
 		return
 	}
 	sr.helper.Abandon()
@@ -133,9 +138,7 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 			return a, err
 		}
 		a.Notices = append(a.Notices, "searched by scanning the files: the search index is being built in the background (there was no index)")
-		req := StoreRequest(s, OpBuild)
-		req.TimeoutMS = int(Timeout / time.Millisecond)
-		sr.build, sr.buildLock = &req, lock
+		sr.buildAfter(s, lock)
 		return a, nil
 	}
 	req := StoreRequest(s, OpSearch)
@@ -193,6 +196,15 @@ func unbuilt(dir string) *os.File {
 	return f
 }
 
+// buildAfter asks Close to build s's index, whose write lock is held.
+func (sr *Searcher) buildAfter(s *mdstore.Store, lock *os.File) {
+	req := StoreRequest(s, OpBuild)
+	req.TimeoutMS = int(Timeout / time.Millisecond)
+	sr.mu.Lock()
+	sr.build, sr.buildLock = &req, lock
+	sr.mu.Unlock()
+}
+
 // unsaid is the warnings of ws that were not said when the store was
 // opened (a .agent that is a link is said then).
 func unsaid(s *mdstore.Store, ws []entry.Warning) []entry.Warning {
@@ -230,11 +242,13 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, 
 	q := Query{Text: text, Kinds: kinds, Statuses: statuses, Limit: RelevantHits, LimitPerKind: true, Bare: true, Strict: true}
 	go func() {
 		if sr != nil && sr.helper != nil {
-			req := StoreRequest(s, OpSearch)
-			req.Query = q
-			req.TimeoutMS = int(Timeout / time.Millisecond)
-			if resp, err := sr.helper.Ask(req); err == nil && resp.Error == "" && resp.Result != nil {
-				out <- relevanceOf(resp.Result.Hits)
+			if lock := unbuilt(Dir(s)); lock != nil {
+				// A fresh clone's first prime: the scan answers, and the
+				// index is built after the prime, as after a first search.
+				sr.helper.Kill()
+				sr.buildAfter(s, lock)
+			} else if rel, ok := sr.askRelevance(s, q); ok {
+				out <- rel
 				return
 			}
 		}
@@ -251,6 +265,19 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, 
 		out <- relevanceOf(res.Hits)
 	}()
 	return out
+}
+
+// askRelevance is Relevance's answer from lore-index; ok is false when it
+// has none.
+func (sr *Searcher) askRelevance(s *mdstore.Store, q Query) (map[string]float64, bool) {
+	req := StoreRequest(s, OpSearch)
+	req.Query = q
+	req.TimeoutMS = int(Timeout / time.Millisecond)
+	resp, err := sr.helper.Ask(req)
+	if err != nil || resp.Error != "" || resp.Result == nil {
+		return nil, false
+	}
+	return relevanceOf(resp.Result.Hits), true
 }
 
 // relevanceOf is Relevance's answer from a search's hits.

@@ -1,6 +1,8 @@
 package index_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +64,41 @@ func TestSearchFallsBackToScanning(t *testing.T) {
 	}
 	if rel := <-none.Relevance(s, "", nil); rel != nil {
 		t.Errorf("relevance of no text: %v", rel)
+	}
+}
+
+// TestFirstRelevanceScansThenBuilds (issue 39): prime's relevance in a
+// clone with no index comes from a scan, and the index is built after it
+// (on Close), not before the answer.
+func TestFirstRelevanceScansThenBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lore-index")
+	}
+	r := loretest.NewRepo(t)
+	s, err := mdstore.Open(r.Dir, mdstore.Options{Getenv: r.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := s.AddMemory(mdstore.NewMemory{Type: entry.Fix, Content: "the gondola needs a grease gun"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := loretest.Built(t).Index
+	sr := index.NewSearcher(func(k string) string {
+		if k == "LORE_INDEX" {
+			return helper
+		}
+		return r.Getenv(k) // LORE_INDEX_BUILD=wait
+	}, nil)
+	current := filepath.Join(index.Dir(s), index.CurrentFile)
+	if rel := <-sr.Relevance(s, "gondola grease", nil, entry.KindMemory); rel[".agent/memories.md#"+m.ID] != 1 {
+		t.Errorf("relevance: %v", rel)
+	}
+	if _, err := os.Stat(current); err == nil {
+		t.Errorf("the index was built before the answer")
+	}
+	sr.Close()
+	if _, err := os.Stat(current); err != nil {
+		t.Errorf("the index was not built after the answer: %v", err)
 	}
 }
