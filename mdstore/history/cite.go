@@ -139,11 +139,9 @@ func newestLoreCommits(s *mdstore.Store) (map[string]gitx.Hash, error) {
 		if !strings.HasPrefix(v.Subject, "lore: ") {
 			return true
 		}
-		for line := range strings.Lines(v.Message) {
-			if id, ok := strings.CutPrefix(strings.TrimSpace(line), "Lore-Id: "); ok {
-				if _, seen := out[id]; !seen {
-					out[id] = v.Commit
-				}
+		for _, id := range gitx.ParseTrailers(v.Message)["Lore-Id"] {
+			if _, seen := out[id]; !seen {
+				out[id] = v.Commit
 			}
 		}
 		return true

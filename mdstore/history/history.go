@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -307,21 +308,11 @@ func learningOf(kind entry.Kind, text, p string) *entry.Learning {
 // supersededBy is the entry a commit (its message) wrote to replace id:
 // its Lore-Id, when it has a "Supersedes: id" trailer; "" otherwise.
 func supersededBy(message, id string) string {
-	supersedes, by := false, ""
-	for _, line := range strings.Split(message, "\n") {
-		k, v, ok := strings.Cut(line, ": ")
-		switch {
-		case !ok:
-		case k == "Supersedes" && strings.TrimSpace(v) == id:
-			supersedes = true
-		case k == "Lore-Id":
-			by = strings.TrimSpace(v)
-		}
-	}
-	if !supersedes {
+	t := gitx.ParseTrailers(message)
+	if !slices.Contains(t["Supersedes"], id) {
 		return ""
 	}
-	return by
+	return t.Last("Lore-Id")
 }
 
 // changeOf says what a version (newer) did to the one before it (older,

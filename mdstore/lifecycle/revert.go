@@ -107,7 +107,7 @@ var ErrAlreadyReverted = errors.New("the iteration was already reverted")
 // commitLog is one commit along HEAD's first parents.
 type commitLog struct {
 	gitx.Version
-	trailers map[string]string // the last value of each
+	trailers gitx.Trailers
 }
 
 // PlanRevert decides what reverting iteration key ("<run>/<NNNN>" or the
@@ -238,19 +238,19 @@ func iterationCommits(s *mdstore.Store, head gitx.Hash, je entry.JournalEntry) (
 	ours := map[gitx.Hash]bool{}
 	lastIngest, previous := -1, false // the iteration's newest ingest commit in window; the run's previous iteration found
 	err := s.Repo().FirstParents(head, func(v gitx.Version) bool {
-		c := commitLog{Version: v, trailers: trailersOf(v.Message)}
+		c := commitLog{Version: v, trailers: gitx.ParseTrailers(v.Message)}
 		if lastIngest >= 0 && !cutoff.IsZero() && v.When.Before(cutoff) {
 			return false
 		}
 		t := c.trailers
-		ingest := strings.HasPrefix(v.Subject, "lore: ") && t["Run-Id"] != "" && (t["Lore-Kind"] == "ingest" || t["Lore-Kind"] == "journal")
+		ingest := strings.HasPrefix(v.Subject, "lore: ") && t.Last("Run-Id") != "" && (t.Last("Lore-Kind") == "ingest" || t.Last("Lore-Kind") == "journal")
 		switch {
-		case ingest && t["Run-Id"] == run && t["Iteration"] == n && (t["Lore-Id"] == "" || t["Lore-Id"] == je.Key()):
+		case ingest && t.Last("Run-Id") == run && t.Last("Iteration") == n && (t.Last("Lore-Id") == "" || t.Last("Lore-Id") == je.Key()):
 			ours[v.Commit] = true
 			if lastIngest < 0 {
 				lastIngest = len(window)
 			}
-		case ingest && t["Run-Id"] == run && lastIngest >= 0 && earlierIteration(t["Iteration"], je.Iteration):
+		case ingest && t.Last("Run-Id") == run && lastIngest >= 0 && earlierIteration(t.Last("Iteration"), je.Iteration):
 			previous = true
 			return false // the run's previous iteration: the window ends
 		}
@@ -273,7 +273,7 @@ func iterationCommits(s *mdstore.Store, head gitx.Hash, je entry.JournalEntry) (
 	// last ingest commit were made during it.
 	for _, c := range window[lastIngest+1:] {
 		t := c.trailers
-		if strings.HasPrefix(c.Subject, "lore: ") && t["Lore-Kind"] != "" && t["Lore-Kind"] != "revert" && t["Run-Id"] == "" {
+		if strings.HasPrefix(c.Subject, "lore: ") && t.Last("Lore-Kind") != "" && t.Last("Lore-Kind") != "revert" && t.Last("Run-Id") == "" {
 			ours[c.Commit] = true
 		}
 	}
@@ -285,22 +285,4 @@ func iterationCommits(s *mdstore.Store, head gitx.Hash, je entry.JournalEntry) (
 func earlierIteration(trailer string, n int) bool {
 	i, err := strconv.Atoi(trailer)
 	return err == nil && i < n
-}
-
-// trailersOf reads the trailers of a commit message: the "Key: value"
-// lines of its last paragraph, the last value of each key.
-func trailersOf(message string) map[string]string {
-	message = strings.TrimRight(message, "\n")
-	if i := strings.LastIndex(message, "\n\n"); i >= 0 {
-		message = message[i+2:]
-	} else {
-		return nil // a subject alone
-	}
-	out := map[string]string{}
-	for _, line := range strings.Split(message, "\n") {
-		if k, v, ok := strings.Cut(line, ": "); ok && k != "" && !strings.ContainsAny(k, " \t") {
-			out[k] = strings.TrimSpace(v)
-		}
-	}
-	return out
 }

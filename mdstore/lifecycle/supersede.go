@@ -129,7 +129,7 @@ func FindRetired(s *mdstore.Store, id string) (r Retired, ok bool, err error) {
 		if kind == entry.KindMemory && born > 0 && v.When.Unix() < born {
 			return false
 		}
-		if !slices.Contains(trailers(v.Message, "Supersedes"), id) || v.Before.IsZero() {
+		if !slices.Contains(gitx.ParseTrailers(v.Message)["Supersedes"], id) || v.Before.IsZero() {
 			return true
 		}
 		data, rerr := s.Repo().ReadBlob(v.Before)
@@ -137,7 +137,7 @@ func FindRetired(s *mdstore.Store, id string) (r Retired, ok bool, err error) {
 			err = rerr
 			return false
 		}
-		r = Retired{By: strings.Join(trailers(v.Message, "Lore-Id"), ", "), Commit: v.Commit.String()}
+		r = Retired{By: strings.Join(gitx.ParseTrailers(v.Message)["Lore-Id"], ", "), Commit: v.Commit.String()}
 		if kind == entry.KindMemory {
 			for _, m := range entry.ParseMemoriesFile(data, p).Memories {
 				if m.ID == id {
@@ -155,15 +155,4 @@ func FindRetired(s *mdstore.Store, id string) (r Retired, ok bool, err error) {
 		err = walkErr
 	}
 	return r, ok, err
-}
-
-// trailers are the values of a message's trailers named key.
-func trailers(message, key string) []string {
-	var out []string
-	for _, l := range strings.Split(message, "\n") {
-		if v, found := strings.CutPrefix(l, key+": "); found {
-			out = append(out, strings.TrimSpace(v))
-		}
-	}
-	return out
 }
