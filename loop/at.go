@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"lore/index"
+	"lore/internal/gitx"
 	"lore/mdstore"
 	"lore/mdstore/entry"
 	"lore/usagelog"
@@ -208,13 +209,7 @@ func removeOldCheckouts(dir string, now time.Time) {
 // output; its error quotes git's message.
 func runGit(dir string, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "GIT_DIR" && k != "GIT_WORK_TREE" && k != "GIT_INDEX_FILE" {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	cmd.Dir, cmd.Env = dir, gitx.CGitEnv(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"lore/internal/gitx"
 )
 
 // git runs C git in the worktree: lore sync leaves the network, the
@@ -24,17 +26,7 @@ func newGit(dir string, env []string) (*git, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	// A hook's GIT_DIR or GIT_INDEX_FILE must not point this git
-	// elsewhere; git must not ask at a terminal it may not have.
-	var clean []string
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k == "GIT_DIR" || k == "GIT_INDEX_FILE" || k == "GIT_WORK_TREE" {
-			continue
-		}
-		clean = append(clean, kv)
-	}
-	clean = append(clean, "GIT_TERMINAL_PROMPT=0", "GIT_MERGE_AUTOEDIT=no")
-	return &git{path: path, dir: dir, env: clean}, nil
+	return &git{path: path, dir: dir, env: gitx.CGitEnv(env, "GIT_MERGE_AUTOEDIT=no")}, nil
 }
 
 // output runs git with args and returns its output, trimmed: stdout, or,
