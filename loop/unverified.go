@@ -72,19 +72,8 @@ func (u *unverified) is(key string) bool {
 }
 
 func (u *unverified) judge(key string) bool {
-	var written, useKey string
-	if strings.HasPrefix(key, "mem-") {
-		written, useKey = u.written[key], prompt.Key(entry.KindMemory, key)
-	} else {
-		kind, i, ok := u.c.Find(key)
-		if !ok || kind != entry.KindKnowledge {
-			return false
-		}
-		h, _ := u.c.Head(kind, i)
-		written = max(h.CreatedAt, h.UpdatedAt)
-		useKey = prompt.Key(kind, strings.TrimSuffix(path.Base(key), ".md"))
-	}
-	if len(written) < 10 || written[:10] > u.cutoff {
+	written, useKey, ok := u.writtenOf(key)
+	if !ok || len(written) < 10 || written[:10] > u.cutoff {
 		return false
 	}
 	used := u.used()
@@ -95,17 +84,25 @@ func (u *unverified) judge(key string) bool {
 	return !ok || last.Before(u.before())
 }
 
+// writtenOf is when the memory or knowledge entry of key was written (or
+// last updated), and its key in the usage log; ok is false for any other.
+func (u *unverified) writtenOf(key string) (written, useKey string, ok bool) {
+	if strings.HasPrefix(key, "mem-") {
+		return u.written[key], prompt.Key(entry.KindMemory, key), true
+	}
+	kind, i, found := u.c.Find(key)
+	if !found || kind != entry.KindKnowledge {
+		return "", "", false
+	}
+	h, _ := u.c.Head(kind, i)
+	return max(h.CreatedAt, h.UpdatedAt), prompt.Key(kind, strings.TrimSuffix(path.Base(key), ".md")), true
+}
+
 // before is the start of the time an unverified entry was not shown in.
 func (u *unverified) before() time.Time { return u.now.AddDate(0, 0, -u.days) }
 
 // mark is the text prime writes under an unverified entry.
 func (u *unverified) mark(key string) string {
-	var written string
-	if strings.HasPrefix(key, "mem-") {
-		written = u.written[key]
-	} else if kind, i, ok := u.c.Find(key); ok {
-		h, _ := u.c.Head(kind, i)
-		written = max(h.CreatedAt, h.UpdatedAt)
-	}
+	written, _, _ := u.writtenOf(key)
 	return fmt.Sprintf("written %s, cites no file git could check, and not shown in %d days: check before relying on it", written[:min(len(written), 10)], u.days)
 }
