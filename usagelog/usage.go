@@ -113,8 +113,7 @@ func (l *Log) CopyUntil(dst *Log, t time.Time) (partial bool, err error) {
 	}
 	var b bytes.Buffer
 	for line := range strings.Lines(string(data)) {
-		at, _, ok := strings.Cut(line, " ")
-		if n, err := strconv.ParseInt(at, 10, 64); ok && err == nil && n < t.Unix() && strings.HasSuffix(line, "\n") {
+		if at, _, _, ok := parseLine(strings.TrimSuffix(line, "\n")); ok && at < t.Unix() && strings.HasSuffix(line, "\n") {
 			b.WriteString(line)
 		}
 	}
@@ -169,19 +168,14 @@ func (l *Log) Read() ([]Stat, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), " ", 3)
-		if len(f) != 3 || f[2] == "" {
+		at, n, key, ok := parseLine(sc.Text())
+		if !ok {
 			continue // a line cut short by a crash
 		}
-		at, err1 := strconv.ParseInt(f[0], 10, 64)
-		n, err2 := strconv.Atoi(f[1])
-		if err1 != nil || err2 != nil || n < 1 {
-			continue
-		}
-		s := byKey[f[2]]
+		s := byKey[key]
 		if s == nil {
-			s = &Stat{Key: f[2]}
-			byKey[f[2]] = s
+			s = &Stat{Key: key}
+			byKey[key] = s
 		}
 		s.Count += n
 		if t := time.Unix(at, 0).UTC(); t.After(s.Last) {
@@ -199,6 +193,21 @@ func (l *Log) Read() ([]Stat, error) {
 		return out[i].Key < out[j].Key
 	})
 	return out, sc.Err()
+}
+
+// parseLine reads a line of the log, "<unix time> <count> <key>"; ok is
+// false for a line cut short by a crash, or any other.
+func parseLine(line string) (at int64, n int, key string, ok bool) {
+	f := strings.SplitN(line, " ", 3)
+	if len(f) != 3 || f[2] == "" {
+		return 0, 0, "", false
+	}
+	at, err1 := strconv.ParseInt(f[0], 10, 64)
+	n, err2 := strconv.Atoi(f[1])
+	if err1 != nil || err2 != nil || n < 1 {
+		return 0, 0, "", false
+	}
+	return at, n, f[2], true
 }
 
 // compact rewrites the log with one line per key.
