@@ -11,7 +11,9 @@
 // store is opened, and when it is missing, busy or fails, scans the files
 // with Scan instead and says so (Answer.Notices).
 //
-// Both searchers follow the same rules: words are runs of letters and
+// Both searchers follow the same rules, and score by one of them
+// (Scorer, over what each finds of a document's words: field, frequency,
+// field length, near words), so they answer alike: words are runs of letters and
 // digits (package internal/words), lowercased, without English stop words;
 // a query word matches exactly, or by its English stem, or — only when no
 // entry holds it and it has four letters or more (a typo) — within
@@ -23,7 +25,8 @@
 // share of the rare words it matched, the common words adding theirs; a
 // query of common words alone finds what matches any of them, unless it is
 // Strict (Relevance's). Package indextest is the conformance suite both
-// pass. And both read the same files: LoadDocs (what Scan searches) and
+// pass; bleveindex's conformance test checks they answer the labelled
+// sets of go run ./bench recall alike. And both read the same files: LoadDocs (what Scan searches) and
 // index/fresh (what the index holds) read the store as mdstore does —
 // regular files only, through no symbolic link, each at most its
 // mdstore.ReadLimit, a SkillLink read where it points — so the index and

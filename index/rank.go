@@ -50,6 +50,8 @@ type QueryWord struct {
 	// one a hit. (An entry's own misspelling of a word that other entries
 	// spell right is not found by the word.)
 	Fuzziness int
+	// Stem is the word's English stem (Stem), "" when it has none.
+	Stem string
 }
 
 // QueryWords are the words of text (QueryTokens) and how to look for each
@@ -61,9 +63,9 @@ func QueryWords(text string, n int, docFreq func(term string, stem bool) int) []
 	common := CommonAbove(n)
 	for i, t := range terms {
 		df := docFreq(t, false)
-		w := QueryWord{Term: t, Docs: df}
-		if stem := Stem(t); stem != "" {
-			w.Docs = max(df, docFreq(stem, true))
+		w := QueryWord{Term: t, Docs: df, Stem: Stem(t)}
+		if w.Stem != "" {
+			w.Docs = max(df, docFreq(w.Stem, true))
 		}
 		w.Common = w.Docs > common
 		if df == 0 && !w.Common {

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -14,11 +13,10 @@ import (
 	"lore/mdstore/entry"
 )
 
-// Scan searches documents held in memory by reading every one of them. It
-// follows the same rules as the bleve index with a simpler score (the
-// words' inverse document frequencies, but neither how often a word occurs
-// in an entry nor how long the entry is), and is what lore answers with
-// when that index is busy, broken or not installed.
+// Scan searches documents held in memory by reading every one of them.
+// It scores them by the rule the bleve index follows (Scorer), from the
+// words it reads in them, and is what lore answers with when that index
+// is busy, broken, not built yet or not installed.
 type Scan struct {
 	docs []Doc          // in no particular order: answers are sorted
 	at   map[string]int // where each id is in docs
@@ -70,25 +68,6 @@ func (s *Scan) Clear() error {
 	clear(s.at)
 	return nil
 }
-
-// Weights of a query word's match, by where and how it matched, as the
-// index weighs them: a title or tag word a quarter more than a content
-// word (the index counts it in the content and again in its own field), a
-// fuzzy match half an exact one, a match of the word's stem as much as a
-// content word, on top of the word's own match (the word itself ranks
-// above its other forms). Each is multiplied by the square of the word's
-// inverse document frequency (idf), as tf-idf does: a word that few
-// entries hold outweighs several that many hold.
-const (
-	weightTitle   = 1.25
-	weightContent = 1.0
-	fuzzyWeight   = 0.5
-	stemWeight    = 1.0
-)
-
-// idf is the inverse document frequency of a word that docs of n entries
-// hold, as bleve counts it.
-func idf(docs, n int) float64 { return 1 + math.Log(float64(n)/float64(docs+1)) }
 
 // Search answers q: documents passing the filters, scored by the words
 // they match (scoreAll), best first; newest first without text.
@@ -153,14 +132,14 @@ func search(q Query, pass docPass) (Result, error) {
 	read := func(want bool) error {
 		count.Store(0)
 		return pass(func() func(d *Doc) {
-			m := newMatcher(terms)
+			m := newMatcher(terms, q.Text)
 			return func(d *Doc) {
 				count.Add(1)
 				if m.mayHold(d) != want {
 					return
 				}
-				if ms, ok := m.read(d); ok {
-					sc := scanned{doc: *d, matches: ms, passing: passes(d, q)}
+				if h, ok := m.read(d); ok {
+					sc := scanned{doc: *d, holds: h, passing: passes(d, q)}
 					mu.Lock()
 					scored = append(scored, sc)
 					mu.Unlock()
@@ -176,10 +155,10 @@ func search(q Query, pass docPass) (Result, error) {
 	held, heldStems := make([]int, len(terms)), make([]int, len(terms))
 	for _, sc := range scored {
 		for i := range terms {
-			if sc.matches[i]&(exactHead|exactContent) != 0 {
+			if sc.holds.terms[i].freq[FieldContent] > 0 {
 				held[i]++
 			}
-			if sc.matches[i]&byStem != 0 {
+			if sc.holds.terms[i].stem > 0 {
 				heldStems[i]++
 			}
 		}
@@ -205,7 +184,12 @@ func search(q Query, pass docPass) (Result, error) {
 		}
 		return 0
 	})
-	res := finish(q, terms, scoreAll(scored, terms, qws, q.Strict, n))
+	scorer, nearDocs := NewScorer(qws, n, q.Strict), nearDocsOf(scored)
+	hits = scoreAll(scored, scorer, nearDocs)
+	if fallback := scorer.CommonOnly(); len(hits) == 0 && fallback != nil {
+		hits = scoreAll(scored, fallback, nearDocs)
+	}
+	res := finish(q, terms, hits)
 	if len(res.Hits) == 0 && !q.Strict {
 		freq := map[string]int{}
 		err := pass(func() func(d *Doc) {
@@ -252,43 +236,54 @@ func sortHits(hits []Hit) {
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
-		if !a.Created.Equal(b.Created) {
-			return a.Created.After(b.Created)
+		if a, b := a.Created.Unix(), b.Created.Unix(); a != b { // the index keeps it to the second
+			return a > b
 		}
 		return a.ID < b.ID
 	})
 }
 
-// scanned is a document read for scoring: how it matches each of the
-// query's words (terms), in what the bleve index's fields hold — the
-// words of its title and tags (head), of its content and of its id, and
-// the stems of its title, tags and content. passing says whether it
-// passes the query's filters.
+// scanned is a document read for scoring: how it holds the query's
+// words (holds), and whether it passes the query's filters.
 type scanned struct {
 	doc     Doc
-	matches []match
+	holds   holds
 	passing bool
 }
 
-// match is how a document holds one query word: bits of where the word
-// is, where a word within the query word's Fuzziness is, and whether the
-// query word's stem is among the document's stems.
-type match uint8
+// holds is how a document holds each of a query's terms, in the fields
+// the bleve index keeps (see Field: the content holds the title's and the
+// tags' words too), and how long those fields are.
+type holds struct {
+	terms []termHeld
+	norms [numFields]float64 // Norm of each field's length
+	stems float64            // Norm of the stems' (the content's words that have one)
+	id    bool               // the document's id is the whole query
+}
 
-const (
-	exactHead match = 1 << iota
-	exactContent
-	exactID
-	fuzzyHead
-	fuzzyContent
-	fuzzyID
-	byStem
-)
+// termHeld is how a document holds one term: how often in each field,
+// how often a word with its stem is in the content, and the words within
+// its fuzziness.
+type termHeld struct {
+	freq [numFields]uint32
+	stem uint32
+	near []nearWord
+}
+
+// nearWord is a word of a field within a term's fuzziness, and how often
+// the field holds it.
+type nearWord struct {
+	word  string
+	field Field
+	edits uint8
+	freq  uint32
+}
 
 // matcher finds how documents match a query's words, remembering the
 // stems of the words it has seen (stemming is the costly part).
 type matcher struct {
 	terms []string
+	id    string   // the whole query, when it may be an id
 	stems []string // Stem of each term
 	fuzz  []int    // Fuzziness of each term
 	known map[string]string
@@ -298,8 +293,8 @@ type matcher struct {
 	needles []string
 }
 
-func newMatcher(terms []string) *matcher {
-	m := &matcher{terms: terms, stems: make([]string, len(terms)), fuzz: make([]int, len(terms)), known: map[string]string{}}
+func newMatcher(terms []string, text string) *matcher {
+	m := &matcher{terms: terms, id: QueryID(text), stems: make([]string, len(terms)), fuzz: make([]int, len(terms)), known: map[string]string{}}
 	every := false
 	for i, t := range terms {
 		m.stems[i], m.fuzz[i] = Stem(t), Fuzziness(t)
@@ -424,35 +419,88 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-// read is how d matches each term; false when it matches none.
-func (m *matcher) read(d *Doc) ([]match, bool) {
-	ms := make([]match, len(m.terms))
-	found := false
-	visit := func(text string, exact, fuzzy match, stems bool) {
+// read is how d holds each term; false when it holds none and its id is
+// not the query.
+func (m *matcher) read(d *Doc) (holds, bool) {
+	h := holds{terms: make([]termHeld, len(m.terms)), id: m.id != "" && d.EntryID == m.id}
+	found := h.id
+	var lengths [numFields]int
+	stems := 0
+	visit := func(text string, f Field) {
 		eachToken(text, func(w string) {
+			lengths[f]++
+			content := f == FieldContent
+			if content && hasStem(w) {
+				stems++
+			}
 			for i, t := range m.terms {
+				th := &h.terms[i]
 				switch {
 				case w == t:
-					ms[i] |= exact
-				case m.fuzz[i] > 0 && ms[i]&fuzzy == 0 && wordMatches(t, w):
-					ms[i] |= fuzzy
+					th.freq[f]++
+					found = true
+				case m.fuzz[i] > 0:
+					if edits, ok := nearEdits(t, w, m.fuzz[i]); ok {
+						th.addNear(w, f, edits)
+						found = true
+					}
 				}
 				// A word's stem keeps its first letter and is no longer
 				// than the word.
-				if stems && m.stems[i] != "" && ms[i]&byStem == 0 && w[0] == m.stems[i][0] && len(w) >= len(m.stems[i]) && m.stem(w) == m.stems[i] {
-					ms[i] |= byStem
+				if content && m.stems[i] != "" && w[0] == m.stems[i][0] && len(w) >= len(m.stems[i]) && m.stem(w) == m.stems[i] {
+					th.stem++
+					found = true
 				}
-				found = found || ms[i] != 0
 			}
 		})
 	}
-	visit(d.Title, exactHead, fuzzyHead, true)
+	visit(d.Title, FieldTitle)
 	for _, tag := range d.Tags {
-		visit(tag, exactHead, fuzzyHead, true)
+		visit(tag, FieldTags)
 	}
-	visit(d.Content, exactContent, fuzzyContent, true)
-	visit(d.EntryID, exactID, fuzzyID, false)
-	return ms, found
+	visit(d.Title, FieldContent)
+	for _, tag := range d.Tags {
+		visit(tag, FieldContent)
+	}
+	visit(d.Content, FieldContent)
+	for f, n := range lengths {
+		h.norms[f] = Norm(n)
+	}
+	h.stems = Norm(stems)
+	return h, found
+}
+
+// addNear counts word, edits from the term, in field f.
+func (th *termHeld) addNear(word string, f Field, edits int) {
+	for i := range th.near {
+		if nw := &th.near[i]; nw.field == f && nw.word == word {
+			nw.freq++
+			return
+		}
+	}
+	th.near = append(th.near, nearWord{word: strings.Clone(word), field: f, edits: uint8(edits), freq: 1})
+}
+
+// QueryID is the query text when it may be an entry's id: one word,
+// spaces around it trimmed, which both searchers look up whole.
+func QueryID(text string) string {
+	if id := strings.TrimSpace(text); !strings.ContainsAny(id, " \t\n") {
+		return id
+	}
+	return ""
+}
+
+// hasStem says whether a term has a Stem, without stemming it.
+func hasStem(term string) bool {
+	if len(term) < 4 {
+		return false
+	}
+	for i := 0; i < len(term); i++ {
+		if c := term[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // stem is Stem(w), remembered.
@@ -492,35 +540,40 @@ func containsFold(list []string, v string) bool {
 	return slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, v) })
 }
 
-// MayMatch says whether d can be a hit of q, whose words are terms
-// (Tokens(q.Text)): it passes q's filters and, when q has words, q is its
-// id or one of its words matches a query word, exactly or within the
-// word's fuzziness. It scores nothing and allocates nothing for lowercase
-// ASCII words: the bleve index asks it of every changed entry, to make
-// those a search can find searchable first.
+// MayMatch says whether d may count in q's answer, q's words being terms
+// (QueryTokens(q.Text)): when q has words, q is its id or one of its
+// words matches a query word, exactly, within the word's fuzziness or by
+// its stem — d may be a hit, and whether or not it passes q's filters, it
+// counts among the entries holding that word, which weighs the word in
+// every hit's score. It scores nothing and allocates nothing for
+// lowercase ASCII words that are not near a query word: the bleve index
+// asks it of every changed entry, to make those that count searchable
+// first.
 func MayMatch(d Doc, q Query, terms []string) bool {
-	if !passes(&d, q) {
-		return false
-	}
 	if len(terms) == 0 {
-		return true
+		return passes(&d, q)
 	}
 	if d.EntryID != "" && strings.TrimSpace(q.Text) == d.EntryID {
 		return true
 	}
-	if holdsMatch(d.Title, terms) || holdsMatch(d.Content, terms) || holdsMatch(d.EntryID, terms) {
+	stems := make([]string, len(terms))
+	for i, t := range terms {
+		stems[i] = Stem(t)
+	}
+	if holdsMatch(d.Title, terms, stems) || holdsMatch(d.Content, terms, stems) {
 		return true
 	}
-	return slices.ContainsFunc(d.Tags, func(tag string) bool { return holdsMatch(tag, terms) })
+	return slices.ContainsFunc(d.Tags, func(tag string) bool { return holdsMatch(tag, terms, stems) })
 }
 
-// holdsMatch says whether a word of text matches one of terms.
-func holdsMatch(text string, terms []string) bool {
+// holdsMatch says whether a word of text matches one of terms, or has
+// the stem of one (stems: of each term, "" for none).
+func holdsMatch(text string, terms, stems []string) bool {
 	found := false
-	words.Each(text, func(start, end int) bool {
+	words.EachTerm(text, func(start, end int) bool {
 		w := text[start:end]
-		for _, t := range terms {
-			if wordMatches(t, w) {
+		for i, t := range terms {
+			if wordMatches(t, w) || stems[i] != "" && sameStem(w, stems[i]) {
 				found = true
 				return false
 			}
@@ -530,29 +583,44 @@ func holdsMatch(text string, terms []string) bool {
 	return found
 }
 
+// sameStem says whether a word of an entry, as it is written, has stem:
+// a word's stem keeps its first letter and is no longer than the word.
+func sameStem(word, stem string) bool {
+	if len(word) < len(stem) || word[0]|0x20 != stem[0] {
+		return false
+	}
+	lower := strings.ToLower(word)
+	return hasStem(lower) && Stem(lower) == stem
+}
+
 // wordMatches is Matches for a word of an entry as it is written (not yet
-// lowercased): exact or fuzzy. Most words are told apart without
-// computing an edit distance: by their lengths, or by their letters — d
-// edits add at most d letters that the other word lacks, and remove at
-// most d that it has.
+// lowercased): exact or fuzzy.
 func wordMatches(term, word string) bool {
-	fz := Fuzziness(term)
+	if strings.EqualFold(term, word) {
+		return true
+	}
+	_, ok := nearEdits(term, strings.ToLower(word), Fuzziness(term)) // ToLower allocates only to change something
+	return ok
+}
+
+// nearEdits is how many edits (words.EditDistance) a lowercase word other
+// than term is from it, when at most fz. Most words are told apart
+// without computing it: by their lengths, or by their letters — d edits
+// add at most d letters that the other word lacks, and remove at most d
+// that it has.
+func nearEdits(term, word string, fz int) (int, bool) {
+	if fz == 0 || term == word {
+		return 0, false
+	}
 	if tl, ok := letterSet(term); ok {
 		if wl, ok := letterSet(word); ok {
 			if d := len(word) - len(term); d > fz || -d > fz ||
 				bits.OnesCount64(wl&^tl) > fz || bits.OnesCount64(tl&^wl) > fz {
-				return false
+				return 0, false
 			}
 		}
 	}
-	if strings.EqualFold(term, word) {
-		return true
-	}
-	if fz == 0 {
-		return false
-	}
-	_, ok := words.EditDistance(term, strings.ToLower(word), fz) // ToLower allocates only to change something
-	return ok
+	return words.EditDistance(term, word, fz)
 }
 
 // letterSet is the set of the ASCII letters (folded to lowercase) and
@@ -574,72 +642,57 @@ func letterSet(s string) (uint64, bool) {
 	return set, true
 }
 
-// scoreAll scores the passing documents against the query's words, in a
-// store of n entries. With rare words, a document must match one: it
-// scores its rare words' matches times the share of the rare words it
-// matched, plus its common words' matches times the share of all the
-// query's words that those are. With common words alone, it scores their
-// matches times the share it matched, and is no hit when strict. When
-// the rare words find nothing, and the search is not strict, the common
-// words answer alone.
-func scoreAll(all []scanned, terms []string, ws []QueryWord, strict bool, n int) []Hit {
-	rare, common := SplitRare(ws)
+// scoreAll scores the passing documents of all by sc's rule; nearDocs
+// is how many documents hold each near word (nearDocsOf).
+func scoreAll(all []scanned, sc *Scorer, nearDocs map[string]int) []Hit {
+	ws := sc.Words()
+	ms := make([]WordMatch, len(ws))
 	var hits []Hit
-	for _, sc := range all {
-		if !sc.passing {
+	for _, d := range all {
+		if !d.passing {
 			continue
 		}
-		r, rm := scoreDoc(sc, terms, rare, n)
-		c, cm := scoreDoc(sc, terms, common, n)
-		var score float64
-		switch {
-		case len(rare) > 0 && rm > 0:
-			score = r*float64(rm)/float64(len(rare)) + c*float64(cm)/float64(len(ws))
-		case len(rare) == 0 && !strict:
-			score = c * float64(cm) / float64(len(common))
+		clear(ms)
+		for i, w := range ws {
+			th, m := &d.holds.terms[i], &ms[i]
+			for f, freq := range th.freq {
+				if freq > 0 {
+					m.Exact(Field(f), uint64(freq), d.holds.norms[f])
+				}
+			}
+			if th.stem > 0 {
+				m.Stem(uint64(th.stem), d.holds.stems)
+			}
+			for _, nw := range th.near {
+				if int(nw.edits) <= w.Fuzziness {
+					m.Near(nw.field, uint64(nw.freq), d.holds.norms[nw.field], int(nw.edits), nearDocs[nw.word], sc.n)
+				}
+			}
 		}
-		if score > 0 {
-			hits = append(hits, Hit{Doc: sc.doc, Score: score})
+		if score := sc.Score(ms, d.holds.id); score > 0 {
+			hits = append(hits, Hit{Doc: d.doc, Score: score})
 		}
-	}
-	if len(hits) == 0 && len(rare) > 0 && len(common) > 0 && !strict {
-		return scoreAll(all, terms, common, false, n)
 	}
 	return hits
 }
 
-// scoreDoc is the sum of the matches of each of ws in the document, in a
-// store of n entries — its best exact or fuzzy match, plus a match of its
-// stem, times its idf squared — and how many of ws it matched. terms are
-// the query's words, in the order of the document's matches.
-func scoreDoc(sc scanned, terms []string, ws []QueryWord, n int) (sum float64, matched int) {
-	for _, w := range ws {
-		mt := sc.matches[slices.Index(terms, w.Term)]
-		m := max(matchWeight(mt, exactHead, fuzzyHead, weightTitle, w),
-			matchWeight(mt, exactContent, fuzzyContent, weightContent, w),
-			matchWeight(mt, exactID, fuzzyID, weightContent, w))
-		if mt&byStem != 0 {
-			m += weightContent * stemWeight
-		}
-		if m > 0 {
-			f := idf(w.Docs, n)
-			sum += m * f * f
-			matched++
+// nearDocsOf is how many of the documents hold each word that is near a
+// query term (in their content, which holds every field's words).
+func nearDocsOf(all []scanned) map[string]int {
+	out := map[string]int{}
+	var seen []string
+	for _, d := range all {
+		seen = seen[:0]
+		for _, th := range d.holds.terms {
+			for _, nw := range th.near {
+				if nw.field == FieldContent && !slices.Contains(seen, nw.word) {
+					seen = append(seen, nw.word)
+					out[nw.word]++
+				}
+			}
 		}
 	}
-	return sum, matched
-}
-
-// matchWeight is weight for an exact match of w in a field, half of it
-// for a match within w's fuzziness, 0 for none.
-func matchWeight(m, exact, fuzzy match, weight float64, w QueryWord) float64 {
-	switch {
-	case m&exact != 0:
-		return weight
-	case w.Fuzziness > 0 && m&fuzzy != 0:
-		return weight * fuzzyWeight
-	}
-	return 0
+	return out
 }
 
 // wordsOf is the words of d's title, tags and content, each once.

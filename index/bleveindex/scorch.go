@@ -2,7 +2,6 @@ package bleveindex
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,6 +39,11 @@ type Scorch struct {
 	// failed hears the errors scorch meets persisting in the background
 	// (writers only).
 	failed chan error
+	// unsearchable is how many of the store's entries are not searchable
+	// yet while a search runs during update: those that cannot match it,
+	// indexed after it. They count among the entries a word's rarity is
+	// measured against, so that the answer is the whole index's.
+	unsearchable int
 }
 
 // A writer's batches return once they can be searched; scorch persists
@@ -218,7 +222,9 @@ func (x *Scorch) update(docs []index.Doc, remove []string, first func(index.Doc)
 	}
 	if searchable != nil {
 		trace("first batch searchable")
+		x.unsearchable = len(later)
 		searchable(x)
+		x.unsearchable = 0
 	}
 	if len(later) > 0 {
 		b := bindex.NewBatch()
@@ -367,11 +373,9 @@ func (x *Scorch) sealed() (docs uint64, segs []fresh.SealedSegment, err error) {
 // every query from analyzed terms, so an empty one serves.
 var queryMapping = mapping.NewIndexMapping()
 
-// Search answers q with bleve's ranking (tf-idf) over queries built by the
-// rules in package index: every query word may match a title, tag or
-// content, exactly or by its stem, or a typo within its fuzziness; an
-// entry must match one of the query's rare words when it has any, and
-// more of them rank higher; filters restrict without scoring.
+// Search answers q by the rules of package index: a query's text by its
+// one scoring rule (rank, index.Scorer), which Scan follows too; without
+// text, every entry passing the filters, newest first.
 func (x *Scorch) Search(q index.Query) (res index.Result, err error) {
 	defer guard(&err)()
 	r, err := x.s.Reader()
@@ -400,67 +404,16 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 		sort := search.SortOrder{&search.SortField{Field: fieldCreated, Desc: true, Missing: search.SortFieldMissingLast}, &search.SortDocID{}}
 		return x.collect(ctx, r, q, terms, query.NewMatchAllQuery(), sort)
 	}
-	ws, err := queryWords(ctx, r, q.Text)
-	if err != nil {
-		return index.Result{}, err
-	}
-	// The rare words, and the id: an entry must match one of them when
-	// there are any; the common words add to its score.
-	rare, common := index.SplitRare(ws)
-	var must, should []query.Query
-	for _, w := range rare {
-		wq, err := wordQuery(r, w, 1)
-		if err != nil {
-			return index.Result{}, err
-		}
-		must = append(must, wq)
-	}
-	for _, w := range common {
-		// bleve multiplies the common words' score by the share of them
-		// matched; this makes it the share of all the query's words.
-		wq, err := wordQuery(r, w, float64(len(common))/float64(len(ws)))
-		if err != nil {
-			return index.Result{}, err
-		}
-		should = append(should, wq)
-	}
-	if id := strings.TrimSpace(q.Text); !strings.ContainsAny(id, " \t\n") {
-		if len(must) > 0 || q.Strict {
-			must = append(must, term(fieldEntryID, id, boostID))
-		} else {
-			should = append(should, term(fieldEntryID, id, boostID))
-		}
-	}
-	sort := search.SortOrder{&search.SortScore{Desc: true}}
-	var main query.Query
-	switch {
-	case len(must) > 0 && len(should) > 0:
-		main = query.NewBooleanQuery([]query.Query{query.NewDisjunctionQuery(must)}, should, nil)
-	case len(must) > 0:
-		main = query.NewDisjunctionQuery(must)
-	case q.Strict:
-		return index.Result{}, nil
-	default:
-		main = query.NewDisjunctionQuery(should)
-	}
-	res, err := x.collect(ctx, r, q, terms, main, sort)
-	if err != nil || res.Total > 0 || q.Strict || len(rare) == 0 || len(common) == 0 {
-		return res, err
-	}
-	// The rare words found nothing: the common ones answer alone.
-	return x.collect(ctx, r, q, terms, query.NewDisjunctionQuery(should), sort)
+	return rank(ctx, r, q, terms, x.unsearchable)
 }
 
 // queryWords are the words of text and how to look for them
 // (index.QueryWords), with the counts of the entries holding them read
 // from the index's dictionaries: one lookup per word and segment.
-func queryWords(ctx context.Context, r bindex.IndexReader, text string) ([]index.QueryWord, error) {
-	n, err := r.DocCount()
-	if err != nil {
-		return nil, err
-	}
+// n is how many entries the store holds.
+func queryWords(ctx context.Context, r bindex.IndexReader, text string, n int) ([]index.QueryWord, error) {
 	var ferr error
-	ws := index.QueryWords(text, int(n), func(t string, stem bool) int {
+	ws := index.QueryWords(text, n, func(t string, stem bool) int {
 		field := fieldContent
 		if stem {
 			field = fieldStems
@@ -476,16 +429,11 @@ func queryWords(ctx context.Context, r bindex.IndexReader, text string) ([]index
 	return ws, ferr
 }
 
-// collect runs main, restricted by q's filters, and makes its hits. With
-// LimitPerKind it runs once per kind: bleve reads the id of every hit it
-// returns (~25 µs each), and taking every hit to keep the best of each
-// kind read 1,371 ids for a task at 10k entries, where the kinds' best
-// are 400 (lore-index answered in 51 ms, and in 45 ms so).
+// collect runs main, restricted by q's filters, and makes its hits, in
+// sort's order (a query without text: newest first). With LimitPerKind
+// it runs once per kind.
 func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Query, terms []string, main query.Query, sort search.SortOrder) (index.Result, error) {
 	if q.LimitPerKind && q.Limit > 0 {
-		if res, ok, err := x.collectPerKind(ctx, r, q, terms, main, sort); ok || err != nil {
-			return res, err
-		}
 		kinds := q.Kinds
 		if len(kinds) == 0 {
 			kinds = entry.Kinds
@@ -534,6 +482,12 @@ func (x *Scorch) collect(ctx context.Context, r bindex.IndexReader, q index.Quer
 
 // filteredSearcher is main's searcher, restricted by q's filters.
 func filteredSearcher(ctx context.Context, r bindex.IndexReader, main query.Query, q index.Query) (search.Searcher, error) {
+	return filtered(main, q).Searcher(ctx, r, queryMapping, search.SearcherOptions{})
+}
+
+// filtered is main restricted by q's filters; main itself when q has
+// none and shows every learning there is.
+func filtered(main query.Query, q index.Query) query.Query {
 	// The learnings q does not ask for are left out by their status, which
 	// only the few that are not shown carry.
 	var hidden []query.Query
@@ -542,14 +496,15 @@ func filteredSearcher(ctx context.Context, r bindex.IndexReader, main query.Quer
 			hidden = append(hidden, term(fieldStatus, st, 1))
 		}
 	}
-	if filter := filterQuery(q); filter != nil || len(hidden) > 0 {
-		bq := query.NewBooleanQuery([]query.Query{main}, nil, hidden)
-		if filter != nil {
-			bq.AddFilter(filter)
-		}
-		main = bq
+	filter := filterQuery(q)
+	if filter == nil && len(hidden) == 0 {
+		return main
 	}
-	return main.Searcher(ctx, r, queryMapping, search.SearcherOptions{})
+	bq := query.NewBooleanQuery([]query.Query{main}, nil, hidden)
+	if filter != nil {
+		bq.AddFilter(filter)
+	}
+	return bq
 }
 
 // makeHit is the hit for the document of external id, which scored
@@ -568,105 +523,6 @@ func makeHit(r bindex.IndexReader, q index.Query, terms []string, id string, sco
 		text = d.Title
 	}
 	return index.Hit{Doc: d, Score: score, Snippet: index.Snippet(text, terms, index.SnippetWidth)}, nil
-}
-
-// collectPerKind is collect for LimitPerKind in one pass over main's
-// matches, keeping the best q.Limit of each kind (ties to the earlier
-// match, as bleve's collector breaks them), where a search per kind
-// would walk every posting of main once per kind: prime's query for a
-// task at 100k entries took 87 ms so, and 31 ms in one pass. A match's kind
-// is looked up in a table of every document's kind (kindTable); ok is
-// false when the index holds a document without one, and the caller
-// searches kind by kind.
-func (x *Scorch) collectPerKind(ctx context.Context, r bindex.IndexReader, q index.Query, terms []string, main query.Query, sort search.SortOrder) (res index.Result, ok bool, err error) {
-	if len(sort) != 1 || !sort[0].RequiresScoring() {
-		return index.Result{}, false, nil // only the score's order is kept here
-	}
-	wanted := q.Kinds
-	if len(wanted) == 0 {
-		wanted = entry.Kinds
-	}
-	kindOf, ok, err := kindTable(ctx, r)
-	if !ok || err != nil {
-		return index.Result{}, false, err
-	}
-	rest := q
-	rest.Kinds = nil // a match's kind is looked up instead
-	searcher, err := filteredSearcher(ctx, r, main, rest)
-	if err != nil {
-		return index.Result{}, false, err
-	}
-	defer searcher.Close()
-	sctx := &search.SearchContext{
-		DocumentMatchPool: search.NewDocumentMatchPool(searcher.DocumentMatchPoolSize()+len(wanted)*q.Limit+1, 0),
-		IndexReader:       r,
-	}
-	best := make(map[entry.Kind]*matchHeap, len(wanted))
-	for _, k := range wanted {
-		best[k] = &matchHeap{}
-	}
-	var hitNumber uint64
-	for {
-		m, err := searcher.Next(sctx)
-		if err != nil {
-			return index.Result{}, false, err
-		}
-		if m == nil {
-			break
-		}
-		h := best[kindOf(m.IndexInternalID.Value())]
-		if h == nil {
-			sctx.DocumentMatchPool.Put(m)
-			continue
-		}
-		hitNumber++
-		m.HitNumber = hitNumber
-		res.Total++
-		switch {
-		case len(*h) < q.Limit:
-			heap.Push(h, m)
-		case (*h)[0].Score < m.Score:
-			sctx.DocumentMatchPool.Put((*h)[0])
-			(*h)[0] = m
-			heap.Fix(h, 0)
-		default:
-			sctx.DocumentMatchPool.Put(m)
-		}
-	}
-	// Kind after kind, each best first; then best first, ties in the
-	// kinds' order.
-	for _, k := range wanted {
-		kept := *best[k]
-		slices.SortFunc(kept, search.CompareScoreDescending)
-		for _, m := range kept {
-			id, err := r.ExternalID(m.IndexInternalID)
-			if err != nil {
-				return index.Result{}, false, err
-			}
-			h, err := makeHit(r, q, terms, id, m.Score)
-			if err != nil {
-				return index.Result{}, false, err
-			}
-			res.Hits = append(res.Hits, h)
-		}
-	}
-	slices.SortStableFunc(res.Hits, func(a, b index.Hit) int { return cmp.Compare(b.Score, a.Score) })
-	return res, true, nil
-}
-
-// matchHeap holds a kind's best matches with the worst on top: the
-// lowest score, and among equal scores the latest match.
-type matchHeap []*search.DocumentMatch
-
-func (h matchHeap) Len() int           { return len(h) }
-func (h matchHeap) Less(i, j int) bool { return search.CompareScoreDescending(h[i], h[j]) > 0 }
-func (h matchHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *matchHeap) Push(x any)        { *h = append(*h, x.(*search.DocumentMatch)) }
-func (h *matchHeap) Pop() any {
-	old := *h
-	m := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return m
 }
 
 // kindTable says the kind of each document of r by its number: the
@@ -727,121 +583,6 @@ func kindTable(ctx context.Context, r bindex.IndexReader) (kindOf func(uint64) e
 		}
 		return entry.Kinds[largest]
 	}, true, nil
-}
-
-// Field weights: the content field holds the title and tag words too, so
-// a title or tag word scores there like any other, and a quarter more in
-// its own short field — a tie-breaker, not a trump card: with a weight of
-// 3, one common word of a knowledge title outranked an entry holding most
-// of the query (go run ./bench recall: R@1 0.78 at 3, 0.89 at 0.25). A
-// fuzzy match counts half an exact one, in each field. The word's stem
-// (index.Stem: deploying finds deployed) counts as much as the word in
-// the content, and the entry holding the word itself matches both, so it
-// ranks first (at half, word forms found R@1 0.90 of their entries, 0.95
-// at one, since words the store holds are no longer matched fuzzily). An
-// entry whose id is the whole query comes first.
-const (
-	boostTitle   = 0.25
-	boostContent = 1.0
-	fuzzyFactor  = 0.5
-	stemFactor   = 1.0
-	boostID      = 20.0
-)
-
-// wordQuery matches one query word, its weights times factor: exactly in
-// the title, the tags or the content, and by its stem; a word that may be
-// a typo (index.QueryWord.Fuzziness), which no entry holds, by its stem and
-// fuzzily in each of those fields instead (fuzzyClauses).
-func wordQuery(r bindex.IndexReader, w index.QueryWord, factor float64) (query.Query, error) {
-	t := w.Term
-	var clauses []query.Query
-	if w.Fuzziness == 0 {
-		clauses = append(clauses, term(fieldTitle, t, factor*boostTitle), term(fieldTags, t, factor*boostTitle), term(fieldContent, t, factor*boostContent))
-	}
-	if stem := index.Stem(t); stem != "" {
-		// Another form of the word: an entry holding the word itself
-		// matches its stem too, and so ranks above one holding another
-		// form.
-		clauses = append(clauses, term(fieldStems, stem, factor*boostContent*stemFactor))
-	}
-	if w.Fuzziness > 0 {
-		fuzzy, err := fuzzyClauses(r, w, factor)
-		if err != nil {
-			return nil, err
-		}
-		clauses = append(clauses, fuzzy...)
-	}
-	return query.NewDisjunctionQuery(clauses), nil
-}
-
-// fuzzyClauses match a possible typo fuzzily in the content, the title
-// and the tags, each with its field's weight, as bleve's FuzzyQuery does
-// (the words of the field within the typo's fuzziness, each weighed by
-// 1/(edits+1)) — but with one Levenshtein automaton instead of three:
-// building it and walking a dictionary with it is the costly part of a
-// fuzzy query (at 100k entries, 3.8 ms for one field, 7.5 ms for three),
-// and the content holds the title's and the tags' words too, so its
-// words near the typo are all there are. A field that holds none of them
-// keeps its clause, which matches nothing, as bleve's would.
-func fuzzyClauses(r bindex.IndexReader, w index.QueryWord, factor float64) ([]query.Query, error) {
-	fr, ok := r.(bindex.IndexReaderFuzzy)
-	cr, ok2 := r.(bindex.IndexReaderContains)
-	if !ok || !ok2 {
-		return nil, fmt.Errorf("bleve's reader is a %T, which has no fuzzy dictionary", r)
-	}
-	type candidate struct {
-		term  string
-		edits uint8
-	}
-	var near []candidate
-	dict, err := fr.FieldDictFuzzy(fieldContent, w.Term, w.Fuzziness, "")
-	if err != nil {
-		return nil, err
-	}
-	for {
-		e, err := dict.Next()
-		if err != nil {
-			dict.Close()
-			return nil, err
-		}
-		if e == nil {
-			break
-		}
-		near = append(near, candidate{e.Term, e.EditDistance})
-	}
-	if err := dict.Close(); err != nil {
-		return nil, err
-	}
-	var out []query.Query
-	for _, f := range []struct {
-		field string
-		boost float64
-	}{{fieldContent, boostContent}, {fieldTitle, boostTitle}, {fieldTags, boostTitle}} {
-		var holds bindex.FieldDictContains
-		if f.field != fieldContent {
-			if holds, err = cr.FieldDictContains(f.field); err != nil {
-				return nil, err
-			}
-		}
-		var alts []query.Query
-		for _, c := range near {
-			if holds != nil {
-				if ok, err := holds.Contains([]byte(c.term)); err != nil {
-					return nil, err
-				} else if !ok {
-					continue
-				}
-			}
-			alts = append(alts, term(f.field, c.term, factor*f.boost*fuzzyFactor/float64(c.edits+1)))
-		}
-		switch len(alts) {
-		case 0:
-			out = append(out, term(f.field, w.Term, factor*f.boost*fuzzyFactor)) // held by no entry
-		default:
-			out = append(out, query.NewDisjunctionQuery(alts))
-		}
-	}
-	return out, nil
 }
 
 func term(field, t string, boost float64) *query.TermQuery {
