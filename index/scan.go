@@ -646,6 +646,10 @@ func letterSet(s string) (uint64, bool) {
 // is how many documents hold each near word (nearDocsOf).
 func scoreAll(all []scanned, sc *Scorer, nearDocs map[string]int) []Hit {
 	ws := sc.Words()
+	nearRarity := make(map[string]float64, len(nearDocs))
+	for w, docs := range nearDocs {
+		nearRarity[w] = IDF2(docs, sc.n)
+	}
 	ms := make([]WordMatch, len(ws))
 	var hits []Hit
 	for _, d := range all {
@@ -665,7 +669,7 @@ func scoreAll(all []scanned, sc *Scorer, nearDocs map[string]int) []Hit {
 			}
 			for _, nw := range th.near {
 				if int(nw.edits) <= w.Fuzziness {
-					m.Near(nw.field, uint64(nw.freq), d.holds.norms[nw.field], int(nw.edits), nearDocs[nw.word], sc.n)
+					m.Near(nw.field, uint64(nw.freq), d.holds.norms[nw.field], int(nw.edits), nearRarity[nw.word])
 				}
 			}
 		}

@@ -1,6 +1,11 @@
 package index
 
-import "math"
+import (
+	"math"
+	"os"
+)
+
+var expCoord = os.Getenv("LORE_EXP_COORD")
 
 // The one scoring rule. Both searchers find, for each document, how it
 // holds each query word — in which field, how often, in a field how long,
@@ -92,17 +97,22 @@ func (m *WordMatch) Stem(freq uint64, norm float64) {
 }
 
 // Near records a word edits away from a possible typo, freq times in
-// field f, held by docs of the n entries; a field keeps its best near
+// field f; rarity is the near word's IDF2. A field keeps its best near
 // word.
-func (m *WordMatch) Near(f Field, freq uint64, norm float64, edits, docs, n int) {
-	g := idf(docs, n)
-	w := fieldBoost[f] * fuzzyFactor / float64(edits+1) * math.Sqrt(float64(freq)) * norm * g * g
+func (m *WordMatch) Near(f Field, freq uint64, norm float64, edits int, rarity float64) {
+	w := fieldBoost[f] * fuzzyFactor / float64(edits+1) * math.Sqrt(float64(freq)) * norm * rarity
 	m.near[f] = max(m.near[f], w)
 }
 
-// score is what m is worth for w in a store of n entries (see Field).
-func (w *QueryWord) score(m *WordMatch, n int) float64 {
-	g := idf(w.Docs, n)
+// IDF2 is how rare a word held by docs of n entries is, as a clause's
+// weight counts it: its idf squared.
+func IDF2(docs, n int) float64 {
+	g := idf(docs, n)
+	return g * g
+}
+
+// score is what m is worth for w, whose rarity is IDF2 (see Field).
+func (w *QueryWord) score(m *WordMatch, rarity float64) float64 {
 	var sum float64
 	clauses, matched := 0, 0
 	add := func(v, times float64) {
@@ -114,11 +124,11 @@ func (w *QueryWord) score(m *WordMatch, n int) float64 {
 	}
 	if w.Fuzziness == 0 {
 		for f := range numFields {
-			add(m.exact[f], g*g)
+			add(m.exact[f], rarity)
 		}
 	}
 	if w.Stem != "" {
-		add(m.stem, g*g)
+		add(m.stem, rarity)
 	}
 	if w.Fuzziness > 0 {
 		for f := range numFields {
@@ -135,7 +145,8 @@ func (w *QueryWord) score(m *WordMatch, n int) float64 {
 // query's words in a store of n entries.
 type Scorer struct {
 	words        []QueryWord
-	rare, common []int // places in words
+	rarity       []float64 // IDF2 of each word
+	rare, common []int     // places in words
 	n            int
 	strict       bool
 	commonOnly   bool
@@ -146,6 +157,7 @@ type Scorer struct {
 func NewScorer(ws []QueryWord, n int, strict bool) *Scorer {
 	s := &Scorer{words: ws, n: n, strict: strict}
 	for i, w := range ws {
+		s.rarity = append(s.rarity, IDF2(w.Docs, n))
 		if w.Common {
 			s.common = append(s.common, i)
 		} else {
@@ -197,7 +209,7 @@ func (s *Scorer) Score(ms []WordMatch, id bool) float64 {
 		var total float64
 		matched := 0
 		for _, i := range places {
-			if v := s.words[i].score(&ms[i], s.n); v > 0 {
+			if v := s.words[i].score(&ms[i], s.rarity[i]); v > 0 {
 				total += v
 				matched++
 			}
@@ -214,11 +226,21 @@ func (s *Scorer) Score(ms []WordMatch, id bool) float64 {
 	case len(s.rare) > 0:
 		if r, rm := sum(s.rare); rm > 0 {
 			score = r*float64(rm)/float64(len(s.rare)) + c*float64(cm)/float64(len(s.words))
+			switch expCoord {
+			case "square":
+				f := float64(rm) / float64(len(s.rare))
+				score = r*f*f + c*float64(cm)/float64(len(s.words))
+			case "tiers":
+				score = float64(rm) + score/(1+score)
+			case "tiers2":
+				if len(s.rare) >= 3 {
+					score = float64(rm) + score/(1+score)
+				}
+			}
 		}
 	}
 	if id {
-		g := idf(1, s.n)
-		score += BoostID * g * g
+		score += BoostID * IDF2(1, s.n)
 	}
 	return score
 }
