@@ -52,11 +52,19 @@ type QueryWord struct {
 	Fuzziness int
 	// Stem is the word's English stem (Stem), "" when it has none.
 	Stem string
+	// Extra marks another form of a compound of the query (see
+	// compound.go), which is not a word of the query of its own.
+	Extra bool
+	// Parts are the places, among the query's words, of the two parts of
+	// a compound's joined form: set on the joined word.
+	Parts []int
 }
 
 // QueryWords are the words of text (QueryTokens) and how to look for each
 // in a store of n entries, of which docFreq(term, false) hold the word
-// term, and docFreq(stem, true) the stem among the stems of their words.
+// term, and docFreq(stem, true) the stem among the stems of their words;
+// then the other forms of its compounds that the store holds (Extra; see
+// compound.go), among QueryTerms.
 func QueryWords(text string, n int, docFreq func(term string, stem bool) int) []QueryWord {
 	terms := QueryTokens(text)
 	out := make([]QueryWord, len(terms))
@@ -74,7 +82,7 @@ func QueryWords(text string, n int, docFreq func(term string, stem bool) int) []
 		out[i] = w
 	}
 	topicOf(out, n)
-	return out
+	return addCompounds(out, text, n, docFreq)
 }
 
 // topicOf keeps the rule relative to the query: when every word of ws is

@@ -125,6 +125,9 @@ func search(q Query, pass docPass) (Result, error) {
 		}
 		return finish(q, terms, hits), nil
 	}
+	// The query's words, then the other forms of its compounds
+	// (QueryTerms): which of those the store holds is counted here.
+	all := QueryTerms(q.Text)
 	var scored []scanned
 	var count atomic.Int64
 	// read reads the documents for which mayHold says want, keeping
@@ -132,7 +135,7 @@ func search(q Query, pass docPass) (Result, error) {
 	read := func(want bool) error {
 		count.Store(0)
 		return pass(func() func(d *Doc) {
-			m := newMatcher(terms, q.Text)
+			m := newMatcher(all, len(terms), q.Text)
 			return func(d *Doc) {
 				count.Add(1)
 				if m.mayHold(d) != want {
@@ -152,9 +155,9 @@ func search(q Query, pass docPass) (Result, error) {
 	}
 	n := int(count.Load())
 	// How many documents hold each term, and its stem.
-	held, heldStems := make([]int, len(terms)), make([]int, len(terms))
+	held, heldStems := make([]int, len(all)), make([]int, len(all))
 	for _, sc := range scored {
-		for i := range terms {
+		for i := range all {
 			if sc.holds.terms[i].freq[FieldContent] > 0 {
 				held[i]++
 			}
@@ -174,7 +177,7 @@ func search(q Query, pass docPass) (Result, error) {
 		}
 	}
 	qws := QueryWords(q.Text, n, func(term string, stem bool) int {
-		for i, t := range terms {
+		for i, t := range all {
 			switch {
 			case stem && Stem(t) == term:
 				return heldStems[i]
@@ -185,9 +188,9 @@ func search(q Query, pass docPass) (Result, error) {
 		return 0
 	})
 	scorer, nearDocs := NewScorer(qws, n, q.Strict), nearDocsOf(scored)
-	hits = scoreAll(scored, scorer, nearDocs)
+	hits = scoreAll(scored, all, scorer, nearDocs)
 	if fallback := scorer.CommonOnly(); len(hits) == 0 && fallback != nil {
-		hits = scoreAll(scored, fallback, nearDocs)
+		hits = scoreAll(scored, all, fallback, nearDocs)
 	}
 	res := finish(q, terms, hits)
 	if len(res.Hits) == 0 && !q.Strict {
@@ -293,11 +296,17 @@ type matcher struct {
 	needles []string
 }
 
-func newMatcher(terms []string, text string) *matcher {
+// newMatcher matches terms, of which the first fuzzy may be typos (the
+// query's own words; the others, the forms of its compounds, are words
+// the store may hold), in the documents of a search for text.
+func newMatcher(terms []string, fuzzy int, text string) *matcher {
 	m := &matcher{terms: terms, id: QueryID(text), stems: make([]string, len(terms)), fuzz: make([]int, len(terms)), known: map[string]string{}}
 	every := false
 	for i, t := range terms {
-		m.stems[i], m.fuzz[i] = Stem(t), Fuzziness(t)
+		m.stems[i] = Stem(t)
+		if i < fuzzy {
+			m.fuzz[i] = Fuzziness(t)
+		}
 		m.needles = append(m.needles, t)
 		if st := m.stems[i]; st != "" {
 			// A word is its stem's first letters but the last one or
@@ -541,7 +550,7 @@ func containsFold(list []string, v string) bool {
 }
 
 // MayMatch says whether d may count in q's answer, q's words being terms
-// (QueryTokens(q.Text)): when q has words, q is its id or one of its
+// (QueryTerms(q.Text)): when q has words, q is its id or one of its
 // words matches a query word, exactly, within the word's fuzziness or by
 // its stem — d may be a hit, and whether or not it passes q's filters, it
 // counts among the entries holding that word, which weighs the word in
@@ -642,10 +651,14 @@ func letterSet(s string) (uint64, bool) {
 	return set, true
 }
 
-// scoreAll scores the passing documents of all by sc's rule; nearDocs
-// is how many documents hold each near word (nearDocsOf).
-func scoreAll(all []scanned, sc *Scorer, nearDocs map[string]int) []Hit {
+// scoreAll scores the passing documents of all, read for terms, by sc's
+// rule; nearDocs is how many documents hold each near word (nearDocsOf).
+func scoreAll(all []scanned, terms []string, sc *Scorer, nearDocs map[string]int) []Hit {
 	ws := sc.Words()
+	at := make([]int, len(ws)) // each word's place in terms
+	for i, w := range ws {
+		at[i] = slices.Index(terms, w.Term)
+	}
 	nearRarity := make(map[string]float64, len(nearDocs))
 	for w, docs := range nearDocs {
 		nearRarity[w] = IDF2(docs, sc.n)
@@ -658,7 +671,7 @@ func scoreAll(all []scanned, sc *Scorer, nearDocs map[string]int) []Hit {
 		}
 		clear(ms)
 		for i, w := range ws {
-			th, m := &d.holds.terms[i], &ms[i]
+			th, m := &d.holds.terms[at[i]], &ms[i]
 			for f, freq := range th.freq {
 				if freq > 0 {
 					m.Exact(Field(f), uint64(freq), d.holds.norms[f])

@@ -30,7 +30,7 @@ func FuzzMayMatchCoversEveryHit(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Total > 0 && !index.MayMatch(d, q, index.Tokens(q.Text)) {
+		if res.Total > 0 && !index.MayMatch(d, q, index.QueryTerms(q.Text)) {
 			t.Fatalf("scan finds %+v for %q, MayMatch says it cannot", d, query)
 		}
 	})

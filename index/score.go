@@ -2,10 +2,8 @@ package index
 
 import (
 	"math"
-	"os"
+	"slices"
 )
-
-var expCoord = os.Getenv("LORE_EXP_COORD")
 
 // The one scoring rule. Both searchers find, for each document, how it
 // holds each query word — in which field, how often, in a field how long,
@@ -146,10 +144,13 @@ func (w *QueryWord) score(m *WordMatch, rarity float64) float64 {
 type Scorer struct {
 	words        []QueryWord
 	rarity       []float64 // IDF2 of each word
-	rare, common []int     // places in words
+	rare, common []int     // places in words of the query's own words
+	counted      int       // how many those are (not Extra)
+	leads        []bool
 	n            int
 	strict       bool
 	commonOnly   bool
+	values       []float64 // Score's, of each word
 }
 
 // NewScorer scores against ws (QueryWords) in a store of n entries;
@@ -158,13 +159,61 @@ func NewScorer(ws []QueryWord, n int, strict bool) *Scorer {
 	s := &Scorer{words: ws, n: n, strict: strict}
 	for i, w := range ws {
 		s.rarity = append(s.rarity, IDF2(w.Docs, n))
-		if w.Common {
+		switch {
+		case w.Extra:
+		case w.Common:
 			s.common = append(s.common, i)
-		} else {
+		default:
 			s.rare = append(s.rare, i)
 		}
 	}
+	// The words a join in the store stands for are one word of the
+	// query: the group takes the place of the first part (rare if either
+	// is), and the second part is not counted of its own.
+	for _, w := range ws {
+		if !w.Extra || len(w.Parts) != 2 {
+			continue
+		}
+		a, b := w.Parts[0], w.Parts[1]
+		if ws[a].Common && !ws[b].Common {
+			s.common = slices.DeleteFunc(s.common, func(i int) bool { return i == a })
+			s.rare = append(s.rare, a)
+		}
+		s.rare = slices.DeleteFunc(s.rare, func(i int) bool { return i == b })
+		s.common = slices.DeleteFunc(s.common, func(i int) bool { return i == b })
+	}
+	s.counted = len(s.rare) + len(s.common)
+	s.setLeads()
 	return s
+}
+
+// setLeads says which words find documents: a rare word when the query
+// has any (a common one only adds to the score of an entry it finds),
+// else any word — none when the search is strict; the other form of a
+// compound when the words it stands for do.
+func (s *Scorer) setLeads() {
+	s.leads = make([]bool, len(s.words))
+	s.values = make([]float64, len(s.words))
+	for _, i := range s.rare {
+		s.leads[i] = !s.commonOnly
+	}
+	for _, i := range s.common {
+		s.leads[i] = s.commonOnly || len(s.rare) == 0 && !s.strict
+	}
+	for j, w := range s.words {
+		switch {
+		case len(w.Parts) == 0:
+		case w.Extra: // a join of the query's words: one word, in the first's place
+			a, b := w.Parts[0], w.Parts[1]
+			s.leads[b], s.leads[j] = s.leads[a], s.leads[a]
+		default: // a split of a query word
+			for _, p := range w.Parts {
+				if s.words[p].Extra {
+					s.leads[p] = s.leads[j]
+				}
+			}
+		}
+	}
 }
 
 // Entries is how many entries the store holds.
@@ -173,18 +222,9 @@ func (s *Scorer) Entries() int { return s.n }
 // Words are the query's words, in the order Score takes their matches.
 func (s *Scorer) Words() []QueryWord { return s.words }
 
-// Leads says whether word i finds documents: a rare word when the query
-// has any (a common one only adds to the score of an entry it finds),
-// else any word — none when the search is strict.
-func (s *Scorer) Leads(i int) bool {
-	switch {
-	case s.commonOnly:
-		return true
-	case len(s.rare) > 0:
-		return !s.words[i].Common
-	}
-	return !s.strict
-}
+// Leads says whether word i finds documents (setLeads): an entry that
+// matches none of those is no hit.
+func (s *Scorer) Leads(i int) bool { return s.leads[i] }
 
 // CommonOnly is the Scorer a search falls back to when its rare words
 // found nothing and it is not strict: the common words answer alone. It
@@ -195,6 +235,7 @@ func (s *Scorer) CommonOnly() *Scorer {
 	}
 	c := *s
 	c.commonOnly = true
+	c.setLeads()
 	return &c
 }
 
@@ -205,12 +246,27 @@ func (s *Scorer) CommonOnly() *Scorer {
 // common words alone, their score times the share of them it matched
 // (nothing when strict). 0 is no hit.
 func (s *Scorer) Score(ms []WordMatch, id bool) float64 {
+	v := s.values
+	for i := range s.words {
+		v[i] = s.words[i].score(&ms[i], s.rarity[i])
+	}
+	// A compound's other form stands for its words.
+	for j, w := range s.words {
+		switch {
+		case len(w.Parts) == 0:
+		case w.Extra: // the join: one word with its parts (NewScorer)
+			a, b := w.Parts[0], w.Parts[1]
+			v[a] = max(v[a]+v[b], v[j])
+		case v[w.Parts[0]] > 0 && v[w.Parts[1]] > 0: // the split: both parts
+			v[j] = max(v[j], v[w.Parts[0]]+v[w.Parts[1]])
+		}
+	}
 	sum := func(places []int) (float64, int) {
 		var total float64
 		matched := 0
 		for _, i := range places {
-			if v := s.words[i].score(&ms[i], s.rarity[i]); v > 0 {
-				total += v
+			if v[i] > 0 {
+				total += v[i]
 				matched++
 			}
 		}
@@ -225,18 +281,7 @@ func (s *Scorer) Score(ms []WordMatch, id bool) float64 {
 		}
 	case len(s.rare) > 0:
 		if r, rm := sum(s.rare); rm > 0 {
-			score = r*float64(rm)/float64(len(s.rare)) + c*float64(cm)/float64(len(s.words))
-			switch expCoord {
-			case "square":
-				f := float64(rm) / float64(len(s.rare))
-				score = r*f*f + c*float64(cm)/float64(len(s.words))
-			case "tiers":
-				score = float64(rm) + score/(1+score)
-			case "tiers2":
-				if len(s.rare) >= 3 {
-					score = float64(rm) + score/(1+score)
-				}
-			}
+			score = r*float64(rm)/float64(len(s.rare)) + c*float64(cm)/float64(s.counted)
 		}
 	}
 	if id {

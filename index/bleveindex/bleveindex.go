@@ -87,7 +87,7 @@ func (ix *Index) SearchThen(q index.Query, answered func(index.Result, index.Rep
 	var res index.Result
 	var serr error
 	searched := false
-	terms := index.QueryTokens(q.Text)
+	terms := index.QueryTerms(q.Text) // the words of its compounds too
 	rebuild := ix.Rebuild
 	if answered != nil {
 		rebuild = func(reason string) (index.Report, error) {

@@ -169,6 +169,27 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		}
 	})
 
+	// A word written joined in one entry and split in another is found
+	// both ways, where the store writes the other form; an entry holding
+	// only one part of a split word is no hit.
+	t.Run("compounds meet", func(t *testing.T) {
+		ix := newIndex(t)
+		err := ix.Index(
+			index.Doc{ID: "a", EntryID: "joined", Kind: entry.KindMemory, Content: "Run make setup before the first airflow test."},
+			index.Doc{ID: "b", EntryID: "split", Kind: entry.KindMemory, Content: "The dbt source freshness check fails when loaded_at is null."},
+			index.Doc{ID: "c", EntryID: "part", Kind: entry.KindMemory, Content: "Every source table has an owner."},
+			index.Doc{ID: "d", EntryID: "checkout", Kind: entry.KindMemory, Content: "The checkout completed event is emitted once per order."},
+			index.Doc{ID: "e", EntryID: "other", Kind: entry.KindMemory, Content: "Set the retries of the sensor; it times out otherwise."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top(t, ix, index.Query{Text: "set up"}, "joined") // the store says setup
+		top(t, ix, index.Query{Text: "how do I set up airflow locally"}, "joined")
+		top(t, ix, index.Query{Text: "check out"}, "checkout")
+		set(t, ix, index.Query{Text: "sourcefreshness"}, "split")          // the store says source freshness
+		set(t, ix, index.Query{Text: "source freshness"}, "split", "part") // the words themselves
+	})
+
 	t.Run("filters", func(t *testing.T) {
 		ix := fresh(t)
 		set(t, ix, index.Query{Text: "tests", Kinds: []entry.Kind{entry.KindLearning}}, "l-000001", "l-000002")
