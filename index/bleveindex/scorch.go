@@ -402,7 +402,11 @@ func (x *Scorch) search(r bindex.IndexReader, q index.Query, terms []string) (in
 		// Ties keep index order: sorting by document ID would look up the
 		// ID of every hit.
 		sort := search.SortOrder{&search.SortField{Field: fieldCreated, Desc: true, Missing: search.SortFieldMissingLast}, &search.SortDocID{}}
-		return x.collect(ctx, r, q, terms, query.NewMatchAllQuery(), sort)
+		res, err := x.collect(ctx, r, q, terms, query.NewMatchAllQuery(), sort)
+		for i := range res.Hits {
+			res.Hits[i].Score = 0 // no text, no relevance: as Scan says
+		}
+		return res, err
 	}
 	return rank(ctx, r, q, terms, x.unsearchable)
 }
