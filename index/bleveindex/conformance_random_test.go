@@ -17,6 +17,7 @@ import (
 // typos, question and stop words, ids, filters, learnings not shown —
 // answered alike by both engines, hit for hit and score for score.
 func TestIndexAndScanAnswerAlikeOnRandomStores(t *testing.T) {
+	t.Parallel()
 	vocab := []string{
 		"deploy", "deploying", "deployment", "rollback", "Postgres", "postgres", "timeout", "time", "out",
 		"setup", "set", "up", "checkout", "check", "source", "freshness", "orders.customer_id", "customer_id",
@@ -72,11 +73,8 @@ func TestIndexAndScanAnswerAlikeOnRandomStores(t *testing.T) {
 			}
 			docs = append(docs, d)
 		}
-		x, err := openScorch(t.TempDir(), true, time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
 		// Indexed in batches, some replaced and some removed: a lived index.
+		x := scorchOf(t)
 		for i := 0; i < len(docs); i += 25 {
 			if err := x.Index(docs[i:min(i+25, len(docs))]...); err != nil {
 				t.Fatal(err)
@@ -126,7 +124,6 @@ func TestIndexAndScanAnswerAlikeOnRandomStores(t *testing.T) {
 				}
 			}
 		}
-		x.Close()
 		if differ > 0 {
 			t.Errorf("seed %d: %d of %d queries answered differently", seed, differ, 3*len(texts))
 		}

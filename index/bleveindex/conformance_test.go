@@ -67,19 +67,12 @@ func answer(res index.Result) string {
 }
 
 func TestIndexAndScanAnswerAlike(t *testing.T) {
+	t.Parallel()
 	for _, set := range []string{"bench/recall", "bench/recall-pipeline"} {
 		t.Run(filepath.Base(set), func(t *testing.T) {
+			t.Parallel()
 			docs, texts := labelledSet(t, set)
-			scan := index.NewScan(docs...)
-			x, err := openScorch(t.TempDir(), true, time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer x.Close()
-			if err := x.Index(docs...); err != nil {
-				t.Fatal(err)
-			}
-			compare(t, x, scan, texts)
+			compare(t, scorchOf(t, docs...), index.NewScan(docs...), texts)
 		})
 	}
 }
@@ -88,17 +81,11 @@ func TestIndexAndScanAnswerAlike(t *testing.T) {
 // replaced and removed — their postings still in its segments until a
 // merge — answers as the scan of what it holds.
 func TestALivedIndexAnswersAsABuiltOne(t *testing.T) {
+	t.Parallel()
 	docs, texts := labelledSet(t, "bench/recall")
-	x, err := openScorch(t.TempDir(), true, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
 	// Every document, then a third of them replaced one batch at a time
 	// with other words, and a tenth removed.
-	if err := x.Index(docs...); err != nil {
-		t.Fatal(err)
-	}
+	x := scorchOf(t, docs...)
 	scan := index.NewScan(docs...)
 	for i := 0; i < len(docs); i += 3 {
 		d := docs[i]
@@ -117,6 +104,20 @@ func TestALivedIndexAnswersAsABuiltOne(t *testing.T) {
 	}
 	scan.Remove(gone...)
 	compare(t, x, scan, append(texts[:60:60], "rewritten", "rewriten by hand"))
+}
+
+// scorchOf is a new index holding docs, closed when the test ends.
+func scorchOf(t *testing.T, docs ...index.Doc) *Scorch {
+	t.Helper()
+	x, err := openScorch(t.TempDir(), true, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	if err := x.Index(docs...); err != nil {
+		t.Fatal(err)
+	}
+	return x
 }
 
 func compare(t *testing.T, x *Scorch, scan *index.Scan, texts []string) {
