@@ -18,9 +18,13 @@
 // how many entries hold it and its stem (one dictionary lookup per field
 // and segment), which decides whether it is common and whether it may be a
 // typo (index.QueryWords). Text is analyzed straight into term frequencies
-// with the words of package internal/words. Filters are a non-scoring
-// BooleanQuery filter. A hit's order is its score alone: sorting ties by
-// document ID would look up the ID of every hit.
+// with the words of package internal/words. A query's text is ranked by
+// index.Scorer, the rule Scan follows too (rank): the postings of each
+// query word's clauses, with their term frequencies and norms, walked
+// side by side in document order; filters are a searcher advanced
+// alongside, and the learnings not shown the few documents of their
+// statuses. Ties break by creation time, then id, as in Scan: only the
+// hits at the cut are looked up for it.
 //
 // # Generations and locks
 //
