@@ -23,8 +23,8 @@
 // query word's clauses, with their term frequencies and norms, walked
 // side by side in document order; filters are a searcher advanced
 // alongside, and the learnings not shown the few documents of their
-// statuses. Ties break by creation time, then id, as in Scan: only the
-// hits at the cut are looked up for it.
+// statuses. Ties break by creation time, then id, as in Scan: those are
+// read for the hits kept (the limit's best, and any as good as the last).
 //
 // # Generations and locks
 //
