@@ -42,7 +42,7 @@ const (
 	splitMin  = 6
 	splitMax  = 24
 	partMin   = 3
-	longParts = "up" // shorter parts allowed: set|up
+	shortPart = "up" // the one shorter part allowed: set|up
 )
 
 func compoundsOf(text string, terms []string) compoundCandidates {
@@ -63,7 +63,7 @@ func compoundsOf(text string, terms []string) compoundCandidates {
 		}
 		for i := 2; i <= len(t)-2; i++ {
 			a, b := t[:i], t[i:]
-			if (len(a) >= partMin || a == longParts) && (len(b) >= partMin || b == longParts) {
+			if (len(a) >= partMin || a == shortPart) && (len(b) >= partMin || b == shortPart) {
 				if c.splits == nil {
 					c.splits = map[string][][2]string{}
 				}

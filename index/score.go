@@ -140,7 +140,8 @@ func (w *QueryWord) score(m *WordMatch, rarity float64) float64 {
 }
 
 // A Scorer scores documents by the one rule (see Field) against a
-// query's words in a store of n entries.
+// query's words in a store of n entries. It serves one goroutine at a
+// time: Score reuses a buffer.
 type Scorer struct {
 	words        []QueryWord
 	rarity       []float64 // IDF2 of each word
