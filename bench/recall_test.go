@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestLabelledSetsNameTheirEntries reads both labelled sets as
+// TestLabelledSetsNameTheirEntries reads the labelled sets as
 // benchRecall does: every query's kind is known and every relevant id is
 // an entry of its store.
 func TestLabelledSetsNameTheirEntries(t *testing.T) {
-	for _, dir := range []string{"recall", "recall-pipeline"} {
+	for _, dir := range []string{"recall", "recall-pipeline", "recall-questions"} {
 		queries, err := readQueries(filepath.Join(dir, "queries.json"))
 		if err != nil {
 			t.Fatal(err)
