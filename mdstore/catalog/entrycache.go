@@ -718,7 +718,7 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		}
 		// The heads, summed as they are written.
 		var trailer [cacheTrailer]byte
-		crc := crc32.New(castagnoli)
+		crc := crc32.New(castagnoli())
 		e.w.Flush()
 		e.tee = crc
 		heads := e.pos()
@@ -773,7 +773,7 @@ func writeEntryCache(path string, l listing, stamps []fsx.Stamp, out Entries, wa
 		}
 		mark()
 		binary.LittleEndian.PutUint64(trailer[32:], uint64(e.pos()))
-		binary.LittleEndian.PutUint64(trailer[40:], uint64(crc32.Checksum(index, castagnoli)))
+		binary.LittleEndian.PutUint64(trailer[40:], uint64(crc32.Checksum(index, castagnoli())))
 		e.w.Write(records)
 		e.w.Write(index)
 		e.w.Write(trailer[:])
@@ -796,7 +796,9 @@ func pathsOf[T any](es []*T, path func(*T) string) []string {
 }
 
 // castagnoli is the CRC-32C table: the cache sums its heads with it.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// Made when first asked for: making it takes 0.2 ms, which every lore
+// process paid at start-up, whether it read the cache or not.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // writeCacheFile writes a cache file with encode, streamed to a temporary
 // file that is put in place whole: a cache of tens of megabytes is never
@@ -906,7 +908,7 @@ func readEntryCache(path string, populate bool, base *entryCache, mapped *mappin
 	c.records = data[table : table+uint64(8*records)]
 	index := data[table+uint64(8*records) : len(data)-cacheTrailer]
 	c.headOffsets, c.byPath = index[:4*entries], index[4*entries:]
-	if uint64(crc32.Checksum(index, castagnoli)) != num(5) {
+	if uint64(crc32.Checksum(index, castagnoli())) != num(5) {
 		return entryCache{}
 	}
 	prev := uint64(c.tableAt)
@@ -923,7 +925,7 @@ func readEntryCache(path string, populate bool, base *entryCache, mapped *mappin
 		}
 		prev = at
 	}
-	if uint64(crc32.Checksum(data[c.headsAt[0]:c.recordAt(0)], castagnoli)) != num(3) {
+	if uint64(crc32.Checksum(data[c.headsAt[0]:c.recordAt(0)], castagnoli())) != num(3) {
 		return entryCache{}
 	}
 	c.id = uint64(len(data))<<32 | num(3)
