@@ -92,7 +92,7 @@ func rankBy(ctx context.Context, r bindex.IndexReader, q index.Query, terms []st
 		id := false
 		for _, c := range lead {
 			if c.at != nil && c.num == num {
-				id = c.add(ms, sc) || id
+				id = c.add(ms) || id
 				if err := c.next(); err != nil {
 					return index.Result{}, err
 				}
@@ -103,7 +103,7 @@ func rankBy(ctx context.Context, r bindex.IndexReader, q index.Query, terms []st
 				return index.Result{}, err
 			}
 			if c.at != nil && c.num == num {
-				c.add(ms, sc)
+				c.add(ms)
 			}
 		}
 		score := sc.Score(ms, id)
@@ -287,7 +287,7 @@ func (c *clause) set(at *bindex.TermFieldDoc) {
 
 // add records the clause's match of the document it stands at in ms; it
 // says whether that was the id's.
-func (c *clause) add(ms []index.WordMatch, sc *index.Scorer) bool {
+func (c *clause) add(ms []index.WordMatch) bool {
 	switch c.kind {
 	case idClause:
 		return true
