@@ -13,13 +13,10 @@ import (
 // readCachedMarkdownFiles is catalog.LoadKnowledge or LoadLearnings of dir
 // through the blob cache (byBlob): the same entries in the same order,
 // each with its keywords for a learning. ok is false when the change reads
-// the files on disk or has queued changes, and the caller must read every
-// file.
-//
+// the files on disk or has queued changes: the caller reads every file.
 // The cache holds its files sorted by path, as the directory lists them,
 // so the two are walked side by side: nothing is looked up in a map, and
-// a cached entry is decoded only when its file is still there with the
-// same blob.
+// a cached entry is decoded only when its file is still there unchanged.
 func readCachedMarkdownFiles[T any](t *Tx, dir string,
 	byBlob func(stateDir, dir string, blobs []gitx.Blob, read func(string) ([]byte, bool, error)) []catalog.ByBlob[T]) (out []catalog.ByBlob[T], ok bool, err error) {
 	if len(t.overlay) > 0 || t.stateDir == "" {

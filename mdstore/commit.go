@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -226,10 +227,9 @@ func (t *Tx) path(p string) string {
 
 // Read and readDir see the store as the change builds on it: HEAD's
 // files for a commit, the index's when staging, the files on disk when
-// writing files only. Decisions (a duplicate, "unchanged", the next
-// iteration) are made from them, never from what a failed write may have
-// left on disk.
-// Changes still queued are applied on top.
+// writing files only, with changes still queued applied on top.
+// Decisions (a duplicate, "unchanged", the next iteration) are made from
+// them, never from what a failed write may have left on disk.
 func (t *Tx) Read(p string) ([]byte, bool, error) {
 	data, ok, err := t.tx.ReadFile(t.path(p))
 	if err != nil || len(t.overlay) == 0 {
@@ -286,6 +286,9 @@ func (t *Tx) Apply(e Edit) {
 	t.edits++
 	t.change.Edits = append(t.change.Edits, e)
 	t.tx.Edit(t.path(e.Path), e.checked)
+	if e.Op == OpRemove || e.Op == OpRemoveMemory { // what an entry cited goes with it
+		t.Apply(Edit{Path: cites.Path, Op: OpCite, ID: cites.KeyOf(cmp.Or(e.ID, e.Path))})
+	}
 }
 
 // checkQueued applies the edits of a change that is queued, not

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -455,4 +456,53 @@ func (r *Report) Restamp(key string) (cs []cites.Cite, dropped []string, err err
 		cs = append(cs, cites.Cite{File: files[i], Lines: c.Lines, Blob: b.String(), Commit: head.String()})
 	}
 	return cs, dropped, nil
+}
+
+// Held keeps of stale the entries the store still holds: a row of
+// citations.md outlives an entry removed by hand (git rm, a merge) or by a
+// lore older than the removal of a deleted entry's rows with it, and lore
+// stale must not list, nor lore verify re-stamp, an entry that is not
+// there.
+func Held(s *mdstore.Store, stale []StaleEntry) ([]StaleEntry, error) {
+	holds := holder(s)
+	out := stale[:0:0]
+	for _, st := range stale {
+		ok, err := holds(st.Key)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// Holds says whether the store holds the entry of key (KeyOfID).
+func Holds(s *mdstore.Store, key string) (bool, error) { return holder(s)(key) }
+
+// holder says of keys whether the store holds their entries: a file's by
+// its file, a memory's by memories.md's ids (read once).
+func holder(s *mdstore.Store) func(key string) (bool, error) {
+	var ids map[string]bool
+	return func(key string) (bool, error) {
+		if strings.Contains(key, "/") { // knowledge/…, learnings/…, journal/…
+			_, err := os.Lstat(filepath.Join(s.Root(), entry.Dir, filepath.FromSlash(key)))
+			if errors.Is(err, fs.ErrNotExist) {
+				return false, nil
+			}
+			return true, nil // there, or not to be told: listed as before
+		}
+		if ids == nil {
+			ms, _, err := s.Memories()
+			if err != nil {
+				return false, err
+			}
+			ids = make(map[string]bool, len(ms))
+			for _, m := range ms {
+				ids[m.ID] = true
+			}
+		}
+		return ids[key], nil
+	}
 }

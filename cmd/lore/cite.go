@@ -8,6 +8,7 @@ import (
 
 	"lore/internal/words"
 	"lore/mdstore/cites"
+	"lore/mdstore/entry"
 	"lore/mdstore/history"
 	"lore/provenance"
 )
@@ -52,6 +53,9 @@ func runStale(e *env, g globals, format string) error {
 		return err
 	}
 	stale, err := report.Stale()
+	if err == nil {
+		stale, err = provenance.Held(s, stale)
+	}
 	if err != nil {
 		return err
 	}
@@ -126,6 +130,11 @@ func runVerify(e *env, g globals, opts verifyOptions) error {
 	var keys []string
 	for _, id := range opts.ids {
 		key := provenance.KeyOfID(id)
+		if held, err := provenance.Holds(s, key); err != nil {
+			return err
+		} else if !held {
+			return entry.NotFound(entry.KindOfID(id))
+		}
 		if !report.Cites(key) {
 			return usagef("%s cites no file: there is nothing to verify (lore stale lists the stale entries)", id)
 		}
@@ -133,6 +142,9 @@ func runVerify(e *env, g globals, opts verifyOptions) error {
 	}
 	if opts.stale {
 		stale, err := report.Stale()
+		if err == nil {
+			stale, err = provenance.Held(s, stale)
+		}
 		if err != nil {
 			return err
 		}
