@@ -95,15 +95,6 @@ func (c compoundCandidates) words(terms []string) []string {
 	return out
 }
 
-func lettersOnly(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return w != ""
-}
-
 // QueryTerms are every word a search for text may look for: its
 // QueryTokens, then the other forms of its compounds, joined or split
 // (see compoundsOf), whether or not the store holds them — what a

@@ -499,19 +499,6 @@ func QueryID(text string) string {
 	return ""
 }
 
-// hasStem says whether a term has a Stem, without stemming it.
-func hasStem(term string) bool {
-	if len(term) < 4 {
-		return false
-	}
-	for i := 0; i < len(term); i++ {
-		if c := term[i]; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
-}
-
 // stem is Stem(w), remembered.
 func (m *matcher) stem(w string) string {
 	st, ok := m.known[w]
@@ -599,7 +586,7 @@ func sameStem(word, stem string) bool {
 		return false
 	}
 	lower := strings.ToLower(word)
-	return hasStem(lower) && Stem(lower) == stem
+	return Stem(lower) == stem
 }
 
 // wordMatches is Matches for a word of an entry as it is written (not yet

@@ -51,15 +51,24 @@ func Stems(s string) []string {
 // words and looks for a query word's stem too, so a word form finds its
 // entries while the exact word, which matches both, still ranks first.
 func Stem(term string) string {
-	if len(term) < 4 {
+	if !hasStem(term) {
 		return ""
 	}
-	for i := 0; i < len(term); i++ {
-		if c := term[i]; c < 'a' || c > 'z' {
-			return ""
+	return porterstemmer.StemString(term)
+}
+
+// hasStem says whether a term has a Stem, without stemming it: a word of
+// four or more ASCII letters.
+func hasStem(term string) bool { return len(term) >= 4 && lettersOnly(term) }
+
+// lettersOnly says whether w is a lowercase ASCII word, letters only.
+func lettersOnly(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
 		}
 	}
-	return porterstemmer.StemString(term)
+	return w != ""
 }
 
 // QueryTokens are the words a query looks for: its Tokens, each once, so
