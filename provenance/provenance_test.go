@@ -33,7 +33,9 @@ func TestReadALargeCitationsFile(t *testing.T) {
 	if len(data) < 2<<20 {
 		t.Fatalf("only %d bytes", len(data))
 	}
-	r.Commit("cite", map[string]string{".agent/citations.md": string(data), "src/b.go": "package b // changed\n"})
+	// The one entry that goes stale is there (lore stale lists only those).
+	memories := "# Memories\n\n## Patterns\n\n### mem-1-bbbb\n> b.go is small\n<!-- tags: b | created: 2026-01-01 -->\n"
+	r.Commit("cite", map[string]string{".agent/citations.md": string(data), ".agent/memories.md": memories, "src/b.go": "package b // changed\n"})
 	s, err := mdstore.Open(r.Dir, mdstore.Options{Getenv: r.Getenv})
 	if err != nil {
 		t.Fatal(err)

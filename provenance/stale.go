@@ -63,6 +63,9 @@ type Report struct {
 	follow map[string]Renamed // Follow's answers, by file and cited blob
 	// fromCache tells a report read from the cache (for the tests).
 	fromCache bool
+	// holds says whether the store holds an entry (holder): Stale lists
+	// only those.
+	holds func(key string) (bool, error)
 }
 
 // Of is the checks of the entry whose memory id or store path is given.
@@ -170,6 +173,14 @@ func Read(s *mdstore.Store) (*Report, error) {
 }
 
 func read(s *mdstore.Store, cached bool) (*Report, error) {
+	r, err := readReport(s, cached)
+	if r != nil {
+		r.holds = holder(s)
+	}
+	return r, err
+}
+
+func readReport(s *mdstore.Store, cached bool) (*Report, error) {
 	r := &Report{all: map[string][]Check{}}
 	if s.Repo() == nil {
 		return r, nil
@@ -357,14 +368,25 @@ type StaleEntry struct {
 	Mark   string    `json:"mark"`
 }
 
-// Stale lists the stale entries, the oldest change first (an entry
-// whose file is gone, with no change found, last).
+// Stale lists the stale entries the store holds, the oldest change first
+// (an entry whose file is gone, with no change found, last). A row of
+// citations.md outlives an entry removed by hand (git rm, a merge) or by
+// a lore older than the removal of a deleted entry's rows with it: lore
+// stale must not list, nor lore verify re-stamp, an entry that is not
+// there.
 func (r *Report) Stale() ([]StaleEntry, error) {
 	if r.repo != nil {
 		defer r.repo.KeepObjects()()
 	}
 	var out []StaleEntry
 	for _, key := range r.StaleKeys() {
+		if r.holds != nil {
+			if held, err := r.holds(key); err != nil {
+				return nil, err
+			} else if !held {
+				continue
+			}
+		}
 		stale := r.StaleOf(key)
 		for _, c := range stale {
 			if _, err := r.Changes(c, 1<<20); err != nil { // walked once, whole: Mark reads the answer
@@ -456,26 +478,6 @@ func (r *Report) Restamp(key string) (cs []cites.Cite, dropped []string, err err
 		cs = append(cs, cites.Cite{File: files[i], Lines: c.Lines, Blob: b.String(), Commit: head.String()})
 	}
 	return cs, dropped, nil
-}
-
-// Held keeps of stale the entries the store still holds: a row of
-// citations.md outlives an entry removed by hand (git rm, a merge) or by a
-// lore older than the removal of a deleted entry's rows with it, and lore
-// stale must not list, nor lore verify re-stamp, an entry that is not
-// there.
-func Held(s *mdstore.Store, stale []StaleEntry) ([]StaleEntry, error) {
-	holds := holder(s)
-	out := stale[:0:0]
-	for _, st := range stale {
-		ok, err := holds(st.Key)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, st)
-		}
-	}
-	return out, nil
 }
 
 // Holds says whether the store holds the entry of key (KeyOfID).

@@ -53,9 +53,6 @@ func runStale(e *env, g globals, format string) error {
 		return err
 	}
 	stale, err := report.Stale()
-	if err == nil {
-		stale, err = provenance.Held(s, stale)
-	}
 	if err != nil {
 		return err
 	}
@@ -142,9 +139,6 @@ func runVerify(e *env, g globals, opts verifyOptions) error {
 	}
 	if opts.stale {
 		stale, err := report.Stale()
-		if err == nil {
-			stale, err = provenance.Held(s, stale)
-		}
 		if err != nil {
 			return err
 		}
