@@ -6,7 +6,7 @@
 //	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-clones 3] [-write BENCHMARKS.md]
 //	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
-//	go run ./bench recall [-corpus bench/recall|bench/recall-pipeline|bench/recall-questions] [-sizes corpus,10000] [-engines index,scan] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
+//	go run ./bench recall [-corpus bench/recall|bench/recall-pipeline|bench/recall-questions|bench/recall-paraphrase] [-sizes corpus,10000] [-engines index,scan] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
 //	go run ./bench ingest-store [-sizes 1000,100000] [-runs 9 | -runs 41,3] [-write BENCHMARKS.md]
 //	go run ./bench scale [-sizes 1000,10000,100000] [-runs 5] [-memories 0,1000,10000] [-write BENCHMARKS.md]
 //	go run ./bench lifecycle [-runs 3] [-learnings 10000] [-entries 100000] [-write BENCHMARKS.md]
@@ -32,7 +32,9 @@
 // "recall" measures whether search and prime find the right entry: a
 // labelled store and labelled queries of several kinds (bench/recall, a
 // Go web service's; bench/recall-pipeline, a data pipeline team's;
-// bench/recall-questions, a mobile team's, asked in natural questions),
+// bench/recall-questions, a mobile team's, asked in natural questions;
+// bench/recall-paraphrase, a clinic booking SaaS team's, asked mostly in
+// paraphrases that share no key word with the answer),
 // recall@1/5/10 and MRR of lore search with its index and scanning the
 // files, the share of queries whose
 // relevant entry lore prime shows, and a grep baseline, in the labelled

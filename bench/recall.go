@@ -22,7 +22,8 @@ import (
 // benchRecall measures whether lore finds the right entry: a labelled
 // store (-corpus: bench/recall/store, a Go web service's memory written
 // as agents and people write it, bench/recall-pipeline/store, a data
-// pipeline team's, or bench/recall-questions/store, a mobile team's) and
+// pipeline team's, bench/recall-questions/store, a mobile team's, or
+// bench/recall-paraphrase/store, a clinic booking SaaS team's) and
 // labelled queries (queries.json beside it) of
 // several kinds. For each query it runs the whole process `lore search
 // <query> --format json` (the best 10) once for each of -engines: index
@@ -37,7 +38,7 @@ import (
 func benchRecall(args []string) error {
 	fs := flag.NewFlagSet("recall", flag.ExitOnError)
 	sizes := fs.String("sizes", "corpus,10000", "stores to measure (comma-separated): corpus is the labelled store alone, a number the labelled store inside that many entries")
-	dir := fs.String("corpus", "bench/recall", "directory holding store/.agent and queries.json; -write replaces the section named after its last element (bench:recall, bench:recall-pipeline, bench:recall-questions)")
+	dir := fs.String("corpus", "bench/recall", "directory holding store/.agent and queries.json; -write replaces the section named after its last element (bench:recall, bench:recall-pipeline, bench:recall-questions, bench:recall-paraphrase)")
 	engineList := fs.String("engines", "index,scan", "lore's engines to measure (comma-separated): index (lore search through lore-index) and scan (LORE_INDEX=off: lore reads every file); grep is always measured")
 	write := fs.String("write", "", "replace this corpus's recall section of this Markdown file with the results")
 	details := fs.String("details", "", "write every query's results (each engine's, grep's and prime's) to this JSON file")
