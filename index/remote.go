@@ -32,9 +32,10 @@ const Protocol = 5
 // seal; 6: stack traces; 7: identifiers whole and by their parts; 8:
 // English stems beside the words; 9: stems in a field of their own; 11:
 // the identifiers inside an identifier, customer_id of
-// orders.customer_id). An index written with another version is
-// rebuilt. Bump it whenever any of them changes.
-const FormatVersion = 11
+// orders.customer_id; 12: stems kept apart, index.Stem's apartFamilies).
+// An index written with another version is rebuilt. Bump it whenever any
+// of them changes.
+const FormatVersion = 12
 
 // HelperName is the name of the index binary.
 const HelperName = "lore-index"

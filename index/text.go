@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/blevesearch/go-porterstemmer"
-
 	"lore/internal/words"
 )
 
@@ -30,36 +28,6 @@ func eachToken(s string, yield func(string)) {
 		return true
 	})
 }
-
-// Stems are the English stems of s's Tokens that have one (Stem), in
-// order. The index keeps them in a field of their own, so that a typo is
-// matched against words, never against stems.
-func Stems(s string) []string {
-	var out []string
-	for _, t := range Tokens(s) {
-		if stem := Stem(t); stem != "" {
-			out = append(out, stem)
-		}
-	}
-	return out
-}
-
-// Stem is the English stem of a lowercase term (Porter's algorithm:
-// deploying, deployed and deploy are deploi, flakiness and flaky flaki,
-// timeout timeout), or "" when the term is not a word of four or more
-// ASCII letters. Search indexes the stems of an entry's words beside its
-// words and looks for a query word's stem too, so a word form finds its
-// entries while the exact word, which matches both, still ranks first.
-func Stem(term string) string {
-	if !hasStem(term) {
-		return ""
-	}
-	return porterstemmer.StemString(term)
-}
-
-// hasStem says whether a term has a Stem, without stemming it: a word of
-// four or more ASCII letters.
-func hasStem(term string) bool { return len(term) >= 4 && lettersOnly(term) }
 
 // lettersOnly says whether w is a lowercase ASCII word, letters only.
 func lettersOnly(w string) bool {

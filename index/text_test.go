@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/blevesearch/go-porterstemmer"
+
 	"lore/mdstore/entry"
 )
 
@@ -228,6 +230,42 @@ func TestIdentifiersInsideIdentifiers(t *testing.T) {
 			if !slices.Contains(doc, w) {
 				t.Errorf("%q: the entry does not hold %q (it holds %q)", q, w, doc)
 			}
+		}
+	}
+}
+
+// TestStemsApart: each family of apartFamilies keeps its own stem, apart
+// from a word Porter's algorithm would give it (the collision it is there
+// for is real), and keeps Stem's promises (the first letter, no longer
+// than the word).
+func TestStemsApart(t *testing.T) {
+	for _, f := range apartFamilies {
+		mate := Stem(f.mate)
+		if mate == f.stem {
+			t.Errorf("%s: its mate %s has its stem", f.stem, f.mate)
+		}
+		ws := strings.Fields(f.words)
+		if !slices.ContainsFunc(ws, func(w string) bool { return porterstemmer.StemString(w) == mate }) {
+			t.Errorf("%s: no word of the family would meet %s (stem %s)", f.stem, f.mate, mate)
+		}
+		for _, w := range ws {
+			got := Stem(w)
+			if got != f.stem {
+				t.Errorf("Stem(%q) = %q, want %q", w, got, f.stem)
+			}
+			if got[0] != w[0] || len(got) > len(w) {
+				t.Errorf("Stem(%q) = %q: not a prefix-length stem", w, got)
+			}
+		}
+	}
+	for _, q := range [][2]string{{"container", "contains"}, {"production", "product"}, {"authorization", "author"}} {
+		if Stem(q[0]) == Stem(q[1]) {
+			t.Errorf("%s and %s still meet", q[0], q[1])
+		}
+	}
+	for _, q := range [][2]string{{"containers", "container"}, {"deploying", "deployed"}, {"authorized", "authorization"}, {"connection", "connecting"}} {
+		if Stem(q[0]) != Stem(q[1]) {
+			t.Errorf("%s and %s no longer meet", q[0], q[1])
 		}
 	}
 }

@@ -190,6 +190,24 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		set(t, ix, index.Query{Text: "source freshness"}, "split", "part") // the words themselves
 	})
 
+	// Word forms meet by their stem, but a word whose stem Porter's
+	// algorithm shares with a word of another meaning does not meet it.
+	t.Run("stems kept apart", func(t *testing.T) {
+		ix := newIndex(t)
+		err := ix.Index(
+			index.Doc{ID: "a", EntryID: "docker", Kind: entry.KindMemory, Content: "The api container restarts when the health check fails."},
+			index.Doc{ID: "b", EntryID: "contains", Kind: entry.KindMemory, Content: "The export contains every order of the day."},
+			index.Doc{ID: "c", EntryID: "prod", Kind: entry.KindMemory, Content: "Deploys to production need a second approval."},
+			index.Doc{ID: "d", EntryID: "catalog", Kind: entry.KindMemory, Content: "Products without a price are hidden from the catalog."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set(t, ix, index.Query{Text: "containerized"}, "docker")
+		set(t, ix, index.Query{Text: "containing"}, "contains")
+		set(t, ix, index.Query{Text: "product"}, "catalog")
+		set(t, ix, index.Query{Text: "productions"}, "prod")
+	})
+
 	t.Run("filters", func(t *testing.T) {
 		ix := fresh(t)
 		set(t, ix, index.Query{Text: "tests", Kinds: []entry.Kind{entry.KindLearning}}, "l-000001", "l-000002")
