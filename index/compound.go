@@ -97,12 +97,20 @@ func (c compoundCandidates) words(terms []string) []string {
 
 // QueryTerms are every word a search for text may look for: its
 // QueryTokens, then the other forms of its compounds, joined or split
-// (see compoundsOf), whether or not the store holds them — what a
-// searcher must count in the entries before it knows which of them
-// QueryWords keeps.
+// (see compoundsOf), and the words related to its words (relatedOf),
+// whether or not the store holds them — what a searcher must count in
+// the entries before it knows which of them QueryWords keeps.
 func QueryTerms(text string) []string {
 	terms := QueryTokens(text)
-	return append(terms, compoundsOf(text, terms).words(terms)...)
+	out := append(terms, compoundsOf(text, terms).words(terms)...)
+	for _, t := range terms {
+		for _, r := range relatedOf(t) {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // addCompounds adds to ws, the words of text, the other forms of its

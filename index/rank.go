@@ -58,13 +58,19 @@ type QueryWord struct {
 	// Parts are the places, among the query's words, of the two parts of
 	// a compound's joined form: set on the joined word.
 	Parts []int
+	// Related marks a word of the same meaning as the query's word at
+	// place Of (thesaurus.Related; see related.go): an extra word too, a
+	// match of which counts as a match of that word, at RelatedWeight.
+	Related bool
+	Of      int
 }
 
 // QueryWords are the words of text (QueryTokens) and how to look for each
 // in a store of n entries, of which docFreq(term, false) hold the word
 // term, and docFreq(stem, true) the stem among the stems of their words;
 // then the other forms of its compounds that the store holds (Extra; see
-// compound.go), among QueryTerms.
+// compound.go) and the words related to its words that it holds (see
+// related.go), among QueryTerms.
 func QueryWords(text string, n int, docFreq func(term string, stem bool) int) []QueryWord {
 	terms := QueryTokens(text)
 	out := make([]QueryWord, len(terms))
@@ -82,7 +88,7 @@ func QueryWords(text string, n int, docFreq func(term string, stem bool) int) []
 		out[i] = w
 	}
 	topicOf(out, n)
-	return addCompounds(out, text, n, docFreq)
+	return addRelated(addCompounds(out, text, n, docFreq), n, docFreq)
 }
 
 // topicOf keeps the rule relative to the query: when every word of ws is

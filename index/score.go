@@ -160,6 +160,11 @@ func NewScorer(ws []QueryWord, n int, strict bool) *Scorer {
 	s := &Scorer{words: ws, n: n, strict: strict}
 	for i, w := range ws {
 		s.rarity = append(s.rarity, IDF2(w.Docs, n))
+		if w.Related {
+			// A word the store says more seldom than the query's own is
+			// worth no more than that word.
+			s.rarity[i] = min(s.rarity[i], IDF2(ws[w.Of].Docs, n))
+		}
 		switch {
 		case w.Extra:
 		case w.Common:
@@ -203,6 +208,8 @@ func (s *Scorer) setLeads() {
 	}
 	for j, w := range s.words {
 		switch {
+		case w.Related: // finds documents as the word it stands for
+			s.leads[j] = s.leads[w.Of]
 		case len(w.Parts) == 0:
 		case w.Extra: // a join of the query's words: one word, in the first's place
 			a, b := w.Parts[0], w.Parts[1]
@@ -254,6 +261,8 @@ func (s *Scorer) Score(ms []WordMatch, id bool) float64 {
 	// A compound's other form stands for its words.
 	for j, w := range s.words {
 		switch {
+		case w.Related: // a match of the word it stands for, weighed less
+			v[w.Of] = max(v[w.Of], RelatedWeight*v[j])
 		case len(w.Parts) == 0:
 		case w.Extra: // the join: one word with its parts (NewScorer)
 			a, b := w.Parts[0], w.Parts[1]

@@ -208,6 +208,23 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		set(t, ix, index.Query{Text: "productions"}, "prod")
 	})
 
+	// A query word finds an entry saying it in another word of the same
+	// meaning (thesaurus.Related), below one saying the word itself.
+	t.Run("related words meet", func(t *testing.T) {
+		ix := newIndex(t)
+		err := ix.Index(
+			index.Doc{ID: "a", EntryID: "doctor", Kind: entry.KindMemory, Content: "The doctor on call signs the discharge letter."},
+			index.Doc{ID: "b", EntryID: "physician", Kind: entry.KindMemory, Content: "A physician must sign off every prescription change."},
+			index.Doc{ID: "c", EntryID: "nurse", Kind: entry.KindMemory, Content: "Nurses see the ward rota a week ahead."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := search(t, ix, index.Query{Text: "physician"})
+		if got := entryIDs(res); !slices.Equal(got, []string{"physician", "doctor"}) {
+			t.Errorf("physician: %v, want [physician doctor]", got)
+		}
+	})
+
 	t.Run("filters", func(t *testing.T) {
 		ix := fresh(t)
 		set(t, ix, index.Query{Text: "tests", Kinds: []entry.Kind{entry.KindLearning}}, "l-000001", "l-000002")

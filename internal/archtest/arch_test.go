@@ -51,7 +51,7 @@ func lines(t *testing.T, path string) int {
 // the arrows of the picture (index/bleveindex imports index/fresh, which
 // imports index) are left to go's rule against cycles.
 var layers = [][]string{
-	{"lore/internal/fsx", "lore/internal/words", "lore/internal/diff3", "lore/internal/markdown", "lore/internal/sibling", "lore/internal/loretest", "lore/secrets", "lore/sigils", "lore/agentout", "lore/progress"},
+	{"lore/internal/fsx", "lore/internal/words", "lore/internal/thesaurus", "lore/internal/diff3", "lore/internal/markdown", "lore/internal/sibling", "lore/internal/loretest", "lore/secrets", "lore/sigils", "lore/agentout", "lore/progress"},
 	{"lore/internal/gitx/gitindex", "lore/internal/gitx/gitconfig", "lore/internal/gitx", "lore/internal/storewatch", "lore/internal/neardup"},
 	{"lore/mdstore/entry/yamlfm"},
 	{"lore/mdstore/entry"},
