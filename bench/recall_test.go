@@ -10,7 +10,7 @@ import (
 // benchRecall does: every query's kind is known and every relevant id is
 // an entry of its store.
 func TestLabelledSetsNameTheirEntries(t *testing.T) {
-	for _, dir := range []string{"recall", "recall-pipeline", "recall-questions"} {
+	for _, dir := range []string{"recall", "recall-pipeline", "recall-questions", "recall-paraphrase"} {
 		queries, err := readQueries(filepath.Join(dir, "queries.json"))
 		if err != nil {
 			t.Fatal(err)

@@ -41,7 +41,7 @@ func labelledSet(t *testing.T, dir string) ([]index.Doc, []string) {
 	for _, q := range qs {
 		texts = append(texts, q.Query)
 	}
-	if len(docs) < 150 || len(texts) < 150 {
+	if len(docs) < 100 || len(texts) < 100 {
 		t.Fatalf("%s: %d documents, %d queries", dir, len(docs), len(texts))
 	}
 	return docs, texts
@@ -68,7 +68,7 @@ func answer(res index.Result) string {
 
 func TestIndexAndScanAnswerAlike(t *testing.T) {
 	t.Parallel()
-	for _, set := range []string{"bench/recall", "bench/recall-pipeline", "bench/recall-questions"} {
+	for _, set := range []string{"bench/recall", "bench/recall-pipeline", "bench/recall-questions", "bench/recall-paraphrase"} {
 		t.Run(filepath.Base(set), func(t *testing.T) {
 			t.Parallel()
 			docs, texts := labelledSet(t, set)
