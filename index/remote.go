@@ -146,13 +146,17 @@ func StoreRequest(s *mdstore.Store, op string) Request {
 var ErrNoHelper = errors.New(HelperName + " is not installed (go install ./cmd/...)")
 
 // FindHelper locates lore-index: $LORE_INDEX (a path, or "off"), next to
-// the running executable, or on PATH.
+// the running executable, or on PATH. A path that names no executable
+// file is an error.
 func FindHelper(getenv func(string) string) (string, error) {
 	switch v := getenv("LORE_INDEX"); v {
 	case "off", "scan":
 		return "", ErrNoHelper
 	case "":
 	default:
+		if _, err := exec.LookPath(v); err != nil {
+			return "", fmt.Errorf("LORE_INDEX=%s: %w", v, err)
+		}
 		return v, nil
 	}
 	if p, ok := sibling.Find(HelperName); ok {
@@ -171,9 +175,7 @@ func Call(helper string, req Request, stderr io.Writer) (Response, error) {
 	return h.Ask(req)
 }
 
-// Helper is a running lore-index waiting for its request. Starting it
-// before the request is known lets its start-up (bleve's package
-// initialisers: ~10 ms) overlap lore's own work.
+// Helper is a running lore-index waiting for its request.
 type Helper struct {
 	name   string
 	cmd    *exec.Cmd

@@ -22,14 +22,16 @@ const Timeout = 500 * time.Millisecond
 
 // Searcher answers the searches of one command: through lore-index when
 // it is installed and answers, else by scanning the files — the one
-// fallback policy, for the CLI and any other front end. It is made before
-// the store is opened, so that lore-index starts up while lore opens the
-// store, and answers one question: Search, or Relevance; Close lets an
-// unasked lore-index go.
+// fallback policy, for the CLI and any other front end. It answers one
+// question: Search, or Relevance. lore-index is started for the question,
+// once lore knows the index was built: a fresh clone's first search is
+// answered by the scan, and starting lore-index then would only compete
+// with it (starting it while the store was opened saved nothing
+// measurable: 1k entries, 40 searches each way).
 type Searcher struct {
-	name   string // lore-index's path
-	helper *Helper
-	err    error // why there is no helper
+	name     string    // lore-index's path
+	progress io.Writer // hears lore-index's progress
+	err      error     // why there is no helper
 	// quiet: the environment asked for scanning (LORE_INDEX=off), so
 	// scanning is not worth a notice.
 	quiet bool
@@ -44,8 +46,8 @@ type Searcher struct {
 	waitBuild bool
 }
 
-// NewSearcher finds and starts lore-index (see FindHelper); progress
-// hears what it says while it works (a rebuild's progress bar).
+// NewSearcher finds lore-index (see FindHelper); progress hears what it
+// says while it works (a rebuild's progress bar).
 func NewSearcher(getenv func(string) string, progress io.Writer) *Searcher {
 	name, err := FindHelper(getenv)
 	if err != nil {
@@ -54,17 +56,14 @@ func NewSearcher(getenv func(string) string, progress io.Writer) *Searcher {
 	if progress == nil {
 		progress = io.Discard
 	}
-	h, err := Start(name, progress)
-	return &Searcher{name: name, helper: h, err: err, waitBuild: getenv("LORE_INDEX_BUILD") == "wait"}
+	return &Searcher{name: name, progress: progress, waitBuild: getenv("LORE_INDEX_BUILD") == "wait"}
 }
 
-// Close lets lore-index go if it was not asked anything, or, when a
-// search found that the index was never built (see Search), runs a
-// lore-index that builds it at a low priority and does not wait for it
-// (Tell): the build goes on after lore has gone — unless
+// Close, when a search found that the index was never built (see
+// Search), runs a lore-index that builds it at a low priority and does
+// not wait for it (Tell): the build goes on after lore has gone — unless
 // LORE_INDEX_BUILD=wait, for a test or a script that removes the clone
-// right after the search. A nil Searcher (none was
-// started) is closed too.
+// right after the search. A nil Searcher is closed too.
 func (sr *Searcher) Close() {
 	if sr == nil {
 		return
@@ -73,13 +72,10 @@ func (sr *Searcher) Close() {
 	build, lock := sr.build, sr.buildLock
 	sr.mu.Unlock()
 	if build != nil {
-		// A helper of its own, started now: the one started with the
-		// Searcher was ended so as not to slow the scan down. What fails
-		// here, the next search tries again.
+		// Started now, after the answer. What fails here, the next
+		// search tries again.
 		Tell(sr.name, *build, lock, sr.waitBuild)
-		return
 	}
-	sr.helper.Abandon()
 }
 
 // Answer is a search's result with what the person should hear about how
@@ -131,7 +127,6 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 		// built after it (Close), so that it competes with nothing.
 		// Holding the write lock from now on, every other process waits
 		// for the build, as for any writer.
-		sr.helper.Kill() // its start-up would compete with the scan
 		a, err := scan("")
 		if err != nil {
 			lock.Close()
@@ -143,7 +138,7 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 	}
 	req := StoreRequest(s, OpSearch)
 	req.Query, req.TimeoutMS = q, int(Timeout/time.Millisecond)
-	resp, err := sr.helper.Ask(req)
+	resp, err := Call(sr.name, req, sr.progress)
 	switch {
 	case err != nil:
 		return scan(fmt.Sprintf("the search index failed (%v)", err))
@@ -241,11 +236,10 @@ func (sr *Searcher) Relevance(s *mdstore.Store, text string, statuses []string, 
 	}
 	q := Query{Text: text, Kinds: kinds, Statuses: statuses, Limit: RelevantHits, LimitPerKind: true, Bare: true, Strict: true}
 	go func() {
-		if sr != nil && sr.helper != nil {
+		if sr != nil && sr.err == nil {
 			if lock := unbuilt(Dir(s)); lock != nil {
 				// A fresh clone's first prime: the scan answers, and the
 				// index is built after the prime, as after a first search.
-				sr.helper.Kill()
 				sr.buildAfter(s, lock)
 			} else if rel, ok := sr.askRelevance(s, q); ok {
 				out <- rel
@@ -273,7 +267,7 @@ func (sr *Searcher) askRelevance(s *mdstore.Store, q Query) (map[string]float64,
 	req := StoreRequest(s, OpSearch)
 	req.Query = q
 	req.TimeoutMS = int(Timeout / time.Millisecond)
-	resp, err := sr.helper.Ask(req)
+	resp, err := Call(sr.name, req, sr.progress)
 	if err != nil || resp.Error != "" || resp.Result == nil {
 		return nil, false
 	}

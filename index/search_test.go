@@ -102,3 +102,42 @@ func TestFirstRelevanceScansThenBuilds(t *testing.T) {
 		t.Errorf("the index was not built after the answer: %v", err)
 	}
 }
+
+// TestFirstSearchStartsNoHelper (issue 39): lore-index is started for a
+// question only once the index was built; a fresh clone's first search is
+// answered by the scan without starting it, so that its start-up does not
+// compete with the scan, and only the build after the answer runs it.
+func TestFirstSearchStartsNoHelper(t *testing.T) {
+	r := loretest.NewRepo(t)
+	s, err := mdstore.Open(r.Dir, mdstore.Options{Getenv: r.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.AddMemory(mdstore.NewMemory{Type: entry.Fix, Content: "the gondola needs a grease gun"}); err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in for lore-index that says it ran, and answers nothing.
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "ran")
+	helper := filepath.Join(dir, "lore-index")
+	if err := os.WriteFile(helper, []byte("#!/bin/sh\necho x >> "+ran+"\ncat >/dev/null\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sr := index.NewSearcher(func(k string) string {
+		if k == "LORE_INDEX" {
+			return helper
+		}
+		return r.Getenv(k) // LORE_INDEX_BUILD=wait
+	}, nil)
+	a, err := sr.Search(s, index.Query{Text: "gondola"})
+	if err != nil || len(a.Result.Hits) != 1 {
+		t.Fatalf("%+v, %v", a, err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("lore-index was started for a search of an index never built")
+	}
+	sr.Close()
+	if data, err := os.ReadFile(ran); err != nil || string(data) != "x\n" {
+		t.Errorf("the build after the answer ran lore-index %q times (%v), want once", data, err)
+	}
+}

@@ -164,7 +164,7 @@ func runSearch(e *env, g globals, opts searchOptions) error {
 	if err != nil {
 		return err
 	}
-	searcher := index.NewSearcher(e.getenv, e.stderr) // lore-index starts up while the store is opened
+	searcher := index.NewSearcher(e.getenv, e.stderr)
 	defer searcher.Close()
 	s, err := g.openStore(e)
 	if err != nil {
