@@ -123,7 +123,7 @@ func search(q Query, pass docPass) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		return finish(q, terms, hits), nil
+		return finish(q, QueryTerms(q.Text), hits), nil
 	}
 	// The query's words, then the other forms of its compounds
 	// (QueryTerms): which of those the store holds is counted here.
@@ -192,7 +192,7 @@ func search(q Query, pass docPass) (Result, error) {
 	if fallback := scorer.CommonOnly(); len(hits) == 0 && fallback != nil {
 		hits = scoreAll(scored, all, fallback, nearDocs)
 	}
-	res := finish(q, terms, hits)
+	res := finish(q, QueryTerms(q.Text), hits)
 	if len(res.Hits) == 0 && !q.Strict {
 		freq := map[string]int{}
 		err := pass(func() func(d *Doc) {
@@ -216,7 +216,9 @@ func search(q Query, pass docPass) (Result, error) {
 	return res, nil
 }
 
-// finish orders hits, caps them at q's limit and makes their snippets.
+// finish orders hits, caps them at q's limit and makes their snippets
+// around the first of terms each holds (QueryTerms: a synonym or the
+// other form of a compound that made it a hit is shown too).
 func finish(q Query, terms []string, hits []Hit) Result {
 	sortHits(hits)
 	res := Result{Total: len(hits)}

@@ -251,7 +251,7 @@ func printHits(p *printer, res index.Result, q index.Query, format string, mark 
 		printHitsMarkdown(p.out, res.Hits)
 	default:
 		if len(res.Hits) > 0 {
-			p.hitTable(res.Hits, index.Tokens(q.Text))
+			p.hitTable(res.Hits, index.QueryTerms(q.Text))
 		}
 	}
 	if format != "json" {

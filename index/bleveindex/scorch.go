@@ -383,7 +383,7 @@ func (x *Scorch) Search(q index.Query) (res index.Result, err error) {
 		return index.Result{}, err
 	}
 	defer r.Close()
-	terms := index.QueryTokens(q.Text)
+	terms := index.QueryTerms(q.Text) // for snippets: the words a hit may hold
 	res, err = x.search(r, q, terms)
 	if err != nil || res.Total > 0 || len(terms) == 0 || q.Strict {
 		return res, err // a strict search wants no suggestion

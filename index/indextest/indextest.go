@@ -8,6 +8,7 @@ package indextest
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,7 +214,7 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 	t.Run("related words meet", func(t *testing.T) {
 		ix := newIndex(t)
 		err := ix.Index(
-			index.Doc{ID: "a", EntryID: "doctor", Kind: entry.KindMemory, Content: "The doctor on call signs the discharge letter."},
+			index.Doc{ID: "a", EntryID: "doctor", Kind: entry.KindMemory, Content: strings.Repeat("Ward rounds start at eight. ", 8) + "The doctor on call signs the discharge letter."},
 			index.Doc{ID: "b", EntryID: "physician", Kind: entry.KindMemory, Content: "A physician must sign off every prescription change."},
 			index.Doc{ID: "c", EntryID: "nurse", Kind: entry.KindMemory, Content: "Nurses see the ward rota a week ahead."})
 		if err != nil {
@@ -221,7 +222,10 @@ func Run(t *testing.T, newIndex func(t *testing.T) index.Index) {
 		}
 		res := search(t, ix, index.Query{Text: "physician"})
 		if got := entryIDs(res); !slices.Equal(got, []string{"physician", "doctor"}) {
-			t.Errorf("physician: %v, want [physician doctor]", got)
+			t.Fatalf("physician: %v, want [physician doctor]", got)
+		}
+		if snip := res.Hits[1].Snippet; !strings.Contains(snip, "doctor") {
+			t.Errorf("the snippet of a hit by a synonym does not show it: %q", snip)
 		}
 	})
 
