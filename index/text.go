@@ -171,7 +171,13 @@ func firstMatch(text string, terms []string) int {
 // Suggest is the "did you mean" for a query that found nothing: each
 // query word that is not a word of the entries becomes the closest word
 // that is (within two edits, or one more than its fuzziness), preferring
-// common words. It returns "" when it has nothing better to offer.
+// common words — one that keeps its first letter and changes at most a
+// third of it ("barel" barrel, "exprots" exports): a question asked in
+// other words than the store's is no typo, and rewriting it word by word
+// into the nearest words made nonsense ("court booking page breaks on
+// phones" became "out booking have create phones", "the app forgets who
+// I am" "pr format s"). It returns "" when it has nothing better to
+// offer.
 func Suggest(query string, vocabulary func(yield func(term string, docFreq int) bool)) string {
 	terms := QueryTokens(query)
 	if len(terms) == 0 || vocabulary == nil {
@@ -196,7 +202,10 @@ func Suggest(query string, vocabulary func(yield func(term string, docFreq int) 
 				b.exact = true
 				continue
 			}
-			limit := max(2, Fuzziness(t)+1)
+			limit := min(max(2, Fuzziness(t)+1), len(t)/3)
+			if limit == 0 || term[0] != t[0] {
+				continue
+			}
 			d, ok := words.EditDistance(t, term, limit)
 			if !ok {
 				continue

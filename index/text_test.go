@@ -83,6 +83,23 @@ func TestSuggest(t *testing.T) {
 	if got := Suggest("imports", vocab); got != "" {
 		t.Errorf("Suggest of a known word = %q", got)
 	}
+	// Words of another meaning are not typos: not a changed first letter,
+	// not more than a third of the word.
+	other := func(yield func(string, int) bool) {
+		for _, w := range []string{"pr", "format", "s", "out", "booking", "have", "create", "phones", "barrel"} {
+			if !yield(w, 1) {
+				return
+			}
+		}
+	}
+	for _, q := range []string{"the app forgets who I am", "court booking page breaks on phones", "app"} {
+		if got := Suggest(q, other); got != "" {
+			t.Errorf("Suggest(%q) = %q, want none", q, got)
+		}
+	}
+	if got := Suggest("barel booking phones", other); got != "barrel booking phones" {
+		t.Errorf("Suggest of one typo among known words = %q", got)
+	}
 }
 
 // TestQueryTokensCountAWordOnce: a word repeated in a query is looked for
