@@ -83,16 +83,6 @@ func Fuzziness(term string) int {
 // 5.)
 const FuzzyMinLength = 4
 
-// Matches says whether a word of an entry matches a query word: exactly,
-// or within the query word's fuzziness.
-func Matches(queryTerm, docTerm string) (exact, fuzzy bool) {
-	if queryTerm == docTerm {
-		return true, false
-	}
-	_, ok := words.EditDistance(queryTerm, docTerm, Fuzziness(queryTerm))
-	return false, ok && Fuzziness(queryTerm) > 0
-}
-
 // SnippetWidth is about how many characters a snippet shows.
 const SnippetWidth = 160
 
@@ -151,14 +141,13 @@ func firstMatch(text string, terms []string) int {
 	words.Each(text, func(start, end int) bool {
 		w := strings.ToLower(text[start:end])
 		for _, t := range terms {
-			exact, fuzzy := Matches(t, w)
-			if exact {
+			if t == w {
 				exactAt = start
 				return false
 			}
-			if fuzzy && fuzzyAt < 0 {
-				fuzzyAt = start
-			}
+		}
+		if fuzzyAt < 0 && slices.ContainsFunc(terms, func(t string) bool { _, near := nearEdits(t, w, Fuzziness(t)); return near }) {
+			fuzzyAt = start
 		}
 		return true
 	})

@@ -37,6 +37,11 @@ func TestSnippet(t *testing.T) {
 	if s := Snippet(long, []string{"zepelin"}, 60); !strings.Contains(s, "zeppelin") {
 		t.Errorf("fuzzy snippet = %q", s)
 	}
+	// An exact match anywhere beats a near one before it.
+	nearFirst := "zeppelins " + strings.Repeat("filler words here ", 20) + "the zeppelin lands " + strings.Repeat("more filler ", 20)
+	if s := Snippet(nearFirst, []string{"zeppelin"}, 60); !strings.Contains(s, "the zeppelin lands") {
+		t.Errorf("exact after near: Snippet = %q", s)
+	}
 	if s := Snippet("short text", []string{"x"}, 60); s != "short text" {
 		t.Errorf("short snippet = %q", s)
 	}
