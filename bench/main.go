@@ -3,7 +3,7 @@
 // part of `go test ./...`.
 //
 //	go run ./bench add [-sizes 1000,100000] [-runs 7] [-write BENCHMARKS.md]
-//	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-clones 3] [-write BENCHMARKS.md]
+//	go run ./bench search [-sizes 1000,10000,100000] [-runs 7] [-first-rounds 5] [-write BENCHMARKS.md]
 //	go run ./bench prime [-sizes 1000,10000] [-runs 7] [-write BENCHMARKS.md]
 //	go run ./bench ingest [-sizes 100,1000,10000] [-runs 3] [-write BENCHMARKS.md]
 //	go run ./bench recall [-corpus bench/recall|bench/recall-pipeline|bench/recall-questions|bench/recall-paraphrase] [-sizes corpus,10000] [-engines index,scan] [-filler realistic|madeup] [-write BENCHMARKS.md] [-details FILE] [-v]
@@ -22,7 +22,7 @@
 // fuzzy and filtered against a program that reads and scans every file,
 // `grep -ril` and `rg -il` (when installed) in the same rounds, the first
 // search after 100 entries changed by hand or by a pull, and the first
-// search in fresh clones against LORE_INDEX=off's scan in each.
+// search in a fresh clone against LORE_INDEX=off's scan, in rounds.
 //
 // "prime" times `lore prime` for a task on the same kind of stores.
 //
