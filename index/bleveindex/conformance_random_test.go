@@ -14,8 +14,9 @@ import (
 // TestIndexAndScanAnswerAlikeOnRandomStores: random stores and queries
 // made of what real ones hold — words in any case, identifiers dotted,
 // slashed, snake_ and CamelCase, non-ASCII words, words split and joined,
-// typos, question and stop words, ids, filters, learnings not shown —
-// answered alike by both engines, hit for hit and score for score.
+// synonyms and stems kept apart, typos, question and stop words, ids,
+// filters, learnings not shown — answered alike by both engines, hit for
+// hit and score for score.
 func TestIndexAndScanAnswerAlikeOnRandomStores(t *testing.T) {
 	t.Parallel()
 	vocab := []string{
@@ -25,6 +26,9 @@ func TestIndexAndScanAnswerAlikeOnRandomStores(t *testing.T) {
 		"kubernetes", "kafka", "consumer", "lag", "the", "of", "why", "does", "how", "we", "error:",
 		"ECONNREFUSED", "5432", "v1.2.3", "dead-letter", "letter", "dead", "flaky", "flakiness", "tests",
 		"testing", "retries", "retry", "migration", "migrations", "migrating", "x", "go", "CI",
+		// synonyms (thesaurus.Related) and stems kept apart (apartFamilies)
+		"physician", "physicians", "doctor", "medico", "upkeep", "maintenance", "care", "password",
+		"watchword", "container", "containers", "contains", "production", "products",
 	}
 	typo := func(r *rand.Rand, w string) string {
 		b := []rune(strings.ToLower(w))
