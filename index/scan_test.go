@@ -23,6 +23,7 @@ func FuzzMayMatchCoversEveryHit(f *testing.F) {
 	f.Add("Ünïcode", "ß", "ΣΊΣΥΦΟΣ", "x", "σίσυφος")
 	f.Add("a", "", "", "mem-1737390000-a1b2", "mem-1737390000-a1b2")
 	f.Add("Release", "", "tagging builds", "", "relaese tagg")
+	f.Add("On call", "", "The doctors write discharge letters.", "", "physician")
 	f.Fuzz(func(t *testing.T, title, tags, content, entryID, query string) {
 		d := index.Doc{ID: "d", Kind: "knowledge", Title: title, Tags: strings.Split(tags, ","), Content: content, EntryID: entryID}
 		q := index.Query{Text: query}
