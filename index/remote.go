@@ -183,12 +183,12 @@ type Helper struct {
 	stdout io.ReadCloser
 	// copied is closed once the helper's stderr has been copied to its end.
 	copied chan struct{}
-	// claimed is set by the first of Ask and Abandon.
+	// claimed is set by Ask: a helper answers one request.
 	claimed atomic.Bool
 }
 
-// Start runs the helper; stderr receives its progress output. Ask it, or
-// Abandon it.
+// Start runs the helper; stderr receives its progress output. Ask it
+// once.
 func Start(helper string, stderr io.Writer) (*Helper, error) {
 	h := &Helper{name: helper, cmd: exec.Command(helper), copied: make(chan struct{})}
 	var err error
@@ -236,7 +236,7 @@ func Start(helper string, stderr io.Writer) (*Helper, error) {
 // the background.
 func (h *Helper) Ask(req Request) (Response, error) {
 	if !h.claimed.CompareAndSwap(false, true) {
-		return Response{}, fmt.Errorf("%s was asked twice, or abandoned", h.name)
+		return Response{}, fmt.Errorf("%s was asked twice", h.name)
 	}
 	req.Protocol = Protocol
 	in, err := json.Marshal(req)
@@ -268,20 +268,6 @@ func (h *Helper) Ask(req Request) (Response, error) {
 		return Response{}, fmt.Errorf("%s speaks protocol %d, this lore %d: install both from the same source (go install ./cmd/...)", h.name, resp.Protocol, Protocol)
 	}
 	return resp, nil
-}
-
-// Kill ends a helper that was not asked anything at once, before it has
-// finished starting up. Kill after Ask or Abandon does nothing.
-func (h *Helper) Kill() {
-	if h == nil || !h.claimed.CompareAndSwap(false, true) {
-		return
-	}
-	h.cmd.Process.Kill()
-	h.stdin.Close()
-	go func() {
-		io.Copy(io.Discard, h.stdout)
-		h.cmd.Wait()
-	}()
 }
 
 // Tell runs the helper with req and does not wait for it, nor read what
@@ -338,17 +324,4 @@ func Tell(helper string, req Request, lock *os.File, wait bool) error {
 	}
 	go cmd.Wait()
 	return nil
-}
-
-// Abandon lets a helper that was not asked anything go: it reads the end
-// of its input and exits. Abandon after Ask does nothing.
-func (h *Helper) Abandon() {
-	if h == nil || !h.claimed.CompareAndSwap(false, true) {
-		return
-	}
-	h.stdin.Close()
-	go func() {
-		io.Copy(io.Discard, h.stdout)
-		h.cmd.Wait()
-	}()
 }
