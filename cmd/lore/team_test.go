@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"lore/internal/loretest"
 )
@@ -272,6 +273,7 @@ func concludeAsAPersonWould(t *testing.T, dir string, run func(string, string, s
 			concluded.Add(1)
 			return
 		case strings.Contains(errOut, "index.lock"):
+			time.Sleep(time.Duration(try+1) * 10 * time.Millisecond) // a person tries again in a moment
 			continue
 		case strings.Contains(errOut, "any lore command (lore status)"):
 			run(dir, "", bin, "status")
@@ -282,10 +284,14 @@ func concludeAsAPersonWould(t *testing.T, dir string, run func(string, string, s
 		}
 		break
 	}
+	var abortOut string
 	for try := 0; try < 20; try++ {
-		if _, _, err := run(dir, "", "git", "merge", "--abort"); err == nil {
+		_, out, err := run(dir, "", "git", "merge", "--abort")
+		if err == nil {
 			return
 		}
+		abortOut = out
+		time.Sleep(time.Duration(try+1) * 10 * time.Millisecond)
 	}
-	t.Errorf("plain: the stopped merge in %s could not be aborted", dir)
+	t.Errorf("plain: the stopped merge in %s could not be aborted: %s", dir, strings.TrimSpace(abortOut))
 }
