@@ -103,14 +103,7 @@ func (c compoundCandidates) words(terms []string) []string {
 func QueryTerms(text string) []string {
 	terms := QueryTokens(text)
 	out := append(terms, compoundsOf(text, terms).words(terms)...)
-	for _, t := range terms {
-		for _, r := range relatedOf(t) {
-			if !slices.Contains(out, r) {
-				out = append(out, r)
-			}
-		}
-	}
-	return out
+	return appendRelated(out, terms)
 }
 
 // addCompounds adds to ws, the words of text, the other forms of its

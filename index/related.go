@@ -30,6 +30,19 @@ func relatedOf(term string) []string {
 	return thesaurus.Related(term)
 }
 
+// appendRelated appends to out the words related to terms that it does
+// not hold yet (QueryTerms).
+func appendRelated(out, terms []string) []string {
+	for _, t := range terms {
+		for _, r := range relatedOf(t) {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
 // addRelated adds to ws, after its own words and compounds, the words
 // related to its words (not extra ones) that the store holds (docFreq, as
 // for QueryWords) and that are not common, unless the query has the word

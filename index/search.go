@@ -27,7 +27,7 @@ const Timeout = 500 * time.Millisecond
 // once lore knows the index was built: a fresh clone's first search is
 // answered by the scan, and starting lore-index then would only compete
 // with it (starting it while the store was opened saved nothing
-// measurable: 1k entries, 40 searches each way).
+// measurable: 1k entries, 50 searches each way).
 type Searcher struct {
 	name     string    // lore-index's path
 	progress io.Writer // hears lore-index's progress
