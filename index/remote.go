@@ -24,8 +24,9 @@ import (
 
 // Protocol is the version of Request and Response; lore and lore-index
 // must agree on it (2: Query.Strict; 3: Query.LimitPerKind; 4:
-// Report.Building; 5: OpBuild).
-const Protocol = 5
+// Report.Building; 5: OpBuild; 6: a resident lore-index, OpServe, OpStop,
+// OpPing).
+const Protocol = 6
 
 // FormatVersion is the version of the index on disk: what is indexed and
 // how, the manifest of what it holds and the seal of its files (5: the
@@ -55,6 +56,15 @@ const (
 	// one it takes the lock without waiting (Busy when another process
 	// holds it).
 	OpBuild = "build"
+	// OpServe makes lore-index resident for the store (see
+	// AskResident): it listens on the index directory's socket and
+	// answers searches until it is idle, stopped or replaced. lore does
+	// not wait for it (StartResident).
+	OpServe = "serve"
+	// OpStop asks a resident lore-index to go; OpPing asks it what it is
+	// (Response.Resident). Only a resident answers them.
+	OpStop = "stop"
+	OpPing = "ping"
 )
 
 // Request is what lore asks lore-index.
@@ -77,6 +87,9 @@ type Request struct {
 	// LockFD, for OpBuild, is the descriptor lore-index inherits holding
 	// the index's write lock (0: none; lore-index takes the lock itself).
 	LockFD int `json:"lock_fd,omitempty"`
+	// Helper, to a resident lore-index, is the lore-index lore would
+	// run: one that is not the resident's own executable is declined.
+	Helper string `json:"helper,omitempty"`
 }
 
 // Response is lore-index's answer.
@@ -91,6 +104,8 @@ type Response struct {
 	// on indexing the rest of the changes after letting lore go.
 	Working bool   `json:"working,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// Resident is a resident lore-index's answer to OpPing and OpStop.
+	Resident *Resident `json:"resident,omitempty"`
 }
 
 // Report says what bringing the index up to date did.
@@ -276,9 +291,27 @@ func (h *Helper) Ask(req Request) (Response, error) {
 // It is for a request that is answered by doing (index.OpBuild). lock,
 // when not nil, is handed to the helper as Request.LockFD, and closed
 // here: the helper then holds what lock held. wait waits for the helper
-// to end.
+// to end. The helper starts at the lowest priority, so that it does not
+// compete with lore's last steps.
 func Tell(helper string, req Request, lock *os.File, wait bool) error {
+	return launch(helper, req, lock, true, wait)
+}
+
+// StartResident runs the helper as the resident lore-index of the store
+// req names (OpServe), in a session of its own, and returns once it
+// listens — or has gone at once, finding another one serving the store.
+func StartResident(helper string, req Request) error {
+	req.Op = OpServe
+	return launch(helper, req, nil, false, false)
+}
+
+// launch is Tell; lower starts the helper at the lowest priority, and a
+// resident (OpServe) gets a session of its own.
+func launch(helper string, req Request, lock *os.File, lower, wait bool) error {
 	cmd := exec.Command(helper)
+	if req.Op == OpServe {
+		cmd.SysProcAttr = residentAttr()
+	}
 	if lock != nil {
 		defer lock.Close()
 		if runtime.GOOS != "windows" { // no descriptors but the three there
@@ -306,18 +339,35 @@ func Tell(helper string, req Request, lock *os.File, wait bool) error {
 		return err
 	}
 	cmd.Stdin = r
+	// A resident says on its standard output that it listens, then lets
+	// go of it (or exits): lore waits for the end of that output.
+	var listening *os.File
+	if req.Op == OpServe {
+		var w *os.File
+		if listening, w, err = os.Pipe(); err != nil {
+			return err
+		}
+		defer listening.Close()
+		cmd.Stdout = w
+		defer w.Close()
+	}
 	// Started from a thread of the lowest priority, the helper has it
-	// from its start-up on, so that it does not compete with lore's
-	// last steps. The thread is never unlocked: it ends with its
-	// goroutine, and lore's other threads keep their priority.
+	// from its start-up on. The thread is never unlocked: it ends with
+	// its goroutine, and lore's other threads keep their priority.
 	started := make(chan error)
 	go func() {
-		runtime.LockOSThread()
-		lowerThread()
+		if lower {
+			runtime.LockOSThread()
+			lowerThread()
+		}
 		started <- cmd.Start()
 	}()
 	if err := <-started; err != nil {
 		return fmt.Errorf("%s failed: %v", helper, err)
+	}
+	if listening != nil {
+		cmd.Stdout.(*os.File).Close()
+		io.Copy(io.Discard, listening)
 	}
 	if wait {
 		return cmd.Wait()

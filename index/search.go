@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,6 +45,11 @@ type Searcher struct {
 	// waitBuild: LORE_INDEX_BUILD=wait asked Close to wait for that
 	// build (tests, and scripts that remove a clone right after a search).
 	waitBuild bool
+	// residentEnv is LORE_INDEX_SERVER ("" when unset: git config
+	// lore.indexServer decides whether lore starts a resident
+	// lore-index), and resident, when set, the store Close starts one for.
+	residentEnv string
+	resident    *Request
 }
 
 // NewSearcher finds lore-index (see FindHelper); progress hears what it
@@ -56,7 +62,7 @@ func NewSearcher(getenv func(string) string, progress io.Writer) *Searcher {
 	if progress == nil {
 		progress = io.Discard
 	}
-	return &Searcher{name: name, progress: progress, waitBuild: getenv("LORE_INDEX_BUILD") == "wait"}
+	return &Searcher{name: name, progress: progress, waitBuild: getenv("LORE_INDEX_BUILD") == "wait", residentEnv: getenv("LORE_INDEX_SERVER")}
 }
 
 // Close, when a search found that the index was never built (see
@@ -69,13 +75,50 @@ func (sr *Searcher) Close() {
 		return
 	}
 	sr.mu.Lock()
-	build, lock := sr.build, sr.buildLock
+	build, lock, resident := sr.build, sr.buildLock, sr.resident
 	sr.mu.Unlock()
+	// Started now, after the answer. What fails here, the next search
+	// tries again.
 	if build != nil {
-		// Started now, after the answer. What fails here, the next
-		// search tries again.
 		Tell(sr.name, *build, lock, sr.waitBuild)
 	}
+	if resident != nil {
+		StartResident(sr.name, *resident)
+	}
+}
+
+// ask is lore-index's answer to req about store s: the resident
+// lore-index's when one serves s, else that of lore-index run for req —
+// and then, when the person asked for a resident one (wantResident),
+// Close starts it.
+func (sr *Searcher) ask(s *mdstore.Store, req Request) (Response, error) {
+	resp, err := AskResident(req.Dir, sr.name, req)
+	if err == nil {
+		return resp, nil
+	}
+	if errors.Is(err, ErrNoResident) && sr.wantResident(s) && ResidentError(req.Dir) == "" {
+		serve := StoreRequest(s, OpServe)
+		sr.mu.Lock()
+		sr.resident = &serve
+		sr.mu.Unlock()
+	}
+	return Call(sr.name, req, sr.progress)
+}
+
+// wantResident says whether lore should start a resident lore-index for
+// s: LORE_INDEX_SERVER=1 or 0 decides, else git config lore.indexServer
+// (off by default, as git's core.fsmonitor is). Only Linux has one.
+func (sr *Searcher) wantResident(s *mdstore.Store) bool {
+	if !ResidentsWork {
+		return false
+	}
+	switch strings.ToLower(sr.residentEnv) {
+	case "1", "true", "yes", "on":
+		return true
+	case "0", "false", "no", "off":
+		return false
+	}
+	return s.Repo() != nil && s.Repo().ConfigBool("lore.indexServer", false)
 }
 
 // Answer is a search's result with what the person should hear about how
@@ -138,7 +181,7 @@ func (sr *Searcher) Search(s *mdstore.Store, q Query) (Answer, error) {
 	}
 	req := StoreRequest(s, OpSearch)
 	req.Query, req.TimeoutMS = q, int(Timeout/time.Millisecond)
-	resp, err := Call(sr.name, req, sr.progress)
+	resp, err := sr.ask(s, req)
 	switch {
 	case err != nil:
 		return scan(fmt.Sprintf("the search index failed (%v)", err))
@@ -267,7 +310,7 @@ func (sr *Searcher) askRelevance(s *mdstore.Store, q Query) (map[string]float64,
 	req := StoreRequest(s, OpSearch)
 	req.Query = q
 	req.TimeoutMS = int(Timeout / time.Millisecond)
-	resp, err := Call(sr.name, req, sr.progress)
+	resp, err := sr.ask(s, req)
 	if err != nil || resp.Error != "" || resp.Result == nil {
 		return nil, false
 	}

@@ -27,7 +27,8 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Lower: detach.Lower, Trace: os.Getenv("LORE_TRACE")})
+	exe, _ := os.Executable()
+	err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Lower: detach.Lower, Trace: os.Getenv("LORE_TRACE"), Exe: exe})
 	fsx.Settle()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lore-index:", err)

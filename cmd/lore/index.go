@@ -13,7 +13,7 @@ import (
 )
 
 type indexOptions struct {
-	op     string // index.OpStatus, OpRefresh or OpRebuild
+	op     string // index.OpStatus, OpRefresh, OpRebuild or OpStop
 	format string
 }
 
@@ -21,6 +21,9 @@ func indexCommand(e *env) *cli.Command {
 	// action is a subcommand's: op is what it asks of the index.
 	action := func(op string) cli.ActionFunc {
 		return func(c *cli.Context) error {
+			if op == index.OpStop {
+				return runWith(e, globalsFrom(c), indexOptions{op: op}, runIndex)
+			}
 			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
 				return err
 			}
@@ -29,7 +32,7 @@ func indexCommand(e *env) *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "index",
-		Usage: "the search index: its status, a refresh, or a rebuild",
+		Usage: "the search index: its status, a refresh, a rebuild, or stopping its resident lore-index",
 		Description: "The index lives under the git directory (.git/lore/index, one per worktree, never\n" +
 			"committed) and is brought up to date before every search; these commands are for\n" +
 			"looking at it and starting over. With no store here they say so.",
@@ -69,6 +72,18 @@ one before each search.`,
 				Flags:  []cli.Flag{formatFlag("text", "text", "json")},
 				Action: action(index.OpRebuild),
 			},
+			{
+				Name:      "stop",
+				Usage:     "stop the resident lore-index of this store",
+				UsageText: "lore index stop",
+				Description: `A resident lore-index answers searches without a process started for each
+(opt-in: git config lore.indexServer true, or LORE_INDEX_SERVER=1). It goes
+by itself after 10 idle minutes, when lore-index is installed again, or when
+the repository is removed; lore index stop asks it to go now, and returns
+once it no longer listens. The next search starts another one if it is
+still asked for.`,
+				Action: action(index.OpStop),
+			},
 		},
 	}
 }
@@ -82,6 +97,18 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 	if !s.Exists() {
 		// No store: nothing to index, and lore-index would make .agent/.
 		return &entry.InputError{Field: "store", Msg: "no store here (" + s.Root() + " has no " + entry.Dir + "/; lore init makes one)"}
+	}
+	if opts.op == index.OpStop {
+		r, err := index.StopResident(index.Dir(s))
+		if errors.Is(err, index.ErrNoResident) {
+			fmt.Fprintln(p.out, "No resident lore-index serves this store.")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(p.out, "Stopped the resident lore-index (pid %d, %d %s answered).\n", r.PID, r.Requests, words.Plural(r.Requests, "search", "searches"))
+		return nil
 	}
 	helper, err := index.FindHelper(e.getenv)
 	if err != nil {
@@ -110,11 +137,19 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 		return errors.New(resp.Error)
 	}
 	p.Warnings(resp.Report.Warnings)
+	var resident *index.Resident
+	residentErr := ""
+	if opts.op == index.OpStatus {
+		resident, _ = index.PingResident(index.Dir(s))
+		residentErr = index.ResidentError(index.Dir(s))
+	}
 	if opts.format == "json" {
 		return writeJSON(p.out, struct {
-			Status *index.Status `json:"status"`
-			Report index.Report  `json:"report"`
-		}{resp.Status, resp.Report})
+			Status        *index.Status   `json:"status"`
+			Report        index.Report    `json:"report"`
+			Resident      *index.Resident `json:"resident,omitempty"`
+			ResidentError string          `json:"resident_error,omitempty"`
+		}{resp.Status, resp.Report, resident, residentErr})
 	}
 	switch {
 	case opts.op == index.OpRebuild || resp.Report.Rebuilt:
@@ -126,7 +161,29 @@ func runIndex(e *env, g globals, opts indexOptions) error {
 			r.Files, words.Plural(r.Files, "file", "files"), r.Indexed, words.Plural(r.Indexed, "entry", "entries"), r.Removed)
 	}
 	printStatus(p, resp.Status)
+	if opts.op == index.OpStatus {
+		printResident(p, resident, residentErr)
+	}
 	return nil
+}
+
+// printResident says whether a resident lore-index serves the store, or
+// why none could.
+func printResident(p *printer, r *index.Resident, failed string) {
+	switch {
+	case r == nil && failed != "":
+		fmt.Fprintf(p.out, "Resident:  none: the last one could not listen (%s); lore starts no other until lore index stop\n", failed)
+		return
+	case r == nil:
+		fmt.Fprintln(p.out, "Resident:  none (git config lore.indexServer true keeps one after a search)")
+		return
+	}
+	hears := "hears of changes from the kernel, and checks every file only after one"
+	if !r.Watching {
+		hears = "checks every file of a small store before each search (no inotify)"
+	}
+	fmt.Fprintf(p.out, "Resident:  lore-index pid %d, since %s, %d %s answered; it %s\n",
+		r.PID, r.Started.Local().Format("2006-01-02 15:04"), r.Requests, words.Plural(r.Requests, "search", "searches"), hears)
 }
 
 func printStatus(p *printer, st *index.Status) {

@@ -27,7 +27,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(tests{m}, map[string]func(){
 		"lore": func() { os.Exit(run(os.Args[1:], systemEnv())) },
 		"lore-index": func() {
-			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE")}); err != nil {
+			exe, _ := os.Executable()
+			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE"), Exe: exe}); err != nil {
 				os.Exit(1)
 			}
 			os.Exit(0)

@@ -88,6 +88,7 @@ func TestFlagsToOptions(t *testing.T) {
 		{args: []string{"index", "status"}, want: indexOptions{op: index.OpStatus, format: "text"}},
 		{args: []string{"index", "refresh", "--format", "json"}, want: indexOptions{op: index.OpRefresh, format: "json"}},
 		{args: []string{"index", "rebuild"}, want: indexOptions{op: index.OpRebuild, format: "text"}},
+		{args: []string{"index", "stop"}, want: indexOptions{op: index.OpStop}},
 		{args: []string{"index", "rebuild", "--format", "table"}},
 
 		{args: []string{"prime"}, want: primeOptions{headingLevel: 2, format: "markdown", set: noneSet, loop: strategy.Input{Strategy: strategy.CostOptimized}}},

@@ -41,6 +41,11 @@ type Options struct {
 	// reads git's stat data for the files of a changed directory (see
 	// fresh.Store). Both "" outside git.
 	GitIndex, Prefix string
+	// Watch, when set, hears of changes to the store's directories
+	// between searches (a resident lore-index's): a small store in which
+	// it heard of none is checked as a large one is, without a stamp of
+	// every file.
+	Watch *Watch
 }
 
 // Index is the search index of one store.
@@ -289,7 +294,8 @@ func (ix *Index) refresh(rebuild func(reason string) (index.Report, error), earl
 	}
 	defer m.Close()
 	trace("manifest read")
-	first, err := fresh.Check(ix.store, m, fresh.Every(m, ix.opts.SweepLimit), ix.opts.Now().UnixNano())
+	every := fresh.Every(m, ix.opts.SweepLimit) && !ix.opts.Watch.quiet(ix.store.Root, m.Dirs())
+	first, err := fresh.Check(ix.store, m, every, ix.opts.Now().UnixNano())
 	if err == nil {
 		trace("checked: %d files read, %d documents to index, %d to remove", first.Files, len(first.Docs), len(first.Remove))
 	}

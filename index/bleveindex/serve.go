@@ -29,6 +29,9 @@ type ServeOptions struct {
 	// built afresh), so that the build does not slow down what the
 	// caller does with its answer.
 	Lower func()
+	// Exe is the running executable, for a resident lore-index
+	// (index.OpServe, see Resident).
+	Exe string
 }
 
 // Serve answers one index.Request read from stdin with one index.Response
@@ -60,6 +63,14 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 		resp.Error = "lore-index reads one JSON request on stdin; it is run by lore, not by hand: " + err.Error()
 	case req.Protocol != index.Protocol:
 		resp.Error = fmt.Sprintf("lore speaks protocol %d, this lore-index %d: install both from the same source (go install ./cmd/...)", req.Protocol, index.Protocol)
+	case req.Op == index.OpServe:
+		// lore waits until it listens (index.StartResident), then goes.
+		return Resident(req, ResidentOptions{Exe: opts.Exe, Listening: func() {
+			fmt.Fprintln(stdout, "listening")
+			if opts.Detach != nil {
+				opts.Detach()
+			}
+		}})
 	default:
 		answered := false
 		var answerErr error
@@ -79,7 +90,7 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 				opts.Lower()
 			}
 		}
-		resp = serveRecovered(req, stderr, func(early index.Response) {
+		resp, _ = serveRecovered(req, stderr, nil, func(early index.Response) {
 			if answer(early) && opts.Detach != nil {
 				opts.Detach()
 			}
@@ -100,21 +111,28 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 
 // serveRecovered is serve, with a panic — of bleve's, on data it did not
 // expect, where no method of this package recovered it — made the
-// response's error.
-func serveRecovered(req index.Request, stderr io.Writer, early func(index.Response)) (resp index.Response) {
+// response's error, and err errPanicked.
+func serveRecovered(req index.Request, stderr io.Writer, watch *Watch, early func(index.Response)) (resp index.Response, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			resp = index.Response{Protocol: index.Protocol, Error: fmt.Sprintf("lore-index failed: %v", p)}
+			err = errPanicked
 		}
 	}()
-	return serve(req, stderr, early)
+	return serve(req, stderr, watch, early)
 }
+
+// errPanicked is serveRecovered's error after a panic: what the process
+// holds may be half done, and a resident lore-index exits.
+var errPanicked = errors.New("lore-index panicked")
 
 // serve carries out req and returns the response; a search may instead
 // give it to early as soon as it is known, and the response returned is
-// then dropped.
-func serve(req index.Request, stderr io.Writer, early func(index.Response)) index.Response {
-	opts := Options{Timeout: time.Duration(req.TimeoutMS) * time.Millisecond, GitIndex: req.GitIndex, Prefix: req.Prefix}
+// then dropped. err is what went wrong, the response's error or, after an
+// early answer, that of the update that followed it. watch is a resident
+// lore-index's (Options.Watch).
+func serve(req index.Request, stderr io.Writer, watch *Watch, early func(index.Response)) (index.Response, error) {
+	opts := Options{Timeout: time.Duration(req.TimeoutMS) * time.Millisecond, GitIndex: req.GitIndex, Prefix: req.Prefix, Watch: watch}
 	if req.Progress {
 		opts.Progress = progressBar(stderr)
 	}
@@ -135,7 +153,7 @@ func serve(req index.Request, stderr io.Writer, early func(index.Response)) inde
 			// The caller has its answer: what is left to say is for the
 			// next one.
 			ix.dir.SetLastError(err)
-			return resp
+			return resp, err
 		}
 		resp.Result = &res
 		resp.Report.LastError = lastError
@@ -173,7 +191,7 @@ func serve(req index.Request, stderr io.Writer, early func(index.Response)) inde
 	if err != nil {
 		resp.Error = err.Error()
 	}
-	return resp
+	return resp, err
 }
 
 // progressBar draws "Indexing [#####     ] 1234/5678" on a terminal,

@@ -103,6 +103,17 @@ func (m *Manifest) FileCount() int {
 	return n
 }
 
+// Dirs is every directory of the store the manifest records (relative to
+// the store root, slash-separated), sorted.
+func (m *Manifest) Dirs() []string {
+	dirs := make([]string, 0, len(m.segs))
+	for d := range m.segs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
 // ReadManifest maps the Manifest at path and reads its header and
 // watched part; segments and memory hashes are read when needed. close
 // releases it.

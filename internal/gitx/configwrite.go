@@ -16,6 +16,10 @@ import (
 // "merge.lore.driver"), from every configuration file that applies.
 func (r *Repo) Config(key string) (string, bool) { return r.config.Get(key) }
 
+// ConfigBool is the git boolean key of the repository's configuration,
+// def when it is unset or not a boolean.
+func (r *Repo) ConfigBool(key string, def bool) bool { return r.config.Bool(key, def) }
+
 // HooksDir is where git looks for this repository's hooks: core.hooksPath
 // (relative to the top of the worktree when relative, as git runs hooks
 // there) or the hooks directory of the common git directory.

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package storewatch
+
+import "errors"
+
+// Notify is inotify's, which only Linux has: elsewhere NewNotify fails and
+// lore stamps every file of a small store, as without it.
+type Notify struct{}
+
+// NewNotify fails: there is no inotify here.
+func NewNotify() (*Notify, error) { return nil, errors.ErrUnsupported }
+
+func (n *Notify) Watch(dirs []string) (bool, error) { return false, errors.ErrUnsupported }
+func (n *Notify) Changed() bool                     { return true }
+func (n *Notify) Close() error                      { return nil }
