@@ -11,6 +11,7 @@ package progress
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"lore/internal/markdown"
 )
@@ -46,7 +47,7 @@ type Learning struct {
 
 // storyID is a story or task id in a heading: capitals and digits, a
 // hyphen, and more ("US-001", "TST-002", "SETUP-001", "TASK-PLAN").
-var storyID = regexp.MustCompile(`\b[A-Z][A-Z0-9]*[-_][A-Z0-9][A-Za-z0-9.-]*\b`)
+var storyID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Z][A-Z0-9]*[-_][A-Z0-9][A-Za-z0-9.-]*\b`) })
 
 // Parse reads a progress log; any text is one (an entry is a heading
 // that names a story, or one over a list of what the convention labels).
@@ -64,7 +65,7 @@ func Parse(src []byte) Log {
 			continue
 		}
 		e := Entry{Heading: strings.TrimRight(string(sec.Heading.Of(src)), "\r\n"), Title: sec.Title,
-			Story: storyID.FindString(sec.Title)}
+			Story: storyID().FindString(sec.Title)}
 		labelled := readLabels(d, src, sec.Body, &e)
 		if e.Story == "" && !labelled {
 			continue

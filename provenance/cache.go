@@ -55,19 +55,17 @@ import (
 // entry cites anything at all: a line found by binary search, no map
 // built); the checks of a fresh entry are read again when one is asked
 // (Report.Of). A file that is not a cache of this version, or whose
-// checksum (CRC-32C of what follows it) does not hold, is no answer.
+// checksum (an IEEE CRC-32 of what follows it) does not hold, is no answer.
 
 // cacheFile is the cache's name in the state directory.
 const cacheFile = "stale.cache"
 
 // cacheMagic is the cache format's first line; another version is no
 // answer.
-const cacheMagic = "lore stale cache 1\n"
+const cacheMagic = "lore stale cache 2\n"
 
 // maxCache bounds the cache file read.
 const maxCache = 64 << 20
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // cache is the stale cache of one store; nil when not used.
 type cache struct {
@@ -168,7 +166,7 @@ func (c *cache) save(in inputs, body []byte) {
 	b.Write(body)
 	out := make([]byte, 0, len(cacheMagic)+9+b.Len())
 	out = append(out, cacheMagic...)
-	out = fmt.Appendf(out, "%08x\n", crc32.Checksum(b.Bytes(), castagnoli))
+	out = fmt.Appendf(out, "%08x\n", crc32.ChecksumIEEE(b.Bytes()))
 	out = append(out, b.Bytes()...)
 	if os.MkdirAll(filepath.Dir(c.path), 0o755) == nil {
 		_ = fsx.WriteFile(c.path, out, fsx.Unsynced)
@@ -211,7 +209,7 @@ func parseCache(data []byte) *cached {
 	if !ok || len(rest) < 9 || rest[8] != '\n' {
 		return nil
 	}
-	if string(rest[:8]) != fmt.Sprintf("%08x", crc32.Checksum(rest[9:], castagnoli)) {
+	if string(rest[:8]) != fmt.Sprintf("%08x", crc32.ChecksumIEEE(rest[9:])) {
 		return nil
 	}
 	out := &cached{inputs: inputs{staged: map[string]gitx.Staged{}, gone: map[gitx.Hash]bool{}, moved: map[gitx.Hash]string{}}}

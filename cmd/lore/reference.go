@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -321,10 +322,12 @@ func escapeMarkdown(s string) string { return markdownSpecial.Replace(s) }
 
 // blockStart matches the start of a line that Markdown would read as a
 // heading, a quote, a list item or a rule rather than as prose.
-var blockStart = regexp.MustCompile(`^(#{1,6}(\s|$)|>|[-+](\s|$)|[-=_]{2,}\s*$|\d{1,9}[.)](\s|$))`)
+var blockStart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(#{1,6}(\s|$)|>|[-+](\s|$)|[-=_]{2,}\s*$|\d{1,9}[.)](\s|$))`)
+})
 
 func escapeLineStart(s string) string {
-	m := blockStart.FindString(s)
+	m := blockStart().FindString(s)
 	switch {
 	case m == "":
 		return s

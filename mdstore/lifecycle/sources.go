@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/adrg/frontmatter"
@@ -80,7 +81,7 @@ func readBeadsMemories(p string, data []byte) ([]entry.Knowledge, []entry.Warnin
 
 // decisionHeading is the heading of an entry of ralph-orchestrator's
 // decision journal: "DEC-001 (2026-01-31)" or "DEC-011 (2026-02-21T00:23Z)".
-var decisionHeading = regexp.MustCompile(`^(DEC-[0-9]+)\s*\(([^)]*)\)`)
+var decisionHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(DEC-[0-9]+)\s*\(([^)]*)\)`) })
 
 // readRalphDecisions reads ralph-orchestrator's decision journal,
 // .ralph/agent/decisions.md (p holding data): each "## DEC-NNN (date)"
@@ -94,7 +95,7 @@ func readRalphDecisions(p string, data []byte) ([]entry.Memory, error) {
 	doc := markdown.Parse(data)
 	var out []entry.Memory
 	for _, s := range doc.Sections() {
-		m := decisionHeading.FindStringSubmatch(s.Title)
+		m := decisionHeading().FindStringSubmatch(s.Title)
 		if m == nil {
 			continue
 		}
@@ -165,7 +166,7 @@ func readMarkdownSections(p string, data []byte, tag string) []entry.Knowledge {
 }
 
 // indexLink is an item of MEMORY.md's index: a link to a topic file.
-var indexLink = regexp.MustCompile(`^\[[^\]]*\]\([^)]*\.md\)`)
+var indexLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[[^\]]*\]\([^)]*\.md\)`) })
 
 // indexOnly reports whether the section body r holds nothing but list
 // items that link to topic files.
@@ -176,7 +177,7 @@ func indexOnly(doc *markdown.Doc, data []byte, r markdown.Range) bool {
 	}
 	n := 0
 	for _, it := range items {
-		if !indexLink.Match(bytes.TrimSpace(it.Content.Of(data))) {
+		if !indexLink().Match(bytes.TrimSpace(it.Content.Of(data))) {
 			return false
 		}
 		n += len(bytes.TrimSpace(it.Range.Of(data)))
