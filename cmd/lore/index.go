@@ -180,7 +180,7 @@ func printResident(p *printer, r *index.Resident, failed string) {
 	}
 	hears := "hears of changes from the kernel, and checks every file only after one"
 	if !r.Watching {
-		hears = "checks every file of a small store before each search (no inotify)"
+		hears = "checks every file of a small store before each search (no inotify here, or a file system it cannot vouch for)"
 	}
 	fmt.Fprintf(p.out, "Resident:  lore-index pid %d, since %s, %d %s answered; it %s\n",
 		r.PID, r.Started.Local().Format("2006-01-02 15:04"), r.Requests, words.Plural(r.Requests, "search", "searches"), hears)

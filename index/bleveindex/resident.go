@@ -156,10 +156,14 @@ func Resident(store index.Request, opts ResidentOptions) error {
 	debug.SetGCPercent(100)
 	r := &resident{store: store, exe: exe, opts: opts, watch: &Watch{}, shutdown: shutdown,
 		info: index.Resident{PID: os.Getpid(), Started: opts.Now()}}
-	if n, err := storewatch.NewNotify(); err == nil {
-		r.watch.n = n
-		r.info.Watching = true
-		defer n.Close()
+	// Only where the kernel hears of every change: elsewhere every file
+	// of a small store is stamped before each search, as without one.
+	if storewatch.LocalFS(store.Root) {
+		if n, err := storewatch.NewNotify(); err == nil {
+			r.watch.n = n
+			r.info.Watching = true
+			defer n.Close()
+		}
 	}
 	// Requests are answered in turn; one that comes while the resident
 	// finishes an update after answering (Index.SearchThen) is declined

@@ -119,5 +119,31 @@ func (n *Notify) forget(wd int32, remove bool) {
 	}
 }
 
+// LocalFS says whether the file system holding path is one whose changes
+// inotify hears of, all of them: a local one (ext4, xfs, btrfs, tmpfs,
+// overlayfs, zfs, f2fs, bcachefs). On a network or FUSE file system
+// (NFS, SMB, 9p, a virtual machine's shared folder) a change made
+// elsewhere raises no event, and on one not listed here lore does not
+// know, so a caller stamps every file there as it would without Notify.
+func LocalFS(path string) bool {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err != nil {
+		return false
+	}
+	switch uint32(st.Type) {
+	case 0xEF53, // ext2, ext3, ext4
+		0x58465342, // xfs
+		0x9123683E, // btrfs
+		0x01021994, // tmpfs
+		0x858458F6, // ramfs
+		0x794C7630, // overlayfs
+		0x2FC12FC1, // zfs
+		0xF2F52010, // f2fs
+		0xCA451A4E: // bcachefs
+		return true
+	}
+	return false
+}
+
 // Close stops listening.
 func (n *Notify) Close() error { return syscall.Close(n.fd) }

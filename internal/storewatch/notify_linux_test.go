@@ -71,3 +71,18 @@ func TestNotifyHearsWhatTheSweepWouldFind(t *testing.T) {
 		t.Fatal("watching a missing directory succeeded")
 	}
 }
+
+// TestLocalFS: the test's own temporary directory is on a local file
+// system here (tmpfs or ext4 on the machines this runs on), and /proc is
+// not one inotify speaks for.
+func TestLocalFS(t *testing.T) {
+	if !LocalFS(t.TempDir()) {
+		t.Skip("the temporary directory is on a file system lore does not trust inotify on")
+	}
+	if LocalFS("/proc") {
+		t.Error("/proc taken for a local file system")
+	}
+	if LocalFS(filepath.Join(t.TempDir(), "missing")) {
+		t.Error("a missing path taken for a local file system")
+	}
+}

@@ -14,3 +14,6 @@ func NewNotify() (*Notify, error) { return nil, errors.ErrUnsupported }
 func (n *Notify) Watch(dirs []string) (bool, error) { return false, errors.ErrUnsupported }
 func (n *Notify) Changed() bool                     { return true }
 func (n *Notify) Close() error                      { return nil }
+
+// LocalFS is Linux's: elsewhere there is no Notify to rely on.
+func LocalFS(path string) bool { return false }
