@@ -24,6 +24,7 @@ func benchSearch(args []string) error {
 	runs := fs.Int("runs", 7, "timed runs of each command")
 	write := fs.String("write", "", "replace the search section of this Markdown file with the results")
 	keep := fs.Bool("keep", false, "keep the generated repositories")
+	residentRuns := fs.Int("resident-runs", 30, "timed runs of the search a resident lore-index answers, and of grep beside it (each ~10 ms)")
 	rounds := fs.Int("first-rounds", 5, "rounds of the first search in a fresh clone at each size (the first as cloned, the others with its index removed)")
 	fs.Parse(args)
 
@@ -107,7 +108,7 @@ func benchSearch(args []string) error {
 				grep, ripgrep = append(grep, tGrep), append(ripgrep, tRg)
 			}
 		}
-		resident, residentGrep, err := residentSearches(c, env, lore, *runs)
+		resident, residentGrep, err := residentSearches(c, env, lore, *residentRuns)
 		if err != nil {
 			return err
 		}
@@ -145,7 +146,7 @@ func benchSearch(args []string) error {
 	if rgErr != nil {
 		rgName = "`rg -il` (not installed)"
 	}
-	fmt.Fprintf(&out, "\nSide by side with grep (issue 39): warm `lore search <word>` (the search column above) against `grep -ril <word> .agent/` and %s, in the same rounds, alternating; the same search answered by a resident lore-index (`LORE_INDEX_SERVER=1`, opt-in; started by an untimed search) against `grep -ril` in rounds of its own, alternating; and the first `lore search` in a fresh `git clone` of the store (no index yet), %d rounds in one clone: the first as cloned, the others with the index the last one built removed (`.git/lore/index`), against `LORE_INDEX=off lore search` in the clone just before it. Load average (1, 5, 15 min) when the size started.\n\n", rgName, *rounds)
+	fmt.Fprintf(&out, "\nSide by side with grep (issue 39): warm `lore search <word>` (the search column above) against `grep -ril <word> .agent/` and %s, in the same rounds, alternating; the same search answered by a resident lore-index (`LORE_INDEX_SERVER=1`, opt-in; started by an untimed search) against `grep -ril` in %d rounds of their own, alternating; and the first `lore search` in a fresh `git clone` of the store (no index yet), %d rounds in one clone: the first as cloned, the others with the index the last one built removed (`.git/lore/index`), against `LORE_INDEX=off lore search` in the clone just before it. Load average (1, 5, 15 min) when the size started.\n\n", rgName, *residentRuns, *rounds)
 	out.WriteString("| entries | lore search | grep -ril | lore / grep | rg -il | lore / rg | resident lore search | grep -ril | resident / grep | first search, fresh clone | plain scan | first / scan | load |\n")
 	out.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :--- |\n")
 	out.WriteString(side.String())

@@ -107,9 +107,11 @@ func (sr *Searcher) ask(s *mdstore.Store, req Request) (Response, error) {
 
 // wantResident says whether lore should start a resident lore-index for
 // s: LORE_INDEX_SERVER=1 or 0 decides, else git config lore.indexServer
-// (off by default, as git's core.fsmonitor is). Only Linux has one.
+// (off by default, as git's core.fsmonitor is). Only Linux has one, and
+// only a store in git: outside it the index directory is in .agent/,
+// where lore keeps regular files only.
 func (sr *Searcher) wantResident(s *mdstore.Store) bool {
-	if !ResidentsWork {
+	if !ResidentsWork || s.Repo() == nil {
 		return false
 	}
 	switch strings.ToLower(sr.residentEnv) {
@@ -118,7 +120,7 @@ func (sr *Searcher) wantResident(s *mdstore.Store) bool {
 	case "0", "false", "no", "off":
 		return false
 	}
-	return s.Repo() != nil && s.Repo().ConfigBool("lore.indexServer", false)
+	return s.Repo().ConfigBool("lore.indexServer", false)
 }
 
 // Answer is a search's result with what the person should hear about how
