@@ -44,7 +44,8 @@ func indexCommand(e *env) *cli.Command {
 				Description: `Where the index is, how many entries and files it holds, whether every file
 matches what was indexed (it checks every file's stat, after waiting for a
 lore-index that is still finishing an update), how it is kept fresh, and
-what went wrong if an update failed after its search was answered. It reads
+what went wrong if an update failed after its search was answered, and
+whether a resident lore-index serves the store (or why none could). It reads
 every byte of the index's files against what lore wrote, and says
 "Status: damaged: <why>; the next search or lore index refresh rebuilds it"
 rather than fresh when they are not.`,
