@@ -171,7 +171,15 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 			return err
 		}
 		defer past.Close()
-		s, search = past.Store, loop.SearcherFor(req.Task, e.getenv)
+		// The past store lives for this prime: no resident lore-index
+		// is started for it, whatever git config says.
+		atEnv := func(k string) string {
+			if k == "LORE_INDEX_SERVER" {
+				return "0"
+			}
+			return e.getenv(k)
+		}
+		s, search = past.Store, loop.SearcherFor(req.Task, atEnv)
 	} else {
 		search = loop.SearcherFor(req.Task, e.getenv) // lore-index starts up while the store is opened
 		if s, err = g.openStore(e); err != nil {
