@@ -76,9 +76,10 @@ type ResidentOptions struct {
 	// whether to go, and Now the clock (tests).
 	Ticks <-chan time.Time
 	Now   func() time.Time
-	// Listening, when set, hears that the resident listens, and Served
-	// that it finished with a request (tests).
-	Listening, Served func()
+	// Listening, when set, hears that the resident listens; Served that
+	// it finished with a request; Finishing that it answered a search
+	// early and goes on with the update (tests).
+	Listening, Served, Finishing func()
 }
 
 // residentTick is how often a resident looks whether to go.
@@ -292,6 +293,9 @@ func (r *resident) handle(c net.Conn) (stop bool) {
 	resp, err := serveRecovered(req, io.Discard, r.watch, func(early index.Response) {
 		r.finishing.Store(true)
 		reply(early)
+		if r.opts.Finishing != nil {
+			r.opts.Finishing()
+		}
 	})
 	if !replied {
 		reply(resp)

@@ -28,14 +28,14 @@ type residentRun struct {
 }
 
 // startResident runs Resident for r's store with exe as its executable
-// and returns once it listens.
-func (r *testRepo) startResident(exe string) *residentRun {
+// and returns once it listens; finishing, when set, is its Finishing.
+func (r *testRepo) startResident(exe string, finishing ...func()) *residentRun {
 	r.t.Helper()
 	run := &residentRun{r: r, exe: exe, ticks: make(chan time.Time), done: make(chan error, 1), served: make(chan struct{}, 1), now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
 	listening := make(chan struct{})
 	go func() {
 		run.done <- Resident(index.StoreRequest(r.store, index.OpServe), ResidentOptions{Exe: exe, Ticks: run.ticks, Now: run.clock,
-			Listening: func() { close(listening) }, Served: func() { run.served <- struct{}{} }})
+			Listening: func() { close(listening) }, Served: func() { run.served <- struct{}{} }, Finishing: onFinishing(finishing)})
 	}()
 	select {
 	case <-listening:
@@ -295,5 +295,47 @@ func TestResidentGoes(t *testing.T) {
 	}
 	if !run.went() {
 		t.Fatal("not gone when stopped")
+	}
+}
+
+func onFinishing(fs []func()) func() {
+	if len(fs) == 0 {
+		return nil
+	}
+	return fs[0]
+}
+
+// TestResidentDeclinesWhileItFinishes: a search that comes while the
+// resident finishes an update after answering early is declined (lore
+// runs lore-index for it), and the next one, after the update, is
+// answered with it.
+func TestResidentDeclinesWhileItFinishes(t *testing.T) {
+	t.Parallel()
+	r := newTestRepo(t)
+	r.addMemory("the kestrel hovers over the build farm")
+	if _, err := r.index(Options{}).Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run *residentRun
+	var during error
+	run = r.startResident(exe, func() {
+		req := index.StoreRequest(r.store, index.OpSearch)
+		req.Query = index.Query{Text: "kestrel"}
+		_, during = index.AskResident(req.Dir, exe, req)
+	})
+	m := r.addMemory("the kestrel nests on the water tower") // a change: answered early
+	if got := run.search(index.Query{Text: "kestrel"}); len(got) != 2 {
+		t.Fatalf("hits %v, want both memories", got)
+	}
+	if during == nil || !strings.Contains(during.Error(), "declined: the resident lore-index is finishing an update") {
+		t.Fatalf("a search while it finished: %v, want declined", during)
+	}
+	got := run.search(index.Query{Text: "water tower"})
+	if len(got) != 1 || !strings.HasPrefix(got[0], m.ID+"|") {
+		t.Fatalf("after the update: %v", got)
 	}
 }
