@@ -30,8 +30,11 @@ type ServeOptions struct {
 	// caller does with its answer.
 	Lower func()
 	// Exe is the running executable, for a resident lore-index
-	// (index.OpServe, see Resident).
-	Exe string
+	// (index.OpServe, see Resident), and CloseInherited, when set, closes
+	// what the resident inherited beyond its standard three descriptors,
+	// once it listens: it stays, and must not hold its starter's pipes.
+	Exe            string
+	CloseInherited func()
 }
 
 // Serve answers one index.Request read from stdin with one index.Response
@@ -69,6 +72,9 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 			fmt.Fprintln(stdout, "listening")
 			if opts.Detach != nil {
 				opts.Detach()
+			}
+			if opts.CloseInherited != nil {
+				opts.CloseInherited()
 			}
 		}})
 	default:

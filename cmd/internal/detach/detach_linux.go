@@ -42,3 +42,26 @@ func Lower() {
 		}
 	}
 }
+
+// CloseInherited closes the descriptors above the standard three that
+// the process inherited without close-on-exec: a process that stays (a
+// resident lore-index) must not hold open a pipe its starter's caller
+// waits on the end of — a hook runner's, a script's `3>` — for as long
+// as it lives. The descriptors Go opens itself are close-on-exec, and
+// are kept.
+func CloseInherited() {
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range fds {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
+		}
+		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
+		if errno == 0 && flags&syscall.FD_CLOEXEC == 0 {
+			syscall.Close(fd)
+		}
+	}
+}

@@ -7,3 +7,6 @@ func Detach() {}
 
 // Lower does nothing here.
 func Lower() {}
+
+// CloseInherited does nothing here.
+func CloseInherited() {}
