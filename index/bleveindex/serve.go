@@ -30,11 +30,13 @@ type ServeOptions struct {
 	// caller does with its answer.
 	Lower func()
 	// Exe is the running executable, for a resident lore-index
-	// (index.OpServe, see Resident), and CloseInherited, when set, closes
-	// what the resident inherited beyond its standard three descriptors,
-	// once it listens: it stays, and must not hold its starter's pipes.
-	Exe            string
-	CloseInherited func()
+	// (index.OpServe, see Resident).
+	Exe string
+	// CloseInherited, when set, closes what the process inherited beyond
+	// its standard three descriptors but those of keep, whenever it lets
+	// its caller go: it goes on (an update, a build) or stays (a
+	// resident), and must not hold its starter's pipes meanwhile.
+	CloseInherited func(keep ...int)
 }
 
 // Serve answers one index.Request read from stdin with one index.Response
@@ -92,6 +94,9 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 			if opts.Detach != nil {
 				opts.Detach()
 			}
+			if opts.CloseInherited != nil {
+				opts.CloseInherited(req.LockFD)
+			}
 			if opts.Lower != nil {
 				opts.Lower()
 			}
@@ -99,6 +104,9 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 		resp, _ = serveRecovered(req, stderr, nil, func(early index.Response) {
 			if answer(early) && opts.Detach != nil {
 				opts.Detach()
+				if opts.CloseInherited != nil {
+					opts.CloseInherited()
+				}
 			}
 			if early.Report.Building != "" && opts.Lower != nil {
 				opts.Lower()

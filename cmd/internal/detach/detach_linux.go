@@ -2,6 +2,7 @@ package detach
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"syscall"
 )
@@ -48,15 +49,15 @@ func Lower() {
 // resident lore-index) must not hold open a pipe its starter's caller
 // waits on the end of — a hook runner's, a script's `3>` — for as long
 // as it lives. The descriptors Go opens itself are close-on-exec, and
-// are kept.
-func CloseInherited() {
+// are kept, and so are those of keep (a lock handed over, say).
+func CloseInherited(keep ...int) {
 	fds, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return
 	}
 	for _, e := range fds {
 		fd, err := strconv.Atoi(e.Name())
-		if err != nil || fd <= 2 {
+		if err != nil || fd <= 2 || slices.Contains(keep, fd) {
 			continue
 		}
 		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)

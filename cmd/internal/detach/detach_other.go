@@ -9,4 +9,4 @@ func Detach() {}
 func Lower() {}
 
 // CloseInherited does nothing here.
-func CloseInherited() {}
+func CloseInherited(keep ...int) {}
