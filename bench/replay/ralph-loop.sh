@@ -13,6 +13,7 @@
 #
 #   bench/replay/ralph-loop.sh /path/to/courtSense [N] [--run|--run-stream-json]
 set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"  # before the script changes directory
 src="$1"; n="${2:-30}"; mode="${3:-}"
 lore="${LORE:-lore}"
 work="$(mktemp -d)"; echo "replay in $work" >&2
@@ -65,7 +66,7 @@ k=0
 if [ "$mode" = "--run" ] || [ "$mode" = "--run-stream-json" ]; then
   envelope=cat
   if [ "$mode" = "--run-stream-json" ]; then
-    head -1 "$(dirname "$0")/../../agentout/testdata/claude-stream-json.jsonl" > "$work/init.jsonl"
+    head -1 "$here/../../agentout/testdata/claude-stream-json.jsonl" > "$work/init.jsonl"
     cat > "$work/envelope.py" <<'PY'
 import json, sys
 text = sys.stdin.read()
