@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"syscall"
 )
@@ -11,10 +10,10 @@ import (
 // (sun_path's 108 bytes, less its terminating NUL).
 const maxSocketPath = 107
 
-// socketAddr is the address of the socket of the index in dir. A path too
+// SocketAddr is the address of the socket of the index in dir. A path too
 // long for a socket address is reached through a descriptor of its
 // directory (/proc/self/fd/N/serve.sock), held until release.
-func socketAddr(dir string) (addr string, release func(), err error) {
+func SocketAddr(dir string) (addr string, release func(), err error) {
 	p := socketPath(dir)
 	if len(p) <= maxSocketPath {
 		return p, func() {}, nil
@@ -26,13 +25,26 @@ func socketAddr(dir string) (addr string, release func(), err error) {
 	return fmt.Sprintf("/proc/self/fd/%d/%s", fd, SocketFile), func() { syscall.Close(fd) }, nil
 }
 
-// listenPrivate listens on a new socket at addr that only its owner may
-// connect to: it is made with that mode, never looser for a moment.
-func listenPrivate(addr string) (*net.UnixListener, error) {
-	old := syscall.Umask(0o177)
-	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: addr, Net: "unix"})
-	syscall.Umask(old)
-	return l, err
+// dialResident connects to the unix socket at addr: a socket of the
+// process's own, non-blocking so that its deadlines hold.
+func dialResident(addr string) (*os.File, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, os.NewSyscallError("socket", err)
+	}
+	// A unix socket connects at once, or fails (EAGAIN: its backlog is
+	// full), even when non-blocking.
+	for {
+		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: addr})
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		syscall.Close(fd)
+		return nil, &os.PathError{Op: "connect", Path: addr, Err: err}
+	}
+	return os.NewFile(uintptr(fd), addr), nil
 }
 
 // residentAttr detaches a resident lore-index from lore's session: a

@@ -4,13 +4,17 @@ package index
 
 import (
 	"errors"
-	"net"
+	"os"
+	"path/filepath"
 	"syscall"
 )
 
-func socketAddr(dir string) (string, func(), error) { return socketPath(dir), func() {}, nil }
+// SocketAddr is the socket's path: there is no resident here.
+func SocketAddr(dir string) (string, func(), error) {
+	return filepath.Join(dir, SocketFile), func() {}, nil
+}
 
-func listenPrivate(addr string) (*net.UnixListener, error) { return nil, errors.ErrUnsupported }
+func dialResident(addr string) (*os.File, error) { return nil, errors.ErrUnsupported }
 
 func residentAttr() *syscall.SysProcAttr { return nil }
 

@@ -87,7 +87,7 @@ const residentTick = 30 * time.Second
 
 // Resident makes this process the resident lore-index of the store that
 // store names (its Root, Dir, GitIndex and Prefix): it listens on the
-// index directory's socket (index.ListenResident) and answers one
+// index directory's socket (listenResident) and answers one
 // request at a time — searches as lore-index run for one would, with a
 // Watch; OpPing and OpStop — declining what it does not take (another
 // store, another build of lore-index, another request while it works).
@@ -129,7 +129,7 @@ func Resident(store index.Request, opts ResidentOptions) error {
 	sock := filepath.Join(store.Dir, index.SocketFile)
 	os.Remove(sock)
 	failed := filepath.Join(store.Dir, index.ResidentErrorFile)
-	l, stopListening, err := index.ListenResident(store.Dir)
+	l, stopListening, err := listenResident(store.Dir)
 	if err != nil {
 		// Said for lore index status, and lore starts no other one.
 		fsx.WriteFile(failed, []byte(err.Error()+"\n"), fsx.SyncAll)

@@ -138,3 +138,22 @@ func TestEveryPackageSaysWhatItOwns(t *testing.T) {
 		}
 	}
 }
+
+// TestLoreLinksNoHeavyPackages: what the lore binary links, every one of
+// its commands pays for at start-up. bleve (10–15 ms), the SQLite driver
+// and the MCP SDK live in binaries of their own; package net would make
+// lore a dynamically linked program (its cgo resolver: 1.5–2.5 ms more
+// for every lore add), so lore reaches a resident lore-index's socket
+// with system calls.
+func TestLoreLinksNoHeavyPackages(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "lore/cmd/lore").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, heavy := range []string{"net", "github.com/blevesearch/bleve/v2", "modernc.org/sqlite", "github.com/modelcontextprotocol/go-sdk/mcp"} {
+		if slices.Contains(deps, heavy) {
+			t.Errorf("lore links %s", heavy)
+		}
+	}
+}

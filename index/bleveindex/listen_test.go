@@ -1,6 +1,6 @@
 //go:build linux
 
-package index_test
+package bleveindex
 
 import (
 	"encoding/json"
@@ -28,7 +28,7 @@ func TestAResidentsSocketAtALongPath(t *testing.T) {
 	if _, err := index.AskResident(dir, "", index.Request{Op: index.OpPing}); !errors.Is(err, index.ErrNoResident) {
 		t.Fatalf("before listening: %v, want ErrNoResident", err)
 	}
-	l, stop, err := index.ListenResident(dir)
+	l, stop, err := listenResident(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
