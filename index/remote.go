@@ -341,19 +341,17 @@ func launch(helper string, req Request, lock *os.File, lower, wait bool) error {
 	cmd.Stdin = r
 	// A resident says on its standard output that it listens, then lets
 	// go of it (or exits): lore waits for the end of that output.
-	var listening *os.File
+	var listening, said *os.File
 	if req.Op == OpServe {
-		var w *os.File
-		if listening, w, err = os.Pipe(); err != nil {
+		if listening, said, err = os.Pipe(); err != nil {
 			return err
 		}
 		defer listening.Close()
-		cmd.Stdout = w
-		defer w.Close()
+		cmd.Stdout = said
 	}
-	// Started from a thread of the lowest priority, the helper has it
-	// from its start-up on. The thread is never unlocked: it ends with
-	// its goroutine, and lore's other threads keep their priority.
+	// Started from a thread of the lowest priority (when lower), the
+	// helper has it from its start-up on. The thread is never unlocked:
+	// it ends with its goroutine, and lore's other threads keep theirs.
 	started := make(chan error)
 	go func() {
 		if lower {
@@ -362,11 +360,14 @@ func launch(helper string, req Request, lock *os.File, lower, wait bool) error {
 		}
 		started <- cmd.Start()
 	}()
-	if err := <-started; err != nil {
+	err = <-started
+	if said != nil {
+		said.Close() // the resident holds its own copy, if it started
+	}
+	if err != nil {
 		return fmt.Errorf("%s failed: %v", helper, err)
 	}
 	if listening != nil {
-		cmd.Stdout.(*os.File).Close()
 		io.Copy(io.Discard, listening)
 	}
 	if wait {

@@ -45,6 +45,10 @@ func ResidentError(dir string) string {
 	return strings.TrimSpace(string(data))
 }
 
+// ResidentEnv is the environment variable that asks for a resident
+// lore-index (1) or none (0) whatever git config lore.indexServer says.
+const ResidentEnv = "LORE_INDEX_SERVER"
+
 // ResidentIdle is how long a resident lore-index waits for a request
 // before it exits.
 const ResidentIdle = 10 * time.Minute

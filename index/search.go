@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"lore/internal/fsx"
+	"lore/internal/gitx/gitconfig"
 	"lore/mdstore"
 	"lore/mdstore/entry"
 )
@@ -62,7 +62,7 @@ func NewSearcher(getenv func(string) string, progress io.Writer) *Searcher {
 	if progress == nil {
 		progress = io.Discard
 	}
-	return &Searcher{name: name, progress: progress, waitBuild: getenv("LORE_INDEX_BUILD") == "wait", residentEnv: getenv("LORE_INDEX_SERVER")}
+	return &Searcher{name: name, progress: progress, waitBuild: getenv("LORE_INDEX_BUILD") == "wait", residentEnv: getenv(ResidentEnv)}
 }
 
 // Close, when a search found that the index was never built (see
@@ -114,11 +114,10 @@ func (sr *Searcher) wantResident(s *mdstore.Store) bool {
 	if !ResidentsWork || s.Repo() == nil {
 		return false
 	}
-	switch strings.ToLower(sr.residentEnv) {
-	case "1", "true", "yes", "on":
-		return true
-	case "0", "false", "no", "off":
-		return false
+	if sr.residentEnv != "" {
+		if on, ok := gitconfig.ParseBool(sr.residentEnv); ok {
+			return on
+		}
 	}
 	return s.Repo().ConfigBool("lore.indexServer", false)
 }

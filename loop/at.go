@@ -50,6 +50,18 @@ func (p *PastStore) Close() error {
 	return os.RemoveAll(p.dir)
 }
 
+// Getenv is the environment a search of the past store runs in: getenv,
+// asking for no resident lore-index (index.ResidentEnv), since the past
+// store is removed once its prime is made.
+func (p *PastStore) Getenv(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		if k == index.ResidentEnv {
+			return "0"
+		}
+		return getenv(k)
+	}
+}
+
 // OpenAt checks out s's store as commit rev (anything git rev-parse takes:
 // a hash, HEAD~3, a tag, a branch) held it, opened with opts whose clock
 // stands at the commit's time. It runs C git, which resolves rev and

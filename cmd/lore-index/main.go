@@ -28,7 +28,7 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	exe, _ := os.Executable()
-	err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Lower: detach.Lower, Trace: os.Getenv("LORE_TRACE"), Exe: exe, CloseInherited: detach.CloseInherited})
+	err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Lower: detach.Lower, Trace: os.Getenv("LORE_TRACE"), Exe: exe})
 	fsx.Settle()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lore-index:", err)

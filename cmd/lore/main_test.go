@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 		"lore": func() { os.Exit(run(os.Args[1:], systemEnv())) },
 		"lore-index": func() {
 			exe, _ := os.Executable()
-			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE"), Exe: exe, CloseInherited: detach.CloseInherited}); err != nil {
+			if err := bleveindex.Serve(os.Stdin, os.Stdout, os.Stderr, bleveindex.ServeOptions{Detach: detach.Detach, Trace: os.Getenv("LORE_TRACE"), Exe: exe}); err != nil {
 				os.Exit(1)
 			}
 			os.Exit(0)

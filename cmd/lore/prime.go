@@ -171,15 +171,7 @@ func runPrime(e *env, g globals, opts primeOptions) error {
 			return err
 		}
 		defer past.Close()
-		// The past store lives for this prime: no resident lore-index
-		// is started for it, whatever git config says.
-		atEnv := func(k string) string {
-			if k == "LORE_INDEX_SERVER" {
-				return "0"
-			}
-			return e.getenv(k)
-		}
-		s, search = past.Store, loop.SearcherFor(req.Task, atEnv)
+		s, search = past.Store, loop.SearcherFor(req.Task, past.Getenv(e.getenv))
 	} else {
 		search = loop.SearcherFor(req.Task, e.getenv) // lore-index starts up while the store is opened
 		if s, err = g.openStore(e); err != nil {

@@ -18,8 +18,11 @@ import (
 // ServeOptions are what the process running Serve decides.
 type ServeOptions struct {
 	// Detach, when set, lets the caller go once a search is answered
-	// (cmd/internal/detach): the rest of the update goes on unwatched.
-	Detach func()
+	// (cmd/internal/detach): the rest of the update goes on unwatched. It
+	// also lets go of what the process inherited beyond its standard
+	// descriptors, but those of keep (the lock of OpBuild), so that it
+	// holds none of its starter's pipes while it goes on.
+	Detach func(keep ...int)
 	// Trace, when set, is a file each phase of the work is appended to
 	// (see trace).
 	Trace string
@@ -32,11 +35,6 @@ type ServeOptions struct {
 	// Exe is the running executable, for a resident lore-index
 	// (index.OpServe, see Resident).
 	Exe string
-	// CloseInherited, when set, closes what the process inherited beyond
-	// its standard three descriptors but those of keep, whenever it lets
-	// its caller go: it goes on (an update, a build) or stays (a
-	// resident), and must not hold its starter's pipes meanwhile.
-	CloseInherited func(keep ...int)
 }
 
 // Serve answers one index.Request read from stdin with one index.Response
@@ -75,9 +73,6 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 			if opts.Detach != nil {
 				opts.Detach()
 			}
-			if opts.CloseInherited != nil {
-				opts.CloseInherited()
-			}
 		}})
 	default:
 		answered := false
@@ -92,10 +87,7 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 			// lore does not wait for an answer (index.Tell): it has
 			// answered its search, and may be gone.
 			if opts.Detach != nil {
-				opts.Detach()
-			}
-			if opts.CloseInherited != nil {
-				opts.CloseInherited(req.LockFD)
+				opts.Detach(req.LockFD)
 			}
 			if opts.Lower != nil {
 				opts.Lower()
@@ -104,9 +96,6 @@ func Serve(stdin io.Reader, stdout, stderr io.Writer, opts ServeOptions) error {
 		resp, _ = serveRecovered(req, stderr, nil, func(early index.Response) {
 			if answer(early) && opts.Detach != nil {
 				opts.Detach()
-				if opts.CloseInherited != nil {
-					opts.CloseInherited()
-				}
 			}
 			if early.Report.Building != "" && opts.Lower != nil {
 				opts.Lower()

@@ -11,16 +11,18 @@ import (
 // work: standard output and standard error are pointed at /dev/null, so
 // lore, which reads the answer until its end, and whoever reads lore's
 // standard error (a pipe in a script) stop waiting. The descriptors stay
-// open, so no file opened later takes their numbers.
-func Detach() {
+// open, so no file opened later takes their numbers. It also closes what
+// the process inherited beyond them (closeInherited) but keep (a lock
+// handed over).
+func Detach(keep ...int) {
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		return
+	if err == nil {
+		for _, fd := range []int{1, 2} {
+			syscall.Dup3(int(null.Fd()), fd, 0)
+		}
+		null.Close()
 	}
-	defer null.Close()
-	for _, fd := range []int{1, 2} {
-		syscall.Dup3(int(null.Fd()), fd, 0)
-	}
+	closeInherited(keep)
 }
 
 // lowNice is the nice value of a process that Lower lowered: the least
@@ -44,13 +46,13 @@ func Lower() {
 	}
 }
 
-// CloseInherited closes the descriptors above the standard three that
-// the process inherited without close-on-exec: a process that stays (a
-// resident lore-index) must not hold open a pipe its starter's caller
-// waits on the end of — a hook runner's, a script's `3>` — for as long
-// as it lives. The descriptors Go opens itself are close-on-exec, and
-// are kept, and so are those of keep (a lock handed over, say).
-func CloseInherited(keep ...int) {
+// closeInherited closes the descriptors above the standard three that
+// the process inherited without close-on-exec, but keep: a process that
+// goes on after its caller (an update, a build, a resident lore-index)
+// must not hold open a pipe its starter's caller waits on the end of — a
+// hook runner's, a script's `4>` — for as long as it lives. The
+// descriptors Go opens itself are close-on-exec, and are kept.
+func closeInherited(keep []int) {
 	fds, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return

@@ -3,10 +3,7 @@
 package detach
 
 // Detach does nothing here: the caller waits until the process ends.
-func Detach() {}
+func Detach(keep ...int) {}
 
 // Lower does nothing here.
 func Lower() {}
-
-// CloseInherited does nothing here.
-func CloseInherited(keep ...int) {}

@@ -60,13 +60,22 @@ func (c *Config) Bool(key string, def bool) bool {
 	if !ok {
 		return def
 	}
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on", "1":
-		return true
-	case "false", "no", "off", "0", "":
-		return false
+	if b, ok := ParseBool(v); ok {
+		return b
 	}
 	return def
+}
+
+// ParseBool reads v as git reads a boolean (true, yes, on, 1; false, no,
+// off, 0, or empty); ok is false when v is none of them.
+func ParseBool(v string) (value, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on", "1":
+		return true, true
+	case "false", "no", "off", "0", "":
+		return false, true
+	}
+	return false, false
 }
 
 func normalizeKey(key string) string {
